@@ -1,0 +1,19 @@
+import { Type } from '@sinclair/typebox';
+
+/** Settings every service reads. Services spread these into their own schema. */
+export const commonConfigSchema = {
+  NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('test'), Type.Literal('production')], {
+    default: 'development',
+  }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
+    { default: 'info' },
+  ),
+  AMQP_URL: Type.String({ pattern: '^amqps?://', default: 'amqp://guest:guest@127.0.0.1:5672' }),
+  /** Namespace prefixed to every exchange and queue name; tests use it to isolate runs. */
+  AMQP_NAMESPACE: Type.String({ default: '', pattern: '^[a-z0-9_.-]*$' }),
+  /** PostgreSQL server URL; each service appends its own database name. */
+  DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://', default: 'postgresql://postgres@127.0.0.1:5432' }),
+  SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 25000 }),
+  RPC_TIMEOUT_MS: Type.Integer({ minimum: 50, default: 5000 }),
+};

@@ -1,0 +1,3 @@
+export { loadConfig, ConfigError } from './load-config.ts';
+export { commonConfigSchema } from './common-schema.ts';
+export { exitOnConfigError } from './exit-on-config-error.ts';
