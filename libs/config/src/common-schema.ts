@@ -14,6 +14,8 @@ export const commonConfigSchema = {
   AMQP_NAMESPACE: Type.String({ default: '', pattern: '^[a-z0-9_.-]*$' }),
   /** PostgreSQL server URL; each service appends its own database name. */
   DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://', default: 'postgresql://postgres@127.0.0.1:5432' }),
+  /** Overrides the service's own database name (social_<service>); tests use throwaway names. */
+  DATABASE_NAME: Type.Optional(Type.String({ pattern: '^[a-z0-9_]{1,63}$' })),
   SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 25000 }),
   RPC_TIMEOUT_MS: Type.Integer({ minimum: 50, default: 5000 }),
 };

@@ -1,0 +1,37 @@
+/** Discrete connection settings. Prisma's JS schema engine needs these rather than a URL (see prisma-bridge.ts). */
+export interface PgConnectionConfig {
+  host: string;
+  port: number;
+  user: string;
+  password: string | undefined;
+  database: string;
+}
+
+/**
+ * Builds the settings for one service database from the server URL (`DATABASE_URL`, no database
+ * name needed) and the service's own database name. A database named in the URL is ignored on
+ * purpose: every service owns exactly one database, named by the service.
+ */
+export function connectionConfig(serverUrl: string, database: string): PgConnectionConfig {
+  const url = new URL(serverUrl);
+  return {
+    host: decodeURIComponent(url.hostname) || '127.0.0.1',
+    port: url.port === '' ? 5432 : Number(url.port),
+    user: decodeURIComponent(url.username) || 'postgres',
+    password: url.password === '' ? undefined : decodeURIComponent(url.password),
+    database,
+  };
+}
+
+/** The same settings as a URL, for tools that only take one. */
+export function connectionUrl(config: PgConnectionConfig): string {
+  const auth = config.password === undefined
+    ? encodeURIComponent(config.user)
+    : `${encodeURIComponent(config.user)}:${encodeURIComponent(config.password)}`;
+  return `postgresql://${auth}@${config.host}:${config.port}/${encodeURIComponent(config.database)}`;
+}
+
+/** `webhook-dispatcher` -> `social_webhook_dispatcher`. */
+export function serviceDatabaseName(service: string): string {
+  return `social_${service.replace(/-/g, '_')}`;
+}

@@ -1,0 +1,34 @@
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
+export interface ServiceMetrics {
+  registry: Registry;
+  messagesPublished: Counter<'type'>;
+  messagesConsumed: Counter<'type' | 'outcome'>;
+  handlerSeconds: Histogram<'type'>;
+  brokerReconnects: Counter;
+}
+
+/** One registry per process, labelled with the service name, with Node's default metrics. */
+export function createServiceMetrics(service: string): ServiceMetrics {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service });
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    messagesPublished: new Counter({ name: 'svc_messages_published_total', help: 'Messages confirmed by the broker.', labelNames: ['type'], registers: [registry] }),
+    messagesConsumed: new Counter({
+      name: 'svc_messages_consumed_total',
+      help: 'Messages handled, by outcome (ack, retry, parked).',
+      labelNames: ['type', 'outcome'],
+      registers: [registry],
+    }),
+    handlerSeconds: new Histogram({
+      name: 'svc_message_handler_seconds',
+      help: 'Time spent in message handlers.',
+      labelNames: ['type'],
+      buckets: [0.005, 0.02, 0.1, 0.5, 1, 2.5, 10, 30],
+      registers: [registry],
+    }),
+    brokerReconnects: new Counter({ name: 'svc_broker_reconnects_total', help: 'Reconnections to RabbitMQ.', registers: [registry] }),
+  };
+}

@@ -1,0 +1,98 @@
+import {
+  connectionConfig,
+  createPrismaAdapter,
+  ensureDatabase,
+  migrateDatabase,
+  OutboxRelay,
+  serviceDatabaseName,
+  type PgConnectionConfig,
+  type TransactionalClient,
+} from '@svc/db';
+import type { Logger } from '@svc/logger';
+import { Broker } from '@svc/messaging';
+import { createServiceMetrics, type ServiceMetrics } from './metrics.ts';
+
+type PrismaAdapter = ReturnType<typeof createPrismaAdapter>;
+
+/** The settings every service shares (see commonConfigSchema in @svc/config). */
+export interface RuntimeConfig {
+  AMQP_URL: string;
+  AMQP_NAMESPACE: string;
+  DATABASE_URL: string;
+  DATABASE_NAME?: string | undefined;
+  SHUTDOWN_GRACE_MS: number;
+  RPC_TIMEOUT_MS: number;
+}
+
+export interface DatabaseClient extends TransactionalClient {
+  $disconnect(): Promise<void>;
+}
+
+export interface ServiceRuntimeOptions<Db extends DatabaseClient> {
+  name: string;
+  /** Folder holding the service's prisma.config.ts and migrations. */
+  serviceDir: string;
+  config: RuntimeConfig;
+  logger: Logger;
+  createClient: (adapter: PrismaAdapter) => Db;
+  prefetch?: number;
+}
+
+/** What a service's wiring receives: its database, the broker, the outbox relay and metrics. */
+export interface ServiceRuntime<Db extends DatabaseClient> {
+  name: string;
+  logger: Logger;
+  db: Db;
+  connection: PgConnectionConfig;
+  broker: Broker;
+  relay: OutboxRelay;
+  metrics: ServiceMetrics;
+  /** Stops the relay and consumers (finishing in-flight work), then closes broker and database. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Opens everything a service stands on, in order: its database (created if missing, migrated), the
+ * Prisma client through the offline bridge, RabbitMQ, and the outbox relay.
+ */
+export async function openServiceRuntime<Db extends DatabaseClient>(options: ServiceRuntimeOptions<Db>): Promise<ServiceRuntime<Db>> {
+  const { config, logger, name } = options;
+  const connection = connectionConfig(config.DATABASE_URL, config.DATABASE_NAME ?? serviceDatabaseName(name));
+  const { created } = await ensureDatabase(connection);
+  if (created) logger.info({ database: connection.database }, 'database created');
+  await migrateDatabase({ serviceDir: options.serviceDir, connection });
+  logger.info({ database: connection.database }, 'migrations applied');
+
+  const db = options.createClient(createPrismaAdapter(connection, { onPoolError: (err) => logger.warn({ err }, 'idle database connection failed') }));
+  const metrics = createServiceMetrics(name);
+  const broker = await Broker.connect({
+    url: config.AMQP_URL,
+    namespace: config.AMQP_NAMESPACE,
+    service: name,
+    logger,
+    rpcTimeoutMs: config.RPC_TIMEOUT_MS,
+    ...(options.prefetch === undefined ? {} : { prefetch: options.prefetch }),
+    metrics: {
+      onPublish: (type) => metrics.messagesPublished.inc({ type }),
+      onConsume: (type, outcome, ms) => {
+        metrics.messagesConsumed.inc({ type, outcome });
+        metrics.handlerSeconds.observe({ type }, ms / 1000);
+      },
+      onReconnect: () => metrics.brokerReconnects.inc(),
+    },
+  });
+  const relay = new OutboxRelay({ db, publisher: broker, logger, listenConnection: connection });
+  await relay.start();
+
+  let stopped: Promise<void> | undefined;
+  const stop = () => {
+    stopped ??= (async () => {
+      await relay.stop();
+      await broker.stopConsuming({ deadlineMs: Math.max(1000, config.SHUTDOWN_GRACE_MS - 5000) });
+      await broker.close();
+      await db.$disconnect();
+    })();
+    return stopped;
+  };
+  return { name, logger, db, connection, broker, relay, metrics, stop };
+}

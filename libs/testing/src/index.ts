@@ -1,0 +1,2 @@
+export { uniqueName, uniqueNamespace } from './unique-name.ts';
+export { createTestDatabase, TEST_DATABASE_URL, TEST_AMQP_URL, TEST_REDIS_URL, type TestDatabase } from './test-database.ts';

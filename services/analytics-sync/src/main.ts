@@ -1,0 +1,12 @@
+// The analytics-sync service owns cached post analytics rows.
+import path from 'node:path';
+import { workerMain } from '@svc/runtime';
+import { loadServiceConfig } from './config.ts';
+import { PrismaClient } from './generated/prisma/client.ts';
+
+workerMain({
+  name: 'analytics-sync',
+  serviceDir: path.resolve(__dirname, '..'),
+  loadConfig: loadServiceConfig,
+  createClient: (adapter) => new PrismaClient({ adapter }),
+});

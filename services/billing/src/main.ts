@@ -1,0 +1,12 @@
+// The billing service owns Stripe customers, subscriptions, plans and processed Stripe events.
+import path from 'node:path';
+import { workerMain } from '@svc/runtime';
+import { loadServiceConfig } from './config.ts';
+import { PrismaClient } from './generated/prisma/client.ts';
+
+workerMain({
+  name: 'billing',
+  serviceDir: path.resolve(__dirname, '..'),
+  loadConfig: loadServiceConfig,
+  createClient: (adapter) => new PrismaClient({ adapter }),
+});

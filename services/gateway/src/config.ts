@@ -1,0 +1,36 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { commonConfigSchema, loadConfig } from '@svc/config';
+
+/** Every setting of the gateway; the only module that reads the environment. */
+export const configSchema = Type.Object({
+  ...commonConfigSchema,
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+  HOST: Type.String({ default: '0.0.0.0' }),
+  /** Public address of this API, used in the OpenAPI document and OAuth redirect URIs. */
+  PUBLIC_BASE_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:8080' }),
+  REDIS_URL: Type.String({ pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' }),
+  JWT_ALGORITHM: Type.Union([Type.Literal('HS256'), Type.Literal('RS256'), Type.Literal('ES256')], { default: 'HS256' }),
+  JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  JWT_JWKS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  JWT_ISSUER: Type.Optional(Type.String({ minLength: 1 })),
+  JWT_AUDIENCE: Type.Optional(Type.String({ minLength: 1 })),
+  /** HMAC key for stored API key hashes; a leaked database alone cannot be used to test keys. */
+  API_KEY_PEPPER: Type.String({ minLength: 32 }),
+  RATE_LIMIT_PER_KEY: Type.Integer({ minimum: 1, default: 1200 }),
+  RATE_LIMIT_PER_ORG: Type.Integer({ minimum: 1, default: 3000 }),
+  RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 60 }),
+  BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1_048_576 }),
+  /** Number of proxies in front of the gateway whose X-Forwarded-For is trusted (0: none). */
+  TRUST_PROXY_HOPS: Type.Integer({ minimum: 0, default: 0 }),
+});
+
+export type GatewayConfig = Static<typeof configSchema>;
+
+export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
+  return loadConfig(configSchema, env, (config) => {
+    const problems: string[] = [];
+    if (config.JWT_ALGORITHM === 'HS256' && config.JWT_SECRET === undefined) problems.push('JWT_SECRET is required when JWT_ALGORITHM is HS256');
+    if (config.JWT_ALGORITHM !== 'HS256' && config.JWT_JWKS_URL === undefined) problems.push(`JWT_JWKS_URL is required when JWT_ALGORITHM is ${config.JWT_ALGORITHM}`);
+    return problems;
+  });
+}

@@ -1,0 +1,80 @@
+import { Type } from '@sinclair/typebox';
+import { CursorPage, CursorQuery, Id, NullableTimestamp, Provider, StringEnum } from './common.schemas.ts';
+
+export const AccountHealth = StringEnum(['active', 'expiring', 'requires_reconnect', 'revoked'] as const);
+
+export const Account = Type.Object({
+  id: Id,
+  provider: Provider,
+  platform: Provider,
+  platform_account_id: Type.String(),
+  handle: Type.Union([Type.String(), Type.Null()]),
+  health: AccountHealth,
+  connection_type: StringEnum(['oauth', 'byok'] as const),
+  token_expires_at: NullableTimestamp,
+  created_at: Type.String({ format: 'date-time' }),
+});
+
+export const Credentials = Type.Object(
+  {
+    access_token: Type.String({ minLength: 1, maxLength: 4096 }),
+    refresh_token: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+    expires_at: Type.Optional(Type.String({ format: 'date-time' })),
+    page_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    ig_user_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    author_urn: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  },
+  { additionalProperties: false },
+);
+
+/** `provider` and `platform` are two spellings of one field; either is accepted. */
+export const AccountCreateBody = Type.Object(
+  {
+    provider: Type.Optional(Provider),
+    platform: Type.Optional(Provider),
+    platform_account_id: Type.String({ minLength: 1, maxLength: 256 }),
+    handle: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    credentials: Credentials,
+  },
+  { additionalProperties: false, anyOf: [{ required: ['provider'] }, { required: ['platform'] }] },
+);
+export const AccountListQuery = Type.Object(
+  { provider: Type.Optional(Provider), q: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), ...CursorQuery },
+  { additionalProperties: false },
+);
+export const AccountList = CursorPage(Account);
+export const AccountIdParams = Type.Object({ account_id: Id });
+export const AccountRefreshResult = Type.Object({ id: Id, health: AccountHealth, token_expires_at: NullableTimestamp });
+
+export const OAuthApp = Type.Object({
+  id: Id,
+  provider: Provider,
+  name: Type.String(),
+  client_id: Type.String(),
+  redirect_uri: Type.String({ format: 'uri' }),
+  scopes: Type.Array(Type.String()),
+});
+export const OAuthAppCreateBody = Type.Object(
+  {
+    provider: Provider,
+    name: Type.String({ minLength: 1, maxLength: 120 }),
+    client_id: Type.String({ minLength: 1, maxLength: 512 }),
+    client_secret: Type.String({ minLength: 1, maxLength: 1024 }),
+  },
+  { additionalProperties: false },
+);
+export const OAuthAppListQuery = Type.Object({ provider: Type.Optional(Provider) }, { additionalProperties: false });
+export const ProviderParams = Type.Object({ provider: Provider });
+export const OAuthStartQuery = Type.Object({ oauth_app_id: Type.Optional(Id) }, { additionalProperties: false });
+export const OAuthStartResult = Type.Object({ authorize_url: Type.String({ format: 'uri' }) });
+export const OAuthCallbackQuery = Type.Object(
+  {
+    code: Type.Optional(Type.String({ maxLength: 4096 })),
+    state: Type.Optional(Type.String({ maxLength: 4096 })),
+    error: Type.Optional(Type.String({ maxLength: 256 })),
+    error_description: Type.Optional(Type.String({ maxLength: 2048 })),
+  },
+  // Networks add their own parameters (scopes, error_reason...), so unknown ones are tolerated here.
+  { additionalProperties: true },
+);
+export const OAuthCallbackResult = Type.Object({ account_id: Id, provider: Provider, reconnected: Type.Boolean() });

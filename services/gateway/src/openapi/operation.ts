@@ -1,0 +1,33 @@
+import type { TSchema } from '@sinclair/typebox';
+
+/** Who may call: nobody in particular, an API key or a dashboard JWT, or a dashboard JWT only. */
+export type AuthMode = 'none' | 'api_key_or_jwt' | 'jwt';
+
+/**
+ * One endpoint of the public API, declared once: the OpenAPI document, request validation and the
+ * route table are all derived from these declarations.
+ */
+export interface Operation {
+  operationId: string;
+  method: 'get' | 'post' | 'patch' | 'delete';
+  /** OpenAPI-style path, e.g. `/v1/publish/{job_id}/cancel`. */
+  path: string;
+  summary: string;
+  tag: string;
+  auth: AuthMode;
+  params?: TSchema;
+  query?: TSchema;
+  body?: TSchema;
+  /** Other request content types accepted besides JSON (e.g. binary media uploads). */
+  rawBodyTypes?: string[];
+  /** Request headers documented for the operation, such as `Idempotency-Key`. */
+  headers?: Record<string, TSchema>;
+  /** Success status -> schema (null for an empty body). */
+  responses: Record<number, TSchema | null>;
+  /** Error statuses this operation may answer, besides the ones every endpoint can (401, 429, 500...). */
+  errors: number[];
+}
+
+export function defineOperation<const O extends Operation>(operation: O): O {
+  return operation;
+}

@@ -1,0 +1,70 @@
+import { Type } from '@sinclair/typebox';
+import { CursorPage, CursorQuery, HttpUrl, Id, NETWORKS, NullableTimestamp, Provider, StringEnum, Timestamp } from './common.schemas.ts';
+
+export const JOB_STATUSES = ['scheduled', 'queued', 'processing', 'published', 'partial', 'failed', 'canceled'] as const;
+export const JobStatus = StringEnum(JOB_STATUSES);
+
+/** Per-network overrides keyed by network name (e.g. `tiktok.privacy_level`). */
+const NetworkOptions = Type.Object(
+  Object.fromEntries(NETWORKS.map((network) => [network, Type.Optional(Type.Record(Type.String(), Type.Unknown()))])),
+  { additionalProperties: false },
+);
+
+const publishFields = {
+  account_ids: Type.Array(Id, { minItems: 1, maxItems: 100, uniqueItems: true, description: '1 to 100 connected account ids.' }),
+  text: Type.String({ minLength: 1, maxLength: 5000 }),
+  media_urls: Type.Optional(Type.Array(HttpUrl, { maxItems: 35 })),
+  scheduled_at: Type.Optional(Type.String({ format: 'date-time', description: 'With a timezone, at least 60 s ahead.' })),
+};
+
+export const PublishCreateBody = Type.Object({ ...publishFields, provider_options: Type.Optional(NetworkOptions) }, { additionalProperties: false });
+export const PostCreateBody = Type.Object(
+  { ...publishFields, platform_options: Type.Optional(NetworkOptions), media_ids: Type.Optional(Type.Array(Id, { maxItems: 35 })) },
+  { additionalProperties: false },
+);
+
+export const PublishJob = Type.Object({ job_id: Id, status: JobStatus, scheduled_at: NullableTimestamp });
+
+export const DeliveryResult = Type.Object({
+  account_id: Id,
+  provider: Provider,
+  status: Type.String(),
+  platform_post_id: Type.Union([Type.String(), Type.Null()]),
+  platform_post_url: Type.Union([Type.String(), Type.Null()]),
+  error_code: Type.Union([Type.String(), Type.Null()]),
+  error_message: Type.Union([Type.String(), Type.Null()]),
+  attempts: Type.Integer({ minimum: 0 }),
+  published_at: NullableTimestamp,
+});
+
+export const PublishLogItem = Type.Object({
+  id: Id,
+  job_id: Id,
+  status: JobStatus,
+  text: Type.String(),
+  providers: Type.Array(Provider),
+  results: Type.Array(DeliveryResult),
+  created_at: Timestamp,
+});
+
+export const Post = Type.Object({
+  id: Id,
+  status: JobStatus,
+  text: Type.String(),
+  account_ids: Type.Array(Id),
+  providers: Type.Array(Provider),
+  media_urls: Type.Array(Type.String()),
+  scheduled_at: NullableTimestamp,
+  created_at: Timestamp,
+  results: Type.Array(DeliveryResult),
+});
+
+export const PublishListQuery = Type.Object(
+  { status: Type.Optional(JobStatus), provider: Type.Optional(Provider), q: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), ...CursorQuery },
+  { additionalProperties: false },
+);
+export const PublishList = CursorPage(PublishLogItem);
+export const PostList = CursorPage(Post);
+export const JobIdParams = Type.Object({ job_id: Id });
+export const PostIdParams = Type.Object({ post_id: Id });
+export const IdempotencyKeyHeader = Type.String({ minLength: 1, maxLength: 255 });

@@ -1,0 +1,75 @@
+import { AppError } from '@svc/errors';
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { callerKey, type Principal } from '../auth/principal.ts';
+
+export interface RateLimitSettings {
+  perKey: number;
+  perOrg: number;
+  windowSeconds: number;
+  /** Isolates test runs that share one Redis. */
+  keyPrefix?: string;
+}
+
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+function limiter(redis: Redis, points: number, duration: number, keyPrefix: string) {
+  return new RateLimiterRedis({
+    storeClient: redis,
+    points,
+    duration,
+    keyPrefix,
+    // When Redis is unreachable each replica keeps counting locally instead of failing requests.
+    insuranceLimiter: new RateLimiterMemory({ points, duration, keyPrefix }),
+  });
+}
+
+function state(points: number, res: RateLimiterRes): RateLimitState {
+  return { limit: points, remaining: Math.max(0, res.remainingPoints), resetSeconds: Math.ceil(res.msBeforeNext / 1000) };
+}
+
+export function rateLimitHeaders(s: RateLimitState): Record<string, string> {
+  return { 'RateLimit-Limit': String(s.limit), 'RateLimit-Remaining': String(s.remaining), 'RateLimit-Reset': String(s.resetSeconds) };
+}
+
+/**
+ * Two fixed-window limits counted in Redis (shared by every gateway replica): one per API key (or
+ * dashboard user), one per organization. The headers describe whichever is closer to running out.
+ */
+export class RateLimiter {
+  private readonly perKey: RateLimiterRedis;
+  private readonly perOrg: RateLimiterRedis;
+
+  constructor(redis: Redis, private readonly settings: RateLimitSettings) {
+    const prefix = settings.keyPrefix ?? 'rl';
+    this.perKey = limiter(redis, settings.perKey, settings.windowSeconds, `${prefix}:key`);
+    this.perOrg = limiter(redis, settings.perOrg, settings.windowSeconds, `${prefix}:org`);
+  }
+
+  /** Counts one request; throws a 429 AppError (with Retry-After and RateLimit headers) when over a limit. */
+  async consume(principal: Principal): Promise<RateLimitState> {
+    const results = await Promise.allSettled([
+      this.perKey.consume(callerKey(principal)),
+      this.perOrg.consume(principal.orgId),
+    ]);
+    const states = results.map((result, index) => {
+      const points = index === 0 ? this.settings.perKey : this.settings.perOrg;
+      if (result.status === 'fulfilled') return { state: state(points, result.value), limited: false };
+      if (result.reason instanceof RateLimiterRes) return { state: state(points, result.reason), limited: true };
+      throw result.reason;
+    });
+    const limited = states.filter((entry) => entry.limited);
+    if (limited.length > 0) {
+      const worst = limited.reduce((a, b) => (a.state.resetSeconds >= b.state.resetSeconds ? a : b)).state;
+      throw new AppError('rate_limited', `Rate limit of ${worst.limit} requests per ${this.settings.windowSeconds} s exceeded; retry in ${worst.resetSeconds} s.`, {
+        retryable: true,
+        headers: { ...rateLimitHeaders(worst), 'Retry-After': String(Math.max(1, worst.resetSeconds)) },
+      });
+    }
+    return states.map((entry) => entry.state).reduce((a, b) => (a.remaining / a.limit <= b.remaining / b.limit ? a : b));
+  }
+}

@@ -1,0 +1,12 @@
+// The publisher service owns publish jobs/posts, per-account deliveries and the media library.
+import path from 'node:path';
+import { workerMain } from '@svc/runtime';
+import { loadServiceConfig } from './config.ts';
+import { PrismaClient } from './generated/prisma/client.ts';
+
+workerMain({
+  name: 'publisher',
+  serviceDir: path.resolve(__dirname, '..'),
+  loadConfig: loadServiceConfig,
+  createClient: (adapter) => new PrismaClient({ adapter }),
+});

@@ -1,0 +1,12 @@
+// The webhook-dispatcher service owns webhook endpoints, encrypted signing secrets, deliveries and attempts.
+import path from 'node:path';
+import { workerMain } from '@svc/runtime';
+import { loadServiceConfig } from './config.ts';
+import { PrismaClient } from './generated/prisma/client.ts';
+
+workerMain({
+  name: 'webhook-dispatcher',
+  serviceDir: path.resolve(__dirname, '..'),
+  loadConfig: loadServiceConfig,
+  createClient: (adapter) => new PrismaClient({ adapter }),
+});

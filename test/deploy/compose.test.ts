@@ -1,0 +1,224 @@
+import { parse } from 'yaml';
+import {
+  gateway,
+  get,
+  isObj,
+  list,
+  networkServices,
+  networkUrls,
+  obj,
+  productionServices,
+  readRepoFile,
+  requiredEnv,
+  str,
+  workers,
+  type Obj,
+} from './deploy-facts.ts';
+
+// The compose file uses YAML merge keys (`<<: *anchor`), which Docker Compose supports.
+const compose = obj(parse(readRepoFile('docker-compose.yml'), { merge: true }), 'docker-compose.yml');
+const services = obj(compose.services, 'services');
+
+function service(name: string): Obj {
+  return obj(services[name], `service ${name}`);
+}
+
+function environment(name: string): Record<string, string> {
+  const env = obj(service(name).environment, `${name}.environment`);
+  return Object.fromEntries(Object.entries(env).map(([key, value]) => [key, String(value)]));
+}
+
+/** What Compose substitutes when the variable is unset: ${VAR:-default} -> default. */
+function withDefaults(value: string): string {
+  return value.replace(/\$\{[A-Z0-9_]+(?::?-([^}]*))?\}/g, (_match, fallback: string | undefined) => fallback ?? '');
+}
+
+function seconds(duration: string): number {
+  const match = /^(\d+)(ms|s|m)$/.exec(duration);
+  if (!match) throw new Error(`unsupported duration ${duration}`);
+  const amount = Number(match[1]);
+  return match[2] === 'ms' ? amount / 1000 : match[2] === 'm' ? amount * 60 : amount;
+}
+
+function healthcheckCommand(name: string): string {
+  return list(get(service(name), 'healthcheck.test'), `${name}.healthcheck.test`).map(String).join(' ');
+}
+
+describe('docker-compose.yml', () => {
+  describe('infrastructure', () => {
+    it.each([
+      ['postgres', /^postgres:15(\.|-|$)/],
+      ['rabbitmq', /^rabbitmq:3(\.[\d.]+)?-management/],
+      ['redis', /^redis:7(\.|-|$)/],
+    ])('%s runs the expected image with a healthcheck', (name, image) => {
+      expect(str(service(name).image, `${name}.image`)).toMatch(image);
+      expect(healthcheckCommand(name).length).toBeGreaterThan(0);
+    });
+  });
+
+  describe.each(productionServices.map((facts) => [facts.name, facts] as const))('%s', (name, facts) => {
+    it('is built from deploy/Dockerfile with SERVICE set to its name', () => {
+      const build = obj(service(name).build, `${name}.build`);
+      expect(build.context).toBe('.');
+      expect(build.dockerfile).toBe('deploy/Dockerfile');
+      expect(get(build, 'args.SERVICE')).toBe(name);
+    });
+
+    it('runs by default (no profile) and runs node, never npm', () => {
+      expect(service(name).profiles).toBeUndefined();
+      const command = service(name).command;
+      const entrypoint = service(name).entrypoint;
+      expect(entrypoint).toBeUndefined();
+      if (command !== undefined) expect(list(command, `${name}.command`)[0]).toBe('node');
+    });
+
+    it('waits for healthy infrastructure', () => {
+      const dependsOn = obj(service(name).depends_on, `${name}.depends_on`);
+      const needed = name === 'gateway' ? ['postgres', 'rabbitmq', 'redis'] : ['postgres', 'rabbitmq'];
+      for (const dependency of needed) {
+        expect(get(dependsOn, `${dependency}.condition`)).toBe('service_healthy');
+      }
+      expect(Object.keys(dependsOn)).not.toContain('sandbox');
+    });
+
+    it('gets every variable it needs', () => {
+      const env = environment(name);
+      expect(Object.keys(env)).toEqual(expect.arrayContaining(requiredEnv(facts)));
+      expect(env.NODE_ENV).toBe('production');
+      expect(env.LOG_LEVEL).toBe('info');
+      expect(env.AMQP_NAMESPACE).toBe('');
+      expect(env.SHUTDOWN_GRACE_MS).toBe('25000');
+      expect(env.RPC_TIMEOUT_MS).toBe('5000');
+      expect(withDefaults(env.AMQP_URL ?? '')).toMatch(/^amqps?:\/\/.+@rabbitmq:5672$/);
+    });
+
+    it('gives DATABASE_URL as a server URL without a database name', () => {
+      const url = new URL(withDefaults(environment(name).DATABASE_URL ?? ''));
+      expect(url.protocol).toMatch(/^postgres(ql)?:$/);
+      expect(url.hostname).toBe('postgres');
+      expect(['', '/']).toContain(url.pathname);
+    });
+
+    it('probes readiness on its own port and path', () => {
+      const env = environment(name);
+      const portVariable = facts.kind === 'api' ? 'PORT' : 'PROBE_PORT';
+      expect(env[portVariable]).toBe(String(facts.port));
+      expect(healthcheckCommand(name)).toContain(`http://127.0.0.1:${facts.port}${facts.readiness}'`);
+    });
+
+    it('stops with SIGTERM and more time than SHUTDOWN_GRACE_MS', () => {
+      expect(service(name).stop_signal ?? 'SIGTERM').toBe('SIGTERM');
+      const grace = seconds(str(service(name).stop_grace_period, `${name}.stop_grace_period`));
+      expect(grace * 1000).toBeGreaterThan(Number(environment(name).SHUTDOWN_GRACE_MS));
+    });
+
+    it('points network adapters at the sandbox only where the service has adapters', () => {
+      const env = environment(name);
+      for (const [variable, url] of Object.entries(networkUrls)) {
+        if (networkServices.includes(name)) expect(withDefaults(env[variable] ?? '')).toBe(url);
+        else expect(env[variable]).toBeUndefined();
+      }
+    });
+  });
+
+  it('publishes the gateway on 8080 and no worker port', () => {
+    expect(list(service(gateway.name).ports, 'gateway.ports').map(String)).toContain('8080:8080');
+    for (const worker of workers) expect(service(worker.name).ports).toBeUndefined();
+  });
+
+  it('configures HS256 JWTs and Redis for the gateway', () => {
+    const env = environment('gateway');
+    expect(env.JWT_ALGORITHM).toBe('HS256');
+    expect(env.REDIS_URL).toBe('redis://redis:6379');
+    expect(env.RATE_LIMIT_PER_KEY).toBe('1200');
+    expect(env.RATE_LIMIT_PER_ORG).toBe('3000');
+  });
+
+  it('gives accounts a well-formed development vault key that is also the active key', () => {
+    const env = environment('accounts');
+    const entries = withDefaults(env.VAULT_KEYS ?? '').split(',');
+    const active = withDefaults(env.VAULT_ACTIVE_KEY_ID ?? '');
+    const ids = entries.map((entry) => entry.slice(0, entry.indexOf(':')));
+    expect(ids).toContain(active);
+    for (const entry of entries) {
+      expect(Buffer.from(entry.slice(entry.indexOf(':') + 1), 'base64')).toHaveLength(32);
+    }
+  });
+
+  it('runs the sandbox only under the dev profile, on port 4010', () => {
+    const sandbox = service('sandbox');
+    expect(sandbox.profiles).toEqual(['dev']);
+    expect(get(sandbox, 'build.args.SERVICE')).toBe('sandbox');
+    expect(get(sandbox, 'environment.PORT')).toBe('4010');
+    const profiled = Object.entries(services).filter(([, definition]) => isObj(definition) && definition.profiles !== undefined);
+    expect(profiled.map(([name]) => name)).toEqual(['sandbox']);
+  });
+
+  it('defines no service beyond the infrastructure, the seven services and the sandbox', () => {
+    const expected = ['postgres', 'rabbitmq', 'redis', 'sandbox', ...productionServices.map((facts) => facts.name)];
+    expect(Object.keys(services).sort()).toEqual(expected.sort());
+  });
+});
+
+/** Dockerfile instructions with line continuations joined and comments dropped. */
+function dockerInstructions(text: string): { keyword: string; args: string }[] {
+  const joined = text
+    .split('\n')
+    .filter((line) => !/^\s*#/.test(line))
+    .join('\n')
+    .replace(/\\\n/g, ' ');
+  return joined
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0)
+    .map((line) => {
+      const space = line.indexOf(' ');
+      return { keyword: line.slice(0, space).toUpperCase(), args: line.slice(space + 1).trim() };
+    });
+}
+
+describe('deploy/Dockerfile', () => {
+  const instructions = dockerInstructions(readRepoFile('deploy/Dockerfile'));
+  const stageStarts = instructions.flatMap((instruction, index) => (instruction.keyword === 'FROM' ? [index] : []));
+  const finalStage = instructions.slice(stageStarts.at(-1));
+  const buildStage = instructions.slice(0, stageStarts.at(-1));
+  const runs = (stage: typeof instructions): string[] => stage.filter((i) => i.keyword === 'RUN').map((i) => i.args);
+
+  it('is multi-stage on node:20-bookworm-slim', () => {
+    expect(stageStarts.length).toBeGreaterThanOrEqual(2);
+    for (const index of stageStarts) expect(instructions[index]?.args).toMatch(/^node:20-bookworm-slim(\s|$)/);
+  });
+
+  it('builds with the pinned pnpm: install, generate, build, in that order', () => {
+    const packageManager = str(obj(JSON.parse(readRepoFile('package.json')), 'package.json').packageManager, 'packageManager');
+    const script = runs(buildStage).join('\n');
+    expect(script).toContain(`npm i -g ${packageManager}`);
+    const steps = ['pnpm install --frozen-lockfile', 'pnpm generate', 'pnpm build'].map((step) => script.indexOf(step));
+    expect(steps.every((position) => position >= 0)).toBe(true);
+    expect([...steps].sort((a, b) => a - b)).toEqual(steps);
+  });
+
+  it('takes the service as ARG SERVICE in the runtime stage and links its entry point', () => {
+    expect(finalStage.some((i) => i.keyword === 'ARG' && /^SERVICE(=|$)/.test(i.args))).toBe(true);
+    expect(runs(finalStage).join('\n')).toMatch(/ln -s "?services\/\$\{SERVICE\}\/dist\/main\.js"? \/app\/main\.js/);
+  });
+
+  it('runs as a non-root user', () => {
+    const user = finalStage.filter((i) => i.keyword === 'USER').at(-1)?.args;
+    expect(user).toBeDefined();
+    expect(['root', '0', '0:0']).not.toContain(user);
+  });
+
+  it('starts node directly with an exec-form CMD and stops on SIGTERM', () => {
+    const cmd = finalStage.filter((i) => i.keyword === 'CMD').at(-1)?.args ?? '';
+    const argv = list(JSON.parse(cmd), 'CMD').map(String);
+    expect(argv).toEqual(['node', '/app/main.js']);
+    expect(finalStage.some((i) => i.keyword === 'ENTRYPOINT')).toBe(false);
+    expect(finalStage.find((i) => i.keyword === 'STOPSIGNAL')?.args).toBe('SIGTERM');
+  });
+
+  it('keeps local build output out of the build context', () => {
+    const ignored = readRepoFile('deploy/Dockerfile.dockerignore').split('\n').map((line) => line.trim());
+    expect(ignored).toEqual(expect.arrayContaining(['**/node_modules', '**/dist', '.git']));
+  });
+});

@@ -1,0 +1,124 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Repository root, from test/deploy/. */
+export const repoRoot = join(__dirname, '..', '..');
+
+export function readRepoFile(relativePath: string): string {
+  return readFileSync(join(repoRoot, relativePath), 'utf8');
+}
+
+/** The services the deployment artefacts must run, with their probe endpoints. */
+export interface ServiceFacts {
+  name: string;
+  kind: 'api' | 'worker';
+  port: number;
+  liveness: string;
+  readiness: string;
+}
+
+export const gateway: ServiceFacts = { name: 'gateway', kind: 'api', port: 8080, liveness: '/health', readiness: '/ready' };
+
+function worker(name: string, port: number): ServiceFacts {
+  return { name, kind: 'worker', port, liveness: '/livez', readiness: '/readyz' };
+}
+
+export const workers: ServiceFacts[] = [
+  worker('accounts', 9101),
+  worker('publisher', 9102),
+  worker('scheduler', 9103),
+  worker('webhook-dispatcher', 9104),
+  worker('analytics-sync', 9105),
+  worker('billing', 9106),
+];
+
+export const productionServices: ServiceFacts[] = [gateway, ...workers];
+
+export const commonEnv = ['NODE_ENV', 'LOG_LEVEL', 'AMQP_URL', 'AMQP_NAMESPACE', 'DATABASE_URL', 'SHUTDOWN_GRACE_MS', 'RPC_TIMEOUT_MS'];
+
+/** Variables each service needs beyond commonEnv (and PROBE_PORT for workers). */
+export const serviceEnv: Record<string, string[]> = {
+  gateway: ['PORT', 'REDIS_URL', 'JWT_SECRET', 'JWT_ISSUER', 'JWT_AUDIENCE', 'API_KEY_PEPPER', 'RATE_LIMIT_PER_KEY', 'RATE_LIMIT_PER_ORG', 'PUBLIC_BASE_URL'],
+  accounts: ['VAULT_KEYS', 'VAULT_ACTIVE_KEY_ID', 'OAUTH_STATE_SECRET', 'OAUTH_SUCCESS_REDIRECT', 'PUBLIC_BASE_URL'],
+  billing: ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID'],
+};
+
+export function requiredEnv(service: ServiceFacts): string[] {
+  return [...commonEnv, ...(service.kind === 'worker' ? ['PROBE_PORT'] : []), ...(serviceEnv[service.name] ?? [])];
+}
+
+/** Services whose network adapters get base URLs (the sandbox in development, real hosts by default). */
+export const networkServices = ['accounts', 'publisher', 'analytics-sync'];
+export const networkUrls: Record<string, string> = {
+  GRAPH_API_URL: 'http://sandbox:4010/facebook',
+  X_API_URL: 'http://sandbox:4010/x',
+  LINKEDIN_API_URL: 'http://sandbox:4010/linkedin',
+  TIKTOK_API_URL: 'http://sandbox:4010/tiktok',
+};
+
+/**
+ * Variables that must come from a Secret: credentials by name, plus URLs that embed a password.
+ * The name rule is "*SECRET*, *PEPPER*, *PASSWORD*, or a trailing _KEY/_KEYS"; RATE_LIMIT_PER_KEY is
+ * the one exception (a number: requests per API key).
+ */
+export const secretEnv = [
+  'JWT_SECRET',
+  'API_KEY_PEPPER',
+  'VAULT_KEYS',
+  'OAUTH_STATE_SECRET',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'STRIPE_PRICE_ID',
+  'DATABASE_URL',
+  'AMQP_URL',
+  'REDIS_URL',
+];
+const notSecretDespiteName = new Set(['RATE_LIMIT_PER_KEY']);
+
+export function looksSecret(name: string): boolean {
+  if (notSecretDespiteName.has(name)) return false;
+  return secretEnv.includes(name) || /SECRET|PEPPER|PASSWORD|(^|_)KEYS?$/.test(name);
+}
+
+/** A URL with a user:password part, e.g. amqp://user:pass@host. */
+export function hasCredentials(value: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:[^/@\s]*@/i.test(value);
+}
+
+// Narrowing helpers for parsed YAML, which is `unknown` until checked.
+
+export type Obj = Record<string, unknown>;
+
+export function isObj(value: unknown): value is Obj {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function obj(value: unknown, what: string): Obj {
+  if (!isObj(value)) throw new Error(`${what} is not a mapping`);
+  return value;
+}
+
+export function list(value: unknown, what: string): unknown[] {
+  if (!Array.isArray(value)) throw new Error(`${what} is not a list`);
+  return value;
+}
+
+export function str(value: unknown, what: string): string {
+  if (typeof value !== 'string') throw new Error(`${what} is not a string`);
+  return value;
+}
+
+export function num(value: unknown, what: string): number {
+  if (typeof value !== 'number') throw new Error(`${what} is not a number`);
+  return value;
+}
+
+/** Follows a dotted path through mappings: get(doc, 'spec.template.spec'). */
+export function get(value: unknown, path: string): unknown {
+  let current = value;
+  for (const key of path.split('.')) {
+    if (!isObj(current)) return undefined;
+    current = current[key];
+  }
+  return current;
+}

@@ -1,0 +1,356 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
+import {
+  gateway,
+  get,
+  hasCredentials,
+  isObj,
+  list,
+  looksSecret,
+  networkUrls,
+  num,
+  obj,
+  productionServices,
+  readRepoFile,
+  repoRoot,
+  requiredEnv,
+  secretEnv,
+  str,
+  workers,
+  type Obj,
+  type ServiceFacts,
+} from './deploy-facts.ts';
+
+const k8sDir = join(repoRoot, 'k8s');
+const yamlFiles = readdirSync(k8sDir).filter((file) => /\.ya?ml$/.test(file)).sort();
+const exampleSecretFile = 'secret.example.yaml';
+
+interface Resource {
+  file: string;
+  kind: string;
+  name: string;
+  body: Obj;
+}
+
+function loadResources(file: string): Resource[] {
+  return parseAllDocuments(readRepoFile(join('k8s', file))).flatMap((document) => {
+    if (document.errors.length > 0) throw new Error(`${file}: ${document.errors.map((error) => error.message).join('; ')}`);
+    const body: unknown = document.toJS();
+    if (body === null || body === undefined) return [];
+    const resource = obj(body, file);
+    return [{ file, kind: str(resource.kind, `${file} kind`), name: str(get(resource, 'metadata.name'), `${file} name`), body: resource }];
+  });
+}
+
+const kustomization = obj(parse(readRepoFile('k8s/kustomization.yaml')), 'kustomization.yaml');
+const listedFiles = list(kustomization.resources, 'kustomization resources').map((entry) => str(entry, 'resource'));
+const applied = listedFiles.flatMap(loadResources);
+const exampleSecrets = loadResources(exampleSecretFile);
+
+function ofKind(kind: string): Resource[] {
+  return applied.filter((resource) => resource.kind === kind);
+}
+
+function find(kind: string, name: string): Resource {
+  const found = applied.find((resource) => resource.kind === kind && resource.name === name);
+  if (!found) throw new Error(`no ${kind} ${name}`);
+  return found;
+}
+
+function configMapData(name: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(obj(get(find('ConfigMap', name).body, 'data'), `ConfigMap ${name} data`)).map(([k, v]) => [k, String(v)]));
+}
+
+function exampleSecretKeys(name: string): string[] {
+  const secret = exampleSecrets.find((resource) => resource.kind === 'Secret' && resource.name === name);
+  if (!secret) throw new Error(`secret.example.yaml has no Secret ${name}`);
+  return Object.keys(obj(secret.body.stringData, `Secret ${name} stringData`));
+}
+
+function container(service: ServiceFacts): Obj {
+  const containers = list(get(find('Deployment', service.name).body, 'spec.template.spec.containers'), `${service.name} containers`);
+  expect(containers).toHaveLength(1);
+  return obj(containers[0], `${service.name} container`);
+}
+
+function podSpec(service: ServiceFacts): Obj {
+  return obj(get(find('Deployment', service.name).body, 'spec.template.spec'), `${service.name} pod spec`);
+}
+
+interface EnvSource {
+  value?: string;
+  secret?: { name: string; key: string };
+  configMap?: string;
+}
+
+/** Every variable the container sees, and where it comes from (explicit env wins over envFrom). */
+function containerEnv(service: ServiceFacts): Map<string, EnvSource> {
+  const env = new Map<string, EnvSource>();
+  for (const source of list(container(service).envFrom ?? [], 'envFrom')) {
+    const configMap = get(source, 'configMapRef.name');
+    const secret = get(source, 'secretRef.name');
+    if (typeof configMap === 'string') {
+      for (const key of Object.keys(configMapData(configMap))) env.set(key, { configMap });
+    } else if (typeof secret === 'string') {
+      for (const key of exampleSecretKeys(secret)) env.set(key, { secret: { name: secret, key } });
+    } else {
+      throw new Error(`${service.name}: unsupported envFrom entry`);
+    }
+  }
+  for (const entry of list(container(service).env ?? [], 'env')) {
+    const name = str(get(entry, 'name'), 'env name');
+    const secretRef = get(entry, 'valueFrom.secretKeyRef');
+    if (isObj(secretRef)) {
+      env.set(name, { secret: { name: str(secretRef.name, 'secret name'), key: str(secretRef.key, 'secret key') } });
+    } else {
+      const value = get(entry, 'value');
+      if (value !== undefined) expect(typeof value).toBe('string');
+      env.set(name, { value: typeof value === 'string' ? value : '' });
+    }
+  }
+  return env;
+}
+
+function resolved(service: ServiceFacts, name: string): string | undefined {
+  const source = containerEnv(service).get(name);
+  if (source?.value !== undefined) return source.value;
+  if (source?.configMap !== undefined) return configMapData(source.configMap)[name];
+  return undefined;
+}
+
+describe('k8s/kustomization.yaml', () => {
+  it('lists only files that exist', () => {
+    for (const file of listedFiles) expect(existsSync(join(k8sDir, file))).toBe(true);
+  });
+
+  it('lists every manifest except the placeholder secrets', () => {
+    const manifests = yamlFiles.filter((file) => file !== 'kustomization.yaml' && file !== exampleSecretFile);
+    expect([...listedFiles].sort()).toEqual(manifests);
+    expect(listedFiles).not.toContain(exampleSecretFile);
+  });
+
+  it('applies everything to the social namespace', () => {
+    expect(kustomization.namespace).toBe('social');
+    expect(find('Namespace', 'social')).toBeDefined();
+    for (const resource of [...applied, ...exampleSecrets]) {
+      if (resource.kind !== 'Namespace') expect(get(resource.body, 'metadata.namespace')).toBe('social');
+    }
+  });
+
+  it('maps every Deployment image to a registry', () => {
+    const images = list(kustomization.images, 'images').map((image) => str(get(image, 'name'), 'image name'));
+    const used = productionServices.map((service) => str(container(service).image, `${service.name} image`));
+    expect([...images].sort()).toEqual([...used].sort());
+  });
+});
+
+describe('k8s workloads', () => {
+  it('has exactly one Deployment per production service and nothing for the sandbox', () => {
+    expect(ofKind('Deployment').map((resource) => resource.name).sort()).toEqual(productionServices.map((s) => s.name).sort());
+    for (const file of yamlFiles) expect(readRepoFile(join('k8s', file)).toLowerCase()).not.toContain('sandbox');
+  });
+
+  describe.each(productionServices.map((service) => [service.name, service] as const))('%s', (name, service) => {
+    it('selects its own pods', () => {
+      const deployment = find('Deployment', name).body;
+      const selector = obj(get(deployment, 'spec.selector.matchLabels'), 'selector');
+      const labels = obj(get(deployment, 'spec.template.metadata.labels'), 'labels');
+      expect(selector).toEqual({ 'app.kubernetes.io/name': name });
+      expect(labels).toMatchObject(selector);
+      expect(get(deployment, 'spec.replicas')).toBeUndefined();
+    });
+
+    it('runs node on the service entry point directly', () => {
+      expect(container(service).command).toEqual(['node', `services/${name}/dist/main.js`]);
+      expect(container(service).args).toBeUndefined();
+    });
+
+    it('has a termination grace period longer than the drain time (plus any preStop sleep)', () => {
+      const grace = num(podSpec(service).terminationGracePeriodSeconds, 'terminationGracePeriodSeconds');
+      const preStop = get(container(service), 'lifecycle.preStop.exec.command');
+      const sleep = Array.isArray(preStop) && preStop[0] === 'sleep' ? Number(preStop[1]) : 0;
+      expect(grace).toBeGreaterThan(25);
+      expect(grace * 1000).toBeGreaterThan(Number(resolved(service, 'SHUTDOWN_GRACE_MS')) + sleep * 1000);
+    });
+
+    it('sets resource requests and limits', () => {
+      for (const part of ['requests', 'limits']) {
+        for (const resource of ['cpu', 'memory']) {
+          expect(get(container(service), `resources.${part}.${resource}`)).toEqual(expect.any(String));
+        }
+      }
+    });
+
+    it('runs as non-root with a read-only root filesystem and no extra privileges', () => {
+      expect(get(podSpec(service), 'securityContext.runAsNonRoot')).toBe(true);
+      expect(get(podSpec(service), 'securityContext.runAsUser')).not.toBe(0);
+      const security = obj(container(service).securityContext, 'container securityContext');
+      expect(security.allowPrivilegeEscalation).toBe(false);
+      expect(security.readOnlyRootFilesystem).toBe(true);
+      expect(get(security, 'capabilities.drop')).toEqual(['ALL']);
+      expect(podSpec(service).automountServiceAccountToken).toBe(false);
+    });
+
+    it('probes liveness, readiness and startup on the right port and paths', () => {
+      const probe = (kind: string): { path: unknown; port: unknown } => ({
+        path: get(container(service), `${kind}.httpGet.path`),
+        port: get(container(service), `${kind}.httpGet.port`),
+      });
+      expect(probe('livenessProbe')).toEqual({ path: service.liveness, port: service.port });
+      expect(probe('readinessProbe')).toEqual({ path: service.readiness, port: service.port });
+      expect(probe('startupProbe')).toEqual({ path: service.liveness, port: service.port });
+      const ports = list(container(service).ports, 'ports').map((port) => get(port, 'containerPort'));
+      expect(ports).toEqual([service.port]);
+      expect(resolved(service, service.kind === 'api' ? 'PORT' : 'PROBE_PORT')).toBe(String(service.port));
+    });
+
+    it('exposes /metrics on the probe port for Prometheus', () => {
+      const annotations = obj(get(find('Deployment', name).body, 'spec.template.metadata.annotations'), 'annotations');
+      expect(annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(service.port), 'prometheus.io/path': '/metrics' });
+    });
+
+    it('gets every variable it needs, secrets from Secrets only', () => {
+      const env = containerEnv(service);
+      expect([...env.keys()]).toEqual(expect.arrayContaining(requiredEnv(service)));
+      for (const [variable, source] of env) {
+        if (looksSecret(variable)) {
+          expect({ variable, secret: source.secret !== undefined }).toEqual({ variable, secret: true });
+          expect(exampleSecretKeys(source.secret?.name ?? '')).toContain(source.secret?.key);
+        } else {
+          expect({ variable, secret: source.secret !== undefined }).toEqual({ variable, secret: false });
+        }
+      }
+      expect(resolved(service, 'NODE_ENV')).toBe('production');
+      expect(resolved(service, 'LOG_LEVEL')).toBe('info');
+      expect(resolved(service, 'AMQP_NAMESPACE')).toBe('');
+      expect(resolved(service, 'SHUTDOWN_GRACE_MS')).toBe('25000');
+      expect(resolved(service, 'RPC_TIMEOUT_MS')).toBe('5000');
+    });
+
+    it('leaves the network base URLs to their production defaults', () => {
+      const env = containerEnv(service);
+      for (const variable of Object.keys(networkUrls)) expect(env.has(variable)).toBe(false);
+    });
+
+    it('has a PodDisruptionBudget that never blocks a drain', () => {
+      const budget = find('PodDisruptionBudget', name).body;
+      expect(budget.apiVersion).toBe('policy/v1');
+      expect(get(budget, 'spec.selector.matchLabels')).toEqual({ 'app.kubernetes.io/name': name });
+      expect(get(budget, 'spec.maxUnavailable')).toBe(1);
+      expect(get(budget, 'spec.minAvailable')).toBeUndefined();
+    });
+  });
+
+  it('runs the gateway behind a ClusterIP Service on port 8080', () => {
+    const service = find('Service', gateway.name).body;
+    expect(get(service, 'spec.selector')).toEqual({ 'app.kubernetes.io/name': gateway.name });
+    const ports = list(get(service, 'spec.ports'), 'Service ports');
+    expect(ports.map((port) => get(port, 'targetPort'))).toEqual(['http']);
+    expect(list(container(gateway).ports, 'ports').map((port) => get(port, 'name'))).toEqual(['http']);
+    expect(ofKind('Service')).toHaveLength(1);
+  });
+
+  it('drains the gateway from load balancers before it stops listening', () => {
+    expect(get(container(gateway), 'lifecycle.preStop.exec.command')).toEqual(['sleep', '5']);
+  });
+
+  it('scales the gateway on CPU with an HPA and nothing else with an HPA', () => {
+    const hpas = ofKind('HorizontalPodAutoscaler');
+    expect(hpas.map((hpa) => get(hpa.body, 'spec.scaleTargetRef.name'))).toEqual([gateway.name]);
+    const hpa = hpas[0]!.body;
+    expect(get(hpa, 'spec.scaleTargetRef.kind')).toBe('Deployment');
+    expect(num(get(hpa, 'spec.minReplicas'), 'minReplicas')).toBeGreaterThanOrEqual(2);
+    expect(num(get(hpa, 'spec.maxReplicas'), 'maxReplicas')).toBeGreaterThan(num(get(hpa, 'spec.minReplicas'), 'minReplicas'));
+    const metric = list(get(hpa, 'spec.metrics'), 'metrics')[0];
+    expect(get(metric, 'resource.name')).toBe('cpu');
+  });
+});
+
+describe('KEDA scaling', () => {
+  const scaledObjects = ofKind('ScaledObject');
+
+  it('has one ScaledObject per worker and none for the gateway', () => {
+    expect(scaledObjects.map((resource) => get(resource.body, 'spec.scaleTargetRef.name')).sort()).toEqual(workers.map((w) => w.name).sort());
+  });
+
+  describe.each(workers.map((worker) => [worker.name] as const))('%s', (name) => {
+    const scaledObject = (): Obj => {
+      const found = scaledObjects.find((resource) => get(resource.body, 'spec.scaleTargetRef.name') === name);
+      if (!found) throw new Error(`no ScaledObject for ${name}`);
+      return found.body;
+    };
+
+    it('scales on the length of svc.<service>.work through the management API', () => {
+      const triggers = list(get(scaledObject(), 'spec.triggers'), 'triggers');
+      const queueLength = triggers.filter((trigger) => get(trigger, 'metadata.mode') === 'QueueLength');
+      expect(queueLength).toHaveLength(1);
+      expect(get(queueLength[0], 'type')).toBe('rabbitmq');
+      expect(get(queueLength[0], 'metadata.queueName')).toBe(`svc.${name}.work`);
+      expect(Number(get(queueLength[0], 'metadata.value'))).toBeGreaterThan(0);
+      for (const trigger of triggers) {
+        expect(get(trigger, 'type')).toBe('rabbitmq');
+        expect(get(trigger, 'metadata.protocol')).toBe('http');
+        expect(get(trigger, 'metadata.queueName')).toBe(`svc.${name}.work`);
+        expect(typeof get(trigger, 'metadata.value')).toBe('string');
+        const auth = str(get(trigger, 'authenticationRef.name'), 'authenticationRef');
+        expect(find('TriggerAuthentication', auth)).toBeDefined();
+      }
+    });
+
+    it('keeps at least one replica and bounds the maximum', () => {
+      const spec = obj(scaledObject().spec, 'spec');
+      expect(spec.minReplicaCount).toBe(1);
+      expect(num(spec.maxReplicaCount, 'maxReplicaCount')).toBeGreaterThan(1);
+      expect(num(spec.cooldownPeriod, 'cooldownPeriod')).toBeGreaterThan(0);
+    });
+  });
+
+  it('authenticates to the management API with a URL kept in a Secret', () => {
+    for (const auth of ofKind('TriggerAuthentication')) {
+      for (const ref of list(get(auth.body, 'spec.secretTargetRef'), 'secretTargetRef')) {
+        expect(get(ref, 'parameter')).toBe('host');
+        expect(exampleSecretKeys(str(get(ref, 'name'), 'secret name'))).toContain(get(ref, 'key'));
+      }
+    }
+    const host = exampleSecrets.find((resource) => resource.name === 'keda-rabbitmq-management')?.body;
+    expect(str(get(host, 'stringData.host'), 'host')).toMatch(/^http:\/\/.+:15672\//);
+  });
+});
+
+describe('secrets and config', () => {
+  it('keeps secrets out of ConfigMaps', () => {
+    for (const configMap of ofKind('ConfigMap')) {
+      for (const [key, value] of Object.entries(configMapData(configMap.name))) {
+        expect({ configMap: configMap.name, key, secretName: looksSecret(key) }).toEqual({ configMap: configMap.name, key, secretName: false });
+        expect({ configMap: configMap.name, key, credentials: hasCredentials(value) }).toEqual({ configMap: configMap.name, key, credentials: false });
+      }
+    }
+  });
+
+  it('applies no Secret: real ones are created by the operator from secret.example.yaml', () => {
+    expect(ofKind('Secret')).toHaveLength(0);
+  });
+
+  it('ships only placeholder values in secret.example.yaml', () => {
+    const values = exampleSecrets.flatMap((secret) => Object.values(obj(secret.body.stringData, `${secret.name} stringData`)));
+    expect(values.length).toBeGreaterThan(0);
+    for (const value of values) expect(String(value)).toContain('CHANGE_ME');
+    expect(exampleSecrets.flatMap((secret) => Object.keys(obj(secret.body.stringData, 'stringData')))).toEqual(expect.arrayContaining(secretEnv));
+  });
+
+  it('gives DATABASE_URL as a server URL without a database name', () => {
+    const example = exampleSecrets.find((secret) => secret.name === 'social-infra')?.body;
+    const url = new URL(str(get(example, 'stringData.DATABASE_URL'), 'DATABASE_URL'));
+    expect(url.protocol).toMatch(/^postgres(ql)?:$/);
+    expect(['', '/']).toContain(url.pathname);
+  });
+
+  it('names an active vault key that the example key list contains', () => {
+    const example = exampleSecrets.find((secret) => secret.name === 'social-accounts')?.body;
+    const ids = str(get(example, 'stringData.VAULT_KEYS'), 'VAULT_KEYS')
+      .split(',')
+      .map((entry) => entry.slice(0, entry.indexOf(':')));
+    expect(ids).toContain(configMapData('social-accounts').VAULT_ACTIVE_KEY_ID);
+  });
+});
