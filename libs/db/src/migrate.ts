@@ -4,6 +4,8 @@ import path from 'node:path';
 import type { PgConnectionConfig } from './connection-config.ts';
 import { connectionUrl } from './connection-config.ts';
 
+const DONE = /All migrations have been successfully applied\.|No pending migrations to apply\./;
+
 export interface MigrateOptions {
   /** The service folder holding prisma.config.ts and prisma/migrations. */
   serviceDir: string;
@@ -24,7 +26,18 @@ export async function migrateDatabase(options: MigrateOptions): Promise<string> 
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cli, 'migrate', 'deploy'], { cwd: options.serviceDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    let finished = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      // The CLI lingers about 10 s after its last word (an unreleased timer inside Prisma's migrate
+      // deploy). The final line means every migration is committed, so the process is not awaited.
+      if (!finished && DONE.test(output)) {
+        finished = true;
+        clearTimeout(timer);
+        child.kill('SIGTERM');
+        resolve(output);
+      }
+    });
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
     child.on('error', (error) => {
@@ -33,6 +46,7 @@ export async function migrateDatabase(options: MigrateOptions): Promise<string> 
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      if (finished) return;
       if (code === 0) resolve(output);
       else reject(new Error(`prisma migrate deploy failed for ${options.connection.database} (${signal ?? `exit ${code}`}):\n${output}`));
     });

@@ -76,6 +76,8 @@ export interface BridgeOptions {
   /** Pool size; migrations need few, services a handful. */
   max?: number;
   onPoolError?: (error: Error) => void;
+  /** Let the process exit while idle connections are open (CLI runs; otherwise they linger 10 s). */
+  allowExitOnIdle?: boolean;
 }
 
 export function createPrismaAdapter(connection: PgConnectionConfig, options: BridgeOptions = {}): PrismaPg {
@@ -85,6 +87,7 @@ export function createPrismaAdapter(connection: PgConnectionConfig, options: Bri
     user: connection.user,
     database: connection.database,
     max: options.max ?? 10,
+    allowExitOnIdle: options.allowExitOnIdle ?? false,
     Client: BridgedClient as unknown as typeof PgModule.Client,
   };
   if (connection.password !== undefined) poolConfig.password = connection.password;

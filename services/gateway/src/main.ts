@@ -62,7 +62,10 @@ async function main(): Promise<void> {
     validateResponses: config.NODE_ENV !== 'production',
     observe: createHttpMetrics(runtime.metrics.registry),
   });
-  const server = app.listen(config.PORT, config.HOST, () => logger.info({ port: config.PORT }, 'gateway listening'));
+  const server = app.listen(config.PORT, config.HOST, () => {
+    const address = server.address();
+    logger.info({ port: typeof address === 'object' && address !== null ? address.port : config.PORT }, 'gateway ready');
+  });
   exitOnSignal({
     logger,
     graceMs: config.SHUTDOWN_GRACE_MS,

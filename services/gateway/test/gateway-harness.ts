@@ -42,6 +42,8 @@ export interface GatewayHarness {
   db: PrismaClient;
   broker: Broker;
   redis: Redis;
+  /** The AMQP namespace of this run, for test services that must meet the gateway on the broker. */
+  namespace: string;
   /** A valid dashboard token for an organization of its own. */
   token(orgId?: string, userId?: string): Promise<string>;
   close(): Promise<void>;
@@ -85,6 +87,7 @@ export async function startGatewayHarness(options: { rateLimit?: Partial<RateLim
     db,
     broker,
     redis,
+    namespace,
     token: (orgId = uniqueName('org'), userId = 'user_1') => signJwt({ sub: userId, org_id: orgId }, { expiresIn: '10m' }),
     close: async () => {
       await broker.deleteTopology();

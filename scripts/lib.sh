@@ -1,0 +1,36 @@
+# Shared by scripts/start and scripts/test: settings with local defaults, and the install/build step.
+# shellcheck shell=bash
+
+export DATABASE_URL="${DATABASE_URL:-postgresql://postgres@127.0.0.1:5432}"
+export AMQP_URL="${AMQP_URL:-amqp://guest:guest@127.0.0.1:5672}"
+export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
+export CHECKPOINT_DISABLE=1 PRISMA_HIDE_UPDATE_MESSAGE=1
+
+PNPM_VERSION=10.34.8
+
+pnpm_cmd() {
+  # corepack cannot verify pnpm's signatures offline, so pnpm comes from the npm registry.
+  if command -v pnpm >/dev/null 2>&1 && [ "$(pnpm --version 2>/dev/null)" = "$PNPM_VERSION" ]; then
+    pnpm "$@"
+  else
+    npx --yes "pnpm@$PNPM_VERSION" "$@"
+  fi
+}
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+# Install dependencies, generate the Prisma clients and compile every package to dist/.
+prepare_workspace() {
+  step "install dependencies"
+  pnpm_cmd install --frozen-lockfile --reporter=append-only
+  step "generate Prisma clients"
+  pnpm_cmd run generate >/dev/null
+  step "build (tsc -b)"
+  pnpm_cmd run build
+}
+
+# Fail early, naming what to start, when PostgreSQL, RabbitMQ or Redis is not reachable.
+check_services() {
+  step "check PostgreSQL, RabbitMQ and Redis"
+  node scripts/check-services.mjs
+}

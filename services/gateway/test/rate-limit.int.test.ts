@@ -1,0 +1,59 @@
+import request from 'supertest';
+import { uniqueName } from '@svc/testing';
+import { startGatewayHarness, type GatewayHarness } from './gateway-harness.ts';
+
+const limits = { perKey: 3, perOrg: 8, windowSeconds: 60, keyPrefix: uniqueName('rl') };
+let h: GatewayHarness;
+beforeAll(async () => {
+  h = await startGatewayHarness({ rateLimit: limits });
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe('rate limits', () => {
+  it('counts per API key with RateLimit headers, then answers 429 with Retry-After', async () => {
+    const token = await h.token(uniqueName('org'), 'admin');
+    const { body } = await request(h.app).post('/v1/api-keys').set('Authorization', `Bearer ${token}`).send({ name: 'k' });
+    const remaining: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const res = await request(h.app).get('/v1/test/whoami').set('Authorization', `Bearer ${body.key}`);
+      expect(res.status).toBe(200);
+      expect(res.headers['ratelimit-limit']).toBe('3');
+      remaining.push(res.headers['ratelimit-remaining'] as string);
+      expect(Number(res.headers['ratelimit-reset'])).toBeGreaterThan(0);
+    }
+    expect(remaining).toEqual(['2', '1', '0']);
+    const limited = await request(h.app).get('/v1/test/whoami').set('Authorization', `Bearer ${body.key}`);
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe('rate_limited');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
+  });
+
+  it('counts per organization across keys and users', async () => {
+    const orgId = uniqueName('org');
+    const statuses: number[] = [];
+    for (let i = 0; i < 9; i += 1) {
+      const token = await h.token(orgId, `user_${i}`);
+      statuses.push((await request(h.app).get('/v1/test/whoami').set('Authorization', `Bearer ${token}`)).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 429]);
+  });
+
+  it('shares counts between gateway replicas through Redis', async () => {
+    const replica = await startGatewayHarness({ rateLimit: limits });
+    try {
+      const token = await h.token(uniqueName('org'), 'u');
+      const apps = [h.app, replica.app, h.app, replica.app];
+      const seen = [];
+      for (const app of apps) {
+        const res = await request(app).get('/v1/test/whoami').set('Authorization', `Bearer ${token}`);
+        seen.push(res.status === 429 ? 'limited' : res.headers['ratelimit-remaining']);
+      }
+      expect(seen).toEqual(['2', '1', '0', 'limited']);
+    } finally {
+      await replica.close();
+    }
+  });
+});

@@ -1,0 +1,146 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { systemPing } from '@svc/contracts';
+import { dropDatabase, connectionConfig } from '@svc/db';
+import { createLogger } from '@svc/logger';
+import { Broker } from '@svc/messaging';
+import { TEST_AMQP_URL, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName, uniqueNamespace } from '@svc/testing';
+
+// The built services (dist/) run as real processes here, the way scripts/start and Kubernetes run them.
+const root = path.resolve(__dirname, '../..');
+const WORKERS = ['accounts', 'publisher', 'scheduler', 'webhook-dispatcher', 'analytics-sync', 'billing'];
+const namespace = uniqueNamespace('sys');
+const runId = uniqueName('sys');
+
+interface Running {
+  name: string;
+  child: ChildProcess;
+  port: number;
+  lines: string[];
+  database: string;
+}
+
+function entry(name: string): string {
+  const file = path.join(root, 'services', name, 'dist', 'main.js');
+  if (!existsSync(file)) throw new Error(`${file} is missing: build first (pnpm build; scripts/test does it).`);
+  return file;
+}
+
+function start(name: string, env: Record<string, string>): Promise<Running> {
+  const database = `${runId}_${name.replace(/-/g, '_')}`;
+  const child = spawn(process.execPath, [entry(name)], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      AMQP_URL: TEST_AMQP_URL,
+      AMQP_NAMESPACE: namespace,
+      DATABASE_URL: TEST_DATABASE_URL,
+      DATABASE_NAME: database,
+      REDIS_URL: TEST_REDIS_URL,
+      PROBE_PORT: '0',
+      PORT: '0',
+      SHUTDOWN_GRACE_MS: '10000',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  createInterface({ input: child.stderr! }).on('line', (line) => lines.push(line));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not become ready:\n${lines.join('\n')}`)), 60_000);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      lines.push(line);
+      const record = JSON.parse(line) as { msg?: string; probe_port?: number; port?: number };
+      if (record.msg === `${name} ready` || record.msg === 'gateway ready') {
+        clearTimeout(timer);
+        resolve({ name, child, port: record.probe_port ?? record.port ?? 0, lines, database });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with ${code} before it was ready:\n${lines.join('\n')}`));
+    });
+  });
+}
+
+function stop(service: Running): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (service.child.exitCode !== null) return resolve(service.child.exitCode);
+    service.child.once('exit', (code) => resolve(code));
+    service.child.kill('SIGTERM');
+  });
+}
+
+const gatewayEnv = { JWT_SECRET: 'system-test-secret-of-at-least-32-chars!', API_KEY_PEPPER: 'system-test-pepper-of-at-least-32-chars!' };
+let services: Running[] = [];
+let broker: Broker;
+
+beforeAll(async () => {
+  services = await Promise.all([start('gateway', gatewayEnv), ...WORKERS.map((name) => start(name, {}))]);
+  broker = await Broker.connect({ url: TEST_AMQP_URL, namespace, service: 'system-test', logger: createLogger({ service: 'system-test', level: 'silent' }) });
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(services.map(stop));
+  await broker?.deleteTopology();
+  await broker?.close();
+  await Promise.all(services.map((s) => dropDatabase(connectionConfig(TEST_DATABASE_URL, s.database))));
+});
+
+describe('every service as a process', () => {
+  it.each(WORKERS)('%s serves liveness, readiness and Prometheus metrics', async (name) => {
+    const { port } = services.find((s) => s.name === name)!;
+    expect(await (await fetch(`http://127.0.0.1:${port}/livez`)).json()).toEqual({ status: 'ok' });
+    expect(await (await fetch(`http://127.0.0.1:${port}/readyz`)).json()).toEqual({ status: 'ready' });
+    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    expect(metrics).toContain(`process_cpu_user_seconds_total{service="${name}"}`);
+  });
+
+  it('gateway serves /health, /ready and /metrics', async () => {
+    const { port } = services.find((s) => s.name === 'gateway')!;
+    expect(await (await fetch(`http://127.0.0.1:${port}/health`)).json()).toEqual({ status: 'ok' });
+    expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(200);
+    expect(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()).toContain('service="gateway"');
+  });
+
+  it.each(['gateway', ...WORKERS])('%s answers an RPC ping over RabbitMQ', async (name) => {
+    const reply = await broker.rpc(systemPing, {}, { orgId: null, requestId: 'ping-test', to: name, timeoutMs: 5000 });
+    expect(reply.service).toBe(name);
+  });
+
+  it('each service logs JSON with its service name and no secret', () => {
+    for (const service of services) {
+      const joined = service.lines.join('\n');
+      expect(joined).not.toContain(gatewayEnv.JWT_SECRET);
+      expect(joined).not.toContain(gatewayEnv.API_KEY_PEPPER);
+      const first = JSON.parse(service.lines[0]!) as { service: string };
+      expect(first.service).toBe(service.name);
+    }
+  });
+
+  it('stops gracefully on SIGTERM with exit code 0', async () => {
+    const worker = services.find((s) => s.name === 'billing')!;
+    expect(await stop(worker)).toBe(0);
+    expect(worker.lines.some((line) => line.includes('"msg":"stopped"'))).toBe(true);
+  });
+});
+
+describe('configuration', () => {
+  it('a missing or bad value stops start-up with one readable list of every problem', async () => {
+    const child = spawn(process.execPath, [entry('gateway')], {
+      env: { PATH: process.env.PATH, PORT: 'not-a-port', JWT_SECRET: gatewayEnv.JWT_SECRET },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain('gateway: cannot start.');
+    expect(stderr).toContain('Invalid configuration:');
+    expect(stderr).toContain('  - API_KEY_PEPPER is required but not set');
+    expect(stderr).toMatch(/ {2}- PORT must be integer/);
+  });
+});
