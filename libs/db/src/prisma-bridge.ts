@@ -25,6 +25,7 @@ const CHAR_OID = 18;
 const NAME_OID = 19;
 const TEXT_OID = 25;
 const ADMIN_SHUTDOWN = '57P01';
+const SHADOW_PREFIX = 'prisma_migrate_shadow_db_';
 
 type QueryResultLike = { fields?: { dataTypeID: number }[] } | undefined;
 
@@ -67,7 +68,12 @@ class BridgedClient extends pg.Client {
   }
 
   override emit(event: string | symbol, ...args: unknown[]): boolean {
-    if (event === 'error' && (args[0] as { code?: unknown } | undefined)?.code === ADMIN_SHUTDOWN) return false;
+    // Only connections to a shadow database are silenced: it is dropped WITH (FORCE) while its pool,
+    // which has no error listener, still holds them. Every other pool must see its errors.
+    if (event === 'error' && this.database?.startsWith(SHADOW_PREFIX) === true) {
+      const error = args[0] as { code?: unknown; message?: unknown } | undefined;
+      if (error?.code === ADMIN_SHUTDOWN || error?.message === 'Connection terminated unexpectedly') return false;
+    }
     return super.emit(event, ...args);
   }
 }
