@@ -74,12 +74,13 @@ function stop(service: Running): Promise<number | null> {
   });
 }
 
+const accountsEnv = { VAULT_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`, OAUTH_STATE_SECRET: 'system-test-state-secret-of-32-characters' };
 const gatewayEnv = { JWT_SECRET: 'system-test-secret-of-at-least-32-chars!', API_KEY_PEPPER: 'system-test-pepper-of-at-least-32-chars!' };
 let services: Running[] = [];
 let broker: Broker;
 
 beforeAll(async () => {
-  services = await Promise.all([start('gateway', gatewayEnv), ...WORKERS.map((name) => start(name, {}))]);
+  services = await Promise.all([start('gateway', gatewayEnv), ...WORKERS.map((name) => start(name, name === 'accounts' ? accountsEnv : {}))]);
   broker = await Broker.connect({ url: TEST_AMQP_URL, namespace, service: 'system-test', logger: createLogger({ service: 'system-test', level: 'silent' }) });
 }, 120_000);
 

@@ -8,6 +8,8 @@ export const configSchema = Type.Object({
   HOST: Type.String({ default: '0.0.0.0' }),
   /** Public address of this API, used in the OpenAPI document and OAuth redirect URIs. */
   PUBLIC_BASE_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:8080' }),
+  /** Where the OAuth callback sends the browser (with ?account_id= or ?error=); unset: the callback answers JSON. */
+  OAUTH_SUCCESS_REDIRECT: Type.Optional(Type.String({ pattern: '^https?://' })),
   REDIS_URL: Type.String({ pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' }),
   JWT_ALGORITHM: Type.Union([Type.Literal('HS256'), Type.Literal('RS256'), Type.Literal('ES256')], { default: 'HS256' }),
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),

@@ -17,7 +17,10 @@ import { createHttpMetrics } from './http/http-metrics.ts';
 import { buildOpenApiDocument } from './openapi/build-openapi.ts';
 import { operations } from './openapi/operations.ts';
 import { RateLimiter } from './rate-limit/rate-limiter.ts';
+import { rpcCaller } from './http/rpc-caller.ts';
+import { accountRoutes } from './routes/accounts.routes.ts';
 import { apiKeyRoutes } from './routes/api-keys.routes.ts';
+import { oauthRoutes } from './routes/oauth.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 
 async function main(): Promise<void> {
@@ -48,13 +51,19 @@ async function main(): Promise<void> {
     pepper: config.API_KEY_PEPPER,
     logger,
   });
+  const rpc = rpcCaller(runtime.broker);
   const openApiDocument = buildOpenApiDocument(Object.values(operations), config.PUBLIC_BASE_URL);
   let draining = false;
   const app = createApp({
     logger,
     authenticator,
     rateLimiter: new RateLimiter(redis, { perKey: config.RATE_LIMIT_PER_KEY, perOrg: config.RATE_LIMIT_PER_ORG, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS }),
-    routes: [...healthRoutes(openApiDocument), ...apiKeyRoutes(new ApiKeyService(apiKeys, config.API_KEY_PEPPER))],
+    routes: [
+      ...healthRoutes(openApiDocument),
+      ...apiKeyRoutes(new ApiKeyService(apiKeys, config.API_KEY_PEPPER)),
+      ...accountRoutes(rpc),
+      ...oauthRoutes(rpc, config.OAUTH_SUCCESS_REDIRECT),
+    ],
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     trustProxyHops: config.TRUST_PROXY_HOPS,
     isReady: () => !draining && runtime.broker.isConnected(),

@@ -1,19 +1,11 @@
 import { Type } from '@sinclair/typebox';
+import { AccountView, OAuthAppView } from '@svc/contracts';
 import { CursorPage, CursorQuery, Id, NullableTimestamp, Provider, StringEnum } from './common.schemas.ts';
 
 export const AccountHealth = StringEnum(['active', 'expiring', 'requires_reconnect', 'revoked'] as const);
 
-export const Account = Type.Object({
-  id: Id,
-  provider: Provider,
-  platform: Provider,
-  platform_account_id: Type.String(),
-  handle: Type.Union([Type.String(), Type.Null()]),
-  health: AccountHealth,
-  connection_type: StringEnum(['oauth', 'byok'] as const),
-  token_expires_at: NullableTimestamp,
-  created_at: Type.String({ format: 'date-time' }),
-});
+/** The same shape the accounts service answers with (declared once, in @svc/contracts). */
+export const Account = AccountView;
 
 export const Credentials = Type.Object(
   {
@@ -46,14 +38,7 @@ export const AccountList = CursorPage(Account);
 export const AccountIdParams = Type.Object({ account_id: Id });
 export const AccountRefreshResult = Type.Object({ id: Id, health: AccountHealth, token_expires_at: NullableTimestamp });
 
-export const OAuthApp = Type.Object({
-  id: Id,
-  provider: Provider,
-  name: Type.String(),
-  client_id: Type.String(),
-  redirect_uri: Type.String({ format: 'uri' }),
-  scopes: Type.Array(Type.String()),
-});
+export const OAuthApp = OAuthAppView;
 export const OAuthAppCreateBody = Type.Object(
   {
     provider: Provider,

@@ -18,6 +18,21 @@ export { Prisma }
 export * as $Enums from './enums.ts'
 export * from './enums.ts';
 /**
+ * Model Account
+ * A connected social account. Tokens are vault ciphertexts (AES-256-GCM, key id inside), never plaintext.
+ */
+export type Account = Prisma.AccountModel
+/**
+ * Model OAuthApp
+ * A customer's own OAuth app for one network (BYOK). The client secret is a vault ciphertext.
+ */
+export type OAuthApp = Prisma.OAuthAppModel
+/**
+ * Model OAuthFlow
+ * One OAuth authorization in flight. The signed `state` names it; consuming it sets `usedAt` once.
+ */
+export type OAuthFlow = Prisma.OAuthFlowModel
+/**
  * Model OutboxMessage
  * Messages written in the same transaction as the state change they announce; relayed to RabbitMQ.
  */

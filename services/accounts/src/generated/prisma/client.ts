@@ -27,8 +27,8 @@ export * from "./enums.ts"
  * @example
  * ```
  * const prisma = new PrismaClient()
- * // Fetch zero or more OutboxMessages
- * const outboxMessages = await prisma.outboxMessage.findMany()
+ * // Fetch zero or more Accounts
+ * const accounts = await prisma.account.findMany()
  * ```
  * 
  * Read more in our [docs](https://www.prisma.io/docs/reference/tools-and-interfaces/prisma-client).
@@ -39,6 +39,21 @@ export { Prisma }
 
 
 
+/**
+ * Model Account
+ * A connected social account. Tokens are vault ciphertexts (AES-256-GCM, key id inside), never plaintext.
+ */
+export type Account = Prisma.AccountModel
+/**
+ * Model OAuthApp
+ * A customer's own OAuth app for one network (BYOK). The client secret is a vault ciphertext.
+ */
+export type OAuthApp = Prisma.OAuthAppModel
+/**
+ * Model OAuthFlow
+ * One OAuth authorization in flight. The signed `state` names it; consuming it sets `usedAt` once.
+ */
+export type OAuthFlow = Prisma.OAuthFlowModel
 /**
  * Model OutboxMessage
  * Messages written in the same transaction as the state change they announce; relayed to RabbitMQ.

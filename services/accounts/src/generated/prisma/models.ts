@@ -8,6 +8,9 @@
  *
  * 🟢 You can import this file directly.
  */
+export type * from './models/Account.ts'
+export type * from './models/OAuthApp.ts'
+export type * from './models/OAuthFlow.ts'
 export type * from './models/OutboxMessage.ts'
 export type * from './models/ProcessedMessage.ts'
 export type * from './commonInputTypes.ts'

@@ -27,8 +27,8 @@ const config: runtime.GetPrismaClientConfig = {
       "fromEnvVar": null
     },
     "config": {
-      "engineType": "client",
-      "moduleFormat": "cjs"
+      "moduleFormat": "cjs",
+      "engineType": "client"
     },
     "binaryTargets": [
       {
@@ -57,8 +57,8 @@ const config: runtime.GetPrismaClientConfig = {
       }
     }
   },
-  "inlineSchema": "// Shared by every service schema (symlinked into services/*/prisma/schema/). Owned by libs/db:\n// the relay (src/outbox-relay.ts) and the inbox (src/inbox.ts) query these tables with raw SQL.\n\n/// Messages written in the same transaction as the state change they announce; relayed to RabbitMQ.\nmodel OutboxMessage {\n  id          String    @id @db.Uuid\n  type        String\n  envelope    Json\n  attempts    Int       @default(0)\n  availableAt DateTime  @default(now()) @map(\"available_at\") @db.Timestamptz(3)\n  lockedUntil DateTime? @map(\"locked_until\") @db.Timestamptz(3)\n  publishedAt DateTime? @map(\"published_at\") @db.Timestamptz(3)\n  lastError   String?   @map(\"last_error\")\n  createdAt   DateTime  @default(now()) @map(\"created_at\") @db.Timestamptz(3)\n\n  @@index([availableAt], map: \"outbox_messages_pending_idx\")\n  @@index([publishedAt])\n  @@map(\"outbox_messages\")\n}\n\n/// Inbox of consumed message ids: a redelivered message finds its id here and is skipped.\nmodel ProcessedMessage {\n  consumer    String\n  messageId   String   @map(\"message_id\")\n  processedAt DateTime @default(now()) @map(\"processed_at\") @db.Timestamptz(3)\n\n  @@id([consumer, messageId])\n  @@index([processedAt])\n  @@map(\"processed_messages\")\n}\n\ngenerator client {\n  provider     = \"prisma-client\"\n  output       = \"../../src/generated/prisma\"\n  engineType   = \"client\"\n  moduleFormat = \"cjs\"\n}\n\ndatasource db {\n  provider = \"postgresql\"\n  url      = env(\"DATABASE_URL\")\n}\n",
-  "inlineSchemaHash": "bcba6c6e3fef03239142e115e122f3422ae581b29a56976361bb1a926c56e7ac",
+  "inlineSchema": "/// A connected social account. Tokens are vault ciphertexts (AES-256-GCM, key id inside), never plaintext.\nmodel Account {\n  id                String    @id @db.Uuid\n  orgId             String    @map(\"org_id\")\n  provider          String\n  platformAccountId String    @map(\"platform_account_id\")\n  handle            String?\n  displayName       String?   @map(\"display_name\")\n  connectionType    String    @map(\"connection_type\")\n  health            String\n  extras            Json      @default(\"{}\")\n  scopes            String[]  @default([])\n  accessToken       String    @map(\"access_token\")\n  refreshToken      String?   @map(\"refresh_token\")\n  tokenExpiresAt    DateTime? @map(\"token_expires_at\") @db.Timestamptz(3)\n  refreshExpiresAt  DateTime? @map(\"refresh_expires_at\") @db.Timestamptz(3)\n  /// The BYOK OAuth app the tokens were issued to; null means the service's default app.\n  oauthAppId        String?   @map(\"oauth_app_id\") @db.Uuid\n  lastRefreshedAt   DateTime? @map(\"last_refreshed_at\") @db.Timestamptz(3)\n  lastRefreshError  String?   @map(\"last_refresh_error\")\n  createdAt         DateTime  @default(now()) @map(\"created_at\") @db.Timestamptz(3)\n  updatedAt         DateTime  @updatedAt @map(\"updated_at\") @db.Timestamptz(3)\n\n  @@unique([orgId, provider, platformAccountId])\n  @@index([orgId, createdAt(sort: Desc), id(sort: Desc)])\n  @@index([tokenExpiresAt])\n  @@map(\"accounts\")\n}\n\n/// A customer's own OAuth app for one network (BYOK). The client secret is a vault ciphertext.\nmodel OAuthApp {\n  id           String   @id @db.Uuid\n  orgId        String   @map(\"org_id\")\n  provider     String\n  name         String\n  clientId     String   @map(\"client_id\")\n  clientSecret String   @map(\"client_secret\")\n  createdAt    DateTime @default(now()) @map(\"created_at\") @db.Timestamptz(3)\n\n  @@index([orgId, provider, createdAt])\n  @@map(\"oauth_apps\")\n}\n\n/// One OAuth authorization in flight. The signed `state` names it; consuming it sets `usedAt` once.\nmodel OAuthFlow {\n  id           String    @id @db.Uuid\n  orgId        String    @map(\"org_id\")\n  provider     String\n  oauthAppId   String?   @map(\"oauth_app_id\") @db.Uuid\n  /// PKCE verifier as a vault ciphertext (null for networks without PKCE).\n  codeVerifier String?   @map(\"code_verifier\")\n  expiresAt    DateTime  @map(\"expires_at\") @db.Timestamptz(3)\n  usedAt       DateTime? @map(\"used_at\") @db.Timestamptz(3)\n  createdAt    DateTime  @default(now()) @map(\"created_at\") @db.Timestamptz(3)\n\n  @@index([expiresAt])\n  @@map(\"oauth_flows\")\n}\n\n// Shared by every service schema (symlinked into services/*/prisma/schema/). Owned by libs/db:\n// the relay (src/outbox-relay.ts) and the inbox (src/inbox.ts) query these tables with raw SQL.\n\n/// Messages written in the same transaction as the state change they announce; relayed to RabbitMQ.\nmodel OutboxMessage {\n  id          String    @id @db.Uuid\n  type        String\n  envelope    Json\n  attempts    Int       @default(0)\n  availableAt DateTime  @default(now()) @map(\"available_at\") @db.Timestamptz(3)\n  lockedUntil DateTime? @map(\"locked_until\") @db.Timestamptz(3)\n  publishedAt DateTime? @map(\"published_at\") @db.Timestamptz(3)\n  lastError   String?   @map(\"last_error\")\n  createdAt   DateTime  @default(now()) @map(\"created_at\") @db.Timestamptz(3)\n\n  @@index([availableAt], map: \"outbox_messages_pending_idx\")\n  @@index([publishedAt])\n  @@map(\"outbox_messages\")\n}\n\n/// Inbox of consumed message ids: a redelivered message finds its id here and is skipped.\nmodel ProcessedMessage {\n  consumer    String\n  messageId   String   @map(\"message_id\")\n  processedAt DateTime @default(now()) @map(\"processed_at\") @db.Timestamptz(3)\n\n  @@id([consumer, messageId])\n  @@index([processedAt])\n  @@map(\"processed_messages\")\n}\n\ngenerator client {\n  provider     = \"prisma-client\"\n  output       = \"../../src/generated/prisma\"\n  engineType   = \"client\"\n  moduleFormat = \"cjs\"\n}\n\ndatasource db {\n  provider = \"postgresql\"\n  url      = env(\"DATABASE_URL\")\n}\n",
+  "inlineSchemaHash": "cdf544860bd1d5febd7f088171f87dc7e85485e2bd58c8476e05d5693b3c3066",
   "copyEngine": true,
   "runtimeDataModel": {
     "models": {},
@@ -68,7 +68,7 @@ const config: runtime.GetPrismaClientConfig = {
   "dirname": ""
 }
 
-config.runtimeDataModel = JSON.parse("{\"models\":{\"OutboxMessage\":{\"fields\":[{\"name\":\"id\",\"kind\":\"scalar\",\"type\":\"String\"},{\"name\":\"type\",\"kind\":\"scalar\",\"type\":\"String\"},{\"name\":\"envelope\",\"kind\":\"scalar\",\"type\":\"Json\"},{\"name\":\"attempts\",\"kind\":\"scalar\",\"type\":\"Int\"},{\"name\":\"availableAt\",\"kind\":\"scalar\",\"type\":\"DateTime\",\"dbName\":\"available_at\"},{\"name\":\"lockedUntil\",\"kind\":\"scalar\",\"type\":\"DateTime\",\"dbName\":\"locked_until\"},{\"name\":\"publishedAt\",\"kind\":\"scalar\",\"type\":\"DateTime\",\"dbName\":\"published_at\"},{\"name\":\"lastError\",\"kind\":\"scalar\",\"type\":\"String\",\"dbName\":\"last_error\"},{\"name\":\"createdAt\",\"kind\":\"scalar\",\"type\":\"DateTime\",\"dbName\":\"created_at\"}],\"dbName\":\"outbox_messages\"},\"ProcessedMessage\":{\"fields\":[{\"name\":\"consumer\",\"kind\":\"scalar\",\"type\":\"String\"},{\"name\":\"messageId\",\"kind\":\"scalar\",\"type\":\"String\",\"dbName\":\"message_id\"},{\"name\":\"processedAt\",\"kind\":\"scalar\",\"type\":\"DateTime\",\"dbName\":\"processed_at\"}],\"dbName\":\"processed_messages\"}},\"enums\":{},\"types\":{}}")
+config.runtimeDataModel = JSON.parse("{\"models\":{\"Account\":{\"fields\":[{\"name\":\"id\",\"kind\":\"scalar\",\"type\":\"String\"},{\"name\":\"orgId\",\"kind\":\"scalar\",\"type\":\"String\",\"dbName\":\"org_id\"},{\"name\":\"provider\",\"kind\":\"scalar\",\"type\":\"String\"},{\"name\":\"platformAccountId\",\"kind\":\"scalar\",\"type\":\"String\",\"dbName\":\"platform_account_id\"},{\"name\":\"handle\",\"kind\":\"scalar\",\"type\":\"String\"},{\"name\":\"displayName\",\"kind\":\"scalar\",\"type\":\"String\",\"dbName\":\"display_name\"},{\"name\":\"connectionType\",\"kind\":\"scalar\",\"type\":\"String\",\"dbName\":\"connection_type\"},{\"name\":\"health\",\"kind\":\"scalar\",\"type\":\"String\"},{\"name\":\"extras\",\"kind\":\"scalar\",\"type\":\"Json\"},{\"name\":\"scopes\",\"kind\":\"scalar\",\"type\":\"String\"},{\"name\":\"accessToken\",\"kind\":\"scalar\",\"type\":\"String\",\"dbName\":\"access_token\"},{\"name\":\"refreshToken\",\"kind\":\"scalar\",\"type\":\"String\",\"dbName\":\"refresh_token\"},{\"name\":\"tokenExpiresAt\",\"kind\":\"scalar\",\"type\":\"DateTime\",\"dbName\":\"token_expires_at\"},{\"name\":\"refreshExpiresAt\",\"kind\":\"scalar\",\"type\":\"DateTime\",\"dbName\":\"refresh_expires_at\"},{\"name\":\"oauthAppId\",\"kind\":\"scalar\",\"type\":\"String\",\"dbName\":\"oauth_app_id\"},{\"name\":\"lastRefreshedAt\",\"kind\":\"scalar\",\"type\":\"DateTime\",\"dbName\":\"last_refreshed_at\"},{\"name\":\"lastRefreshError\",\"kind\":\"scalar\",\"type\":\"String\",\"dbName\":\"last_refresh_error\"},{\"name\":\"createdAt\",\"kind\":\"scalar\",\"type\":\"DateTime\",\"dbName\":\"created_at\"},{\"name\":\"updatedAt\",\"kind\":\"scalar\",\"type\":\"DateTime\",\"dbName\":\"updated_at\"}],\"dbName\":\"accounts\"},\"OAuthApp\":{\"fields\":[{\"name\":\"id\",\"kind\":\"scalar\",\"type\":\"String\"},{\"name\":\"orgId\",\"kind\":\"scalar\",\"type\":\"String\",\"dbName\":\"org_id\"},{\"name\":\"provider\",\"kind\":\"scalar\",\"type\":\"String\"},{\"name\":\"name\",\"kind\":\"scalar\",\"type\":\"String\"},{\"name\":\"clientId\",\"kind\":\"scalar\",\"type\":\"String\",\"dbName\":\"client_id\"},{\"name\":\"clientSecret\",\"kind\":\"scalar\",\"type\":\"String\",\"dbName\":\"client_secret\"},{\"name\":\"createdAt\",\"kind\":\"scalar\",\"type\":\"DateTime\",\"dbName\":\"created_at\"}],\"dbName\":\"oauth_apps\"},\"OAuthFlow\":{\"fields\":[{\"name\":\"id\",\"kind\":\"scalar\",\"type\":\"String\"},{\"name\":\"orgId\",\"kind\":\"scalar\",\"type\":\"String\",\"dbName\":\"org_id\"},{\"name\":\"provider\",\"kind\":\"scalar\",\"type\":\"String\"},{\"name\":\"oauthAppId\",\"kind\":\"scalar\",\"type\":\"String\",\"dbName\":\"oauth_app_id\"},{\"name\":\"codeVerifier\",\"kind\":\"scalar\",\"type\":\"String\",\"dbName\":\"code_verifier\"},{\"name\":\"expiresAt\",\"kind\":\"scalar\",\"type\":\"DateTime\",\"dbName\":\"expires_at\"},{\"name\":\"usedAt\",\"kind\":\"scalar\",\"type\":\"DateTime\",\"dbName\":\"used_at\"},{\"name\":\"createdAt\",\"kind\":\"scalar\",\"type\":\"DateTime\",\"dbName\":\"created_at\"}],\"dbName\":\"oauth_flows\"},\"OutboxMessage\":{\"fields\":[{\"name\":\"id\",\"kind\":\"scalar\",\"type\":\"String\"},{\"name\":\"type\",\"kind\":\"scalar\",\"type\":\"String\"},{\"name\":\"envelope\",\"kind\":\"scalar\",\"type\":\"Json\"},{\"name\":\"attempts\",\"kind\":\"scalar\",\"type\":\"Int\"},{\"name\":\"availableAt\",\"kind\":\"scalar\",\"type\":\"DateTime\",\"dbName\":\"available_at\"},{\"name\":\"lockedUntil\",\"kind\":\"scalar\",\"type\":\"DateTime\",\"dbName\":\"locked_until\"},{\"name\":\"publishedAt\",\"kind\":\"scalar\",\"type\":\"DateTime\",\"dbName\":\"published_at\"},{\"name\":\"lastError\",\"kind\":\"scalar\",\"type\":\"String\",\"dbName\":\"last_error\"},{\"name\":\"createdAt\",\"kind\":\"scalar\",\"type\":\"DateTime\",\"dbName\":\"created_at\"}],\"dbName\":\"outbox_messages\"},\"ProcessedMessage\":{\"fields\":[{\"name\":\"consumer\",\"kind\":\"scalar\",\"type\":\"String\"},{\"name\":\"messageId\",\"kind\":\"scalar\",\"type\":\"String\",\"dbName\":\"message_id\"},{\"name\":\"processedAt\",\"kind\":\"scalar\",\"type\":\"DateTime\",\"dbName\":\"processed_at\"}],\"dbName\":\"processed_messages\"}},\"enums\":{},\"types\":{}}")
 config.engineWasm = undefined
 
 async function decodeBase64AsWasm(wasmBase64: string): Promise<WebAssembly.Module> {
@@ -100,8 +100,8 @@ export interface PrismaClientConstructor {
    * @example
    * ```
    * const prisma = new PrismaClient()
-   * // Fetch zero or more OutboxMessages
-   * const outboxMessages = await prisma.outboxMessage.findMany()
+   * // Fetch zero or more Accounts
+   * const accounts = await prisma.account.findMany()
    * ```
    * 
    * Read more in our [docs](https://www.prisma.io/docs/reference/tools-and-interfaces/prisma-client).
@@ -122,8 +122,8 @@ export interface PrismaClientConstructor {
  * @example
  * ```
  * const prisma = new PrismaClient()
- * // Fetch zero or more OutboxMessages
- * const outboxMessages = await prisma.outboxMessage.findMany()
+ * // Fetch zero or more Accounts
+ * const accounts = await prisma.account.findMany()
  * ```
  * 
  * Read more in our [docs](https://www.prisma.io/docs/reference/tools-and-interfaces/prisma-client).
@@ -218,6 +218,36 @@ export interface PrismaClient<
   }>>
 
       /**
+   * `prisma.account`: Exposes CRUD operations for the **Account** model.
+    * Example usage:
+    * ```ts
+    * // Fetch zero or more Accounts
+    * const accounts = await prisma.account.findMany()
+    * ```
+    */
+  get account(): Prisma.AccountDelegate<ExtArgs, { omit: OmitOpts }>;
+
+  /**
+   * `prisma.oAuthApp`: Exposes CRUD operations for the **OAuthApp** model.
+    * Example usage:
+    * ```ts
+    * // Fetch zero or more OAuthApps
+    * const oAuthApps = await prisma.oAuthApp.findMany()
+    * ```
+    */
+  get oAuthApp(): Prisma.OAuthAppDelegate<ExtArgs, { omit: OmitOpts }>;
+
+  /**
+   * `prisma.oAuthFlow`: Exposes CRUD operations for the **OAuthFlow** model.
+    * Example usage:
+    * ```ts
+    * // Fetch zero or more OAuthFlows
+    * const oAuthFlows = await prisma.oAuthFlow.findMany()
+    * ```
+    */
+  get oAuthFlow(): Prisma.OAuthFlowDelegate<ExtArgs, { omit: OmitOpts }>;
+
+  /**
    * `prisma.outboxMessage`: Exposes CRUD operations for the **OutboxMessage** model.
     * Example usage:
     * ```ts

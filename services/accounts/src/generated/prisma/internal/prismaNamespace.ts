@@ -390,6 +390,9 @@ type FieldRefInputType<Model, FieldType> = Model extends never ? never : FieldRe
 
 
 export const ModelName = {
+  Account: 'Account',
+  OAuthApp: 'OAuthApp',
+  OAuthFlow: 'OAuthFlow',
   OutboxMessage: 'OutboxMessage',
   ProcessedMessage: 'ProcessedMessage'
 } as const
@@ -407,10 +410,232 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "outboxMessage" | "processedMessage"
+    modelProps: "account" | "oAuthApp" | "oAuthFlow" | "outboxMessage" | "processedMessage"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
+    Account: {
+      payload: Prisma.$AccountPayload<ExtArgs>
+      fields: Prisma.AccountFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AccountFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AccountPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AccountFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AccountPayload>
+        }
+        findFirst: {
+          args: Prisma.AccountFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AccountPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AccountFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AccountPayload>
+        }
+        findMany: {
+          args: Prisma.AccountFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AccountPayload>[]
+        }
+        create: {
+          args: Prisma.AccountCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AccountPayload>
+        }
+        createMany: {
+          args: Prisma.AccountCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AccountCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AccountPayload>[]
+        }
+        delete: {
+          args: Prisma.AccountDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AccountPayload>
+        }
+        update: {
+          args: Prisma.AccountUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AccountPayload>
+        }
+        deleteMany: {
+          args: Prisma.AccountDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AccountUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AccountUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AccountPayload>[]
+        }
+        upsert: {
+          args: Prisma.AccountUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AccountPayload>
+        }
+        aggregate: {
+          args: Prisma.AccountAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAccount>
+        }
+        groupBy: {
+          args: Prisma.AccountGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AccountGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AccountCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AccountCountAggregateOutputType> | number
+        }
+      }
+    }
+    OAuthApp: {
+      payload: Prisma.$OAuthAppPayload<ExtArgs>
+      fields: Prisma.OAuthAppFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.OAuthAppFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OAuthAppPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.OAuthAppFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OAuthAppPayload>
+        }
+        findFirst: {
+          args: Prisma.OAuthAppFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OAuthAppPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.OAuthAppFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OAuthAppPayload>
+        }
+        findMany: {
+          args: Prisma.OAuthAppFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OAuthAppPayload>[]
+        }
+        create: {
+          args: Prisma.OAuthAppCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OAuthAppPayload>
+        }
+        createMany: {
+          args: Prisma.OAuthAppCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.OAuthAppCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OAuthAppPayload>[]
+        }
+        delete: {
+          args: Prisma.OAuthAppDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OAuthAppPayload>
+        }
+        update: {
+          args: Prisma.OAuthAppUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OAuthAppPayload>
+        }
+        deleteMany: {
+          args: Prisma.OAuthAppDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.OAuthAppUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.OAuthAppUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OAuthAppPayload>[]
+        }
+        upsert: {
+          args: Prisma.OAuthAppUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OAuthAppPayload>
+        }
+        aggregate: {
+          args: Prisma.OAuthAppAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateOAuthApp>
+        }
+        groupBy: {
+          args: Prisma.OAuthAppGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.OAuthAppGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.OAuthAppCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.OAuthAppCountAggregateOutputType> | number
+        }
+      }
+    }
+    OAuthFlow: {
+      payload: Prisma.$OAuthFlowPayload<ExtArgs>
+      fields: Prisma.OAuthFlowFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.OAuthFlowFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OAuthFlowPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.OAuthFlowFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OAuthFlowPayload>
+        }
+        findFirst: {
+          args: Prisma.OAuthFlowFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OAuthFlowPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.OAuthFlowFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OAuthFlowPayload>
+        }
+        findMany: {
+          args: Prisma.OAuthFlowFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OAuthFlowPayload>[]
+        }
+        create: {
+          args: Prisma.OAuthFlowCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OAuthFlowPayload>
+        }
+        createMany: {
+          args: Prisma.OAuthFlowCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.OAuthFlowCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OAuthFlowPayload>[]
+        }
+        delete: {
+          args: Prisma.OAuthFlowDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OAuthFlowPayload>
+        }
+        update: {
+          args: Prisma.OAuthFlowUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OAuthFlowPayload>
+        }
+        deleteMany: {
+          args: Prisma.OAuthFlowDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.OAuthFlowUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.OAuthFlowUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OAuthFlowPayload>[]
+        }
+        upsert: {
+          args: Prisma.OAuthFlowUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OAuthFlowPayload>
+        }
+        aggregate: {
+          args: Prisma.OAuthFlowAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateOAuthFlow>
+        }
+        groupBy: {
+          args: Prisma.OAuthFlowGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.OAuthFlowGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.OAuthFlowCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.OAuthFlowCountAggregateOutputType> | number
+        }
+      }
+    }
     OutboxMessage: {
       payload: Prisma.$OutboxMessagePayload<ExtArgs>
       fields: Prisma.OutboxMessageFieldRefs
@@ -598,6 +823,58 @@ export const TransactionIsolationLevel = runtime.makeStrictEnum({
 export type TransactionIsolationLevel = (typeof TransactionIsolationLevel)[keyof typeof TransactionIsolationLevel]
 
 
+export const AccountScalarFieldEnum = {
+  id: 'id',
+  orgId: 'orgId',
+  provider: 'provider',
+  platformAccountId: 'platformAccountId',
+  handle: 'handle',
+  displayName: 'displayName',
+  connectionType: 'connectionType',
+  health: 'health',
+  extras: 'extras',
+  scopes: 'scopes',
+  accessToken: 'accessToken',
+  refreshToken: 'refreshToken',
+  tokenExpiresAt: 'tokenExpiresAt',
+  refreshExpiresAt: 'refreshExpiresAt',
+  oauthAppId: 'oauthAppId',
+  lastRefreshedAt: 'lastRefreshedAt',
+  lastRefreshError: 'lastRefreshError',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type AccountScalarFieldEnum = (typeof AccountScalarFieldEnum)[keyof typeof AccountScalarFieldEnum]
+
+
+export const OAuthAppScalarFieldEnum = {
+  id: 'id',
+  orgId: 'orgId',
+  provider: 'provider',
+  name: 'name',
+  clientId: 'clientId',
+  clientSecret: 'clientSecret',
+  createdAt: 'createdAt'
+} as const
+
+export type OAuthAppScalarFieldEnum = (typeof OAuthAppScalarFieldEnum)[keyof typeof OAuthAppScalarFieldEnum]
+
+
+export const OAuthFlowScalarFieldEnum = {
+  id: 'id',
+  orgId: 'orgId',
+  provider: 'provider',
+  oauthAppId: 'oauthAppId',
+  codeVerifier: 'codeVerifier',
+  expiresAt: 'expiresAt',
+  usedAt: 'usedAt',
+  createdAt: 'createdAt'
+} as const
+
+export type OAuthFlowScalarFieldEnum = (typeof OAuthFlowScalarFieldEnum)[keyof typeof OAuthFlowScalarFieldEnum]
+
+
 export const OutboxMessageScalarFieldEnum = {
   id: 'id',
   type: 'type',
@@ -697,20 +974,6 @@ export type EnumQueryModeFieldRefInput<$PrismaModel> = FieldRefInputType<$Prisma
 
 
 /**
- * Reference to a field of type 'Int'
- */
-export type IntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Int'>
-    
-
-
-/**
- * Reference to a field of type 'Int[]'
- */
-export type ListIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Int[]'>
-    
-
-
-/**
  * Reference to a field of type 'DateTime'
  */
 export type DateTimeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'DateTime'>
@@ -721,6 +984,20 @@ export type DateTimeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel
  * Reference to a field of type 'DateTime[]'
  */
 export type ListDateTimeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'DateTime[]'>
+    
+
+
+/**
+ * Reference to a field of type 'Int'
+ */
+export type IntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Int'>
+    
+
+
+/**
+ * Reference to a field of type 'Int[]'
+ */
+export type ListIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Int[]'>
     
 
 
@@ -824,6 +1101,9 @@ export interface PrismaClientOptions {
   omit?: GlobalOmitConfig
 }
 export type GlobalOmitConfig = {
+  account?: Prisma.AccountOmit
+  oAuthApp?: Prisma.OAuthAppOmit
+  oAuthFlow?: Prisma.OAuthFlowOmit
   outboxMessage?: Prisma.OutboxMessageOmit
   processedMessage?: Prisma.ProcessedMessageOmit
 }

@@ -49,6 +49,9 @@ export const AnyNull = runtime.objectEnumValues.instances.AnyNull
 
 
 export const ModelName = {
+  Account: 'Account',
+  OAuthApp: 'OAuthApp',
+  OAuthFlow: 'OAuthFlow',
   OutboxMessage: 'OutboxMessage',
   ProcessedMessage: 'ProcessedMessage'
 } as const
@@ -67,6 +70,58 @@ export const TransactionIsolationLevel = runtime.makeStrictEnum({
 } as const)
 
 export type TransactionIsolationLevel = (typeof TransactionIsolationLevel)[keyof typeof TransactionIsolationLevel]
+
+
+export const AccountScalarFieldEnum = {
+  id: 'id',
+  orgId: 'orgId',
+  provider: 'provider',
+  platformAccountId: 'platformAccountId',
+  handle: 'handle',
+  displayName: 'displayName',
+  connectionType: 'connectionType',
+  health: 'health',
+  extras: 'extras',
+  scopes: 'scopes',
+  accessToken: 'accessToken',
+  refreshToken: 'refreshToken',
+  tokenExpiresAt: 'tokenExpiresAt',
+  refreshExpiresAt: 'refreshExpiresAt',
+  oauthAppId: 'oauthAppId',
+  lastRefreshedAt: 'lastRefreshedAt',
+  lastRefreshError: 'lastRefreshError',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type AccountScalarFieldEnum = (typeof AccountScalarFieldEnum)[keyof typeof AccountScalarFieldEnum]
+
+
+export const OAuthAppScalarFieldEnum = {
+  id: 'id',
+  orgId: 'orgId',
+  provider: 'provider',
+  name: 'name',
+  clientId: 'clientId',
+  clientSecret: 'clientSecret',
+  createdAt: 'createdAt'
+} as const
+
+export type OAuthAppScalarFieldEnum = (typeof OAuthAppScalarFieldEnum)[keyof typeof OAuthAppScalarFieldEnum]
+
+
+export const OAuthFlowScalarFieldEnum = {
+  id: 'id',
+  orgId: 'orgId',
+  provider: 'provider',
+  oauthAppId: 'oauthAppId',
+  codeVerifier: 'codeVerifier',
+  expiresAt: 'expiresAt',
+  usedAt: 'usedAt',
+  createdAt: 'createdAt'
+} as const
+
+export type OAuthFlowScalarFieldEnum = (typeof OAuthFlowScalarFieldEnum)[keyof typeof OAuthFlowScalarFieldEnum]
 
 
 export const OutboxMessageScalarFieldEnum = {

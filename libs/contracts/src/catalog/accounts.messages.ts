@@ -1,0 +1,130 @@
+import { Type } from '@sinclair/typebox';
+import { defineMessage } from '../message-definition.ts';
+import { AccountView, Health, NullableDate, OAuthAppView, Provider } from '../schemas/accounts.schemas.ts';
+
+// Requests carrying credentials (connect, OAuth app create, credentials get) are RPC only: RPC
+// messages are transient (non-persistent, classic queue, expiring), so no secret rests in a queue.
+
+export const accountsList = defineMessage({
+  kind: 'rpc',
+  type: 'accounts.list.v1',
+  service: 'accounts',
+  payload: Type.Object({
+    provider: Type.Optional(Provider),
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    limit: Type.Integer({ minimum: 1, maximum: 100 }),
+    cursor: Type.Optional(Type.String()),
+  }),
+  reply: Type.Object({ items: Type.Array(AccountView), next_cursor: Type.Union([Type.String(), Type.Null()]), total: Type.Integer({ minimum: 0 }) }),
+});
+
+export const accountsConnect = defineMessage({
+  kind: 'rpc',
+  type: 'accounts.connect.v1',
+  service: 'accounts',
+  payload: Type.Object({
+    provider: Provider,
+    platform_account_id: Type.String({ minLength: 1 }),
+    handle: Type.Optional(Type.String()),
+    credentials: Type.Object({
+      access_token: Type.String({ minLength: 1 }),
+      refresh_token: Type.Optional(Type.String({ minLength: 1 })),
+      expires_at: Type.Optional(Type.String({ format: 'date-time' })),
+      page_id: Type.Optional(Type.String()),
+      ig_user_id: Type.Optional(Type.String()),
+      author_urn: Type.Optional(Type.String()),
+    }),
+  }),
+  reply: AccountView,
+});
+
+const AccountRef = Type.Object({ account_id: Type.String({ minLength: 1 }) });
+
+export const accountsDelete = defineMessage({ kind: 'rpc', type: 'accounts.delete.v1', service: 'accounts', payload: AccountRef, reply: Type.Object({}) });
+
+export const accountsRefresh = defineMessage({
+  kind: 'rpc',
+  type: 'accounts.refresh.v1',
+  service: 'accounts',
+  payload: AccountRef,
+  reply: Type.Object({ id: Type.String(), health: Health, token_expires_at: NullableDate }),
+});
+
+export const oauthStart = defineMessage({
+  kind: 'rpc',
+  type: 'accounts.oauth_start.v1',
+  service: 'accounts',
+  payload: Type.Object({ provider: Provider, oauth_app_id: Type.Optional(Type.String()) }),
+  reply: Type.Object({ authorize_url: Type.String() }),
+});
+
+/** The callback carries no credential: the organization comes from the signed state. */
+export const oauthComplete = defineMessage({
+  kind: 'rpc',
+  type: 'accounts.oauth_complete.v1',
+  service: 'accounts',
+  payload: Type.Object({
+    provider: Provider,
+    code: Type.Optional(Type.String()),
+    state: Type.Optional(Type.String()),
+    error: Type.Optional(Type.String()),
+    error_description: Type.Optional(Type.String()),
+  }),
+  reply: Type.Object({ account_id: Type.String(), provider: Provider, reconnected: Type.Boolean() }),
+});
+
+export const oauthAppsList = defineMessage({
+  kind: 'rpc',
+  type: 'accounts.oauth_apps_list.v1',
+  service: 'accounts',
+  payload: Type.Object({ provider: Type.Optional(Provider) }),
+  reply: Type.Object({ items: Type.Array(OAuthAppView) }),
+});
+
+export const oauthAppsCreate = defineMessage({
+  kind: 'rpc',
+  type: 'accounts.oauth_apps_create.v1',
+  service: 'accounts',
+  payload: Type.Object({ provider: Provider, name: Type.String({ minLength: 1, maxLength: 120 }), client_id: Type.String({ minLength: 1 }), client_secret: Type.String({ minLength: 1 }) }),
+  reply: OAuthAppView,
+});
+
+/** A usable access token for one account, refreshed first when near expiry. Only services call it. */
+export const credentialsGet = defineMessage({
+  kind: 'rpc',
+  type: 'accounts.credentials_get.v1',
+  service: 'accounts',
+  payload: Type.Object({ account_id: Type.String({ minLength: 1 }), force_refresh: Type.Optional(Type.Boolean()) }),
+  reply: Type.Object({
+    account_id: Type.String(),
+    provider: Provider,
+    access_token: Type.String(),
+    extras: Type.Record(Type.String(), Type.String()),
+    token_expires_at: NullableDate,
+  }),
+});
+
+/** Which of these ids are connected accounts of the organization (for validation before publishing). */
+export const accountsLookup = defineMessage({
+  kind: 'rpc',
+  type: 'accounts.lookup.v1',
+  service: 'accounts',
+  payload: Type.Object({ account_ids: Type.Array(Type.String(), { minItems: 1, maxItems: 100 }) }),
+  reply: Type.Object({
+    items: Type.Array(Type.Object({ id: Type.String(), provider: Provider, health: Health, handle: Type.Union([Type.String(), Type.Null()]) })),
+  }),
+});
+
+export const connectionRevoked = defineMessage({
+  kind: 'event',
+  type: 'connection.revoked.v1',
+  payload: Type.Object({
+    account_id: Type.String(),
+    provider: Provider,
+    platform_account_id: Type.String(),
+    handle: Type.Union([Type.String(), Type.Null()]),
+    health: Health,
+    reason: Type.String(),
+  }),
+  description: 'A connected account was revoked or needs reconnecting.',
+});

@@ -1,0 +1,30 @@
+import type { MessageDefinition } from '../message-definition.ts';
+import * as accounts from './accounts.messages.ts';
+import * as system from './system.messages.ts';
+
+// Every export of a `*.messages.ts` module is a definition, so adding a message to a domain is a
+// one-file change; a new domain adds its module here.
+const modules: Record<string, unknown>[] = [system, accounts];
+
+function isDefinition(value: unknown): value is MessageDefinition {
+  return typeof value === 'object' && value !== null && 'kind' in value && 'type' in value && 'payload' in value;
+}
+
+function buildCatalog(): Readonly<Record<string, MessageDefinition>> {
+  const catalog: Record<string, MessageDefinition> = {};
+  for (const def of modules.flatMap((module) => Object.values(module).filter(isDefinition))) {
+    if (Object.hasOwn(catalog, def.type)) throw new Error(`Message type "${def.type}" is declared twice.`);
+    catalog[def.type] = def;
+  }
+  return Object.freeze(catalog);
+}
+
+/** Every known message by wire type, for code that only has a type string (outbox relay, tooling). */
+export const messageCatalog = buildCatalog();
+
+export function findMessage(type: string): MessageDefinition | undefined {
+  return Object.hasOwn(messageCatalog, type) ? messageCatalog[type] : undefined;
+}
+
+export { systemPing, systemProbe } from './system.messages.ts';
+export * from './accounts.messages.ts';

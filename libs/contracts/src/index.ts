@@ -1,0 +1,24 @@
+export { createEnvelope, type Envelope, type EnvelopeContext } from './envelope.ts';
+export { EnvelopeSchema } from './envelope-schema.ts';
+export {
+  defineMessage,
+  type WireName,
+  type RetryPolicy,
+  type EventDefinition,
+  type CommandDefinition,
+  type RpcDefinition,
+  type MessageDefinition,
+  type EventOrCommandDef,
+  type RpcDef,
+  type PayloadOf,
+  type ReplyOf,
+  type TypeOf,
+} from './message-definition.ts';
+export { assertPayload, assertReply, assertEnvelope } from './validation.ts';
+export type { Handlers, RpcHandlers, DeliveryContext, RpcContext } from './handlers.ts';
+export { messageCatalog, findMessage, systemPing, systemProbe } from './catalog/index.ts';
+export * from './catalog/accounts.messages.ts';
+// Messages are declared with TypeBox; re-exported so code and tests outside this package declare
+// ad-hoc messages without their own dependency on it.
+export { Type, type Static, type TSchema } from '@sinclair/typebox';
+export { AccountView, OAuthAppView, Provider as ProviderSchema, Health as HealthSchema, type AccountViewType } from './schemas/accounts.schemas.ts';

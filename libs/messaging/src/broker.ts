@@ -1,0 +1,289 @@
+import type { Channel, ChannelModel } from 'amqplib';
+import {
+  assertEnvelope,
+  assertPayload,
+  createEnvelope,
+  findMessage,
+  type Envelope,
+  type EventOrCommandDef,
+  type Handlers,
+  type PayloadOf,
+  type ReplyOf,
+  type RpcDef,
+  type RpcHandlers,
+} from '@svc/contracts';
+import { AppError } from '@svc/errors';
+import type { Logger } from '@svc/logger';
+import { copyProperties, encodeJson, envelopeProperties, RETRY_COUNT_HEADER, RETRY_TIER_HEADER } from './amqp-message.ts';
+import { resolveOptions, type BrokerOptions, type ResolvedOptions } from './broker-options.ts';
+import { ConnectionManager } from './connection-manager.ts';
+import { testHooks, type TestHooks } from './internals.ts';
+import { createNames, type Names } from './names.ts';
+import { Publisher } from './publisher.ts';
+import { RpcClient, type RpcCallContext } from './rpc-client.ts';
+import { RpcServer, type AnyRpcHandler } from './rpc-server.ts';
+import { declareBaseTopology, type DeclaredTopology } from './topology.ts';
+import { WorkConsumer, type AnyHandler } from './work-consumer.ts';
+
+export interface PublishContext {
+  orgId: string | null;
+  requestId: string | null;
+  messageId?: string;
+}
+
+export interface ConsumeSpec<Defs extends readonly EventOrCommandDef[]> {
+  /** Logical queue name, e.g. 'publisher.delivery'; the broker prefixes the namespace. */
+  queue: string;
+  messages: Defs;
+  handlers: Handlers<Defs>;
+  prefetch?: number;
+}
+
+export interface ServeRpcSpec<Defs extends readonly RpcDef[]> {
+  messages: Defs;
+  handlers: RpcHandlers<Defs>;
+}
+
+/**
+ * The one way services talk to RabbitMQ: typed publish/consume/RPC over a self-healing connection.
+ * Everything declared here is re-declared after a reconnect.
+ */
+export class Broker {
+  private readonly options: ResolvedOptions;
+  private readonly names: Names;
+  private readonly logger: Logger;
+  private readonly connection: ConnectionManager;
+  private readonly publisher: Publisher;
+  private readonly rpcClient: RpcClient;
+  private readonly declared: DeclaredTopology = { exchanges: new Set(), queues: new Set() };
+  private readonly consumers: WorkConsumer[] = [];
+  private rpcServer: RpcServer | undefined;
+  private consuming = true;
+
+  readonly [testHooks]: TestHooks = {
+    dropConnection: () => this.connection.destroySocket(),
+    loseConsumerChannels: async () => {
+      await Promise.all(this.consumers.map((consumer) => consumer.loseChannel()));
+    },
+  };
+
+  private constructor(options: ResolvedOptions) {
+    this.options = options;
+    this.names = createNames(options.namespace);
+    this.logger = options.logger.child({ component: 'broker' });
+    this.connection = new ConnectionManager({
+      url: options.url,
+      service: options.service,
+      heartbeatSec: options.heartbeatSec,
+      reconnect: options.reconnect,
+      logger: this.logger,
+      setup: (model, generation) => this.setup(model, generation),
+      onReconnect: () => options.metrics.onReconnect?.(),
+    });
+    this.publisher = new Publisher(this.connection, this.logger, {
+      maxUnconfirmed: options.maxUnconfirmed,
+      waitMs: options.publishWaitMs,
+    });
+    this.rpcClient = new RpcClient(this.connection, this.names, this.logger, options.rpcTimeoutMs);
+  }
+
+  static async connect(options: BrokerOptions): Promise<Broker> {
+    const broker = new Broker(resolveOptions(options));
+    await broker.connection.start();
+    return broker;
+  }
+
+  /** The namespaced name of a logical queue, e.g. for operator tooling and tests. */
+  queueName(queue: string): string {
+    return this.names.workQueue(queue);
+  }
+
+  parkingQueueName(queue: string): string {
+    return this.names.parkingQueue(queue);
+  }
+
+  isConnected(): boolean {
+    return this.connection.isReady();
+  }
+
+  async publish<D extends EventOrCommandDef>(def: D, payload: PayloadOf<D>, context: PublishContext): Promise<void> {
+    await this.send(def, createEnvelope(def, payload, context));
+  }
+
+  /** For the outbox relay, which stores envelopes and only knows their type string. */
+  async publishEnvelope(envelope: Envelope): Promise<void> {
+    assertEnvelope(envelope);
+    const def = findMessage(envelope.type);
+    if (!def || def.kind === 'rpc') {
+      throw new AppError('validation_error', `Message type ${envelope.type} is not a known event or command.`);
+    }
+    assertPayload(def, envelope.payload);
+    await this.send(def, envelope);
+  }
+
+  async consume<Defs extends readonly EventOrCommandDef[]>(spec: ConsumeSpec<Defs>): Promise<void> {
+    const consumer = new WorkConsumer(
+      {
+        queue: spec.queue,
+        messages: spec.messages,
+        handlers: spec.handlers as unknown as Record<string, AnyHandler>,
+        prefetch: spec.prefetch ?? this.options.prefetch,
+      },
+      {
+        names: this.names,
+        options: this.options,
+        publisher: this.publisher,
+        declared: this.declared,
+        logger: this.logger,
+        onChannelLost: (lost) => this.reopenLater(lost),
+      },
+    );
+    this.consumers.push(consumer);
+    try {
+      const model = await this.connection.whenReady(this.options.publishWaitMs);
+      await consumer.start(model, this.connection.generation);
+    } catch (error) {
+      this.consumers.splice(this.consumers.indexOf(consumer), 1);
+      await consumer.closeChannel();
+      throw error;
+    }
+  }
+
+  async serveRpc<Defs extends readonly RpcDef[]>(spec: ServeRpcSpec<Defs>): Promise<void> {
+    this.rpcServer ??= new RpcServer({
+      names: this.names,
+      service: this.options.service,
+      prefetch: this.options.prefetch,
+      declared: this.declared,
+      logger: this.logger,
+      onChannelLost: (lost) => this.reopenLater(lost),
+    });
+    this.rpcServer.add(spec.messages, spec.handlers as unknown as Record<string, AnyRpcHandler>);
+    const model = await this.connection.whenReady(this.options.publishWaitMs);
+    await this.rpcServer.start(model, this.connection.generation);
+  }
+
+  rpc<D extends RpcDef>(def: D, payload: PayloadOf<D>, context: RpcCallContext): Promise<ReplyOf<D>> {
+    return this.rpcClient.call(def, payload, context);
+  }
+
+  /** Operator tool: moves up to `limit` parked messages back to their work queue with a fresh retry budget. */
+  async requeueParked(queue: string, limit = 1000): Promise<number> {
+    const model = await this.connection.whenReady(this.options.publishWaitMs);
+    const channel = await model.createChannel();
+    const work = this.names.workQueue(queue);
+    let moved = 0;
+    try {
+      while (moved < limit) {
+        const message = await channel.get(this.names.parkingQueue(queue), { noAck: false });
+        if (!message) break;
+        const properties = copyProperties(message, {
+          [RETRY_COUNT_HEADER]: undefined,
+          [RETRY_TIER_HEADER]: undefined,
+          'x-park-reason': undefined,
+          'x-last-error': undefined,
+          'x-attempts': undefined,
+          'x-parked-at': undefined,
+          'x-requeued-at': new Date().toISOString(),
+        });
+        try {
+          await this.publisher.publish('', work, message.content, properties);
+        } catch (error) {
+          channel.nack(message, false, true);
+          throw error;
+        }
+        channel.ack(message);
+        moved += 1;
+      }
+    } finally {
+      await channel.close().catch(() => undefined);
+    }
+    this.logger.info({ queue: work, moved }, 'parked messages requeued');
+    return moved;
+  }
+
+  /**
+   * Cancels every consumer, lets in-flight handlers finish (and ack) until the deadline, then closes
+   * the consumer channels so anything unfinished is requeued (reliability.md 2.8).
+   */
+  async stopConsuming(options: { deadlineMs?: number } = {}): Promise<void> {
+    this.consuming = false;
+    const all = [...this.consumers, ...(this.rpcServer ? [this.rpcServer] : [])];
+    await Promise.all(all.map((consumer) => consumer.cancel()));
+    const deadlineMs = options.deadlineMs ?? 25000;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), deadlineMs)));
+    const finished = await Promise.race([Promise.all(all.map((consumer) => consumer.idle())).then(() => false), timedOut]);
+    clearTimeout(timer);
+    if (finished) this.logger.warn({ deadline_ms: deadlineMs }, 'handlers still running at the stop deadline; their messages will be redelivered');
+    await Promise.all(all.map((consumer) => consumer.closeChannel()));
+  }
+
+  /** Stops reconnecting, waits for outstanding confirms and closes the connection. */
+  async close(): Promise<void> {
+    await this.connection.close(async () => {
+      await this.publisher.waitForConfirms();
+      if (this.consuming) await this.stopConsuming({ deadlineMs: 0 });
+    });
+    this.rpcClient.failAll('cannot be reached: the broker is closed.');
+  }
+
+  /** Tests only: removes every queue and exchange this broker declared. */
+  async deleteTopology(): Promise<void> {
+    const model = await this.connection.whenReady(this.options.publishWaitMs);
+    for (const queue of this.declared.queues) await this.withChannel(model, (channel) => channel.deleteQueue(queue));
+    for (const exchange of this.declared.exchanges) await this.withChannel(model, (channel) => channel.deleteExchange(exchange));
+    this.declared.queues.clear();
+    this.declared.exchanges.clear();
+  }
+
+  private async withChannel(model: ChannelModel, action: (channel: Channel) => Promise<unknown>): Promise<void> {
+    const channel = await model.createChannel();
+    channel.on('error', () => undefined);
+    try {
+      await action(channel);
+    } catch (error) {
+      this.logger.debug({ err: error }, 'topology cleanup step failed');
+    } finally {
+      await channel.close().catch(() => undefined);
+    }
+  }
+
+  private async send(def: EventOrCommandDef, envelope: Envelope): Promise<void> {
+    const exchange = def.kind === 'event' ? this.names.events : this.names.commands;
+    await this.publisher.publish(exchange, def.type, encodeJson(envelope), envelopeProperties(envelope));
+    this.options.metrics.onPublish?.(def.type);
+  }
+
+  /**
+   * A channel also closes when the whole connection goes; then setup after the reconnect re-creates
+   * the consumer. The delay lets that case show itself (not ready, or a newer generation) first.
+   */
+  private reopenLater(consumer: WorkConsumer | RpcServer): void {
+    const generation = this.connection.generation;
+    const timer = setTimeout(() => {
+      const model = this.connection.current();
+      if (!model || !this.consuming || this.connection.generation !== generation) return;
+      this.logger.warn('consumer channel closed by the broker; reopening it');
+      consumer.restart(model, generation).catch((error: unknown) => this.logger.error({ err: error }, 'could not reopen a consumer channel'));
+    }, 1000);
+    timer.unref();
+  }
+
+  private async setup(model: ChannelModel, generation: number): Promise<void> {
+    this.rpcClient.failAll('became unreachable: the broker connection was lost.');
+    await this.withTopologyChannel(model);
+    if (!this.consuming) return;
+    for (const consumer of this.consumers) await consumer.start(model, generation);
+    await this.rpcServer?.start(model, generation);
+  }
+
+  private async withTopologyChannel(model: ChannelModel): Promise<void> {
+    const channel = await model.createChannel();
+    try {
+      await declareBaseTopology(channel, this.names, this.options.retryDelaysMs, this.declared);
+    } finally {
+      await channel.close().catch(() => undefined);
+    }
+  }
+}

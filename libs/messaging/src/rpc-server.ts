@@ -1,0 +1,159 @@
+import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
+import { assertEnvelope, assertPayload, assertReply, systemPing, type Envelope, type RpcContext, type RpcDef } from '@svc/contracts';
+import { AppError, isAppError, toErrorBody } from '@svc/errors';
+import { runWithContext, type Logger } from '@svc/logger';
+import { decodeJson, encodeJson } from './amqp-message.ts';
+import type { Names } from './names.ts';
+import { DEADLINE_HEADER, type RpcReply } from './rpc-reply.ts';
+import { declareRpcQueue, type DeclaredTopology } from './topology.ts';
+
+export type AnyRpcHandler = (envelope: Envelope, context: RpcContext) => Promise<unknown>;
+
+export interface RpcServerDeps {
+  names: Names;
+  service: string;
+  prefetch: number;
+  declared: DeclaredTopology;
+  logger: Logger;
+  /** The server closed this server's channel while the connection lives on (e.g. a 406). */
+  onChannelLost: (server: RpcServer) => void;
+}
+
+/**
+ * Serves `${prefix}.${service}.rpc`. Requests whose caller has given up (past `x-deadline`) are
+ * acked without running the handler: the answer would be thrown away.
+ */
+export class RpcServer {
+  private channel: Channel | undefined;
+  private consumerTag: string | undefined;
+  private starting: { generation: number; done: Promise<void> } | undefined;
+  private stopped = false;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly handlers = new Map<string, { def: RpcDef; handler: AnyRpcHandler }>();
+  private readonly deps: RpcServerDeps;
+
+  constructor(deps: RpcServerDeps) {
+    this.deps = deps;
+    this.handlers.set(systemPing.type, {
+      def: systemPing,
+      handler: async () => ({ service: deps.service, time: new Date().toISOString() }),
+    });
+  }
+
+  add(defs: readonly RpcDef[], handlers: Record<string, AnyRpcHandler>): void {
+    for (const def of defs) {
+      const handler = handlers[def.type];
+      if (typeof handler !== 'function') throw new Error(`No RPC handler for ${def.type}.`);
+      if (def.service !== undefined && def.service !== this.deps.service) {
+        throw new Error(`${def.type} is answered by ${def.service}, not by ${this.deps.service}.`);
+      }
+      this.handlers.set(def.type, { def, handler });
+    }
+  }
+
+  start(model: ChannelModel, generation: number): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.starting?.generation !== generation) this.starting = { generation, done: this.open(model) };
+    return this.starting.done;
+  }
+
+  /** Opens a fresh channel on the same connection, bypassing the once-per-generation guard. */
+  restart(model: ChannelModel, generation: number): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    this.starting = { generation, done: this.open(model) };
+    return this.starting.done;
+  }
+
+  async cancel(): Promise<void> {
+    this.stopped = true;
+    const { channel, consumerTag } = this;
+    if (channel && consumerTag) await channel.cancel(consumerTag).catch(() => undefined);
+  }
+
+  async idle(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  async closeChannel(): Promise<void> {
+    const channel = this.channel;
+    this.channel = undefined;
+    await channel?.close().catch(() => undefined);
+  }
+
+  private async open(model: ChannelModel): Promise<void> {
+    const channel = await model.createChannel();
+    channel.on('error', (error: Error) => this.deps.logger.warn({ err: error }, 'RPC server channel error'));
+    channel.once('close', () => {
+      if (this.channel === channel && !this.stopped) this.deps.onChannelLost(this);
+    });
+    const queue = await declareRpcQueue(channel, this.deps.names, this.deps.service, this.deps.declared);
+    await channel.prefetch(this.deps.prefetch, false);
+    this.channel = channel;
+    const { consumerTag } = await channel.consume(queue, (message) => {
+      if (!message) return;
+      const work = this.handle(channel, message).catch((error: unknown) =>
+        this.deps.logger.error({ err: error }, 'unexpected error while answering an RPC request'),
+      );
+      this.inFlight.add(work);
+      void work.finally(() => this.inFlight.delete(work));
+    });
+    this.consumerTag = consumerTag;
+  }
+
+  private async handle(channel: Channel, message: ConsumeMessage): Promise<void> {
+    const deadline = Number(message.properties.headers?.[DEADLINE_HEADER]);
+    if (Number.isFinite(deadline) && Date.now() > deadline) {
+      this.deps.logger.debug({ message_id: message.properties.messageId }, 'expired RPC request dropped');
+      this.settle(channel, () => channel.ack(message));
+      return;
+    }
+    const reply = await this.answer(message, Number.isFinite(deadline) ? deadline : undefined);
+    const { replyTo, correlationId } = message.properties as { replyTo?: unknown; correlationId?: unknown };
+    this.settle(channel, () => {
+      if (typeof replyTo === 'string' && replyTo !== '') {
+        // A caller that is gone makes the direct reply-to route vanish; RabbitMQ then drops the reply.
+        channel.publish('', replyTo, encodeJson(reply), {
+          correlationId: typeof correlationId === 'string' ? correlationId : undefined,
+          contentType: 'application/json',
+          type: typeof message.properties.type === 'string' ? message.properties.type : undefined,
+        });
+      }
+      channel.ack(message);
+    });
+  }
+
+  private async answer(message: ConsumeMessage, deadline: number | undefined): Promise<RpcReply> {
+    let requestId = String(message.properties.messageId ?? 'unknown');
+    try {
+      const envelope = decodeJson(message.content);
+      assertEnvelope(envelope);
+      requestId = envelope.request_id ?? envelope.message_id;
+      const entry = this.handlers.get(envelope.type);
+      if (!entry) throw new AppError('validation_error', `${this.deps.service} does not answer ${envelope.type}.`);
+      assertPayload(entry.def, envelope.payload);
+      const context = { requestId, orgId: envelope.org_id ?? undefined };
+      const result = await runWithContext(context, () => entry.handler(envelope, { deadline }));
+      try {
+        assertReply(entry.def, result);
+      } catch (error) {
+        // The server broke its own contract: that is our bug, not the caller's bad input.
+        throw new AppError('internal_error', `${this.deps.service} produced an invalid reply.`, { cause: error });
+      }
+      return { ok: true, result };
+    } catch (error) {
+      if (!isAppError(error) || error.status >= 500) {
+        this.deps.logger.error({ err: error, request_id: requestId }, 'RPC handler failed');
+      }
+      return { ok: false, error: toErrorBody(error, requestId).body };
+    }
+  }
+
+  private settle(channel: Channel, action: () => void): void {
+    if (channel !== this.channel) return;
+    try {
+      action();
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, 'could not answer an RPC request on a closed channel');
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import type { ChannelModel } from 'amqplib';
+import { systemProbe } from '@svc/contracts';
+import type { Broker } from '../src/index.ts';
+import { connectBroker, rawConnection, sleep, uniqueNamespace, waitFor } from './helpers.ts';
+
+const namespace = uniqueNamespace('stop');
+let broker: Broker;
+let observer: ChannelModel;
+
+beforeAll(async () => {
+  observer = await rawConnection();
+  broker = await connectBroker(namespace, 'worker');
+});
+
+afterAll(async () => {
+  await observer.close();
+  await broker.deleteTopology();
+  await broker.close();
+});
+
+describe('stopConsuming', () => {
+  it('waits for the in-flight handler to finish and ack before resolving', async () => {
+    let started = 0;
+    let finishedAt = 0;
+    await broker.consume({
+      queue: 'slow',
+      messages: [systemProbe],
+      handlers: {
+        'system.probe.v1': async () => {
+          started += 1;
+          await sleep(1000);
+          finishedAt = Date.now();
+        },
+      },
+    });
+    await broker.publish(systemProbe, { n: 1 }, { orgId: null, requestId: null });
+    await waitFor(() => started === 1, 'the handler to start');
+
+    await broker.stopConsuming({ deadlineMs: 10000 });
+    const stoppedAt = Date.now();
+    expect(finishedAt).toBeGreaterThan(0);
+    expect(finishedAt).toBeLessThanOrEqual(stoppedAt);
+
+    // Acked, not requeued by the channel close: the queue is empty and nobody consumes any more.
+    await broker.publish(systemProbe, { n: 2 }, { orgId: null, requestId: null });
+    const channel = await observer.createChannel();
+    await waitFor(async () => (await channel.checkQueue(broker.queueName('slow'))).messageCount === 1, 'the second message to wait in the queue');
+    const reply = await channel.checkQueue(broker.queueName('slow'));
+    expect(reply.consumerCount).toBe(0);
+    expect(started).toBe(1);
+    await channel.close();
+  });
+});

@@ -1,0 +1,116 @@
+import { Type, defineMessage, systemPing } from '@svc/contracts';
+import { AppError, conflict } from '@svc/errors';
+import type { Broker } from '../src/index.ts';
+import { connectBroker, sleep, uniqueNamespace } from './helpers.ts';
+
+const echo = defineMessage({
+  kind: 'rpc',
+  type: 'accounts.echo.v1',
+  service: 'accounts',
+  payload: Type.Object({ text: Type.String() }),
+  reply: Type.Object({ text: Type.String() }),
+});
+const refuse = defineMessage({ kind: 'rpc', type: 'accounts.refuse.v1', service: 'accounts', payload: Type.Object({}), reply: Type.Object({}) });
+const slow = defineMessage({ kind: 'rpc', type: 'accounts.slow.v1', service: 'accounts', payload: Type.Object({}), reply: Type.Object({}) });
+const broken = defineMessage({
+  kind: 'rpc',
+  type: 'accounts.broken.v1',
+  service: 'accounts',
+  payload: Type.Object({}),
+  reply: Type.Object({ id: Type.String() }),
+});
+const crash = defineMessage({ kind: 'rpc', type: 'accounts.crash.v1', service: 'accounts', payload: Type.Object({}), reply: Type.Object({}) });
+const nobody = defineMessage({ kind: 'rpc', type: 'billing.quote.v1', service: 'billing', payload: Type.Object({}), reply: Type.Object({}) });
+
+const namespace = uniqueNamespace('rpc');
+let server: Broker;
+let client: Broker;
+let slowFinished = 0;
+
+beforeAll(async () => {
+  server = await connectBroker(namespace, 'accounts');
+  client = await connectBroker(namespace, 'gateway', { rpcTimeoutMs: 3000 });
+  await server.serveRpc({
+    messages: [echo, refuse, slow, broken, crash],
+    handlers: {
+      'accounts.echo.v1': async (envelope) => ({ text: `${envelope.payload.text}!` }),
+      'accounts.refuse.v1': async () => {
+        throw conflict('The account is already connected.');
+      },
+      'accounts.slow.v1': async () => {
+        await sleep(1200);
+        slowFinished += 1;
+        return {};
+      },
+      // @ts-expect-error the reply type comes from the schema; this one breaks it on purpose
+      'accounts.broken.v1': async () => ({ id: 42 }),
+      'accounts.crash.v1': async () => {
+        throw new Error('password=hunter2 leaked in a driver error');
+      },
+    },
+  });
+});
+
+afterAll(async () => {
+  await client.close();
+  await server.deleteTopology();
+  await client.deleteTopology().catch(() => undefined);
+  await server.close();
+});
+
+describe('rpc', () => {
+  it('round-trips a request and validates the reply', async () => {
+    await expect(client.rpc(echo, { text: 'hi' }, { orgId: 'org_1', requestId: 'req_1' })).resolves.toEqual({ text: 'hi!' });
+  });
+
+  it('answers ping on every RPC server', async () => {
+    const reply = await client.rpc(systemPing, {}, { orgId: null, requestId: null, to: 'accounts' });
+    expect(reply.service).toBe('accounts');
+    expect(Date.parse(reply.time)).not.toBeNaN();
+  });
+
+  it('re-throws an error reply as an AppError with the same code', async () => {
+    const attempt = client.rpc(refuse, {}, { orgId: null, requestId: 'req_2' });
+    await expect(attempt).rejects.toBeInstanceOf(AppError);
+    await expect(attempt).rejects.toMatchObject({ code: 'conflict', message: 'The account is already connected.' });
+  });
+
+  it('hides the message of an unexpected server error', async () => {
+    const error = (await client.rpc(crash, {}, { orgId: null, requestId: null }).catch((e: unknown) => e)) as AppError;
+    expect(error.code).toBe('internal_error');
+    expect(error.message).not.toContain('hunter2');
+  });
+
+  it('turns a reply that breaks the contract into internal_error', async () => {
+    await expect(client.rpc(broken, {}, { orgId: null, requestId: null })).rejects.toMatchObject({ code: 'internal_error' });
+  });
+
+  it('rejects with service_unavailable at the timeout and ignores the late reply', async () => {
+    const started = Date.now();
+    await expect(client.rpc(slow, {}, { orgId: null, requestId: null, timeoutMs: 300 })).rejects.toMatchObject({
+      code: 'service_unavailable',
+      message: 'accounts did not answer within 300 ms.',
+      retryable: true,
+    });
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(290);
+    expect(elapsed).toBeLessThan(1000);
+    await sleep(1500);
+    expect(slowFinished).toBe(1);
+    await expect(client.rpc(echo, { text: 'still' }, { orgId: null, requestId: null })).resolves.toEqual({ text: 'still!' });
+  });
+
+  it('fails at once with service_unavailable when no server ever declared the queue', async () => {
+    const started = Date.now();
+    await expect(client.rpc(nobody, {}, { orgId: null, requestId: null, timeoutMs: 5000 })).rejects.toMatchObject({
+      code: 'service_unavailable',
+      message: 'billing has no RPC server.',
+    });
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('rejects an invalid request payload before sending', async () => {
+    // @ts-expect-error text is required
+    await expect(client.rpc(echo, {}, { orgId: null, requestId: null })).rejects.toMatchObject({ code: 'validation_error' });
+  });
+});

@@ -1,0 +1,112 @@
+import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
+
+export type AccountRow = Prisma.AccountGetPayload<object>;
+type Db = PrismaClient | Prisma.TransactionClient;
+
+export interface AccountPageQuery {
+  orgId: string;
+  provider?: string | undefined;
+  q?: string | undefined;
+  limit: number;
+  after?: { createdAt: Date; id: string } | undefined;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Every method takes the organization: accounts of other organizations do not exist for it. */
+export class AccountsRepository {
+  constructor(private readonly db: PrismaClient) {}
+
+  private filter(query: Pick<AccountPageQuery, 'orgId' | 'provider' | 'q'>): Prisma.AccountWhereInput {
+    const where: Prisma.AccountWhereInput = { orgId: query.orgId };
+    if (query.provider !== undefined) where.provider = query.provider;
+    if (query.q !== undefined) {
+      const contains = escapeLike(query.q);
+      where.OR = [
+        { handle: { contains, mode: 'insensitive' } },
+        { displayName: { contains, mode: 'insensitive' } },
+        { platformAccountId: { contains, mode: 'insensitive' } },
+      ];
+    }
+    return where;
+  }
+
+  /** Newest first, keyset-paginated on (created_at, id). Returns one extra row to tell if more follow. */
+  async page(query: AccountPageQuery): Promise<{ rows: AccountRow[]; total: number }> {
+    const where = this.filter(query);
+    const keyset: Prisma.AccountWhereInput = query.after === undefined
+      ? where
+      : { AND: [where, { OR: [{ createdAt: { lt: query.after.createdAt } }, { createdAt: query.after.createdAt, id: { lt: query.after.id } }] }] };
+    const [rows, total] = await Promise.all([
+      this.db.account.findMany({ where: keyset, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: query.limit + 1 }),
+      this.db.account.count({ where }),
+    ]);
+    return { rows, total };
+  }
+
+  find(orgId: string, id: string, db: Db = this.db): Promise<AccountRow | null> {
+    return db.account.findFirst({ where: { id, orgId } });
+  }
+
+  findMany(orgId: string, ids: string[]): Promise<AccountRow[]> {
+    return this.db.account.findMany({ where: { orgId, id: { in: ids } } });
+  }
+
+  findByPlatformId(orgId: string, provider: string, platformAccountId: string, db: Db = this.db): Promise<AccountRow | null> {
+    return db.account.findUnique({ where: { orgId_provider_platformAccountId: { orgId, provider, platformAccountId } } });
+  }
+
+  /** Locks the row for the rest of the transaction, so one refresh at a time runs per account. */
+  async lock(tx: Prisma.TransactionClient, orgId: string, id: string): Promise<AccountRow | null> {
+    await tx.$queryRawUnsafe('SELECT id FROM accounts WHERE id = $1::uuid AND org_id = $2 FOR UPDATE', id, orgId);
+    return tx.account.findFirst({ where: { id, orgId } });
+  }
+
+  create(data: Prisma.AccountUncheckedCreateInput, db: Db = this.db): Promise<AccountRow> {
+    return db.account.create({ data });
+  }
+
+  update(id: string, data: Prisma.AccountUncheckedUpdateInput, db: Db = this.db): Promise<AccountRow> {
+    return db.account.update({ where: { id }, data });
+  }
+
+  async delete(orgId: string, id: string): Promise<boolean> {
+    const { count } = await this.db.account.deleteMany({ where: { id, orgId } });
+    return count === 1;
+  }
+
+  /** Accounts due for a background refresh (any organization: the refresher works for all). */
+  dueForRefresh(before: Date, limit: number): Promise<AccountRow[]> {
+    return this.db.account.findMany({
+      where: { refreshToken: { not: null }, tokenExpiresAt: { lt: before }, health: { in: ['active', 'expiring'] } },
+      orderBy: { tokenExpiresAt: 'asc' },
+      take: limit,
+    });
+  }
+
+  /** Accounts whose token will lapse within the window and that no refresh can save. */
+  async markExpiring(before: Date): Promise<number> {
+    const { count } = await this.db.account.updateMany({
+      where: { refreshToken: null, tokenExpiresAt: { lt: before, gt: new Date() }, health: 'active' },
+      data: { health: 'expiring' },
+    });
+    return count;
+  }
+
+  expiredWithoutRefresh(limit: number): Promise<AccountRow[]> {
+    return this.db.account.findMany({
+      where: { refreshToken: null, tokenExpiresAt: { lt: new Date() }, health: { in: ['active', 'expiring'] } },
+      take: limit,
+    });
+  }
+
+  all(batch: { afterId?: string; take: number }): Promise<AccountRow[]> {
+    return this.db.account.findMany({
+      ...(batch.afterId === undefined ? {} : { where: { id: { gt: batch.afterId } } }),
+      orderBy: { id: 'asc' },
+      take: batch.take,
+    });
+  }
+}

@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import type { Vault } from '@svc/crypto';
+import { AppError } from '@svc/errors';
+import type { AccountExtras, Network, Profile, Providers, TokenSet } from '@svc/providers';
+import type { AccountRow, AccountsRepository } from '../data/accounts.repository.ts';
+import type { PrismaClient } from '../generated/prisma/client.ts';
+import { sealedFor } from './account-view.ts';
+import { credentialRejection } from './provider-failure.ts';
+
+export interface ConnectInput {
+  orgId: string;
+  provider: Network;
+  connectionType: 'oauth' | 'byok';
+  tokens: TokenSet;
+  extras: AccountExtras;
+  oauthAppId: string | null;
+  /** BYOK: the account the caller says these credentials act for; checked against the network. */
+  expectedPlatformAccountId?: string;
+  handle?: string | undefined;
+}
+
+/** Ids may come back bare or as URNs (`urn:li:person:abc`); either spelling names the same account. */
+function sameAccount(a: string, b: string): boolean {
+  return a === b || a.endsWith(`:${b}`) || b.endsWith(`:${a}`);
+}
+
+/**
+ * Connects or reconnects an account: the token is checked against the network first (profile
+ * lookup), and nothing is stored unless it works. The same network account again is the same
+ * account, with fresh tokens and `health: active`.
+ */
+export class ConnectAccount {
+  constructor(
+    private readonly db: PrismaClient,
+    private readonly accounts: AccountsRepository,
+    private readonly providers: Providers,
+    private readonly vault: Vault,
+  ) {}
+
+  async connect(input: ConnectInput): Promise<{ account: AccountRow; reconnected: boolean }> {
+    let profile: Profile;
+    try {
+      profile = await this.providers[input.provider].profile.fetch({ accessToken: input.tokens.accessToken, extras: input.extras });
+    } catch (error) {
+      throw credentialRejection(error, 'the access token');
+    }
+    if (input.expectedPlatformAccountId !== undefined && !sameAccount(profile.platformAccountId, input.expectedPlatformAccountId)) {
+      throw new AppError('validation_error', `These credentials act for ${input.provider} account ${profile.platformAccountId}, not ${input.expectedPlatformAccountId}.`, {
+        details: [{ path: '/body/platform_account_id', message: `the token belongs to ${profile.platformAccountId}` }],
+      });
+    }
+    const platformAccountId = input.expectedPlatformAccountId ?? profile.platformAccountId;
+    return this.db.$transaction(async (tx) => {
+      const existing = await this.accounts.findByPlatformId(input.orgId, input.provider, platformAccountId, tx);
+      const id = existing?.id ?? randomUUID();
+      const data = {
+        handle: input.handle ?? profile.handle,
+        displayName: profile.displayName ?? null,
+        connectionType: input.connectionType,
+        health: 'active',
+        extras: { ...input.extras, ...profile.extras },
+        scopes: input.tokens.scopes ?? [],
+        accessToken: this.vault.encrypt(input.tokens.accessToken, sealedFor.accessToken(id)),
+        refreshToken: input.tokens.refreshToken === undefined ? null : this.vault.encrypt(input.tokens.refreshToken, sealedFor.refreshToken(id)),
+        tokenExpiresAt: input.tokens.expiresAt ?? null,
+        refreshExpiresAt: input.tokens.refreshExpiresAt ?? null,
+        oauthAppId: input.oauthAppId,
+        lastRefreshedAt: new Date(),
+        lastRefreshError: null,
+      };
+      if (existing !== null) return { account: await this.accounts.update(id, data, tx), reconnected: true };
+      return { account: await this.accounts.create({ id, orgId: input.orgId, provider: input.provider, platformAccountId, ...data }, tx), reconnected: false };
+    });
+  }
+}
