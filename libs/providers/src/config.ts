@@ -1,0 +1,37 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+const url = (defaultValue: string) => Type.String({ pattern: '^https?://', default: defaultValue });
+
+/**
+ * Provider settings; services spread this fragment into their own config schema. Defaults are the
+ * real production hosts; `scripts/start` points them at the sandbox (`http://127.0.0.1:4010/facebook`...).
+ */
+export const providerConfigSchema = {
+  /** Graph API host for Facebook Pages and Instagram (Facebook Login). */
+  GRAPH_API_URL: url('https://graph.facebook.com'),
+  GRAPH_API_VERSION: Type.String({ pattern: '^v\\d+\\.\\d+$', default: 'v25.0' }),
+  /** Host of the Facebook Login dialog (`/{version}/dialog/oauth`). */
+  FACEBOOK_AUTH_URL: url('https://www.facebook.com'),
+  X_API_URL: url('https://api.x.com'),
+  X_AUTHORIZE_URL: url('https://x.com/i/oauth2/authorize'),
+  LINKEDIN_API_URL: url('https://api.linkedin.com'),
+  /** Host of `/oauth/v2/authorization` and `/oauth/v2/accessToken`. */
+  LINKEDIN_AUTH_URL: url('https://www.linkedin.com'),
+  LINKEDIN_VERSION: Type.String({ pattern: '^\\d{6}(\\.\\d{2})?$', default: '202601' }),
+  TIKTOK_API_URL: url('https://open.tiktokapis.com'),
+  /** Host of `/v2/auth/authorize/`. */
+  TIKTOK_AUTH_URL: url('https://www.tiktok.com'),
+  PROVIDER_TIMEOUT_MS: Type.Integer({ minimum: 50, default: 15000 }),
+  PROVIDER_BREAKER_RESET_MS: Type.Integer({ minimum: 10, default: 30000 }),
+  PROVIDER_BREAKER_VOLUME_THRESHOLD: Type.Integer({ minimum: 1, default: 10 }),
+  PROVIDER_BREAKER_ERROR_PERCENT: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+  PROVIDER_POLL_INITIAL_MS: Type.Integer({ minimum: 0, default: 2000 }),
+  PROVIDER_POLL_MAX_MS: Type.Integer({ minimum: 0, default: 30000 }),
+  PROVIDER_POLL_MAX_ATTEMPTS: Type.Integer({ minimum: 1, default: 15 }),
+  /** Largest media file downloaded for byte-upload networks (X, LinkedIn). */
+  PROVIDER_MEDIA_MAX_BYTES: Type.Integer({ minimum: 1, default: 536870912 }),
+};
+
+/** The fragment as a whole schema, for `loadConfig(providerConfigObjectSchema, env)` in tests and tools. */
+export const providerConfigObjectSchema = Type.Object(providerConfigSchema);
+export type ProviderConfig = Static<typeof providerConfigObjectSchema>;

@@ -1,0 +1,33 @@
+export {
+  networks,
+  isNetwork,
+  type Network,
+  type OAuthApp,
+  type TokenSet,
+  type PkceRequirement,
+  type AuthorizeUrlInput,
+  type OAuthCapability,
+  type AccountExtras,
+  type Profile,
+  type ProfileCapability,
+  type Credentials,
+  type MediaKind,
+  type MediaInput,
+  type PublishInput,
+  type PublishResult,
+  type PublishCapability,
+  type PostMetrics,
+  type AnalyticsCapability,
+  type ContentViolation,
+  type ContentInput,
+  type ContentRules,
+  type ProviderAdapter,
+} from './types.ts';
+export { ProviderError, isProviderError, errorKinds, type ProviderErrorKind, type Classification } from './errors/provider-error.ts';
+export { providerConfigSchema, providerConfigObjectSchema, type ProviderConfig } from './config.ts';
+export { providersFromConfig, type Providers, type ProvidersOptions } from './providers-from-config.ts';
+export { contentRules, checkContent } from './rules/content-rules.ts';
+export { xWeightedLength } from './rules/x-text.ts';
+export { TIKTOK_PRIVACY_LEVELS } from './tiktok/tiktok.rules.ts';
+export { createMediaFetcher, type MediaFetcher, type FetchedMedia } from './http/media-fetcher.ts';
+export { type PollingOptions } from './http/poll.ts';

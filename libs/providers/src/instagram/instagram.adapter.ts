@@ -1,0 +1,125 @@
+import { type AdapterDeps } from '../adapter-deps.ts';
+import { ProviderError } from '../errors/provider-error.ts';
+import { GraphApi } from '../graph/graph-api.ts';
+import { createGraphOAuth } from '../graph/graph-oauth.ts';
+import { pollUntil } from '../http/poll.ts';
+import { assertContent } from '../rules/assert-content.ts';
+import { type MediaInput, type PostMetrics, type ProviderAdapter, type PublishInput, type PublishResult } from '../types.ts';
+import { classifyContainerStatus } from './instagram.classify.ts';
+import { instagramRules } from './instagram.rules.ts';
+
+export interface InstagramAdapterOptions extends AdapterDeps {
+  graphVersion: string;
+  authBaseUrl: string;
+}
+
+const METRICS = ['views', 'reach', 'likes', 'comments', 'shares', 'saved', 'total_interactions'] as const;
+const PUBLISH_ATTEMPTS = 3;
+
+const missing = (what: string) => new ProviderError({ network: 'instagram', kind: 'validation', networkCode: 'missing_extra', networkMessage: what });
+
+/**
+ * Instagram with Facebook Login (networks.md §1): container -> poll `status_code` until FINISHED
+ * -> `media_publish` (retried on 9007/2207027 "not ready") -> permalink.
+ */
+export function createInstagramAdapter(options: InstagramAdapterOptions): ProviderAdapter {
+  const api = new GraphApi(options.client, options.graphVersion);
+
+  const waitFinished = (containerId: string, token: string) =>
+    pollUntil(
+      options.polling,
+      async () => {
+        const container = await api.get<{ status_code?: string; status?: string }>(`/${containerId}`, { fields: 'status_code,status' }, token);
+        const statusCode = container.status_code ?? 'IN_PROGRESS';
+        const failure = classifyContainerStatus(statusCode, container.status);
+        if (failure) throw new ProviderError({ network: 'instagram', ...failure });
+        return statusCode === 'FINISHED' || statusCode === 'PUBLISHED' ? { done: true as const, value: statusCode } : { done: false as const };
+      },
+      () => new ProviderError({ network: 'instagram', kind: 'transient', networkCode: 'IN_PROGRESS', networkMessage: 'Instagram is still processing the media.' }),
+    );
+
+  const createContainer = async (igUserId: string, token: string, item: MediaInput, params: Record<string, string | boolean | undefined>) => {
+    const media = item.kind === 'image' ? { image_url: item.url } : { video_url: item.url, media_type: params.is_carousel_item ? 'VIDEO' : 'REELS' };
+    const { id } = await api.post<{ id: string }>(`/${igUserId}/media`, { ...media, ...params }, token);
+    return id;
+  };
+
+  const publishContainer = async (igUserId: string, containerId: string, token: string): Promise<string> => {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const { id } = await api.post<{ id: string }>(`/${igUserId}/media_publish`, { creation_id: containerId }, token);
+        return id;
+      } catch (error) {
+        const notReady = error instanceof ProviderError && error.networkCode === '9007/2207027';
+        if (!notReady || attempt >= PUBLISH_ATTEMPTS) throw error;
+        await waitFinished(containerId, token);
+      }
+    }
+  };
+
+  const post = async (input: PublishInput): Promise<PublishResult> => {
+    assertContent(instagramRules, input);
+    const igUserId = input.credentials.extras?.ig_user_id;
+    if (!igUserId) throw missing('The Instagram account has no ig_user_id.');
+    const token = input.credentials.accessToken;
+    let containerId: string;
+    if (input.media.length === 1) {
+      const [item] = input.media as [MediaInput];
+      containerId = await createContainer(igUserId, token, item, { caption: input.text, ...(item.kind === 'video' ? { share_to_feed: true } : {}) });
+    } else {
+      const children: string[] = [];
+      for (const item of input.media) children.push(await createContainer(igUserId, token, item, { is_carousel_item: true }));
+      for (const child of children) await waitFinished(child, token);
+      const parent = await api.post<{ id: string }>(`/${igUserId}/media`, { media_type: 'CAROUSEL', children: children.join(','), caption: input.text }, token);
+      containerId = parent.id;
+    }
+    await waitFinished(containerId, token);
+    const mediaId = await publishContainer(igUserId, containerId, token);
+    const media = await api.get<{ permalink?: string }>(`/${mediaId}`, { fields: 'id,permalink' }, token);
+    return { platformPostId: mediaId, url: media.permalink ?? `https://www.instagram.com/${input.credentials.extras?.username ?? ''}` };
+  };
+
+  return {
+    network: 'instagram',
+    rules: instagramRules,
+    oauth: createGraphOAuth({ network: 'instagram', api, authBaseUrl: options.authBaseUrl, now: options.now }),
+    profile: {
+      async fetch({ accessToken, extras }) {
+        let account: { id: string; username?: string; name?: string } | undefined;
+        if (extras?.ig_user_id) {
+          account = await api.get(`/${extras.ig_user_id}`, { fields: 'id,username,name' }, accessToken);
+        } else {
+          const pages = await api.get<{ data?: { id: string; instagram_business_account?: { id: string; username?: string } }[] }>(
+            '/me/accounts',
+            { fields: 'id,name,instagram_business_account{id,username}' },
+            accessToken,
+          );
+          const page = pages.data?.find((item) => item.instagram_business_account);
+          if (page?.instagram_business_account) {
+            account = await api.get(`/${page.instagram_business_account.id}`, { fields: 'id,username,name' }, accessToken);
+            if (account) account = { ...account, id: page.instagram_business_account.id };
+          }
+        }
+        if (!account) throw new ProviderError({ network: 'instagram', kind: 'permission_missing', networkMessage: 'No Instagram professional account is linked to a Page of this token.' });
+        const handle = account.username ?? account.id;
+        return { platformAccountId: account.id, handle, ...(account.name ? { displayName: account.name } : {}), extras: { ig_user_id: account.id, username: handle } };
+      },
+    },
+    publish: { post },
+    analytics: {
+      async fetch({ credentials, platformPostId }): Promise<PostMetrics> {
+        const insights = await api.get<{ data?: { name: string; values?: { value?: unknown }[] }[] }>(
+          `/${platformPostId}/insights`,
+          { metric: METRICS.join(',') },
+          credentials.accessToken,
+        );
+        const metrics: PostMetrics = Object.fromEntries(METRICS.map((name) => [name, 0]));
+        for (const item of insights.data ?? []) {
+          const value = item.values?.[0]?.value;
+          if (typeof value === 'number') metrics[item.name] = value;
+        }
+        return metrics;
+      },
+    },
+  };
+}

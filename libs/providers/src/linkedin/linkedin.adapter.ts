@@ -1,0 +1,179 @@
+import { type AdapterDeps } from '../adapter-deps.ts';
+import { ProviderError } from '../errors/provider-error.ts';
+import { assertContent } from '../rules/assert-content.ts';
+import { type Credentials, type OAuthApp, type PostMetrics, type ProviderAdapter, type TokenSet } from '../types.ts';
+import { uploadImage, uploadVideo, type LinkedInRest } from './linkedin.media.ts';
+import { linkedinRules } from './linkedin.rules.ts';
+import { escapeLittleText } from './linkedin.text.ts';
+
+export interface LinkedInAdapterOptions extends AdapterDeps {
+  authBaseUrl: string;
+  version: string;
+}
+
+interface LiToken {
+  access_token: string;
+  expires_in?: number;
+  refresh_token?: string;
+  refresh_token_expires_in?: number;
+  scope?: string;
+  id_token?: string;
+}
+
+const ORG_FIELDS: Record<string, string> = {
+  impressionCount: 'share_statistics_impression_count',
+  uniqueImpressionsCount: 'share_statistics_unique_impressions_count',
+  clickCount: 'share_statistics_click_count',
+  likeCount: 'share_statistics_like_count',
+  commentCount: 'share_statistics_comment_count',
+  shareCount: 'share_statistics_share_count',
+  engagement: 'share_statistics_engagement',
+};
+const MEMBER_TYPES: Record<string, string> = {
+  IMPRESSION: 'share_statistics_impression_count',
+  MEMBERS_REACHED: 'share_statistics_unique_impressions_count',
+  RESHARE: 'share_statistics_share_count',
+  REACTION: 'share_statistics_like_count',
+  COMMENT: 'share_statistics_comment_count',
+};
+
+const isOrganization = (urn: string | undefined) => urn?.startsWith('urn:li:organization:') === true;
+
+/**
+ * LinkedIn Posts API (networks.md §4): versioned `/rest/*` with `LinkedIn-Version`; 201 + `x-restli-id`.
+ * Refresh tokens (partners only) are not rotated: the same one comes back with a shrinking lifetime.
+ */
+export function createLinkedInAdapter(options: LinkedInAdapterOptions): ProviderAdapter {
+  const { client, now } = options;
+  const authBase = options.authBaseUrl.replace(/\/$/, '');
+  const rest: LinkedInRest = {
+    headers: (token) => ({ Authorization: `Bearer ${token}`, 'LinkedIn-Version': options.version, 'X-Restli-Protocol-Version': '2.0.0', 'Content-Type': 'application/json' }),
+  };
+
+  const tokenCall = async (params: Record<string, string>): Promise<TokenSet> => {
+    const response = await client.request<LiToken>({
+      method: 'POST',
+      url: `${authBase}/oauth/v2/accessToken`,
+      data: new URLSearchParams(params).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    const token = response.data;
+    return {
+      accessToken: token.access_token,
+      ...(token.expires_in ? { expiresAt: new Date(now() + token.expires_in * 1000) } : {}),
+      ...(token.refresh_token ? { refreshToken: token.refresh_token } : {}),
+      ...(token.refresh_token_expires_in ? { refreshExpiresAt: new Date(now() + token.refresh_token_expires_in * 1000) } : {}),
+      ...(token.scope ? { scopes: token.scope.split(/[,\s]+/).filter(Boolean) } : {}),
+      ...(token.id_token ? { extras: { id_token: token.id_token } } : {}),
+    };
+  };
+  const secrets = (app: OAuthApp) => ({ client_id: app.clientId, client_secret: app.clientSecret });
+
+  const userinfo = async (token: string) =>
+    (await client.request<{ sub: string; name?: string; email?: string }>({ method: 'GET', url: '/v2/userinfo', headers: { Authorization: `Bearer ${token}` } })).data;
+
+  const authorOf = async (credentials: Credentials) => credentials.extras?.author_urn ?? `urn:li:person:${(await userinfo(credentials.accessToken)).sub}`;
+
+  const orgStatistics = async (credentials: Credentials, organization: string, urn: string): Promise<PostMetrics> => {
+    const list = `${urn.startsWith('urn:li:ugcPost:') ? 'ugcPosts' : 'shares'}=List(${encodeURIComponent(urn)})`;
+    const response = await client.request<{ elements?: { totalShareStatistics?: Record<string, unknown> }[] }>({
+      method: 'GET',
+      url: `/rest/organizationalEntityShareStatistics?q=organizationalEntity&organizationalEntity=${encodeURIComponent(organization)}&${list}`,
+      headers: rest.headers(credentials.accessToken),
+    });
+    const totals = response.data.elements?.[0]?.totalShareStatistics ?? {};
+    return Object.fromEntries(Object.entries(ORG_FIELDS).map(([field, key]) => [key, typeof totals[field] === 'number' ? totals[field] : 0]));
+  };
+
+  const memberStatistics = async (credentials: Credentials, urn: string): Promise<PostMetrics> => {
+    const entity = `(${urn.startsWith('urn:li:ugcPost:') ? 'ugc' : 'share'}:${encodeURIComponent(urn)})`;
+    const metrics: PostMetrics = {};
+    for (const [queryType, key] of Object.entries(MEMBER_TYPES)) {
+      const response = await client.request<{ elements?: { count?: number }[] }>({
+        method: 'GET',
+        url: `/rest/memberCreatorPostAnalytics?q=entity&entity=${entity}&queryType=${queryType}&aggregation=TOTAL`,
+        headers: rest.headers(credentials.accessToken),
+      });
+      metrics[key] = response.data.elements?.[0]?.count ?? 0;
+    }
+    return metrics;
+  };
+
+  return {
+    network: 'linkedin',
+    rules: linkedinRules,
+    oauth: {
+      pkce: 'none',
+      authorizeUrl({ app, state }) {
+        const url = new URL(`${authBase}/oauth/v2/authorization`);
+        url.searchParams.set('response_type', 'code');
+        url.searchParams.set('client_id', app.clientId);
+        url.searchParams.set('redirect_uri', app.redirectUri);
+        url.searchParams.set('state', state);
+        url.searchParams.set('scope', app.scopes.join(' '));
+        return { url: url.toString(), pkce: 'none' };
+      },
+      exchangeCode: ({ app, code }) => tokenCall({ grant_type: 'authorization_code', code, redirect_uri: app.redirectUri, ...secrets(app) }),
+      refresh: ({ app, refreshToken }) => tokenCall({ grant_type: 'refresh_token', refresh_token: refreshToken, ...secrets(app) }),
+      async revoke({ app, token }) {
+        await client.request({
+          method: 'POST',
+          url: `${authBase}/oauth/v2/revoke`,
+          data: new URLSearchParams({ token, ...secrets(app) }).toString(),
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        });
+      },
+    },
+    profile: {
+      async fetch({ accessToken, extras }) {
+        const member = await userinfo(accessToken);
+        if (isOrganization(extras?.author_urn)) {
+          const id = extras!.author_urn!.split(':').pop()!;
+          const org = (await client.request<{ localizedName?: string; vanityName?: string }>({ method: 'GET', url: `/rest/organizations/${id}`, headers: rest.headers(accessToken) })).data;
+          return { platformAccountId: extras!.author_urn!, handle: org.vanityName ?? id, ...(org.localizedName ? { displayName: org.localizedName } : {}), extras: { author_urn: extras!.author_urn! } };
+        }
+        const urn = `urn:li:person:${member.sub}`;
+        return { platformAccountId: urn, handle: member.email ?? member.sub, ...(member.name ? { displayName: member.name } : {}), extras: { author_urn: urn } };
+      },
+    },
+    publish: {
+      async post(input) {
+        assertContent(linkedinRules, input);
+        const token = input.credentials.accessToken;
+        const author = await authorOf(input.credentials);
+        const ids: string[] = [];
+        for (const item of input.media) ids.push(item.kind === 'video' ? await uploadVideo(options, rest, token, author, item) : await uploadImage(options, rest, token, author, item));
+        const title = typeof input.options?.title === 'string' ? input.options.title : undefined;
+        const content =
+          ids.length === 0
+            ? {}
+            : ids.length === 1
+              ? { content: { media: { id: ids[0], ...(title ? { title } : {}) } } }
+              : { content: { multiImage: { images: ids.map((id) => ({ id })) } } };
+        const response = await client.request({
+          method: 'POST',
+          url: '/rest/posts',
+          data: {
+            author,
+            commentary: escapeLittleText(input.text),
+            visibility: typeof input.options?.visibility === 'string' ? input.options.visibility : 'PUBLIC',
+            distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
+            lifecycleState: 'PUBLISHED',
+            isReshareDisabledByAuthor: false,
+            ...content,
+          },
+          headers: rest.headers(token),
+        });
+        const urn = response.headers['x-restli-id'] as string | undefined;
+        if (!urn) throw new ProviderError({ network: 'linkedin', kind: 'transient', networkMessage: 'LinkedIn did not return the post id (x-restli-id).' });
+        return { platformPostId: urn, url: `https://www.linkedin.com/feed/update/${urn}` };
+      },
+    },
+    analytics: {
+      async fetch({ credentials, platformPostId }) {
+        const author = credentials.extras?.author_urn;
+        return isOrganization(author) ? orgStatistics(credentials, author!, platformPostId) : memberStatistics(credentials, platformPostId);
+      },
+    },
+  };
+}

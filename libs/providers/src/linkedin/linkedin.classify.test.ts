@@ -1,0 +1,49 @@
+import { classifyAssetStatus, classifyLinkedIn } from './linkedin.classify.ts';
+import { escapeLittleText } from './linkedin.text.ts';
+
+const NOW = Date.UTC(2026, 10, 22);
+const res = (status: number, data: unknown, headers: Record<string, string> = {}) => ({ status, headers, data });
+
+// Bodies from networks.md §4.3 (LI-ERR and recorded responses).
+describe('classifyLinkedIn', () => {
+  it.each([
+    ['expired token', res(401, { status: 401, serviceErrorCode: 65600, code: 'EXPIRED_ACCESS_TOKEN', message: 'The token used in the request has expired' }), 'auth_expired', 'EXPIRED_ACCESS_TOKEN'],
+    ['revoked token', res(401, { status: 401, serviceErrorCode: 65601, code: 'REVOKED_ACCESS_TOKEN', message: 'The token used in the request has been revoked by the user' }), 'auth_revoked', 'REVOKED_ACCESS_TOKEN'],
+    ['invalid token', res(401, { status: 401, serviceErrorCode: 65600, code: 'INVALID_ACCESS_TOKEN', message: 'Invalid access token' }), 'auth_revoked', 'INVALID_ACCESS_TOKEN'],
+    ['empty token (old shape)', res(401, { message: 'Empty oauth2_access_token', serviceErrorCode: 401, status: 401 }), 'auth_expired', '401'],
+    ['access denied', res(403, { status: 403, serviceErrorCode: 100, code: 'ACCESS_DENIED', message: 'Not enough permissions to access: POST /rest/posts' }), 'permission_missing', 'ACCESS_DENIED'],
+    ['missing field', res(422, { status: 422, message: 'ERROR :: /author :: field is required but not found and has no default value' }), 'validation', '422'],
+    ['throttled', res(429, { status: 429, serviceErrorCode: 101, code: 'TOO_MANY_REQUESTS', message: 'Resource level throttle limit for calls to this resource is reached.' }), 'rate_limited', 'TOO_MANY_REQUESTS'],
+    ['server error', res(500, { message: 'Internal Server Error', status: 500 }), 'transient', '500'],
+    ['sunset version', res(426, { status: 426, code: 'NONEXISTENT_VERSION', message: 'Requested version 202301 is not active' }), 'validation', 'NONEXISTENT_VERSION'],
+    ['refresh expired or revoked', res(400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' }), 'auth_revoked', 'invalid_grant'],
+    ['bad client', res(401, { error: 'invalid_client', error_description: 'Client authentication failed.' }), 'permission_missing', 'invalid_client'],
+  ])('%s', (_name, response, kind, networkCode) => {
+    expect(classifyLinkedIn(response, NOW)).toMatchObject({ kind, networkCode });
+  });
+
+  it('422 DUPLICATE_POST (from Arisamiga/Linkedin-RSS#5) -> duplicate with LinkedIn’s message', () => {
+    const body = {
+      errorDetailType: 'com.linkedin.common.error.BadRequest',
+      message: 'com.linkedin.content.common.exception.BadRequestResponseException: Content is a duplicate of urn:li:share:7141138937766391808',
+      errorDetails: { inputErrors: [{ description: 'Duplicate post is detected', input: {}, code: 'DUPLICATE_POST' }] },
+      status: 422,
+    };
+    expect(classifyLinkedIn(res(422, body), NOW)).toEqual({ kind: 'duplicate', networkCode: 'DUPLICATE_POST', networkMessage: body.message });
+  });
+
+  it('429 uses Retry-After when present (LinkedIn documents none)', () => {
+    expect(classifyLinkedIn(res(429, { status: 429 }, { 'retry-after': '120' }), NOW).retryAfterMs).toBe(120_000);
+  });
+
+  it('PROCESSING_FAILED assets are media_invalid', () => {
+    expect(classifyAssetStatus('PROCESSING_FAILED', 'Unsupported video format')).toEqual({ kind: 'media_invalid', networkCode: 'PROCESSING_FAILED', networkMessage: 'Unsupported video format' });
+    expect(classifyAssetStatus('AVAILABLE', undefined)).toBeUndefined();
+  });
+});
+
+describe('escapeLittleText', () => {
+  it('escapes every reserved character', () => {
+    expect(escapeLittleText('a (b) [c] #d @e *f_ ~g <h> {i} |j \\k')).toBe('a \\(b\\) \\[c\\] \\#d \\@e \\*f\\_ \\~g \\<h\\> \\{i\\} \\|j \\\\k');
+  });
+});

@@ -1,0 +1,62 @@
+import { checkContent } from './content-rules.ts';
+import { xWeightedLength } from './x-text.ts';
+
+const img = (n = 1) => Array.from({ length: n }, (_, i) => ({ url: `https://cdn.example.com/${i}.jpg`, kind: 'image' as const }));
+const vid = { url: 'https://cdn.example.com/v.mp4', kind: 'video' as const };
+const rules = (network: Parameters<typeof checkContent>[0], input: Parameters<typeof checkContent>[1]) => checkContent(network, input).map((v) => v.rule);
+
+describe('xWeightedLength (twitter-text v3)', () => {
+  it('counts Latin as 1, CJK and emoji as 2, URLs as 23', () => {
+    expect(xWeightedLength('hello')).toBe(5);
+    expect(xWeightedLength('日本語')).toBe(6);
+    expect(xWeightedLength('👍🏽')).toBe(2);
+    expect(xWeightedLength('👨‍👩‍👧‍👦 ok')).toBe(5);
+    expect(xWeightedLength('see https://example.com/a/very/long/path?with=query')).toBe(4 + 23);
+    expect(xWeightedLength('e\u0301')).toBe(1);
+  });
+});
+
+describe('checkContent', () => {
+  it('X: 280 weighted characters', () => {
+    expect(rules('x', { text: 'a'.repeat(280), media: [] })).toEqual([]);
+    expect(rules('x', { text: 'a'.repeat(281), media: [] })).toEqual(['text_length']);
+    expect(rules('x', { text: '日'.repeat(141), media: [] })).toEqual(['text_length']);
+    expect(rules('x', { text: '', media: [] })).toEqual(['empty']);
+    expect(rules('x', { text: 'x', media: img(5) })).toEqual(['media_count']);
+    expect(rules('x', { text: 'x', media: [...img(1), vid] })).toEqual(['media_mix']);
+  });
+
+  it('Instagram and TikTok refuse text-only posts', () => {
+    expect(rules('instagram', { text: 'hi', media: [] })).toEqual(['media_required']);
+    expect(rules('tiktok', { text: 'hi', media: [], options: { privacy_level: 'SELF_ONLY' } })).toEqual(['media_required']);
+    expect(rules('facebook', { text: 'hi', media: [] })).toEqual([]);
+    expect(rules('linkedin', { text: 'hi', media: [] })).toEqual([]);
+  });
+
+  it('Instagram: 2,200 characters, 30 hashtags, carousel of at most 10', () => {
+    expect(rules('instagram', { text: 'a'.repeat(2201), media: img() })).toEqual(['text_length']);
+    expect(rules('instagram', { text: Array.from({ length: 31 }, (_, i) => `#t${i}`).join(' '), media: img() })).toEqual(['hashtags']);
+    expect(rules('instagram', { text: 'x', media: img(11) })).toEqual(['media_count']);
+    expect(rules('instagram', { text: 'x', media: [...img(2), vid] })).toEqual([]);
+  });
+
+  it('TikTok: privacy_level required and valid; one video or up to 35 photos', () => {
+    expect(rules('tiktok', { text: 'x', media: [vid] })).toEqual(['privacy_level_required']);
+    expect(rules('tiktok', { text: 'x', media: [vid], options: { privacy_level: 'EVERYONE' } })).toEqual(['privacy_level']);
+    expect(rules('tiktok', { text: 'x', media: [vid], options: { privacy_level: 'SELF_ONLY' } })).toEqual([]);
+    expect(rules('tiktok', { text: 'x', media: img(36), options: { privacy_level: 'SELF_ONLY' } })).toEqual(['media_count']);
+    expect(rules('tiktok', { text: 'x', media: [vid, vid], options: { privacy_level: 'SELF_ONLY' } })).toEqual(['media_count']);
+    expect(rules('tiktok', { text: 'x'.repeat(2201), media: [vid], options: { privacy_level: 'SELF_ONLY' } })).toEqual(['text_length']);
+  });
+
+  it('LinkedIn: 3,000 characters, up to 20 images, one video', () => {
+    expect(rules('linkedin', { text: 'a'.repeat(3001), media: [] })).toEqual(['text_length']);
+    expect(rules('linkedin', { text: 'x', media: img(21) })).toEqual(['media_count']);
+    expect(rules('linkedin', { text: 'x', media: [vid, vid] })).toEqual(['media_count']);
+  });
+
+  it('Facebook: one video, not mixed with photos; media URLs must be http(s)', () => {
+    expect(rules('facebook', { text: 'x', media: [vid, ...img(1)] })).toEqual(['media_mix']);
+    expect(rules('facebook', { text: 'x', media: [{ url: 'file:///etc/passwd', kind: 'image' }] })).toEqual(['media_url']);
+  });
+});

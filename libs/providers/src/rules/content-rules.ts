@@ -1,0 +1,19 @@
+import { facebookRules } from '../facebook/facebook.rules.ts';
+import { instagramRules } from '../instagram/instagram.rules.ts';
+import { linkedinRules } from '../linkedin/linkedin.rules.ts';
+import { tiktokRules } from '../tiktok/tiktok.rules.ts';
+import { type ContentInput, type ContentRules, type ContentViolation, type Network } from '../types.ts';
+import { xRules } from '../x/x.rules.ts';
+
+/** Per-network content rules, usable by the gateway without any network call (decisions §3). */
+export const contentRules: Readonly<Record<Network, ContentRules>> = {
+  instagram: instagramRules,
+  facebook: facebookRules,
+  x: xRules,
+  linkedin: linkedinRules,
+  tiktok: tiktokRules,
+};
+
+export function checkContent(network: Network, input: ContentInput): ContentViolation[] {
+  return contentRules[network].check({ text: input.text, media: input.media, options: input.options ?? {} });
+}

@@ -1,0 +1,169 @@
+import { type AdapterDeps } from '../adapter-deps.ts';
+import { ProviderError } from '../errors/provider-error.ts';
+import { assertContent } from '../rules/assert-content.ts';
+import { type OAuthApp, type PostMetrics, type ProviderAdapter, type PublishInput, type TokenSet } from '../types.ts';
+import { chunkPlan, createTikTokApi, fetchStatus, postInfo, uploadFile, waitPublished } from './tiktok.publish.ts';
+import { tiktokRules } from './tiktok.rules.ts';
+
+export interface TikTokAdapterOptions extends AdapterDeps {
+  authBaseUrl: string;
+}
+
+interface TtToken {
+  access_token: string;
+  expires_in?: number;
+  open_id?: string;
+  refresh_token?: string;
+  refresh_expires_in?: number;
+  scope?: string;
+}
+
+interface CreatorInfo {
+  creator_username?: string;
+  privacy_level_options?: string[];
+}
+
+const METRICS = ['view_count', 'like_count', 'comment_count', 'share_count'] as const;
+
+/**
+ * TikTok Content Posting API (networks.md §5): creator_info, then video (PULL_FROM_URL by default,
+ * FILE_UPLOAD with `options.source`) or photo init, then status polling until the public id exists.
+ * Refresh tokens rotate (Nov-2026 docs): always store the new one.
+ */
+export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdapter {
+  const { client, now } = options;
+  const api = createTikTokApi(options);
+
+  const tokenCall = async (params: Record<string, string>): Promise<TokenSet> => {
+    const response = await client.request<TtToken & { error?: string }>({
+      method: 'POST',
+      url: '/v2/oauth/token/',
+      data: new URLSearchParams(params).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    const token = response.data;
+    if (token.error !== undefined || !token.access_token) {
+      // TikTok may answer OAuth errors with HTTP 200; classify them like any other.
+      throw new ProviderError({ network: 'tiktok', kind: token.error === 'invalid_grant' ? 'auth_revoked' : 'validation', networkCode: token.error ?? 'no_token', networkMessage: 'TikTok refused the token request.' });
+    }
+    return {
+      accessToken: token.access_token,
+      ...(token.expires_in ? { expiresAt: new Date(now() + token.expires_in * 1000) } : {}),
+      ...(token.refresh_token ? { refreshToken: token.refresh_token } : {}),
+      ...(token.refresh_expires_in ? { refreshExpiresAt: new Date(now() + token.refresh_expires_in * 1000) } : {}),
+      ...(token.scope ? { scopes: token.scope.split(',') } : {}),
+      ...(token.open_id ? { extras: { open_id: token.open_id } } : {}),
+    };
+  };
+  const secrets = (app: OAuthApp) => ({ client_key: app.clientId, client_secret: app.clientSecret });
+
+  const publish = async (input: PublishInput) => {
+    assertContent(tiktokRules, input);
+    const token = input.credentials.accessToken;
+    const privacy = String(input.options?.privacy_level);
+    const creator = await api.post<CreatorInfo>('/v2/post/publish/creator_info/query/', token);
+    if (creator.privacy_level_options && !creator.privacy_level_options.includes(privacy)) {
+      throw new ProviderError({
+        network: 'tiktok',
+        kind: 'validation',
+        networkCode: 'privacy_level_option_mismatch',
+        networkMessage: `This creator can post with privacy_level ${creator.privacy_level_options.join(', ')}.`,
+      });
+    }
+    const username = creator.creator_username ?? input.credentials.extras?.username ?? '';
+    const [first] = input.media;
+    let publishId: string;
+    let kind: 'video' | 'photo';
+    if (first?.kind === 'video') {
+      kind = 'video';
+      const info = { title: input.text, ...postInfo(input, privacy), disable_duet: input.options?.disable_duet === true, disable_stitch: input.options?.disable_stitch === true };
+      if (input.options?.source === 'FILE_UPLOAD') {
+        const { bytes } = await options.fetchMedia('tiktok', first.url);
+        const init = await api.post<{ publish_id: string; upload_url: string }>('/v2/post/publish/video/init/', token, {
+          post_info: info,
+          source_info: { source: 'FILE_UPLOAD', video_size: bytes.length, ...chunkPlan(bytes.length) },
+        });
+        await uploadFile(options, init.upload_url, bytes);
+        publishId = init.publish_id;
+      } else {
+        const init = await api.post<{ publish_id: string }>('/v2/post/publish/video/init/', token, { post_info: info, source_info: { source: 'PULL_FROM_URL', video_url: first.url } });
+        publishId = init.publish_id;
+      }
+    } else {
+      kind = 'photo';
+      const title = typeof input.options?.title === 'string' ? input.options.title : '';
+      const init = await api.post<{ publish_id: string }>('/v2/post/publish/content/init/', token, {
+        media_type: 'PHOTO',
+        post_mode: 'DIRECT_POST',
+        post_info: { title, description: input.text, ...postInfo(input, privacy), auto_add_music: input.options?.auto_add_music !== false },
+        source_info: { source: 'PULL_FROM_URL', photo_cover_index: 0, photo_images: input.media.map((item) => item.url) },
+      });
+      publishId = init.publish_id;
+    }
+    const postId = await waitPublished(options, token, publishId, privacy !== 'SELF_ONLY');
+    // A private post (or one still in moderation) has no public id: keep the publish id, which
+    // analytics can resolve later through status/fetch.
+    return postId
+      ? { platformPostId: postId, url: `https://www.tiktok.com/@${username}/${kind}/${postId}` }
+      : { platformPostId: publishId, url: `https://www.tiktok.com/@${username}` };
+  };
+
+  return {
+    network: 'tiktok',
+    rules: tiktokRules,
+    oauth: {
+      pkce: 'optional',
+      authorizeUrl({ app, state, codeChallenge }) {
+        const url = new URL(`${options.authBaseUrl.replace(/\/$/, '')}/v2/auth/authorize/`);
+        url.searchParams.set('client_key', app.clientId);
+        url.searchParams.set('scope', app.scopes.join(','));
+        url.searchParams.set('response_type', 'code');
+        url.searchParams.set('redirect_uri', app.redirectUri);
+        url.searchParams.set('state', state);
+        if (codeChallenge) {
+          url.searchParams.set('code_challenge', codeChallenge);
+          url.searchParams.set('code_challenge_method', 'S256');
+        }
+        return { url: url.toString(), pkce: 'optional' };
+      },
+      exchangeCode: ({ app, code, codeVerifier }) =>
+        tokenCall({ ...secrets(app), code, grant_type: 'authorization_code', redirect_uri: app.redirectUri, ...(codeVerifier ? { code_verifier: codeVerifier } : {}) }),
+      refresh: ({ app, refreshToken }) => tokenCall({ ...secrets(app), grant_type: 'refresh_token', refresh_token: refreshToken }),
+      async revoke({ app, token }) {
+        await client.request({ method: 'POST', url: '/v2/oauth/revoke/', data: new URLSearchParams({ ...secrets(app), token }).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+      },
+    },
+    profile: {
+      async fetch({ accessToken }) {
+        const response = await client.request<{ data?: { user?: { open_id: string; username?: string; display_name?: string } } }>({
+          method: 'GET',
+          url: '/v2/user/info/',
+          params: { fields: 'open_id,union_id,avatar_url,display_name,username' },
+          headers: { Authorization: `Bearer ${accessToken}` },
+        });
+        const user = response.data.data?.user;
+        if (!user) throw new ProviderError({ network: 'tiktok', kind: 'transient', networkMessage: 'TikTok returned no user.' });
+        return {
+          platformAccountId: user.open_id,
+          handle: user.username ?? user.open_id,
+          ...(user.display_name ? { displayName: user.display_name } : {}),
+          extras: { open_id: user.open_id, ...(user.username ? { username: user.username } : {}) },
+        };
+      },
+    },
+    publish: { post: publish },
+    analytics: {
+      async fetch({ credentials, platformPostId }): Promise<PostMetrics> {
+        let videoId: string | undefined = platformPostId;
+        if (platformPostId.includes('~')) {
+          videoId = (await fetchStatus(options, credentials.accessToken, platformPostId)).postIds[0];
+          if (!videoId) return Object.fromEntries(METRICS.map((key) => [key, 0]));
+        }
+        const data = await api.post<{ videos?: Record<string, unknown>[] }>('/v2/video/query/', credentials.accessToken, { filters: { video_ids: [videoId] } }, { fields: `id,${METRICS.join(',')}` });
+        const video = data.videos?.[0];
+        if (!video) throw new ProviderError({ network: 'tiktok', kind: 'validation', networkCode: 'not_found', networkMessage: `Video ${videoId} was not found.` });
+        return Object.fromEntries(METRICS.map((key) => [key, typeof video[key] === 'number' ? video[key] : 0]));
+      },
+    },
+  };
+}

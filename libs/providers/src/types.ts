@@ -1,0 +1,128 @@
+/** The five networks of the spec, in the spec's order. */
+export const networks = ['instagram', 'facebook', 'x', 'linkedin', 'tiktok'] as const;
+export type Network = (typeof networks)[number];
+
+export const isNetwork = (value: unknown): value is Network => networks.includes(value as Network);
+
+/** An OAuth app's settings, injected per call (BYOK apps differ per organization). */
+export interface OAuthApp {
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+  scopes: string[];
+}
+
+export interface TokenSet {
+  accessToken: string;
+  /** Absent when the network gives none; when present, always store it (X and TikTok rotate). */
+  refreshToken?: string;
+  expiresAt?: Date;
+  refreshExpiresAt?: Date;
+  scopes?: string[];
+  /** Network-specific identifiers the token response carries (TikTok `open_id`, LinkedIn `id_token`...). */
+  extras?: Record<string, string>;
+}
+
+export type PkceRequirement = 'required' | 'optional' | 'none';
+
+export interface AuthorizeUrlInput {
+  app: OAuthApp;
+  state: string;
+  /** S256 challenge; required where `pkce` is `required` (X). */
+  codeChallenge?: string;
+}
+
+export interface OAuthCapability {
+  /** Whether the authorize URL needs a PKCE challenge and the exchange its verifier. */
+  readonly pkce: PkceRequirement;
+  authorizeUrl(input: AuthorizeUrlInput): { url: string; pkce: PkceRequirement };
+  exchangeCode(input: { app: OAuthApp; code: string; codeVerifier?: string }): Promise<TokenSet>;
+  /** Networks without refresh (Facebook Login) throw `ProviderError` kind `validation`. */
+  refresh(input: { app: OAuthApp; refreshToken: string }): Promise<TokenSet>;
+  revoke(input: { app: OAuthApp; token: string }): Promise<void>;
+}
+
+/** Network-specific identifiers stored with a connected account. */
+export interface AccountExtras {
+  page_id?: string;
+  ig_user_id?: string;
+  author_urn?: string;
+  username?: string;
+  [key: string]: string | undefined;
+}
+
+export interface Profile {
+  platformAccountId: string;
+  handle: string;
+  displayName?: string;
+  extras: AccountExtras;
+}
+
+export interface ProfileCapability {
+  /** Validates the token against the network and returns the account it acts for. */
+  fetch(input: { accessToken: string; extras?: AccountExtras }): Promise<Profile>;
+}
+
+export interface Credentials {
+  accessToken: string;
+  extras?: AccountExtras;
+}
+
+export type MediaKind = 'image' | 'video';
+
+export interface MediaInput {
+  url: string;
+  kind: MediaKind;
+}
+
+export interface PublishInput {
+  credentials: Credentials;
+  text: string;
+  media: MediaInput[];
+  /** Network options, e.g. TikTok `privacy_level`; see each network's rules. */
+  options?: Record<string, unknown>;
+}
+
+export interface PublishResult {
+  platformPostId: string;
+  url: string;
+}
+
+export interface PublishCapability {
+  post(input: PublishInput): Promise<PublishResult>;
+}
+
+/** Metric keys per network as in the interface spec's "Post analytics row". */
+export type PostMetrics = Record<string, number>;
+
+export interface AnalyticsCapability {
+  fetch(input: { credentials: Credentials; platformPostId: string }): Promise<PostMetrics>;
+}
+
+export interface ContentViolation {
+  rule: string;
+  message: string;
+}
+
+export interface ContentInput {
+  text: string;
+  media: MediaInput[];
+  options?: Record<string, unknown>;
+}
+
+export interface ContentRules {
+  network: Network;
+  maxTextLength: number;
+  requiresMedia: boolean;
+  check(input: ContentInput): ContentViolation[];
+}
+
+/** One adapter per network: capabilities as explicit objects (STYLE.md convention 11). */
+export interface ProviderAdapter {
+  readonly network: Network;
+  readonly rules: ContentRules;
+  readonly oauth: OAuthCapability;
+  readonly profile: ProfileCapability;
+  readonly publish: PublishCapability;
+  readonly analytics: AnalyticsCapability;
+}

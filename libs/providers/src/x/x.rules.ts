@@ -1,0 +1,24 @@
+import { checkMediaUrls, images, videos, violation } from '../rules/rule-helpers.ts';
+import { X_MAX_WEIGHTED_LENGTH, xWeightedLength } from '../rules/x-text.ts';
+import { type ContentRules, type ContentViolation } from '../types.ts';
+
+/** networks.md §3.4: 280 weighted characters; up to 4 images, or 1 video, never mixed. */
+export const X_LIMITS = { maxWeighted: X_MAX_WEIGHTED_LENGTH, maxImages: 4, maxVideos: 1 } as const;
+
+export const xRules: ContentRules = {
+  network: 'x',
+  maxTextLength: X_LIMITS.maxWeighted,
+  requiresMedia: false,
+  check(input) {
+    const found: ContentViolation[] = [];
+    const weighted = xWeightedLength(input.text);
+    if (weighted > X_LIMITS.maxWeighted) found.push(violation('text_length', `X posts are limited to ${X_LIMITS.maxWeighted} weighted characters (this text counts ${weighted}).`));
+    if (input.text.trim() === '' && input.media.length === 0) found.push(violation('empty', 'An X post needs text or media.'));
+    const imageCount = images(input.media).length;
+    const videoCount = videos(input.media).length;
+    if (imageCount > X_LIMITS.maxImages) found.push(violation('media_count', `An X post holds at most ${X_LIMITS.maxImages} images.`));
+    if (videoCount > X_LIMITS.maxVideos) found.push(violation('media_count', 'An X post holds at most one video.'));
+    if (videoCount > 0 && imageCount > 0) found.push(violation('media_mix', 'An X post cannot mix images and a video.'));
+    return found.concat(checkMediaUrls(input));
+  },
+};

@@ -1,0 +1,129 @@
+import { type Providers } from '../src/index.ts';
+import { startMediaServer, type MediaServer } from './support/media-server.ts';
+import { consent, failure, startSandbox, testProviders, type RunningSandbox } from './support/sandbox.ts';
+
+const app = { clientId: 'li-client', clientSecret: 'li-secret', redirectUri: 'https://app.example.com/oauth/linkedin/callback', scopes: ['openid', 'profile', 'email', 'w_member_social'] };
+
+describe('LinkedIn adapter against the sandbox', () => {
+  let sandbox: RunningSandbox;
+  let media: MediaServer;
+  let providers: Providers;
+  let accessToken: string;
+  let refreshToken: string;
+  let author: string;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    media = await startMediaServer();
+    providers = testProviders(sandbox.baseUrl);
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    await media.close();
+  });
+  beforeEach(async () => {
+    await sandbox.reset();
+    const { url, pkce } = providers.linkedin.oauth.authorizeUrl({ app, state: 'li-state' });
+    expect(pkce).toBe('none');
+    const { code, state } = await consent(url);
+    expect(state).toBe('li-state');
+    const tokens = await providers.linkedin.oauth.exchangeCode({ app, code });
+    accessToken = tokens.accessToken;
+    refreshToken = tokens.refreshToken!;
+    author = (await providers.linkedin.profile.fetch({ accessToken })).platformAccountId;
+  });
+
+  const credentials = () => ({ accessToken, extras: { author_urn: author } });
+
+  it('exchanges a code for 60-day tokens; refresh keeps the same refresh token (not rotated)', async () => {
+    expect(author).toMatch(/^urn:li:person:\w+$/);
+    const renewed = await providers.linkedin.oauth.refresh({ app, refreshToken });
+    expect(renewed.accessToken).not.toBe(accessToken);
+    expect(renewed.refreshToken).toBe(refreshToken);
+    expect(renewed.expiresAt!.getTime() - Date.now()).toBeGreaterThan(59 * 86_400_000);
+    expect(renewed.refreshExpiresAt!.getTime()).toBeLessThanOrEqual(Date.now() + 365 * 86_400_000);
+    await providers.linkedin.oauth.revoke({ app, token: renewed.accessToken });
+    expect((await failure(() => providers.linkedin.profile.fetch({ accessToken: renewed.accessToken }))).kind).toBe('auth_revoked');
+    expect(await failure(() => providers.linkedin.oauth.refresh({ app, refreshToken }))).toMatchObject({ kind: 'auth_revoked', networkCode: 'invalid_grant' });
+  });
+
+  it('profile of an organization author', async () => {
+    const profile = await providers.linkedin.profile.fetch({ accessToken, extras: { author_urn: 'urn:li:organization:2414183' } });
+    expect(profile).toMatchObject({ platformAccountId: 'urn:li:organization:2414183', handle: 'sandbox-org-2414183' });
+  });
+
+  it('publishes text (escaped little text), one image, several images and a video', async () => {
+    const text = await providers.linkedin.publish.post({ credentials: credentials(), text: 'Hello (world) #launch [v2]', media: [] });
+    expect(text.platformPostId).toMatch(/^urn:li:share:\d+$/);
+    expect(text.url).toBe(`https://www.linkedin.com/feed/update/${text.platformPostId}`);
+    await providers.linkedin.publish.post({ credentials: credentials(), text: 'one image', media: [{ url: media.url('/image.jpg'), kind: 'image' }] });
+    await providers.linkedin.publish.post({
+      credentials: credentials(),
+      text: 'two images',
+      media: [
+        { url: media.url('/image.jpg'), kind: 'image' },
+        { url: media.url('/image.png'), kind: 'image' },
+      ],
+    });
+    const video = await providers.linkedin.publish.post({ credentials: credentials(), text: 'video', media: [{ url: media.url('/video.mp4'), kind: 'video' }] });
+    expect(video.platformPostId).toMatch(/^urn:li:ugcPost:\d+$/);
+    const posts = await sandbox.posts('linkedin');
+    // The sandbox renders commentary like LinkedIn: escaped text survives whole.
+    expect(posts[0]!.text).toBe('Hello (world) #launch [v2]');
+    expect(posts.map((post) => post.media.map((item) => item.kind))).toEqual([[], ['image'], ['image', 'image'], ['video']]);
+  });
+
+  it('media problems: broken URL -> media_invalid before LinkedIn is called; a non-video fails processing', async () => {
+    const broken = await failure(() => providers.linkedin.publish.post({ credentials: credentials(), text: 'x', media: [{ url: media.url('/missing.jpg'), kind: 'image' }] }));
+    expect(broken).toMatchObject({ kind: 'media_invalid', network: 'linkedin' });
+    const notVideo = await failure(() => providers.linkedin.publish.post({ credentials: credentials(), text: 'x', media: [{ url: media.url('/image.jpg'), kind: 'video' }] }));
+    expect(notVideo).toMatchObject({ kind: 'media_invalid', networkCode: 'PROCESSING_FAILED' });
+  });
+
+  it('analytics: member posts via memberCreatorPostAnalytics, organization posts via share statistics', async () => {
+    const post = await providers.linkedin.publish.post({ credentials: credentials(), text: 'stats', media: [] });
+    await sandbox.setMetrics('linkedin', post.platformPostId, { share_statistics_impression_count: 120, share_statistics_like_count: 7, share_statistics_comment_count: 2, share_statistics_share_count: 1, share_statistics_unique_impressions_count: 90 });
+    expect(await providers.linkedin.analytics.fetch({ credentials: credentials(), platformPostId: post.platformPostId })).toEqual({
+      share_statistics_impression_count: 120,
+      share_statistics_unique_impressions_count: 90,
+      share_statistics_share_count: 1,
+      share_statistics_like_count: 7,
+      share_statistics_comment_count: 2,
+    });
+    const org = { accessToken, extras: { author_urn: 'urn:li:organization:5515715' } };
+    const orgPost = await providers.linkedin.publish.post({ credentials: org, text: 'org stats', media: [] });
+    await sandbox.setMetrics('linkedin', orgPost.platformPostId, { share_statistics_click_count: 4, share_statistics_engagement: 0.05 });
+    expect(await providers.linkedin.analytics.fetch({ credentials: org, platformPostId: orgPost.platformPostId })).toMatchObject({ share_statistics_click_count: 4, share_statistics_engagement: 0.05, share_statistics_impression_count: 0 });
+  });
+
+  describe('faults', () => {
+    const publish = () => providers.linkedin.publish.post({ credentials: credentials(), text: `fault ${Math.random()}`, media: [] });
+
+    it('rate_limit -> rate_limited (LinkedIn sends no reset header, so no retry time)', async () => {
+      await sandbox.fault('linkedin', 'rate_limit');
+      expect(await failure(publish)).toMatchObject({ kind: 'rate_limited', status: 429, networkCode: 'TOO_MANY_REQUESTS', retryAfterMs: undefined });
+    });
+    it('server_error -> transient', async () => {
+      await sandbox.fault('linkedin', 'server_error');
+      expect(await failure(publish)).toMatchObject({ kind: 'transient', status: 500 });
+    });
+    it('timeout -> transient', async () => {
+      await sandbox.fault('linkedin', 'timeout');
+      expect(await failure(publish)).toMatchObject({ kind: 'transient', networkCode: 'timeout' });
+    });
+    it('token_expired -> auth_expired', async () => {
+      await sandbox.fault('linkedin', 'token_expired');
+      expect(await failure(publish)).toMatchObject({ kind: 'auth_expired', networkCode: 'EXPIRED_ACCESS_TOKEN' });
+    });
+    it('token_revoked -> auth_revoked', async () => {
+      await sandbox.fault('linkedin', 'token_revoked');
+      expect(await failure(publish)).toMatchObject({ kind: 'auth_revoked', networkCode: 'REVOKED_ACCESS_TOKEN' });
+    });
+    it('duplicate -> duplicate (422 DUPLICATE_POST), also for a real repeat', async () => {
+      await sandbox.fault('linkedin', 'duplicate');
+      expect(await failure(publish)).toMatchObject({ kind: 'duplicate', status: 422, networkCode: 'DUPLICATE_POST' });
+      await providers.linkedin.publish.post({ credentials: credentials(), text: 'same text', media: [] });
+      expect((await failure(() => providers.linkedin.publish.post({ credentials: credentials(), text: 'same text', media: [] }))).kind).toBe('duplicate');
+    });
+  });
+});

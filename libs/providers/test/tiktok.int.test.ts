@@ -1,0 +1,134 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { type Providers } from '../src/index.ts';
+import { startMediaServer, type MediaServer } from './support/media-server.ts';
+import { consent, failure, startSandbox, testProviders, type RunningSandbox } from './support/sandbox.ts';
+
+const app = { clientId: 'tt-client-key', clientSecret: 'tt-secret', redirectUri: 'https://app.example.com/oauth/tiktok/callback', scopes: ['user.info.basic', 'video.publish', 'video.list'] };
+
+describe('TikTok adapter against the sandbox', () => {
+  let sandbox: RunningSandbox;
+  let media: MediaServer;
+  let providers: Providers;
+  let accessToken: string;
+  let refreshToken: string;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    media = await startMediaServer();
+    providers = testProviders(sandbox.baseUrl);
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    await media.close();
+  });
+  beforeEach(async () => {
+    await sandbox.reset();
+    const { code } = await consent(providers.tiktok.oauth.authorizeUrl({ app, state: 'tt' }).url);
+    const tokens = await providers.tiktok.oauth.exchangeCode({ app, code });
+    accessToken = tokens.accessToken;
+    refreshToken = tokens.refreshToken!;
+  });
+
+  const credentials = () => ({ accessToken });
+  const video = () => ({ url: media.url('/video.mp4'), kind: 'video' as const });
+  const photo = () => ({ url: media.url('/image.jpg'), kind: 'image' as const });
+
+  it('OAuth: optional PKCE (checked when used), 2 h tokens with open_id, rotating refresh tokens, revoke', async () => {
+    expect(providers.tiktok.oauth.pkce).toBe('optional');
+    const verifier = randomBytes(32).toString('base64url');
+    const challenge = createHash('sha256').update(verifier).digest('hex');
+    const { url } = providers.tiktok.oauth.authorizeUrl({ app, state: 'p', codeChallenge: challenge });
+    expect(url).toContain('/tiktok/v2/auth/authorize/?client_key=tt-client-key');
+    const { code } = await consent(url);
+    const tokens = await providers.tiktok.oauth.exchangeCode({ app, code, codeVerifier: verifier });
+    expect(tokens.extras?.open_id).toBeDefined();
+    expect(tokens.expiresAt!.getTime() - Date.now()).toBeLessThanOrEqual(7200_000);
+    const renewed = await providers.tiktok.oauth.refresh({ app, refreshToken });
+    expect(renewed.refreshToken).not.toBe(refreshToken);
+    expect(await failure(() => providers.tiktok.oauth.refresh({ app, refreshToken }))).toMatchObject({ kind: 'auth_revoked', networkCode: 'invalid_grant' });
+    await providers.tiktok.oauth.revoke({ app, token: renewed.accessToken });
+    expect(await failure(() => providers.tiktok.profile.fetch({ accessToken: renewed.accessToken }))).toMatchObject({ kind: 'auth_expired', networkCode: 'access_token_invalid' });
+  });
+
+  it('profile: user info', async () => {
+    const profile = await providers.tiktok.profile.fetch({ accessToken });
+    expect(profile).toMatchObject({ platformAccountId: expect.any(String), handle: expect.stringMatching(/^sandbox\./), extras: { open_id: profile.platformAccountId } });
+  });
+
+  it('publishes a video by PULL_FROM_URL: PROCESSING_DOWNLOAD -> PUBLISH_COMPLETE -> public id (int64 kept exact)', async () => {
+    const result = await providers.tiktok.publish.post({ credentials: credentials(), text: 'funny #cat', media: [video()], options: { privacy_level: 'PUBLIC_TO_EVERYONE' } });
+    expect(result.platformPostId).toMatch(/^7\d{18}$/);
+    expect(result.url).toMatch(new RegExp(`^https://www\\.tiktok\\.com/@sandbox\\.\\w+/video/${result.platformPostId}$`));
+    const [post] = await sandbox.posts('tiktok');
+    expect(post).toMatchObject({ id: result.platformPostId, text: 'funny #cat', options: { privacy_level: 'PUBLIC_TO_EVERYONE', source: 'PULL_FROM_URL' } });
+  });
+
+  it('publishes a video by FILE_UPLOAD and photos; a SELF_ONLY post keeps its publish id', async () => {
+    const uploaded = await providers.tiktok.publish.post({ credentials: credentials(), text: 'upload', media: [video()], options: { privacy_level: 'MUTUAL_FOLLOW_FRIENDS', source: 'FILE_UPLOAD' } });
+    expect(uploaded.platformPostId).toMatch(/^\d{19}$/);
+    const photos = await providers.tiktok.publish.post({ credentials: credentials(), text: 'photos', media: [photo(), photo()], options: { privacy_level: 'PUBLIC_TO_EVERYONE', title: 'Two' } });
+    expect(photos.url).toContain('/photo/');
+    const private_ = await providers.tiktok.publish.post({ credentials: credentials(), text: 'private', media: [video()], options: { privacy_level: 'SELF_ONLY' } });
+    expect(private_.platformPostId).toMatch(/^v_pub_url~v2\.\d+$/);
+    expect((await sandbox.posts('tiktok')).map((post) => post.options.source)).toEqual(['FILE_UPLOAD', 'PULL_FROM_URL', 'PULL_FROM_URL']);
+  });
+
+  it('refuses text-only posts and a missing privacy_level before any call; checks creator privacy options', async () => {
+    expect((await failure(() => providers.tiktok.publish.post({ credentials: credentials(), text: 'x', media: [], options: { privacy_level: 'SELF_ONLY' } }))).networkCode).toBe('media_required');
+    expect((await failure(() => providers.tiktok.publish.post({ credentials: credentials(), text: 'x', media: [video()] }))).networkCode).toBe('privacy_level_required');
+    const follower = await failure(() => providers.tiktok.publish.post({ credentials: credentials(), text: 'x', media: [video()], options: { privacy_level: 'FOLLOWER_OF_CREATOR' } }));
+    expect(follower).toMatchObject({ kind: 'validation', networkCode: 'privacy_level_option_mismatch' });
+  });
+
+  it('media failures: broken URL -> FAILED video_pull_failed; PNG photos -> file_format_check_failed; both media_invalid', async () => {
+    const broken = await failure(() => providers.tiktok.publish.post({ credentials: credentials(), text: 'x', media: [{ url: media.url('/missing.mp4'), kind: 'video' }], options: { privacy_level: 'SELF_ONLY' } }));
+    expect(broken).toMatchObject({ kind: 'media_invalid', networkCode: 'video_pull_failed' });
+    const png = await failure(() => providers.tiktok.publish.post({ credentials: credentials(), text: 'x', media: [{ url: media.url('/image.png'), kind: 'image' }], options: { privacy_level: 'SELF_ONLY' } }));
+    expect(png).toMatchObject({ kind: 'media_invalid', networkCode: 'file_format_check_failed' });
+    const brokenUpload = await failure(() => providers.tiktok.publish.post({ credentials: credentials(), text: 'x', media: [{ url: media.url('/missing.mp4'), kind: 'video' }], options: { privacy_level: 'SELF_ONLY', source: 'FILE_UPLOAD' } }));
+    expect(brokenUpload).toMatchObject({ kind: 'media_invalid', networkCode: 'media_download_failed' });
+  });
+
+  it('analytics: video/query counts with the spec keys, also from a publish id', async () => {
+    const post = await providers.tiktok.publish.post({ credentials: credentials(), text: 'm', media: [video()], options: { privacy_level: 'PUBLIC_TO_EVERYONE' } });
+    await sandbox.setMetrics('tiktok', post.platformPostId, { view_count: 345, like_count: 12, comment_count: 3, share_count: 1 });
+    expect(await providers.tiktok.analytics.fetch({ credentials: credentials(), platformPostId: post.platformPostId })).toEqual({ view_count: 345, like_count: 12, comment_count: 3, share_count: 1 });
+    const hidden = await providers.tiktok.publish.post({ credentials: credentials(), text: 'h', media: [video()], options: { privacy_level: 'SELF_ONLY' } });
+    expect(await providers.tiktok.analytics.fetch({ credentials: credentials(), platformPostId: hidden.platformPostId })).toEqual({ view_count: 0, like_count: 0, comment_count: 0, share_count: 0 });
+  });
+
+  describe('faults', () => {
+    const publish = () => providers.tiktok.publish.post({ credentials: credentials(), text: 'f', media: [video()], options: { privacy_level: 'SELF_ONLY' } });
+
+    it('rate_limit -> rate_limited; no header is documented, so the 1-minute window is the retry time', async () => {
+      await sandbox.fault('tiktok', 'rate_limit');
+      expect(await failure(publish)).toMatchObject({ kind: 'rate_limited', status: 429, networkCode: 'rate_limit_exceeded', retryAfterMs: 60_000 });
+    });
+    it('server_error -> transient', async () => {
+      await sandbox.fault('tiktok', 'server_error');
+      expect(await failure(publish)).toMatchObject({ kind: 'transient', networkCode: 'internal_error' });
+    });
+    it('timeout -> transient', async () => {
+      await sandbox.fault('tiktok', 'timeout');
+      expect(await failure(publish)).toMatchObject({ kind: 'transient', networkCode: 'timeout' });
+    });
+    it('token_expired -> auth_expired', async () => {
+      await sandbox.fault('tiktok', 'token_expired');
+      expect(await failure(publish)).toMatchObject({ kind: 'auth_expired', networkCode: 'access_token_invalid' });
+    });
+    it('token_revoked -> access_token_invalid on the call, auth_revoked on the refresh', async () => {
+      await sandbox.fault('tiktok', 'token_revoked');
+      expect((await failure(publish)).kind).toBe('auth_expired');
+      expect((await failure(() => providers.tiktok.oauth.refresh({ app, refreshToken }))).kind).toBe('auth_revoked');
+    });
+    it('duplicate -> duplicate (spam_risk)', async () => {
+      await sandbox.fault('tiktok', 'duplicate');
+      expect(await failure(publish)).toMatchObject({ kind: 'duplicate', networkCode: 'spam_risk' });
+    });
+    it('recovers on the next call after a transient fault', async () => {
+      await sandbox.fault('tiktok', 'server_error', 1);
+      expect((await failure(publish)).kind).toBe('transient');
+      await expect(publish()).resolves.toMatchObject({ platformPostId: expect.stringMatching(/^v_pub_url~/) });
+    });
+  });
+});

@@ -1,0 +1,61 @@
+import { Router, json } from 'express';
+import { type SandboxState } from '../state/sandbox-state.ts';
+import { FAULT_KINDS, NETWORKS, type FaultKind, type NetworkName } from '../state/types.ts';
+
+const isNetwork = (value: unknown): value is NetworkName => NETWORKS.includes(value as NetworkName);
+const isFault = (value: unknown): value is FaultKind => FAULT_KINDS.includes(value as FaultKind);
+
+function badRequest(message: string) {
+  return { error: { code: 'validation_error', message } };
+}
+
+/** Decisions §7 control API, mounted at `/__sandbox`; never part of a real network. */
+export function controlRouter(state: SandboxState): Router {
+  const router = Router();
+  router.use(json());
+
+  router.post('/reset', (_req, res) => {
+    state.reset();
+    res.status(204).end();
+  });
+
+  router.post('/faults', (req, res) => {
+    const body = (req.body ?? {}) as { network?: unknown; fault?: unknown; count?: unknown; retry_after_seconds?: unknown };
+    if (!isNetwork(body.network)) return void res.status(400).json(badRequest(`network must be one of ${NETWORKS.join(', ')}.`));
+    if (!isFault(body.fault)) return void res.status(400).json(badRequest(`fault must be one of ${FAULT_KINDS.join(', ')}.`));
+    const count = body.count === undefined ? 1 : Number(body.count);
+    if (!Number.isInteger(count) || count < 1) return void res.status(400).json(badRequest('count must be a positive integer.'));
+    const retryAfter = body.retry_after_seconds === undefined ? 60 : Number(body.retry_after_seconds);
+    if (!Number.isFinite(retryAfter) || retryAfter < 0) return void res.status(400).json(badRequest('retry_after_seconds must be a non-negative number.'));
+    state.faults.push(body.network, body.fault, count, retryAfter);
+    res.status(201).json({ network: body.network, fault: body.fault, count, pending: state.faults.pending() });
+  });
+
+  router.get('/faults', (_req, res) => {
+    res.json({ pending: state.faults.pending() });
+  });
+
+  router.get('/posts', (req, res) => {
+    const network = req.query.network;
+    if (network !== undefined && !isNetwork(network)) return void res.status(400).json(badRequest(`network must be one of ${NETWORKS.join(', ')}.`));
+    res.json({ posts: state.postsOf(network) });
+  });
+
+  router.post('/metrics', (req, res) => {
+    const body = (req.body ?? {}) as { network?: unknown; post_id?: unknown; metrics?: unknown };
+    if (!isNetwork(body.network)) return void res.status(400).json(badRequest(`network must be one of ${NETWORKS.join(', ')}.`));
+    if (typeof body.post_id !== 'string' || body.post_id === '') return void res.status(400).json(badRequest('post_id must be a non-empty string.'));
+    const metrics = body.metrics;
+    const valid =
+      typeof metrics === 'object' &&
+      metrics !== null &&
+      Object.values(metrics).every(
+        (value) => typeof value === 'number' || (typeof value === 'object' && value !== null && Object.values(value).every((v) => typeof v === 'number')),
+      );
+    if (!valid) return void res.status(400).json(badRequest('metrics must be an object of numbers (or, for reactions by type, objects of numbers).'));
+    state.setMetrics(body.network, body.post_id, metrics as Record<string, number | Record<string, number>>);
+    res.status(204).end();
+  });
+
+  return router;
+}

@@ -1,0 +1,76 @@
+import { type FetchedMedia } from '../media/fetch-media.ts';
+
+/** A settled or still running media download the network started on its own. */
+export interface PendingFetch {
+  result: FetchedMedia | undefined;
+}
+
+export interface IgContainer {
+  id: string;
+  igUserId: string;
+  mediaType: 'IMAGE' | 'VIDEO' | 'REELS' | 'STORIES' | 'CAROUSEL';
+  isCarouselItem: boolean;
+  children: string[];
+  caption: string;
+  mediaUrl: string | undefined;
+  download: PendingFetch | undefined;
+  statusCode: 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'PUBLISHED' | 'EXPIRED';
+  errorText: string | undefined;
+  polls: number;
+  options: Record<string, string>;
+}
+
+export interface IgMedia {
+  id: string;
+  igUserId: string;
+  shortcode: string;
+  permalink: string;
+  mediaType: string;
+  productType: string;
+  caption: string;
+  timestamp: string;
+}
+
+export interface FbPost {
+  id: string;
+  pageId: string;
+  message: string;
+  permalink: string;
+  createdAt: string;
+}
+
+export interface FbPhoto {
+  id: string;
+  pageId: string;
+  url: string;
+  published: boolean;
+  postId: string | undefined;
+  attached: boolean;
+}
+
+export interface FbVideo {
+  id: string;
+  pageId: string;
+  postId: string;
+  description: string;
+  download: PendingFetch;
+  polls: number;
+}
+
+export const STORES = {
+  igContainers: 'graph.igContainers',
+  igMedia: 'graph.igMedia',
+  fbPosts: 'graph.fbPosts',
+  fbPhotos: 'graph.fbPhotos',
+  fbVideos: 'graph.fbVideos',
+  fbLastMessage: 'graph.fbLastMessage',
+} as const;
+
+/** Starts a download and lets status reads see its outcome later, like the network's crawler. */
+export function startDownload(fetcher: (url: string) => Promise<FetchedMedia>, url: string): PendingFetch {
+  const pending: PendingFetch = { result: undefined };
+  void fetcher(url).then((result) => {
+    pending.result = result;
+  });
+  return pending;
+}

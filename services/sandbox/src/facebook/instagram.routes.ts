@@ -1,0 +1,198 @@
+import { type Response, type Router } from 'express';
+import { type SandboxContext } from '../context.ts';
+import { isVideoFormat } from '../media/sniff.ts';
+import { numericId, randomToken } from '../state/ids.ts';
+import { bucHeaders, graphParams, idOf, requireGraphToken } from './graph-auth.ts';
+import { graphError, invalidParameter, renderGraphFault } from './graph-errors.ts';
+import { STORES, startDownload, type IgContainer, type IgMedia } from './graph-records.ts';
+
+const MAX_CAPTION = 2200;
+const MAX_CHILDREN = 10;
+const DAY_MS = 86_400_000;
+
+function downloadFailed(res: Response, url: string): void {
+  graphError(res, 400, {
+    message: 'Only photo or video can be accepted as media type.',
+    code: 9004,
+    error_subcode: 2207052,
+    error_user_title: 'Media download has failed.',
+    error_user_msg: `The media could not be fetched from this URI: ${url}. Please check the following and try again: 1) The URI is publicly reachable. 2) The media meets the requirements.`,
+  });
+}
+
+/**
+ * Advances a container one status read: still downloading or within `processingPolls` reads it is
+ * IN_PROGRESS, then FINISHED (or ERROR when the download or format check failed).
+ */
+export function advanceContainer(container: IgContainer, containers: Map<string, IgContainer>, processingPolls: number): void {
+  if (container.statusCode !== 'IN_PROGRESS') return;
+  const ready = container.polls >= processingPolls;
+  container.polls += 1;
+  if (container.download) {
+    const result = container.download.result;
+    if (!result) return;
+    if (!result.ok) {
+      container.statusCode = 'ERROR';
+      container.errorText = 'Error: Media download has failed. The media URI doesn\'t meet our requirements. 2207052';
+      return;
+    }
+    if (!isVideoFormat(result.format)) {
+      container.statusCode = 'ERROR';
+      container.errorText = 'Error: The video format is not supported. Please check the spec for supported streams format. 2207026';
+      return;
+    }
+  }
+  if (container.mediaType === 'CAROUSEL') {
+    const children = container.children.map((id) => containers.get(id));
+    if (children.some((child) => child?.statusCode === 'ERROR')) {
+      container.statusCode = 'ERROR';
+      container.errorText = 'Error: Carousel validation failed. 2207028';
+      return;
+    }
+    for (const child of children) if (child) advanceContainer(child, containers, processingPolls);
+    if (!children.every((child) => child?.statusCode === 'FINISHED')) return;
+  }
+  if (ready) container.statusCode = 'FINISHED';
+}
+
+/** Instagram content publishing (networks.md §1.2): containers, carousels, `media_publish`, quota. */
+export function registerInstagram(router: Router, ctx: SandboxContext): void {
+  const { state } = ctx;
+  const gate = ctx.gate(['instagram'], renderGraphFault);
+  const auth = requireGraphToken(ctx);
+  const buc = bucHeaders('instagram');
+  const containers = state.store<IgContainer>(STORES.igContainers);
+  const media = state.store<IgMedia>(STORES.igMedia);
+
+  const publishedInWindow = (igUserId: string) =>
+    state.posts.filter((post) => post.network === 'instagram' && post.account === igUserId && Date.parse(post.created_at) > state.now() - DAY_MS).length;
+
+  router.post('/:id/media', gate, auth, buc, async (req, res) => {
+    const igUserId = idOf(req);
+    const params = graphParams(req);
+    const isCarouselItem = params.is_carousel_item === 'true';
+    const caption = params.caption ?? '';
+    if ([...caption].length > MAX_CAPTION) return invalidParameter(res, 'The caption is too long.', 2207010, 'The caption should be 2200 characters or fewer.');
+    const mediaType = (params.media_type ?? (params.video_url ? 'VIDEO' : 'IMAGE')).toUpperCase();
+    const base = { id: numericId(17, '17'), igUserId, caption, isCarouselItem, polls: 0, errorText: undefined, statusCode: 'IN_PROGRESS' as const, options: {} };
+    const { image_url: imageUrl, video_url: videoUrl } = params;
+    if (params.collaborators) (base.options as Record<string, string>).collaborators = params.collaborators;
+
+    if (mediaType === 'CAROUSEL') {
+      if (params.collaborators) return invalidParameter(res, 'param collaborators is not allowed');
+      let children: string[];
+      try {
+        children = params.children?.startsWith('[') ? (JSON.parse(params.children) as string[]) : (params.children ?? '').split(',').filter(Boolean);
+      } catch {
+        return invalidParameter(res, '(#100) The parameter children is invalid.');
+      }
+      const valid = children.every((id) => {
+        const child = containers.get(String(id));
+        return child?.isCarouselItem === true && child.igUserId === igUserId;
+      });
+      if (children.length < 2 || children.length > MAX_CHILDREN || !valid) {
+        return invalidParameter(res, 'Carousel validation failed.', 2207028, `A carousel needs 2 to ${MAX_CHILDREN} carousel item containers of this account.`);
+      }
+      const container: IgContainer = { ...base, mediaType: 'CAROUSEL', children: children.map(String), mediaUrl: undefined, download: undefined };
+      containers.set(container.id, container);
+      return void res.json({ id: container.id });
+    }
+
+    if (mediaType === 'IMAGE' || (mediaType === 'STORIES' && imageUrl)) {
+      if (!imageUrl) return invalidParameter(res, '(#100) The parameter image_url is required.');
+      const download = await ctx.fetchMedia(imageUrl);
+      if (!download.ok) return downloadFailed(res, imageUrl);
+      if (download.format !== 'jpeg') {
+        return graphError(res, 400, {
+          message: 'Only photo or video can be accepted as media type.',
+          code: 9004,
+          error_subcode: 2207005,
+          error_user_title: 'Unsupported image format',
+          error_user_msg: 'The image format is not supported. Only JPEG images are supported.',
+        });
+      }
+      const container: IgContainer = { ...base, mediaType: mediaType === 'STORIES' ? 'STORIES' : 'IMAGE', children: [], mediaUrl: imageUrl, download: undefined };
+      containers.set(container.id, container);
+      return void res.json({ id: container.id });
+    }
+
+    if (mediaType === 'VIDEO' && !isCarouselItem) {
+      return invalidParameter(res, 'The VIDEO media type is no longer supported for single videos. Please use REELS instead.', 2207023);
+    }
+    if (mediaType !== 'VIDEO' && mediaType !== 'REELS' && mediaType !== 'STORIES') {
+      return invalidParameter(res, `(#100) The media type ${mediaType} is not supported.`, 2207023);
+    }
+    if (!videoUrl) return invalidParameter(res, '(#100) The parameter video_url is required.');
+    const container: IgContainer = {
+      ...base,
+      mediaType,
+      children: [],
+      mediaUrl: videoUrl,
+      download: startDownload(ctx.fetchMedia, videoUrl),
+    };
+    containers.set(container.id, container);
+    res.json({ id: container.id });
+  });
+
+  router.post('/:id/media_publish', gate, auth, buc, (req, res) => {
+    const igUserId = idOf(req);
+    const params = graphParams(req);
+    const container = params.creation_id ? containers.get(params.creation_id) : undefined;
+    if (!container || container.igUserId !== igUserId) {
+      return graphError(res, 400, { message: 'Media ID is not available', code: 9007, error_subcode: 2207006, error_user_title: 'Media not found', error_user_msg: 'The media could not be found.' });
+    }
+    if (container.isCarouselItem) return invalidParameter(res, '(#100) A carousel item cannot be published on its own.');
+    if (container.statusCode === 'IN_PROGRESS') {
+      return graphError(res, 400, {
+        message: 'Media ID is not available',
+        code: 9007,
+        error_subcode: 2207027,
+        error_user_title: 'Media not ready for publishing',
+        error_user_msg: 'The media is not ready for publishing, please wait for a moment',
+      });
+    }
+    if (container.statusCode === 'PUBLISHED') return invalidParameter(res, '(#100) The media has already been published.');
+    if (container.statusCode !== 'FINISHED') {
+      return graphError(res, 400, { message: 'Media ID is not available', code: 9007, error_subcode: 2207006, error_user_msg: container.errorText ?? 'The media could not be found.' });
+    }
+    if (publishedInWindow(igUserId) >= ctx.igQuotaTotal) {
+      return graphError(res, 400, {
+        message: 'Application request limit reached',
+        code: 9,
+        error_subcode: 2207042,
+        error_user_title: 'Max publishing limit reached',
+        error_user_msg: 'You have reached the maximum number of posts that can be published in 24 hours.',
+      });
+    }
+    container.statusCode = 'PUBLISHED';
+    const shortcode = randomToken('C', 8).replace(/[-_]/g, 'x');
+    const productType = container.mediaType === 'REELS' ? 'REELS' : container.mediaType === 'STORIES' ? 'STORY' : 'FEED';
+    const item: IgMedia = {
+      id: numericId(17, '17'),
+      igUserId,
+      shortcode,
+      permalink: `https://www.instagram.com/${productType === 'REELS' ? 'reel' : 'p'}/${shortcode}/`,
+      mediaType: container.mediaType === 'CAROUSEL' ? 'CAROUSEL_ALBUM' : container.mediaType === 'IMAGE' ? 'IMAGE' : 'VIDEO',
+      productType,
+      caption: container.caption,
+      timestamp: new Date(state.now()).toISOString().replace(/\.\d{3}Z$/, '+0000'),
+    };
+    media.set(item.id, item);
+    const children = container.mediaType === 'CAROUSEL' ? container.children.map((id) => containers.get(id)!) : [container];
+    state.recordPost({
+      network: 'instagram',
+      id: item.id,
+      account: igUserId,
+      text: container.caption,
+      media: children.map((child) => ({ url: child.mediaUrl ?? '', kind: child.mediaType === 'IMAGE' ? 'image' : 'video' })),
+      options: { media_type: container.mediaType, ...container.options },
+      url: item.permalink,
+      created_at: new Date(state.now()).toISOString(),
+    });
+    res.json({ id: item.id });
+  });
+
+  router.get('/:id/content_publishing_limit', gate, auth, buc, (req, res) => {
+    res.json({ data: [{ quota_usage: publishedInWindow(idOf(req)), config: { quota_total: ctx.igQuotaTotal, quota_duration: 86400 } }] });
+  });
+}

@@ -1,0 +1,33 @@
+import { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { type SandboxState } from '../state/sandbox-state.ts';
+import { type Fault, type NetworkName } from '../state/types.ts';
+
+/** Renders a fault in the network's own error shape. `timeout` never reaches it. */
+export type FaultRenderer = (fault: Fault, req: Request, res: Response) => void;
+
+export interface FaultGateOptions {
+  state: SandboxState;
+  /** How long a `timeout` fault hangs before the socket is dropped. */
+  hangMs: number;
+}
+
+/**
+ * Consumes the next armed fault of the route's network(s) and answers with it instead of the route.
+ * A `timeout` hangs longer than any client timeout, then drops the connection without a response.
+ */
+export function faultGate(options: FaultGateOptions, networks: readonly NetworkName[], render: FaultRenderer): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const fault = options.state.faults.take(networks);
+    if (!fault) {
+      next();
+      return;
+    }
+    res.locals.fault = fault;
+    if (fault.fault === 'timeout') {
+      const timer = setTimeout(() => req.socket.destroy(), options.hangMs);
+      res.on('close', () => clearTimeout(timer));
+      return;
+    }
+    render(fault, req, res);
+  };
+}

@@ -1,0 +1,26 @@
+import { exitOnConfigError } from '@svc/config';
+import { createLogger } from '@svc/logger';
+import { createSandboxApp } from './app.ts';
+import { loadSandboxConfig } from './config.ts';
+
+const config = exitOnConfigError('sandbox', () => loadSandboxConfig());
+const logger = createLogger({ service: 'sandbox', level: config.LOG_LEVEL });
+if (config.NODE_ENV === 'production') logger.warn('the network sandbox is for development and tests only');
+
+const app = createSandboxApp({
+  publicUrl: config.SANDBOX_PUBLIC_URL,
+  allowPrivateUrls: config.ALLOW_PRIVATE_URLS,
+  timeoutFaultMs: config.SANDBOX_TIMEOUT_FAULT_MS,
+  processingPolls: config.SANDBOX_PROCESSING_POLLS,
+  igQuotaTotal: config.SANDBOX_IG_QUOTA_TOTAL,
+});
+
+const server = app.listen(config.PORT, '127.0.0.1', () => {
+  logger.info({ port: config.PORT, public_url: config.SANDBOX_PUBLIC_URL }, 'network sandbox listening');
+});
+
+process.on('SIGTERM', () => {
+  logger.info('SIGTERM: closing the sandbox');
+  server.closeAllConnections();
+  server.close(() => process.exit(0));
+});

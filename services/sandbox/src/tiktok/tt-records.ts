@@ -1,0 +1,36 @@
+import { type PendingFetch } from '../facebook/graph-records.ts';
+import { type MediaRef } from '../state/types.ts';
+
+export interface TtPublish {
+  publishId: string;
+  openId: string;
+  kind: 'video' | 'photo';
+  source: 'PULL_FROM_URL' | 'FILE_UPLOAD';
+  title: string;
+  privacyLevel: string;
+  media: MediaRef[];
+  downloads: PendingFetch[];
+  videoSize: number;
+  uploaded: Map<number, Buffer>;
+  status: 'PROCESSING_UPLOAD' | 'PROCESSING_DOWNLOAD' | 'PUBLISH_COMPLETE' | 'FAILED';
+  failReason: string;
+  polls: number;
+  postId: string | undefined;
+  /** Public posts show their id one status read after PUBLISH_COMPLETE (moderation). */
+  moderated: boolean;
+  uploadToken: string;
+}
+
+export interface TtVideo {
+  id: string;
+  openId: string;
+  title: string;
+  kind: 'video' | 'photo';
+  createTime: number;
+}
+
+export const TT_STORES = { publishes: 'tiktok.publishes', uploads: 'tiktok.uploads', videos: 'tiktok.videos' } as const;
+
+export const PRIVACY_PUBLIC_ACCOUNT = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY'];
+export const MIN_CHUNK = 5 * 1024 * 1024;
+export const MAX_CHUNK = 64 * 1024 * 1024;

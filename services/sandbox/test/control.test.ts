@@ -1,0 +1,27 @@
+import request from 'supertest';
+import { createSandboxApp } from '../src/app.ts';
+
+describe('sandbox control API (decisions §7)', () => {
+  const app = createSandboxApp({ publicUrl: 'http://127.0.0.1:4010', allowPrivateUrls: true });
+
+  it('validates fault bodies and lists pending faults', async () => {
+    await request(app).post('/__sandbox/reset').expect(204);
+    expect((await request(app).post('/__sandbox/faults').send({ network: 'myspace', fault: 'timeout' })).status).toBe(400);
+    expect((await request(app).post('/__sandbox/faults').send({ network: 'x', fault: 'explode' })).status).toBe(400);
+    expect((await request(app).post('/__sandbox/faults').send({ network: 'x', fault: 'duplicate', count: 0 })).status).toBe(400);
+    const armed = await request(app).post('/__sandbox/faults').send({ network: 'x', fault: 'duplicate', count: 2 });
+    expect(armed.status).toBe(201);
+    expect((await request(app).get('/__sandbox/faults')).body).toEqual({ pending: [{ network: 'x', fault: 'duplicate', remaining: 2 }] });
+    await request(app).post('/__sandbox/reset').expect(204);
+    expect((await request(app).get('/__sandbox/faults')).body).toEqual({ pending: [] });
+  });
+
+  it('lists received posts per network and validates metrics', async () => {
+    await request(app).post('/facebook/v25.0/99/feed').send({ message: 'recorded', access_token: 'tok' }).expect(200);
+    const posts = await request(app).get('/__sandbox/posts').query({ network: 'facebook' });
+    expect(posts.body.posts).toEqual([expect.objectContaining({ network: 'facebook', account: '99', text: 'recorded', media: [], id: expect.stringMatching(/^99_/) })]);
+    expect((await request(app).get('/__sandbox/posts').query({ network: 'nope' })).status).toBe(400);
+    expect((await request(app).post('/__sandbox/metrics').send({ network: 'x', post_id: '1', metrics: { likes: 'many' } })).status).toBe(400);
+    expect((await request(app).post('/__sandbox/metrics').send({ network: 'x', post_id: '1', metrics: { like_count: 3 } })).status).toBe(204);
+  });
+});
