@@ -128,3 +128,12 @@ export const connectionRevoked = defineMessage({
   }),
   description: 'A connected account was revoked or needs reconnecting.',
 });
+
+/** Counts for the dashboard: connected (usable) accounts and the distinct networks they are on. */
+export const accountsSummary = defineMessage({
+  kind: 'rpc',
+  type: 'accounts.summary.v1',
+  service: 'accounts',
+  payload: Type.Object({}),
+  reply: Type.Object({ connected_accounts: Type.Integer({ minimum: 0 }), connected_networks: Type.Integer({ minimum: 0 }) }),
+});

@@ -77,6 +77,11 @@ export class AccountsRepository {
     return count === 1;
   }
 
+  async summary(orgId: string): Promise<{ connected_accounts: number; connected_networks: number }> {
+    const groups = await this.db.account.groupBy({ by: ['provider'], where: { orgId, health: { in: ['active', 'expiring'] } }, _count: { _all: true } });
+    return { connected_accounts: groups.reduce((sum, group) => sum + group._count._all, 0), connected_networks: groups.length };
+  }
+
   /** Accounts due for a background refresh (any organization: the refresher works for all). */
   dueForRefresh(before: Date, limit: number): Promise<AccountRow[]> {
     return this.db.account.findMany({

@@ -1,5 +1,5 @@
 import {
-  accountsConnect, accountsDelete, accountsList, accountsLookup, accountsRefresh, credentialsGet, oauthAppsCreate, oauthAppsList,
+  accountsConnect, accountsDelete, accountsList, accountsLookup, accountsRefresh, accountsSummary, credentialsGet, oauthAppsCreate, oauthAppsList,
   oauthComplete, oauthStart, type Envelope, type RpcHandlers,
 } from '@svc/contracts';
 import { AppError, notFound } from '@svc/errors';
@@ -13,7 +13,7 @@ import type { OAuthFlow } from '../domain/oauth-flow.ts';
 import type { TokenKeeper } from '../domain/token-keeper.ts';
 
 export const accountsRpc = [
-  accountsList, accountsConnect, accountsDelete, accountsRefresh, oauthStart, oauthComplete, oauthAppsList, oauthAppsCreate, credentialsGet, accountsLookup,
+  accountsList, accountsConnect, accountsDelete, accountsRefresh, oauthStart, oauthComplete, oauthAppsList, oauthAppsCreate, credentialsGet, accountsLookup, accountsSummary,
 ] as const;
 
 export interface AccountsRpcDeps {
@@ -87,6 +87,8 @@ export function accountsRpcHandlers(deps: AccountsRpcDeps): RpcHandlers<typeof a
         token_expires_at: row.tokenExpiresAt?.toISOString() ?? null,
       };
     },
+
+    'accounts.summary.v1': (env) => deps.accounts.summary(orgOf(env)),
 
     'accounts.lookup.v1': async (env) => {
       const ids = env.payload.account_ids.filter(isUuid);

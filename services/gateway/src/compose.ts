@@ -1,0 +1,76 @@
+import type { Logger } from '@svc/logger';
+import type { ServiceRuntime } from '@svc/runtime';
+import type { Redis } from 'ioredis';
+import { createApp } from './app.ts';
+import { Authenticator } from './auth/authenticator.ts';
+import { createJwtVerifier } from './auth/jwt-verifier.ts';
+import type { GatewayConfig } from './config.ts';
+import { ApiKeysRepository } from './data/api-keys.repository.ts';
+import { OrganizationsRepository } from './data/organizations.repository.ts';
+import { ApiKeyService } from './domain/api-keys.ts';
+import type { PrismaClient } from './generated/prisma/client.ts';
+import { createHttpMetrics } from './http/http-metrics.ts';
+import type { Route } from './http/route.ts';
+import { rpcCaller } from './http/rpc-caller.ts';
+import { buildOpenApiDocument } from './openapi/build-openapi.ts';
+import { operations } from './openapi/operations.ts';
+import { RateLimiter } from './rate-limit/rate-limiter.ts';
+import { accountRoutes } from './routes/accounts.routes.ts';
+import { apiKeyRoutes } from './routes/api-keys.routes.ts';
+import { healthRoutes } from './routes/health.routes.ts';
+import { oauthRoutes } from './routes/oauth.routes.ts';
+
+export interface GatewayParts {
+  config: GatewayConfig;
+  runtime: ServiceRuntime<PrismaClient>;
+  redis: Redis;
+  logger: Logger;
+  isDraining: () => boolean;
+  /** Tests isolate runs sharing one Redis. */
+  rateLimitPrefix?: string;
+  extraRoutes?: Route[];
+}
+
+/** Wires the gateway's HTTP app from its parts; main.ts and the system tests share it. */
+export function composeGateway(parts: GatewayParts) {
+  const { config, runtime, redis, logger } = parts;
+  const apiKeys = new ApiKeysRepository(runtime.db);
+  const authenticator = new Authenticator({
+    verifyJwt: createJwtVerifier({
+      algorithm: config.JWT_ALGORITHM,
+      secret: config.JWT_SECRET,
+      jwksUrl: config.JWT_JWKS_URL,
+      issuer: config.JWT_ISSUER,
+      audience: config.JWT_AUDIENCE,
+    }),
+    apiKeys,
+    organizations: new OrganizationsRepository(runtime.db),
+    pepper: config.API_KEY_PEPPER,
+    logger,
+  });
+  const rpc = rpcCaller(runtime.broker);
+  const openApiDocument = buildOpenApiDocument(Object.values(operations), config.PUBLIC_BASE_URL);
+  return createApp({
+    logger,
+    authenticator,
+    rateLimiter: new RateLimiter(redis, {
+      perKey: config.RATE_LIMIT_PER_KEY,
+      perOrg: config.RATE_LIMIT_PER_ORG,
+      windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+      ...(parts.rateLimitPrefix === undefined ? {} : { keyPrefix: parts.rateLimitPrefix }),
+    }),
+    routes: [
+      ...healthRoutes(openApiDocument),
+      ...apiKeyRoutes(new ApiKeyService(apiKeys, config.API_KEY_PEPPER)),
+      ...accountRoutes(rpc),
+      ...oauthRoutes(rpc, config.OAUTH_SUCCESS_REDIRECT),
+      ...(parts.extraRoutes ?? []),
+    ],
+    bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    trustProxyHops: config.TRUST_PROXY_HOPS,
+    isReady: () => !parts.isDraining() && runtime.broker.isConnected(),
+    registry: runtime.metrics.registry,
+    validateResponses: config.NODE_ENV !== 'production',
+    observe: createHttpMetrics(runtime.metrics.registry),
+  });
+}

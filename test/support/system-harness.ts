@@ -1,0 +1,152 @@
+// The whole system in one test process: the sandbox, the gateway and the chosen worker services, each
+// with its own throwaway database, all meeting on one unique AMQP namespace. Tests drive the gateway
+// with supertest, exactly as API users would.
+import path from 'node:path';
+import { connectionConfig, dropDatabase } from '@svc/db';
+import { createLogger } from '@svc/logger';
+import { openServiceRuntime, runWorkerService, type DatabaseClient, type RunningWorker, type ServiceRuntime, type WorkerWiring } from '@svc/runtime';
+import { TEST_AMQP_URL, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName, uniqueNamespace } from '@svc/testing';
+import { Redis } from 'ioredis';
+import { SignJWT } from 'jose';
+import request from 'supertest';
+import { sandboxConfig, startSandbox, type RunningSandbox } from '../../libs/providers/test/support/sandbox.ts';
+import { startMediaServer, type MediaServer } from '../../libs/providers/test/support/media-server.ts';
+import { loadServiceConfig as loadAccountsConfig } from '../../services/accounts/src/config.ts';
+import { PrismaClient as AccountsClient } from '../../services/accounts/src/generated/prisma/client.ts';
+import { wire as wireAccounts } from '../../services/accounts/src/wiring.ts';
+import { composeGateway } from '../../services/gateway/src/compose.ts';
+import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
+import { PrismaClient as GatewayClient } from '../../services/gateway/src/generated/prisma/client.ts';
+
+const root = path.resolve(__dirname, '../..');
+export const JWT_SECRET = 'system-harness-jwt-secret-32-characters!';
+
+interface ServiceModule {
+  load: (env: Record<string, string | undefined>) => object & { PROBE_PORT: number; SHUTDOWN_GRACE_MS: number };
+  createClient: (adapter: never) => DatabaseClient;
+  wire: (runtime: ServiceRuntime<never>, config: never) => Promise<WorkerWiring>;
+}
+
+/**
+ * Worker services the harness can start. A service joins by adding its entry: its config loader,
+ * Prisma client and `wire(runtime, config)` from its `src/wiring.ts`.
+ */
+export const SERVICES = {
+  accounts: {
+    load: loadAccountsConfig,
+    createClient: (adapter: never) => new AccountsClient({ adapter }),
+    wire: wireAccounts as unknown as ServiceModule['wire'],
+  },
+} satisfies Record<string, { load: unknown; createClient: unknown; wire: unknown }>;
+
+export type ServiceName = keyof typeof SERVICES;
+
+export interface SystemHarness {
+  gateway: ReturnType<typeof composeGateway>;
+  sandbox: RunningSandbox;
+  media: MediaServer;
+  namespace: string;
+  env: Record<string, string>;
+  workers: Partial<Record<ServiceName, RunningWorker<DatabaseClient>>>;
+  /** A dashboard JWT for the organization (a fresh one by default). */
+  token(orgId?: string): Promise<string>;
+  /** An API key of the organization, created through the API. */
+  apiKey(orgId: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+function harnessEnv(namespace: string, sandboxUrl: string, overrides: Record<string, string>): Record<string, string> {
+  const providerEnv = Object.fromEntries(Object.entries(sandboxConfig(sandboxUrl, { PROVIDER_TIMEOUT_MS: 2000 })).map(([key, value]) => [key, String(value)]));
+  return {
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.HARNESS_LOG_LEVEL ?? 'silent',
+    AMQP_URL: TEST_AMQP_URL,
+    AMQP_NAMESPACE: namespace,
+    DATABASE_URL: TEST_DATABASE_URL,
+    REDIS_URL: TEST_REDIS_URL,
+    RPC_TIMEOUT_MS: '10000',
+    SHUTDOWN_GRACE_MS: '6000',
+    PUBLIC_BASE_URL: 'http://api.test.local',
+    JWT_SECRET,
+    API_KEY_PEPPER: 'system-harness-pepper-of-32-characters!!',
+    VAULT_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}`,
+    OAUTH_STATE_SECRET: 'system-harness-oauth-state-secret-32chars',
+    ALLOW_PRIVATE_URLS: 'true',
+    INSTAGRAM_CLIENT_ID: 'ig-client', INSTAGRAM_CLIENT_SECRET: 'ig-secret',
+    FACEBOOK_CLIENT_ID: 'fb-client', FACEBOOK_CLIENT_SECRET: 'fb-secret',
+    X_CLIENT_ID: 'x-client', X_CLIENT_SECRET: 'x-secret',
+    LINKEDIN_CLIENT_ID: 'li-client', LINKEDIN_CLIENT_SECRET: 'li-secret',
+    TIKTOK_CLIENT_KEY: 'tt-client', TIKTOK_CLIENT_SECRET: 'tt-secret',
+    ...providerEnv,
+    ...overrides,
+  };
+}
+
+export async function startSystem(options: { services: ServiceName[]; env?: Record<string, string> }): Promise<SystemHarness> {
+  const namespace = uniqueNamespace('e2e');
+  const runId = uniqueName('e2e');
+  const sandbox = await startSandbox();
+  const media = await startMediaServer();
+  const env = harnessEnv(namespace, sandbox.baseUrl, options.env ?? {});
+  const databases: string[] = [];
+  const dbEnv = (service: string) => {
+    const name = `${runId}_${service.replace(/-/g, '_')}`;
+    databases.push(name);
+    return { ...env, DATABASE_NAME: name, PROBE_PORT: '0' };
+  };
+
+  const workers: Partial<Record<ServiceName, RunningWorker<DatabaseClient>>> = {};
+  await Promise.all(options.services.map(async (name) => {
+    const module = SERVICES[name] as unknown as ServiceModule;
+    const config = module.load(dbEnv(name)) as Parameters<typeof runWorkerService>[0]['config'] & { PROBE_PORT: number; LOG_LEVEL: string };
+    const logger = createLogger({ service: name, level: config.LOG_LEVEL });
+    workers[name] = await runWorkerService({
+      name,
+      serviceDir: path.join(root, 'services', name),
+      config,
+      logger,
+      probePort: 0,
+      createClient: module.createClient as never,
+      wire: (runtime) => module.wire(runtime as never, config as never),
+    });
+  }));
+
+  const gatewayConfig = loadGatewayConfig(dbEnv('gateway'));
+  const gatewayLogger = createLogger({ service: 'gateway', level: gatewayConfig.LOG_LEVEL });
+  const gatewayRuntime = await openServiceRuntime({
+    name: 'gateway',
+    serviceDir: path.join(root, 'services', 'gateway'),
+    config: gatewayConfig,
+    logger: gatewayLogger,
+    createClient: (adapter) => new GatewayClient({ adapter }),
+  });
+  const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+  const gateway = composeGateway({ config: gatewayConfig, runtime: gatewayRuntime, redis, logger: gatewayLogger, isDraining: () => false, rateLimitPrefix: uniqueName('rl') });
+
+  const token = (orgId = uniqueName('org')) =>
+    new SignJWT({ sub: 'user_1', org_id: orgId }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('15m').sign(new TextEncoder().encode(JWT_SECRET));
+
+  return {
+    gateway,
+    sandbox,
+    media,
+    namespace,
+    env,
+    workers,
+    token,
+    apiKey: async (orgId) => {
+      const res = await request(gateway).post('/v1/api-keys').set('Authorization', `Bearer ${await token(orgId)}`).send({ name: 'harness' });
+      if (res.status !== 201) throw new Error(`could not create an API key: ${res.status} ${JSON.stringify(res.body)}`);
+      return (res.body as { key: string }).key;
+    },
+    close: async () => {
+      await Promise.all(Object.values(workers).map((worker) => worker.stop()));
+      await gatewayRuntime.broker.deleteTopology();
+      await gatewayRuntime.stop();
+      redis.disconnect();
+      await sandbox.close();
+      await media.close();
+      await Promise.all(databases.map((name) => dropDatabase(connectionConfig(TEST_DATABASE_URL, name))));
+    },
+  };
+}
