@@ -40,4 +40,3 @@ export function CursorPage<T extends TSchema>(item: T) {
   });
 }
 
-export const NoContent = Type.Null({ description: 'No content.' });

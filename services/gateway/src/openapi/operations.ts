@@ -5,7 +5,6 @@ import {
 } from './accounts.schemas.ts';
 import { AnalyticsPage, AnalyticsQuery, CheckoutSession, Stats } from './analytics.schemas.ts';
 import { ApiKeyCreateBody, ApiKeyCreated, ApiKeyIdParams, ApiKeyList } from './api-keys.schemas.ts';
-import { NoContent } from './common.schemas.ts';
 import { MediaAsset, MediaIdParams, MediaImportBody, MediaList, MediaListQuery, MediaVerifyBody, MediaVerifyResult } from './media.schemas.ts';
 import { defineOperation } from './operation.ts';
 import {
@@ -44,7 +43,7 @@ export const operations = {
 
   listAccounts: defineOperation({ operationId: 'listAccounts', method: 'get', path: '/v1/accounts', summary: 'Connected accounts.', tag: 'Accounts', auth: 'api_key_or_jwt', query: AccountListQuery, responses: { 200: AccountList }, errors: [400] }),
   createAccount: defineOperation({ operationId: 'createAccount', method: 'post', path: '/v1/accounts', summary: 'Connect an account with your own credentials (BYOK).', tag: 'Accounts', auth: 'api_key_or_jwt', body: AccountCreateBody, responses: { 201: Account }, errors: [400, 402, 409] }),
-  deleteAccount: defineOperation({ operationId: 'deleteAccount', method: 'delete', path: '/v1/accounts/{account_id}', summary: 'Disconnect an account.', tag: 'Accounts', auth: 'api_key_or_jwt', params: AccountIdParams, responses: { 204: NoContent }, errors: [404] }),
+  deleteAccount: defineOperation({ operationId: 'deleteAccount', method: 'delete', path: '/v1/accounts/{account_id}', summary: 'Disconnect an account.', tag: 'Accounts', auth: 'api_key_or_jwt', params: AccountIdParams, responses: { 204: null }, errors: [404] }),
   refreshAccount: defineOperation({ operationId: 'refreshAccount', method: 'post', path: '/v1/accounts/{account_id}/refresh', summary: 'Force a token refresh.', tag: 'Accounts', auth: 'api_key_or_jwt', params: AccountIdParams, responses: { 200: AccountRefreshResult }, errors: [404, 409] }),
 
   startOAuth: defineOperation({ operationId: 'startOAuth', method: 'get', path: '/v1/oauth/{provider}/start', summary: 'Authorize URL for connecting an account.', tag: 'OAuth', auth: 'jwt', params: ProviderParams, query: OAuthStartQuery, responses: { 200: OAuthStartResult }, errors: [400, 403, 404] }),

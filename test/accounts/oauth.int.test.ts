@@ -1,0 +1,150 @@
+import request from 'supertest';
+import { signToken } from '@svc/crypto';
+import { uniqueName } from '@svc/testing';
+import { startSystem, type SystemHarness } from '../support/system-harness.ts';
+
+const NETWORKS = ['instagram', 'facebook', 'x', 'linkedin', 'tiktok'] as const;
+type Network = (typeof NETWORKS)[number];
+
+let h: SystemHarness;
+beforeAll(async () => {
+  h = await startSystem({ services: ['accounts'] });
+}, 60_000);
+afterAll(async () => {
+  await h?.close();
+});
+
+async function start(auth: string, network: Network, query: Record<string, string> = {}): Promise<string> {
+  const res = await request(h.gateway).get(`/v1/oauth/${network}/start`).query(query).set('Authorization', auth);
+  expect(res.status).toBe(200);
+  return res.body.authorize_url as string;
+}
+
+/** Lets the sandbox's consent page redirect, and returns the callback path+query it sends the browser to. */
+async function consent(authorizeUrl: string): Promise<{ path: string; params: URLSearchParams }> {
+  const response = await fetch(authorizeUrl, { redirect: 'manual' });
+  expect(response.status).toBe(302);
+  const location = new URL(response.headers.get('location')!);
+  expect(location.origin).toBe('http://api.test.local');
+  return { path: location.pathname, params: location.searchParams };
+}
+
+async function roundTrip(auth: string, network: Network, query: Record<string, string> = {}) {
+  const { path, params } = await consent(await start(auth, network, query));
+  return request(h.gateway).get(path).query(Object.fromEntries(params));
+}
+
+describe('OAuth connect through the gateway', () => {
+  it.each(NETWORKS)('%s: start, consent, callback connects the account; a second round trip reconnects it', async (network) => {
+    const auth = `Bearer ${await h.token()}`;
+    const first = await roundTrip(auth, network);
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ account_id: expect.any(String), provider: network, reconnected: false });
+    const list = await request(h.gateway).get('/v1/accounts').set('Authorization', auth);
+    expect(list.body.items).toEqual([expect.objectContaining({ id: first.body.account_id, provider: network, health: 'active', connection_type: 'oauth' })]);
+
+    const second = await roundTrip(auth, network);
+    expect(second.body).toEqual({ account_id: first.body.account_id, provider: network, reconnected: true });
+    expect((await request(h.gateway).get('/v1/accounts').set('Authorization', auth)).body.total).toBe(1);
+  });
+
+  it('uses PKCE where the network requires it, and binds state to the flow', async () => {
+    const url = new URL(await start(`Bearer ${await h.token()}`, 'x'));
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(url.searchParams.get('redirect_uri')).toBe('http://api.test.local/v1/oauth/x/callback');
+    expect(url.searchParams.get('client_id')).toBe('x-client');
+    expect(url.searchParams.get('state')!.length).toBeGreaterThan(20);
+  });
+
+  it('refuses API keys on start (dashboard JWT only)', async () => {
+    const key = await h.apiKey(uniqueName('org'));
+    const res = await request(h.gateway).get('/v1/oauth/x/start').set('Authorization', `Bearer ${key}`);
+    expect(res.status).toBe(403);
+  });
+
+  it('rejects a tampered state, a replayed state, another network and an expired state, connecting nothing', async () => {
+    const auth = `Bearer ${await h.token()}`;
+    const { path, params } = await consent(await start(auth, 'tiktok'));
+    const state = params.get('state')!;
+    const tampered = `${state.slice(0, -2)}xx`;
+    const bad = await request(h.gateway).get(path).query({ code: params.get('code'), state: tampered });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/invalid or has been tampered/);
+
+    const wrongNetwork = await request(h.gateway).get('/v1/oauth/x/callback').query({ code: params.get('code'), state });
+    expect(wrongNetwork.status).toBe(400);
+    expect(wrongNetwork.body.error.message).toMatch(/issued for tiktok/);
+
+    expect((await request(h.gateway).get(path).query(Object.fromEntries(params))).status).toBe(200);
+    const replay = await request(h.gateway).get(path).query(Object.fromEntries(params));
+    expect(replay.status).toBe(400);
+    expect(replay.body.error.message).toMatch(/already been used/);
+
+    const expired = signToken({ f: '00000000-0000-4000-8000-000000000000', p: 'tiktok', e: Math.floor(Date.now() / 1000) - 5 }, h.env.OAUTH_STATE_SECRET!);
+    const late = await request(h.gateway).get(path).query({ code: 'c', state: expired });
+    expect(late.status).toBe(400);
+    expect(late.body.error.message).toMatch(/expired/);
+    expect((await request(h.gateway).get('/v1/accounts').set('Authorization', auth)).body.total).toBe(1);
+  });
+
+  it('reports a user who denied consent, and a missing state, without creating anything', async () => {
+    const auth = `Bearer ${await h.token()}`;
+    const { params } = await consent(await start(auth, 'linkedin'));
+    const denied = await request(h.gateway).get('/v1/oauth/linkedin/callback').query({ state: params.get('state'), error: 'access_denied', error_description: 'The user cancelled' });
+    expect(denied.status).toBe(400);
+    expect(denied.body.error.message).toBe('The user did not grant access on the network.');
+    expect((await request(h.gateway).get('/v1/oauth/linkedin/callback').query({ code: 'x' })).status).toBe(400);
+    expect((await request(h.gateway).get('/v1/accounts').set('Authorization', auth)).body.total).toBe(0);
+  });
+
+  it('reports a network that refuses the code', async () => {
+    const auth = `Bearer ${await h.token()}`;
+    const { path, params } = await consent(await start(auth, 'x'));
+    const res = await request(h.gateway).get(path).query({ state: params.get('state'), code: 'not-a-code-the-network-issued' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(/^X rejected the authorization code/);
+  });
+});
+
+describe('BYOK OAuth apps', () => {
+  it('registers an app (secret encrypted, never returned), lists it, and starts OAuth with it', async () => {
+    const auth = `Bearer ${await h.token()}`;
+    const created = await request(h.gateway).post('/v1/oauth-apps').set('Authorization', auth).send({ provider: 'x', name: 'My X app', client_id: 'my-client', client_secret: 'my-very-secret' });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      id: expect.any(String),
+      provider: 'x',
+      name: 'My X app',
+      client_id: 'my-client',
+      redirect_uri: 'http://api.test.local/v1/oauth/x/callback',
+      scopes: ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access'],
+    });
+    expect(JSON.stringify(created.body)).not.toContain('my-very-secret');
+    const db = h.workers.accounts!.runtime.db as unknown as { $queryRawUnsafe<T>(sql: string, ...v: unknown[]): Promise<T> };
+    const [row] = await db.$queryRawUnsafe<{ client_secret: string }[]>('SELECT client_secret FROM oauth_apps WHERE id = $1::uuid', created.body.id);
+    expect(row!.client_secret).not.toContain('my-very-secret');
+
+    const listed = await request(h.gateway).get('/v1/oauth-apps?provider=x').set('Authorization', auth);
+    expect(listed.body).toEqual([created.body]);
+    expect((await request(h.gateway).get('/v1/oauth-apps?provider=tiktok').set('Authorization', auth)).body).toEqual([]);
+
+    const url = new URL(await start(auth, 'x', { oauth_app_id: created.body.id }));
+    expect(url.searchParams.get('client_id')).toBe('my-client');
+    const { path, params } = await consent(url.toString());
+    const done = await request(h.gateway).get(path).query(Object.fromEntries(params));
+    expect(done.status).toBe(200);
+  });
+
+  it('validates, keeps apps per organization, and refuses API keys', async () => {
+    const auth = `Bearer ${await h.token()}`;
+    expect((await request(h.gateway).post('/v1/oauth-apps').set('Authorization', auth).send({ provider: 'x', name: 'x'.repeat(121), client_id: 'c', client_secret: 's' })).status).toBe(400);
+    expect((await request(h.gateway).post('/v1/oauth-apps').set('Authorization', auth).send({ provider: 'x', name: '', client_id: 'c', client_secret: 's' })).status).toBe(400);
+    expect((await request(h.gateway).post('/v1/oauth-apps').set('Authorization', auth).send({ provider: 'x', name: 'n', client_id: 'c' })).status).toBe(400);
+    const created = await request(h.gateway).post('/v1/oauth-apps').set('Authorization', auth).send({ provider: 'linkedin', name: 'n', client_id: 'c', client_secret: 's' });
+    const other = `Bearer ${await h.token()}`;
+    expect((await request(h.gateway).get('/v1/oauth-apps').set('Authorization', other)).body).toEqual([]);
+    expect((await request(h.gateway).get('/v1/oauth/linkedin/start').query({ oauth_app_id: created.body.id }).set('Authorization', other)).status).toBe(404);
+    expect((await request(h.gateway).get('/v1/oauth-apps').set('Authorization', `Bearer ${await h.apiKey(uniqueName('org'))}`)).status).toBe(403);
+  });
+});
