@@ -2,6 +2,7 @@
 // with its own throwaway database, all meeting on one unique AMQP namespace. Tests drive the gateway
 // with supertest, exactly as API users would.
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { connectionConfig, dropDatabase } from '@svc/db';
 import { createLogger } from '@svc/logger';
 import { openServiceRuntime, runWorkerService, type DatabaseClient, type RunningWorker, type ServiceRuntime, type WorkerWiring } from '@svc/runtime';
@@ -82,7 +83,19 @@ function harnessEnv(namespace: string, sandboxUrl: string, overrides: Record<str
   };
 }
 
-export async function startSystem(options: { services: ServiceName[]; env?: Record<string, string> }): Promise<SystemHarness> {
+export interface SystemOptions {
+  services: ServiceName[];
+  env?: Record<string, string>;
+  /** Collects every log line of every service (level debug) here, e.g. to prove no secret is logged. */
+  logLines?: string[];
+}
+
+function loggerFor(service: string, level: string, lines: string[] | undefined) {
+  if (lines === undefined) return createLogger({ service, level });
+  return createLogger({ service, level: 'debug', destination: new Writable({ write(chunk: Buffer, _encoding, done) { lines.push(chunk.toString()); done(); } }) });
+}
+
+export async function startSystem(options: SystemOptions): Promise<SystemHarness> {
   const namespace = uniqueNamespace('e2e');
   const runId = uniqueName('e2e');
   const sandbox = await startSandbox();
@@ -99,7 +112,7 @@ export async function startSystem(options: { services: ServiceName[]; env?: Reco
   await Promise.all(options.services.map(async (name) => {
     const module = SERVICES[name] as unknown as ServiceModule;
     const config = module.load(dbEnv(name)) as Parameters<typeof runWorkerService>[0]['config'] & { PROBE_PORT: number; LOG_LEVEL: string };
-    const logger = createLogger({ service: name, level: config.LOG_LEVEL });
+    const logger = loggerFor(name, config.LOG_LEVEL, options.logLines);
     workers[name] = await runWorkerService({
       name,
       serviceDir: path.join(root, 'services', name),
@@ -112,7 +125,7 @@ export async function startSystem(options: { services: ServiceName[]; env?: Reco
   }));
 
   const gatewayConfig = loadGatewayConfig(dbEnv('gateway'));
-  const gatewayLogger = createLogger({ service: 'gateway', level: gatewayConfig.LOG_LEVEL });
+  const gatewayLogger = loggerFor('gateway', gatewayConfig.LOG_LEVEL, options.logLines);
   const gatewayRuntime = await openServiceRuntime({
     name: 'gateway',
     serviceDir: path.join(root, 'services', 'gateway'),

@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { connectionRevoked, credentialsGet, type Envelope } from '@svc/contracts';
+import { vaultFromConfig } from '@svc/crypto';
+import { createLogger } from '@svc/logger';
+import { Broker } from '@svc/messaging';
+import { TEST_AMQP_URL, uniqueName } from '@svc/testing';
+import { AccountsRepository } from '../../services/accounts/src/data/accounts.repository.ts';
+import { OAuthAppsRepository } from '../../services/accounts/src/data/oauth-apps.repository.ts';
+import { reencryptSecrets } from '../../services/accounts/src/domain/reencrypt-secrets.ts';
+import type { PrismaClient } from '../../services/accounts/src/generated/prisma/client.ts';
+import { testProviders } from '../../libs/providers/test/support/sandbox.ts';
+import { startSystem, type SystemHarness } from '../support/system-harness.ts';
+
+const logLines: string[] = [];
+const revoked: Envelope<{ account_id: string; health: string; reason: string }>[] = [];
+let h: SystemHarness;
+let listener: Broker;
+
+beforeAll(async () => {
+  h = await startSystem({
+    services: ['accounts'],
+    logLines,
+    // X tokens last 2 h, so with a 3 h refresh horizon the background pass keeps renewing them.
+    env: { TOKEN_REFRESH_INTERVAL_MS: '200', TOKEN_REFRESH_AHEAD_MS: String(3 * 3600_000), OAUTH_SUCCESS_REDIRECT: 'https://dashboard.test.local/connected' },
+  });
+  listener = await Broker.connect({ url: TEST_AMQP_URL, namespace: h.namespace, service: 'test-listener', logger: createLogger({ service: 'test', level: 'silent' }) });
+  await listener.consume({ queue: 'test.revoked', messages: [connectionRevoked], handlers: { 'connection.revoked.v1': async (env) => void revoked.push(env) } });
+}, 60_000);
+afterAll(async () => {
+  await listener?.close();
+  await h?.close();
+});
+
+const db = () => h.workers.accounts!.runtime.db as unknown as PrismaClient;
+
+async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, ms = 8000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** OAuth connect through the gateway; with OAUTH_SUCCESS_REDIRECT the callback redirects to the dashboard. */
+async function connectOAuth(auth: string, network: 'x' | 'tiktok' | 'linkedin'): Promise<string> {
+  const start = await request(h.gateway).get(`/v1/oauth/${network}/start`).set('Authorization', auth);
+  const consent = await fetch(start.body.authorize_url as string, { redirect: 'manual' });
+  const callback = new URL(consent.headers.get('location')!);
+  const res = await request(h.gateway).get(callback.pathname).query(Object.fromEntries(callback.searchParams));
+  expect(res.status).toBe(302);
+  const landing = new URL(res.headers.location as string);
+  expect(landing.origin + landing.pathname).toBe('https://dashboard.test.local/connected');
+  expect(landing.searchParams.get('provider')).toBe(network);
+  return landing.searchParams.get('account_id')!;
+}
+
+function credentials(orgId: string, accountId: string, forceRefresh = false) {
+  return listener.rpc(credentialsGet, { account_id: accountId, ...(forceRefresh ? { force_refresh: true } : {}) }, { orgId, requestId: 'test' });
+}
+
+describe('token lifecycle', () => {
+  it('redirects the OAuth callback with ?error= when a dashboard redirect is configured', async () => {
+    const res = await request(h.gateway).get('/v1/oauth/x/callback').query({ code: 'c', state: 'forged' });
+    expect(res.status).toBe(302);
+    const landing = new URL(res.headers.location as string);
+    expect(landing.searchParams.get('error')).toBe('validation_error');
+    expect(landing.searchParams.get('error_description')).toMatch(/state/);
+  });
+
+  it('POST /refresh renews the token and answers the new expiry', async () => {
+    const orgId = uniqueName('org');
+    const auth = `Bearer ${await h.token(orgId)}`;
+    const id = await connectOAuth(auth, 'linkedin');
+    const before = await db().account.findUniqueOrThrow({ where: { id } });
+    const res = await request(h.gateway).post(`/v1/accounts/${id}/refresh`).set('Authorization', auth);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ id, health: 'active', token_expires_at: expect.any(String) });
+    const after = await db().account.findUniqueOrThrow({ where: { id } });
+    expect(after.accessToken).not.toBe(before.accessToken);
+    expect(new Date(res.body.token_expires_at).getTime()).toBeGreaterThan(Date.now() + 50 * 86_400_000);
+  });
+
+  it('refreshes tokens in the background before they expire (X rotates its refresh token each time)', async () => {
+    const orgId = uniqueName('org');
+    const id = await connectOAuth(`Bearer ${await h.token(orgId)}`, 'x');
+    const first = await db().account.findUniqueOrThrow({ where: { id } });
+    const renewed = await waitFor(async () => {
+      const row = await db().account.findUniqueOrThrow({ where: { id } });
+      return row.refreshToken !== first.refreshToken && row.accessToken !== first.accessToken ? row : undefined;
+    });
+    expect(renewed.health).toBe('active');
+    // The token other services get works against the network.
+    const { access_token: token } = await credentials(orgId, id);
+    await expect(testProviders(h.sandbox.baseUrl).x.profile.fetch({ accessToken: token })).resolves.toMatchObject({ platformAccountId: renewed.platformAccountId });
+  });
+
+  it('gives services a usable token by RPC, refreshing it on demand', async () => {
+    const orgId = uniqueName('org');
+    const id = await connectOAuth(`Bearer ${await h.token(orgId)}`, 'tiktok');
+    const first = await credentials(orgId, id);
+    expect(first).toMatchObject({ account_id: id, provider: 'tiktok' });
+    const forced = await credentials(orgId, id, true);
+    expect(forced.access_token).not.toBe(first.access_token);
+    await expect(listener.rpc(credentialsGet, { account_id: id }, { orgId: uniqueName('org'), requestId: 't' })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('a refresh the network refuses marks the account and emits connection.revoked; its credentials are refused', async () => {
+    const orgId = uniqueName('org');
+    const auth = `Bearer ${await h.token(orgId)}`;
+    const id = await connectOAuth(auth, 'tiktok');
+    await h.sandbox.fault('tiktok', 'token_revoked', 1);
+    const res = await request(h.gateway).post(`/v1/accounts/${id}/refresh`).set('Authorization', auth);
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe('conflict');
+    const event = await waitFor(() => revoked.find((e) => e.payload.account_id === id));
+    expect(event.org_id).toBe(orgId);
+    expect(['revoked', 'requires_reconnect']).toContain(event.payload.health);
+    const list = await request(h.gateway).get('/v1/accounts').set('Authorization', auth);
+    expect(list.body.items[0].health).toBe(event.payload.health);
+    await expect(credentials(orgId, id)).rejects.toMatchObject({ code: 'conflict' });
+    // Reconnecting through OAuth brings the same account back to active.
+    expect(await connectOAuth(auth, 'tiktok')).toBe(id);
+    expect((await request(h.gateway).get('/v1/accounts').set('Authorization', auth)).body.items[0].health).toBe('active');
+  });
+
+  it('flags tokens that will lapse with no refresh as expiring, and lapsed ones as requires_reconnect', async () => {
+    const orgId = uniqueName('org');
+    const auth = `Bearer ${await h.token(orgId)}`;
+    const connect = async (expiresAt: Date) => {
+      const token = `byok-${uniqueName('x')}`;
+      const profile = await testProviders(h.sandbox.baseUrl).x.profile.fetch({ accessToken: token });
+      return (await request(h.gateway).post('/v1/accounts').set('Authorization', auth).send({ provider: 'x', platform_account_id: profile.platformAccountId, credentials: { access_token: token, expires_at: expiresAt.toISOString() } })).body.id as string;
+    };
+    const soon = await connect(new Date(Date.now() + 86_400_000));
+    const lapsed = await connect(new Date(Date.now() - 1000));
+    await waitFor(async () => ((await db().account.findUniqueOrThrow({ where: { id: soon } })).health === 'expiring' ? true : undefined));
+    await waitFor(async () => ((await db().account.findUniqueOrThrow({ where: { id: lapsed } })).health === 'requires_reconnect' ? true : undefined));
+    await waitFor(() => revoked.find((e) => e.payload.account_id === lapsed));
+    expect((await credentials(orgId, soon)).account_id).toBe(soon);
+  });
+
+  it('re-encrypts every secret under a new key; the old key can then go', async () => {
+    const auth = `Bearer ${await h.token()}`;
+    await connectOAuth(auth, 'linkedin');
+    await request(h.gateway).post('/v1/oauth-apps').set('Authorization', auth).send({ provider: 'x', name: 'n', client_id: 'c', client_secret: 'app-secret-value' });
+    const k2 = randomBytes(32).toString('base64');
+    const rotated = vaultFromConfig(`${h.env.VAULT_KEYS},k2:${k2}`);
+    const k2Only = vaultFromConfig(`k2:${k2}`);
+    const deps = { accounts: new AccountsRepository(db()), apps: new OAuthAppsRepository(db()), vault: rotated };
+    const moved = await reencryptSecrets(deps);
+    expect(moved.accounts).toBeGreaterThan(0);
+    expect(moved.apps).toBeGreaterThan(0);
+    // The running service still writes under k1 (it was started with k1 active), so the proof uses the
+    // app secrets, which nothing else rewrites: they now decrypt with the new key alone.
+    for (const app of await db().oAuthApp.findMany()) {
+      expect(app.clientSecret.startsWith('v1.k2.')).toBe(true);
+      expect(k2Only.decrypt(app.clientSecret, `oauth_app:${app.id}:client_secret`)).toMatch(/^app-secret-value$|^s$|^my-/);
+    }
+    const again = await reencryptSecrets(deps);
+    expect(again.apps).toBe(0);
+  });
+
+  it('never writes a token or secret to a log line', async () => {
+    const orgId = uniqueName('org');
+    const id = await connectOAuth(`Bearer ${await h.token(orgId)}`, 'x');
+    const { access_token: token } = await credentials(orgId, id);
+    const all = logLines.join('\n');
+    expect(logLines.length).toBeGreaterThan(0);
+    expect(all).not.toContain(token);
+    expect(all).not.toContain('app-secret-value');
+    expect(all).not.toContain(h.env.OAUTH_STATE_SECRET!);
+  });
+});
