@@ -1,10 +1,27 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { commonConfigSchema, loadConfig } from '@svc/config';
+import { providerConfigSchema } from '@svc/providers';
 
 /** Every setting of the publisher service; the only module that reads the environment. */
 export const configSchema = Type.Object({
   ...commonConfigSchema,
+  ...providerConfigSchema,
   PROBE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9102 }),
+  /** Dev and tests only: lets media URLs and downloads reach loopback/private addresses. */
+  ALLOW_PRIVATE_URLS: Type.Boolean({ default: false }),
+  /** How far ahead `scheduled_at` must be (spec: 60 s); lowered only by tests of the scheduler. */
+  SCHEDULE_MIN_LEAD_SECONDS: Type.Integer({ minimum: 0, default: 60 }),
+  /** Attempts per target for retryable network failures (rate limits, 5xx, timeouts) before failing it. */
+  DELIVERY_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 20, default: 6 }),
+  /** Backoff before attempt n+1 (the last value repeats); a longer network Retry-After wins. */
+  DELIVERY_BACKOFF_MS: Type.String({ pattern: '^\\d+(,\\d+)*$', default: '5000,30000,120000,600000,1800000' }),
+  /**
+   * How long an attempt may be in flight (token + every network call, uploads and polling included).
+   * A delivery found in flight past it had its worker die mid-call: it is resolved, never re-posted.
+   */
+  DELIVERY_LEASE_MS: Type.Integer({ minimum: 100, default: 15 * 60_000 }),
+  /** Deliveries run at once per publisher process (the broker prefetch of publisher.work). */
+  DELIVERY_CONCURRENCY: Type.Integer({ minimum: 1, default: 20 }),
 });
 
 export type Config = Static<typeof configSchema>;

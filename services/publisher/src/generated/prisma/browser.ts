@@ -27,3 +27,14 @@ export type OutboxMessage = Prisma.OutboxMessageModel
  * Inbox of consumed message ids: a redelivered message finds its id here and is skipped.
  */
 export type ProcessedMessage = Prisma.ProcessedMessageModel
+/**
+ * Model Job
+ * A publish job; `/v1/posts` shows the same record as a post (same id). Status is derived from
+ * its deliveries once they all finish (published | partial | failed).
+ */
+export type Job = Prisma.JobModel
+/**
+ * Model Delivery
+ * One target account of a job. `platform_post_id` set means done: never posted again.
+ */
+export type Delivery = Prisma.DeliveryModel

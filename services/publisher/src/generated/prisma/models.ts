@@ -10,4 +10,6 @@
  */
 export type * from './models/OutboxMessage.ts'
 export type * from './models/ProcessedMessage.ts'
+export type * from './models/Job.ts'
+export type * from './models/Delivery.ts'
 export type * from './commonInputTypes.ts'

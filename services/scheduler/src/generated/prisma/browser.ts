@@ -27,3 +27,9 @@ export type OutboxMessage = Prisma.OutboxMessageModel
  * Inbox of consumed message ids: a redelivered message finds its id here and is skipped.
  */
 export type ProcessedMessage = Prisma.ProcessedMessageModel
+/**
+ * Model ScheduledJob
+ * The due time of a scheduled job. The loop claims due rows with FOR UPDATE SKIP LOCKED against the
+ * database clock, marks them fired and writes the dispatch command to the outbox in one transaction.
+ */
+export type ScheduledJob = Prisma.ScheduledJobModel

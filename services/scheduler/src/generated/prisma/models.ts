@@ -10,4 +10,5 @@
  */
 export type * from './models/OutboxMessage.ts'
 export type * from './models/ProcessedMessage.ts'
+export type * from './models/ScheduledJob.ts'
 export type * from './commonInputTypes.ts'

@@ -50,7 +50,9 @@ export const AnyNull = runtime.objectEnumValues.instances.AnyNull
 
 export const ModelName = {
   OutboxMessage: 'OutboxMessage',
-  ProcessedMessage: 'ProcessedMessage'
+  ProcessedMessage: 'ProcessedMessage',
+  Job: 'Job',
+  Delivery: 'Delivery'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -91,6 +93,52 @@ export const ProcessedMessageScalarFieldEnum = {
 } as const
 
 export type ProcessedMessageScalarFieldEnum = (typeof ProcessedMessageScalarFieldEnum)[keyof typeof ProcessedMessageScalarFieldEnum]
+
+
+export const JobScalarFieldEnum = {
+  id: 'id',
+  orgId: 'orgId',
+  status: 'status',
+  text: 'text',
+  mediaUrls: 'mediaUrls',
+  options: 'options',
+  accountIds: 'accountIds',
+  providers: 'providers',
+  scheduledAt: 'scheduledAt',
+  requestId: 'requestId',
+  queuedAt: 'queuedAt',
+  startedAt: 'startedAt',
+  finishedAt: 'finishedAt',
+  canceledAt: 'canceledAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type JobScalarFieldEnum = (typeof JobScalarFieldEnum)[keyof typeof JobScalarFieldEnum]
+
+
+export const DeliveryScalarFieldEnum = {
+  id: 'id',
+  jobId: 'jobId',
+  orgId: 'orgId',
+  accountId: 'accountId',
+  provider: 'provider',
+  position: 'position',
+  status: 'status',
+  attempts: 'attempts',
+  platformPostId: 'platformPostId',
+  platformPostUrl: 'platformPostUrl',
+  errorCode: 'errorCode',
+  errorMessage: 'errorMessage',
+  nextAttemptAt: 'nextAttemptAt',
+  leaseUntil: 'leaseUntil',
+  publishedAt: 'publishedAt',
+  finishedAt: 'finishedAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type DeliveryScalarFieldEnum = (typeof DeliveryScalarFieldEnum)[keyof typeof DeliveryScalarFieldEnum]
 
 
 export const SortOrder = {

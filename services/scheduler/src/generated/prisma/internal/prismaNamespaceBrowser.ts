@@ -50,7 +50,8 @@ export const AnyNull = runtime.objectEnumValues.instances.AnyNull
 
 export const ModelName = {
   OutboxMessage: 'OutboxMessage',
-  ProcessedMessage: 'ProcessedMessage'
+  ProcessedMessage: 'ProcessedMessage',
+  ScheduledJob: 'ScheduledJob'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -91,6 +92,19 @@ export const ProcessedMessageScalarFieldEnum = {
 } as const
 
 export type ProcessedMessageScalarFieldEnum = (typeof ProcessedMessageScalarFieldEnum)[keyof typeof ProcessedMessageScalarFieldEnum]
+
+
+export const ScheduledJobScalarFieldEnum = {
+  jobId: 'jobId',
+  orgId: 'orgId',
+  runAt: 'runAt',
+  status: 'status',
+  requestId: 'requestId',
+  firedAt: 'firedAt',
+  createdAt: 'createdAt'
+} as const
+
+export type ScheduledJobScalarFieldEnum = (typeof ScheduledJobScalarFieldEnum)[keyof typeof ScheduledJobScalarFieldEnum]
 
 
 export const SortOrder = {
