@@ -148,3 +148,13 @@ describe('BYOK accounts through the gateway', () => {
     expect(res.body).toEqual({ id: body.id, health: 'active', token_expires_at: null });
   });
 });
+
+describe('concurrent connects', () => {
+  it('of one network account end with one account', async () => {
+    const auth = `Bearer ${await h.token()}`;
+    const token = `byok-${uniqueName('x')}`;
+    const results = await Promise.all(Array.from({ length: 5 }, () => connect(auth, 'x', token)));
+    expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+    expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
+  });
+});

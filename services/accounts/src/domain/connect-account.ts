@@ -50,6 +50,16 @@ export class ConnectAccount {
       });
     }
     const platformAccountId = input.expectedPlatformAccountId ?? profile.platformAccountId;
+    try {
+      return await this.store(input, profile, platformAccountId);
+    } catch (error) {
+      // Two connects of one network account raced and the other created the row first: update it.
+      if ((error as { code?: string }).code !== 'P2002') throw error;
+      return this.store(input, profile, platformAccountId);
+    }
+  }
+
+  private store(input: ConnectInput, profile: Profile, platformAccountId: string): Promise<{ account: AccountRow; reconnected: boolean }> {
     return this.db.$transaction(async (tx) => {
       const existing = await this.accounts.findByPlatformId(input.orgId, input.provider, platformAccountId, tx);
       const id = existing?.id ?? randomUUID();
