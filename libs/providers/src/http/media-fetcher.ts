@@ -1,5 +1,4 @@
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import { checkUrl, safeAgents } from '@svc/http';
 import axios from 'axios';
 import { ProviderError } from '../errors/provider-error.ts';
 import { type Network } from '../types.ts';
@@ -22,41 +21,27 @@ export interface MediaFetcherOptions {
   allowPrivateUrls: boolean;
 }
 
-function blocked(address: string, allowPrivate: boolean): boolean {
-  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
-  if (v4.startsWith('169.254.') || /^fe80:/i.test(address) || address.toLowerCase() === 'fd00:ec2::254' || v4 === '0.0.0.0') return true;
-  const privateOrLoopback =
-    v4.startsWith('127.') || v4.startsWith('10.') || v4.startsWith('192.168.') || /^172\.(1[6-9]|2\d|3[01])\./.test(v4) || address === '::1' || /^f[cd]/i.test(address);
-  return privateOrLoopback && !allowPrivate;
-}
-
 const invalid = (network: Network, message: string, code: string) => new ProviderError({ network, kind: 'media_invalid', networkCode: code, networkMessage: message });
 
 /** Redirects are not followed: a redirect could lead past the address check. */
 export function createMediaFetcher(options: MediaFetcherOptions): MediaFetcher {
+  const policy = { allowPrivate: options.allowPrivateUrls };
+  // The pre-check gives a clear error; the agents enforce the policy at connect time (DNS rebinding).
+  const agents = safeAgents(policy);
   return async (network, rawUrl) => {
-    let url: URL;
-    try {
-      url = new URL(rawUrl);
-    } catch {
-      throw invalid(network, `The media URL ${rawUrl} is not a valid URL.`, 'media_url_invalid');
+    const checked = await checkUrl(rawUrl, policy);
+    if (!checked.ok) {
+      const code = checked.reason === 'blocked' ? 'media_url_blocked' : checked.reason === 'unresolvable' ? 'media_unreachable' : 'media_url_invalid';
+      throw invalid(network, `The media URL is not usable: ${checked.message}.`, code);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(network, `The media URL ${rawUrl} must be http(s).`, 'media_url_invalid');
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    let addresses: string[];
-    try {
-      addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((entry) => entry.address);
-    } catch {
-      throw invalid(network, `The media host ${host} could not be resolved.`, 'media_unreachable');
-    }
-    if (addresses.some((address) => blocked(address, options.allowPrivateUrls))) {
-      throw invalid(network, `The media URL ${rawUrl} points to a private address.`, 'media_url_blocked');
-    }
+    const url = checked.url;
     try {
       const response = await axios.get<ArrayBuffer>(url.toString(), {
         responseType: 'arraybuffer',
         timeout: options.timeoutMs,
         maxRedirects: 0,
+        ...agents,
+        proxy: false,
         maxContentLength: options.maxBytes,
       });
       return { bytes: Buffer.from(response.data), contentType: String(response.headers['content-type'] ?? 'application/octet-stream') };

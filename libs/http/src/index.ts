@@ -1,0 +1,1 @@
+export { BlockedAddressError, checkUrl, isBlockedAddress, safeAgents, type SsrfPolicy, type UrlCheck } from './ssrf-guard.ts';

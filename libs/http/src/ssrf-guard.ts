@@ -1,0 +1,101 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { lookup } from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/**
+ * SSRF policy for every URL a user gives us (decisions §3): http(s) only, and never an address that
+ * is private, loopback, link-local or cloud metadata, at connect time and after any redirect.
+ * `allowPrivate` (ALLOW_PRIVATE_URLS, dev and tests only) admits private and loopback addresses;
+ * link-local and metadata addresses stay blocked always.
+ */
+export interface SsrfPolicy {
+  allowPrivate: boolean;
+}
+
+/** Always refused, whatever the policy: link-local (cloud metadata lives there) and AWS's IPv6 metadata. */
+const ALWAYS_DENIED = ['169.254.0.0/16', 'fe80::/10', 'fd00:ec2::254/128'];
+const ALWAYS_DENIED_PARSED = ALWAYS_DENIED.map((cidr) => ipaddr.parseCIDR(cidr));
+
+export function isBlockedAddress(address: string, policy: SsrfPolicy): boolean {
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (ALWAYS_DENIED_PARSED.some(([range, bits]) => range.kind() === parsed.kind() && parsed.match([range, bits] as never))) return true;
+  const range = parsed.range();
+  if (range === 'unicast') return false;
+  if (range === 'unspecified' || range === 'linkLocal' || range === 'broadcast' || range === 'multicast' || range === 'reserved') return true;
+  return !policy.allowPrivate;
+}
+
+export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: 'invalid' | 'scheme' | 'unresolvable' | 'blocked'; message: string };
+
+/**
+ * Pre-flight check before accepting a URL (a 400 now beats a failure later). It does not replace the
+ * connect-time check of `safeAgents`, which also covers DNS rebinding and redirects.
+ */
+export async function checkUrl(raw: string, policy: SsrfPolicy): Promise<UrlCheck> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, reason: 'invalid', message: `${raw} is not a valid URL` };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: 'scheme', message: `${raw} must use http or https` };
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  let addresses: string[];
+  try {
+    addresses = isIP(host) ? [host] : (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+  } catch {
+    return { ok: false, reason: 'unresolvable', message: `the host ${host} does not resolve` };
+  }
+  if (addresses.length === 0) return { ok: false, reason: 'unresolvable', message: `the host ${host} does not resolve` };
+  if (addresses.some((address) => isBlockedAddress(address, policy))) {
+    return { ok: false, reason: 'blocked', message: `${raw} points to a private, loopback, link-local or metadata address` };
+  }
+  return { ok: true, url };
+}
+
+export class BlockedAddressError extends Error {
+  override name = 'BlockedAddressError';
+  readonly code = 'ERR_SSRF_BLOCKED';
+}
+
+/** A DNS lookup that fails for any answer the policy refuses, so the socket never connects there. */
+function guardedLookup(policy: SsrfPolicy): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...(options as LookupOptions), all: true }, (error, addresses) => {
+      if (error) return (callback as (e: Error) => void)(error);
+      const list = addresses as unknown as LookupAddress[];
+      const refused = list.find((entry) => isBlockedAddress(entry.address, policy));
+      if (refused !== undefined) return (callback as (e: Error) => void)(new BlockedAddressError(`Connecting to ${hostname} (${refused.address}) is not allowed.`));
+      if ((options as LookupOptions).all === true) return (callback as (e: null, a: LookupAddress[]) => void)(null, list);
+      const [first] = list;
+      return (callback as (e: null, a: string, f: number) => void)(null, first!.address, first!.family);
+    });
+  };
+}
+
+function guard<A extends http.Agent>(AgentClass: new (options: http.AgentOptions) => A, policy: SsrfPolicy, options: http.AgentOptions): A {
+  const agent = new AgentClass({ ...options, lookup: guardedLookup(policy) } as http.AgentOptions);
+  const createConnection = (agent as unknown as { createConnection: (o: { host?: string }, cb?: unknown) => unknown }).createConnection.bind(agent);
+  // Node skips the lookup for IP literals, so those are checked here, before any socket opens.
+  (agent as unknown as { createConnection: unknown }).createConnection = (connectOptions: { host?: string }, callback?: unknown) => {
+    const host = (connectOptions.host ?? '').replace(/^\[|\]$/g, '');
+    if (isIP(host) !== 0 && isBlockedAddress(host, policy)) throw new BlockedAddressError(`Connecting to ${host} is not allowed.`);
+    return createConnection(connectOptions, callback);
+  };
+  return agent;
+}
+
+/**
+ * http/https agents that check the address each connection really goes to (after DNS, for every
+ * redirect hop), so a hostname that re-resolves to an internal address is refused at connect time.
+ */
+export function safeAgents(policy: SsrfPolicy, agentOptions: http.AgentOptions = {}) {
+  return {
+    httpAgent: guard(http.Agent, policy, agentOptions),
+    httpsAgent: guard(https.Agent, policy, agentOptions),
+  };
+}
