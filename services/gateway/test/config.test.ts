@@ -1,0 +1,29 @@
+import { ConfigError } from '@svc/config';
+import { loadGatewayConfig } from '../src/config.ts';
+
+const pepper = 'p'.repeat(32);
+
+describe('gateway configuration', () => {
+  it('has working local defaults once the secrets are given', () => {
+    const config = loadGatewayConfig({ JWT_SECRET: 's'.repeat(32), API_KEY_PEPPER: pepper });
+    expect(config).toMatchObject({ PORT: 8080, JWT_ALGORITHM: 'HS256', RATE_LIMIT_PER_KEY: 1200, RATE_LIMIT_PER_ORG: 3000, BODY_LIMIT_BYTES: 1_048_576 });
+  });
+
+  it('lists every problem at once', () => {
+    try {
+      loadGatewayConfig({ PORT: 'eighty', RATE_LIMIT_PER_KEY: '0' });
+      throw new Error('expected a ConfigError');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const { problems } = error as ConfigError;
+      expect(problems).toEqual(expect.arrayContaining(['API_KEY_PEPPER is required but not set', expect.stringMatching(/^PORT /), expect.stringMatching(/^RATE_LIMIT_PER_KEY /)]));
+    }
+  });
+
+  it('needs the key material of the pinned algorithm', () => {
+    expect(() => loadGatewayConfig({ API_KEY_PEPPER: pepper })).toThrow(/JWT_SECRET is required when JWT_ALGORITHM is HS256/);
+    expect(() => loadGatewayConfig({ API_KEY_PEPPER: pepper, JWT_ALGORITHM: 'RS256' })).toThrow(/JWT_JWKS_URL is required when JWT_ALGORITHM is RS256/);
+    expect(() => loadGatewayConfig({ API_KEY_PEPPER: pepper, JWT_ALGORITHM: 'none' })).toThrow(/JWT_ALGORITHM/);
+    expect(() => loadGatewayConfig({ API_KEY_PEPPER: pepper, JWT_SECRET: 'short' })).toThrow(/JWT_SECRET/);
+  });
+});
