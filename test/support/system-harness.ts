@@ -16,6 +16,12 @@ import { loadServiceConfig as loadAccountsConfig } from '../../services/accounts
 import { PrismaClient as AccountsClient } from '../../services/accounts/src/generated/prisma/client.ts';
 import { wire as wireAccounts } from '../../services/accounts/src/wiring.ts';
 import { composeGateway } from '../../services/gateway/src/compose.ts';
+import { loadServiceConfig as loadPublisherConfig } from '../../services/publisher/src/config.ts';
+import { PrismaClient as PublisherClient } from '../../services/publisher/src/generated/prisma/client.ts';
+import { wire as wirePublisher } from '../../services/publisher/src/wiring.ts';
+import { loadServiceConfig as loadSchedulerConfig } from '../../services/scheduler/src/config.ts';
+import { PrismaClient as SchedulerClient } from '../../services/scheduler/src/generated/prisma/client.ts';
+import { wire as wireScheduler } from '../../services/scheduler/src/wiring.ts';
 import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
 import { PrismaClient as GatewayClient } from '../../services/gateway/src/generated/prisma/client.ts';
 
@@ -37,6 +43,16 @@ export const SERVICES = {
     load: loadAccountsConfig,
     createClient: (adapter: never) => new AccountsClient({ adapter }),
     wire: wireAccounts as unknown as ServiceModule['wire'],
+  },
+  publisher: {
+    load: loadPublisherConfig,
+    createClient: (adapter: never) => new PublisherClient({ adapter }),
+    wire: wirePublisher as unknown as ServiceModule['wire'],
+  },
+  scheduler: {
+    load: loadSchedulerConfig,
+    createClient: (adapter: never) => new SchedulerClient({ adapter }),
+    wire: wireScheduler as unknown as ServiceModule['wire'],
   },
 } satisfies Record<string, { load: unknown; createClient: unknown; wire: unknown }>;
 

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { pg, type PgConnectionConfig } from '../src/prisma-bridge.ts';
+import type { PgConnectionConfig } from '../src/connection-config.ts';
+import { pg } from '../src/prisma-bridge.ts';
 import { migrateDatabase } from '../src/migrate.ts';
 import { createTestDatabase } from '@svc/testing';
 

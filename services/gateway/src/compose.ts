@@ -12,6 +12,7 @@ import type { PrismaClient } from './generated/prisma/client.ts';
 import { createHttpMetrics } from './http/http-metrics.ts';
 import type { Route } from './http/route.ts';
 import { rpcCaller } from './http/rpc-caller.ts';
+import { IdempotencyStore } from './idempotency/idempotency-store.ts';
 import { buildOpenApiDocument } from './openapi/build-openapi.ts';
 import { operations } from './openapi/operations.ts';
 import { RateLimiter } from './rate-limit/rate-limiter.ts';
@@ -19,6 +20,8 @@ import { accountRoutes } from './routes/accounts.routes.ts';
 import { apiKeyRoutes } from './routes/api-keys.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { oauthRoutes } from './routes/oauth.routes.ts';
+import { publishingRoutes } from './routes/publishing.routes.ts';
+import { statsRoutes } from './routes/stats.routes.ts';
 
 export interface GatewayParts {
   config: GatewayConfig;
@@ -64,6 +67,8 @@ export function composeGateway(parts: GatewayParts) {
       ...apiKeyRoutes(new ApiKeyService(apiKeys, config.API_KEY_PEPPER)),
       ...accountRoutes(rpc),
       ...oauthRoutes(rpc, config.OAUTH_SUCCESS_REDIRECT),
+      ...publishingRoutes(rpc, new IdempotencyStore(runtime.db)),
+      ...statsRoutes(rpc),
       ...(parts.extraRoutes ?? []),
     ],
     bodyLimitBytes: config.BODY_LIMIT_BYTES,

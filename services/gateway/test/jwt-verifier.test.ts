@@ -1,16 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+import { exportJWK, generateKeyPair, SignJWT, type JWK, type KeyLike } from 'jose';
 import { createJwtVerifier } from '../src/auth/jwt-verifier.ts';
 
 let server: Server;
 let jwksUrl: string;
-const keys: Record<string, { privateKey: CryptoKey; jwk: JWK }> = {};
+const keys: Record<string, { privateKey: KeyLike; jwk: JWK }> = {};
 
 beforeAll(async () => {
   for (const [kid, alg] of [['rsa-1', 'RS256'], ['ec-1', 'ES256']] as const) {
     const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
-    keys[kid] = { privateKey: privateKey as CryptoKey, jwk: { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' } };
+    keys[kid] = { privateKey: privateKey as KeyLike, jwk: { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' } };
   }
   server = createServer((_req, res) => {
     res.setHeader('content-type', 'application/json');

@@ -20,6 +20,11 @@ export const configSchema = Type.Object({
    * A delivery found in flight past it had its worker die mid-call: it is resolved, never re-posted.
    */
   DELIVERY_LEASE_MS: Type.Integer({ minimum: 100, default: 15 * 60_000 }),
+  /**
+   * A pending delivery of a running job untouched this long lost its command (parked after the
+   * broker's retry tiers, about 36 min in all) and is given a new one.
+   */
+  DELIVERY_STALE_PENDING_MS: Type.Integer({ minimum: 1000, default: 45 * 60_000 }),
   /** Deliveries run at once per publisher process (the broker prefetch of publisher.work). */
   DELIVERY_CONCURRENCY: Type.Integer({ minimum: 1, default: 20 }),
 });

@@ -10,7 +10,12 @@ export class OrganizationsRepository {
 
   async ensure(orgId: string): Promise<void> {
     if (this.known.has(orgId)) return;
-    await this.db.organization.upsert({ where: { id: orgId }, create: { id: orgId }, update: {} });
+    try {
+      await this.db.organization.upsert({ where: { id: orgId }, create: { id: orgId }, update: {} });
+    } catch (error) {
+      // Concurrent first requests of a new organization race to create it; the loser finds it made.
+      if ((error as { code?: string }).code !== 'P2002') throw error;
+    }
     if (this.known.size >= MAX_REMEMBERED) this.known.clear();
     this.known.add(orgId);
   }

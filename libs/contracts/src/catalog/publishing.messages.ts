@@ -1,0 +1,128 @@
+import { Type } from '@sinclair/typebox';
+import { defineMessage } from '../message-definition.ts';
+import { NullableDate, Provider } from '../schemas/accounts.schemas.ts';
+import { DeliveryStatus, JobStatus, NetworkOptions, PostView } from '../schemas/publishing.schemas.ts';
+
+// The publisher owns jobs (= posts) and their per-account deliveries; the scheduler owns due times.
+// RPC serves the gateway; commands move work between the two services through their outboxes.
+
+/** Validates (accounts, per-network content rules, schedule) and stores a job; the reply is the new post. */
+export const publisherJobCreate = defineMessage({
+  kind: 'rpc',
+  type: 'publisher.job_create.v1',
+  service: 'publisher',
+  payload: Type.Object({
+    /**
+     * Set when the request carried an Idempotency-Key: the same id on every retry of that key, so a
+     * job created by a request whose answer was lost is returned instead of created twice.
+     */
+    job_id: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' })),
+    account_ids: Type.Array(Type.String(), { minItems: 1, maxItems: 100 }),
+    text: Type.String({ minLength: 1, maxLength: 5000 }),
+    media_urls: Type.Optional(Type.Array(Type.String())),
+    media_ids: Type.Optional(Type.Array(Type.String())),
+    options: Type.Optional(NetworkOptions),
+    scheduled_at: Type.Optional(Type.String()),
+    /** Which body field the options came from, so 400 details point at it (`provider_options` / `platform_options`). */
+    options_field: Type.Optional(Type.String()),
+  }),
+  reply: PostView,
+});
+
+const JobRef = Type.Object({ job_id: Type.String({ minLength: 1 }) });
+
+/** Cancels a scheduled job: 404 unknown or foreign, 409 once queued or later. */
+export const publisherJobCancel = defineMessage({ kind: 'rpc', type: 'publisher.job_cancel.v1', service: 'publisher', payload: JobRef, reply: PostView });
+
+export const publisherJobGet = defineMessage({ kind: 'rpc', type: 'publisher.job_get.v1', service: 'publisher', payload: JobRef, reply: PostView });
+
+/** Newest first, keyset-paginated; `q` is PostgreSQL full-text search over the post text. */
+export const publisherJobList = defineMessage({
+  kind: 'rpc',
+  type: 'publisher.job_list.v1',
+  service: 'publisher',
+  payload: Type.Object({
+    status: Type.Optional(JobStatus),
+    provider: Type.Optional(Provider),
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    limit: Type.Integer({ minimum: 1, maximum: 100 }),
+    cursor: Type.Optional(Type.String()),
+  }),
+  reply: Type.Object({ items: Type.Array(PostView), next_cursor: Type.Union([Type.String(), Type.Null()]), total: Type.Integer({ minimum: 0 }) }),
+});
+
+/** The publisher's part of the dashboard stats (decisions §6). */
+export const publisherStats = defineMessage({
+  kind: 'rpc',
+  type: 'publisher.stats.v1',
+  service: 'publisher',
+  payload: Type.Object({}),
+  reply: Type.Object({
+    posts_this_month: Type.Integer({ minimum: 0 }),
+    queue_processing: Type.Integer({ minimum: 0 }),
+    success_rate: Type.Number({ minimum: 0, maximum: 1 }),
+  }),
+});
+
+/** Deliver one target of a job. Idempotent on the delivery's state, never on the message alone. */
+export const publisherDeliveryRun = defineMessage({
+  kind: 'command',
+  type: 'publisher.delivery_run.v1',
+  payload: Type.Object({ job_id: Type.String(), delivery_id: Type.String() }),
+  description: 'Publish one target account of a job (or resolve a delivery left in flight).',
+});
+
+/** A scheduled job is due: the scheduler hands it back to the publisher. */
+export const publisherJobDispatch = defineMessage({
+  kind: 'command',
+  type: 'publisher.job_dispatch.v1',
+  payload: Type.Object({ job_id: Type.String(), scheduled_at: Type.String() }),
+  description: 'A scheduled job reached its time; queue its deliveries unless it was canceled.',
+});
+
+export const schedulerJobSchedule = defineMessage({
+  kind: 'command',
+  type: 'scheduler.job_schedule.v1',
+  payload: Type.Object({ job_id: Type.String(), run_at: Type.String({ format: 'date-time' }) }),
+  description: 'Fire publisher.job_dispatch.v1 for this job at run_at.',
+});
+
+export const schedulerJobUnschedule = defineMessage({
+  kind: 'command',
+  type: 'scheduler.job_unschedule.v1',
+  payload: Type.Object({ job_id: Type.String() }),
+  description: 'The job was canceled; drop its due time.',
+});
+
+/** One target's outcome in an event: what webhook Shape B needs per account. */
+const EventResult = Type.Object({
+  account_id: Type.String(),
+  provider: Provider,
+  status: DeliveryStatus,
+  platform_post_id: Type.Union([Type.String(), Type.Null()]),
+  platform_post_url: Type.Union([Type.String(), Type.Null()]),
+  error_code: Type.Union([Type.String(), Type.Null()]),
+  error_message: Type.Union([Type.String(), Type.Null()]),
+});
+
+/** Shape A needs `id`, `account_ids`, `platforms`, `text` (+ `error_message`); Shape B `job_id` and `results`. */
+const PostEventPayload = Type.Object({
+  id: Type.String(),
+  job_id: Type.String(),
+  status: JobStatus,
+  account_ids: Type.Array(Type.String()),
+  platforms: Type.Array(Provider),
+  text: Type.String(),
+  scheduled_at: NullableDate,
+  error_message: Type.Union([Type.String(), Type.Null()]),
+  results: Type.Array(EventResult),
+});
+
+export const postQueued = defineMessage({ kind: 'event', type: 'post.queued.v1', payload: PostEventPayload, description: 'A job entered the delivery queue.' });
+export const postPublished = defineMessage({
+  kind: 'event',
+  type: 'post.published.v1',
+  payload: PostEventPayload,
+  description: 'A job delivered to at least one account (status published or partial; error_message set when partial).',
+});
+export const postFailed = defineMessage({ kind: 'event', type: 'post.failed.v1', payload: PostEventPayload, description: 'A job failed for every account.' });

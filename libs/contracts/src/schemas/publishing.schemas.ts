@@ -1,0 +1,42 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { NullableDate, Provider } from './accounts.schemas.ts';
+
+/** Shapes shared by the publishing messages and the gateway's HTTP schemas. */
+export const JOB_STATUSES = ['scheduled', 'queued', 'processing', 'published', 'partial', 'failed', 'canceled'] as const;
+export type JobStatusType = (typeof JOB_STATUSES)[number];
+export const JobStatus = Type.Unsafe<JobStatusType>({ type: 'string', enum: [...JOB_STATUSES] });
+
+export const DELIVERY_STATUSES = ['pending', 'in_flight', 'published', 'failed', 'canceled'] as const;
+export type DeliveryStatusType = (typeof DELIVERY_STATUSES)[number];
+export const DeliveryStatus = Type.Unsafe<DeliveryStatusType>({ type: 'string', enum: [...DELIVERY_STATUSES] });
+
+/** Per-network options keyed by network name (`provider_options` of jobs, `platform_options` of posts). */
+export const NetworkOptions = Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()));
+
+/** The outcome for one target account of a job (decisions §3). */
+export const DeliveryResultView = Type.Object({
+  account_id: Type.String(),
+  provider: Provider,
+  status: DeliveryStatus,
+  platform_post_id: Type.Union([Type.String(), Type.Null()]),
+  platform_post_url: Type.Union([Type.String(), Type.Null()]),
+  error_code: Type.Union([Type.String(), Type.Null()]),
+  error_message: Type.Union([Type.String(), Type.Null()]),
+  attempts: Type.Integer({ minimum: 0 }),
+  published_at: NullableDate,
+});
+export type DeliveryResultViewType = Static<typeof DeliveryResultView>;
+
+/** A job (= post: same id) with one result per target account. */
+export const PostView = Type.Object({
+  id: Type.String(),
+  status: JobStatus,
+  text: Type.String(),
+  account_ids: Type.Array(Type.String()),
+  providers: Type.Array(Provider),
+  media_urls: Type.Array(Type.String()),
+  scheduled_at: NullableDate,
+  created_at: Type.String({ format: 'date-time' }),
+  results: Type.Array(DeliveryResultView),
+});
+export type PostViewType = Static<typeof PostView>;

@@ -1,0 +1,98 @@
+import { publisherJobCancel, publisherJobCreate, publisherJobGet, publisherJobList, type PayloadOf, type PostViewType } from '@svc/contracts';
+import { defineRoute, type Route } from '../http/route.ts';
+import type { RpcCaller } from '../http/rpc-caller.ts';
+import { idempotencyKeyOf, type IdempotencyStore } from '../idempotency/idempotency-store.ts';
+import { operations } from '../openapi/operations.ts';
+
+/** `/v1/publish` shows a post as a job: the id is the job id, nothing else differs. */
+const toJob = (post: PostViewType) => ({ job_id: post.id, status: post.status, scheduled_at: post.scheduled_at });
+
+const toLogItem = (post: PostViewType) => ({
+  id: post.id,
+  job_id: post.id,
+  status: post.status,
+  text: post.text,
+  providers: post.providers,
+  results: post.results,
+  created_at: post.created_at,
+});
+
+type ListQuery = Omit<PayloadOf<typeof publisherJobList>, 'limit'> & { limit?: number | undefined };
+const listPayload = (query: ListQuery): PayloadOf<typeof publisherJobList> => ({ ...query, limit: query.limit ?? 50 });
+
+/**
+ * Publish jobs and posts: two views of one record owned by the publisher (decisions §3). Validation
+ * that needs data (accounts, per-network content rules, the schedule against the database clock)
+ * happens in the publisher; the gateway checks the shape and applies `Idempotency-Key`.
+ */
+export function publishingRoutes(rpc: RpcCaller, idempotency: IdempotencyStore): Route[] {
+  return [
+    defineRoute(operations.createPublishJob, async ({ body, principal, requestId, headers }) => {
+      const key = idempotencyKeyOf(headers);
+      const scope = key === undefined ? undefined : { orgId: principal.orgId, key, method: 'post', path: operations.createPublishJob.path };
+      return idempotency.run(scope, body, async (operation) => {
+        const post = await rpc(
+          publisherJobCreate,
+          {
+            ...(operation === undefined ? {} : { job_id: operation }),
+            account_ids: body.account_ids,
+            text: body.text,
+            ...(body.media_urls === undefined ? {} : { media_urls: body.media_urls }),
+            ...(body.provider_options === undefined ? {} : { options: body.provider_options as Record<string, Record<string, unknown>> }),
+            ...(body.scheduled_at === undefined ? {} : { scheduled_at: body.scheduled_at }),
+            options_field: 'provider_options',
+          },
+          { orgId: principal.orgId, requestId },
+        );
+        return { status: 202, body: toJob(post) };
+      });
+    }),
+
+    defineRoute(operations.listPublishJobs, async ({ query, principal, requestId }) => {
+      const page = await rpc(publisherJobList, listPayload(query), { orgId: principal.orgId, requestId });
+      return { status: 200, body: { items: page.items.map(toLogItem), next_cursor: page.next_cursor, total: page.total } };
+    }),
+
+    defineRoute(operations.cancelPublishJob, async ({ params, principal, requestId }) => ({
+      status: 200,
+      body: toJob(await rpc(publisherJobCancel, { job_id: params.job_id }, { orgId: principal.orgId, requestId })),
+    })),
+
+    defineRoute(operations.createPost, async ({ body, principal, requestId, headers }) => {
+      const key = idempotencyKeyOf(headers);
+      const scope = key === undefined ? undefined : { orgId: principal.orgId, key, method: 'post', path: operations.createPost.path };
+      return idempotency.run(scope, body, async (operation) => {
+        const post = await rpc(
+          publisherJobCreate,
+          {
+            ...(operation === undefined ? {} : { job_id: operation }),
+            account_ids: body.account_ids,
+            text: body.text,
+            ...(body.media_urls === undefined ? {} : { media_urls: body.media_urls }),
+            ...(body.media_ids === undefined ? {} : { media_ids: body.media_ids }),
+            ...(body.platform_options === undefined ? {} : { options: body.platform_options as Record<string, Record<string, unknown>> }),
+            ...(body.scheduled_at === undefined ? {} : { scheduled_at: body.scheduled_at }),
+            options_field: 'platform_options',
+          },
+          { orgId: principal.orgId, requestId },
+        );
+        return { status: 202, body: post };
+      });
+    }),
+
+    defineRoute(operations.listPosts, async ({ query, principal, requestId }) => ({
+      status: 200,
+      body: await rpc(publisherJobList, listPayload(query), { orgId: principal.orgId, requestId }),
+    })),
+
+    defineRoute(operations.getPost, async ({ params, principal, requestId }) => ({
+      status: 200,
+      body: await rpc(publisherJobGet, { job_id: params.post_id }, { orgId: principal.orgId, requestId }),
+    })),
+
+    defineRoute(operations.cancelPost, async ({ params, principal, requestId }) => ({
+      status: 200,
+      body: await rpc(publisherJobCancel, { job_id: params.post_id }, { orgId: principal.orgId, requestId }),
+    })),
+  ];
+}

@@ -1,0 +1,34 @@
+import { createEnvelope, schedulerJobUnschedule, type PostViewType } from '@svc/contracts';
+import { enqueueOutbox } from '@svc/db';
+import { conflict, notFound } from '@svc/errors';
+import { isUuid, type JobsRepository } from '../data/jobs.repository.ts';
+import type { PrismaClient } from '../generated/prisma/client.ts';
+import { toPostView } from './post-view.ts';
+
+/**
+ * Cancels a job while it is scheduled. The decision is one conditional UPDATE (`... AND status =
+ * 'scheduled'`); dispatching a due job is the mirror UPDATE, so when both race, the row lock and
+ * PostgreSQL's re-check of the WHERE clause let exactly one win (reliability.md §3.2).
+ */
+export async function cancelJob(deps: { db: PrismaClient; jobs: JobsRepository; wake: () => void }, orgId: string, jobId: string, requestId: string | null): Promise<PostViewType> {
+  if (!isUuid(jobId)) throw notFound(`The job ${jobId}`);
+  const canceled = await deps.db.$transaction(async (tx) => {
+    const won = await tx.$executeRawUnsafe(
+      "UPDATE jobs SET status = 'canceled', canceled_at = now(), updated_at = now() WHERE id = $1::uuid AND org_id = $2 AND status = 'scheduled'",
+      jobId,
+      orgId,
+    );
+    if (won === 0) return false;
+    await tx.$executeRawUnsafe("UPDATE deliveries SET status = 'canceled', updated_at = now() WHERE job_id = $1::uuid AND status = 'pending'", jobId);
+    await enqueueOutbox(tx, [createEnvelope(schedulerJobUnschedule, { job_id: jobId }, { orgId, requestId })]);
+    return true;
+  });
+  const job = await deps.jobs.find(orgId, jobId);
+  if (job === null) throw notFound(`The job ${jobId}`);
+  if (!canceled) {
+    if (job.status === 'canceled') return toPostView(job);
+    throw conflict(`The job ${jobId} is ${job.status} and can no longer be canceled; only scheduled jobs can.`);
+  }
+  deps.wake();
+  return toPostView(job);
+}

@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import { createEnvelope, postQueued, publisherDeliveryRun, schedulerJobSchedule, type PostViewType } from '@svc/contracts';
+import { enqueueOutbox } from '@svc/db';
+import { conflict, validationError, type ErrorDetail } from '@svc/errors';
+import { checkUrl } from '@svc/http';
+import { checkContent, isNetwork, type Network } from '@svc/providers';
+import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { AccountsClient } from './accounts-client.ts';
+import { mediaOf } from './media.ts';
+import { toEventPayload, toPostView } from './post-view.ts';
+
+export interface CreateJobInput {
+  /** Given for idempotent requests (derived from the Idempotency-Key): an existing job with it is returned as is. */
+  jobId?: string | undefined;
+  orgId: string;
+  requestId: string | null;
+  accountIds: string[];
+  text: string;
+  mediaUrls: string[];
+  mediaIds: string[];
+  /** Per-network options keyed by network name. */
+  options: Record<string, Record<string, unknown>>;
+  scheduledAt: string | undefined;
+  /** The body field the options came from (`provider_options` or `platform_options`), for error paths. */
+  optionsField: string;
+}
+
+export interface CreateJobDeps {
+  db: PrismaClient;
+  accounts: AccountsClient;
+  allowPrivateUrls: boolean;
+  minLeadSeconds: number;
+  /** Wakes the outbox relay after commit. */
+  wake: () => void;
+}
+
+const TIMEZONE = /(Z|[+-]\d{2}(:?\d{2})?)$/i;
+const UNUSABLE = new Set(['revoked', 'requires_reconnect']);
+
+/** When the job is due, checked against the database clock (the one the scheduler fires by). */
+async function dueTime(db: PrismaClient, scheduledAt: string | undefined, minLeadSeconds: number): Promise<Date | null> {
+  if (scheduledAt === undefined) return null;
+  const at = new Date(scheduledAt);
+  if (!TIMEZONE.test(scheduledAt.trim()) || Number.isNaN(at.getTime())) {
+    throw validationError('scheduled_at must be an ISO 8601 date-time with a timezone, e.g. 2030-01-01T09:00:00Z.', [
+      { path: '/body/scheduled_at', message: 'must be an ISO 8601 date-time with a timezone', rule: 'scheduled_at_format' },
+    ]);
+  }
+  const [row] = await db.$queryRawUnsafe<{ now: Date }[]>('SELECT now() AS now');
+  const now = row?.now ?? new Date();
+  if (at.getTime() < now.getTime() + minLeadSeconds * 1000) {
+    throw validationError(`scheduled_at must be at least ${minLeadSeconds} seconds in the future.`, [
+      { path: '/body/scheduled_at', message: `must be at least ${minLeadSeconds} seconds ahead (server time ${now.toISOString()})`, rule: 'scheduled_at_lead' },
+    ]);
+  }
+  return at;
+}
+
+/**
+ * Accepts a job: every target account must be a connected account of the organization and every
+ * network's content rules must pass (400 naming the account and the rule otherwise, decisions §3).
+ * The job, one delivery per account and the outbox messages (post.queued + one delivery command per
+ * target, or the scheduler's schedule command) commit in one transaction.
+ */
+export async function createJob(deps: CreateJobDeps, input: CreateJobInput): Promise<PostViewType> {
+  const existing = input.jobId === undefined ? null : await existingJob(deps.db, input.orgId, input.jobId);
+  if (existing !== null) return existing;
+  const details: ErrorDetail[] = [];
+  input.mediaIds.forEach((id, index) =>
+    details.push({ path: `/body/media_ids/${index}`, message: `media ${id} does not exist in this organization`, rule: 'unknown_media' }));
+  // SSRF pre-check (decisions §3): resolvable, public http(s) hosts only. The adapters' downloads
+  // check again at connect time, which also covers a host that re-resolves later.
+  const checks = await Promise.all(input.mediaUrls.map((url) => checkUrl(url, { allowPrivate: deps.allowPrivateUrls })));
+  checks.forEach((check, index) => {
+    if (!check.ok) details.push({ path: `/body/media_urls/${index}`, message: check.message, rule: 'media_url' });
+  });
+  for (const key of Object.keys(input.options)) {
+    if (!isNetwork(key)) details.push({ path: `/body/${input.optionsField}/${key}`, message: 'is not a network name', rule: 'unknown_network' });
+  }
+  if (details.length > 0) throw validationError('The request names media or options that cannot be used.', details);
+
+  const scheduledAt = await dueTime(deps.db, input.scheduledAt, deps.minLeadSeconds);
+  const found = new Map((await deps.accounts.lookup(input.orgId, input.accountIds, input.requestId)).map((account) => [account.id, account]));
+  const media = mediaOf(input.mediaUrls);
+  input.accountIds.forEach((id, index) => {
+    const path = `/body/account_ids/${index}`;
+    const account = found.get(id);
+    if (account === undefined) {
+      details.push({ path, message: `account ${id} does not exist in this organization`, rule: 'unknown_account', account_id: id });
+      return;
+    }
+    const label = `${account.provider} account ${id}${account.handle === null ? '' : ` (${account.handle})`}`;
+    if (UNUSABLE.has(account.health)) {
+      details.push({ path, message: `${label} is ${account.health} and must be reconnected before publishing`, rule: 'account_unusable', account_id: id, provider: account.provider });
+    }
+    for (const violation of checkContent(account.provider, { text: input.text, media, options: input.options[account.provider] ?? {} })) {
+      details.push({ path, message: `${label}: ${violation.message}`, rule: violation.rule, account_id: id, provider: account.provider });
+    }
+  });
+  if (details.length > 0) throw validationError('The post cannot be published to every target account as it stands.', details);
+
+  const jobId = input.jobId ?? randomUUID();
+  const providers: Network[] = [];
+  const deliveries = input.accountIds.map((accountId, position) => {
+    const provider = found.get(accountId)!.provider;
+    if (!providers.includes(provider)) providers.push(provider);
+    return { id: randomUUID(), jobId, orgId: input.orgId, accountId, provider, position, status: 'pending' };
+  });
+  let job;
+  try {
+    job = await insertJob(deps.db, input, { jobId, providers, deliveries, scheduledAt });
+  } catch (error) {
+    // The same idempotent request, still running after its caller gave up, inserted it first.
+    const raced = input.jobId === undefined ? null : await existingJob(deps.db, input.orgId, input.jobId);
+    if (raced !== null) return raced;
+    throw error;
+  }
+  deps.wake();
+  return toPostView(job);
+}
+
+async function existingJob(db: PrismaClient, orgId: string, jobId: string): Promise<PostViewType | null> {
+  const job = await db.job.findUnique({ where: { id: jobId }, include: { deliveries: true } });
+  if (job === null) return null;
+  if (job.orgId !== orgId) throw conflict('This job id is taken; send the request with another Idempotency-Key.');
+  return toPostView(job);
+}
+
+interface NewJob {
+  jobId: string;
+  providers: Network[];
+  deliveries: { id: string; jobId: string; orgId: string; accountId: string; provider: Network; position: number; status: string }[];
+  scheduledAt: Date | null;
+}
+
+/** The job, its deliveries and the outbox messages of its first step, in one transaction. */
+function insertJob(db: PrismaClient, input: CreateJobInput, { jobId, providers, deliveries, scheduledAt }: NewJob) {
+  const context = { orgId: input.orgId, requestId: input.requestId };
+  return db.$transaction(async (tx) => {
+    await tx.job.create({
+      data: {
+        id: jobId,
+        orgId: input.orgId,
+        status: scheduledAt === null ? 'queued' : 'scheduled',
+        text: input.text,
+        mediaUrls: input.mediaUrls,
+        options: input.options as object,
+        accountIds: input.accountIds,
+        providers,
+        scheduledAt,
+        requestId: input.requestId,
+        queuedAt: scheduledAt === null ? new Date() : null,
+      },
+    });
+    await tx.delivery.createMany({ data: deliveries });
+    const created = (await tx.job.findUnique({ where: { id: jobId }, include: { deliveries: true } }))!;
+    await enqueueOutbox(
+      tx,
+      scheduledAt === null
+        ? [
+          createEnvelope(postQueued, toEventPayload(created), context),
+          ...deliveries.map((delivery) => createEnvelope(publisherDeliveryRun, { job_id: jobId, delivery_id: delivery.id }, context)),
+        ]
+        : [createEnvelope(schedulerJobSchedule, { job_id: jobId, run_at: scheduledAt.toISOString() }, context)],
+    );
+    return created;
+  });
+}

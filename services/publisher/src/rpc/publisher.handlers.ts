@@ -1,0 +1,72 @@
+import {
+  publisherJobCancel, publisherJobCreate, publisherJobGet, publisherJobList, publisherStats, type Envelope, type RpcHandlers,
+} from '@svc/contracts';
+import { AppError, notFound, validationError } from '@svc/errors';
+import type { JobsRepository } from '../data/jobs.repository.ts';
+import { cancelJob } from '../domain/cancel-job.ts';
+import { createJob, type CreateJobDeps } from '../domain/create-job.ts';
+import { toPostView } from '../domain/post-view.ts';
+import type { PrismaClient } from '../generated/prisma/client.ts';
+
+export const publisherRpc = [publisherJobCreate, publisherJobCancel, publisherJobGet, publisherJobList, publisherStats] as const;
+
+export interface PublisherRpcDeps {
+  db: PrismaClient;
+  jobs: JobsRepository;
+  create: CreateJobDeps;
+  wake: () => void;
+}
+
+function orgOf(envelope: Envelope): string {
+  if (envelope.org_id === null) throw new AppError('validation_error', 'The request names no organization.');
+  return envelope.org_id;
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { t?: unknown; i?: unknown };
+    const createdAt = new Date(String(value.t));
+    if (typeof value.i !== 'string' || !/^[0-9a-f-]{36}$/i.test(value.i) || Number.isNaN(createdAt.getTime())) throw new Error('bad cursor');
+    return { createdAt, id: value.i };
+  } catch {
+    throw validationError('The cursor is not valid; pass the next_cursor of a previous page.', [{ path: '/query/cursor', message: 'is not a cursor of this list' }]);
+  }
+}
+
+const encodeCursor = (createdAt: Date, id: string) => Buffer.from(JSON.stringify({ t: createdAt.toISOString(), i: id })).toString('base64url');
+
+export function publisherRpcHandlers(deps: PublisherRpcDeps): RpcHandlers<typeof publisherRpc> {
+  return {
+    'publisher.job_create.v1': (env) =>
+      createJob(deps.create, {
+        jobId: env.payload.job_id,
+        orgId: orgOf(env),
+        requestId: env.request_id,
+        accountIds: env.payload.account_ids,
+        text: env.payload.text,
+        mediaUrls: env.payload.media_urls ?? [],
+        mediaIds: env.payload.media_ids ?? [],
+        options: env.payload.options ?? {},
+        scheduledAt: env.payload.scheduled_at,
+        optionsField: env.payload.options_field ?? 'provider_options',
+      }),
+
+    'publisher.job_cancel.v1': (env) => cancelJob({ db: deps.db, jobs: deps.jobs, wake: deps.wake }, orgOf(env), env.payload.job_id, env.request_id),
+
+    'publisher.job_get.v1': async (env) => {
+      const job = await deps.jobs.find(orgOf(env), env.payload.job_id);
+      if (job === null) throw notFound(`The post ${env.payload.job_id}`);
+      return toPostView(job);
+    },
+
+    'publisher.job_list.v1': async (env) => {
+      const { limit, cursor, status, provider, q } = env.payload;
+      const { rows, total } = await deps.jobs.page({ orgId: orgOf(env), status, provider, q, limit, after: cursor === undefined ? undefined : decodeCursor(cursor) });
+      const page = rows.slice(0, limit);
+      const last = page[page.length - 1];
+      return { items: page.map(toPostView), next_cursor: rows.length > limit && last !== undefined ? encodeCursor(last.createdAt, last.id) : null, total };
+    },
+
+    'publisher.stats.v1': (env) => deps.jobs.stats(orgOf(env)),
+  };
+}

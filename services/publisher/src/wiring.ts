@@ -1,0 +1,53 @@
+import { providersFromConfig, type Providers } from '@svc/providers';
+import type { ServiceRuntime, WorkerWiring } from '@svc/runtime';
+import type { Config } from './config.ts';
+import { publisherCommandHandlers, publisherCommands } from './consumers/publisher.consumers.ts';
+import { JobsRepository } from './data/jobs.repository.ts';
+import { accountsClient, type AccountsClient } from './domain/accounts-client.ts';
+import { InFlightSweeper } from './domain/in-flight-sweeper.ts';
+import { requeueDeliveries } from './domain/requeue-deliveries.ts';
+import { DeliveryRunner } from './domain/run-delivery.ts';
+import type { PrismaClient } from './generated/prisma/client.ts';
+import { publisherRpc, publisherRpcHandlers } from './rpc/publisher.handlers.ts';
+
+/** Overrides for tests: network adapters, the accounts client, and a hook in the crash window. */
+export interface PublisherWireOptions {
+  providers?: Providers;
+  accounts?: AccountsClient;
+  afterNetworkCall?: (deliveryId: string) => Promise<void>;
+}
+
+/** Builds the publisher from its runtime: adapters, repositories, RPC for the gateway, the delivery consumer. */
+export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config, options: PublisherWireOptions = {}): Promise<WorkerWiring> {
+  const { db, logger, relay } = runtime;
+  const providers = options.providers ?? providersFromConfig(config, { logger, allowPrivateUrls: config.ALLOW_PRIVATE_URLS });
+  const accounts = options.accounts ?? accountsClient(runtime.broker);
+  const jobs = new JobsRepository(db);
+  const wake = () => relay.wake();
+  const runner = new DeliveryRunner({
+    db,
+    accounts,
+    providers,
+    logger,
+    maxAttempts: config.DELIVERY_MAX_ATTEMPTS,
+    backoffMs: config.DELIVERY_BACKOFF_MS.split(',').map(Number),
+    leaseMs: config.DELIVERY_LEASE_MS,
+    wake,
+    ...(options.afterNetworkCall === undefined ? {} : { afterNetworkCall: options.afterNetworkCall }),
+  });
+  await runtime.broker.serveRpc({
+    messages: publisherRpc,
+    handlers: publisherRpcHandlers({ db, jobs, wake, create: { db, accounts, allowPrivateUrls: config.ALLOW_PRIVATE_URLS, minLeadSeconds: config.SCHEDULE_MIN_LEAD_SECONDS, wake } }),
+  });
+  await runtime.broker.consume({ queue: 'publisher.work', messages: publisherCommands, handlers: publisherCommandHandlers({ db, runner, wake }), prefetch: config.DELIVERY_CONCURRENCY });
+  const sweeper = new InFlightSweeper({
+    db,
+    logger,
+    intervalMs: Math.min(60_000, Math.max(1000, Math.floor(config.DELIVERY_LEASE_MS / 2))),
+    resolve: (id) => runner.run(id),
+    stalePendingMs: config.DELIVERY_STALE_PENDING_MS,
+    requeue: (ids) => requeueDeliveries(db, ids, wake),
+  });
+  sweeper.start();
+  return { stop: () => sweeper.stop() };
+}

@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { createPrismaAdapter } from '@svc/db';
+import { AppError } from '@svc/errors';
+import { createLogger } from '@svc/logger';
+import { ProviderError, type Providers, type PublishInput, type PublishResult } from '@svc/providers';
+import { createTestDatabase, type TestDatabase } from '@svc/testing';
+import type { AccountsClient } from '../src/domain/accounts-client.ts';
+import { InFlightSweeper } from '../src/domain/in-flight-sweeper.ts';
+import { DeliveryRunner, type RunDeliveryDeps } from '../src/domain/run-delivery.ts';
+import { PrismaClient } from '../src/generated/prisma/client.ts';
+
+/** The delivery state machine against a real database, with a scripted network and accounts service. */
+describe('DeliveryRunner (publisher database)', () => {
+  let database: TestDatabase;
+  let db: PrismaClient;
+  const logger = createLogger({ service: 'publisher-test', level: 'silent' });
+  let network: jest.Mock<Promise<PublishResult>, [PublishInput]>;
+  let credentials: jest.Mock<ReturnType<AccountsClient['credentials']>, Parameters<AccountsClient['credentials']>>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase({ prefix: 'publisher-runner', serviceDir: path.resolve(__dirname, '..') });
+    db = new PrismaClient({ adapter: createPrismaAdapter(database.connection) });
+  }, 60_000);
+
+  afterAll(async () => {
+    await db?.$disconnect();
+    await database?.drop();
+  });
+
+  beforeEach(() => {
+    network = jest.fn();
+    credentials = jest.fn<ReturnType<AccountsClient['credentials']>, Parameters<AccountsClient['credentials']>>(
+      async (_org, accountId) => ({ account_id: accountId, provider: 'x', access_token: 'token', extras: {}, token_expires_at: null }),
+    );
+  });
+
+  function runner(overrides: Partial<RunDeliveryDeps> = {}): DeliveryRunner {
+    const providers = { x: { publish: { post: network } } } as unknown as Providers;
+    const accounts: AccountsClient = { lookup: async () => [], credentials };
+    return new DeliveryRunner({ db, accounts, providers, logger, maxAttempts: 3, backoffMs: [1000, 5000], leaseMs: 60_000, wake: () => undefined, ...overrides });
+  }
+
+  async function job(accounts = 1): Promise<{ jobId: string; deliveryIds: string[] }> {
+    const jobId = randomUUID();
+    const deliveryIds = Array.from({ length: accounts }, () => randomUUID());
+    await db.job.create({
+      data: {
+        id: jobId, orgId: 'org_1', status: 'queued', text: 'hello', accountIds: deliveryIds.map((_, i) => `acct_${i}`), providers: ['x'],
+        deliveries: { create: deliveryIds.map((id, position) => ({ id, orgId: 'org_1', accountId: `acct_${position}`, provider: 'x', position, status: 'pending' })) },
+      },
+    });
+    return { jobId, deliveryIds };
+  }
+
+  const delivery = (id: string) => db.delivery.findUniqueOrThrow({ where: { id } });
+  const jobStatus = async (id: string) => (await db.job.findUniqueOrThrow({ where: { id } })).status;
+  const outbox = (type: string, deliveryId: string) =>
+    db.$queryRawUnsafe<{ delay_ms: number }[]>(
+      "SELECT (EXTRACT(EPOCH FROM (available_at - now())) * 1000)::float8 AS delay_ms FROM outbox_messages WHERE type = $1 AND envelope->'payload'->>'delivery_id' = $2",
+      type, deliveryId,
+    );
+  const eventsOf = async (jobId: string) =>
+    (await db.$queryRawUnsafe<{ type: string }[]>("SELECT type FROM outbox_messages WHERE type LIKE 'post.%' AND envelope->'payload'->>'job_id' = $1", jobId)).map((row) => row.type);
+
+  it('publishes once and never again for a redelivered command', async () => {
+    network.mockResolvedValue({ platformPostId: '123', url: 'https://x.test/123' });
+    const { jobId, deliveryIds: [id] } = await job();
+    await runner().run(id!);
+    await runner().run(id!);
+    expect(network).toHaveBeenCalledTimes(1);
+    expect(await delivery(id!)).toEqual(expect.objectContaining({ status: 'published', platformPostId: '123', platformPostUrl: 'https://x.test/123', attempts: 1 }));
+    expect(await jobStatus(jobId)).toBe('published');
+    expect(await eventsOf(jobId)).toEqual(['post.published.v1']);
+  });
+
+  it('waits max(backoff, Retry-After) through a future outbox row, then publishes', async () => {
+    network.mockRejectedValueOnce(new ProviderError({ network: 'x', kind: 'rate_limited', retryAfterMs: 20_000, networkMessage: 'Too Many Requests' }));
+    const { jobId, deliveryIds: [id] } = await job();
+    await runner().run(id!);
+    expect(await delivery(id!)).toEqual(expect.objectContaining({ status: 'pending', attempts: 1, errorCode: 'rate_limited' }));
+    expect(await jobStatus(jobId)).toBe('processing');
+    const [row] = await outbox('publisher.delivery_run.v1', id!);
+    expect(row!.delay_ms).toBeGreaterThan(18_000);
+    // A command arriving before the retry time (a duplicate) does nothing.
+    await runner().run(id!);
+    expect(network).toHaveBeenCalledTimes(1);
+    await db.$executeRawUnsafe('UPDATE deliveries SET next_attempt_at = now() WHERE id = $1::uuid', id);
+    network.mockResolvedValueOnce({ platformPostId: '9', url: 'u' });
+    await runner().run(id!);
+    expect(await delivery(id!)).toEqual(expect.objectContaining({ status: 'published', attempts: 2, errorCode: null }));
+  });
+
+  it('refreshes an expired token once; a second expiry fails the target', async () => {
+    network.mockRejectedValue(new ProviderError({ network: 'x', kind: 'auth_expired', networkMessage: 'Unauthorized' }));
+    const { jobId, deliveryIds: [id] } = await job();
+    await runner().run(id!);
+    expect(credentials.mock.calls.map((call) => call[2])).toEqual([false, true]);
+    expect(network).toHaveBeenCalledTimes(2);
+    expect(await delivery(id!)).toEqual(expect.objectContaining({ status: 'failed', errorCode: 'auth_expired', attempts: 1 }));
+    expect(await jobStatus(jobId)).toBe('failed');
+    expect(await eventsOf(jobId)).toEqual(['post.failed.v1']);
+  });
+
+  it('fails targets whose account was deleted or needs reconnecting, and goes on with the others', async () => {
+    network.mockResolvedValue({ platformPostId: '1', url: 'u' });
+    credentials.mockImplementation(async (_org, accountId) => {
+      if (accountId === 'acct_0') throw new AppError('not_found', 'The account acct_0 was not found.');
+      if (accountId === 'acct_1') throw new AppError('conflict', 'The account needs reconnecting.');
+      return { account_id: accountId, provider: 'x', access_token: 't', extras: {}, token_expires_at: null };
+    });
+    const { jobId, deliveryIds } = await job(3);
+    for (const id of deliveryIds) await runner().run(id);
+    expect((await Promise.all(deliveryIds.map(delivery))).map((row) => [row.status, row.errorCode])).toEqual([
+      ['failed', 'account_deleted'], ['failed', 'account_unusable'], ['published', null],
+    ]);
+    expect(await jobStatus(jobId)).toBe('partial');
+  });
+
+  it('lets a broker retry happen when accounts is unreachable, without claiming the delivery', async () => {
+    credentials.mockRejectedValue(new AppError('service_unavailable', 'accounts is down', { retryable: true }));
+    const { deliveryIds: [id] } = await job();
+    await expect(runner().run(id!)).rejects.toMatchObject({ code: 'service_unavailable' });
+    expect(await delivery(id!)).toEqual(expect.objectContaining({ status: 'pending', attempts: 0 }));
+  });
+
+  it('resolves a delivery left in flight: rechecked while its lease runs, outcome_unknown after, never re-posted', async () => {
+    const { jobId, deliveryIds: [id] } = await job();
+    await db.$executeRawUnsafe("UPDATE deliveries SET status = 'in_flight', attempts = 1, lease_until = now() + interval '30 seconds' WHERE id = $1::uuid", id);
+    await runner().run(id!);
+    expect((await delivery(id!)).status).toBe('in_flight');
+    const [recheck] = await outbox('publisher.delivery_run.v1', id!);
+    expect(recheck!.delay_ms).toBeGreaterThan(25_000);
+    await db.$executeRawUnsafe("UPDATE deliveries SET lease_until = now() - interval '1 second' WHERE id = $1::uuid", id);
+    await runner().run(id!);
+    expect(network).not.toHaveBeenCalled();
+    expect(await delivery(id!)).toEqual(expect.objectContaining({ status: 'failed', errorCode: 'outcome_unknown', attempts: 1 }));
+    expect(await jobStatus(jobId)).toBe('failed');
+  });
+
+  it('keeps the native id when the network answers after the lease was resolved, without a second event', async () => {
+    const { jobId, deliveryIds: [id] } = await job();
+    let answer: (result: PublishResult) => void = () => undefined;
+    network.mockImplementation(() => new Promise((resolve) => { answer = resolve; }));
+    const slow = runner({ leaseMs: 100 }).run(id!);
+    for (let i = 0; i < 50 && network.mock.calls.length === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await runner().run(id!);
+    expect((await delivery(id!)).errorCode).toBe('outcome_unknown');
+    answer({ platformPostId: 'late', url: 'u' });
+    await slow;
+    expect(await delivery(id!)).toEqual(expect.objectContaining({ status: 'failed', platformPostId: 'late' }));
+    expect(await eventsOf(jobId)).toEqual(['post.failed.v1']);
+  });
+
+  it('sweeps expired in-flight deliveries and re-enqueues pending ones that lost their command', async () => {
+    const { deliveryIds: [stuck] } = await job();
+    const { deliveryIds: [lost] } = await job();
+    await db.$executeRawUnsafe("UPDATE deliveries SET status = 'in_flight', attempts = 1, lease_until = now() - interval '1 second' WHERE id = $1::uuid", stuck);
+    await db.$executeRawUnsafe("UPDATE deliveries SET updated_at = now() - interval '2 hours' WHERE id = $1::uuid", lost);
+    const resolved: string[] = [];
+    const requeued: string[] = [];
+    const sweeper = new InFlightSweeper({
+      db, logger, intervalMs: 60_000, stalePendingMs: 3600_000,
+      resolve: async (id) => void resolved.push(id),
+      requeue: async (ids) => void requeued.push(...ids),
+    });
+    await sweeper.sweep();
+    expect(resolved).toContain(stuck);
+    expect(requeued).toEqual([lost]);
+    await sweeper.sweep();
+    expect(requeued).toEqual([lost]);
+  });
+});

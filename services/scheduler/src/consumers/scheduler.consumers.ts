@@ -1,0 +1,35 @@
+import { schedulerJobSchedule, schedulerJobUnschedule, type Handlers } from '@svc/contracts';
+import type { PrismaClient } from '../generated/prisma/client.ts';
+
+export const schedulerCommands = [schedulerJobSchedule, schedulerJobUnschedule] as const;
+
+/**
+ * Idempotent by construction: scheduling inserts once per job (a redelivery changes nothing),
+ * unscheduling only touches a row still waiting. Whether a job may still run is decided by the
+ * publisher (its conditional `scheduled -> queued`); dropping the row here only saves the dispatch.
+ */
+export function schedulerCommandHandlers(db: PrismaClient): Handlers<typeof schedulerCommands> {
+  return {
+    'scheduler.job_schedule.v1': async (env) => {
+      await db.$executeRawUnsafe(
+        `INSERT INTO scheduled_jobs (job_id, org_id, run_at, status, request_id)
+         VALUES ($1::uuid, $2, $3::timestamptz, 'scheduled', $4) ON CONFLICT (job_id) DO NOTHING`,
+        env.payload.job_id,
+        env.org_id ?? '',
+        env.payload.run_at,
+        env.request_id,
+      );
+    },
+    'scheduler.job_unschedule.v1': async (env) => {
+      // An unschedule that overtakes its schedule leaves a canceled row, so the late insert is a no-op.
+      await db.$executeRawUnsafe(
+        `INSERT INTO scheduled_jobs (job_id, org_id, run_at, status, request_id)
+         VALUES ($1::uuid, $2, now(), 'canceled', $3)
+         ON CONFLICT (job_id) DO UPDATE SET status = 'canceled' WHERE scheduled_jobs.status = 'scheduled'`,
+        env.payload.job_id,
+        env.org_id ?? '',
+        env.request_id,
+      );
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { createEnvelope, publisherJobDispatch } from '@svc/contracts';
+import { enqueueOutbox } from '@svc/db';
+import type { Logger } from '@svc/logger';
+import type { PrismaClient } from '../generated/prisma/client.ts';
+
+export interface DueJobsLoopOptions {
+  db: PrismaClient;
+  logger: Logger;
+  pollMs: number;
+  batchSize: number;
+  /** Wakes the outbox relay right after a batch committed. */
+  wake: () => void;
+}
+
+interface FiredRow {
+  job_id: string;
+  org_id: string;
+  run_at: Date;
+  request_id: string | null;
+  lag_ms: number;
+}
+
+/**
+ * Fires due jobs (reliability.md §3.1): each pass claims rows with `run_at <= now()` (the database
+ * clock, never the process's) FOR UPDATE SKIP LOCKED, marks them fired and writes one
+ * publisher.job_dispatch.v1 per row to the outbox, all in one transaction. Any number of replicas
+ * may run: a row is claimed by exactly one. The first pass runs at start, so jobs that came due
+ * while every scheduler was down fire at once.
+ */
+export class DueJobsLoop {
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wakeUp: (() => void) | undefined;
+
+  constructor(private readonly options: DueJobsLoopOptions) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wakeUp?.();
+    await this.loop;
+  }
+
+  /** Claims and dispatches one batch; returns how many jobs fired. */
+  async fireDue(): Promise<number> {
+    const fired = await this.options.db.$transaction(async (tx) => {
+      const rows = await tx.$queryRawUnsafe<FiredRow[]>(
+        `WITH due AS (
+           SELECT job_id FROM scheduled_jobs
+            WHERE status = 'scheduled' AND run_at <= now()
+            ORDER BY run_at
+            FOR UPDATE SKIP LOCKED
+            LIMIT $1)
+         UPDATE scheduled_jobs s SET status = 'fired', fired_at = now()
+           FROM due WHERE s.job_id = due.job_id
+         RETURNING s.job_id::text AS job_id, s.org_id, s.run_at, s.request_id,
+                   (EXTRACT(EPOCH FROM (now() - s.run_at)) * 1000)::float8 AS lag_ms`,
+        this.options.batchSize,
+      );
+      if (rows.length === 0) return rows;
+      await enqueueOutbox(
+        tx,
+        rows.map((row) => createEnvelope(publisherJobDispatch, { job_id: row.job_id, scheduled_at: row.run_at.toISOString() }, { orgId: row.org_id, requestId: row.request_id })),
+      );
+      return rows;
+    });
+    if (fired.length > 0) {
+      this.options.wake();
+      this.options.logger.info({ count: fired.length, max_lag_ms: Math.max(...fired.map((row) => row.lag_ms)) }, 'scheduled jobs fired');
+    }
+    return fired.length;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let fired = 0;
+      try {
+        fired = await this.fireDue();
+      } catch (error) {
+        this.options.logger.error({ err: error }, 'firing due jobs failed');
+      }
+      if (fired < this.options.batchSize) await this.sleep(this.options.pollMs);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = done;
+    });
+  }
+}

@@ -1,0 +1,174 @@
+import { postFailed, postPublished, postQueued, type Envelope } from '@svc/contracts';
+import request from 'supertest';
+import { startSystem, type SystemHarness } from '../support/system-harness.ts';
+import { connectAccount, NETWORKS, sleep, validBody, waitForFinal, type Network, type PostBody } from './publishing-support.ts';
+
+interface PostEvent {
+  id: string;
+  job_id: string;
+  status: string;
+  account_ids: string[];
+  platforms: string[];
+  text: string;
+  error_message: string | null;
+  results: { account_id: string; provider: string; status: string; platform_post_id: string | null }[];
+}
+
+describe('publishing: delivery', () => {
+  let system: SystemHarness;
+  let auth: string;
+  const accounts = {} as Record<Network, string>;
+  const events: Envelope<PostEvent>[] = [];
+
+  const publish = (body: unknown) => request(system.gateway).post('/v1/publish').set('Authorization', auth).send(body as object);
+  const eventsOf = (jobId: string) => events.filter((event) => event.payload.job_id === jobId);
+  async function waitForEvent(jobId: string, type: string): Promise<Envelope<PostEvent>> {
+    for (let i = 0; i < 100; i += 1) {
+      const found = eventsOf(jobId).find((event) => event.type === type);
+      if (found) return found;
+      await sleep(50);
+    }
+    throw new Error(`no ${type} for ${jobId}`);
+  }
+  async function expectNothingOpen(post: PostBody): Promise<void> {
+    expect(['published', 'partial', 'failed']).toContain(post.status);
+    for (const result of post.results) expect(['published', 'failed']).toContain(result.status);
+  }
+
+  beforeAll(async () => {
+    system = await startSystem({ services: ['accounts', 'publisher'], env: { DELIVERY_BACKOFF_MS: '200,400', DELIVERY_MAX_ATTEMPTS: '3' } });
+    const broker = system.workers.publisher!.runtime.broker;
+    await broker.consume({
+      queue: 'test.post-events',
+      messages: [postQueued, postPublished, postFailed],
+      handlers: {
+        'post.queued.v1': async (env) => void events.push(env as Envelope<PostEvent>),
+        'post.published.v1': async (env) => void events.push(env as Envelope<PostEvent>),
+        'post.failed.v1': async (env) => void events.push(env as Envelope<PostEvent>),
+      },
+    });
+    auth = `Bearer ${await system.token()}`;
+    for (const network of NETWORKS) accounts[network] = await connectAccount(system, auth, network);
+  }, 60_000);
+
+  afterAll(async () => system?.close());
+  beforeEach(async () => system.sandbox.reset());
+
+  it('fans one job out to all five networks and ends published, one post per network, announced', async () => {
+    const body = validBody(system, NETWORKS.map((network) => accounts[network]));
+    const res = await publish(body);
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ job_id: expect.any(String), status: 'queued', scheduled_at: null });
+    const post = await waitForFinal(system, auth, res.body.job_id);
+    expect(post.results.map((result) => [result.provider, result.status, result.error_message])).toEqual(NETWORKS.map((network) => [network, 'published', null]));
+    expect(post.status).toBe('published');
+    for (const result of post.results) expect(result.platform_post_id).toEqual(expect.any(String));
+    for (const network of NETWORKS) {
+      const posts = await system.sandbox.posts(network);
+      expect(posts.filter((item) => item.text === body.text)).toHaveLength(1);
+    }
+    const queued = await waitForEvent(res.body.job_id, 'post.queued.v1');
+    expect(queued.payload).toEqual(expect.objectContaining({ id: res.body.job_id, status: 'queued', text: body.text, platforms: NETWORKS, account_ids: body.account_ids }));
+    const published = await waitForEvent(res.body.job_id, 'post.published.v1');
+    expect(published.org_id).toEqual(expect.any(String));
+    expect(published.payload).toEqual(expect.objectContaining({ id: res.body.job_id, job_id: res.body.job_id, status: 'published', error_message: null, platforms: NETWORKS }));
+    expect(published.payload.results.map((result) => result.platform_post_id)).toEqual(post.results.map((result) => result.platform_post_id));
+    expect(eventsOf(res.body.job_id).filter((event) => event.type !== 'post.queued.v1')).toHaveLength(1);
+  });
+
+  it('ends partial when some targets fail, and announces it as post.published with error_message', async () => {
+    await system.sandbox.fault('linkedin', 'duplicate', 1);
+    const res = await publish({ account_ids: [accounts.x, accounts.linkedin], text: 'a mix of outcomes' });
+    const post = await waitForFinal(system, auth, res.body.job_id);
+    expect(post.status).toBe('partial');
+    expect(post.results).toEqual([
+      expect.objectContaining({ provider: 'x', status: 'published' }),
+      expect.objectContaining({ provider: 'linkedin', status: 'failed', error_code: 'duplicate', platform_post_id: null }),
+    ]);
+    const event = await waitForEvent(res.body.job_id, 'post.published.v1');
+    expect(event.payload.status).toBe('partial');
+    expect(event.payload.error_message).toContain(accounts.linkedin);
+  });
+
+  it('ends failed when every target fails, announced as post.failed', async () => {
+    // On X a revoked BYOK token looks expired and only a refresh could tell; LinkedIn says it outright.
+    await system.sandbox.fault('linkedin', 'token_revoked', 1);
+    const res = await publish({ account_ids: [accounts.linkedin], text: 'revoked at delivery' });
+    const post = await waitForFinal(system, auth, res.body.job_id);
+    expect(post.status).toBe('failed');
+    expect(post.results[0]).toEqual(expect.objectContaining({ status: 'failed', error_code: 'auth_revoked', attempts: 1 }));
+    const event = await waitForEvent(res.body.job_id, 'post.failed.v1');
+    expect(event.payload.error_message).toEqual(expect.any(String));
+  });
+
+  describe('network faults end as decisions §3 says, nothing stuck in processing', () => {
+    it.each<[string, Network, string, string | null, number]>([
+      ['rate_limit', 'x', 'published', null, 2],
+      ['server_error', 'x', 'published', null, 2],
+      ['timeout', 'x', 'published', null, 2],
+      ['token_expired', 'x', 'published', null, 1],
+      ['token_revoked', 'linkedin', 'failed', 'auth_revoked', 1],
+      ['duplicate', 'x', 'failed', 'duplicate', 1],
+    ])('%s on %s', async (fault, network, status, errorCode, attempts) => {
+      await system.sandbox.fault(network, fault, 1, fault === 'rate_limit' ? 1 : undefined);
+      const text = `fault ${fault} ${Date.now()}`;
+      const started = Date.now();
+      const res = await publish({ account_ids: [accounts[network]], text });
+      const post = await waitForFinal(system, auth, res.body.job_id);
+      await expectNothingOpen(post);
+      expect(post.status).toBe(status);
+      expect(post.results[0]).toEqual(expect.objectContaining({ status, error_code: errorCode, attempts }));
+      expect((await system.sandbox.posts(network)).filter((item) => item.text === text)).toHaveLength(status === 'published' ? 1 : 0);
+      // The network's retry time (1 s) is honoured over the shorter configured backoff (200 ms).
+      if (fault === 'rate_limit') expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    });
+
+    it('gives up after DELIVERY_MAX_ATTEMPTS on persistent 5xx', async () => {
+      await system.sandbox.fault('x', 'server_error', 10);
+      const res = await publish({ account_ids: [accounts.x, accounts.linkedin], text: 'x keeps failing' });
+      const post = await waitForFinal(system, auth, res.body.job_id);
+      await expectNothingOpen(post);
+      expect(post.status).toBe('partial');
+      expect(post.results[0]).toEqual(expect.objectContaining({ provider: 'x', status: 'failed', error_code: 'retries_exhausted', attempts: 3 }));
+    });
+  });
+
+  it('fails a target whose account was deleted after acceptance; the others go on', async () => {
+    const doomed = await connectAccount(system, auth, 'x');
+    // The first attempt meets a rate limit (retry in 2 s); the account is deleted meanwhile.
+    await system.sandbox.fault('x', 'rate_limit', 1, 2);
+    const res = await publish({ account_ids: [doomed, accounts.linkedin], text: 'account deleted meanwhile' });
+    await sleep(500);
+    expect((await request(system.gateway).delete(`/v1/accounts/${doomed}`).set('Authorization', auth)).status).toBe(204);
+    const post = await waitForFinal(system, auth, res.body.job_id);
+    expect(post.status).toBe('partial');
+    expect(post.results[0]).toEqual(expect.objectContaining({ account_id: doomed, status: 'failed', error_code: 'account_deleted' }));
+    expect(post.results[0]!.error_message).toContain('deleted');
+    expect(post.results[1]).toEqual(expect.objectContaining({ status: 'published' }));
+  });
+
+  it('fails a target whose account was revoked after acceptance with a clear error', async () => {
+    const doomed = await connectAccount(system, auth, 'x');
+    // The first attempt meets a rate limit (retry in 3 s); the account loses its connection meanwhile.
+    await system.sandbox.fault('x', 'rate_limit', 1, 3);
+    const res = await publish({ account_ids: [accounts.linkedin, doomed], text: 'account revoked meanwhile' });
+    await sleep(500);
+    await system.sandbox.fault('x', 'token_revoked', 1);
+    expect((await request(system.gateway).post(`/v1/accounts/${doomed}/refresh`).set('Authorization', auth)).status).toBe(409);
+    const post = await waitForFinal(system, auth, res.body.job_id);
+    expect(post.status).toBe('partial');
+    expect(post.results[1]).toEqual(expect.objectContaining({ account_id: doomed, status: 'failed', error_code: 'account_unusable' }));
+    expect(post.results[1]!.error_message).toContain('reconnect');
+  });
+
+  it('counts stats from deliveries of this month', async () => {
+    const res = await request(system.gateway).get('/v1/stats').set('Authorization', auth);
+    expect(res.status).toBe(200);
+    expect(res.body.connected_networks).toBe(5);
+    expect(res.body.total_networks).toBe(5);
+    expect(res.body.queue_processing).toBe(0);
+    expect(res.body.posts_this_month).toBeGreaterThanOrEqual(10);
+    expect(res.body.success_rate).toBeGreaterThan(0);
+    expect(res.body.success_rate).toBeLessThan(1);
+  });
+});

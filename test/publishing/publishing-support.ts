@@ -1,0 +1,53 @@
+// Helpers shared by the publishing system tests: connect accounts through the API, publish, and wait
+// for jobs to settle, exactly as an API user would.
+import { uniqueName } from '@svc/testing';
+import request from 'supertest';
+import { testProviders } from '../../libs/providers/test/support/sandbox.ts';
+import type { SystemHarness } from '../support/system-harness.ts';
+
+export type Network = 'instagram' | 'facebook' | 'x' | 'linkedin' | 'tiktok';
+export const NETWORKS: Network[] = ['instagram', 'facebook', 'x', 'linkedin', 'tiktok'];
+
+export interface PostBody {
+  id: string;
+  status: string;
+  results: { account_id: string; provider: string; status: string; platform_post_id: string | null; platform_post_url: string | null; error_code: string | null; error_message: string | null; attempts: number }[];
+}
+
+/** Connects a BYOK account (the sandbox accepts unknown tokens and maps each to a stable account). */
+export async function connectAccount(system: SystemHarness, auth: string, network: Network, token = `${uniqueName('tok')}-${network}`): Promise<string> {
+  const profile = await testProviders(system.sandbox.baseUrl)[network].profile.fetch({ accessToken: token });
+  const res = await request(system.gateway)
+    .post('/v1/accounts')
+    .set('Authorization', auth)
+    .send({ provider: network, platform_account_id: profile.platformAccountId, credentials: { access_token: token } });
+  if (res.status !== 201) throw new Error(`connecting ${network} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return (res.body as { id: string }).id;
+}
+
+/** A body every network accepts: a JPEG for Instagram/TikTok and TikTok's privacy level. */
+export function validBody(system: SystemHarness, accountIds: string[], text = `hello ${uniqueName('post')}`): Record<string, unknown> {
+  return {
+    account_ids: accountIds,
+    text,
+    media_urls: [system.media.url('/image.jpg')],
+    provider_options: { tiktok: { privacy_level: 'SELF_ONLY' } },
+  };
+}
+
+const FINAL = new Set(['published', 'partial', 'failed', 'canceled']);
+
+/** Polls GET /v1/posts/{id} until the job reaches a final status. */
+export async function waitForFinal(system: SystemHarness, auth: string, id: string, timeoutMs = 20_000): Promise<PostBody> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await request(system.gateway).get(`/v1/posts/${id}`).set('Authorization', auth);
+    if (res.status !== 200) throw new Error(`GET /v1/posts/${id} answered ${res.status}: ${JSON.stringify(res.body)}`);
+    const post = res.body as PostBody;
+    if (FINAL.has(post.status)) return post;
+    if (Date.now() > deadline) throw new Error(`post ${id} still ${post.status} after ${timeoutMs} ms: ${JSON.stringify(post.results)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
