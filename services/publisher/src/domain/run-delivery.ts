@@ -20,6 +20,8 @@ export interface RunDeliveryDeps {
   backoffMs: number[];
   leaseMs: number;
   wake: () => void;
+  /** Observes every network attempt (metrics): published, retry or failed, with the error code. */
+  onOutcome?: (provider: string, outcome: 'published' | 'retry' | 'failed', code: string) => void;
   /** Tests only: runs after the network accepted the post and before it is recorded (a crash window). */
   afterNetworkCall?: (deliveryId: string) => Promise<void>;
 }
@@ -68,6 +70,7 @@ export class DeliveryRunner {
     const attempt = await this.claim(delivery);
     if (attempt === undefined) return;
     const outcome = await this.attempt(delivery, credentials, job.text, job.mediaUrls, (job.options as Record<string, Record<string, unknown> | undefined>)[delivery.provider] ?? {}, job.requestId);
+    this.deps.onOutcome?.(delivery.provider, outcome.kind, outcome.kind === 'published' ? 'ok' : outcome.code);
     if (outcome.kind === 'published') await this.deps.afterNetworkCall?.(delivery.id);
     if (outcome.kind === 'retry' && attempt < this.deps.maxAttempts) return this.retryLater(delivery, attempt, outcome, job.requestId);
     if (outcome.kind === 'retry') {

@@ -10,6 +10,8 @@ export interface DueJobsLoopOptions {
   batchSize: number;
   /** Wakes the outbox relay right after a batch committed. */
   wake: () => void;
+  /** Observes how late each job fired, by the database clock (metrics). */
+  onFired?: (lagMs: number) => void;
 }
 
 interface FiredRow {
@@ -71,6 +73,7 @@ export class DueJobsLoop {
     });
     if (fired.length > 0) {
       this.options.wake();
+      for (const row of fired) this.options.onFired?.(row.lag_ms);
       this.options.logger.info({ count: fired.length, max_lag_ms: Math.max(...fired.map((row) => row.lag_ms)) }, 'scheduled jobs fired');
     }
     return fired.length;
