@@ -28,6 +28,7 @@ beforeAll(async () => {
   await listener.consume({ queue: 'test.revoked', messages: [connectionRevoked], handlers: { 'connection.revoked.v1': async (env) => void revoked.push(env) } });
 }, 60_000);
 afterAll(async () => {
+  await listener?.deleteTopology();
   await listener?.close();
   await h?.close();
 });

@@ -169,8 +169,12 @@ export async function startSystem(options: SystemOptions): Promise<SystemHarness
       return (res.body as { key: string }).key;
     },
     close: async () => {
+      // Quorum queues outlive their processes: every queue of this namespace is deleted, or runs pile
+      // them up in the shared broker (thousands of leftover Raft clusters stall RabbitMQ).
+      await Promise.all(Object.values(workers).filter((worker) => worker.runtime.broker.isConnected()).map((worker) => worker.runtime.broker.deleteTopology().catch(() => undefined)));
       await Promise.all(Object.values(workers).map((worker) => worker.stop()));
-      await gatewayRuntime.broker.deleteTopology();
+      const serviceQueues = [...Object.keys(SERVICES), 'gateway'].flatMap((name) => [`${name}.work`, `${name}.work.parking`, `${name}.rpc`]);
+      await gatewayRuntime.broker.deleteTopology({ queues: serviceQueues });
       await gatewayRuntime.stop();
       redis.disconnect();
       await sandbox.close();

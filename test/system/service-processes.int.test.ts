@@ -86,7 +86,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(services.map(stop));
-  await broker?.deleteTopology();
+  // The processes are gone; their queues are not (quorum queues outlive them).
+  await broker?.deleteTopology({ queues: ['gateway', ...WORKERS].flatMap((name) => [`${name}.rpc`, `${name}.work`, `${name}.work.parking`]) });
   await broker?.close();
   await Promise.all(services.map((s) => dropDatabase(connectionConfig(TEST_DATABASE_URL, s.database))));
 });

@@ -229,8 +229,11 @@ export class Broker {
   }
 
   /** Tests only: removes every queue and exchange this broker declared. */
-  async deleteTopology(): Promise<void> {
+  async deleteTopology(also: { queues?: readonly string[] } = {}): Promise<void> {
     const model = await this.connection.whenReady(this.options.publishWaitMs);
+    // `also.queues` are logical names (e.g. 'publisher.work') that other processes of this namespace
+    // declared: tests stop those processes first, and nothing else would delete their quorum queues.
+    for (const queue of also.queues ?? []) await this.withChannel(model, (channel) => channel.deleteQueue(this.names.workQueue(queue)));
     for (const queue of this.declared.queues) await this.withChannel(model, (channel) => channel.deleteQueue(queue));
     for (const exchange of this.declared.exchanges) await this.withChannel(model, (channel) => channel.deleteExchange(exchange));
     this.declared.queues.clear();

@@ -1,8 +1,9 @@
-import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
+import type { Channel, ConsumeMessage } from 'amqplib';
 import { assertEnvelope, assertPayload, assertReply, systemPing, type Envelope, type RpcContext, type RpcDef } from '@svc/contracts';
 import { AppError, isAppError, toErrorBody } from '@svc/errors';
 import { runWithContext, type Logger } from '@svc/logger';
 import { decodeJson, encodeJson } from './amqp-message.ts';
+import { ChannelConsumer } from './channel-consumer.ts';
 import type { Names } from './names.ts';
 import { DEADLINE_HEADER, type RpcReply } from './rpc-reply.ts';
 import { declareRpcQueue, type DeclaredTopology } from './topology.ts';
@@ -23,16 +24,12 @@ export interface RpcServerDeps {
  * Serves `${prefix}.${service}.rpc`. Requests whose caller has given up (past `x-deadline`) are
  * acked without running the handler: the answer would be thrown away.
  */
-export class RpcServer {
-  private channel: Channel | undefined;
-  private consumerTag: string | undefined;
-  private starting: { generation: number; done: Promise<void> } | undefined;
-  private stopped = false;
-  private readonly inFlight = new Set<Promise<void>>();
+export class RpcServer extends ChannelConsumer {
   private readonly handlers = new Map<string, { def: RpcDef; handler: AnyRpcHandler }>();
   private readonly deps: RpcServerDeps;
 
   constructor(deps: RpcServerDeps) {
+    super(deps.logger, `${deps.service}.rpc`);
     this.deps = deps;
     this.handlers.set(systemPing.type, {
       def: systemPing,
@@ -51,56 +48,17 @@ export class RpcServer {
     }
   }
 
-  start(model: ChannelModel, generation: number): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (this.starting?.generation !== generation) this.starting = { generation, done: this.open(model) };
-    return this.starting.done;
-  }
-
-  /** Opens a fresh channel on the same connection, bypassing the once-per-generation guard. */
-  restart(model: ChannelModel, generation: number): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    this.starting = { generation, done: this.open(model) };
-    return this.starting.done;
-  }
-
-  async cancel(): Promise<void> {
-    this.stopped = true;
-    const { channel, consumerTag } = this;
-    if (channel && consumerTag) await channel.cancel(consumerTag).catch(() => undefined);
-  }
-
-  async idle(): Promise<void> {
-    await Promise.allSettled([...this.inFlight]);
-  }
-
-  async closeChannel(): Promise<void> {
-    const channel = this.channel;
-    this.channel = undefined;
-    await channel?.close().catch(() => undefined);
-  }
-
-  private async open(model: ChannelModel): Promise<void> {
-    const channel = await model.createChannel();
-    channel.on('error', (error: Error) => this.deps.logger.warn({ err: error }, 'RPC server channel error'));
-    channel.once('close', () => {
-      if (this.channel === channel && !this.stopped) this.deps.onChannelLost(this);
-    });
+  protected async declare(channel: Channel): Promise<string> {
     const queue = await declareRpcQueue(channel, this.deps.names, this.deps.service, this.deps.declared);
     await channel.prefetch(this.deps.prefetch, false);
-    this.channel = channel;
-    const { consumerTag } = await channel.consume(queue, (message) => {
-      if (!message) return;
-      const work = this.handle(channel, message).catch((error: unknown) =>
-        this.deps.logger.error({ err: error }, 'unexpected error while answering an RPC request'),
-      );
-      this.inFlight.add(work);
-      void work.finally(() => this.inFlight.delete(work));
-    });
-    this.consumerTag = consumerTag;
+    return queue;
   }
 
-  private async handle(channel: Channel, message: ConsumeMessage): Promise<void> {
+  protected channelLost(): void {
+    this.deps.onChannelLost(this);
+  }
+
+  protected async handle(channel: Channel, message: ConsumeMessage): Promise<void> {
     const deadline = Number(message.properties.headers?.[DEADLINE_HEADER]);
     if (Number.isFinite(deadline) && Date.now() > deadline) {
       this.deps.logger.debug({ message_id: message.properties.messageId }, 'expired RPC request dropped');

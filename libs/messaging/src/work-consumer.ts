@@ -1,4 +1,4 @@
-import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
+import type { Channel, ConsumeMessage } from 'amqplib';
 import {
   assertEnvelope,
   assertPayload,
@@ -10,6 +10,7 @@ import { AppError } from '@svc/errors';
 import { runWithContext, type Logger } from '@svc/logger';
 import { copyProperties, decodeJson, errorSummary, RETRY_COUNT_HEADER, RETRY_TIER_HEADER, retryCountOf } from './amqp-message.ts';
 import type { ResolvedOptions } from './broker-options.ts';
+import { ChannelConsumer } from './channel-consumer.ts';
 import type { Names } from './names.ts';
 import type { Publisher } from './publisher.ts';
 import { declareWorkQueue, type DeclaredTopology } from './topology.ts';
@@ -41,18 +42,14 @@ type ParkReason = 'invalid' | 'non_retryable' | 'retries_exhausted';
  * while that channel is still the live one: after a reconnect the broker redelivers anything unacked,
  * and an ack on a dead or newer channel would be an error (reliability.md 2.7).
  */
-export class WorkConsumer {
-  private channel: Channel | undefined;
-  private consumerTag: string | undefined;
-  private starting: { generation: number; done: Promise<void> } | undefined;
-  private stopped = false;
-  private readonly inFlight = new Set<Promise<void>>();
+export class WorkConsumer extends ChannelConsumer {
   private readonly byType: Map<string, EventOrCommandDef>;
   private readonly spec: WorkConsumerSpec;
   private readonly deps: WorkConsumerDeps;
   readonly workQueue: string;
 
   constructor(spec: WorkConsumerSpec, deps: WorkConsumerDeps) {
+    super(deps.logger, deps.names.workQueue(spec.queue));
     this.spec = spec;
     this.deps = deps;
     this.byType = new Map(spec.messages.map((def) => [def.type, def]));
@@ -62,47 +59,7 @@ export class WorkConsumer {
     }
   }
 
-  /** Idempotent per connection generation: setup after a reconnect and a concurrent consume() may both call it. */
-  start(model: ChannelModel, generation: number): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (this.starting?.generation !== generation) this.starting = { generation, done: this.open(model) };
-    return this.starting.done;
-  }
-
-  /** Opens a fresh channel on the same connection, bypassing the once-per-generation guard. */
-  restart(model: ChannelModel, generation: number): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    this.starting = { generation, done: this.open(model) };
-    return this.starting.done;
-  }
-
-  async cancel(): Promise<void> {
-    this.stopped = true;
-    const { channel, consumerTag } = this;
-    if (channel && consumerTag) await channel.cancel(consumerTag).catch(() => undefined);
-  }
-
-  async idle(): Promise<void> {
-    await Promise.allSettled([...this.inFlight]);
-  }
-
-  /** Tests only: closes the channel as the server would, leaving recovery to `onChannelLost`. */
-  async loseChannel(): Promise<void> {
-    await this.channel?.close();
-  }
-
-  async closeChannel(): Promise<void> {
-    const channel = this.channel;
-    this.channel = undefined;
-    await channel?.close().catch(() => undefined);
-  }
-
-  private async open(model: ChannelModel): Promise<void> {
-    const channel = await model.createChannel();
-    channel.on('error', (error: Error) => this.deps.logger.warn({ err: error, queue: this.workQueue }, 'consumer channel error'));
-    channel.once('close', () => {
-      if (this.channel === channel && !this.stopped) this.deps.onChannelLost(this);
-    });
+  protected async declare(channel: Channel): Promise<string> {
     const { names, declared, options } = this.deps;
     await declareWorkQueue(
       channel,
@@ -118,24 +75,14 @@ export class WorkConsumer {
       declared,
     );
     await channel.prefetch(this.spec.prefetch, false);
-    this.channel = channel;
-    const { consumerTag } = await channel.consume(this.workQueue, (message) => {
-      if (!message) return;
-      // handle() settles every delivery itself; this only catches bugs (e.g. a throwing metrics hook).
-      const work = this.handle(channel, message).catch((error: unknown) =>
-        this.deps.logger.error({ err: error, queue: this.workQueue }, 'unexpected error while handling a delivery'),
-      );
-      this.track(work);
-    });
-    this.consumerTag = consumerTag;
+    return this.workQueue;
   }
 
-  private track(work: Promise<void>): void {
-    this.inFlight.add(work);
-    void work.finally(() => this.inFlight.delete(work));
+  protected channelLost(): void {
+    this.deps.onChannelLost(this);
   }
 
-  private async handle(channel: Channel, message: ConsumeMessage): Promise<void> {
+  protected async handle(channel: Channel, message: ConsumeMessage): Promise<void> {
     const started = Date.now();
     let envelope: Envelope;
     let def: EventOrCommandDef;

@@ -36,6 +36,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
+  await slowService.deleteTopology();
   await slowService.close();
   await h.close();
 });
