@@ -113,11 +113,13 @@ describe('token lifecycle', () => {
     const auth = `Bearer ${await h.token(orgId)}`;
     const id = await connectOAuth(auth, 'tiktok');
     await h.sandbox.fault('tiktok', 'token_revoked', 1);
-    const res = await request(h.gateway).post(`/v1/accounts/${id}/refresh`).set('Authorization', auth);
+    const res = await request(h.gateway).post(`/v1/accounts/${id}/refresh`).set('Authorization', auth).set('X-Request-Id', `revoke-${id}`);
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('conflict');
     const event = await waitFor(() => revoked.find((e) => e.payload.account_id === id));
     expect(event.org_id).toBe(orgId);
+    // The request id travels gateway -> RPC headers -> accounts -> the event it caused.
+    expect(event.request_id).toBe(`revoke-${id}`);
     expect(['revoked', 'requires_reconnect']).toContain(event.payload.health);
     const list = await request(h.gateway).get('/v1/accounts').set('Authorization', auth);
     expect(list.body.items[0].health).toBe(event.payload.health);

@@ -2,7 +2,7 @@ import { connectionRevoked, createEnvelope } from '@svc/contracts';
 import type { Vault } from '@svc/crypto';
 import { enqueueOutbox } from '@svc/db';
 import { AppError, notFound } from '@svc/errors';
-import type { Logger } from '@svc/logger';
+import { currentContext, type Logger } from '@svc/logger';
 import { isProviderError, type Network, type ProviderError, type Providers, type TokenSet } from '@svc/providers';
 import type { AccountRow, AccountsRepository } from '../data/accounts.repository.ts';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
@@ -136,7 +136,8 @@ export class TokenKeeper {
       createEnvelope(
         connectionRevoked,
         { account_id: row.id, provider: row.provider as Network, platform_account_id: row.platformAccountId, handle: row.handle, health, reason },
-        { orgId: row.orgId, requestId: null },
+        // The API request that found the connection lost, when there is one (not the background pass).
+        { orgId: row.orgId, requestId: currentContext()?.requestId ?? null },
       ),
     ]);
     this.deps.logger.info({ account_id: row.id, health }, 'connection lost');
