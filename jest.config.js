@@ -13,5 +13,8 @@ module.exports = {
   },
   moduleNameMapper: Object.fromEntries(libs.map((name) => [`^@svc/${name}$`, `<rootDir>/libs/${name}/src/index.ts`])),
   testTimeout: 30000,
+  // A promise rejected with no handler is a bug that crashes a service in production (Node's default):
+  // jest 30 fails the test (or the file) it surfaces in; waiting a turn catches late ones too.
+  waitForUnhandledRejections: true,
   maxWorkers: 2,
 };

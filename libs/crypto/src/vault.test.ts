@@ -26,6 +26,18 @@ describe('Vault', () => {
     expect(() => vault.decrypt('plain-text', 'x')).toThrow(/format/);
   });
 
+  it('refuses a truncated tag or an IV of another length', () => {
+    const vault = vaultFromConfig(`k1:${key()}`);
+    const parts = vault.encrypt('token', 'account:1:access').split('.');
+    // The first 4 bytes of the real tag: GCM would verify only those and decrypt.
+    const truncated = [...parts];
+    truncated[3] = Buffer.from(parts[3]!, 'base64url').subarray(0, 4).toString('base64url');
+    expect(() => vault.decrypt(truncated.join('.'), 'account:1:access')).toThrow(/16-byte tag/);
+    const shortIv = [...parts];
+    shortIv[2] = Buffer.from(parts[2]!, 'base64url').subarray(0, 8).toString('base64url');
+    expect(() => vault.decrypt(shortIv.join('.'), 'account:1:access')).toThrow(/12-byte IV/);
+  });
+
   it('rotates: old keys still decrypt, the newest encrypts, reencrypt moves a value', () => {
     const k1 = key();
     const old = vaultFromConfig(`k1:${k1}`);

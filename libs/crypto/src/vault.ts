@@ -2,6 +2,8 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 const VERSION = 'v1';
 const IV_BYTES = 12;
+/** GCM accepts tags as short as 4 bytes unless told otherwise: a truncated tag is far easier to forge. */
+const TAG_BYTES = 16;
 const KEY_BYTES = 32;
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
 
@@ -43,10 +45,15 @@ export class Vault {
     }
     const key = this.keys.get(keyId);
     if (key === undefined) throw new VaultError(`The ciphertext was made with vault key "${keyId}", which is not configured.`);
+    const ivBytes = Buffer.from(iv, 'base64url');
+    const tagBytes = Buffer.from(tag, 'base64url');
+    if (ivBytes.length !== IV_BYTES || tagBytes.length !== TAG_BYTES) {
+      throw new VaultError(`The ciphertext must carry a ${IV_BYTES}-byte IV and a ${TAG_BYTES}-byte tag.`);
+    }
     try {
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+      const decipher = createDecipheriv('aes-256-gcm', key, ivBytes, { authTagLength: TAG_BYTES });
       decipher.setAAD(Buffer.from(associatedData, 'utf8'));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      decipher.setAuthTag(tagBytes);
       return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
     } catch (error) {
       throw new VaultError('The ciphertext could not be decrypted (wrong key, altered data or another owner).', { cause: error });

@@ -6,3 +6,4 @@ export { enqueueOutbox } from './outbox.ts';
 export { OutboxRelay, type OutboxRelayOptions, type EnvelopePublisher } from './outbox-relay.ts';
 export { processOnce, pruneInbox, type InboxOutcome } from './inbox.ts';
 export type { RawSql, TransactionalClient } from './raw-sql.ts';
+export { decodeKeysetCursor, encodeKeysetCursor, type KeysetPosition } from './keyset-cursor.ts';

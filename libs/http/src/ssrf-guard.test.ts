@@ -17,6 +17,30 @@ describe('isBlockedAddress', () => {
     expect(isBlockedAddress(address, dev)).toBe(true);
   });
 
+  // Issue 8: IPv4 hidden in IPv6 forms. Each embeds 169.254.169.254 or 127.0.0.1.
+  it.each([
+    '::a9fe:a9fe', // IPv4-compatible
+    '::7f00:1', // IPv4-compatible loopback
+    '64:ff9b::a9fe:a9fe', // NAT64 (RFC 6052)
+    '64:ff9b:1::a9fe:a9fe', // local-use NAT64
+    '::ffff:0:a9fe:a9fe', // SIIT (RFC 6145)
+    '2002:a9fe:a9fe::', // 6to4
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2', // Teredo
+    '2001:db8::1', // documentation
+    '100::1', // discard
+    'fec0::1', // deprecated site-local
+    '::', // unspecified
+    'ff02::1', // multicast
+    '4000::1', // outside global unicast
+  ])('always blocks the IPv6 form %s', (address) => {
+    expect(isBlockedAddress(address, strict)).toBe(true);
+    expect(isBlockedAddress(address, dev)).toBe(true);
+  });
+
+  it('blocks what it cannot parse', () => {
+    expect(isBlockedAddress('not-an-ip', dev)).toBe(true);
+  });
+
   it.each(['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946', '::ffff:8.8.8.8'])('admits the public address %s', (address) => {
     expect(isBlockedAddress(address, strict)).toBe(false);
   });
@@ -30,6 +54,10 @@ describe('checkUrl', () => {
     expect(await checkUrl('http://localhost/a.png', strict)).toMatchObject({ ok: false, reason: 'blocked' });
     expect(await checkUrl('http://169.254.169.254/latest/meta-data', dev)).toMatchObject({ ok: false, reason: 'blocked' });
     expect(await checkUrl('http://[::ffff:a9fe:a9fe]/', dev)).toMatchObject({ ok: false, reason: 'blocked' });
+    for (const host of ['[::a9fe:a9fe]', '[64:ff9b::a9fe:a9fe]', '[::ffff:0:a9fe:a9fe]', '[2002:a9fe:a9fe::]', '[::7f00:1]']) {
+      expect(await checkUrl(`http://${host}/`, dev)).toMatchObject({ ok: false, reason: 'blocked' });
+      expect(await checkUrl(`http://${host}/`, strict)).toMatchObject({ ok: false, reason: 'blocked' });
+    }
     expect(await checkUrl('http://no-such-host.invalid/a.png', dev)).toMatchObject({ ok: false, reason: 'unresolvable' });
     expect(await checkUrl('http://127.0.0.1:8080/a.png', dev)).toMatchObject({ ok: true });
   });

@@ -16,17 +16,33 @@ export interface SsrfPolicy {
 }
 
 /** Always refused, whatever the policy: link-local (cloud metadata lives there) and AWS's IPv6 metadata. */
-const ALWAYS_DENIED = ['169.254.0.0/16', 'fe80::/10', 'fd00:ec2::254/128'];
-const ALWAYS_DENIED_PARSED = ALWAYS_DENIED.map((cidr) => ipaddr.parseCIDR(cidr));
+const ALWAYS_DENIED = ['169.254.0.0/16', 'fe80::/10', 'fd00:ec2::254/128'].map((cidr) => ipaddr.parseCIDR(cidr));
+/** IPv6 global unicast: the only IPv6 space a public server lives in. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+/** Private space, admitted only with `allowPrivate`. */
+const PRIVATE_RANGES = new Set(['private', 'loopback', 'carrierGradeNat', 'uniqueLocal']);
 
+/**
+ * Allow-list, not deny-list: an address passes only if it is IPv4 unicast or IPv6 global unicast
+ * (2000::/3) outside the ranges ipaddr.js names (6to4, Teredo, documentation, ...). Every IPv6 form
+ * that carries an IPv4 address (IPv4-compatible `::a.b.c.d`, SIIT `::ffff:0:a.b.c.d`, NAT64
+ * `64:ff9b::/96`, 6to4, Teredo) is refused outright: `[::a9fe:a9fe]` once reached 169.254.169.254
+ * through a deny-list. Only IPv4-mapped `::ffff:a.b.c.d` (what dual-stack sockets report) is unwrapped
+ * and judged as the IPv4 address it is.
+ */
 export function isBlockedAddress(address: string, policy: SsrfPolicy): boolean {
-  let parsed = ipaddr.parse(address);
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(address);
+  } catch {
+    return true;
+  }
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  if (ALWAYS_DENIED_PARSED.some(([range, bits]) => range.kind() === parsed.kind() && parsed.match([range, bits] as never))) return true;
+  if (ALWAYS_DENIED.some(([range, bits]) => range.kind() === parsed.kind() && parsed.match(range, bits))) return true;
   const range = parsed.range();
-  if (range === 'unicast') return false;
-  if (range === 'unspecified' || range === 'linkLocal' || range === 'broadcast' || range === 'multicast' || range === 'reserved') return true;
-  return !policy.allowPrivate;
+  if (PRIVATE_RANGES.has(range)) return !policy.allowPrivate;
+  if (range !== 'unicast') return true;
+  return parsed.kind() === 'ipv6' && !parsed.match(GLOBAL_UNICAST_V6);
 }
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: 'invalid' | 'scheme' | 'unresolvable' | 'blocked'; message: string };

@@ -1,34 +1,6 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { redactValue } from './redact.ts';
 import { currentContext } from './request-context.ts';
-
-/**
- * Paths whose values never reach a log line. Keys are matched at any of the first few depths because
- * secrets arrive nested (request headers, provider responses, message payloads).
- */
-const SECRET_KEYS = [
-  'authorization',
-  'Authorization',
-  'cookie',
-  'password',
-  'secret',
-  'token',
-  'access_token',
-  'refresh_token',
-  'id_token',
-  'client_secret',
-  'signing_secret',
-  'api_key',
-  'apiKey',
-  'key',
-  'code_verifier',
-  'JWT_SECRET',
-  'API_KEY_PEPPER',
-];
-const REDACT_PATHS = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`, `*.*.*.${key}`]).concat([
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'headers["x-api-key"]',
-]);
 
 export interface LoggerOptions {
   service: string;
@@ -43,8 +15,9 @@ export function createLogger(options: LoggerOptions): Logger {
       level: options.level ?? 'info',
       base: { service: options.service },
       timestamp: pino.stdTimeFunctions.isoTime,
-      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-      formatters: { level: (label) => ({ level: label }) },
+      // Every object logged passes through key-based redaction at any depth (redact.ts); error
+      // objects under any key are reduced there too, so pino's own err serializer sees plain data.
+      formatters: { level: (label) => ({ level: label }), log: (object) => redactValue(object) as Record<string, unknown> },
       mixin() {
         const context = currentContext();
         if (!context) return {};

@@ -49,11 +49,16 @@ export class RpcClient {
     const target = context.to ?? def.service;
     if (target === undefined) return Promise.reject(new Error(`${def.type} has no fixed service: pass { to }.`));
     const timeoutMs = context.timeoutMs ?? this.defaultTimeoutMs;
+    // Everything that can throw synchronously (schema check, JSON encoding of a pathological payload)
+    // runs before a timer or pending entry exists: a throw after them once left a timer that rejected
+    // a promise nobody held, 5 s later, and took the gateway process down (STYLE.md rule 15).
     let envelope;
+    let content: Buffer;
     try {
       envelope = createEnvelope(def, payload, context);
+      content = encodeJson(envelope);
     } catch (error) {
-      return Promise.reject(error as Error);
+      return Promise.reject(error instanceof AppError ? error : new AppError('validation_error', `The ${def.type} request could not be encoded.`, { cause: error }));
     }
     const correlationId = envelope.message_id;
     const deadline = Date.now() + timeoutMs;
@@ -65,7 +70,7 @@ export class RpcClient {
       );
       this.pending.set(correlationId, { def, target, resolve: resolve as (value: unknown) => void, reject, timer });
     });
-    void this.send(correlationId, target, encodeJson(envelope), {
+    void this.send(correlationId, target, content, {
       ...properties,
       headers: { ...properties.headers, [DEADLINE_HEADER]: deadline },
       correlationId,
@@ -75,6 +80,11 @@ export class RpcClient {
       persistent: false,
     }, timeoutMs);
     return reply;
+  }
+
+  /** Requests still waiting for a reply (each holds a timer); zero when idle. */
+  get pendingCount(): number {
+    return this.pending.size;
   }
 
   /** The connection dropped: replies to these requests can no longer arrive. */

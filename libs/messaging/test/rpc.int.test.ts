@@ -20,6 +20,13 @@ const broken = defineMessage({
   reply: Type.Object({ id: Type.String() }),
 });
 const crash = defineMessage({ kind: 'rpc', type: 'accounts.crash.v1', service: 'accounts', payload: Type.Object({}), reply: Type.Object({}) });
+const freeForm = defineMessage({
+  kind: 'rpc',
+  type: 'accounts.free_form.v1',
+  service: 'accounts',
+  payload: Type.Object({ options: Type.Unknown() }),
+  reply: Type.Object({}),
+});
 const nobody = defineMessage({ kind: 'rpc', type: 'billing.quote.v1', service: 'billing', payload: Type.Object({}), reply: Type.Object({}) });
 
 const namespace = uniqueNamespace('rpc');
@@ -112,5 +119,16 @@ describe('rpc', () => {
   it('rejects an invalid request payload before sending', async () => {
     // @ts-expect-error text is required
     await expect(client.rpc(echo, {}, { orgId: null, requestId: null })).rejects.toMatchObject({ code: 'validation_error' });
+  });
+
+  it('rejects a payload that cannot be encoded at once, leaving no timer behind', async () => {
+    // 20,000 levels overflow JSON.stringify's stack. Before the fix the timer armed before encoding
+    // rejected a promise nobody held when it fired, which jest reports as a failure of this test.
+    let nested: Record<string, unknown> = {};
+    for (let depth = 0; depth < 20_000; depth += 1) nested = { a: nested };
+    await expect(client.rpc(freeForm, { options: nested }, { orgId: null, requestId: null, timeoutMs: 200 })).rejects.toMatchObject({
+      code: 'validation_error',
+    });
+    await sleep(500);
   });
 });

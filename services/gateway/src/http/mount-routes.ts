@@ -6,6 +6,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 import { rateLimitHeaders } from '../rate-limit/rate-limiter.ts';
 import { createRequestValidator, createResponseValidator } from './request-validator.ts';
+import { assertSafeInput } from './safe-input.ts';
 import { requestIdOf } from './request-id.ts';
 import type { Route, RouteRequest, RouteResult } from './route.ts';
 
@@ -71,6 +72,9 @@ export function mountRoutes(router: Router, routes: readonly Route[], deps: Moun
       const principal = await authorize(route, req, res, deps);
       checkContentType(route, req);
       const parts = { params: { ...req.params }, query: { ...(req.query as Record<string, unknown>) }, body: req.body as unknown };
+      assertSafeInput('params', parts.params);
+      assertSafeInput('query', parts.query);
+      assertSafeInput('body', parts.body);
       validate(parts);
       const request = { ...parts, principal, requestId: requestIdOf(res), headers: req.headers } as unknown as RouteRequest<typeof operation>;
       const result = await route.handler(request);

@@ -1,7 +1,8 @@
 import {
   publisherJobCancel, publisherJobCreate, publisherJobGet, publisherJobList, publisherStats, type Envelope, type RpcHandlers,
 } from '@svc/contracts';
-import { AppError, notFound, validationError } from '@svc/errors';
+import { decodeKeysetCursor, encodeKeysetCursor } from '@svc/db';
+import { AppError, notFound } from '@svc/errors';
 import type { JobsRepository } from '../data/jobs.repository.ts';
 import { cancelJob } from '../domain/cancel-job.ts';
 import { createJob, type CreateJobDeps } from '../domain/create-job.ts';
@@ -22,18 +23,6 @@ function orgOf(envelope: Envelope): string {
   return envelope.org_id;
 }
 
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { t?: unknown; i?: unknown };
-    const createdAt = new Date(String(value.t));
-    if (typeof value.i !== 'string' || !/^[0-9a-f-]{36}$/i.test(value.i) || Number.isNaN(createdAt.getTime())) throw new Error('bad cursor');
-    return { createdAt, id: value.i };
-  } catch {
-    throw validationError('The cursor is not valid; pass the next_cursor of a previous page.', [{ path: '/query/cursor', message: 'is not a cursor of this list' }]);
-  }
-}
-
-const encodeCursor = (createdAt: Date, id: string) => Buffer.from(JSON.stringify({ t: createdAt.toISOString(), i: id })).toString('base64url');
 
 export function publisherRpcHandlers(deps: PublisherRpcDeps): RpcHandlers<typeof publisherRpc> {
   return {
@@ -61,10 +50,10 @@ export function publisherRpcHandlers(deps: PublisherRpcDeps): RpcHandlers<typeof
 
     'publisher.job_list.v1': async (env) => {
       const { limit, cursor, status, provider, q } = env.payload;
-      const { rows, total } = await deps.jobs.page({ orgId: orgOf(env), status, provider, q, limit, after: cursor === undefined ? undefined : decodeCursor(cursor) });
+      const { rows, total } = await deps.jobs.page({ orgId: orgOf(env), status, provider, q, limit, after: cursor === undefined ? undefined : decodeKeysetCursor(cursor) });
       const page = rows.slice(0, limit);
       const last = page[page.length - 1];
-      return { items: page.map(toPostView), next_cursor: rows.length > limit && last !== undefined ? encodeCursor(last.createdAt, last.id) : null, total };
+      return { items: page.map(toPostView), next_cursor: rows.length > limit && last !== undefined ? encodeKeysetCursor(last) : null, total };
     },
 
     'publisher.stats.v1': (env) => deps.jobs.stats(orgOf(env)),

@@ -11,6 +11,9 @@ describe('fetchMedia (the sandbox crawler)', () => {
     expect(await fetchMedia('http://127.0.0.1:9/x.jpg', { ...options, allowPrivateUrls: false })).toEqual({ ok: false, reason: 'blocked' });
     expect(await fetchMedia('ftp://example.com/x.jpg', options)).toEqual({ ok: false, reason: 'blocked' });
     expect(await fetchMedia('not a url', options)).toEqual({ ok: false, reason: 'unreachable' });
+    for (const host of ['[::a9fe:a9fe]', '[64:ff9b::a9fe:a9fe]', '[::ffff:0:a9fe:a9fe]', '[2002:a9fe:a9fe::]']) {
+      expect(await fetchMedia(`http://${host}/x.jpg`, options)).toEqual({ ok: false, reason: 'blocked' });
+    }
   });
 
   it('follows redirects with the same checks, reports HTTP errors and oversized files', async () => {

@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { isBlockedAddress } from '@svc/http';
 import { sniffFormat, type MediaFormat } from './sniff.ts';
 
 export type FetchedMedia =
@@ -14,25 +15,11 @@ export interface FetchMediaOptions {
 
 const MAX_REDIRECTS = 3;
 
-/** Link-local and cloud metadata stay blocked always (decisions §3); private/loopback only when allowed. */
-function addressAllowed(address: string, allowPrivate: boolean): boolean {
-  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
-  if (v4.startsWith('169.254.') || address.toLowerCase().startsWith('fe80:') || address.toLowerCase() === 'fd00:ec2::254') return false;
-  if (v4 === '0.0.0.0' || address === '::') return false;
-  const privateOrLoopback =
-    v4.startsWith('127.') ||
-    v4.startsWith('10.') ||
-    v4.startsWith('192.168.') ||
-    /^172\.(1[6-9]|2\d|3[01])\./.test(v4) ||
-    address === '::1' ||
-    /^f[cd]/i.test(address);
-  return allowPrivate || !privateOrLoopback;
-}
-
+/** The same address policy as our own services (libs/http): a crawler that is laxer would hide our bugs. */
 async function hostAllowed(url: URL, allowPrivate: boolean): Promise<boolean> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((entry) => entry.address);
-  return addresses.length > 0 && addresses.every((address) => addressAllowed(address, allowPrivate));
+  return addresses.length > 0 && addresses.every((address) => !isBlockedAddress(address, { allowPrivate }));
 }
 
 /**
