@@ -15,12 +15,14 @@ export interface ServiceFacts {
   port: number;
   liveness: string;
   readiness: string;
+  /** Where Prometheus scrapes /metrics: the probe port, never the public API port. */
+  metricsPort: number;
 }
 
-export const gateway: ServiceFacts = { name: 'gateway', kind: 'api', port: 8080, liveness: '/health', readiness: '/ready' };
+export const gateway: ServiceFacts = { name: 'gateway', kind: 'api', port: 8080, liveness: '/health', readiness: '/ready', metricsPort: 9100 };
 
 function worker(name: string, port: number): ServiceFacts {
-  return { name, kind: 'worker', port, liveness: '/livez', readiness: '/readyz' };
+  return { name, kind: 'worker', port, liveness: '/livez', readiness: '/readyz', metricsPort: port };
 }
 
 export const workers: ServiceFacts[] = [
@@ -36,7 +38,7 @@ export const productionServices: ServiceFacts[] = [gateway, ...workers];
 
 export const commonEnv = ['NODE_ENV', 'LOG_LEVEL', 'AMQP_URL', 'AMQP_NAMESPACE', 'DATABASE_URL', 'SHUTDOWN_GRACE_MS', 'RPC_TIMEOUT_MS'];
 
-/** Variables each service needs beyond commonEnv (and PROBE_PORT for workers). */
+/** Variables each service needs beyond commonEnv and PROBE_PORT. */
 export const serviceEnv: Record<string, string[]> = {
   gateway: ['PORT', 'REDIS_URL', 'JWT_SECRET', 'JWT_ISSUER', 'JWT_AUDIENCE', 'API_KEY_PEPPER', 'RATE_LIMIT_PER_KEY', 'RATE_LIMIT_PER_ORG', 'PUBLIC_BASE_URL', 'OAUTH_SUCCESS_REDIRECT'],
   accounts: ['VAULT_KEYS', 'VAULT_ACTIVE_KEY_ID', 'OAUTH_STATE_SECRET', 'PUBLIC_BASE_URL'],
@@ -44,7 +46,7 @@ export const serviceEnv: Record<string, string[]> = {
 };
 
 export function requiredEnv(service: ServiceFacts): string[] {
-  return [...commonEnv, ...(service.kind === 'worker' ? ['PROBE_PORT'] : []), ...(serviceEnv[service.name] ?? [])];
+  return [...commonEnv, 'PROBE_PORT', ...(serviceEnv[service.name] ?? [])];
 }
 
 /** Services whose network adapters get base URLs (the sandbox in development, real hosts by default). */

@@ -201,13 +201,14 @@ describe('k8s workloads', () => {
       expect(probe('readinessProbe')).toEqual({ path: service.readiness, port: service.port });
       expect(probe('startupProbe')).toEqual({ path: service.liveness, port: service.port });
       const ports = list(container(service).ports, 'ports').map((port) => get(port, 'containerPort'));
-      expect(ports).toEqual([service.port]);
+      expect(ports).toEqual([...new Set([service.port, service.metricsPort])]);
       expect(resolved(service, service.kind === 'api' ? 'PORT' : 'PROBE_PORT')).toBe(String(service.port));
+      expect(resolved(service, 'PROBE_PORT')).toBe(String(service.metricsPort));
     });
 
     it('exposes /metrics on the probe port for Prometheus', () => {
       const annotations = obj(get(find('Deployment', name).body, 'spec.template.metadata.annotations'), 'annotations');
-      expect(annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(service.port), 'prometheus.io/path': '/metrics' });
+      expect(annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(service.metricsPort), 'prometheus.io/path': '/metrics' });
     });
 
     it('gets every variable it needs, secrets from Secrets only', () => {
@@ -247,7 +248,7 @@ describe('k8s workloads', () => {
     expect(get(service, 'spec.selector')).toEqual({ 'app.kubernetes.io/name': gateway.name });
     const ports = list(get(service, 'spec.ports'), 'Service ports');
     expect(ports.map((port) => get(port, 'targetPort'))).toEqual(['http']);
-    expect(list(container(gateway).ports, 'ports').map((port) => get(port, 'name'))).toEqual(['http']);
+    expect(list(container(gateway).ports, 'ports').map((port) => get(port, 'name'))).toEqual(['http', 'probes']);
     expect(ofKind('Service')).toHaveLength(1);
   });
 

@@ -18,6 +18,7 @@ interface Running {
   name: string;
   child: ChildProcess;
   port: number;
+  probePort: number;
   lines: string[];
   database: string;
 }
@@ -56,7 +57,7 @@ function start(name: string, env: Record<string, string>): Promise<Running> {
       const record = JSON.parse(line) as { msg?: string; probe_port?: number; port?: number };
       if (record.msg === `${name} ready` || record.msg === 'gateway ready') {
         clearTimeout(timer);
-        resolve({ name, child, port: record.probe_port ?? record.port ?? 0, lines, database });
+        resolve({ name, child, port: record.port ?? record.probe_port ?? 0, probePort: record.probe_port ?? 0, lines, database });
       }
     });
     child.once('exit', (code) => {
@@ -101,11 +102,15 @@ describe('every service as a process', () => {
     expect(metrics).toContain(`process_cpu_user_seconds_total{service="${name}"}`);
   });
 
-  it('gateway serves /health, /ready and /metrics', async () => {
-    const { port } = services.find((s) => s.name === 'gateway')!;
+  it('gateway serves /health and /ready on the API port, and /metrics on the probe port only', async () => {
+    const { port, probePort } = services.find((s) => s.name === 'gateway')!;
     expect(await (await fetch(`http://127.0.0.1:${port}/health`)).json()).toEqual({ status: 'ok' });
     expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(200);
-    expect(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()).toContain('service="gateway"');
+    // Memory, Node's version and per-route counts are for operators, not the public (issue 8).
+    expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
+    expect(probePort).not.toBe(port);
+    expect(await (await fetch(`http://127.0.0.1:${probePort}/metrics`)).text()).toContain('service="gateway"');
+    expect(await (await fetch(`http://127.0.0.1:${probePort}/readyz`)).json()).toEqual({ status: 'ready' });
   });
 
   it.each(['gateway', ...WORKERS])('%s answers an RPC ping over RabbitMQ', async (name) => {

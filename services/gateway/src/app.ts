@@ -1,6 +1,5 @@
-import express, { type Express } from 'express';
+import express, { type Express, type Request, type Response } from 'express';
 import type { Logger } from '@svc/logger';
-import type { Registry } from 'prom-client';
 import type { Authenticator } from './auth/authenticator.ts';
 import { errorHandler, notFoundHandler } from './http/error-handler.ts';
 import { mountRoutes } from './http/mount-routes.ts';
@@ -17,7 +16,6 @@ export interface AppDeps {
   trustProxyHops: number;
   /** Readiness: false while starting or draining, or when RabbitMQ is unreachable. */
   isReady: () => boolean;
-  registry: Registry;
   validateResponses: boolean;
   observe?: (labels: { method: string; route: string; status: number }, seconds: number) => void;
 }
@@ -29,18 +27,19 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', deps.trustProxyHops);
   app.set('query parser', 'simple');
   app.use(requestId);
-  app.use(express.json({ limit: deps.bodyLimitBytes, type: ['application/json', 'application/*+json'], strict: true }));
 
   app.get('/ready', (_req, res) => {
     const ready = deps.isReady();
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready' });
   });
-  app.get('/metrics', async (_req, res) => {
-    res.type(deps.registry.contentType).send(await deps.registry.metrics());
-  });
 
+  // Bodies are parsed per route after authentication (mount-routes.ts): an anonymous client cannot
+  // make the gateway read and parse a megabyte of JSON.
+  const jsonParser = express.json({ limit: deps.bodyLimitBytes, type: ['application/json', 'application/*+json'], strict: true });
+  const parseBody = (req: Request, res: Response) =>
+    new Promise<void>((resolve, reject) => jsonParser(req, res, (error?: unknown) => (error === undefined ? resolve() : reject(error as Error))));
   const router = express.Router();
-  mountRoutes(router, deps.routes, deps);
+  mountRoutes(router, deps.routes, { ...deps, parseBody });
   app.use(router);
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

@@ -59,6 +59,7 @@ export function composeGateway(parts: GatewayParts) {
     rateLimiter: new RateLimiter(redis, {
       perKey: config.RATE_LIMIT_PER_KEY,
       perOrg: config.RATE_LIMIT_PER_ORG,
+      perAddress: config.RATE_LIMIT_PER_ADDRESS,
       windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
       ...(parts.rateLimitPrefix === undefined ? {} : { keyPrefix: parts.rateLimitPrefix }),
     }),
@@ -74,7 +75,6 @@ export function composeGateway(parts: GatewayParts) {
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     trustProxyHops: config.TRUST_PROXY_HOPS,
     isReady: () => !parts.isDraining() && runtime.broker.isConnected(),
-    registry: runtime.metrics.registry,
     validateResponses: config.NODE_ENV !== 'production',
     observe: createHttpMetrics(runtime.metrics.registry),
   });

@@ -6,6 +6,8 @@ export const configSchema = Type.Object({
   ...commonConfigSchema,
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
   HOST: Type.String({ default: '0.0.0.0' }),
+  /** Liveness, readiness and /metrics for operators, kept off the public API port. */
+  PROBE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9100 }),
   /** Public address of this API, used in the OpenAPI document and OAuth redirect URIs. */
   PUBLIC_BASE_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:8080' }),
   /** Where the OAuth callback sends the browser (with ?account_id= or ?error=); unset: the callback answers JSON. */
@@ -20,6 +22,8 @@ export const configSchema = Type.Object({
   API_KEY_PEPPER: Type.String({ minLength: 32 }),
   RATE_LIMIT_PER_KEY: Type.Integer({ minimum: 1, default: 1200 }),
   RATE_LIMIT_PER_ORG: Type.Integer({ minimum: 1, default: 3000 }),
+  /** Per client address, for requests without a valid credential (OAuth callback, failed auth). */
+  RATE_LIMIT_PER_ADDRESS: Type.Integer({ minimum: 1, default: 300 }),
   RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 60 }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1_048_576 }),
   /** Number of proxies in front of the gateway whose X-Forwarded-For is trusted (0: none). */

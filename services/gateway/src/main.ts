@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { exitOnConfigError } from '@svc/config';
 import { createLogger } from '@svc/logger';
-import { exitOnSignal, openServiceRuntime } from '@svc/runtime';
+import { exitOnSignal, openServiceRuntime, startProbeServer } from '@svc/runtime';
 import { Redis } from 'ioredis';
 import { composeGateway } from './compose.ts';
 import { loadGatewayConfig } from './config.ts';
@@ -24,10 +24,12 @@ async function main(): Promise<void> {
   redis.on('error', (error) => logger.warn({ err: error }, 'redis unavailable; rate limits count per replica'));
 
   let draining = false;
+  const isReady = () => !draining && runtime.broker.isConnected();
+  const probes = await startProbeServer({ port: config.PROBE_PORT, registry: runtime.metrics.registry, isReady, logger });
   const app = composeGateway({ config, runtime, redis, logger, isDraining: () => draining });
   const server = app.listen(config.PORT, config.HOST, () => {
     const address = server.address();
-    logger.info({ port: typeof address === 'object' && address !== null ? address.port : config.PORT }, 'gateway ready');
+    logger.info({ port: typeof address === 'object' && address !== null ? address.port : config.PORT, probe_port: probes.port }, 'gateway ready');
   });
   exitOnSignal({
     logger,
@@ -37,6 +39,7 @@ async function main(): Promise<void> {
       { name: 'http', run: () => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeIdleConnections(); }) },
       { name: 'runtime', run: runtime.stop },
       { name: 'redis', run: async () => void (await redis.quit().catch(() => undefined)) },
+      { name: 'probes', run: probes.close },
     ],
   });
 }

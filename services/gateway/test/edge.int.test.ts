@@ -57,6 +57,14 @@ describe('gateway edge', () => {
     expect(res.body.error.code).toBe('payload_too_large');
   });
 
+  it('authenticates before reading a body: an anonymous megabyte is refused with 401, unparsed', async () => {
+    const big = JSON.stringify({ name: 'x'.repeat(1_048_600) });
+    const anonymous = await request(h.app).post('/v1/api-keys').set('Content-Type', 'application/json').send(big);
+    expect(anonymous.status).toBe(401);
+    const malformed = await request(h.app).post('/v1/api-keys').set('Authorization', 'Bearer svc_wrong').set('Content-Type', 'application/json').send('{not json');
+    expect(malformed.status).toBe(401);
+  });
+
   it('rejects unknown query parameters on endpoints that take none', async () => {
     const res = await request(h.app).get('/v1/api-keys?admin=1').set('Authorization', `Bearer ${token}`);
     expect(res.status).toBe(400);

@@ -49,7 +49,7 @@ export interface GatewayHarness {
   close(): Promise<void>;
 }
 
-export async function startGatewayHarness(options: { rateLimit?: Partial<RateLimitSettings>; extraRoutes?: (broker: Broker) => Route[] } = {}): Promise<GatewayHarness> {
+export async function startGatewayHarness(options: { rateLimit?: Partial<RateLimitSettings>; extraRoutes?: (broker: Broker) => Route[]; trustProxyHops?: number } = {}): Promise<GatewayHarness> {
   const database = await createTestDatabase({ prefix: 'gateway', serviceDir: path.resolve(__dirname, '..') });
   const db = new PrismaClient({ adapter: createPrismaAdapter(database.connection) });
   const logger = createLogger({ service: 'gateway-test', level: 'silent' });
@@ -64,7 +64,7 @@ export async function startGatewayHarness(options: { rateLimit?: Partial<RateLim
     pepper: PEPPER,
     logger,
   });
-  const rateLimiter = new RateLimiter(redis, { perKey: 1000, perOrg: 1000, windowSeconds: 60, keyPrefix: uniqueName('rl'), ...options.rateLimit });
+  const rateLimiter = new RateLimiter(redis, { perKey: 1000, perOrg: 1000, perAddress: 1000, windowSeconds: 60, keyPrefix: uniqueName('rl'), ...options.rateLimit });
   const whoAmIRoute = defineRoute(whoAmI, ({ principal }) => Promise.resolve({ status: 200, body: { org_id: principal.orgId, kind: principal.kind } }));
   const app = createApp({
     logger,
@@ -77,9 +77,8 @@ export async function startGatewayHarness(options: { rateLimit?: Partial<RateLim
       ...(options.extraRoutes?.(broker) ?? []),
     ],
     bodyLimitBytes: 1_048_576,
-    trustProxyHops: 0,
+    trustProxyHops: options.trustProxyHops ?? 0,
     isReady: () => broker.isConnected(),
-    registry: new Registry(),
     validateResponses: true,
   });
   return {

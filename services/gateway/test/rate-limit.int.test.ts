@@ -56,4 +56,40 @@ describe('rate limits', () => {
       await replica.close();
     }
   });
+
+  describe('per client address, for requests without a valid credential', () => {
+    let anon: GatewayHarness;
+    beforeAll(async () => {
+      anon = await startGatewayHarness({ rateLimit: { ...limits, perAddress: 3, keyPrefix: uniqueName('rl') }, trustProxyHops: 1 });
+    });
+    afterAll(async () => {
+      await anon.close();
+    });
+
+    it('limits anonymous endpoints per address (X-Forwarded-For behind the trusted hop)', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i += 1) statuses.push((await request(anon.app).get('/health').set('X-Forwarded-For', '203.0.113.7')).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      const limited = await request(anon.app).get('/health').set('X-Forwarded-For', '203.0.113.7');
+      expect(limited.body.error.code).toBe('rate_limited');
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect((await request(anon.app).get('/health').set('X-Forwarded-For', '203.0.113.8')).status).toBe(200);
+    });
+
+    it('counts failed authentication per address, so keys cannot be guessed at full speed', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i += 1) {
+        statuses.push((await request(anon.app).get('/v1/test/whoami').set('X-Forwarded-For', '198.51.100.9').set('Authorization', `Bearer svc_guess${i}`)).status);
+      }
+      expect(statuses).toEqual([401, 401, 401, 429]);
+    });
+
+    it('does not count authenticated requests against the address', async () => {
+      const token = await anon.token(uniqueName('org'), 'u');
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i += 1) statuses.push((await request(anon.app).get('/v1/test/whoami').set('X-Forwarded-For', '192.0.2.44').set('Authorization', `Bearer ${token}`)).status);
+      expect(statuses).toEqual([200, 200, 200]);
+      expect((await request(anon.app).get('/health').set('X-Forwarded-For', '192.0.2.44')).status).toBe(200);
+    });
+  });
 });

@@ -1,5 +1,5 @@
 import type { Request, Response, Router } from 'express';
-import { AppError } from '@svc/errors';
+import { AppError, isAppError } from '@svc/errors';
 import { currentContext, type Logger } from '@svc/logger';
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -16,6 +16,8 @@ export interface MountDeps {
   logger: Logger;
   /** Check every response against its declared schema; a mismatch is a 500 (on in tests). */
   validateResponses: boolean;
+  /** Reads and parses a JSON body; called only once the caller is authenticated. */
+  parseBody: (req: Request, res: Response) => Promise<void>;
   observe?: (labels: { method: string; route: string; status: number }, seconds: number) => void;
 }
 
@@ -28,10 +30,25 @@ function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 }
 
+/**
+ * Authenticated calls count against their key and organization. Anonymous ones (endpoints without
+ * auth, and failed authentication) count against the client address, so neither a flood of callbacks
+ * nor a brute force of keys goes unlimited.
+ */
 async function authorize(route: Route, req: Request, res: Response, deps: MountDeps): Promise<Principal | undefined> {
   const { auth } = route.operation;
-  if (auth === 'none') return undefined;
-  const principal = await deps.authenticator.authenticate(req.get('authorization'), auth);
+  const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  if (auth === 'none') {
+    await deps.rateLimiter.consumeAnonymous(address);
+    return undefined;
+  }
+  let principal: Principal;
+  try {
+    principal = await deps.authenticator.authenticate(req.get('authorization'), auth);
+  } catch (error) {
+    if (isAppError(error) && error.code === 'unauthorized') await deps.rateLimiter.consumeAnonymous(address);
+    throw error;
+  }
   const context = currentContext();
   if (context !== undefined) context.orgId = principal.orgId;
   const limits = await deps.rateLimiter.consume(principal);
@@ -71,6 +88,7 @@ export function mountRoutes(router: Router, routes: readonly Route[], deps: Moun
       const started = process.hrtime.bigint();
       const principal = await authorize(route, req, res, deps);
       checkContentType(route, req);
+      if (route.operation.body !== undefined) await deps.parseBody(req, res);
       const parts = { params: { ...req.params }, query: { ...(req.query as Record<string, unknown>) }, body: req.body as unknown };
       assertSafeInput('params', parts.params);
       assertSafeInput('query', parts.query);

@@ -7,6 +7,8 @@ export interface RateLimitSettings {
   perKey: number;
   perOrg: number;
   windowSeconds: number;
+  /** Requests per window from one client address that carry no valid credential. */
+  perAddress: number;
   /** Isolates test runs that share one Redis. */
   keyPrefix?: string;
 }
@@ -43,11 +45,30 @@ export function rateLimitHeaders(s: RateLimitState): Record<string, string> {
 export class RateLimiter {
   private readonly perKey: RateLimiterRedis;
   private readonly perOrg: RateLimiterRedis;
+  private readonly perAddress: RateLimiterRedis;
 
   constructor(redis: Redis, private readonly settings: RateLimitSettings) {
     const prefix = settings.keyPrefix ?? 'rl';
     this.perKey = limiter(redis, settings.perKey, settings.windowSeconds, `${prefix}:key`);
     this.perOrg = limiter(redis, settings.perOrg, settings.windowSeconds, `${prefix}:org`);
+    this.perAddress = limiter(redis, settings.perAddress, settings.windowSeconds, `${prefix}:addr`);
+  }
+
+  /** Counts one request without a valid credential from a client address (behind TRUST_PROXY_HOPS). */
+  async consumeAnonymous(address: string): Promise<void> {
+    try {
+      await this.perAddress.consume(address);
+    } catch (error) {
+      if (!(error instanceof RateLimiterRes)) throw error;
+      throw this.limited(state(this.settings.perAddress, error));
+    }
+  }
+
+  private limited(worst: RateLimitState): AppError {
+    return new AppError('rate_limited', `Rate limit of ${worst.limit} requests per ${this.settings.windowSeconds} s exceeded; retry in ${worst.resetSeconds} s.`, {
+      retryable: true,
+      headers: { ...rateLimitHeaders(worst), 'Retry-After': String(Math.max(1, worst.resetSeconds)) },
+    });
   }
 
   /** Counts one request; throws a 429 AppError (with Retry-After and RateLimit headers) when over a limit. */
@@ -64,11 +85,7 @@ export class RateLimiter {
     });
     const limited = states.filter((entry) => entry.limited);
     if (limited.length > 0) {
-      const worst = limited.reduce((a, b) => (a.state.resetSeconds >= b.state.resetSeconds ? a : b)).state;
-      throw new AppError('rate_limited', `Rate limit of ${worst.limit} requests per ${this.settings.windowSeconds} s exceeded; retry in ${worst.resetSeconds} s.`, {
-        retryable: true,
-        headers: { ...rateLimitHeaders(worst), 'Retry-After': String(Math.max(1, worst.resetSeconds)) },
-      });
+      throw this.limited(limited.reduce((a, b) => (a.state.resetSeconds >= b.state.resetSeconds ? a : b)).state);
     }
     return states.map((entry) => entry.state).reduce((a, b) => (a.remaining / a.limit <= b.remaining / b.limit ? a : b));
   }
