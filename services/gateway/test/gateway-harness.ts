@@ -6,7 +6,6 @@ import { Broker } from '@svc/messaging';
 import { createTestDatabase, TEST_AMQP_URL, TEST_REDIS_URL, uniqueName, uniqueNamespace } from '@svc/testing';
 import { Redis } from 'ioredis';
 import { SignJWT } from 'jose';
-import { Registry } from 'prom-client';
 import { createApp } from '../src/app.ts';
 import { Authenticator } from '../src/auth/authenticator.ts';
 import { createJwtVerifier } from '../src/auth/jwt-verifier.ts';
