@@ -71,6 +71,23 @@ describe('BYOK accounts through the gateway', () => {
     expect(res.body.error.details[0].path).toBe('/body/platform_account_id');
   });
 
+  it('compares the named account exactly: a prefixed or suffixed id is refused, a LinkedIn URN is the same id', async () => {
+    const auth = `Bearer ${await h.token()}`;
+    const token = `byok-${uniqueName('x')}`;
+    const { id } = await platformIdFor('x', token);
+    for (const spoofed of [`spoofed:${id}`, `urn:li:person:${id}x`, `${id}:other`]) {
+      const res = await request(h.gateway).post('/v1/accounts').set('Authorization', auth).send({ provider: 'x', platform_account_id: spoofed, credentials: { access_token: token } });
+      expect({ spoofed, status: res.status }).toEqual({ spoofed, status: 400 });
+    }
+    const liToken = `byok-${uniqueName('li')}`;
+    const li = await platformIdFor('linkedin', liToken);
+    const bare = li.id.replace(/^urn:li:person:/, '');
+    const res = await request(h.gateway).post('/v1/accounts').set('Authorization', auth).send({ provider: 'linkedin', platform_account_id: bare, credentials: { access_token: liToken } });
+    expect(res.status).toBe(201);
+    const [row] = await (await accountsDb()).$queryRawUnsafe<{ platform_account_id: string }[]>('SELECT platform_account_id FROM accounts WHERE id = $1::uuid', res.body.id);
+    expect(row!.platform_account_id).toBe(li.id);
+  });
+
   it('validates the body', async () => {
     const auth = `Bearer ${await h.token()}`;
     const cases = [

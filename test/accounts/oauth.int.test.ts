@@ -8,30 +8,36 @@ type Network = (typeof NETWORKS)[number];
 
 let h: SystemHarness;
 beforeAll(async () => {
-  h = await startSystem({ services: ['accounts'] });
+  h = await startSystem({ services: ['accounts'], env: { OAUTH_FLOW_PRUNE_INTERVAL_MS: '200' } });
 }, 60_000);
 afterAll(async () => {
   await h?.close();
 });
 
+/** The flow cookie `start` set on the dashboard user's browser, by authorize URL. */
+const browserCookies = new Map<string, string>();
+
 async function start(auth: string, network: Network, query: Record<string, string> = {}): Promise<string> {
   const res = await request(h.gateway).get(`/v1/oauth/${network}/start`).query(query).set('Authorization', auth);
   expect(res.status).toBe(200);
+  const setCookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
+  expect(setCookie).toHaveLength(1);
+  browserCookies.set(res.body.authorize_url as string, setCookie[0]!.split(';')[0]!);
   return res.body.authorize_url as string;
 }
 
 /** Lets the sandbox's consent page redirect, and returns the callback path+query it sends the browser to. */
-async function consent(authorizeUrl: string): Promise<{ path: string; params: URLSearchParams }> {
+async function consent(authorizeUrl: string): Promise<{ path: string; params: URLSearchParams; cookie: string }> {
   const response = await fetch(authorizeUrl, { redirect: 'manual' });
   expect(response.status).toBe(302);
   const location = new URL(response.headers.get('location')!);
   expect(location.origin).toBe('http://api.test.local');
-  return { path: location.pathname, params: location.searchParams };
+  return { path: location.pathname, params: location.searchParams, cookie: browserCookies.get(authorizeUrl) ?? '' };
 }
 
 async function roundTrip(auth: string, network: Network, query: Record<string, string> = {}) {
-  const { path, params } = await consent(await start(auth, network, query));
-  return request(h.gateway).get(path).query(Object.fromEntries(params));
+  const { path, params, cookie } = await consent(await start(auth, network, query));
+  return request(h.gateway).get(path).set('Cookie', cookie).query(Object.fromEntries(params));
 }
 
 describe('OAuth connect through the gateway', () => {
@@ -65,10 +71,10 @@ describe('OAuth connect through the gateway', () => {
 
   it('rejects a tampered state, a replayed state, another network and an expired state, connecting nothing', async () => {
     const auth = `Bearer ${await h.token()}`;
-    const { path, params } = await consent(await start(auth, 'tiktok'));
+    const { path, params, cookie } = await consent(await start(auth, 'tiktok'));
     const state = params.get('state')!;
     const tampered = `${state.slice(0, -2)}xx`;
-    const bad = await request(h.gateway).get(path).query({ code: params.get('code'), state: tampered });
+    const bad = await request(h.gateway).get(path).set('Cookie', cookie).query({ code: params.get('code'), state: tampered });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toMatch(/invalid or has been tampered/);
 
@@ -76,13 +82,13 @@ describe('OAuth connect through the gateway', () => {
     expect(wrongNetwork.status).toBe(400);
     expect(wrongNetwork.body.error.message).toMatch(/issued for tiktok/);
 
-    expect((await request(h.gateway).get(path).query(Object.fromEntries(params))).status).toBe(200);
-    const replay = await request(h.gateway).get(path).query(Object.fromEntries(params));
+    expect((await request(h.gateway).get(path).set('Cookie', cookie).query(Object.fromEntries(params))).status).toBe(200);
+    const replay = await request(h.gateway).get(path).set('Cookie', cookie).query(Object.fromEntries(params));
     expect(replay.status).toBe(400);
     expect(replay.body.error.message).toMatch(/already been used/);
 
     const expired = signToken({ f: '00000000-0000-4000-8000-000000000000', p: 'tiktok', e: Math.floor(Date.now() / 1000) - 5 }, h.env.OAUTH_STATE_SECRET!);
-    const late = await request(h.gateway).get(path).query({ code: 'c', state: expired });
+    const late = await request(h.gateway).get(path).set('Cookie', cookie).query({ code: 'c', state: expired });
     expect(late.status).toBe(400);
     expect(late.body.error.message).toMatch(/expired/);
     expect((await request(h.gateway).get('/v1/accounts').set('Authorization', auth)).body.total).toBe(1);
@@ -90,8 +96,8 @@ describe('OAuth connect through the gateway', () => {
 
   it('reports a user who denied consent, and a missing state, without creating anything', async () => {
     const auth = `Bearer ${await h.token()}`;
-    const { params } = await consent(await start(auth, 'linkedin'));
-    const denied = await request(h.gateway).get('/v1/oauth/linkedin/callback').query({ state: params.get('state'), error: 'access_denied', error_description: 'The user cancelled' });
+    const { params, cookie } = await consent(await start(auth, 'linkedin'));
+    const denied = await request(h.gateway).get('/v1/oauth/linkedin/callback').set('Cookie', cookie).query({ state: params.get('state'), error: 'access_denied', error_description: 'The user cancelled' });
     expect(denied.status).toBe(400);
     expect(denied.body.error.message).toBe('The user did not grant access on the network.');
     expect((await request(h.gateway).get('/v1/oauth/linkedin/callback').query({ code: 'x' })).status).toBe(400);
@@ -100,10 +106,64 @@ describe('OAuth connect through the gateway', () => {
 
   it('reports a network that refuses the code', async () => {
     const auth = `Bearer ${await h.token()}`;
-    const { path, params } = await consent(await start(auth, 'x'));
-    const res = await request(h.gateway).get(path).query({ state: params.get('state'), code: 'not-a-code-the-network-issued' });
+    const { path, params, cookie } = await consent(await start(auth, 'x'));
+    const res = await request(h.gateway).get(path).set('Cookie', cookie).query({ state: params.get('state'), code: 'not-a-code-the-network-issued' });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/^X rejected the authorization code/);
+  });
+});
+
+describe('OAuth links cannot be hijacked or abused', () => {
+  it('sets an HttpOnly, SameSite=Lax flow cookie scoped to the callback', async () => {
+    const res = await request(h.gateway).get('/v1/oauth/x/start').set('Authorization', `Bearer ${await h.token()}`);
+    const [cookie] = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
+    expect(cookie).toMatch(/^svc_oauth_[0-9a-f]{32}=[A-Za-z0-9_-]{43};/);
+    expect(cookie).toMatch(/; Max-Age=600/);
+    expect(cookie).toMatch(/; Path=\/v1\/oauth\/x\/callback/);
+    expect(cookie).toMatch(/; HttpOnly/);
+    expect(cookie).toMatch(/; SameSite=Lax/);
+  });
+
+  it('refuses a consented link forwarded to another browser, connecting nothing, and burns the flow', async () => {
+    const orgId = uniqueName('org');
+    const auth = `Bearer ${await h.token(orgId)}`;
+    const { path, params, cookie } = await consent(await start(auth, 'x'));
+    // The victim's browser has no cookie (or another flow's): it must not connect into orgId.
+    const victim = await request(h.gateway).get(path).query(Object.fromEntries(params));
+    expect(victim.status).toBe(403);
+    expect(victim.body.error.code).toBe('forbidden');
+    const otherBrowser = await request(h.gateway).get(path).set('Cookie', `${cookie.split('=')[0]}=${'A'.repeat(43)}`).query(Object.fromEntries(params));
+    expect(otherBrowser.status).toBe(400);
+    // The flow is spent: even the right browser must start again.
+    expect((await request(h.gateway).get(path).set('Cookie', cookie).query(Object.fromEntries(params))).status).toBe(400);
+    expect((await request(h.gateway).get('/v1/accounts').set('Authorization', auth)).body.total).toBe(0);
+  });
+
+  it('never shows text from the callback link: fixed messages, the network code only when it is one', async () => {
+    const auth = `Bearer ${await h.token()}`;
+    for (const [error, code] of [['server_error', 'server_error'], ['<script>alert(1)</script>', 'unknown_error']] as const) {
+      const { params, cookie } = await consent(await start(auth, 'linkedin'));
+      const res = await request(h.gateway).get('/v1/oauth/linkedin/callback').set('Cookie', cookie).query({ state: params.get('state'), error, error_description: 'Call +1-555-0100 to verify your account at evil.example' });
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toBe('The network refused the authorization; start the connection again.');
+      expect(JSON.stringify(res.body)).not.toMatch(/evil|script|555/);
+      expect(res.body.error.details[0].message).toBe(code);
+    }
+  });
+});
+
+describe('OAuth flow housekeeping', () => {
+  it('prunes flows an hour after they expire, keeping live ones', async () => {
+    const auth = `Bearer ${await h.token()}`;
+    const stale = new URL(await start(auth, 'x')).searchParams.get('state')!;
+    const live = new URL(await start(auth, 'x')).searchParams.get('state')!;
+    const flowId = (state: string) => JSON.parse(Buffer.from(state.split('.')[0]!, 'base64url').toString()).f as string;
+    const db = h.workers.accounts!.runtime.db as unknown as { $executeRawUnsafe(sql: string, ...v: unknown[]): Promise<number>; $queryRawUnsafe<T>(sql: string, ...v: unknown[]): Promise<T> };
+    await db.$executeRawUnsafe("UPDATE oauth_flows SET expires_at = now() - interval '2 hours' WHERE id = $1::uuid", flowId(stale));
+    const remaining = async () => (await db.$queryRawUnsafe<{ id: string }[]>('SELECT id::text FROM oauth_flows WHERE id = ANY($1::uuid[])', [flowId(stale), flowId(live)])).map((row) => row.id);
+    const deadline = Date.now() + 10_000;
+    while ((await remaining()).length > 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(await remaining()).toEqual([flowId(live)]);
   });
 });
 
@@ -131,8 +191,8 @@ describe('BYOK OAuth apps', () => {
 
     const url = new URL(await start(auth, 'x', { oauth_app_id: created.body.id }));
     expect(url.searchParams.get('client_id')).toBe('my-client');
-    const { path, params } = await consent(url.toString());
-    const done = await request(h.gateway).get(path).query(Object.fromEntries(params));
+    const { path, params, cookie } = await consent(url.toString());
+    const done = await request(h.gateway).get(path).set('Cookie', cookie).query(Object.fromEntries(params));
     expect(done.status).toBe(200);
   });
 

@@ -50,7 +50,8 @@ async function connectOAuth(auth: string, network: 'x' | 'tiktok' | 'linkedin'):
   const start = await request(h.gateway).get(`/v1/oauth/${network}/start`).set('Authorization', auth);
   const consent = await fetch(start.body.authorize_url as string, { redirect: 'manual' });
   const callback = new URL(consent.headers.get('location')!);
-  const res = await request(h.gateway).get(callback.pathname).query(Object.fromEntries(callback.searchParams));
+  const cookie = ([] as string[]).concat(start.headers['set-cookie'] ?? [])[0]!.split(';')[0]!;
+  const res = await request(h.gateway).get(callback.pathname).set('Cookie', cookie).query(Object.fromEntries(callback.searchParams));
   expect(res.status).toBe(302);
   const landing = new URL(res.headers.location as string);
   expect(landing.origin + landing.pathname).toBe('https://dashboard.test.local/connected');
@@ -127,6 +128,28 @@ describe('token lifecycle', () => {
     // Reconnecting through OAuth brings the same account back to active.
     expect(await connectOAuth(auth, 'tiktok')).toBe(id);
     expect((await request(h.gateway).get('/v1/accounts').set('Authorization', auth)).body.items[0].health).toBe('active');
+  });
+
+  it('holds no transaction open while the network is slow, and runs one refresh at a time per account', async () => {
+    const orgId = uniqueName('org');
+    const auth = `Bearer ${await h.token(orgId)}`;
+    const id = await connectOAuth(auth, 'tiktok');
+    await h.sandbox.fault('tiktok', 'timeout', 1);
+    const slow = request(h.gateway).post(`/v1/accounts/${id}/refresh`).set('Authorization', auth).then((res) => res);
+    await new Promise((r) => setTimeout(r, 500));
+    // A row lock held across the network call showed up here as an idle-in-transaction session.
+    const sessions = await db().$queryRawUnsafe<{ n: number }[]>(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'",
+    );
+    expect(sessions[0]!.n).toBe(0);
+    const lease = await db().account.findUniqueOrThrow({ where: { id } });
+    expect(lease.refreshLeaseUntil!.getTime()).toBeGreaterThan(Date.now());
+    // A second refresh waits for the first instead of spending the refresh token again.
+    const second = request(h.gateway).post(`/v1/accounts/${id}/refresh`).set('Authorization', auth).then((res) => res);
+    expect((await slow).status).toBe(503);
+    expect((await second).status).toBe(200);
+    const after = await db().account.findUniqueOrThrow({ where: { id } });
+    expect({ until: after.refreshLeaseUntil, owner: after.refreshLeaseOwner, health: after.health }).toEqual({ until: null, owner: null, health: 'active' });
   });
 
   it('flags tokens that will lapse with no refresh as expiring, and lapsed ones as requires_reconnect', async () => {

@@ -4,3 +4,4 @@ export { exitOnSignal, runSteps, type ShutdownStep } from './shutdown.ts';
 export { openServiceRuntime, type ServiceRuntime, type ServiceRuntimeOptions, type RuntimeConfig, type DatabaseClient } from './service-runtime.ts';
 export { runWorkerService, type WorkerServiceOptions, type RunningWorker, type WorkerWiring } from './worker-service.ts';
 export { workerMain, type WorkerMainOptions, type WorkerConfig } from './worker-main.ts';
+export { startPeriodicTask, type PeriodicTask } from './periodic-task.ts';

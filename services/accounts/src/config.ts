@@ -18,6 +18,8 @@ export const configSchema = Type.Object({
   /** HMAC key signing OAuth `state`. */
   OAUTH_STATE_SECRET: Type.String({ minLength: 32 }),
   OAUTH_STATE_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 3600, default: 600 }),
+  /** How often expired OAuth flows are deleted (each start adds one; none can complete once expired). */
+  OAUTH_FLOW_PRUNE_INTERVAL_MS: Type.Integer({ minimum: 100, default: 10 * 60_000 }),
   /** The service's default OAuth app per network (BYOK apps override per organization). */
   INSTAGRAM_CLIENT_ID: optionalSecret,
   INSTAGRAM_CLIENT_SECRET: optionalSecret,

@@ -1,7 +1,7 @@
 import { vaultFromConfig } from '@svc/crypto';
 import type { Network } from '@svc/providers';
 import { providersFromConfig, type Providers } from '@svc/providers';
-import type { ServiceRuntime, WorkerWiring } from '@svc/runtime';
+import { startPeriodicTask, type ServiceRuntime, type WorkerWiring } from '@svc/runtime';
 import type { Config } from './config.ts';
 import { AccountsRepository } from './data/accounts.repository.ts';
 import { OAuthAppsRepository } from './data/oauth-apps.repository.ts';
@@ -13,6 +13,9 @@ import { TokenKeeper } from './domain/token-keeper.ts';
 import { TokenRefresher } from './domain/token-refresher.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
 import { accountsRpc, accountsRpcHandlers } from './rpc/accounts.handlers.ts';
+
+/** Expired flows are kept this long after expiry, for a look at what just failed, then deleted. */
+const FLOW_PRUNE_GRACE_MS = 3600_000;
 
 function defaultApps(config: Config): Partial<Record<Network, DefaultApp>> {
   const pairs: [Network, string | undefined, string | undefined][] = [
@@ -35,10 +38,18 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   const accounts = new AccountsRepository(db);
   const apps = new OAuthApps(new OAuthAppsRepository(db), vault, config.PUBLIC_BASE_URL, defaultApps(config));
   const connect = new ConnectAccount(db, accounts, adapters, vault);
-  const keeper = new TokenKeeper({ db, accounts, apps, providers: adapters, vault, logger, refreshAheadMs: config.TOKEN_REFRESH_AHEAD_MS, lockTimeoutMs: config.PROVIDER_TIMEOUT_MS * 2 + 5000 });
+  const keeper = new TokenKeeper({ db, accounts, apps, providers: adapters, vault, logger, refreshAheadMs: config.TOKEN_REFRESH_AHEAD_MS, leaseMs: config.PROVIDER_TIMEOUT_MS * 2 + 5000 });
   const flow = new OAuthFlow({ flows: new OAuthFlowsRepository(db), apps, providers: adapters, vault, connect, stateSecret: config.OAUTH_STATE_SECRET, stateTtlSeconds: config.OAUTH_STATE_TTL_SECONDS });
   await runtime.broker.serveRpc({ messages: accountsRpc, handlers: accountsRpcHandlers({ accounts, connect, apps, flow, keeper }) });
   const refresher = new TokenRefresher({ db, accounts, keeper, logger, intervalMs: config.TOKEN_REFRESH_INTERVAL_MS, aheadMs: config.TOKEN_REFRESH_AHEAD_MS, expiringWindowMs: config.TOKEN_EXPIRING_WINDOW_MS });
   refresher.start();
-  return { stop: () => refresher.stop() };
+  const flowPruner = startPeriodicTask({
+    intervalMs: config.OAUTH_FLOW_PRUNE_INTERVAL_MS,
+    run: async () => {
+      const pruned = await flow.prune(FLOW_PRUNE_GRACE_MS);
+      if (pruned > 0) logger.info({ count: pruned }, 'expired OAuth flows pruned');
+    },
+    onError: (error) => logger.error({ err: error }, 'OAuth flow pruning failed'),
+  });
+  return { stop: async () => void (await Promise.all([refresher.stop(), flowPruner.stop()])) };
 }

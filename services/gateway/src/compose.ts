@@ -67,7 +67,7 @@ export function composeGateway(parts: GatewayParts) {
       ...healthRoutes(openApiDocument),
       ...apiKeyRoutes(new ApiKeyService(apiKeys, config.API_KEY_PEPPER)),
       ...accountRoutes(rpc),
-      ...oauthRoutes(rpc, config.OAUTH_SUCCESS_REDIRECT),
+      ...oauthRoutes(rpc, { successRedirect: config.OAUTH_SUCCESS_REDIRECT, secureCookies: config.PUBLIC_BASE_URL.startsWith('https://') }),
       ...publishingRoutes(rpc, new IdempotencyStore(runtime.db)),
       ...statsRoutes(rpc),
       ...(parts.extraRoutes ?? []),

@@ -55,7 +55,14 @@ export const oauthStart = defineMessage({
   type: 'accounts.oauth_start.v1',
   service: 'accounts',
   payload: Type.Object({ provider: Provider, oauth_app_id: Type.Optional(Type.String()) }),
-  reply: Type.Object({ authorize_url: Type.String() }),
+  /**
+   * `browser_cookie` is what the gateway sets (HttpOnly) on the browser that started the flow; the
+   * callback only connects when that browser comes back with it (a forwarded link cannot).
+   */
+  reply: Type.Object({
+    authorize_url: Type.String(),
+    browser_cookie: Type.Optional(Type.Object({ name: Type.String(), value: Type.String(), max_age_seconds: Type.Integer() })),
+  }),
 });
 
 /** The callback carries no credential: the organization comes from the signed state. */
@@ -69,6 +76,8 @@ export const oauthComplete = defineMessage({
     state: Type.Optional(Type.String()),
     error: Type.Optional(Type.String()),
     error_description: Type.Optional(Type.String()),
+    /** The flow-binding cookies the browser sent (name -> value), at most a few. */
+    browser_cookies: Type.Optional(Type.Record(Type.String(), Type.String(), { maxProperties: 20 })),
   }),
   reply: Type.Object({ account_id: Type.String(), provider: Provider, reconnected: Type.Boolean() }),
 });

@@ -58,10 +58,25 @@ export class AccountsRepository {
     return db.account.findUnique({ where: { orgId_provider_platformAccountId: { orgId, provider, platformAccountId } } });
   }
 
-  /** Locks the row for the rest of the transaction, so one refresh at a time runs per account. */
-  async lock(tx: Prisma.TransactionClient, orgId: string, id: string): Promise<AccountRow | null> {
-    await tx.$queryRawUnsafe('SELECT id FROM accounts WHERE id = $1::uuid AND org_id = $2 FOR UPDATE', id, orgId);
-    return tx.account.findFirst({ where: { id, orgId } });
+  /**
+   * Takes the account's refresh lease when nobody holds it (one statement, no transaction kept open):
+   * the row, 'busy' while another refresh holds an unexpired lease, or null when there is no such account.
+   */
+  async claimRefreshLease(orgId: string, id: string, owner: string, leaseMs: number): Promise<AccountRow | 'busy' | null> {
+    const claimed = await this.db.$queryRawUnsafe<{ id: string }[]>(
+      `UPDATE accounts SET refresh_lease_until = now() + make_interval(secs => $3::double precision / 1000), refresh_lease_owner = $4::uuid
+        WHERE id = $1::uuid AND org_id = $2 AND (refresh_lease_until IS NULL OR refresh_lease_until < now())
+        RETURNING id`,
+      id, orgId, leaseMs, owner,
+    );
+    const row = await this.find(orgId, id);
+    if (row === null) return null;
+    return claimed.length === 1 && row.refreshLeaseOwner === owner ? row : 'busy';
+  }
+
+  /** Gives the lease back if this owner still holds it. */
+  async releaseRefreshLease(id: string, owner: string): Promise<void> {
+    await this.db.account.updateMany({ where: { id, refreshLeaseOwner: owner }, data: { refreshLeaseUntil: null, refreshLeaseOwner: null } });
   }
 
   create(data: Prisma.AccountUncheckedCreateInput, db: Db = this.db): Promise<AccountRow> {

@@ -19,9 +19,16 @@ export interface ConnectInput {
   handle?: string | undefined;
 }
 
-/** Ids may come back bare or as URNs (`urn:li:person:abc`); either spelling names the same account. */
-function sameAccount(a: string, b: string): boolean {
-  return a === b || a.endsWith(`:${b}`) || b.endsWith(`:${a}`);
+/** The URN prefixes a network may put before an account id; nothing else is ever stripped. */
+const KNOWN_URN_PREFIX = /^urn:li:(?:person|member|organization):/;
+
+/**
+ * Ids may come back bare or as LinkedIn URNs (`urn:li:person:abc`); either spelling names the same
+ * account. Compared exactly after removing only a known prefix: a suffix match once let
+ * `spoofed:<real id>` through and stored the network account under an id the caller chose.
+ */
+export function sameAccount(a: string, b: string): boolean {
+  return a.replace(KNOWN_URN_PREFIX, '') === b.replace(KNOWN_URN_PREFIX, '');
 }
 
 /**
@@ -49,7 +56,8 @@ export class ConnectAccount {
         details: [{ path: '/body/platform_account_id', message: `the token belongs to ${profile.platformAccountId}` }],
       });
     }
-    const platformAccountId = input.expectedPlatformAccountId ?? profile.platformAccountId;
+    // Always the network's own spelling: one network account is one row, whatever the caller typed.
+    const platformAccountId = profile.platformAccountId;
     try {
       return await this.store(input, profile, platformAccountId);
     } catch (error) {

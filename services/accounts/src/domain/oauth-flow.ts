@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { signToken, verifyToken, type Vault } from '@svc/crypto';
 import { AppError } from '@svc/errors';
 import type { Network, Providers } from '@svc/providers';
@@ -20,6 +20,18 @@ export interface OAuthFlowDeps {
 
 const invalidState = (message: string) => new AppError('validation_error', message, { details: [{ path: '/query/state', message }] });
 
+/** The cookie binding a flow to the browser that started it. */
+export const flowCookieName = (flowId: string) => `svc_oauth_${flowId.replace(/-/g, '')}`;
+const sha256 = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * Only the network's error code, and only if it looks like one: the callback is a link anyone can
+ * craft, so nothing it carries is shown as text on our domain (issue 8).
+ */
+function networkErrorCode(error: string): string {
+  return /^[a-z0-9_.-]{1,64}$/i.test(error) ? error : 'unknown_error';
+}
+
 /**
  * OAuth connect (RFC 9700 practice): `state` is signed, names a stored single-use flow that binds the
  * organization, network, OAuth app and PKCE verifier, and expires in 10 minutes. The verifier never
@@ -28,27 +40,36 @@ const invalidState = (message: string) => new AppError('validation_error', messa
 export class OAuthFlow {
   constructor(private readonly deps: OAuthFlowDeps) {}
 
-  async start(orgId: string, provider: Network, oauthAppId: string | undefined): Promise<{ authorize_url: string }> {
+  async start(orgId: string, provider: Network, oauthAppId: string | undefined) {
     const app = await this.deps.apps.resolve(orgId, provider, oauthAppId);
     const adapter = this.deps.providers[provider];
     const id = randomUUID();
     const expiresAt = new Date(Date.now() + this.deps.stateTtlSeconds * 1000);
     const verifier = adapter.oauth.pkce === 'none' ? undefined : randomBytes(48).toString('base64url');
+    const browserNonce = randomBytes(32).toString('base64url');
     await this.deps.flows.create({
       id,
       orgId,
       provider,
       oauthAppId: oauthAppId ?? null,
       codeVerifier: verifier === undefined ? null : this.deps.vault.encrypt(verifier, sealedFor.codeVerifier(id)),
+      browserNonceHash: sha256(browserNonce).toString('hex'),
       expiresAt,
     });
     const state = signToken({ f: id, p: provider, e: Math.floor(expiresAt.getTime() / 1000) }, this.deps.stateSecret);
     const codeChallenge = verifier === undefined ? undefined : createHash('sha256').update(verifier).digest('base64url');
     const { url } = adapter.oauth.authorizeUrl({ app, state, ...(codeChallenge === undefined ? {} : { codeChallenge }) });
-    return { authorize_url: url };
+    return { authorize_url: url, browser_cookie: { name: flowCookieName(id), value: browserNonce, max_age_seconds: this.deps.stateTtlSeconds } };
   }
 
-  async complete(input: { provider: Network; code?: string | undefined; state?: string | undefined; error?: string | undefined; error_description?: string | undefined }) {
+  async complete(input: {
+    provider: Network;
+    code?: string | undefined;
+    state?: string | undefined;
+    error?: string | undefined;
+    error_description?: string | undefined;
+    browser_cookies?: Record<string, string> | undefined;
+  }) {
     if (input.state === undefined || input.state === '') throw invalidState('The OAuth callback has no state parameter.');
     const claims = verifyToken(input.state, this.deps.stateSecret);
     if (claims === undefined || typeof claims.f !== 'string' || typeof claims.e !== 'number') throw invalidState('The OAuth state is invalid or has been tampered with.');
@@ -57,10 +78,12 @@ export class OAuthFlow {
     // Consumed before anything else, so a replayed or concurrent callback cannot connect twice.
     const flow = await this.deps.flows.consume(claims.f);
     if (flow === null) throw invalidState('The OAuth state has already been used or has expired; start the connection again.');
+    this.assertSameBrowser(flow.id, flow.browserNonceHash, input.browser_cookies);
     if (input.error !== undefined) {
-      const denied = input.error === 'access_denied' || input.error === 'user_denied' || input.error === 'user_cancelled';
-      throw new AppError('validation_error', denied ? 'The user did not grant access on the network.' : `The network reported an authorization error: ${input.error_description ?? input.error}.`, {
-        details: [{ path: '/query/error', message: input.error }],
+      const code = networkErrorCode(input.error);
+      const denied = code === 'access_denied' || code === 'user_denied' || code === 'user_cancelled';
+      throw new AppError('validation_error', denied ? 'The user did not grant access on the network.' : 'The network refused the authorization; start the connection again.', {
+        details: [{ path: '/query/error', message: code }],
       });
     }
     if (input.code === undefined || input.code === '') throw new AppError('validation_error', 'The OAuth callback has no authorization code.', { details: [{ path: '/query/code', message: 'is required' }] });
@@ -83,5 +106,26 @@ export class OAuthFlow {
       oauthAppId: flow.oauthAppId,
     });
     return { account_id: account.id, provider: input.provider, reconnected };
+  }
+
+  /**
+   * The callback connects into the organization that started the flow, so it must come from the
+   * browser that started it: a consented link forwarded to someone else would otherwise connect
+   * their account into the sender's organization (issue 8). The flow is consumed either way.
+   */
+  private assertSameBrowser(flowId: string, nonceHash: string | null, cookies: Record<string, string> | undefined): void {
+    if (nonceHash === null) return;
+    const nonce = cookies?.[flowCookieName(flowId)];
+    const expected = Buffer.from(nonceHash, 'hex');
+    if (nonce === undefined || !timingSafeEqual(sha256(nonce), expected)) {
+      throw new AppError('forbidden', 'This connection was started in another browser; start it again from the dashboard in this browser.', {
+        details: [{ path: '/cookie', message: 'the browser that started the connection must finish it' }],
+      });
+    }
+  }
+
+  /** Removes flows that expired more than `graceMs` ago (used or not); they can never complete. */
+  prune(graceMs: number): Promise<number> {
+    return this.deps.flows.prune(new Date(Date.now() - graceMs));
   }
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { connectionRevoked, createEnvelope } from '@svc/contracts';
 import type { Vault } from '@svc/crypto';
 import { enqueueOutbox } from '@svc/db';
@@ -19,19 +20,24 @@ export interface TokenKeeperDeps {
   logger: Logger;
   /** Refresh when the token expires sooner than this. */
   refreshAheadMs: number;
-  /** Bound for a transaction that holds an account's row lock across one network call. */
-  lockTimeoutMs: number;
+  /** How long one refresh may hold an account: longer than the network call it waits for. */
+  leaseMs: number;
 }
 
 type Outcome = { ok: true; row: AccountRow } | { ok: false; error: AppError };
 
 const UNUSABLE: readonly string[] = ['revoked', 'requires_reconnect'];
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
- * Owns the token lifecycle of connected accounts. A refresh runs under the account's row lock, so
- * concurrent callers (RPC, the background pass, other replicas) never spend one rotating refresh
- * token twice; whoever comes second finds the fresh token. A refresh the network refuses marks the
- * account and emits `connection.revoked` in the same transaction; a transient failure changes nothing.
+ * Owns the token lifecycle of connected accounts. A refresh holds the account's lease (a column,
+ * taken and released in single statements), so concurrent callers (RPC, the background pass, other
+ * replicas) never spend one rotating refresh token twice, and whoever comes second finds the fresh
+ * token. No row lock or pooled connection is held across the network call: a row lock once did, and
+ * one tenant forcing refreshes while a network was slow could starve the pool. A refresh the network
+ * refuses marks the account and emits `connection.revoked` in one transaction; a transient failure
+ * changes nothing.
  */
 export class TokenKeeper {
   constructor(private readonly deps: TokenKeeperDeps) {}
@@ -59,23 +65,43 @@ export class TokenKeeper {
   async refresh(orgId: string, accountId: string, force: boolean): Promise<AccountRow> {
     if (!isUuid(accountId)) throw notFound(`The account ${accountId}`);
     const started = new Date();
-    const outcome = await this.deps.db.$transaction(
-      async (tx): Promise<Outcome> => {
-        const row = await this.deps.accounts.lock(tx, orgId, accountId);
-        if (row === null) throw notFound(`The account ${accountId}`);
-        this.assertUsable(row);
-        // Someone refreshed it while this caller waited for the lock.
-        if (row.lastRefreshedAt !== null && row.lastRefreshedAt >= started) return { ok: true, row };
-        if (!force && !this.dueSoon(row)) return { ok: true, row };
-        return this.renew(tx, row);
-      },
-      { maxWait: 10_000, timeout: this.deps.lockTimeoutMs },
-    );
+    const waitUntil = Date.now() + this.deps.leaseMs;
+    for (;;) {
+      const owner = randomUUID();
+      const claimed = await this.deps.accounts.claimRefreshLease(orgId, accountId, owner, this.deps.leaseMs);
+      if (claimed === null) throw notFound(`The account ${accountId}`);
+      if (claimed === 'busy') {
+        // Another refresh is running: its result is ours too once it lands.
+        if (Date.now() >= waitUntil) throw new AppError('service_unavailable', `A refresh of account ${accountId} is already in progress; try again shortly.`, { retryable: true });
+        await sleep(100);
+        const current = await this.deps.accounts.find(orgId, accountId);
+        if (current === null) throw notFound(`The account ${accountId}`);
+        if (current.lastRefreshedAt !== null && current.lastRefreshedAt >= started) {
+          this.assertUsable(current);
+          return current;
+        }
+        continue;
+      }
+      try {
+        return await this.refreshHeld(claimed, started, force);
+      } finally {
+        await this.deps.accounts.releaseRefreshLease(claimed.id, owner);
+      }
+    }
+  }
+
+  private async refreshHeld(row: AccountRow, started: Date, force: boolean): Promise<AccountRow> {
+    this.assertUsable(row);
+    // Someone refreshed it while this caller waited for the lease.
+    if (row.lastRefreshedAt !== null && row.lastRefreshedAt >= started) return row;
+    if (!force && !this.dueSoon(row)) return row;
+    const outcome = await this.renew(row);
     if (!outcome.ok) throw outcome.error;
     return outcome.row;
   }
 
-  private async renew(tx: Prisma.TransactionClient, row: AccountRow): Promise<Outcome> {
+  /** The network call runs outside any transaction; only its result is written, in one. */
+  private async renew(row: AccountRow): Promise<Outcome> {
     const network = row.provider as Network;
     const adapter = this.deps.providers[network];
     const app = row.refreshToken === null ? undefined : await this.deps.apps.forConnection(network, row.orgId, row.oauthAppId);
@@ -83,18 +109,18 @@ export class TokenKeeper {
       if (row.refreshToken !== null && app !== undefined) {
         const refreshToken = this.deps.vault.decrypt(row.refreshToken, sealedFor.refreshToken(row.id));
         const tokens = await adapter.oauth.refresh({ app, refreshToken });
-        return { ok: true, row: await this.store(tx, row, tokens) };
+        return { ok: true, row: await this.store(this.deps.db, row, tokens) };
       }
       // Nothing to refresh with (Facebook Page tokens, BYOK tokens): prove the token still works.
       await adapter.profile.fetch({ accessToken: this.accessToken(row), extras: row.extras as Record<string, string> });
-      return { ok: true, row: await this.deps.accounts.update(row.id, { health: row.health === 'expiring' ? 'expiring' : 'active', lastRefreshedAt: new Date(), lastRefreshError: null }, tx) };
+      return { ok: true, row: await this.deps.accounts.update(row.id, { health: row.health === 'expiring' ? 'expiring' : 'active', lastRefreshedAt: new Date(), lastRefreshError: null }) };
     } catch (error) {
       if (!isProviderError(error)) throw error;
-      return this.fail(tx, row, error);
+      return this.deps.db.$transaction((tx) => this.fail(tx, row, error));
     }
   }
 
-  private async store(tx: Prisma.TransactionClient, row: AccountRow, tokens: TokenSet): Promise<AccountRow> {
+  private async store(tx: Prisma.TransactionClient | PrismaClient, row: AccountRow, tokens: TokenSet): Promise<AccountRow> {
     return this.deps.accounts.update(
       row.id,
       {

@@ -1,4 +1,5 @@
 import type { Logger } from '@svc/logger';
+import { startPeriodicTask, type PeriodicTask } from '@svc/runtime';
 import type { AccountsRepository } from '../data/accounts.repository.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { TokenKeeper } from './token-keeper.ts';
@@ -17,29 +18,19 @@ export interface TokenRefresherOptions {
 /**
  * The background pass: refreshes tokens before they expire, flags tokens that will lapse with no way
  * to refresh them (`expiring`), and marks lapsed ones `requires_reconnect` with `connection.revoked`.
- * Safe on many replicas: each refresh holds the account's row lock and skips fresh tokens.
+ * Safe on many replicas: each refresh holds the account's refresh lease and skips fresh tokens.
  */
 export class TokenRefresher {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = false;
+  private task: PeriodicTask | undefined;
 
   constructor(private readonly options: TokenRefresherOptions) {}
 
   start(): void {
-    const tick = () => {
-      if (this.stopped) return;
-      this.running = this.pass().finally(() => {
-        if (!this.stopped) this.timer = setTimeout(tick, this.options.intervalMs);
-      });
-    };
-    this.timer = setTimeout(tick, 0);
+    this.task = startPeriodicTask({ intervalMs: this.options.intervalMs, run: () => this.pass(), onError: (error) => this.options.logger.error({ err: error }, 'token refresh pass failed') });
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.task?.stop();
   }
 
   async pass(): Promise<void> {

@@ -65,11 +65,11 @@ function checkContentType(route: Route, req: Request): void {
 }
 
 function send(res: Response, result: RouteResult): void {
+  for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
   if ('redirect' in result) {
     res.redirect(302, result.redirect);
     return;
   }
-  for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
   if (result.body === undefined) res.status(result.status).end();
   else res.status(result.status).json(result.body);
 }

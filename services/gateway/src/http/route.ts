@@ -15,8 +15,8 @@ export interface RouteRequest<O extends Operation> {
 }
 
 export type RouteResult =
-  | { status: number; body?: unknown; headers?: Record<string, string> }
-  | { redirect: string };
+  | { status: number; body?: unknown; headers?: Record<string, string | string[]> }
+  | { redirect: string; headers?: Record<string, string | string[]> };
 
 /** A declarative route: the operation (path, auth, schemas) and the handler that calls one use case. */
 export interface Route<O extends Operation = Operation> {

@@ -3,6 +3,7 @@ import { isAppError } from '@svc/errors';
 import { defineRoute, type Route } from '../http/route.ts';
 import type { RpcCaller } from '../http/rpc-caller.ts';
 import { operations } from '../openapi/operations.ts';
+import { clearFlowCookies, flowCookieHeader, flowCookies } from './oauth-browser-cookie.ts';
 
 function withQuery(base: string, params: Record<string, string>): string {
   const url = new URL(base);
@@ -10,32 +11,49 @@ function withQuery(base: string, params: Record<string, string>): string {
   return url.toString();
 }
 
-/**
- * OAuth connect. The callback has no credential (its state is signed and checked by the accounts
- * service); it redirects to OAUTH_SUCCESS_REDIRECT when one is configured, else answers JSON.
- */
-export function oauthRoutes(rpc: RpcCaller, successRedirect: string | undefined): Route[] {
-  return [
-    defineRoute(operations.startOAuth, async ({ params, query, principal, requestId }) => ({
-      status: 200,
-      body: await rpc(oauthStart, { provider: params.provider, ...(query.oauth_app_id === undefined ? {} : { oauth_app_id: query.oauth_app_id }) }, { orgId: principal.orgId, requestId }),
-    })),
+export interface OAuthRouteOptions {
+  /** Where the callback sends the browser (with ?account_id= or ?error=); unset: it answers JSON. */
+  successRedirect: string | undefined;
+  /** Mark the flow cookie Secure (the API is served over https). */
+  secureCookies: boolean;
+}
 
-    defineRoute(operations.oauthCallback, async ({ params, query, requestId }) => {
+/**
+ * OAuth connect. `start` (dashboard JWT) sets an HttpOnly cookie binding the flow to that browser;
+ * the callback has no credential (its state is signed) but connects only for that browser. It
+ * redirects to OAUTH_SUCCESS_REDIRECT when one is configured, else answers JSON. docs/security.md.
+ */
+export function oauthRoutes(rpc: RpcCaller, options: OAuthRouteOptions): Route[] {
+  const { successRedirect, secureCookies } = options;
+  return [
+    defineRoute(operations.startOAuth, async ({ params, query, principal, requestId }) => {
+      const started = await rpc(oauthStart, { provider: params.provider, ...(query.oauth_app_id === undefined ? {} : { oauth_app_id: query.oauth_app_id }) }, { orgId: principal.orgId, requestId });
+      return {
+        status: 200,
+        body: { authorize_url: started.authorize_url },
+        ...(started.browser_cookie === undefined ? {} : { headers: { 'Set-Cookie': flowCookieHeader(started.browser_cookie, params.provider, secureCookies) } }),
+      };
+    }),
+
+    defineRoute(operations.oauthCallback, async ({ params, query, requestId, headers }) => {
+      const cookies = flowCookies(headers.cookie);
       const payload = {
         provider: params.provider,
         ...(query.code === undefined ? {} : { code: query.code }),
         ...(query.state === undefined ? {} : { state: query.state }),
         ...(query.error === undefined ? {} : { error: query.error }),
         ...(query.error_description === undefined ? {} : { error_description: query.error_description }),
+        browser_cookies: cookies,
       };
+      const cleared = clearFlowCookies(Object.keys(cookies), params.provider, secureCookies);
+      const cookieHeaders = cleared.length === 0 ? {} : { headers: { 'Set-Cookie': cleared } };
       try {
         const result = await rpc(oauthComplete, payload, { orgId: null, requestId });
-        if (successRedirect === undefined) return { status: 200, body: result };
-        return { redirect: withQuery(successRedirect, { account_id: result.account_id, provider: result.provider }) };
+        if (successRedirect === undefined) return { status: 200, body: result, ...cookieHeaders };
+        return { redirect: withQuery(successRedirect, { account_id: result.account_id, provider: result.provider }), ...cookieHeaders };
       } catch (error) {
         if (successRedirect === undefined || !isAppError(error)) throw error;
-        return { redirect: withQuery(successRedirect, { error: error.code, error_description: error.message, request_id: requestId }) };
+        return { redirect: withQuery(successRedirect, { error: error.code, error_description: error.message, request_id: requestId }), ...cookieHeaders };
       }
     }),
 
