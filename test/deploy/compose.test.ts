@@ -1,4 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { parse } from 'yaml';
+import { loadServiceConfig as loadAccountsConfig } from '../../services/accounts/src/config.ts';
+import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
 import {
   gateway,
   get,
@@ -9,6 +13,7 @@ import {
   obj,
   productionServices,
   readRepoFile,
+  repoRoot,
   requiredEnv,
   str,
   workers,
@@ -28,9 +33,11 @@ function environment(name: string): Record<string, string> {
   return Object.fromEntries(Object.entries(env).map(([key, value]) => [key, String(value)]));
 }
 
-/** What Compose substitutes when the variable is unset: ${VAR:-default} -> default. */
+/** What Compose substitutes: ${VAR:-default} -> default; ${VAR:?message} (required) -> a stand-in value. */
 function withDefaults(value: string): string {
-  return value.replace(/\$\{[A-Z0-9_]+(?::?-([^}]*))?\}/g, (_match, fallback: string | undefined) => fallback ?? '');
+  return value
+    .replace(/\$\{[A-Z0-9_]+:\?[^}]*\}/g, 'required-value')
+    .replace(/\$\{[A-Z0-9_]+(?::?-([^}]*))?\}/g, (_match, fallback: string | undefined) => fallback ?? '');
 }
 
 function seconds(duration: string): number {
@@ -134,15 +141,26 @@ describe('docker-compose.yml', () => {
     expect(env.RATE_LIMIT_PER_ORG).toBe('3000');
   });
 
-  it('gives accounts a well-formed development vault key that is also the active key', () => {
-    const env = environment('accounts');
-    const entries = withDefaults(env.VAULT_KEYS ?? '').split(',');
-    const active = withDefaults(env.VAULT_ACTIVE_KEY_ID ?? '');
-    const ids = entries.map((entry) => entry.slice(0, entry.indexOf(':')));
-    expect(ids).toContain(active);
-    for (const entry of entries) {
-      expect(Buffer.from(entry.slice(entry.indexOf(':') + 1), 'base64')).toHaveLength(32);
+  it('has no default for any secret: Compose refuses to start until each is set', () => {
+    const secrets: [string, string][] = [
+      ['gateway', 'JWT_SECRET'], ['gateway', 'API_KEY_PEPPER'], ['accounts', 'VAULT_KEYS'], ['accounts', 'OAUTH_STATE_SECRET'],
+      ['postgres', 'POSTGRES_PASSWORD'], ['rabbitmq', 'RABBITMQ_DEFAULT_PASS'],
+    ];
+    for (const [name, variable] of secrets) expect({ variable, value: environment(name)[variable] }).toEqual({ variable, value: expect.stringMatching(/^\$\{[A-Z_]+:\?[^}]+\}$/) });
+    for (const name of ['gateway', 'accounts']) {
+      expect(environment(name).AMQP_URL).toMatch(/\$\{RABBITMQ_PASSWORD:\?/);
+      expect(environment(name).DATABASE_URL).toMatch(/\$\{POSTGRES_PASSWORD:\?/);
     }
+    expect(readRepoFile('docker-compose.yml')).not.toMatch(/dev-only|AAAAAAAAAAAAAAAAAAAA|placeholder/);
+  });
+
+  it('scripts/compose-env writes secrets every service accepts in production', () => {
+    const output = execFileSync(join(repoRoot, 'scripts/compose-env'), { encoding: 'utf8' });
+    const env = Object.fromEntries(output.trim().split('\n').map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+    expect(Object.keys(env)).toEqual(expect.arrayContaining(['JWT_SECRET', 'API_KEY_PEPPER', 'OAUTH_STATE_SECRET', 'VAULT_KEYS', 'POSTGRES_PASSWORD', 'RABBITMQ_PASSWORD']));
+    expect(() => loadGatewayConfig({ ...env, NODE_ENV: 'production' })).not.toThrow();
+    expect(() => loadAccountsConfig({ ...env, NODE_ENV: 'production' })).not.toThrow();
+    expect(Buffer.from(env.VAULT_KEYS!.slice(3), 'base64')).toHaveLength(32);
   });
 
   it('runs the sandbox only under the dev profile, on port 4010', () => {

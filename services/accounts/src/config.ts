@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { commonConfigSchema, loadConfig } from '@svc/config';
+import { commonConfigSchema, loadConfig, productionSecretProblems } from '@svc/config';
 import { providerConfigSchema } from '@svc/providers';
 
 const optionalSecret = Type.Optional(Type.String({ minLength: 1 }));
@@ -43,5 +43,7 @@ export const configSchema = Type.Object({
 export type Config = Static<typeof configSchema>;
 
 export function loadServiceConfig(env: Record<string, string | undefined> = process.env): Config {
-  return loadConfig(configSchema, env);
+  return loadConfig(configSchema, env, (config) =>
+    // Our own secrets; the networks' client secrets are theirs to refuse.
+    productionSecretProblems(config, ['VAULT_KEYS', 'OAUTH_STATE_SECRET']));
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { commonConfigSchema, loadConfig } from '@svc/config';
+import { commonConfigSchema, loadConfig, productionSecretProblems } from '@svc/config';
 
 /** Every setting of the gateway; the only module that reads the environment. */
 export const configSchema = Type.Object({
@@ -34,7 +34,7 @@ export type GatewayConfig = Static<typeof configSchema>;
 
 export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
   return loadConfig(configSchema, env, (config) => {
-    const problems: string[] = [];
+    const problems = productionSecretProblems(config, ['JWT_SECRET', 'API_KEY_PEPPER']);
     if (config.JWT_ALGORITHM === 'HS256' && config.JWT_SECRET === undefined) problems.push('JWT_SECRET is required when JWT_ALGORITHM is HS256');
     if (config.JWT_ALGORITHM !== 'HS256' && config.JWT_JWKS_URL === undefined) problems.push(`JWT_JWKS_URL is required when JWT_ALGORITHM is ${config.JWT_ALGORITHM}`);
     return problems;

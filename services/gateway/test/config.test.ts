@@ -26,4 +26,11 @@ describe('gateway configuration', () => {
     expect(() => loadGatewayConfig({ API_KEY_PEPPER: pepper, JWT_ALGORITHM: 'none' })).toThrow(/JWT_ALGORITHM/);
     expect(() => loadGatewayConfig({ API_KEY_PEPPER: pepper, JWT_SECRET: 'short' })).toThrow(/JWT_SECRET/);
   });
+
+  it('refuses the development secrets of docker-compose.yml and scripts/start in production', () => {
+    const dev = { JWT_SECRET: 'dev-only-jwt-secret-not-for-production', API_KEY_PEPPER: 'dev-only-api-key-pepper-change-me-012345' };
+    expect(() => loadGatewayConfig({ ...dev, NODE_ENV: 'production' })).toThrow(/JWT_SECRET is a development or placeholder value[\s\S]*API_KEY_PEPPER is a development/);
+    expect(loadGatewayConfig({ ...dev, NODE_ENV: 'development' }).JWT_SECRET).toBe(dev.JWT_SECRET);
+    expect(() => loadGatewayConfig({ JWT_SECRET: 'a8Kd02mQz7Lx4Vb9Nf3Hr6Tc1Yw5Ge0J', API_KEY_PEPPER: 'Qw3Er5Ty7Ui9Op1As3Df5Gh7Jk9Lz1Xc', NODE_ENV: 'production' })).not.toThrow();
+  });
 });
