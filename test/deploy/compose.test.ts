@@ -148,7 +148,7 @@ describe('docker-compose.yml', () => {
     ];
     for (const [name, variable] of secrets) expect({ variable, value: environment(name)[variable] }).toEqual({ variable, value: expect.stringMatching(/^\$\{[A-Z_]+:\?[^}]+\}$/) });
     for (const name of ['gateway', 'accounts']) {
-      expect(environment(name).AMQP_URL).toMatch(/\$\{RABBITMQ_PASSWORD:\?/);
+      expect(environment(name).AMQP_URL).toMatch(/\$\{AMQP_PASSWORD_[A-Z_]+:\?/);
       expect(environment(name).DATABASE_URL).toMatch(/\$\{POSTGRES_PASSWORD:\?/);
     }
     expect(readRepoFile('docker-compose.yml')).not.toMatch(/dev-only|AAAAAAAAAAAAAAAAAAAA|placeholder/);
@@ -172,9 +172,23 @@ describe('docker-compose.yml', () => {
     expect(profiled.map(([name]) => name)).toEqual(['sandbox']);
   });
 
-  it('defines no service beyond the infrastructure, the seven services and the sandbox', () => {
-    const expected = ['postgres', 'rabbitmq', 'redis', 'sandbox', ...productionServices.map((facts) => facts.name)];
+  it('defines no service beyond the infrastructure, the broker-users one-shot, the seven services and the sandbox', () => {
+    const expected = ['postgres', 'rabbitmq', 'broker-users', 'redis', 'sandbox', ...productionServices.map((facts) => facts.name)];
     expect(Object.keys(services).sort()).toEqual(expected.sort());
+  });
+
+  it('connects every service as its own broker user, made by the broker-users one-shot before any starts', () => {
+    const provisioner = service('broker-users');
+    for (const facts of productionServices) {
+      const variable = `AMQP_PASSWORD_${facts.name.toUpperCase().replace(/-/g, '_')}`;
+      const url = environment(facts.name).AMQP_URL ?? '';
+      expect(url).toBe(`amqp://${facts.name}:\${${variable}:?set ${variable} (scripts/compose-env writes one)}@rabbitmq:5672`);
+      expect(environment('broker-users')[variable]).toMatch(new RegExp(`^\\$\\{${variable}:\\?`));
+      expect(get(service(facts.name).depends_on, 'broker-users.condition')).toBe('service_completed_successfully');
+      expect(environment(facts.name).BROKER_USER_PREFIX).toBe('');
+    }
+    expect(list(provisioner.volumes, 'broker-users.volumes')).toContain('./deploy/rabbitmq/provision-users.sh:/provision-users.sh:ro');
+    expect(provisioner.restart).toBe('no');
   });
 });
 

@@ -337,7 +337,20 @@ describe('secrets and config', () => {
     const values = exampleSecrets.flatMap((secret) => Object.values(obj(secret.body.stringData, `${secret.name} stringData`)));
     expect(values.length).toBeGreaterThan(0);
     for (const value of values) expect(String(value)).toContain('CHANGE_ME');
-    expect(exampleSecrets.flatMap((secret) => Object.keys(obj(secret.body.stringData, 'stringData')))).toEqual(expect.arrayContaining(secretEnv));
+    // AMQP_URL comes from one key per service: every service is its own broker user.
+    const amqpKeys = productionServices.map((service) => `AMQP_URL_${service.name.toUpperCase().replace(/-/g, '_')}`);
+    expect(exampleSecrets.flatMap((secret) => Object.keys(obj(secret.body.stringData, 'stringData')))).toEqual(
+      expect.arrayContaining([...secretEnv.filter((name) => name !== 'AMQP_URL'), ...amqpKeys]),
+    );
+  });
+
+  it('connects every service to RabbitMQ as its own user, over TLS, with caller checks on', () => {
+    const infra = obj(exampleSecrets.find((secret) => secret.name === 'social-infra')?.body.stringData, 'social-infra stringData');
+    for (const service of productionServices) {
+      const url = new URL(str(infra[`AMQP_URL_${service.name.toUpperCase().replace(/-/g, '_')}`], `${service.name} AMQP URL`));
+      expect({ service: service.name, protocol: url.protocol, user: url.username }).toEqual({ service: service.name, protocol: 'amqps:', user: service.name });
+    }
+    expect(configMapData('social-common').BROKER_USER_PREFIX).toBe('');
   });
 
   it('gives DATABASE_URL as a server URL without a database name', () => {

@@ -16,6 +16,11 @@ export const commonConfigSchema = {
   DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://', default: 'postgresql://postgres@127.0.0.1:5432' }),
   /** Overrides the service's own database name (social_<service>); tests use throwaway names. */
   DATABASE_NAME: Type.Optional(Type.String({ pattern: '^[a-z0-9_]{1,63}$' })),
+  /**
+   * Set when each service connects to RabbitMQ as its own user named `<prefix><service>` (production:
+   * docs/security.md); RPC servers then refuse requests from services a message does not allow.
+   */
+  BROKER_USER_PREFIX: Type.Optional(Type.String({ pattern: '^[a-z0-9_.-]*$' })),
   SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 25000 }),
   RPC_TIMEOUT_MS: Type.Integer({ minimum: 50, default: 5000 }),
 };

@@ -42,6 +42,11 @@ export interface RpcDefinition<T extends WireName = WireName, P extends TSchema 
   payload: P;
   reply: R;
   description?: string;
+  /**
+   * The services allowed to call it. Where brokers verify callers (one broker user per service, see
+   * docs/security.md), a request from any other service is refused; unset: any service may call.
+   */
+  callers?: readonly string[];
 }
 
 export type MessageDefinition = EventDefinition | CommandDefinition | RpcDefinition;

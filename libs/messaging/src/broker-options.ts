@@ -31,9 +31,16 @@ export interface BrokerOptions {
   /** Unconfirmed publishes allowed in flight; further publishes wait for confirms. */
   maxUnconfirmed?: number;
   metrics?: BrokerMetrics;
+  /**
+   * Set where every service connects as its own broker user named `${prefix}${service}`: RPC servers
+   * then refuse requests to definitions with `callers` from any other user. RabbitMQ validates the
+   * `user-id` property against the connection's user, so a service cannot claim to be another.
+   */
+  callerUserPrefix?: string | undefined;
 }
 
-export type ResolvedOptions = Required<Omit<BrokerOptions, 'metrics' | 'reconnect'>> & {
+export type ResolvedOptions = Required<Omit<BrokerOptions, 'metrics' | 'reconnect' | 'callerUserPrefix'>> & {
+  callerUserPrefix: string | undefined;
   reconnect: { initialDelayMs: number; maxDelayMs: number };
   metrics: BrokerMetrics;
 };
@@ -59,5 +66,6 @@ export function resolveOptions(options: BrokerOptions): ResolvedOptions {
     publishWaitMs: options.publishWaitMs ?? 10000,
     maxUnconfirmed: options.maxUnconfirmed ?? 1000,
     metrics: options.metrics ?? {},
+    callerUserPrefix: options.callerUserPrefix,
   };
 }

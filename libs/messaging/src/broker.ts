@@ -84,7 +84,7 @@ export class Broker {
       maxUnconfirmed: options.maxUnconfirmed,
       waitMs: options.publishWaitMs,
     });
-    this.rpcClient = new RpcClient(this.connection, this.names, this.logger, options.rpcTimeoutMs);
+    this.rpcClient = new RpcClient(this.connection, this.names, this.logger, options.rpcTimeoutMs, brokerUserOf(options.url));
   }
 
   static async connect(options: BrokerOptions): Promise<Broker> {
@@ -156,6 +156,7 @@ export class Broker {
       prefetch: this.options.prefetch,
       declared: this.declared,
       logger: this.logger,
+      callerUserPrefix: this.options.callerUserPrefix,
       onChannelLost: (lost) => this.reopenLater(lost),
     });
     this.rpcServer.add(spec.messages, spec.handlers as unknown as Record<string, AnyRpcHandler>);
@@ -289,4 +290,10 @@ export class Broker {
       await channel.close().catch(() => undefined);
     }
   }
+}
+
+/** The user this connection authenticates as (AMQP's default when the URL names none). */
+function brokerUserOf(url: string): string {
+  const user = new URL(url).username;
+  return user === '' ? 'guest' : decodeURIComponent(user);
 }

@@ -38,7 +38,11 @@ export class RpcClient {
   private readonly logger: Logger;
   private readonly defaultTimeoutMs: number;
 
-  constructor(connection: ConnectionManager, names: Names, logger: Logger, defaultTimeoutMs: number) {
+  /** Sent as `user-id` on every request; RabbitMQ refuses a value other than the connection's user. */
+  private readonly brokerUser: string;
+
+  constructor(connection: ConnectionManager, names: Names, logger: Logger, defaultTimeoutMs: number, brokerUser: string) {
+    this.brokerUser = brokerUser;
     this.connection = connection;
     this.names = names;
     this.logger = logger;
@@ -74,6 +78,7 @@ export class RpcClient {
       ...properties,
       headers: { ...properties.headers, [DEADLINE_HEADER]: deadline },
       correlationId,
+      userId: this.brokerUser,
       replyTo: DIRECT_REPLY_TO,
       // Stale requests die in the queue instead of being answered to nobody.
       expiration: String(timeoutMs),

@@ -16,6 +16,8 @@ export interface RpcServerDeps {
   prefetch: number;
   declared: DeclaredTopology;
   logger: Logger;
+  /** See BrokerOptions.callerUserPrefix: when set, definitions' `callers` are enforced. */
+  callerUserPrefix: string | undefined;
   /** The server closed this server's channel while the connection lives on (e.g. a 406). */
   onChannelLost: (server: RpcServer) => void;
 }
@@ -88,6 +90,7 @@ export class RpcServer extends ChannelConsumer {
       requestId = envelope.request_id ?? envelope.message_id;
       const entry = this.handlers.get(envelope.type);
       if (!entry) throw new AppError('validation_error', `${this.deps.service} does not answer ${envelope.type}.`);
+      this.assertCaller(entry.def, message.properties.userId);
       assertPayload(entry.def, envelope.payload);
       const context = { requestId, orgId: envelope.org_id ?? undefined };
       const result = await runWithContext(context, () => entry.handler(envelope, { deadline }));
@@ -104,6 +107,18 @@ export class RpcServer extends ChannelConsumer {
       }
       return { ok: false, error: toErrorBody(error, requestId).body };
     }
+  }
+
+  /**
+   * Only the declared callers may ask (e.g. credentials only to the services that call networks). The
+   * user id is RabbitMQ-validated: a publish naming another user than the connection's is refused.
+   */
+  private assertCaller(def: RpcDef, userId: unknown): void {
+    const prefix = this.deps.callerUserPrefix;
+    if (prefix === undefined || def.callers === undefined) return;
+    if (typeof userId === 'string' && def.callers.some((caller) => userId === `${prefix}${caller}`)) return;
+    this.deps.logger.warn({ type: def.type, broker_user: typeof userId === 'string' ? userId : null }, 'RPC refused: caller not allowed');
+    throw new AppError('forbidden', `${def.type} may only be called by ${def.callers.join(', ')}.`);
   }
 
   private settle(channel: Channel, action: () => void): void {

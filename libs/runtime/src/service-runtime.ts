@@ -22,6 +22,7 @@ export interface RuntimeConfig {
   DATABASE_NAME?: string | undefined;
   SHUTDOWN_GRACE_MS: number;
   RPC_TIMEOUT_MS: number;
+  BROKER_USER_PREFIX?: string | undefined;
 }
 
 export interface DatabaseClient extends TransactionalClient {
@@ -71,6 +72,7 @@ export async function openServiceRuntime<Db extends DatabaseClient>(options: Ser
     service: name,
     logger,
     rpcTimeoutMs: config.RPC_TIMEOUT_MS,
+    callerUserPrefix: config.BROKER_USER_PREFIX,
     ...(options.prefetch === undefined ? {} : { prefetch: options.prefetch }),
     metrics: {
       onPublish: (type) => metrics.messagesPublished.inc({ type }),

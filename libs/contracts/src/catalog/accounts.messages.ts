@@ -98,11 +98,12 @@ export const oauthAppsCreate = defineMessage({
   reply: OAuthAppView,
 });
 
-/** A usable access token for one account, refreshed first when near expiry. Only services call it. */
+/** A usable access token for one account, refreshed first when near expiry. Only the services that call networks may ask. */
 export const credentialsGet = defineMessage({
   kind: 'rpc',
   type: 'accounts.credentials_get.v1',
   service: 'accounts',
+  callers: ['publisher', 'analytics-sync'],
   payload: Type.Object({ account_id: Type.String({ minLength: 1 }), force_refresh: Type.Optional(Type.Boolean()) }),
   reply: Type.Object({
     account_id: Type.String(),
