@@ -31,7 +31,7 @@ async function brokerAs(service: string, callerUserPrefix?: string): Promise<Bro
 }
 
 beforeAll(() => {
-  const env = { ...process.env, RABBITMQ_NODE: node(), AMQP_PREFIX: namespace, BROKER_USER_PREFIX: userPrefix };
+  const env: Record<string, string | undefined> = { ...process.env, RABBITMQ_NODE: node(), AMQP_PREFIX: namespace, BROKER_USER_PREFIX: userPrefix };
   for (const service of services) env[`AMQP_PASSWORD_${service.toUpperCase().replace(/-/g, '_')}`] = passwords[service];
   try {
     execFileSync('sh', [join(repoRoot, 'deploy/rabbitmq/provision-users.sh')], { env, stdio: 'pipe', timeout: 90_000 });
@@ -53,7 +53,7 @@ describe('one broker user per service (deploy/rabbitmq/provision-users.sh)', () 
     const accounts = await brokerAs('accounts', userPrefix);
     await accounts.serveRpc({
       messages: [credentialsGet],
-      handlers: { 'accounts.credentials_get.v1': async (env) => ({ account_id: env.payload.account_id, provider: 'x', access_token: 'tok', extras: {}, token_expires_at: null }) },
+      handlers: { 'accounts.credentials_get.v1': async (env) => ({ account_id: env.payload.account_id, provider: 'x' as const, access_token: 'tok', extras: {}, token_expires_at: null }) },
     });
     const publisher = await brokerAs('publisher');
     const gateway = await brokerAs('gateway');
