@@ -17,6 +17,7 @@ import { buildOpenApiDocument } from './openapi/build-openapi.ts';
 import { operations } from './openapi/operations.ts';
 import { RateLimiter } from './rate-limit/rate-limiter.ts';
 import { accountRoutes } from './routes/accounts.routes.ts';
+import { analyticsRoutes } from './routes/analytics.routes.ts';
 import { apiKeyRoutes } from './routes/api-keys.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { oauthRoutes } from './routes/oauth.routes.ts';
@@ -69,6 +70,7 @@ export function composeGateway(parts: GatewayParts) {
       ...oauthRoutes(rpc, config.OAUTH_SUCCESS_REDIRECT),
       ...publishingRoutes(rpc, new IdempotencyStore(runtime.db)),
       ...statsRoutes(rpc),
+      ...analyticsRoutes(rpc),
       ...(parts.extraRoutes ?? []),
     ],
     bodyLimitBytes: config.BODY_LIMIT_BYTES,

@@ -1,0 +1,131 @@
+import type { Logger } from '@svc/logger';
+import type { NetworkAnalytics, Network, PostReading } from '@svc/providers';
+import type { AnalyticsRecord, AnalyticsRepository } from '../data/analytics.repository.ts';
+import { credentialsFailure, networkFailure, type OutcomeSettings, type SettledOutcome } from './account-outcome.ts';
+import type { AccountCredentials, AccountsClient } from './accounts-client.ts';
+import { staleAfter, type Clock } from './cadence.ts';
+
+export interface RefreshDeps {
+  repo: AnalyticsRepository;
+  accounts: AccountsClient;
+  analytics: NetworkAnalytics;
+  clock: Clock;
+  logger: Logger;
+  settings: OutcomeSettings;
+  /** Accounts refreshed at once. */
+  concurrency: number;
+}
+
+const liveSince = (row: AnalyticsRecord) => row.publishedAt ?? row.createdAt;
+
+/** Saves one network reading: `synced` when every key came back, `partial` with warnings otherwise. */
+async function saveReading(deps: RefreshDeps, row: AnalyticsRecord, reading: PostReading | undefined, now: Date): Promise<void> {
+  const stale = staleAfter(liveSince(row), now);
+  if (reading === undefined || reading.status === 'failed') {
+    await deps.repo.update(row.id, {
+      syncStatus: 'failed',
+      warnings: [],
+      errorMessage: reading?.message ?? `The network gave no answer for post ${row.platformPostId}.`,
+      nextSyncAt: stale,
+    });
+    return;
+  }
+  await deps.repo.update(row.id, {
+    syncStatus: reading.warnings.length === 0 ? 'synced' : 'partial',
+    metrics: reading.metrics,
+    warnings: reading.warnings,
+    errorMessage: null,
+    lastUpdatedAt: now,
+    staleAfter: stale,
+    nextSyncAt: stale,
+  });
+}
+
+/** Applies a failure of the whole account call to its rows. */
+async function applyOutcome(deps: RefreshDeps, rows: readonly AnalyticsRecord[], outcome: SettledOutcome): Promise<void> {
+  const now = deps.clock();
+  const first = rows[0]!;
+  switch (outcome.kind) {
+    case 'requires_reconnect':
+    case 'failed':
+      for (const row of rows) {
+        await deps.repo.update(row.id, { syncStatus: outcome.kind, warnings: [], errorMessage: outcome.message, nextSyncAt: staleAfter(liveSince(row), now) });
+      }
+      return;
+    case 'pause': {
+      const until = new Date(outcome.untilMs);
+      deps.logger.info({ account_id: first.accountId, platform: first.platform, until }, 'analytics deferred for a rate-limited account');
+      await deps.repo.pause(first, until, outcome.reason);
+      for (const row of rows) await deps.repo.update(row.id, { syncStatus: row.syncStatus, warnings: row.warnings, errorMessage: row.errorMessage, nextSyncAt: until });
+      return;
+    }
+    case 'later': {
+      const retryAt = new Date(now.getTime() + outcome.retryInMs);
+      deps.logger.warn({ account_id: first.accountId, platform: first.platform, reason: outcome.reason }, 'analytics refresh postponed');
+      for (const row of rows) await deps.repo.update(row.id, { syncStatus: row.syncStatus, warnings: row.warnings, errorMessage: row.errorMessage, nextSyncAt: retryAt });
+      return;
+    }
+  }
+}
+
+/** Reads one account's rows from its network in as few calls as the network allows. */
+async function refreshAccount(deps: RefreshDeps, rows: readonly AnalyticsRecord[]): Promise<void> {
+  const first = rows[0]!;
+  const platform = first.platform as Network;
+  const nowMs = () => deps.clock().getTime();
+  const read = (credentials: AccountCredentials) =>
+    deps.analytics[platform].read({ credentials: { accessToken: credentials.access_token, extras: credentials.extras }, platformPostIds: rows.map((row) => row.platformPostId) });
+
+  let credentials: AccountCredentials;
+  try {
+    credentials = await deps.accounts.credentials(first.orgId, first.accountId, false);
+  } catch (error) {
+    return applyOutcome(deps, rows, credentialsFailure(error, platform, deps.settings));
+  }
+  let batch;
+  try {
+    batch = await read(credentials);
+  } catch (error) {
+    const outcome = networkFailure(error, platform, nowMs(), deps.settings, false);
+    if (outcome.kind !== 'refresh_token') return applyOutcome(deps, rows, outcome);
+    // An expired token: renewed once through accounts (which marks the account if that fails), then one more read.
+    try {
+      credentials = await deps.accounts.credentials(first.orgId, first.accountId, true);
+    } catch (refreshError) {
+      return applyOutcome(deps, rows, credentialsFailure(refreshError, platform, deps.settings));
+    }
+    try {
+      batch = await read(credentials);
+    } catch (retryError) {
+      const again = networkFailure(retryError, platform, nowMs(), deps.settings, true);
+      return applyOutcome(deps, rows, again.kind === 'refresh_token' ? { kind: 'requires_reconnect', message: 'The token expired and could not be renewed.' } : again);
+    }
+  }
+  const now = deps.clock();
+  for (const row of rows) await saveReading(deps, row, batch.readings.get(row.platformPostId), now);
+  if (batch.pauseUntil !== undefined) await deps.repo.pause(first, new Date(batch.pauseUntil), 'rate-limit window used up');
+}
+
+/**
+ * Refreshes rows from their networks, grouped per account (one token, batched calls), skipping
+ * accounts paused by a rate limit. Never throws for a row or an account: failures land in the rows'
+ * `sync_status`. Resolves when every account is done.
+ */
+export async function refreshRows(deps: RefreshDeps, rows: readonly AnalyticsRecord[]): Promise<void> {
+  if (rows.length === 0) return;
+  const byAccount = new Map<string, AnalyticsRecord[]>();
+  for (const row of rows) byAccount.set(row.accountId, [...(byAccount.get(row.accountId) ?? []), row]);
+  const paused = await deps.repo.pausedUntil([...byAccount.keys()], deps.clock());
+  const queue = [...byAccount.entries()].filter(([accountId]) => !paused.has(accountId)).map(([, accountRows]) => accountRows);
+  const worker = async () => {
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      try {
+        await refreshAccount(deps, next);
+      } catch (error) {
+        // A database failure mid-account: the rows keep their state and are read again next time.
+        deps.logger.error({ err: error, account_id: next[0]?.accountId }, 'analytics refresh of an account failed');
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(deps.concurrency, queue.length) }, worker));
+}
