@@ -189,7 +189,8 @@ describe('analytics: rows from publishing, metrics from the networks', () => {
   it('never shows another organization its rows, not even by their ids', async () => {
     const other = `Bearer ${await system.token()}`;
     const x = resultOf('x');
-    for (const query of [{}, { postId: post.id }, { postId: x.platform_post_id! }, { accountId: accounts.x }, { platform: 'x', refresh: true }]) {
+    const queries: Record<string, string | boolean>[] = [{}, { postId: post.id }, { postId: x.platform_post_id! }, { accountId: accounts.x }, { platform: 'x', refresh: true }];
+    for (const query of queries) {
       const res = await list(query, other);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ items: [], total: 0, page: 1, limit: 25, overview: { posts: 0, metrics: {} } });
