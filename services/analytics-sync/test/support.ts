@@ -24,7 +24,7 @@ export function publishedEvent(orgId: string, postId: string, targets: Target[],
       results: targets.map((target) => ({
         account_id: target.accountId,
         provider: target.provider,
-        status: 'published',
+        status: 'published' as const,
         platform_post_id: target.platformPostId,
         platform_post_url: `https://x.com/sandbox/status/${target.platformPostId}`,
         error_code: null,
