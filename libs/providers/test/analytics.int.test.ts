@@ -57,6 +57,21 @@ describe('network analytics against the sandbox', () => {
     expect(readings.get(quiet)).toEqual({ status: 'read', metrics: { likes: 2, comments: 0 }, warnings: [expect.stringContaining('not enough viewers'), expect.stringContaining('total_interactions')] });
   });
 
+  it('Instagram: stops an account\'s batch when Graph\'s usage header reaches the ceiling, and says until when', async () => {
+    const token = 'byok-ig-usage';
+    const igUser = '17841400000000043';
+    const first = await igMedia(token, igUser, { image_url: media.url('/image.jpg') });
+    const second = await igMedia(token, igUser, { image_url: media.url('/image.jpg') });
+    for (const id of [first, second]) await sandbox.setMetrics('instagram', id, { views: 10, reach: 10, likes: 1, comments: 1, shares: 1, saved: 1 });
+    // The sandbox advertises 200 calls an hour per token (x-app-usage call_count = calls / 2).
+    for (let i = 0; i < 190; i += 1) await fetch(`${sandbox.baseUrl}/facebook/v25.0/me?access_token=${token}`);
+    const before = Date.now();
+    const batch = await analytics.instagram.read({ credentials: { accessToken: token }, platformPostIds: [first, second] });
+    expect(batch.readings.get(first)?.status).toBe('read');
+    expect(batch.readings.has(second)).toBe(false);
+    expect(batch.pauseUntil).toBeGreaterThanOrEqual(before + 3_600_000);
+  });
+
   it('Facebook: reactions summed, the retired post_engaged_users left out with a warning, video posts read from the video', async () => {
     const token = 'byok-fb-analytics';
     const pageId = (await providers.facebook.profile.fetch({ accessToken: token })).platformAccountId;

@@ -1,6 +1,6 @@
 import { type AnalyticsDeps, integerOf, type AnalyticsBatch, type PostAnalyticsCapability, type PostReading } from '../analytics/analytics-types.ts';
 import { isProviderError, ProviderError } from '../errors/provider-error.ts';
-import { GraphApi } from '../graph/graph-api.ts';
+import { GraphReadSession } from '../graph/graph-usage.ts';
 import { type PostMetrics } from '../types.ts';
 
 export interface GraphInsightsBody {
@@ -52,14 +52,13 @@ export function videoIdOf(post: FbPostFields): string | undefined {
 
 /** Facebook Page post insights with the Page token (one token read per account and batch). */
 export function createFacebookAnalytics(deps: AnalyticsDeps & { graphVersion: string }): PostAnalyticsCapability {
-  const api = new GraphApi(deps.client, deps.graphVersion);
-  const readOne = async (token: string, id: string): Promise<PostReading> => {
+  const readOne = async (graph: GraphReadSession, token: string, id: string): Promise<PostReading> => {
     try {
-      const post = await api.get<FbPostFields>(`/${id}`, { fields: 'id,attachments{media_type,target}' }, token);
+      const post = await graph.get<FbPostFields>(`/${id}`, { fields: 'id,attachments{media_type,target}' }, token);
       const videoId = videoIdOf(post);
-      if (videoId === undefined) return mapFacebookInsights(await api.get<GraphInsightsBody>(`/${id}/insights`, { metric: 'post_clicks,post_reactions_by_type_total' }, token));
-      const clicks = await api.get<GraphInsightsBody>(`/${id}/insights`, { metric: 'post_clicks' }, token);
-      return mapFacebookInsights(clicks, await api.get<GraphInsightsBody>(`/${videoId}/video_insights`, { metric: 'total_video_reactions_by_type_total' }, token));
+      if (videoId === undefined) return mapFacebookInsights(await graph.get<GraphInsightsBody>(`/${id}/insights`, { metric: 'post_clicks,post_reactions_by_type_total' }, token));
+      const clicks = await graph.get<GraphInsightsBody>(`/${id}/insights`, { metric: 'post_clicks' }, token);
+      return mapFacebookInsights(clicks, await graph.get<GraphInsightsBody>(`/${videoId}/video_insights`, { metric: 'total_video_reactions_by_type_total' }, token));
     } catch (error) {
       if (isProviderError(error) && error.kind === 'validation') return { status: 'failed', message: `Facebook could not read the insights of post ${id}: ${error.networkMessage}` };
       throw error;
@@ -68,13 +67,17 @@ export function createFacebookAnalytics(deps: AnalyticsDeps & { graphVersion: st
   return {
     network: 'facebook',
     async read({ credentials, platformPostIds }): Promise<AnalyticsBatch> {
+      const graph = new GraphReadSession(deps, deps.graphVersion);
       const pageId = credentials.extras?.page_id ?? platformPostIds[0]?.split('_')[0];
       const readings = new Map<string, PostReading>();
       if (pageId === undefined) return { readings };
-      const page = await api.get<{ access_token?: string }>(`/${pageId}`, { fields: 'id,access_token' }, credentials.accessToken);
+      const page = await graph.get<{ access_token?: string }>(`/${pageId}`, { fields: 'id,access_token' }, credentials.accessToken);
       if (!page.access_token) throw new ProviderError({ network: 'facebook', kind: 'permission_missing', networkMessage: `The token cannot read Page ${pageId}.` });
-      for (const id of platformPostIds) readings.set(id, await readOne(page.access_token, id));
-      return { readings };
+      for (const id of platformPostIds) {
+        if (graph.pauseUntil !== undefined) break;
+        readings.set(id, await readOne(graph, page.access_token, id));
+      }
+      return { readings, pauseUntil: graph.pauseUntil };
     },
   };
 }

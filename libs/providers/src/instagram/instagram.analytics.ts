@@ -1,6 +1,6 @@
 import { type AnalyticsDeps, integerOf, type AnalyticsBatch, type PostAnalyticsCapability, type PostReading } from '../analytics/analytics-types.ts';
 import { isProviderError, ProviderError } from '../errors/provider-error.ts';
-import { GraphApi } from '../graph/graph-api.ts';
+import { GraphReadSession } from '../graph/graph-usage.ts';
 import { type PostMetrics } from '../types.ts';
 
 export type IgProductType = 'FEED' | 'REELS' | 'STORY' | 'AD';
@@ -86,18 +86,17 @@ export const isNotEnoughViewers = (error: unknown): boolean =>
 
 /** Instagram media insights, one media at a time (Graph has no batch insights for media). */
 export function createInstagramAnalytics(deps: AnalyticsDeps & { graphVersion: string }): PostAnalyticsCapability {
-  const api = new GraphApi(deps.client, deps.graphVersion);
-  const readOne = async (token: string, id: string): Promise<PostReading> => {
+  const readOne = async (graph: GraphReadSession, token: string, id: string): Promise<PostReading> => {
     let media: IgMediaFields;
     try {
-      media = await api.get<IgMediaFields>(`/${id}`, { fields: 'id,media_type,media_product_type,like_count,comments_count' }, token);
+      media = await graph.get<IgMediaFields>(`/${id}`, { fields: 'id,media_type,media_product_type,like_count,comments_count' }, token);
     } catch (error) {
       if (isProviderError(error) && error.kind === 'validation') return { status: 'failed', message: `Instagram could not read media ${id}: ${error.networkMessage}` };
       throw error;
     }
     const metrics = IG_METRICS_BY_PRODUCT[productTypeOf(media)];
     try {
-      return mapIgInsights(media, await api.get<IgInsightsBody>(`/${id}/insights`, { metric: metrics.join(',') }, token));
+      return mapIgInsights(media, await graph.get<IgInsightsBody>(`/${id}/insights`, { metric: metrics.join(',') }, token));
     } catch (error) {
       if (isNotEnoughViewers(error)) return mapNotEnoughViewers(media);
       if (error instanceof ProviderError && error.kind === 'validation') return { status: 'failed', message: `Instagram refused the insights of media ${id}: ${error.networkMessage}` };
@@ -107,9 +106,14 @@ export function createInstagramAnalytics(deps: AnalyticsDeps & { graphVersion: s
   return {
     network: 'instagram',
     async read({ credentials, platformPostIds }): Promise<AnalyticsBatch> {
+      // Graph has no batch insights for media: one media at a time, stopping when the usage headers say so.
+      const graph = new GraphReadSession(deps, deps.graphVersion);
       const readings = new Map<string, PostReading>();
-      for (const id of platformPostIds) readings.set(id, await readOne(credentials.accessToken, id));
-      return { readings };
+      for (const id of platformPostIds) {
+        readings.set(id, await readOne(graph, credentials.accessToken, id));
+        if (graph.pauseUntil !== undefined) break;
+      }
+      return { readings, pauseUntil: graph.pauseUntil };
     },
   };
 }

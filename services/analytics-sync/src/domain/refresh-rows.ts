@@ -102,8 +102,17 @@ async function refreshAccount(deps: RefreshDeps, rows: readonly AnalyticsRecord[
     }
   }
   const now = deps.clock();
-  for (const row of rows) await saveReading(deps, row, batch.readings.get(row.platformPostId), now);
-  if (batch.pauseUntil !== undefined) await deps.repo.pause(first, new Date(batch.pauseUntil), 'rate-limit window used up');
+  const pauseUntil = batch.pauseUntil === undefined ? undefined : new Date(batch.pauseUntil);
+  for (const row of rows) {
+    const reading = batch.readings.get(row.platformPostId);
+    // The network's usage headers stopped the batch early: the rows not reached wait for the window.
+    if (reading === undefined && pauseUntil !== undefined) await deps.repo.update(row.id, { syncStatus: row.syncStatus, warnings: row.warnings, errorMessage: row.errorMessage, nextSyncAt: pauseUntil });
+    else await saveReading(deps, row, reading, now);
+  }
+  if (pauseUntil !== undefined) {
+    deps.logger.info({ account_id: first.accountId, platform: first.platform, until: pauseUntil }, 'analytics paused: the network says the rate-limit window is used up');
+    await deps.repo.pause(first, pauseUntil, 'rate-limit window used up');
+  }
 }
 
 /**
