@@ -122,30 +122,59 @@ function where(orgId: string, filters: RowFilters): { sql: string; values: unkno
 export class AnalyticsRepository {
   constructor(private readonly db: PrismaClient) {}
 
-  /** Rows of a post.published event; a row that exists already is left as it is (redelivery, replays). */
+  /**
+   * Rows of a post.published event; a row that exists already is left as it is (redelivery, replays).
+   * The organization's counter row is locked first, so `seq` runs 1, 2, 3... per organization with no
+   * gaps and the counter always equals the number of rows.
+   */
   async insertPublished(tx: RawSql, rows: readonly NewRow[], nextSyncAt: Date): Promise<number> {
+    const orgId = rows[0]?.orgId;
+    if (orgId === undefined) return 0;
+    const [counter] = await tx.$queryRawUnsafe<{ rows: bigint }[]>(
+      `INSERT INTO analytics_org_counters (org_id, rows) VALUES ($1, 0)
+       ON CONFLICT (org_id) DO UPDATE SET rows = analytics_org_counters.rows RETURNING rows`,
+      orgId,
+    );
+    const before = Number(counter!.rows);
     let inserted = 0;
     for (const row of rows) {
       inserted += await tx.$executeRawUnsafe(
-        `INSERT INTO analytics_rows (id, org_id, post_id, account_id, platform, platform_post_id, platform_post_url, text, created_at, published_at, next_sync_at)
-         VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+        `INSERT INTO analytics_rows (id, org_id, seq, post_id, account_id, platform, platform_post_id, platform_post_url, text, created_at, published_at, next_sync_at)
+         VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
          ON CONFLICT (org_id, post_id, account_id) DO NOTHING`,
-        randomUUID(), row.orgId, row.postId, row.accountId, row.platform, row.platformPostId, row.platformPostUrl, row.text, row.createdAt, row.publishedAt, nextSyncAt,
+        randomUUID(), orgId, before + inserted + 1, row.postId, row.accountId, row.platform, row.platformPostId, row.platformPostUrl, row.text, row.createdAt, row.publishedAt, nextSyncAt,
       );
     }
+    if (inserted > 0) await tx.$executeRawUnsafe('UPDATE analytics_org_counters SET rows = $2 WHERE org_id = $1', orgId, before + inserted);
     return inserted;
   }
 
+  /**
+   * One page, newest recorded first. Without filters the total is the organization's counter and the
+   * page is a `seq` range: both O(page size) however deep the page. With filters, the ids come from
+   * the matching index with OFFSET (a deferred join: only the page's rows are read from the table)
+   * and the total from a count over the same index.
+   */
   async page(orgId: string, filters: RowFilters, page: number, limit: number): Promise<{ rows: AnalyticsRecord[]; total: number }> {
-    const { sql, values } = where(orgId, filters);
     const offset = (page - 1) * limit;
+    if (Object.values(filters).every((value) => value === undefined)) {
+      const [counter] = await this.db.$queryRawUnsafe<{ rows: bigint }[]>('SELECT rows FROM analytics_org_counters WHERE org_id = $1', orgId);
+      const total = Number(counter?.rows ?? 0);
+      const highest = total - offset;
+      if (highest <= 0) return { rows: [], total };
+      const rows = await this.db.$queryRawUnsafe<DbRow[]>(
+        `SELECT ${COLUMNS} FROM analytics_rows WHERE org_id = $1 AND seq <= $2 ORDER BY seq DESC LIMIT ${limit}`,
+        orgId, highest,
+      );
+      return { rows: rows.map(toRecord), total };
+    }
+    const { sql, values } = where(orgId, filters);
     const [rows, count] = await Promise.all([
       this.db.$queryRawUnsafe<DbRow[]>(
         `SELECT ${COLUMNS.split(',').map((column) => `r.${column.trim()}`).join(', ')}
-           FROM (SELECT id, created_at FROM analytics_rows WHERE ${sql}
-                  ORDER BY created_at DESC, id DESC OFFSET ${offset} LIMIT ${limit}) p
+           FROM (SELECT id, seq FROM analytics_rows WHERE ${sql} ORDER BY seq DESC OFFSET ${offset} LIMIT ${limit}) p
            JOIN analytics_rows r ON r.id = p.id
-          ORDER BY p.created_at DESC, p.id DESC`,
+          ORDER BY p.seq DESC`,
         ...values,
       ),
       this.db.$queryRawUnsafe<{ total: bigint }[]>(`SELECT count(*) AS total FROM analytics_rows WHERE ${sql}`, ...values),
@@ -178,20 +207,29 @@ export class AnalyticsRepository {
     return rows.map(toRecord);
   }
 
-  async update(id: string, update: RowUpdate): Promise<void> {
-    await this.db.$executeRawUnsafe(
-      `UPDATE analytics_rows SET sync_status = $2, metrics = COALESCE($3::jsonb, metrics), warnings = $4::jsonb, error_message = $5,
-              last_updated_at = COALESCE($6, last_updated_at), stale_after = CASE WHEN $7::boolean THEN $8 ELSE stale_after END, next_sync_at = $9
-        WHERE id = $1::uuid`,
+  /** Saves refresh outcomes in one statement (a refresh of 100 posts is one round trip, not 100). */
+  async updateMany(updates: readonly { id: string; update: RowUpdate }[]): Promise<void> {
+    if (updates.length === 0) return;
+    const values = updates.map(({ id, update }) => ({
       id,
-      update.syncStatus,
-      update.metrics === undefined ? null : JSON.stringify(update.metrics),
-      JSON.stringify(update.warnings),
-      update.errorMessage,
-      update.lastUpdatedAt ?? null,
-      update.staleAfter !== undefined,
-      update.staleAfter ?? null,
-      update.nextSyncAt,
+      sync_status: update.syncStatus,
+      metrics: update.metrics ?? null,
+      warnings: update.warnings,
+      error_message: update.errorMessage,
+      last_updated_at: update.lastUpdatedAt?.toISOString() ?? null,
+      set_stale: update.staleAfter !== undefined,
+      stale_after: update.staleAfter?.toISOString() ?? null,
+      next_sync_at: update.nextSyncAt.toISOString(),
+    }));
+    await this.db.$executeRawUnsafe(
+      `UPDATE analytics_rows r
+          SET sync_status = u.sync_status, metrics = COALESCE(u.metrics, r.metrics), warnings = u.warnings, error_message = u.error_message,
+              last_updated_at = COALESCE(u.last_updated_at, r.last_updated_at),
+              stale_after = CASE WHEN u.set_stale THEN u.stale_after ELSE r.stale_after END, next_sync_at = u.next_sync_at
+         FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, sync_status text, metrics jsonb, warnings jsonb, error_message text,
+                                                  last_updated_at timestamptz, set_stale boolean, stale_after timestamptz, next_sync_at timestamptz)
+        WHERE r.id = u.id`,
+      JSON.stringify(values),
     );
   }
 

@@ -1,6 +1,6 @@
 import type { Logger } from '@svc/logger';
 import type { NetworkAnalytics, Network, PostReading } from '@svc/providers';
-import type { AnalyticsRecord, AnalyticsRepository } from '../data/analytics.repository.ts';
+import type { AnalyticsRecord, AnalyticsRepository, RowUpdate } from '../data/analytics.repository.ts';
 import { credentialsFailure, networkFailure, type OutcomeSettings, type SettledOutcome } from './account-outcome.ts';
 import type { AccountCredentials, AccountsClient } from './accounts-client.ts';
 import { staleAfter, type Clock } from './cadence.ts';
@@ -16,29 +16,31 @@ export interface RefreshDeps {
   concurrency: number;
 }
 
+type Update = { id: string; update: RowUpdate };
+
 const liveSince = (row: AnalyticsRecord) => row.publishedAt ?? row.createdAt;
 
-/** Saves one network reading: `synced` when every key came back, `partial` with warnings otherwise. */
-async function saveReading(deps: RefreshDeps, row: AnalyticsRecord, reading: PostReading | undefined, now: Date): Promise<void> {
+/** The row as it is, looked at again at `at` (a pause, a transient failure, a batch cut short). */
+const unchanged = (row: AnalyticsRecord, at: Date): Update => ({ id: row.id, update: { syncStatus: row.syncStatus, warnings: row.warnings, errorMessage: row.errorMessage, nextSyncAt: at } });
+
+/** One network reading: `synced` when every key came back, `partial` with warnings otherwise. */
+function fromReading(row: AnalyticsRecord, reading: PostReading | undefined, now: Date): Update {
   const stale = staleAfter(liveSince(row), now);
   if (reading === undefined || reading.status === 'failed') {
-    await deps.repo.update(row.id, {
-      syncStatus: 'failed',
-      warnings: [],
-      errorMessage: reading?.message ?? `The network gave no answer for post ${row.platformPostId}.`,
-      nextSyncAt: stale,
-    });
-    return;
+    return { id: row.id, update: { syncStatus: 'failed', warnings: [], errorMessage: reading?.message ?? `The network gave no answer for post ${row.platformPostId}.`, nextSyncAt: stale } };
   }
-  await deps.repo.update(row.id, {
-    syncStatus: reading.warnings.length === 0 ? 'synced' : 'partial',
-    metrics: reading.metrics,
-    warnings: reading.warnings,
-    errorMessage: null,
-    lastUpdatedAt: now,
-    staleAfter: stale,
-    nextSyncAt: stale,
-  });
+  return {
+    id: row.id,
+    update: {
+      syncStatus: reading.warnings.length === 0 ? 'synced' : 'partial',
+      metrics: reading.metrics,
+      warnings: reading.warnings,
+      errorMessage: null,
+      lastUpdatedAt: now,
+      staleAfter: stale,
+      nextSyncAt: stale,
+    },
+  };
 }
 
 /** Applies a failure of the whole account call to its rows. */
@@ -48,22 +50,17 @@ async function applyOutcome(deps: RefreshDeps, rows: readonly AnalyticsRecord[],
   switch (outcome.kind) {
     case 'requires_reconnect':
     case 'failed':
-      for (const row of rows) {
-        await deps.repo.update(row.id, { syncStatus: outcome.kind, warnings: [], errorMessage: outcome.message, nextSyncAt: staleAfter(liveSince(row), now) });
-      }
-      return;
+      return deps.repo.updateMany(rows.map((row) => ({ id: row.id, update: { syncStatus: outcome.kind, warnings: [], errorMessage: outcome.message, nextSyncAt: staleAfter(liveSince(row), now) } })));
     case 'pause': {
       const until = new Date(outcome.untilMs);
       deps.logger.info({ account_id: first.accountId, platform: first.platform, until }, 'analytics deferred for a rate-limited account');
       await deps.repo.pause(first, until, outcome.reason);
-      for (const row of rows) await deps.repo.update(row.id, { syncStatus: row.syncStatus, warnings: row.warnings, errorMessage: row.errorMessage, nextSyncAt: until });
-      return;
+      return deps.repo.updateMany(rows.map((row) => unchanged(row, until)));
     }
     case 'later': {
-      const retryAt = new Date(now.getTime() + outcome.retryInMs);
       deps.logger.warn({ account_id: first.accountId, platform: first.platform, reason: outcome.reason }, 'analytics refresh postponed');
-      for (const row of rows) await deps.repo.update(row.id, { syncStatus: row.syncStatus, warnings: row.warnings, errorMessage: row.errorMessage, nextSyncAt: retryAt });
-      return;
+      const retryAt = new Date(now.getTime() + outcome.retryInMs);
+      return deps.repo.updateMany(rows.map((row) => unchanged(row, retryAt)));
     }
   }
 }
@@ -103,12 +100,11 @@ async function refreshAccount(deps: RefreshDeps, rows: readonly AnalyticsRecord[
   }
   const now = deps.clock();
   const pauseUntil = batch.pauseUntil === undefined ? undefined : new Date(batch.pauseUntil);
-  for (const row of rows) {
+  // The network's usage headers stopped the batch early: the rows not reached wait for the window.
+  await deps.repo.updateMany(rows.map((row) => {
     const reading = batch.readings.get(row.platformPostId);
-    // The network's usage headers stopped the batch early: the rows not reached wait for the window.
-    if (reading === undefined && pauseUntil !== undefined) await deps.repo.update(row.id, { syncStatus: row.syncStatus, warnings: row.warnings, errorMessage: row.errorMessage, nextSyncAt: pauseUntil });
-    else await saveReading(deps, row, reading, now);
-  }
+    return reading === undefined && pauseUntil !== undefined ? unchanged(row, pauseUntil) : fromReading(row, reading, now);
+  }));
   if (pauseUntil !== undefined) {
     deps.logger.info({ account_id: first.accountId, platform: first.platform, until: pauseUntil }, 'analytics paused: the network says the rate-limit window is used up');
     await deps.repo.pause(first, pauseUntil, 'rate-limit window used up');
@@ -123,7 +119,11 @@ async function refreshAccount(deps: RefreshDeps, rows: readonly AnalyticsRecord[
 export async function refreshRows(deps: RefreshDeps, rows: readonly AnalyticsRecord[]): Promise<void> {
   if (rows.length === 0) return;
   const byAccount = new Map<string, AnalyticsRecord[]>();
-  for (const row of rows) byAccount.set(row.accountId, [...(byAccount.get(row.accountId) ?? []), row]);
+  for (const row of rows) {
+    const group = byAccount.get(row.accountId);
+    if (group === undefined) byAccount.set(row.accountId, [row]);
+    else group.push(row);
+  }
   const paused = await deps.repo.pausedUntil([...byAccount.keys()], deps.clock());
   const queue = [...byAccount.entries()].filter(([accountId]) => !paused.has(accountId)).map(([, accountRows]) => accountRows);
   const worker = async () => {

@@ -2,6 +2,7 @@
 CREATE TABLE "analytics_rows" (
     "id" UUID NOT NULL,
     "org_id" TEXT NOT NULL,
+    "seq" BIGINT NOT NULL,
     "post_id" TEXT NOT NULL,
     "account_id" TEXT NOT NULL,
     "platform" TEXT NOT NULL,
@@ -32,8 +33,22 @@ CREATE TABLE "account_pauses" (
     CONSTRAINT "account_pauses_pkey" PRIMARY KEY ("account_id")
 );
 
+-- CreateTable
+CREATE TABLE "analytics_org_counters" (
+    "org_id" TEXT NOT NULL,
+    "rows" BIGINT NOT NULL DEFAULT 0,
+
+    CONSTRAINT "analytics_org_counters_pkey" PRIMARY KEY ("org_id")
+);
+
 -- CreateIndex
-CREATE INDEX "analytics_rows_org_id_created_at_id_idx" ON "analytics_rows"("org_id", "created_at" DESC, "id" DESC);
+CREATE INDEX "analytics_rows_org_id_platform_seq_idx" ON "analytics_rows"("org_id", "platform", "seq" DESC);
+
+-- CreateIndex
+CREATE INDEX "analytics_rows_org_id_account_id_seq_idx" ON "analytics_rows"("org_id", "account_id", "seq" DESC);
+
+-- CreateIndex
+CREATE INDEX "analytics_rows_org_id_created_at_idx" ON "analytics_rows"("org_id", "created_at");
 
 -- CreateIndex
 CREATE INDEX "analytics_rows_org_id_platform_post_id_idx" ON "analytics_rows"("org_id", "platform_post_id");
@@ -43,3 +58,6 @@ CREATE INDEX "analytics_rows_next_sync_at_idx" ON "analytics_rows"("next_sync_at
 
 -- CreateIndex
 CREATE UNIQUE INDEX "analytics_rows_org_id_post_id_account_id_key" ON "analytics_rows"("org_id", "post_id", "account_id");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "analytics_rows_org_id_seq_key" ON "analytics_rows"("org_id", "seq" DESC);
