@@ -2,6 +2,7 @@
 // query sent with raw pg; then the background sync of 10,000 X rows against the sandbox's limits.
 //   pnpm bench   (or: npx jest -c jest.bench.config.js bench/analytics)
 import type { AddressInfo } from 'node:net';
+import { analyticsPostsList } from '@svc/contracts';
 import { createLogger } from '@svc/logger';
 import { analyticsFromConfig } from '@svc/providers';
 import { Client } from 'pg';
@@ -105,7 +106,16 @@ describe('analytics benchmark', () => {
       if (rows.rows.length !== 100) throw new Error('unexpected page');
     };
 
+    // The service's RPC alone (broker round trip, reply validation, Prisma raw query, mapping), without HTTP.
+    const broker = system.workers.accounts!.runtime.broker;
+    const rpc = (page: number) => async () => {
+      const reply = await broker.rpc(analyticsPostsList, { page, limit: 100 }, { orgId, requestId: null });
+      if (reply.items.length !== 100) throw new Error('unexpected page');
+    };
+
     const results = {
+      rpcFirst: await time(SAMPLES, rpc(1)),
+      rpcDeep: await time(SAMPLES, rpc(deepPage)),
       apiFirst: await time(SAMPLES, get(1)),
       sameFirst: await time(SAMPLES, same(1)),
       rawFirst: await time(SAMPLES, raw(1)),
@@ -117,6 +127,8 @@ describe('analytics benchmark', () => {
       [
         `rows in the organization: ${ROWS} (+${Math.floor(ROWS / 5)} of another organization), samples per case: ${SAMPLES}, deep page: ${deepPage}`,
         describeTimes('API first page (HTTP, JWT, rate limit, RPC, SQL, JSON)', results.apiFirst),
+        describeTimes('RPC analytics.posts_list.v1 first page (no HTTP)', results.rpcFirst),
+        describeTimes(`RPC analytics.posts_list.v1 deep page ${deepPage}`, results.rpcDeep),
         describeTimes('raw pg first page, the service\'s statements (counter + seq range)  [baseline]', results.sameFirst),
         describeTimes('raw pg first page, OFFSET + count(*)  [naive baseline]', results.rawFirst),
         describeTimes(`API deep page ${deepPage}`, results.apiDeep),
