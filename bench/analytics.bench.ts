@@ -2,7 +2,7 @@
 // query sent with raw pg; then the background sync of 10,000 X rows against the sandbox's limits.
 //   pnpm bench   (or: npx jest -c jest.bench.config.js bench/analytics)
 import type { AddressInfo } from 'node:net';
-import { analyticsPostsList } from '@svc/contracts';
+import { analyticsPostsList, systemPing } from '@svc/contracts';
 import { createLogger } from '@svc/logger';
 import { analyticsFromConfig } from '@svc/providers';
 import { Client } from 'pg';
@@ -113,7 +113,11 @@ describe('analytics benchmark', () => {
       if (reply.items.length !== 100) throw new Error('unexpected page');
     };
 
+    // The broker round trip alone: the same RPC path with an empty request and reply.
+    const ping = async () => void (await broker.rpc(systemPing, {}, { orgId: null, requestId: null, to: 'analytics-sync' }));
+
     const results = {
+      ping: await time(SAMPLES, ping),
       rpcFirst: await time(SAMPLES, rpc(1)),
       rpcDeep: await time(SAMPLES, rpc(deepPage)),
       apiFirst: await time(SAMPLES, get(1)),
@@ -127,6 +131,7 @@ describe('analytics benchmark', () => {
       [
         `rows in the organization: ${ROWS} (+${Math.floor(ROWS / 5)} of another organization), samples per case: ${SAMPLES}, deep page: ${deepPage}`,
         describeTimes('API first page (HTTP, JWT, rate limit, RPC, SQL, JSON)', results.apiFirst),
+        describeTimes('RPC system.ping.v1 to analytics-sync (broker round trip only)', results.ping),
         describeTimes('RPC analytics.posts_list.v1 first page (no HTTP)', results.rpcFirst),
         describeTimes(`RPC analytics.posts_list.v1 deep page ${deepPage}`, results.rpcDeep),
         describeTimes('raw pg first page, the service\'s statements (counter + seq range)  [baseline]', results.sameFirst),

@@ -1,4 +1,5 @@
 import { processOnce } from '@svc/db';
+import { AppError } from '@svc/errors';
 import type { Envelope, PayloadOf, postPublished } from '@svc/contracts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { AnalyticsRepository, NewRow } from '../data/analytics.repository.ts';
@@ -12,7 +13,8 @@ const CONSUMER = 'analytics-sync.post-published';
  */
 export async function recordPublished(deps: { db: PrismaClient; repo: AnalyticsRepository; wake: () => void }, envelope: Envelope<PayloadOf<typeof postPublished>>): Promise<void> {
   const orgId = envelope.org_id;
-  if (orgId === null) return;
+  // Not retryable: parked for an operator, since a post event without its organization cannot be placed.
+  if (orgId === null) throw new AppError('validation_error', `post.published ${envelope.message_id} names no organization.`, { retryable: false });
   const recordedAt = new Date(envelope.occurred_at);
   const rows: NewRow[] = envelope.payload.results
     .filter((result) => result.status === 'published' && result.platform_post_id !== null)
