@@ -32,7 +32,16 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     settings: { rateLimitDeferMs: config.ANALYTICS_RATE_LIMIT_DEFER_MS, transientRetryMs: config.ANALYTICS_TRANSIENT_RETRY_MS },
     concurrency: config.ANALYTICS_ACCOUNT_CONCURRENCY,
   };
-  const sync = new BackgroundSync({ deps, repo, logger, intervalMs: config.ANALYTICS_SYNC_INTERVAL_MS, batchSize: config.ANALYTICS_SYNC_BATCH, leaseMs: config.ANALYTICS_SYNC_LEASE_MS });
+  const sync = new BackgroundSync({
+    deps,
+    repo,
+    logger,
+    intervalMs: config.ANALYTICS_SYNC_INTERVAL_MS,
+    batchSize: config.ANALYTICS_SYNC_BATCH,
+    leaseMs: config.ANALYTICS_SYNC_LEASE_MS,
+    // Leaves room in the shutdown grace for the consumers and the broker after it.
+    stopWaitMs: Math.max(1000, Math.floor(config.SHUTDOWN_GRACE_MS / 3)),
+  });
   options.onSync?.(sync);
   await broker.serveRpc({ messages: analyticsRpc, handlers: analyticsRpcHandlers({ ...deps, readBudgetMs: config.ANALYTICS_READ_BUDGET_MS }) });
   await broker.consume({ queue: 'analytics-sync.work', messages: analyticsEvents, handlers: analyticsEventHandlers({ db, repo, wake: () => sync.wake() }) });

@@ -241,6 +241,21 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     expect(row!.nextSyncAt.getTime()).toBe(clock.read().getTime() + 5 * MINUTE);
   });
 
+  it('runs passes by itself once started, woken by new rows, until stopped', async () => {
+    const id = await tweet('acct_n', 'loop');
+    await setLikes(id, 3);
+    const background = new BackgroundSync({ deps: deps(), repo, logger, intervalMs: 60_000, batchSize: 100, leaseMs: 10 * MINUTE, stopWaitMs: 2000 });
+    background.start();
+    try {
+      const postId = newPostId();
+      await recordPublished({ db, repo, wake: () => background.wake() }, publishedEvent(ORG, postId, [{ accountId: 'acct_n', provider: 'x', platformPostId: id }], clock.read()));
+      for (let i = 0; i < 100 && (await rowsOf(postId))[0]!.syncStatus === 'pending'; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect((await rowsOf(postId))[0]).toEqual(expect.objectContaining({ syncStatus: 'synced', metrics: expect.objectContaining({ like_count: 3 }) }));
+    } finally {
+      await background.stop();
+    }
+  });
+
   it('reads old posts weekly', async () => {
     const id = await tweet('acct_m', 'old');
     const postId = await publish([{ accountId: 'acct_m', platformPostId: id }], new Date(clock.read().getTime() - 40 * DAY));

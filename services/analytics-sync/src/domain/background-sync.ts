@@ -12,6 +12,8 @@ export interface BackgroundSyncOptions {
   batchSize: number;
   /** How long a claimed row is hidden from other replicas while it is read. */
   leaseMs: number;
+  /** How long `stop` waits for a running pass; rows it leaves claimed come back when their lease ends. */
+  stopWaitMs?: number;
 }
 
 /**
@@ -48,7 +50,16 @@ export class BackgroundSync {
     this.stopped = true;
     clearTimeout(this.timer);
     this.timer = undefined;
-    await this.running;
+    if (this.running === undefined) return;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.options.stopWaitMs ?? 5000);
+    });
+    try {
+      await Promise.race([this.running, waited]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private schedule(delayMs: number): void {
