@@ -22,6 +22,9 @@ import { wire as wirePublisher } from '../../services/publisher/src/wiring.ts';
 import { loadServiceConfig as loadSchedulerConfig } from '../../services/scheduler/src/config.ts';
 import { PrismaClient as SchedulerClient } from '../../services/scheduler/src/generated/prisma/client.ts';
 import { wire as wireScheduler } from '../../services/scheduler/src/wiring.ts';
+import { loadServiceConfig as loadAnalyticsConfig } from '../../services/analytics-sync/src/config.ts';
+import { PrismaClient as AnalyticsClient } from '../../services/analytics-sync/src/generated/prisma/client.ts';
+import { wire as wireAnalytics } from '../../services/analytics-sync/src/wiring.ts';
 import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
 import { PrismaClient as GatewayClient } from '../../services/gateway/src/generated/prisma/client.ts';
 
@@ -53,6 +56,11 @@ export const SERVICES = {
     load: loadSchedulerConfig,
     createClient: (adapter: never) => new SchedulerClient({ adapter }),
     wire: wireScheduler as unknown as ServiceModule['wire'],
+  },
+  'analytics-sync': {
+    load: loadAnalyticsConfig,
+    createClient: (adapter: never) => new AnalyticsClient({ adapter }),
+    wire: wireAnalytics as unknown as ServiceModule['wire'],
   },
 } satisfies Record<string, { load: unknown; createClient: unknown; wire: unknown }>;
 

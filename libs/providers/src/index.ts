@@ -31,3 +31,5 @@ export { xWeightedLength } from './rules/x-text.ts';
 export { TIKTOK_PRIVACY_LEVELS } from './tiktok/tiktok.rules.ts';
 export { createMediaFetcher, type MediaFetcher, type FetchedMedia } from './http/media-fetcher.ts';
 export { type PollingOptions } from './http/poll.ts';
+export { type PostAnalyticsCapability, type PostReading, type AnalyticsBatch } from './analytics/analytics-types.ts';
+export { analyticsFromConfig, type NetworkAnalytics } from './analytics-from-config.ts';

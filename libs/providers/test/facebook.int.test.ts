@@ -97,9 +97,11 @@ describe('Facebook adapter against the sandbox', () => {
 
   it('fetches post metrics mapped to the spec keys, summing reactions by type', async () => {
     const post = await providers.facebook.publish.post({ credentials: credentials(), text: `metrics ${Date.now()}`, media: [] });
-    await sandbox.setMetrics('facebook', post.platformPostId, { post_engaged_users: 9, post_clicks: 4, post_reactions_by_type_total: { like: 5, love: 2, wow: 1 } });
+    await sandbox.setMetrics('facebook', post.platformPostId, { post_clicks: 4, post_reactions_by_type_total: { like: 5, love: 2, wow: 1 } });
     const metrics = await providers.facebook.analytics.fetch({ credentials: credentials(), platformPostId: post.platformPostId });
-    expect(metrics).toEqual({ post_engaged_users: 9, post_clicks: 4, post_reactions_by_type_total: 8 });
+    // The sandbox answers the retired post_engaged_users as Graph does ("invalid metric"); how analytics
+    // reports it (left out, with a warning) is tested with analyticsFromConfig in analytics.int.test.ts.
+    expect(metrics).toMatchObject({ post_clicks: 4, post_reactions_by_type_total: 8 });
   });
 
   describe('faults', () => {

@@ -1,10 +1,28 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { commonConfigSchema, loadConfig } from '@svc/config';
+import { providerConfigSchema } from '@svc/providers';
 
 /** Every setting of the analytics-sync service; the only module that reads the environment. */
 export const configSchema = Type.Object({
   ...commonConfigSchema,
+  ...providerConfigSchema,
   PROBE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9105 }),
+  /** How long GET /v1/analytics/posts may spend refreshing missing or stale rows before answering. */
+  ANALYTICS_READ_BUDGET_MS: Type.Integer({ minimum: 0, default: 2000 }),
+  /** Pause between background passes when nothing was due. */
+  ANALYTICS_SYNC_INTERVAL_MS: Type.Integer({ minimum: 100, default: 60_000 }),
+  /** Rows claimed per background pass. */
+  ANALYTICS_SYNC_BATCH: Type.Integer({ minimum: 1, maximum: 10_000, default: 1000 }),
+  /** How long a claimed row is hidden from other replicas while it is read. */
+  ANALYTICS_SYNC_LEASE_MS: Type.Integer({ minimum: 1000, default: 10 * 60_000 }),
+  /** Accounts refreshed at once (each one's posts are batched into as few calls as its network allows). */
+  ANALYTICS_ACCOUNT_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 4 }),
+  /** How long a 429 without a reset time keeps an account paused. */
+  ANALYTICS_RATE_LIMIT_DEFER_MS: Type.Integer({ minimum: 1000, default: 15 * 60_000 }),
+  /** When rows are tried again after a transient failure (network or accounts unavailable). */
+  ANALYTICS_TRANSIENT_RETRY_MS: Type.Integer({ minimum: 1000, default: 5 * 60_000 }),
+  /** Run the background sync in this process (off for replicas that only answer reads). */
+  ANALYTICS_BACKGROUND_SYNC: Type.Boolean({ default: true }),
 });
 
 export type Config = Static<typeof configSchema>;

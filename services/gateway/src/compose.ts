@@ -17,6 +17,7 @@ import { buildOpenApiDocument } from './openapi/build-openapi.ts';
 import { operations } from './openapi/operations.ts';
 import { RateLimiter } from './rate-limit/rate-limiter.ts';
 import { accountRoutes } from './routes/accounts.routes.ts';
+import { analyticsRoutes } from './routes/analytics.routes.ts';
 import { apiKeyRoutes } from './routes/api-keys.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { oauthRoutes } from './routes/oauth.routes.ts';
@@ -70,6 +71,7 @@ export function composeGateway(parts: GatewayParts) {
       ...oauthRoutes(rpc, { successRedirect: config.OAUTH_SUCCESS_REDIRECT, secureCookies: config.PUBLIC_BASE_URL.startsWith('https://') }),
       ...publishingRoutes(rpc, new IdempotencyStore(runtime.db)),
       ...statsRoutes(rpc),
+      ...analyticsRoutes(rpc),
       ...(parts.extraRoutes ?? []),
     ],
     bodyLimitBytes: config.BODY_LIMIT_BYTES,

@@ -103,6 +103,8 @@ const EventResult = Type.Object({
   platform_post_url: Type.Union([Type.String(), Type.Null()]),
   error_code: Type.Union([Type.String(), Type.Null()]),
   error_message: Type.Union([Type.String(), Type.Null()]),
+  /** When the target went live (added later: optional, so events from older publishers still validate). */
+  published_at: Type.Optional(NullableDate),
 });
 
 /** Shape A needs `id`, `account_ids`, `platforms`, `text` (+ `error_message`); Shape B `job_id` and `results`. */

@@ -1,44 +1,25 @@
 import { Type } from '@sinclair/typebox';
-import { Id, Provider, StringEnum } from './common.schemas.ts';
+import { AnalyticsPageView, AnalyticsRowView } from '@svc/contracts';
+import { Id, Provider } from './common.schemas.ts';
 
+/** Query of GET /v1/analytics/posts (spec: Analytics); anything out of range is 400 validation_error. */
 export const AnalyticsQuery = Type.Object(
   {
-    postId: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    postId: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'Our post id or the network post id.' })),
     accountId: Type.Optional(Id),
     platform: Type.Optional(Provider),
-    fromDate: Type.Optional(Type.String({ format: 'date-time' })),
-    toDate: Type.Optional(Type.String({ format: 'date-time' })),
-    refresh: Type.Optional(Type.Boolean()),
+    fromDate: Type.Optional(Type.String({ format: 'date-time', description: 'Rows whose created_at is at or after it (ISO 8601 with timezone).' })),
+    toDate: Type.Optional(Type.String({ format: 'date-time', description: 'Rows whose created_at is at or before it (ISO 8601 with timezone).' })),
+    refresh: Type.Optional(Type.Boolean({ description: 'true: read every row of the page from its network again, fresh or not.' })),
     page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 25 })),
   },
   { additionalProperties: false },
 );
 
-const Metrics = Type.Record(Type.String(), Type.Integer());
-export const AnalyticsRow = Type.Object({
-  post_id: Type.String(),
-  account_id: Type.Optional(Type.String()),
-  platform: Provider,
-  platform_post_id: Type.String(),
-  platform_post_url: Type.Optional(Type.String()),
-  text: Type.Optional(Type.String()),
-  created_at: Type.String({ format: 'date-time' }),
-  published_at: Type.Optional(Type.String()),
-  metrics: Metrics,
-  warnings: Type.Array(Type.String()),
-  sync_status: StringEnum(['synced', 'partial', 'pending', 'failed', 'requires_reconnect'] as const),
-  error_message: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  last_updated_at: Type.Optional(Type.String()),
-  stale_after: Type.Optional(Type.String()),
-});
-export const AnalyticsPage = Type.Object({
-  items: Type.Array(AnalyticsRow),
-  total: Type.Integer({ minimum: 0 }),
-  page: Type.Integer({ minimum: 1 }),
-  limit: Type.Integer({ minimum: 1 }),
-  overview: Type.Object({ posts: Type.Integer({ minimum: 0 }), metrics: Metrics }),
-});
+// The row and page shapes are declared once, in the message contracts the RPC reply is validated with.
+export const AnalyticsRow = AnalyticsRowView;
+export const AnalyticsPage = AnalyticsPageView;
 
 export const Stats = Type.Object({
   posts_this_month: Type.Integer({ minimum: 0 }),

@@ -59,6 +59,7 @@ export function toEventPayload(job: JobWithDeliveries): PayloadOf<typeof postPub
       platform_post_url: result.platform_post_url,
       error_code: result.error_code,
       error_message: result.error_message,
+      published_at: result.published_at,
     })),
   };
 }

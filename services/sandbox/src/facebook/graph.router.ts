@@ -2,6 +2,7 @@ import { Router, json, urlencoded, type NextFunction, type Request, type Respons
 import { type SandboxContext } from '../context.ts';
 import { graphError } from './graph-errors.ts';
 import { usageHeaders } from './graph-auth.ts';
+import { registerInsights } from './insights.routes.ts';
 import { registerInstagram } from './instagram.routes.ts';
 import { registerObjects } from './objects.routes.ts';
 import { registerGraphOAuth } from './oauth.routes.ts';
@@ -20,6 +21,7 @@ export function graphRouter(ctx: SandboxContext): Router {
   registerGraphOAuth(versioned, ctx);
   registerInstagram(versioned, ctx);
   registerPages(versioned, ctx);
+  registerInsights(versioned, ctx);
   registerObjects(versioned, ctx);
 
   outer.use('/:version', (req: Request, res: Response, next: NextFunction) => {

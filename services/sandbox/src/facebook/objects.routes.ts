@@ -2,14 +2,13 @@ import { type NextFunction, type Request, type Response, type Router } from 'exp
 import { type SandboxContext } from '../context.ts';
 import { type NetworkName } from '../state/types.ts';
 import { callerOf, graphParams, idOf, requireGraphToken } from './graph-auth.ts';
-import { graphError, renderGraphFault, unsupportedGet } from './graph-errors.ts';
+import { renderGraphFault, unsupportedGet } from './graph-errors.ts';
 import { STORES, type FbPhoto, type FbPost, type FbVideo, type IgContainer, type IgMedia } from './graph-records.ts';
 import { advanceContainer } from './instagram.routes.ts';
-import { insightsFor } from './insights.ts';
 
 const isIgUserId = (id: string) => id.startsWith('1784');
 
-/** Reads of single objects (`GET /{id}`) and their insights, for both Facebook and Instagram. */
+/** Reads of single objects (`GET /{id}`) for both Facebook and Instagram (insights: insights.routes.ts). */
 export function registerObjects(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
   const containers = state.store<IgContainer>(STORES.igContainers);
@@ -99,18 +98,5 @@ export function registerObjects(router: Router, ctx: SandboxContext): void {
       return void res.json({ id, name: `Sandbox Page ${id.slice(-4)}`, access_token: pageToken });
     }
     res.json({ id, name: `Sandbox Page ${id.slice(-4)}`, category: 'Brand' });
-  });
-
-  router.get('/:id/insights', gate, auth, (req, res) => {
-    const id = idOf(req);
-    const metricParam = graphParams(req).metric;
-    if (!metricParam) return graphError(res, 400, { message: '(#100) The parameter metric is required', code: 3001, error_subcode: 1504028 });
-    const metrics = metricParam.split(',').map((metric) => metric.trim());
-    const isIg = igMedia.has(id);
-    const facebookPost = posts.has(id) || [...videos.values()].some((video) => video.postId === id);
-    if (!isIg && !facebookPost) return unsupportedGet(res, id);
-    const answer = insightsFor(isIg ? 'instagram' : 'facebook', id, metrics, state.metricsOf(isIg ? 'instagram' : 'facebook', id) ?? {});
-    if ('error' in answer) return graphError(res, 400, { message: answer.error, code: 100 });
-    res.json({ data: answer.data });
   });
 }

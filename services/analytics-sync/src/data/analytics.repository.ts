@@ -1,0 +1,254 @@
+import { randomUUID } from 'node:crypto';
+import type { RawSql } from '@svc/db';
+import type { PrismaClient } from '../generated/prisma/client.ts';
+
+export type SyncStatus = 'synced' | 'partial' | 'pending' | 'failed' | 'requires_reconnect';
+
+/** A cached row as the domain sees it (no Prisma types leave this module). */
+export interface AnalyticsRecord {
+  id: string;
+  orgId: string;
+  postId: string;
+  accountId: string;
+  platform: string;
+  platformPostId: string;
+  platformPostUrl: string | null;
+  text: string | null;
+  createdAt: Date;
+  publishedAt: Date | null;
+  metrics: Record<string, number>;
+  warnings: string[];
+  syncStatus: SyncStatus;
+  errorMessage: string | null;
+  lastUpdatedAt: Date | null;
+  staleAfter: Date | null;
+  nextSyncAt: Date;
+}
+
+export interface NewRow {
+  orgId: string;
+  postId: string;
+  accountId: string;
+  platform: string;
+  platformPostId: string;
+  platformPostUrl: string | null;
+  text: string;
+  createdAt: Date;
+  publishedAt: Date | null;
+}
+
+export interface RowFilters {
+  postId?: string | undefined;
+  accountId?: string | undefined;
+  platform?: string | undefined;
+  fromDate?: Date | undefined;
+  toDate?: Date | undefined;
+}
+
+/** What one refresh learned about a row; `nextSyncAt` is the background's next look at it. */
+export interface RowUpdate {
+  syncStatus: SyncStatus;
+  metrics?: Record<string, number>;
+  warnings: string[];
+  errorMessage: string | null;
+  lastUpdatedAt?: Date;
+  staleAfter?: Date | null;
+  nextSyncAt: Date;
+}
+
+interface DbRow {
+  id: string;
+  org_id: string;
+  post_id: string;
+  account_id: string;
+  platform: string;
+  platform_post_id: string;
+  platform_post_url: string | null;
+  text: string | null;
+  created_at: Date;
+  published_at: Date | null;
+  metrics: Record<string, number>;
+  warnings: string[];
+  sync_status: SyncStatus;
+  error_message: string | null;
+  last_updated_at: Date | null;
+  stale_after: Date | null;
+  next_sync_at: Date;
+}
+
+const COLUMNS = `id, org_id, post_id, account_id, platform, platform_post_id, platform_post_url, text, created_at, published_at,
+  metrics, warnings, sync_status, error_message, last_updated_at, stale_after, next_sync_at`;
+
+const toRecord = (row: DbRow): AnalyticsRecord => ({
+  id: row.id,
+  orgId: row.org_id,
+  postId: row.post_id,
+  accountId: row.account_id,
+  platform: row.platform,
+  platformPostId: row.platform_post_id,
+  platformPostUrl: row.platform_post_url,
+  text: row.text,
+  createdAt: row.created_at,
+  publishedAt: row.published_at,
+  metrics: row.metrics,
+  warnings: row.warnings,
+  syncStatus: row.sync_status,
+  errorMessage: row.error_message,
+  lastUpdatedAt: row.last_updated_at,
+  staleAfter: row.stale_after,
+  nextSyncAt: row.next_sync_at,
+});
+
+/** The filters as one WHERE clause with numbered parameters, organization first (tenancy). */
+function where(orgId: string, filters: RowFilters): { sql: string; values: unknown[] } {
+  const values: unknown[] = [orgId];
+  const clauses = ['org_id = $1'];
+  const add = (clause: (n: number) => string, value: unknown) => {
+    values.push(value);
+    clauses.push(clause(values.length));
+  };
+  if (filters.postId !== undefined) add((n) => `(post_id = $${n} OR platform_post_id = $${n})`, filters.postId);
+  if (filters.accountId !== undefined) add((n) => `account_id = $${n}`, filters.accountId);
+  if (filters.platform !== undefined) add((n) => `platform = $${n}`, filters.platform);
+  if (filters.fromDate !== undefined) add((n) => `created_at >= $${n}`, filters.fromDate);
+  if (filters.toDate !== undefined) add((n) => `created_at <= $${n}`, filters.toDate);
+  return { sql: clauses.join(' AND '), values };
+}
+
+/**
+ * Cached analytics rows. Every read is scoped by organization; the list is one statement for the
+ * page (a deferred join: ids from the covering index, then only the page's rows) and one count.
+ */
+export class AnalyticsRepository {
+  constructor(private readonly db: PrismaClient) {}
+
+  /**
+   * Rows of a post.published event; a row that exists already is left as it is (redelivery, replays).
+   * The organization's counter row is locked first, so `seq` runs 1, 2, 3... per organization with no
+   * gaps and the counter always equals the number of rows.
+   */
+  async insertPublished(tx: RawSql, rows: readonly NewRow[], nextSyncAt: Date): Promise<number> {
+    const orgId = rows[0]?.orgId;
+    if (orgId === undefined) return 0;
+    const [counter] = await tx.$queryRawUnsafe<{ rows: bigint }[]>(
+      `INSERT INTO analytics_org_counters (org_id, rows) VALUES ($1, 0)
+       ON CONFLICT (org_id) DO UPDATE SET rows = analytics_org_counters.rows RETURNING rows`,
+      orgId,
+    );
+    const before = Number(counter!.rows);
+    let inserted = 0;
+    for (const row of rows) {
+      inserted += await tx.$executeRawUnsafe(
+        `INSERT INTO analytics_rows (id, org_id, seq, post_id, account_id, platform, platform_post_id, platform_post_url, text, created_at, published_at, next_sync_at)
+         VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+         ON CONFLICT (org_id, post_id, account_id) DO NOTHING`,
+        randomUUID(), orgId, before + inserted + 1, row.postId, row.accountId, row.platform, row.platformPostId, row.platformPostUrl, row.text, row.createdAt, row.publishedAt, nextSyncAt,
+      );
+    }
+    if (inserted > 0) await tx.$executeRawUnsafe('UPDATE analytics_org_counters SET rows = $2 WHERE org_id = $1', orgId, before + inserted);
+    return inserted;
+  }
+
+  /**
+   * One page, newest recorded first. Without filters the total is the organization's counter and the
+   * page is a `seq` range: both O(page size) however deep the page. With filters, the ids come from
+   * the matching index with OFFSET (a deferred join: only the page's rows are read from the table)
+   * and the total from a count over the same index.
+   */
+  async page(orgId: string, filters: RowFilters, page: number, limit: number): Promise<{ rows: AnalyticsRecord[]; total: number }> {
+    const offset = (page - 1) * limit;
+    if (Object.values(filters).every((value) => value === undefined)) {
+      const [counter] = await this.db.$queryRawUnsafe<{ rows: bigint }[]>('SELECT rows FROM analytics_org_counters WHERE org_id = $1', orgId);
+      const total = Number(counter?.rows ?? 0);
+      const highest = total - offset;
+      if (highest <= 0) return { rows: [], total };
+      const rows = await this.db.$queryRawUnsafe<DbRow[]>(
+        `SELECT ${COLUMNS} FROM analytics_rows WHERE org_id = $1 AND seq <= $2 ORDER BY seq DESC LIMIT ${limit}`,
+        orgId, highest,
+      );
+      return { rows: rows.map(toRecord), total };
+    }
+    const { sql, values } = where(orgId, filters);
+    const [rows, count] = await Promise.all([
+      this.db.$queryRawUnsafe<DbRow[]>(
+        `SELECT ${COLUMNS.split(',').map((column) => `r.${column.trim()}`).join(', ')}
+           FROM (SELECT id, seq FROM analytics_rows WHERE ${sql} ORDER BY seq DESC OFFSET ${offset} LIMIT ${limit}) p
+           JOIN analytics_rows r ON r.id = p.id
+          ORDER BY p.seq DESC`,
+        ...values,
+      ),
+      this.db.$queryRawUnsafe<{ total: bigint }[]>(`SELECT count(*) AS total FROM analytics_rows WHERE ${sql}`, ...values),
+    ]);
+    return { rows: rows.map(toRecord), total: Number(count[0]?.total ?? 0) };
+  }
+
+  async byIds(orgId: string, ids: readonly string[]): Promise<AnalyticsRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.$queryRawUnsafe<DbRow[]>(`SELECT ${COLUMNS} FROM analytics_rows WHERE org_id = $1 AND id = ANY($2::uuid[])`, orgId, ids);
+    return rows.map(toRecord);
+  }
+
+  /**
+   * Claims up to `limit` rows the background should read now (accounts not paused), pushing their
+   * `next_sync_at` out by `leaseMs` in the same statement so other replicas skip them.
+   */
+  async claimDue(now: Date, limit: number, leaseMs: number): Promise<AnalyticsRecord[]> {
+    const rows = await this.db.$queryRawUnsafe<DbRow[]>(
+      `UPDATE analytics_rows SET next_sync_at = $1::timestamptz + make_interval(secs => $3::float8 / 1000)
+        WHERE id IN (
+          SELECT r.id FROM analytics_rows r
+           WHERE r.next_sync_at <= $1
+             AND NOT EXISTS (SELECT 1 FROM account_pauses p WHERE p.account_id = r.account_id AND p.paused_until > $1)
+           ORDER BY r.next_sync_at LIMIT $2
+           FOR UPDATE SKIP LOCKED)
+        RETURNING ${COLUMNS}`,
+      now, limit, leaseMs,
+    );
+    return rows.map(toRecord);
+  }
+
+  /** Saves refresh outcomes in one statement (a refresh of 100 posts is one round trip, not 100). */
+  async updateMany(updates: readonly { id: string; update: RowUpdate }[]): Promise<void> {
+    if (updates.length === 0) return;
+    const values = updates.map(({ id, update }) => ({
+      id,
+      sync_status: update.syncStatus,
+      metrics: update.metrics ?? null,
+      warnings: update.warnings,
+      error_message: update.errorMessage,
+      last_updated_at: update.lastUpdatedAt?.toISOString() ?? null,
+      set_stale: update.staleAfter !== undefined,
+      stale_after: update.staleAfter?.toISOString() ?? null,
+      next_sync_at: update.nextSyncAt.toISOString(),
+    }));
+    await this.db.$executeRawUnsafe(
+      `UPDATE analytics_rows r
+          SET sync_status = u.sync_status, metrics = COALESCE(u.metrics, r.metrics), warnings = u.warnings, error_message = u.error_message,
+              last_updated_at = COALESCE(u.last_updated_at, r.last_updated_at),
+              stale_after = CASE WHEN u.set_stale THEN u.stale_after ELSE r.stale_after END, next_sync_at = u.next_sync_at
+         FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, sync_status text, metrics jsonb, warnings jsonb, error_message text,
+                                                  last_updated_at timestamptz, set_stale boolean, stale_after timestamptz, next_sync_at timestamptz)
+        WHERE r.id = u.id`,
+      JSON.stringify(values),
+    );
+  }
+
+  /** Leaves an account alone until `until` (a 429, or a rate-limit window the network says is used up). */
+  async pause(account: { accountId: string; orgId: string; platform: string }, until: Date, reason: string): Promise<void> {
+    await this.db.$executeRawUnsafe(
+      `INSERT INTO account_pauses (account_id, org_id, platform, paused_until, reason) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (account_id) DO UPDATE SET paused_until = GREATEST(account_pauses.paused_until, EXCLUDED.paused_until), reason = EXCLUDED.reason`,
+      account.accountId, account.orgId, account.platform, until, reason,
+    );
+  }
+
+  /** The accounts among these that are paused at `now`, with the time each may be called again. */
+  async pausedUntil(accountIds: readonly string[], now: Date): Promise<Map<string, Date>> {
+    if (accountIds.length === 0) return new Map();
+    const rows = await this.db.$queryRawUnsafe<{ account_id: string; paused_until: Date }[]>(
+      'SELECT account_id, paused_until FROM account_pauses WHERE account_id = ANY($1::text[]) AND paused_until > $2',
+      [...accountIds], now,
+    );
+    return new Map(rows.map((row) => [row.account_id, row.paused_until]));
+  }
+}

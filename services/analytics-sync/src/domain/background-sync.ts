@@ -1,0 +1,84 @@
+import type { Logger } from '@svc/logger';
+import type { AnalyticsRepository } from '../data/analytics.repository.ts';
+import { refreshRows, type RefreshDeps } from './refresh-rows.ts';
+
+export interface BackgroundSyncOptions {
+  deps: RefreshDeps;
+  repo: AnalyticsRepository;
+  logger: Logger;
+  /** Pause between passes when nothing was due. */
+  intervalMs: number;
+  /** Rows claimed per pass. */
+  batchSize: number;
+  /** How long a claimed row is hidden from other replicas while it is read. */
+  leaseMs: number;
+  /** How long `stop` waits for a running pass; rows it leaves claimed come back when their lease ends. */
+  stopWaitMs?: number;
+}
+
+/**
+ * The background sync: claims rows whose `next_sync_at` has come (cadence by post age, a 429's pause,
+ * a transient failure's retry) and refreshes them. `runOnce` is the whole of one pass, so tests drive
+ * it with an injected clock instead of waiting; `start` runs passes until `stop`.
+ */
+export class BackgroundSync {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = true;
+
+  constructor(private readonly options: BackgroundSyncOptions) {}
+
+  /** One pass; returns how many rows it read. */
+  async runOnce(): Promise<number> {
+    const { deps, repo } = this.options;
+    const rows = await repo.claimDue(deps.clock(), this.options.batchSize, this.options.leaseMs);
+    await refreshRows(deps, rows);
+    return rows.length;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** A new row is due now: run a pass soon instead of waiting for the interval. */
+  wake(): void {
+    if (!this.stopped && this.running === undefined) this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.running === undefined) return;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.options.stopWaitMs ?? 5000);
+    });
+    try {
+      await Promise.race([this.running, waited]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private schedule(delayMs: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.running = this.pass().finally(() => {
+        this.running = undefined;
+      });
+    }, delayMs);
+  }
+
+  private async pass(): Promise<void> {
+    let read = 0;
+    try {
+      read = await this.runOnce();
+    } catch (error) {
+      this.options.logger.error({ err: error }, 'analytics background pass failed');
+    }
+    if (!this.stopped) this.schedule(read >= this.options.batchSize ? 0 : this.options.intervalMs);
+  }
+}

@@ -1,0 +1,50 @@
+import { analyticsFromConfig, type NetworkAnalytics } from '@svc/providers';
+import type { ServiceRuntime, WorkerWiring } from '@svc/runtime';
+import type { Config } from './config.ts';
+import { analyticsEventHandlers, analyticsEvents } from './consumers/analytics.consumers.ts';
+import { AnalyticsRepository } from './data/analytics.repository.ts';
+import { accountsClient, type AccountsClient } from './domain/accounts-client.ts';
+import { BackgroundSync } from './domain/background-sync.ts';
+import { systemClock, type Clock } from './domain/cadence.ts';
+import type { RefreshDeps } from './domain/refresh-rows.ts';
+import type { PrismaClient } from './generated/prisma/client.ts';
+import { analyticsRpc, analyticsRpcHandlers } from './rpc/analytics.handlers.ts';
+
+/** Overrides for tests: the clock (time is injected, never waited for), network analytics, accounts. */
+export interface AnalyticsWireOptions {
+  clock?: Clock;
+  analytics?: NetworkAnalytics;
+  accounts?: AccountsClient;
+  /** Receives the background sync so tests can run passes themselves. */
+  onSync?: (sync: BackgroundSync) => void;
+}
+
+/** Builds analytics-sync from its runtime: the post.published consumer, the list RPC, the background sync. */
+export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config, options: AnalyticsWireOptions = {}): Promise<WorkerWiring> {
+  const { db, logger, broker } = runtime;
+  const repo = new AnalyticsRepository(db);
+  const deps: RefreshDeps = {
+    repo,
+    accounts: options.accounts ?? accountsClient(broker),
+    analytics: options.analytics ?? analyticsFromConfig(config, { logger }),
+    clock: options.clock ?? systemClock,
+    logger,
+    settings: { rateLimitDeferMs: config.ANALYTICS_RATE_LIMIT_DEFER_MS, transientRetryMs: config.ANALYTICS_TRANSIENT_RETRY_MS },
+    concurrency: config.ANALYTICS_ACCOUNT_CONCURRENCY,
+  };
+  const sync = new BackgroundSync({
+    deps,
+    repo,
+    logger,
+    intervalMs: config.ANALYTICS_SYNC_INTERVAL_MS,
+    batchSize: config.ANALYTICS_SYNC_BATCH,
+    leaseMs: config.ANALYTICS_SYNC_LEASE_MS,
+    // Leaves room in the shutdown grace for the consumers and the broker after it.
+    stopWaitMs: Math.max(1000, Math.floor(config.SHUTDOWN_GRACE_MS / 3)),
+  });
+  options.onSync?.(sync);
+  await broker.serveRpc({ messages: analyticsRpc, handlers: analyticsRpcHandlers({ ...deps, readBudgetMs: config.ANALYTICS_READ_BUDGET_MS }) });
+  await broker.consume({ queue: 'analytics-sync.work', messages: analyticsEvents, handlers: analyticsEventHandlers({ db, repo, wake: () => sync.wake() }) });
+  if (config.ANALYTICS_BACKGROUND_SYNC) sync.start();
+  return { stop: () => sync.stop() };
+}

@@ -1,0 +1,266 @@
+// analytics-sync's freshness rules against a real database and the network sandbox, with time
+// injected (never waited for) and a scripted accounts service.
+import path from 'node:path';
+import { createPrismaAdapter } from '@svc/db';
+import { AppError } from '@svc/errors';
+import { createLogger } from '@svc/logger';
+import { analyticsFromConfig, type NetworkAnalytics } from '@svc/providers';
+import { createTestDatabase, type TestDatabase } from '@svc/testing';
+import { sandboxConfig, startSandbox, testProviders, type RunningSandbox } from '../../../libs/providers/test/support/sandbox.ts';
+import { AnalyticsRepository, type AnalyticsRecord } from '../src/data/analytics.repository.ts';
+import type { AccountsClient } from '../src/domain/accounts-client.ts';
+import { BackgroundSync } from '../src/domain/background-sync.ts';
+import { listAnalytics, type ListDeps } from '../src/domain/list-analytics.ts';
+import { recordPublished } from '../src/domain/record-published.ts';
+import { PrismaClient } from '../src/generated/prisma/client.ts';
+import { ManualClock, newPostId, publishedEvent } from './support.ts';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const ORG = 'org_sync';
+
+describe('analytics-sync freshness, cadence and failures (injected time)', () => {
+  let database: TestDatabase;
+  let db: PrismaClient;
+  let sandbox: RunningSandbox;
+  let repo: AnalyticsRepository;
+  let analytics: NetworkAnalytics;
+  let clock: ManualClock;
+  let accountsFail: Map<string, Error>;
+  let credentialCalls: { accountId: string; force: boolean }[];
+  let xReads: string[][];
+  const tokens = new Map<string, string>();
+  const logger = createLogger({ service: 'analytics-test', level: 'silent' });
+
+  const accounts: AccountsClient = {
+    credentials: async (_orgId, accountId, force) => {
+      credentialCalls.push({ accountId, force });
+      const failure = accountsFail.get(accountId);
+      if (failure) throw failure;
+      return { account_id: accountId, provider: 'x', access_token: tokens.get(accountId)!, extras: {}, token_expires_at: null };
+    },
+  };
+
+  function deps(overrides: Partial<ListDeps> = {}): ListDeps {
+    const counting: NetworkAnalytics = {
+      ...analytics,
+      x: { network: 'x', read: (input) => { xReads.push([...input.platformPostIds]); return analytics.x.read(input); } },
+    };
+    return { repo, accounts, analytics: counting, clock: clock.read, logger, settings: { rateLimitDeferMs: 15 * MINUTE, transientRetryMs: 5 * MINUTE }, concurrency: 2, readBudgetMs: 5000, ...overrides };
+  }
+  const sync = (overrides: Partial<ListDeps> = {}) => new BackgroundSync({ deps: deps(overrides), repo, logger, intervalMs: 1000, batchSize: 100, leaseMs: 10 * MINUTE });
+  const rowsOf = async (postId: string): Promise<AnalyticsRecord[]> => (await repo.page(ORG, { postId }, 1, 100)).rows;
+
+  /** A real post on X in the sandbox, from a BYOK account of its own. */
+  async function tweet(accountId: string, text: string): Promise<string> {
+    tokens.set(accountId, tokens.get(accountId) ?? `tok-${accountId}-${Date.now()}`);
+    const result = await testProviders(sandbox.baseUrl).x.publish.post({ credentials: { accessToken: tokens.get(accountId)! }, text: `${text} ${Date.now()} ${Math.random()}`, media: [] });
+    return result.platformPostId;
+  }
+  const setLikes = (id: string, likes: number) => sandbox.setMetrics('x', id, { impression_count: likes * 10, like_count: likes, retweet_count: 0, reply_count: 0, quote_count: 0, bookmark_count: 0 });
+
+  async function publish(targets: { accountId: string; platformPostId: string }[], at = clock.read()) {
+    const postId = newPostId();
+    await recordPublished({ db, repo, wake: () => undefined }, publishedEvent(ORG, postId, targets.map((target) => ({ ...target, provider: 'x' })), at));
+    return postId;
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase({ prefix: 'analytics-sync', serviceDir: path.resolve(__dirname, '..') });
+    db = new PrismaClient({ adapter: createPrismaAdapter(database.connection) });
+    repo = new AnalyticsRepository(db);
+    sandbox = await startSandbox();
+    analytics = analyticsFromConfig(sandboxConfig(sandbox.baseUrl, { PROVIDER_TIMEOUT_MS: 2000 }));
+  }, 60_000);
+
+  afterAll(async () => {
+    await db?.$disconnect();
+    await database?.drop();
+    await sandbox?.close();
+  });
+
+  beforeEach(async () => {
+    // Every test starts from an empty cache: due rows of one test must not be read by the next one's passes.
+    await db.$executeRawUnsafe('DELETE FROM analytics_rows');
+    await db.$executeRawUnsafe('DELETE FROM account_pauses');
+    clock = new ManualClock(new Date('2026-06-01T12:00:00Z'));
+    accountsFail = new Map();
+    credentialCalls = [];
+    xReads = [];
+  });
+
+  it('creates pending rows once per (post, account), whatever the redeliveries', async () => {
+    const id = await tweet('acct_a', 'first');
+    const postId = newPostId();
+    const event = publishedEvent(ORG, postId, [{ accountId: 'acct_a', provider: 'x', platformPostId: id }], clock.read());
+    await recordPublished({ db, repo, wake: () => undefined }, event);
+    await recordPublished({ db, repo, wake: () => undefined }, event);
+    await recordPublished({ db, repo, wake: () => undefined }, { ...event, message_id: 'another-delivery-of-the-same-result' });
+    const rows = await rowsOf(postId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toEqual(expect.objectContaining({ syncStatus: 'pending', metrics: {}, warnings: [], errorMessage: null, lastUpdatedAt: null, staleAfter: null, platformPostId: id }));
+    expect(rows[0]!.createdAt.toISOString()).toBe('2026-06-01T12:00:00.000Z');
+  });
+
+  it('refreshes on the cadence of the post age: 15 min the first day, hourly the first week', async () => {
+    const id = await tweet('acct_b', 'cadence');
+    await setLikes(id, 1);
+    const postId = await publish([{ accountId: 'acct_b', platformPostId: id }]);
+    const background = sync();
+    expect(await background.runOnce()).toBe(1);
+    let [row] = await rowsOf(postId);
+    expect(row).toEqual(expect.objectContaining({ syncStatus: 'synced', metrics: expect.objectContaining({ like_count: 1 }) }));
+    expect(row!.staleAfter!.toISOString()).toBe('2026-06-01T12:15:00.000Z');
+
+    await setLikes(id, 2);
+    clock.advance(10 * MINUTE);
+    expect(await background.runOnce()).toBe(0);
+    clock.advance(6 * MINUTE);
+    expect(await background.runOnce()).toBe(1);
+    [row] = await rowsOf(postId);
+    expect(row!.metrics.like_count).toBe(2);
+    expect(row!.staleAfter!.toISOString()).toBe('2026-06-01T12:31:00.000Z');
+
+    // Two days later the post is read hourly.
+    clock.set(new Date('2026-06-03T12:00:00Z'));
+    expect(await background.runOnce()).toBe(1);
+    [row] = await rowsOf(postId);
+    expect(row!.staleAfter!.toISOString()).toBe('2026-06-03T13:00:00.000Z');
+    clock.advance(59 * MINUTE);
+    expect(await background.runOnce()).toBe(0);
+  });
+
+  it('serves fresh rows from the cache and refreshes stale ones on read; refresh=true bypasses the cache', async () => {
+    const id = await tweet('acct_c', 'stale');
+    await setLikes(id, 5);
+    const postId = await publish([{ accountId: 'acct_c', platformPostId: id }]);
+    const read = (refresh = false) => listAnalytics(deps(), { orgId: ORG, filters: { postId }, page: 1, limit: 25, refresh });
+    expect((await read()).items[0]).toEqual(expect.objectContaining({ sync_status: 'synced', metrics: expect.objectContaining({ like_count: 5 }), last_updated_at: '2026-06-01T12:00:00.000Z', stale_after: '2026-06-01T12:15:00.000Z' }));
+    await setLikes(id, 6);
+    clock.advance(14 * MINUTE);
+    expect((await read()).items[0]!.metrics.like_count).toBe(5);
+    expect((await read(true)).items[0]!.metrics.like_count).toBe(6);
+    await setLikes(id, 7);
+    clock.advance(16 * MINUTE);
+    expect((await read()).items[0]).toEqual(expect.objectContaining({ metrics: expect.objectContaining({ like_count: 7 }), last_updated_at: '2026-06-01T12:30:00.000Z' }));
+  });
+
+  it('answers within the read budget: what cannot finish stays pending and finishes in the background', async () => {
+    const id = await tweet('acct_d', 'budget');
+    await setLikes(id, 9);
+    const postId = await publish([{ accountId: 'acct_d', platformPostId: id }]);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const slow: NetworkAnalytics = { ...analytics, x: { network: 'x', read: async (input) => { await gate; return analytics.x.read(input); } } };
+    const page = await listAnalytics(deps({ analytics: slow, readBudgetMs: 50 }), { orgId: ORG, filters: { postId }, page: 1, limit: 25, refresh: false });
+    expect(page.items[0]).toEqual(expect.objectContaining({ sync_status: 'pending', metrics: {} }));
+    release();
+    for (let i = 0; i < 100 && (await rowsOf(postId))[0]!.syncStatus === 'pending'; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await rowsOf(postId))[0]).toEqual(expect.objectContaining({ syncStatus: 'synced', metrics: expect.objectContaining({ like_count: 9 }) }));
+  });
+
+  it('reads many posts of one account in one batched call, and fails only the post the network lost', async () => {
+    const ids = [await tweet('acct_e', 'one'), await tweet('acct_e', 'two'), await tweet('acct_e', 'three')];
+    const postIds = [];
+    for (const id of ids) postIds.push(await publish([{ accountId: 'acct_e', platformPostId: id }]));
+    const lost = await publish([{ accountId: 'acct_e', platformPostId: '1999999999999999999' }]);
+    await sync().runOnce();
+    expect(xReads.filter((read) => read.some((id) => ids.includes(id)))).toEqual([expect.arrayContaining([...ids, '1999999999999999999'])]);
+    for (const postId of postIds) expect((await rowsOf(postId))[0]!.syncStatus).toBe('synced');
+    expect((await rowsOf(lost))[0]).toEqual(expect.objectContaining({ syncStatus: 'failed', errorMessage: expect.stringContaining('Could not find tweet') }));
+  });
+
+  it('defers a rate-limited account without failing the read or the other accounts', async () => {
+    const limited = await tweet('acct_f', 'limited');
+    const fine = await tweet('acct_g', 'fine');
+    const limitedPost = await publish([{ accountId: 'acct_f', platformPostId: limited }]);
+    const finePost = await publish([{ accountId: 'acct_g', platformPostId: fine }]);
+    await sandbox.fault('x', 'rate_limit', 1, 120);
+    // Accounts run one at a time here so the single armed 429 lands on the first (acct_f, claimed first).
+    const background = sync({ concurrency: 1 });
+    expect(await background.runOnce()).toBe(2);
+    const [limitedRow] = await rowsOf(limitedPost);
+    const [fineRow] = await rowsOf(finePost);
+    expect([limitedRow!.syncStatus, fineRow!.syncStatus].sort()).toEqual(['pending', 'synced']);
+    const deferred = limitedRow!.syncStatus === 'pending' ? limitedPost : finePost;
+    const pausedAccount = deferred === limitedPost ? 'acct_f' : 'acct_g';
+    const paused = await repo.pausedUntil([pausedAccount], clock.read());
+    expect(paused.get(pausedAccount)!.getTime()).toBeGreaterThan(clock.read().getTime() + 100_000);
+
+    // A read while paused answers 200 with the row as it was, and calls nothing.
+    xReads = [];
+    clock.advance(MINUTE);
+    const page = await listAnalytics(deps(), { orgId: ORG, filters: { postId: deferred }, page: 1, limit: 25, refresh: true });
+    expect(page.items[0]!.sync_status).toBe('pending');
+    expect(xReads).toEqual([]);
+    expect(await background.runOnce()).toBe(0);
+
+    clock.advance(2 * MINUTE);
+    expect(await background.runOnce()).toBe(1);
+    expect((await rowsOf(deferred))[0]!.syncStatus).toBe('synced');
+  });
+
+  it('marks requires_reconnect when the account needs reconnecting or the network revoked the token', async () => {
+    const gone = await tweet('acct_h', 'reconnect');
+    const revoked = await tweet('acct_i', 'revoked');
+    const gonePost = await publish([{ accountId: 'acct_h', platformPostId: gone }]);
+    accountsFail.set('acct_h', new AppError('conflict', 'The x account acct_h needs reconnecting (health: revoked).'));
+    await sync().runOnce();
+    expect((await rowsOf(gonePost))[0]).toEqual(expect.objectContaining({ syncStatus: 'requires_reconnect', errorMessage: expect.stringContaining('needs reconnecting') }));
+
+    const revokedPost = await publish([{ accountId: 'acct_i', platformPostId: revoked }]);
+    // A revoked X token keeps answering 401, which X also sends for an expired one: renewed once, the second 401 settles it.
+    await sandbox.fault('x', 'token_revoked', 2);
+    await sync().runOnce();
+    expect(credentialCalls.filter((call) => call.accountId === 'acct_i').map((call) => call.force)).toEqual([false, true]);
+    expect((await rowsOf(revokedPost))[0]).toEqual(expect.objectContaining({ syncStatus: 'requires_reconnect', errorMessage: expect.stringContaining('X') }));
+  });
+
+  it('renews an expired token once and reads again', async () => {
+    const id = await tweet('acct_j', 'expired');
+    await setLikes(id, 4);
+    const postId = await publish([{ accountId: 'acct_j', platformPostId: id }]);
+    await sandbox.fault('x', 'token_expired', 1);
+    await sync().runOnce();
+    expect(credentialCalls.filter((call) => call.accountId === 'acct_j').map((call) => call.force)).toEqual([false, true]);
+    expect((await rowsOf(postId))[0]).toEqual(expect.objectContaining({ syncStatus: 'synced', metrics: expect.objectContaining({ like_count: 4 }) }));
+  });
+
+  it('fails rows of a deleted account, and keeps rows as they are when accounts is unreachable', async () => {
+    const a = await tweet('acct_k', 'deleted');
+    const b = await tweet('acct_l', 'unreachable');
+    const deleted = await publish([{ accountId: 'acct_k', platformPostId: a }]);
+    const unreachable = await publish([{ accountId: 'acct_l', platformPostId: b }]);
+    accountsFail.set('acct_k', new AppError('not_found', 'The account acct_k was not found.'));
+    accountsFail.set('acct_l', new AppError('service_unavailable', 'accounts did not answer', { retryable: true }));
+    await sync().runOnce();
+    expect((await rowsOf(deleted))[0]).toEqual(expect.objectContaining({ syncStatus: 'failed', errorMessage: 'The X account is no longer connected.' }));
+    const [row] = await rowsOf(unreachable);
+    expect(row).toEqual(expect.objectContaining({ syncStatus: 'pending', errorMessage: null }));
+    expect(row!.nextSyncAt.getTime()).toBe(clock.read().getTime() + 5 * MINUTE);
+  });
+
+  it('runs passes by itself once started, woken by new rows, until stopped', async () => {
+    const id = await tweet('acct_n', 'loop');
+    await setLikes(id, 3);
+    const background = new BackgroundSync({ deps: deps(), repo, logger, intervalMs: 60_000, batchSize: 100, leaseMs: 10 * MINUTE, stopWaitMs: 2000 });
+    background.start();
+    try {
+      const postId = newPostId();
+      await recordPublished({ db, repo, wake: () => background.wake() }, publishedEvent(ORG, postId, [{ accountId: 'acct_n', provider: 'x', platformPostId: id }], clock.read()));
+      for (let i = 0; i < 100 && (await rowsOf(postId))[0]!.syncStatus === 'pending'; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect((await rowsOf(postId))[0]).toEqual(expect.objectContaining({ syncStatus: 'synced', metrics: expect.objectContaining({ like_count: 3 }) }));
+    } finally {
+      await background.stop();
+    }
+  });
+
+  it('reads old posts weekly', async () => {
+    const id = await tweet('acct_m', 'old');
+    const postId = await publish([{ accountId: 'acct_m', platformPostId: id }], new Date(clock.read().getTime() - 40 * DAY));
+    await sync().runOnce();
+    const [row] = await rowsOf(postId);
+    expect(row!.staleAfter!.getTime() - clock.read().getTime()).toBe(7 * DAY);
+  });
+});
