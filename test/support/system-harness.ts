@@ -13,6 +13,9 @@ import request from 'supertest';
 import { sandboxConfig, startSandbox, type RunningSandbox } from '../../libs/providers/test/support/sandbox.ts';
 import { startMediaServer, type MediaServer } from '../../libs/providers/test/support/media-server.ts';
 import { loadServiceConfig as loadAccountsConfig } from '../../services/accounts/src/config.ts';
+import { loadServiceConfig as loadBillingConfig } from '../../services/billing/src/config.ts';
+import { PrismaClient as BillingClient } from '../../services/billing/src/generated/prisma/client.ts';
+import { wire as wireBilling } from '../../services/billing/src/wiring.ts';
 import { PrismaClient as AccountsClient } from '../../services/accounts/src/generated/prisma/client.ts';
 import { wire as wireAccounts } from '../../services/accounts/src/wiring.ts';
 import { composeGateway } from '../../services/gateway/src/compose.ts';
@@ -53,6 +56,11 @@ export const SERVICES = {
     load: loadSchedulerConfig,
     createClient: (adapter: never) => new SchedulerClient({ adapter }),
     wire: wireScheduler as unknown as ServiceModule['wire'],
+  },
+  billing: {
+    load: loadBillingConfig,
+    createClient: (adapter: never) => new BillingClient({ adapter }),
+    wire: wireBilling as unknown as ServiceModule['wire'],
   },
 } satisfies Record<string, { load: unknown; createClient: unknown; wire: unknown }>;
 

@@ -19,8 +19,10 @@ export type { Handlers, RpcHandlers, DeliveryContext, RpcContext } from './handl
 export { messageCatalog, findMessage, systemPing, systemProbe } from './catalog/index.ts';
 export * from './catalog/accounts.messages.ts';
 export * from './catalog/publishing.messages.ts';
+export * from './catalog/billing.messages.ts';
 // Messages are declared with TypeBox; re-exported so code and tests outside this package declare
 // ad-hoc messages without their own dependency on it.
 export { Type, type Static, type TSchema } from '@sinclair/typebox';
 export { AccountView, OAuthAppView, Provider as ProviderSchema, Health as HealthSchema, type AccountViewType } from './schemas/accounts.schemas.ts';
 export { PostView, DeliveryResultView, JobStatus as JobStatusSchema, JOB_STATUSES, type PostViewType, type DeliveryResultViewType, type JobStatusType, type DeliveryStatusType } from './schemas/publishing.schemas.ts';
+export { PlanLimits, PlanName as PlanNameSchema, SubscriptionStatus as SubscriptionStatusSchema, PLAN_NAMES, SUBSCRIPTION_STATUSES, type PlanLimitsType } from './schemas/billing.schemas.ts';

@@ -29,6 +29,10 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', deps.trustProxyHops);
   app.set('query parser', 'simple');
   app.use(requestId);
+  // Bodies verified by a signature over their exact bytes (Stripe webhooks) are kept raw; the JSON
+  // parser below skips a body already read.
+  const rawPaths = deps.routes.filter((route) => route.operation.rawBody !== undefined).map((route) => route.operation.path);
+  if (rawPaths.length > 0) app.use(rawPaths, express.raw({ limit: deps.bodyLimitBytes, type: () => true }));
   app.use(express.json({ limit: deps.bodyLimitBytes, type: ['application/json', 'application/*+json'], strict: true }));
 
   app.get('/ready', (_req, res) => {

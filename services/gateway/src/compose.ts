@@ -18,6 +18,7 @@ import { operations } from './openapi/operations.ts';
 import { RateLimiter } from './rate-limit/rate-limiter.ts';
 import { accountRoutes } from './routes/accounts.routes.ts';
 import { apiKeyRoutes } from './routes/api-keys.routes.ts';
+import { billingRoutes } from './routes/billing.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { oauthRoutes } from './routes/oauth.routes.ts';
 import { publishingRoutes } from './routes/publishing.routes.ts';
@@ -69,6 +70,7 @@ export function composeGateway(parts: GatewayParts) {
       ...oauthRoutes(rpc, config.OAUTH_SUCCESS_REDIRECT),
       ...publishingRoutes(rpc, new IdempotencyStore(runtime.db)),
       ...statsRoutes(rpc),
+      ...billingRoutes(rpc),
       ...(parts.extraRoutes ?? []),
     ],
     bodyLimitBytes: config.BODY_LIMIT_BYTES,

@@ -1,11 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { commonConfigSchema, loadConfig } from '@svc/config';
+import { commonConfigSchema, freePlanConfigSchema, loadConfig } from '@svc/config';
 import { providerConfigSchema } from '@svc/providers';
 
 /** Every setting of the publisher service; the only module that reads the environment. */
 export const configSchema = Type.Object({
   ...commonConfigSchema,
   ...providerConfigSchema,
+  ...freePlanConfigSchema,
   PROBE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9102 }),
   /** Dev and tests only: lets media URLs and downloads reach loopback/private addresses. */
   ALLOW_PRIVATE_URLS: Type.Boolean({ default: false }),

@@ -70,9 +70,10 @@ export function mountRoutes(router: Router, routes: readonly Route[], deps: Moun
       const started = process.hrtime.bigint();
       const principal = await authorize(route, req, res, deps);
       checkContentType(route, req);
-      const parts = { params: { ...req.params }, query: { ...(req.query as Record<string, unknown>) }, body: req.body as unknown };
+      const rawBody = operation.rawBody !== undefined && Buffer.isBuffer(req.body) ? req.body : undefined;
+      const parts = { params: { ...req.params }, query: { ...(req.query as Record<string, unknown>) }, body: operation.rawBody === undefined ? (req.body as unknown) : undefined };
       validate(parts);
-      const request = { ...parts, principal, requestId: requestIdOf(res), headers: req.headers } as unknown as RouteRequest<typeof operation>;
+      const request = { ...parts, principal, requestId: requestIdOf(res), headers: req.headers, rawBody } as unknown as RouteRequest<typeof operation>;
       const result = await route.handler(request);
       if (deps.validateResponses && !('redirect' in result)) {
         const problems = responseValidators.get(result.status)?.(result.body) ?? [];

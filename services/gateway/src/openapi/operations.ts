@@ -4,6 +4,7 @@ import {
   OAuthAppCreateBody, OAuthAppListQuery, OAuthCallbackQuery, OAuthCallbackResult, OAuthStartQuery, OAuthStartResult, ProviderParams,
 } from './accounts.schemas.ts';
 import { AnalyticsPage, AnalyticsQuery, CheckoutSession, Stats } from './analytics.schemas.ts';
+import { BillingSubscription, PortalSession, StripeEventBody, StripeSignatureHeader, WebhookReceived } from './billing.schemas.ts';
 import { ApiKeyCreateBody, ApiKeyCreated, ApiKeyIdParams, ApiKeyList } from './api-keys.schemas.ts';
 import { MediaAsset, MediaIdParams, MediaImportBody, MediaList, MediaListQuery, MediaVerifyBody, MediaVerifyResult } from './media.schemas.ts';
 import { defineOperation } from './operation.ts';
@@ -62,7 +63,10 @@ export const operations = {
 
   listPostAnalytics: defineOperation({ operationId: 'listPostAnalytics', method: 'get', path: '/v1/analytics/posts', summary: 'Cached official post analytics; stale rows are refreshed.', tag: 'Analytics', auth: 'api_key_or_jwt', query: AnalyticsQuery, responses: { 200: AnalyticsPage }, errors: [400] }),
   getStats: defineOperation({ operationId: 'getStats', method: 'get', path: '/v1/stats', summary: 'Dashboard overview.', tag: 'Dashboard', auth: 'jwt', responses: { 200: Stats }, errors: [403] }),
-  createCheckout: defineOperation({ operationId: 'createCheckout', method: 'post', path: '/v1/billing/checkout', summary: 'Hosted checkout session for the paid plan.', tag: 'Dashboard', auth: 'jwt', responses: { 200: CheckoutSession }, errors: [403, 409] }),
+  createCheckout: defineOperation({ operationId: 'createCheckout', method: 'post', path: '/v1/billing/checkout', summary: 'Hosted Stripe Checkout session for the paid plan (no body).', tag: 'Billing', auth: 'jwt', responses: { 200: CheckoutSession }, errors: [403, 409] }),
+  createBillingPortal: defineOperation({ operationId: 'createBillingPortal', method: 'post', path: '/v1/billing/portal', summary: 'Stripe customer-portal session to manage the subscription (no body).', tag: 'Billing', auth: 'jwt', responses: { 200: PortalSession }, errors: [403, 409] }),
+  getBillingSubscription: defineOperation({ operationId: 'getBillingSubscription', method: 'get', path: '/v1/billing/subscription', summary: 'Plan, status, period end and usage this month against each limit.', tag: 'Billing', auth: 'jwt', responses: { 200: BillingSubscription }, errors: [403] }),
+  receiveStripeWebhook: defineOperation({ operationId: 'receiveStripeWebhook', method: 'post', path: '/v1/billing/webhook', summary: 'Stripe webhook endpoint: verified by its signature over the raw body, applied once per event id.', tag: 'Billing', auth: 'none', rawBody: { schema: StripeEventBody }, headers: { 'Stripe-Signature': StripeSignatureHeader }, responses: { 200: WebhookReceived }, errors: [400, 413] }),
 };
 
 export type OperationName = keyof typeof operations;
