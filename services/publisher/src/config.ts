@@ -6,7 +6,8 @@ import { providerConfigSchema } from '@svc/providers';
 export const configSchema = Type.Object({
   ...commonConfigSchema,
   ...providerConfigSchema,
-  ...freePlanConfigSchema,
+  /** The free plan's limit (billing announces every other plan's); the same value as billing's. */
+  PLAN_FREE_POSTS_PER_MONTH: freePlanConfigSchema.PLAN_FREE_POSTS_PER_MONTH,
   PROBE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9102 }),
   /** Dev and tests only: lets media URLs and downloads reach loopback/private addresses. */
   ALLOW_PRIVATE_URLS: Type.Boolean({ default: false }),
