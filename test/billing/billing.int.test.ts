@@ -44,11 +44,14 @@ describe('authentication of the billing endpoints', () => {
     expect(withKey.body.error.code).toBe('forbidden');
   });
 
-  it('the webhook takes no credential but refuses a request without a Stripe signature', async () => {
-    const res = await request(s.h.gateway).post('/v1/billing/webhook').set('Content-Type', 'application/json').send('{"id":"evt_1"}');
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('validation_error');
-    expect(res.body.error.message).toMatch(/Stripe-Signature/);
+  it('the webhook takes no credential but refuses a request without a well-formed Stripe signature', async () => {
+    const missing = await request(s.h.gateway).post('/v1/billing/webhook').set('Content-Type', 'application/json').send('{"id":"evt_1"}');
+    const malformed = await request(s.h.gateway).post('/v1/billing/webhook').set('Content-Type', 'application/json').set('Stripe-Signature', 'sha256=abc').send('{"id":"evt_1"}');
+    for (const res of [missing, malformed]) {
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('validation_error');
+      expect(res.body.error.message).toMatch(/Stripe-Signature/);
+    }
   });
 });
 

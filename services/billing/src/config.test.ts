@@ -14,8 +14,9 @@ describe('billing configuration', () => {
       throw new Error('expected a ConfigError');
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);
-      expect((error as ConfigError).problems.join('\n')).toMatch(/STRIPE_SECRET_KEY[\s\S]*STRIPE_WEBHOOK_SECRET[\s\S]*STRIPE_API_URL|STRIPE_API_URL[\s\S]*STRIPE_SECRET_KEY/);
-      expect((error as ConfigError).problems).toHaveLength(3);
+      const problems = (error as ConfigError).problems;
+      expect(problems).toHaveLength(3);
+      for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_URL']) expect(problems.some((problem) => problem.startsWith(name))).toBe(true);
     }
   });
 

@@ -49,6 +49,8 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
         wake,
       },
       portalReturnUrl: config.BILLING_PORTAL_RETURN_URL,
+      plans,
+      subscriptions,
     }),
   });
   return {};

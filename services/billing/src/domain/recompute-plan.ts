@@ -1,4 +1,4 @@
-import { billingPlanChanged, createEnvelope } from '@svc/contracts';
+import { billingPlanChanged, createEnvelope, type PayloadOf } from '@svc/contracts';
 import { enqueueOutbox } from '@svc/db';
 import type { OrgPlansRepository } from '../data/org-plans.repository.ts';
 import type { SubscriptionsRepository } from '../data/subscriptions.repository.ts';
@@ -28,7 +28,7 @@ export async function recomputePlan(tx: Prisma.TransactionClient, deps: Recomput
   const revision = (current?.revision ?? 0) + 1;
   await deps.orgPlans.save(orgId, { plan: effective.plan, status: effective.status, subscriptionId: effective.subscription?.id ?? null, limits: effective.limits }, revision, tx);
   await enqueueOutbox(tx, [
-    createEnvelope(billingPlanChanged, { plan: effective.plan, status: effective.status as never, limits: effective.limits, revision }, { orgId, requestId }),
+    createEnvelope(billingPlanChanged, { plan: effective.plan, status: effective.status as PayloadOf<typeof billingPlanChanged>['status'], limits: effective.limits, revision }, { orgId, requestId }),
   ]);
   return effective;
 }

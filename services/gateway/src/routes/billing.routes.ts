@@ -33,8 +33,9 @@ export function billingRoutes(rpc: RpcCaller): Route[] {
 
     defineRoute(operations.receiveStripeWebhook, async ({ headers, rawBody, requestId }) => {
       const signature = headers['stripe-signature'];
-      if (typeof signature !== 'string' || signature.length === 0) {
-        throw validationError('The Stripe-Signature header is missing; only Stripe may call this endpoint.', [{ path: '/headers/stripe-signature', message: 'is required' }]);
+      // Only the shape is checked here (cheaply refusing what Stripe never sends); billing verifies it.
+      if (typeof signature !== 'string' || !/(^|,)t=\d+(,|$)/.test(signature) || !/(^|,)v1=[0-9a-f]+/.test(signature)) {
+        throw validationError('The Stripe-Signature header is missing or malformed; only Stripe may call this endpoint.', [{ path: '/headers/stripe-signature', message: 'must be Stripe\'s t=<timestamp>,v1=<signature>' }]);
       }
       if (rawBody === undefined || rawBody.length === 0) throw validationError('The webhook body is empty.', [{ path: '/body', message: 'is required' }]);
       const result = await rpc(billingWebhookReceive, { raw_body_base64: rawBody.toString('base64'), signature }, { orgId: null, requestId });
