@@ -113,6 +113,8 @@ describe('connected accounts', () => {
     const again = await connectX(auth, token);
     expect(again.status).toBe(201);
     expect((await subscriptionOf(s, auth)).usage.connected_accounts).toEqual({ used: 2, limit: 2 });
+    expect((await request(s.h.gateway).delete(`/v1/accounts/${again.body.id as string}`).set('Authorization', auth)).status).toBe(204);
+    expect((await connectX(auth)).status).toBe(201);
   });
 
   it('answers 402 on the OAuth callback for a new account past the limit', async () => {

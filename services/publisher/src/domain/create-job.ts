@@ -142,7 +142,6 @@ interface NewJob {
 function insertJob(deps: CreateJobDeps, input: CreateJobInput, { jobId, providers, deliveries, scheduledAt }: NewJob) {
   const context = { orgId: input.orgId, requestId: input.requestId };
   return deps.db.$transaction(async (tx) => {
-    await takePostQuota(deps.limits, input.orgId, tx);
     await tx.job.create({
       data: {
         id: jobId,
@@ -169,6 +168,9 @@ function insertJob(deps: CreateJobDeps, input: CreateJobInput, { jobId, provider
         ]
         : [createEnvelope(schedulerJobSchedule, { job_id: jobId, run_at: scheduledAt.toISOString() }, context)],
     );
+    // Last, so the organization's usage row stays locked only from here to the commit: concurrent
+    // jobs of one organization serialize on that row for as short a time as possible.
+    await takePostQuota(deps.limits, input.orgId, tx);
     return created;
   });
 }
