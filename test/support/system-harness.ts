@@ -181,7 +181,7 @@ export async function startSystem(options: SystemOptions): Promise<SystemHarness
       // them up in the shared broker (thousands of leftover Raft clusters stall RabbitMQ).
       await Promise.all(Object.values(workers).filter((worker) => worker.runtime.broker.isConnected()).map((worker) => worker.runtime.broker.deleteTopology().catch(() => undefined)));
       await Promise.all(Object.values(workers).map((worker) => worker.stop()));
-      const serviceQueues = [...Object.keys(SERVICES), 'gateway'].flatMap((name) => [`${name}.work`, `${name}.work.parking`, `${name}.rpc`]);
+      const serviceQueues = [...Object.keys(SERVICES), 'gateway'].flatMap((name) => [`${name}.work`, `${name}.work.parking`, `${name}.rpc`, `${name}.plans`, `${name}.plans.parking`]);
       await gatewayRuntime.broker.deleteTopology({ queues: serviceQueues });
       await gatewayRuntime.stop();
       redis.disconnect();
