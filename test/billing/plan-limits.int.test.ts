@@ -1,7 +1,7 @@
 import { uniqueName } from '@svc/testing';
 import request from 'supertest';
 import { testProviders } from '../../libs/providers/test/support/sandbox.ts';
-import { connectAccount, waitForFinal } from '../publishing/publishing-support.ts';
+import { waitForFinal } from '../publishing/publishing-support.ts';
 import { deliver, startBillingSystem, subscribe, subscriptionOf, waitForLimits, type BillingSystem } from './billing-support.ts';
 
 // Plan limits enforced where the action happens (publisher: posts; accounts: connected accounts),
@@ -17,6 +17,9 @@ beforeAll(async () => {
     PLAN_PRO_CONNECTED_ACCOUNTS: String(PRO.connected_accounts),
     PLAN_PRO_POSTS_PER_MONTH: String(PRO.posts_per_month),
     SCHEDULE_MIN_LEAD_SECONDS: '1',
+    // The races fire a dozen connects at once; on a loaded machine the sandbox's profile check must not
+    // time out (a 400) and hide who won the last slot.
+    PROVIDER_TIMEOUT_MS: '10000',
   });
 }, 90_000);
 afterAll(async () => {
@@ -26,10 +29,19 @@ afterAll(async () => {
 const publish = (auth: string, accountId: string, extra: Record<string, unknown> = {}) =>
   request(s.h.gateway).post('/v1/publish').set('Authorization', auth).send({ account_ids: [accountId], text: `hello ${uniqueName('post')}`, ...extra });
 
-/** A BYOK connect of a fresh X account through the API (the sandbox maps each new token to a new account). */
-async function connectX(auth: string, token = `${uniqueName('tok')}-x`) {
-  const profile = await testProviders(s.h.sandbox.baseUrl).x.profile.fetch({ accessToken: token });
-  return request(s.h.gateway).post('/v1/accounts').set('Authorization', auth).send({ provider: 'x', platform_account_id: profile.platformAccountId, credentials: { access_token: token } });
+/** A BYOK body for a fresh X account (the sandbox maps each new token to a new account), its id asked of the network. */
+async function xAccountBody(token = `${uniqueName('tok')}-x`) {
+  const profile = await testProviders(s.h.sandbox.baseUrl, { PROVIDER_TIMEOUT_MS: 10_000 }).x.profile.fetch({ accessToken: token });
+  return { provider: 'x', platform_account_id: profile.platformAccountId, credentials: { access_token: token } };
+}
+
+const postAccount = (auth: string, body: object) => request(s.h.gateway).post('/v1/accounts').set('Authorization', auth).send(body);
+const connectX = async (auth: string, token?: string) => postAccount(auth, await xAccountBody(token));
+
+async function connectedX(auth: string): Promise<string> {
+  const res = await connectX(auth);
+  if (res.status !== 201) throw new Error(`connect answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return (res.body as { id: string }).id;
 }
 
 async function oauthRoundTrip(auth: string) {
@@ -48,7 +60,7 @@ async function newOrg() {
 describe('posts per month', () => {
   it('answers 402 naming the limit and the usage once the month\'s posts are used, on /v1/publish and /v1/posts', async () => {
     const { auth } = await newOrg();
-    const account = await connectAccount(s.h, auth, 'x');
+    const account = await connectedX(auth);
     expect((await publish(auth, account, { text: '' })).status).toBe(400);
     for (let i = 0; i < FREE.posts_per_month; i += 1) expect((await publish(auth, account)).status).toBe(202);
     const refused = await publish(auth, account);
@@ -66,7 +78,7 @@ describe('posts per month', () => {
 
   it('gives a canceled scheduled job\'s unit back', async () => {
     const { auth } = await newOrg();
-    const account = await connectAccount(s.h, auth, 'x');
+    const account = await connectedX(auth);
     for (let i = 0; i < FREE.posts_per_month - 1; i += 1) expect((await publish(auth, account)).status).toBe(202);
     const scheduled = await publish(auth, account, { scheduled_at: new Date(Date.now() + 3_600_000).toISOString() });
     expect(scheduled.status).toBe(202);
@@ -78,7 +90,7 @@ describe('posts per month', () => {
 
   it('of requests racing for the last post, exactly one wins', async () => {
     const { auth } = await newOrg();
-    const account = await connectAccount(s.h, auth, 'x');
+    const account = await connectedX(auth);
     for (let i = 0; i < FREE.posts_per_month - 1; i += 1) expect((await publish(auth, account)).status).toBe(202);
     const racing = await Promise.all(Array.from({ length: 12 }, () => publish(auth, account)));
     const statuses = racing.map((r) => r.status);
@@ -92,8 +104,8 @@ describe('posts per month', () => {
   it('counts per organization', async () => {
     const a = await newOrg();
     const b = await newOrg();
-    const accountA = await connectAccount(s.h, a.auth, 'x');
-    const accountB = await connectAccount(s.h, b.auth, 'x');
+    const accountA = await connectedX(a.auth);
+    const accountB = await connectedX(b.auth);
     for (let i = 0; i < FREE.posts_per_month; i += 1) expect((await publish(a.auth, accountA)).status).toBe(202);
     expect((await publish(a.auth, accountA)).status).toBe(402);
     expect((await publish(b.auth, accountB)).status).toBe(202);
@@ -130,7 +142,9 @@ describe('connected accounts', () => {
   it('of connects racing for the last slot, exactly one wins', async () => {
     const { auth } = await newOrg();
     expect((await connectX(auth)).status).toBe(201);
-    const racing = await Promise.all(Array.from({ length: 12 }, () => connectX(auth)));
+    // Bodies first, so only the connects themselves race.
+    const bodies = await Promise.all(Array.from({ length: 12 }, () => xAccountBody()));
+    const racing = await Promise.all(bodies.map((body) => postAccount(auth, body)));
     const statuses = racing.map((r) => r.status);
     expect(statuses.filter((status) => status === 201)).toHaveLength(1);
     expect(statuses.filter((status) => status === 402)).toHaveLength(11);
@@ -141,7 +155,7 @@ describe('connected accounts', () => {
 describe('upgrade and downgrade', () => {
   it('the paid plan raises both limits once billing announces it', async () => {
     const { auth } = await newOrg();
-    const account = await connectAccount(s.h, auth, 'x');
+    const account = await connectedX(auth);
     for (let i = 0; i < FREE.posts_per_month; i += 1) expect((await publish(auth, account)).status).toBe(202);
     expect((await publish(auth, account)).status).toBe(402);
     await subscribe(s, auth);
@@ -155,7 +169,7 @@ describe('upgrade and downgrade', () => {
     const { auth } = await newOrg();
     const subscriptionId = await subscribe(s, auth);
     await waitForLimits(s, auth, PRO);
-    const accounts = [await connectAccount(s.h, auth, 'x'), await connectAccount(s.h, auth, 'x'), await connectAccount(s.h, auth, 'x')];
+    const accounts = [await connectedX(auth), await connectedX(auth), await connectedX(auth)];
     const scheduled = await publish(auth, accounts[0]!, { scheduled_at: new Date(Date.now() + 6_000).toISOString() });
     expect(scheduled.status).toBe(202);
     for (let i = 0; i < 3; i += 1) expect((await publish(auth, accounts[i]!)).status).toBe(202);
@@ -169,8 +183,8 @@ describe('upgrade and downgrade', () => {
     expect(post.status).toBe(402);
     expect((await connectX(auth)).status).toBe(402);
     expect((await request(s.h.gateway).get('/v1/accounts').set('Authorization', auth)).body.total).toBe(3);
-    const fired = await waitForFinal(s.h, auth, scheduled.body.job_id as string, 30_000);
+    const fired = await waitForFinal(s.h, auth, scheduled.body.job_id as string, 60_000);
     expect(fired.status).toBe('published');
     expect((await subscriptionOf(s, auth)).usage.posts_this_month.used).toBe(4);
-  });
+  }, 90_000);
 });
