@@ -13,6 +13,9 @@ import request from 'supertest';
 import { sandboxConfig, startSandbox, type RunningSandbox } from '../../libs/providers/test/support/sandbox.ts';
 import { startMediaServer, type MediaServer } from '../../libs/providers/test/support/media-server.ts';
 import { loadServiceConfig as loadAccountsConfig } from '../../services/accounts/src/config.ts';
+import { loadServiceConfig as loadBillingConfig } from '../../services/billing/src/config.ts';
+import { PrismaClient as BillingClient } from '../../services/billing/src/generated/prisma/client.ts';
+import { wire as wireBilling } from '../../services/billing/src/wiring.ts';
 import { PrismaClient as AccountsClient } from '../../services/accounts/src/generated/prisma/client.ts';
 import { wire as wireAccounts } from '../../services/accounts/src/wiring.ts';
 import { composeGateway } from '../../services/gateway/src/compose.ts';
@@ -61,6 +64,11 @@ export const SERVICES = {
     load: loadAnalyticsConfig,
     createClient: (adapter: never) => new AnalyticsClient({ adapter }),
     wire: wireAnalytics as unknown as ServiceModule['wire'],
+  },
+  billing: {
+    load: loadBillingConfig,
+    createClient: (adapter: never) => new BillingClient({ adapter }),
+    wire: wireBilling as unknown as ServiceModule['wire'],
   },
 } satisfies Record<string, { load: unknown; createClient: unknown; wire: unknown }>;
 
@@ -181,7 +189,7 @@ export async function startSystem(options: SystemOptions): Promise<SystemHarness
       // them up in the shared broker (thousands of leftover Raft clusters stall RabbitMQ).
       await Promise.all(Object.values(workers).filter((worker) => worker.runtime.broker.isConnected()).map((worker) => worker.runtime.broker.deleteTopology().catch(() => undefined)));
       await Promise.all(Object.values(workers).map((worker) => worker.stop()));
-      const serviceQueues = [...Object.keys(SERVICES), 'gateway'].flatMap((name) => [`${name}.work`, `${name}.work.parking`, `${name}.rpc`]);
+      const serviceQueues = [...Object.keys(SERVICES), 'gateway'].flatMap((name) => [`${name}.work`, `${name}.work.parking`, `${name}.rpc`, `${name}.plans`, `${name}.plans.parking`]);
       await gatewayRuntime.broker.deleteTopology({ queues: serviceQueues });
       await gatewayRuntime.stop();
       redis.disconnect();

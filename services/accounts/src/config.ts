@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { commonConfigSchema, loadConfig, productionSecretProblems } from '@svc/config';
+import { commonConfigSchema, freePlanConfigSchema, loadConfig, productionSecretProblems } from '@svc/config';
 import { providerConfigSchema } from '@svc/providers';
 
 const optionalSecret = Type.Optional(Type.String({ minLength: 1 }));
@@ -8,6 +8,8 @@ const optionalSecret = Type.Optional(Type.String({ minLength: 1 }));
 export const configSchema = Type.Object({
   ...commonConfigSchema,
   ...providerConfigSchema,
+  /** The free plan's limit (billing announces every other plan's); the same value as billing's. */
+  PLAN_FREE_CONNECTED_ACCOUNTS: freePlanConfigSchema.PLAN_FREE_CONNECTED_ACCOUNTS,
   PROBE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9101 }),
   /** Public address of the API; OAuth redirect URIs are `{PUBLIC_BASE_URL}/v1/oauth/{provider}/callback`. */
   PUBLIC_BASE_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:8080' }),

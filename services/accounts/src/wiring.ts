@@ -3,9 +3,11 @@ import type { Network } from '@svc/providers';
 import { providersFromConfig, type Providers } from '@svc/providers';
 import { startPeriodicTask, type ServiceRuntime, type WorkerWiring } from '@svc/runtime';
 import type { Config } from './config.ts';
+import { planChangedHandlers, planMessages } from './consumers/plan-changed.consumer.ts';
 import { AccountsRepository } from './data/accounts.repository.ts';
 import { OAuthAppsRepository } from './data/oauth-apps.repository.ts';
 import { OAuthFlowsRepository } from './data/oauth-flows.repository.ts';
+import { PlanLimitsRepository } from './data/plan-limits.repository.ts';
 import { ConnectAccount } from './domain/connect-account.ts';
 import { OAuthApps, type DefaultApp } from './domain/oauth-apps.ts';
 import { OAuthFlow } from './domain/oauth-flow.ts';
@@ -37,10 +39,12 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   const adapters = providers ?? providersFromConfig(config, { logger, allowPrivateUrls: config.ALLOW_PRIVATE_URLS });
   const accounts = new AccountsRepository(db);
   const apps = new OAuthApps(new OAuthAppsRepository(db), vault, config.PUBLIC_BASE_URL, defaultApps(config));
-  const connect = new ConnectAccount(db, accounts, adapters, vault);
+  const limits = new PlanLimitsRepository(db, config.PLAN_FREE_CONNECTED_ACCOUNTS);
+  const connect = new ConnectAccount(db, accounts, adapters, vault, limits);
   const keeper = new TokenKeeper({ db, accounts, apps, providers: adapters, vault, logger, refreshAheadMs: config.TOKEN_REFRESH_AHEAD_MS, leaseMs: config.PROVIDER_TIMEOUT_MS * 2 + 5000 });
   const flow = new OAuthFlow({ flows: new OAuthFlowsRepository(db), apps, providers: adapters, vault, connect, stateSecret: config.OAUTH_STATE_SECRET, stateTtlSeconds: config.OAUTH_STATE_TTL_SECONDS });
-  await runtime.broker.serveRpc({ messages: accountsRpc, handlers: accountsRpcHandlers({ accounts, connect, apps, flow, keeper }) });
+  await runtime.broker.serveRpc({ messages: accountsRpc, handlers: accountsRpcHandlers({ accounts, connect, apps, flow, keeper, limits }) });
+  await runtime.broker.consume({ queue: 'accounts.plans', messages: planMessages, handlers: planChangedHandlers(limits), prefetch: 10 });
   const refresher = new TokenRefresher({ db, accounts, keeper, logger, intervalMs: config.TOKEN_REFRESH_INTERVAL_MS, aheadMs: config.TOKEN_REFRESH_AHEAD_MS, expiringWindowMs: config.TOKEN_EXPIRING_WINDOW_MS });
   refresher.start();
   const flowPruner = startPeriodicTask({

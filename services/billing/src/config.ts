@@ -1,14 +1,38 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { commonConfigSchema, loadConfig } from '@svc/config';
+import { commonConfigSchema, freePlanConfigSchema, loadConfig } from '@svc/config';
 
-/** Every setting of the billing service; the only module that reads the environment. */
+/**
+ * Every setting of the billing service; the only module that reads the environment. The Stripe
+ * settings are optional so the system starts without them: checkout and portal then answer 503
+ * naming the missing setting, and the webhook answers 503 until STRIPE_WEBHOOK_SECRET is set.
+ */
 export const configSchema = Type.Object({
   ...commonConfigSchema,
+  ...freePlanConfigSchema,
   PROBE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9106 }),
+  /** Secret (sk_...) or restricted (rk_...) API key; a test-mode key for development. */
+  STRIPE_SECRET_KEY: Type.Optional(Type.String({ pattern: '^(sk|rk)_' })),
+  /** Signing secret of the webhook endpoint (whsec_...), shown by Stripe when the endpoint is created. */
+  STRIPE_WEBHOOK_SECRET: Type.Optional(Type.String({ pattern: '^whsec_' })),
+  /** The recurring price of the paid plan that checkout subscribes to. */
+  STRIPE_PRICE_ID: Type.Optional(Type.String({ minLength: 1 })),
+  /** Where the SDK sends API requests (protocol, host and port); unset: Stripe itself. Tests point it at their Stripe stand-in. */
+  STRIPE_API_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+/?$' })),
+  STRIPE_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000 }),
+  /** Webhooks signed longer ago than this are refused (replay protection; Stripe's default is 300 s). */
+  STRIPE_WEBHOOK_TOLERANCE_SECONDS: Type.Integer({ minimum: 1, default: 300 }),
+  /** Where Checkout sends the browser after paying / giving up, and where the portal's "back" link goes. */
+  BILLING_SUCCESS_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:8080/billing/success?session_id={CHECKOUT_SESSION_ID}' }),
+  BILLING_CANCEL_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:8080/billing/canceled' }),
+  BILLING_PORTAL_RETURN_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:8080/billing' }),
+  /** The paid plan's limits (the free plan's are PLAN_FREE_*). */
+  PLAN_PRO_CONNECTED_ACCOUNTS: Type.Integer({ minimum: 0, default: 100 }),
+  PLAN_PRO_POSTS_PER_MONTH: Type.Integer({ minimum: 0, default: 10_000 }),
 });
 
 export type Config = Static<typeof configSchema>;
 
 export function loadServiceConfig(env: Record<string, string | undefined> = process.env): Config {
-  return loadConfig(configSchema, env);
+  return loadConfig(configSchema, env, (config) =>
+    config.NODE_ENV === 'production' && config.STRIPE_API_URL?.startsWith('http://') === true ? ['STRIPE_API_URL must be https in production'] : []);
 }

@@ -19,6 +19,7 @@ import { RateLimiter } from './rate-limit/rate-limiter.ts';
 import { accountRoutes } from './routes/accounts.routes.ts';
 import { analyticsRoutes } from './routes/analytics.routes.ts';
 import { apiKeyRoutes } from './routes/api-keys.routes.ts';
+import { billingRoutes } from './routes/billing.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { oauthRoutes } from './routes/oauth.routes.ts';
 import { publishingRoutes } from './routes/publishing.routes.ts';
@@ -72,6 +73,7 @@ export function composeGateway(parts: GatewayParts) {
       ...publishingRoutes(rpc, new IdempotencyStore(runtime.db)),
       ...statsRoutes(rpc),
       ...analyticsRoutes(rpc),
+      ...billingRoutes(rpc),
       ...(parts.extraRoutes ?? []),
     ],
     bodyLimitBytes: config.BODY_LIMIT_BYTES,

@@ -1,11 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { commonConfigSchema, loadConfig } from '@svc/config';
+import { commonConfigSchema, freePlanConfigSchema, loadConfig } from '@svc/config';
 import { providerConfigSchema } from '@svc/providers';
 
 /** Every setting of the publisher service; the only module that reads the environment. */
 export const configSchema = Type.Object({
   ...commonConfigSchema,
   ...providerConfigSchema,
+  /** The free plan's limit (billing announces every other plan's); the same value as billing's. */
+  PLAN_FREE_POSTS_PER_MONTH: freePlanConfigSchema.PLAN_FREE_POSTS_PER_MONTH,
   PROBE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9102 }),
   /** Dev and tests only: lets media URLs and downloads reach loopback/private addresses. */
   ALLOW_PRIVATE_URLS: Type.Boolean({ default: false }),

@@ -2,7 +2,9 @@ import { providersFromConfig, type Providers } from '@svc/providers';
 import type { ServiceRuntime, WorkerWiring } from '@svc/runtime';
 import type { Config } from './config.ts';
 import { publisherCommandHandlers, publisherCommands } from './consumers/publisher.consumers.ts';
+import { planChangedHandlers, planMessages } from './consumers/plan-changed.consumer.ts';
 import { JobsRepository } from './data/jobs.repository.ts';
+import { PlanLimitsRepository } from './data/plan-limits.repository.ts';
 import { accountsClient, type AccountsClient } from './domain/accounts-client.ts';
 import { deliveryMetrics } from './domain/delivery-metrics.ts';
 import { InFlightSweeper } from './domain/in-flight-sweeper.ts';
@@ -24,6 +26,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   const providers = options.providers ?? providersFromConfig(config, { logger, allowPrivateUrls: config.ALLOW_PRIVATE_URLS });
   const accounts = options.accounts ?? accountsClient(runtime.broker);
   const jobs = new JobsRepository(db);
+  const limits = new PlanLimitsRepository(db, config.PLAN_FREE_POSTS_PER_MONTH);
   const wake = () => relay.wake();
   const runner = new DeliveryRunner({
     db,
@@ -39,8 +42,10 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   });
   await runtime.broker.serveRpc({
     messages: publisherRpc,
-    handlers: publisherRpcHandlers({ db, jobs, wake, create: { db, accounts, allowPrivateUrls: config.ALLOW_PRIVATE_URLS, minLeadSeconds: config.SCHEDULE_MIN_LEAD_SECONDS, wake } }),
+    handlers: publisherRpcHandlers({ db, jobs, limits, wake, create: { db, accounts, limits, allowPrivateUrls: config.ALLOW_PRIVATE_URLS, minLeadSeconds: config.SCHEDULE_MIN_LEAD_SECONDS, wake } }),
   });
+  // Its own queue, so a plan change is never stuck behind slow deliveries.
+  await runtime.broker.consume({ queue: 'publisher.plans', messages: planMessages, handlers: planChangedHandlers(limits), prefetch: 10 });
   await runtime.broker.consume({ queue: 'publisher.work', messages: publisherCommands, handlers: publisherCommandHandlers({ db, runner, wake }), prefetch: config.DELIVERY_CONCURRENCY });
   const sweeper = new InFlightSweeper({
     db,

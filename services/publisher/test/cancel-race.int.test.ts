@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createPrismaAdapter } from '@svc/db';
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
 import { JobsRepository } from '../src/data/jobs.repository.ts';
+import { PlanLimitsRepository } from '../src/data/plan-limits.repository.ts';
 import { cancelJob } from '../src/domain/cancel-job.ts';
 import { dispatchJob } from '../src/domain/dispatch-job.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
@@ -42,11 +43,12 @@ describe('cancel vs dispatch race (publisher database)', () => {
 
   it('has exactly one winner in 200 races, with the outbox matching the winner', async () => {
     const jobs = new JobsRepository(db);
+    const limits = new PlanLimitsRepository(db, 1000);
     const tally = { canceled: 0, dispatched: 0 };
     for (let i = 0; i < 200; i += 1) {
       const orgId = `org_${i % 3}`;
       const id = await scheduledJob(orgId);
-      const cancel = cancelJob({ db, jobs, wake }, orgId, id, null).then(() => 'canceled' as const, (error: { code?: string }) => (error.code === 'conflict' ? 'conflict' : Promise.reject(error)));
+      const cancel = cancelJob({ db, jobs, limits, wake }, orgId, id, null).then(() => 'canceled' as const, (error: { code?: string }) => (error.code === 'conflict' ? 'conflict' : Promise.reject(error)));
       const dispatch = dispatchJob({ db, wake }, id);
       let canceled: 'canceled' | 'conflict';
       let dispatched: boolean;
@@ -74,10 +76,11 @@ describe('cancel vs dispatch race (publisher database)', () => {
 
   it('answers 404 for unknown, foreign and malformed ids', async () => {
     const jobs = new JobsRepository(db);
+    const limits = new PlanLimitsRepository(db, 1000);
     const id = await scheduledJob('org_a');
-    await expect(cancelJob({ db, jobs, wake }, 'org_b', id, null)).rejects.toMatchObject({ code: 'not_found' });
-    await expect(cancelJob({ db, jobs, wake }, 'org_a', randomUUID(), null)).rejects.toMatchObject({ code: 'not_found' });
-    await expect(cancelJob({ db, jobs, wake }, 'org_a', 'nope', null)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(cancelJob({ db, jobs, limits, wake }, 'org_b', id, null)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(cancelJob({ db, jobs, limits, wake }, 'org_a', randomUUID(), null)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(cancelJob({ db, jobs, limits, wake }, 'org_a', 'nope', null)).rejects.toMatchObject({ code: 'not_found' });
     expect((await db.job.findUnique({ where: { id } }))?.status).toBe('scheduled');
   });
 });

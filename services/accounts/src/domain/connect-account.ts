@@ -3,7 +3,9 @@ import type { Vault } from '@svc/crypto';
 import { AppError } from '@svc/errors';
 import type { AccountExtras, Network, Profile, Providers, TokenSet } from '@svc/providers';
 import type { AccountRow, AccountsRepository } from '../data/accounts.repository.ts';
+import type { PlanLimitsRepository } from '../data/plan-limits.repository.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import { takeAccountSlot } from './account-quota.ts';
 import { sealedFor } from './account-view.ts';
 import { credentialRejection } from './provider-failure.ts';
 
@@ -34,7 +36,8 @@ export function sameAccount(a: string, b: string): boolean {
 /**
  * Connects or reconnects an account: the token is checked against the network first (profile
  * lookup), and nothing is stored unless it works. The same network account again is the same
- * account, with fresh tokens and `health: active`.
+ * account, with fresh tokens and `health: active`. A new account takes one of the plan's connected-
+ * account slots (402 plan_limit_reached when none is left); a reconnect does not.
  */
 export class ConnectAccount {
   constructor(
@@ -42,6 +45,7 @@ export class ConnectAccount {
     private readonly accounts: AccountsRepository,
     private readonly providers: Providers,
     private readonly vault: Vault,
+    private readonly limits: PlanLimitsRepository,
   ) {}
 
   async connect(input: ConnectInput): Promise<{ account: AccountRow; reconnected: boolean }> {
@@ -69,7 +73,9 @@ export class ConnectAccount {
 
   private store(input: ConnectInput, profile: Profile, platformAccountId: string): Promise<{ account: AccountRow; reconnected: boolean }> {
     return this.db.$transaction(async (tx) => {
+      await this.limits.lock(input.orgId, tx);
       const existing = await this.accounts.findByPlatformId(input.orgId, input.provider, platformAccountId, tx);
+      if (existing === null) await takeAccountSlot(this.limits, input.orgId, tx);
       const id = existing?.id ?? randomUUID();
       const data = {
         handle: input.handle ?? profile.handle,

@@ -1,10 +1,11 @@
 import {
-  accountsConnect, accountsDelete, accountsList, accountsLookup, accountsRefresh, accountsSummary, credentialsGet, oauthAppsCreate, oauthAppsList,
+  accountsConnect, accountsDelete, accountsList, accountsLookup, accountsRefresh, accountsSummary, accountsUsage, credentialsGet, oauthAppsCreate, oauthAppsList,
   oauthComplete, oauthStart, type Envelope, type RpcHandlers,
 } from '@svc/contracts';
 import { AppError, notFound } from '@svc/errors';
 import type { AccountExtras } from '@svc/providers';
 import type { AccountsRepository } from '../data/accounts.repository.ts';
+import type { PlanLimitsRepository } from '../data/plan-limits.repository.ts';
 import { isUuid, toAccountView } from '../domain/account-view.ts';
 import type { ConnectAccount } from '../domain/connect-account.ts';
 import { listAccounts } from '../domain/list-accounts.ts';
@@ -13,7 +14,7 @@ import type { OAuthFlow } from '../domain/oauth-flow.ts';
 import type { TokenKeeper } from '../domain/token-keeper.ts';
 
 export const accountsRpc = [
-  accountsList, accountsConnect, accountsDelete, accountsRefresh, oauthStart, oauthComplete, oauthAppsList, oauthAppsCreate, credentialsGet, accountsLookup, accountsSummary,
+  accountsList, accountsConnect, accountsDelete, accountsRefresh, oauthStart, oauthComplete, oauthAppsList, oauthAppsCreate, credentialsGet, accountsLookup, accountsSummary, accountsUsage,
 ] as const;
 
 export interface AccountsRpcDeps {
@@ -22,6 +23,7 @@ export interface AccountsRpcDeps {
   apps: OAuthApps;
   flow: OAuthFlow;
   keeper: TokenKeeper;
+  limits: PlanLimitsRepository;
 }
 
 /** Tenant-scoped requests carry the organization in the envelope; without one there is nothing to scope. */
@@ -89,6 +91,11 @@ export function accountsRpcHandlers(deps: AccountsRpcDeps): RpcHandlers<typeof a
     },
 
     'accounts.summary.v1': (env) => deps.accounts.summary(orgOf(env)),
+
+    'accounts.usage.v1': async (env) => {
+      const { used, limit } = await deps.limits.usage(orgOf(env));
+      return { used, limit };
+    },
 
     'accounts.lookup.v1': async (env) => {
       const ids = env.payload.account_ids.filter(isUuid);

@@ -17,7 +17,7 @@ export interface MountDeps {
   /** Check every response against its declared schema; a mismatch is a 500 (on in tests). */
   validateResponses: boolean;
   /** Reads and parses a JSON body; called only once the caller is authenticated. */
-  parseBody: (req: Request, res: Response) => Promise<void>;
+  parseBody: (req: Request, res: Response, raw: boolean) => Promise<void>;
   observe?: (labels: { method: string; route: string; status: number }, seconds: number) => void;
 }
 
@@ -88,13 +88,14 @@ export function mountRoutes(router: Router, routes: readonly Route[], deps: Moun
       const started = process.hrtime.bigint();
       const principal = await authorize(route, req, res, deps);
       checkContentType(route, req);
-      if (route.operation.body !== undefined) await deps.parseBody(req, res);
-      const parts = { params: { ...req.params }, query: { ...(req.query as Record<string, unknown>) }, body: req.body as unknown };
+      if (operation.body !== undefined || operation.rawBody !== undefined) await deps.parseBody(req, res, operation.rawBody !== undefined);
+      const rawBody = operation.rawBody !== undefined && Buffer.isBuffer(req.body) ? req.body : undefined;
+      const parts = { params: { ...req.params }, query: { ...(req.query as Record<string, unknown>) }, body: operation.rawBody === undefined ? (req.body as unknown) : undefined };
       assertSafeInput('params', parts.params);
       assertSafeInput('query', parts.query);
       assertSafeInput('body', parts.body);
       validate(parts);
-      const request = { ...parts, principal, requestId: requestIdOf(res), headers: req.headers } as unknown as RouteRequest<typeof operation>;
+      const request = { ...parts, principal, requestId: requestIdOf(res), headers: req.headers, rawBody } as unknown as RouteRequest<typeof operation>;
       const result = await route.handler(request);
       if (deps.validateResponses && !('redirect' in result)) {
         const problems = responseValidators.get(result.status)?.(result.body) ?? [];

@@ -12,6 +12,8 @@ export interface RouteRequest<O extends Operation> {
   principal: O['auth'] extends 'none' ? Principal | undefined : Principal;
   requestId: string;
   headers: Record<string, string | string[] | undefined>;
+  /** The exact body bytes, for operations declaring `rawBody` (undefined otherwise). */
+  rawBody: Buffer | undefined;
 }
 
 export type RouteResult =

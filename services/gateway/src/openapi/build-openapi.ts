@@ -69,6 +69,7 @@ function responses(operation: Operation): JsonObject {
 }
 
 function requestBody(operation: Operation): JsonObject | undefined {
+  if (operation.rawBody !== undefined) return { required: true, content: { 'application/json': { schema: plain(operation.rawBody.schema) } } };
   if (operation.body === undefined) return undefined;
   const content: JsonObject = { 'application/json': { schema: plain(operation.body) } };
   for (const type of operation.rawBodyTypes ?? []) content[type] = { schema: { type: 'string', format: 'binary' } };

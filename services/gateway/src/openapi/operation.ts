@@ -20,6 +20,12 @@ export interface Operation {
   body?: TSchema;
   /** Other request content types accepted besides JSON (e.g. binary media uploads). */
   rawBodyTypes?: string[];
+  /**
+   * The body is kept as the exact bytes received (any content type, same size limit) and reaches the
+   * handler as `rawBody`, unparsed and unvalidated: for signatures computed over the raw body (Stripe
+   * webhooks). `schema` only documents it.
+   */
+  rawBody?: { schema: TSchema };
   /** Request headers documented for the operation, such as `Idempotency-Key`. */
   headers?: Record<string, TSchema>;
   /** Success status -> schema (null for an empty body). */

@@ -4,6 +4,7 @@ import {
   OAuthAppCreateBody, OAuthAppListQuery, OAuthCallbackQuery, OAuthCallbackResult, OAuthStartQuery, OAuthStartResult, ProviderParams,
 } from './accounts.schemas.ts';
 import { AnalyticsPage, AnalyticsQuery, CheckoutSession, Stats } from './analytics.schemas.ts';
+import { BillingSubscription, PortalSession, StripeEventBody, StripeSignatureHeader, WebhookReceived } from './billing.schemas.ts';
 import { ApiKeyCreateBody, ApiKeyCreated, ApiKeyIdParams, ApiKeyList } from './api-keys.schemas.ts';
 import { MediaAsset, MediaIdParams, MediaImportBody, MediaList, MediaListQuery, MediaVerifyBody, MediaVerifyResult } from './media.schemas.ts';
 import { defineOperation } from './operation.ts';
@@ -47,7 +48,7 @@ export const operations = {
   refreshAccount: defineOperation({ operationId: 'refreshAccount', method: 'post', path: '/v1/accounts/{account_id}/refresh', summary: 'Force a token refresh.', tag: 'Accounts', auth: 'api_key_or_jwt', params: AccountIdParams, responses: { 200: AccountRefreshResult }, errors: [404, 409] }),
 
   startOAuth: defineOperation({ operationId: 'startOAuth', method: 'get', path: '/v1/oauth/{provider}/start', summary: 'Authorize URL for connecting an account.', tag: 'OAuth', auth: 'jwt', params: ProviderParams, query: OAuthStartQuery, responses: { 200: OAuthStartResult }, errors: [400, 403, 404] }),
-  oauthCallback: defineOperation({ operationId: 'oauthCallback', method: 'get', path: '/v1/oauth/{provider}/callback', summary: 'Where the network sends the user back; connects the account, then redirects or answers JSON.', tag: 'OAuth', auth: 'none', params: ProviderParams, query: OAuthCallbackQuery, responses: { 200: OAuthCallbackResult, 302: null }, errors: [400, 409] }),
+  oauthCallback: defineOperation({ operationId: 'oauthCallback', method: 'get', path: '/v1/oauth/{provider}/callback', summary: 'Where the network sends the user back; connects the account, then redirects or answers JSON.', tag: 'OAuth', auth: 'none', params: ProviderParams, query: OAuthCallbackQuery, responses: { 200: OAuthCallbackResult, 302: null }, errors: [400, 402, 409] }),
   listOAuthApps: defineOperation({ operationId: 'listOAuthApps', method: 'get', path: '/v1/oauth-apps', summary: 'Your own OAuth apps (BYOK).', tag: 'OAuth', auth: 'jwt', query: OAuthAppListQuery, responses: { 200: Type.Array(OAuthApp) }, errors: [400, 403] }),
   createOAuthApp: defineOperation({ operationId: 'createOAuthApp', method: 'post', path: '/v1/oauth-apps', summary: 'Register your own OAuth app; the secret is stored encrypted, never returned.', tag: 'OAuth', auth: 'jwt', body: OAuthAppCreateBody, responses: { 201: OAuthApp }, errors: [400, 403] }),
 
@@ -62,7 +63,10 @@ export const operations = {
 
   listPostAnalytics: defineOperation({ operationId: 'listPostAnalytics', method: 'get', path: '/v1/analytics/posts', summary: 'Cached official post analytics; stale rows are refreshed.', tag: 'Analytics', auth: 'api_key_or_jwt', query: AnalyticsQuery, responses: { 200: AnalyticsPage }, errors: [400] }),
   getStats: defineOperation({ operationId: 'getStats', method: 'get', path: '/v1/stats', summary: 'Dashboard overview.', tag: 'Dashboard', auth: 'jwt', responses: { 200: Stats }, errors: [403] }),
-  createCheckout: defineOperation({ operationId: 'createCheckout', method: 'post', path: '/v1/billing/checkout', summary: 'Hosted checkout session for the paid plan.', tag: 'Dashboard', auth: 'jwt', responses: { 200: CheckoutSession }, errors: [403, 409] }),
+  createCheckout: defineOperation({ operationId: 'createCheckout', method: 'post', path: '/v1/billing/checkout', summary: 'Hosted Stripe Checkout session for the paid plan (no body).', tag: 'Billing', auth: 'jwt', responses: { 200: CheckoutSession }, errors: [403, 409] }),
+  createBillingPortal: defineOperation({ operationId: 'createBillingPortal', method: 'post', path: '/v1/billing/portal', summary: 'Stripe customer-portal session to manage the subscription (no body).', tag: 'Billing', auth: 'jwt', responses: { 200: PortalSession }, errors: [403, 409] }),
+  getBillingSubscription: defineOperation({ operationId: 'getBillingSubscription', method: 'get', path: '/v1/billing/subscription', summary: 'Plan, status, period end and usage this month against each limit.', tag: 'Billing', auth: 'jwt', responses: { 200: BillingSubscription }, errors: [403] }),
+  receiveStripeWebhook: defineOperation({ operationId: 'receiveStripeWebhook', method: 'post', path: '/v1/billing/webhook', summary: 'Stripe webhook endpoint: verified by its signature over the raw body, applied once per event id.', tag: 'Billing', auth: 'none', rawBody: { schema: StripeEventBody }, headers: { 'Stripe-Signature': StripeSignatureHeader }, responses: { 200: WebhookReceived }, errors: [400, 413] }),
 };
 
 export type OperationName = keyof typeof operations;

@@ -2,6 +2,7 @@ import { createEnvelope, schedulerJobUnschedule, type PostViewType } from '@svc/
 import { enqueueOutbox } from '@svc/db';
 import { conflict, notFound } from '@svc/errors';
 import { isUuid, type JobsRepository } from '../data/jobs.repository.ts';
+import type { PlanLimitsRepository } from '../data/plan-limits.repository.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { toPostView } from './post-view.ts';
 
@@ -10,7 +11,7 @@ import { toPostView } from './post-view.ts';
  * 'scheduled'`); dispatching a due job is the mirror UPDATE, so when both race, the row lock and
  * PostgreSQL's re-check of the WHERE clause let exactly one win (reliability.md §3.2).
  */
-export async function cancelJob(deps: { db: PrismaClient; jobs: JobsRepository; wake: () => void }, orgId: string, jobId: string, requestId: string | null): Promise<PostViewType> {
+export async function cancelJob(deps: { db: PrismaClient; jobs: JobsRepository; limits: PlanLimitsRepository; wake: () => void }, orgId: string, jobId: string, requestId: string | null): Promise<PostViewType> {
   if (!isUuid(jobId)) throw notFound(`The job ${jobId}`);
   const canceled = await deps.db.$transaction(async (tx) => {
     const won = await tx.$executeRawUnsafe(
@@ -20,6 +21,8 @@ export async function cancelJob(deps: { db: PrismaClient; jobs: JobsRepository; 
     );
     if (won === 0) return false;
     await tx.$executeRawUnsafe("UPDATE deliveries SET status = 'canceled', updated_at = now() WHERE job_id = $1::uuid AND status = 'pending'", jobId);
+    // A job that never ran is not a post: its unit of the monthly quota comes back.
+    await deps.limits.giveBack(orgId, jobId, tx);
     await enqueueOutbox(tx, [createEnvelope(schedulerJobUnschedule, { job_id: jobId }, { orgId, requestId })]);
     return true;
   });

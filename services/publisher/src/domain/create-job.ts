@@ -4,9 +4,11 @@ import { enqueueOutbox } from '@svc/db';
 import { conflict, validationError, type ErrorDetail } from '@svc/errors';
 import { checkUrl } from '@svc/http';
 import { checkContent, isNetwork, type Network } from '@svc/providers';
+import type { PlanLimitsRepository } from '../data/plan-limits.repository.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { AccountsClient } from './accounts-client.ts';
 import { mediaOf } from './media.ts';
+import { takePostQuota } from './post-quota.ts';
 import { toEventPayload, toPostView } from './post-view.ts';
 
 export interface CreateJobInput {
@@ -30,6 +32,8 @@ export interface CreateJobDeps {
   accounts: AccountsClient;
   allowPrivateUrls: boolean;
   minLeadSeconds: number;
+  /** The organization's posts limit and monthly usage (billing's plan, replicated). */
+  limits: PlanLimitsRepository;
   /** Wakes the outbox relay after commit. */
   wake: () => void;
 }
@@ -60,7 +64,8 @@ async function dueTime(db: PrismaClient, scheduledAt: string | undefined, minLea
  * Accepts a job: every target account must be a connected account of the organization and every
  * network's content rules must pass (400 naming the account and the rule otherwise, decisions §3).
  * The job, one delivery per account and the outbox messages (post.queued + one delivery command per
- * target, or the scheduler's schedule command) commit in one transaction.
+ * target, or the scheduler's schedule command) commit in one transaction, which also counts the job
+ * against the organization's monthly posts limit (402 plan_limit_reached when none is left).
  */
 export async function createJob(deps: CreateJobDeps, input: CreateJobInput): Promise<PostViewType> {
   const existing = input.jobId === undefined ? null : await existingJob(deps.db, input.orgId, input.jobId);
@@ -108,7 +113,7 @@ export async function createJob(deps: CreateJobDeps, input: CreateJobInput): Pro
   });
   let job;
   try {
-    job = await insertJob(deps.db, input, { jobId, providers, deliveries, scheduledAt });
+    job = await insertJob(deps, input, { jobId, providers, deliveries, scheduledAt });
   } catch (error) {
     // The same idempotent request, still running after its caller gave up, inserted it first.
     const raced = input.jobId === undefined ? null : await existingJob(deps.db, input.orgId, input.jobId);
@@ -133,10 +138,10 @@ interface NewJob {
   scheduledAt: Date | null;
 }
 
-/** The job, its deliveries and the outbox messages of its first step, in one transaction. */
-function insertJob(db: PrismaClient, input: CreateJobInput, { jobId, providers, deliveries, scheduledAt }: NewJob) {
+/** The job, its deliveries, its unit of the monthly quota and the outbox messages of its first step, in one transaction. */
+function insertJob(deps: CreateJobDeps, input: CreateJobInput, { jobId, providers, deliveries, scheduledAt }: NewJob) {
   const context = { orgId: input.orgId, requestId: input.requestId };
-  return db.$transaction(async (tx) => {
+  return deps.db.$transaction(async (tx) => {
     await tx.job.create({
       data: {
         id: jobId,
@@ -163,6 +168,9 @@ function insertJob(db: PrismaClient, input: CreateJobInput, { jobId, providers, 
         ]
         : [createEnvelope(schedulerJobSchedule, { job_id: jobId, run_at: scheduledAt.toISOString() }, context)],
     );
+    // Last, so the organization's usage row stays locked only from here to the commit: concurrent
+    // jobs of one organization serialize on that row for as short a time as possible.
+    await takePostQuota(deps.limits, input.orgId, tx);
     return created;
   });
 }

@@ -1,19 +1,21 @@
 import {
-  publisherJobCancel, publisherJobCreate, publisherJobGet, publisherJobList, publisherStats, type Envelope, type RpcHandlers,
+  publisherJobCancel, publisherJobCreate, publisherJobGet, publisherJobList, publisherStats, publisherUsage, type Envelope, type RpcHandlers,
 } from '@svc/contracts';
 import { decodeKeysetCursor, encodeKeysetCursor } from '@svc/db';
 import { AppError, notFound } from '@svc/errors';
 import type { JobsRepository } from '../data/jobs.repository.ts';
+import type { PlanLimitsRepository } from '../data/plan-limits.repository.ts';
 import { cancelJob } from '../domain/cancel-job.ts';
 import { createJob, type CreateJobDeps } from '../domain/create-job.ts';
 import { toPostView } from '../domain/post-view.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 
-export const publisherRpc = [publisherJobCreate, publisherJobCancel, publisherJobGet, publisherJobList, publisherStats] as const;
+export const publisherRpc = [publisherJobCreate, publisherJobCancel, publisherJobGet, publisherJobList, publisherStats, publisherUsage] as const;
 
 export interface PublisherRpcDeps {
   db: PrismaClient;
   jobs: JobsRepository;
+  limits: PlanLimitsRepository;
   create: CreateJobDeps;
   wake: () => void;
 }
@@ -40,7 +42,7 @@ export function publisherRpcHandlers(deps: PublisherRpcDeps): RpcHandlers<typeof
         optionsField: env.payload.options_field ?? 'provider_options',
       }),
 
-    'publisher.job_cancel.v1': (env) => cancelJob({ db: deps.db, jobs: deps.jobs, wake: deps.wake }, orgOf(env), env.payload.job_id, env.request_id),
+    'publisher.job_cancel.v1': (env) => cancelJob({ db: deps.db, jobs: deps.jobs, limits: deps.limits, wake: deps.wake }, orgOf(env), env.payload.job_id, env.request_id),
 
     'publisher.job_get.v1': async (env) => {
       const job = await deps.jobs.find(orgOf(env), env.payload.job_id);
@@ -57,5 +59,10 @@ export function publisherRpcHandlers(deps: PublisherRpcDeps): RpcHandlers<typeof
     },
 
     'publisher.stats.v1': (env) => deps.jobs.stats(orgOf(env)),
+
+    'publisher.usage.v1': async (env) => {
+      const usage = await deps.limits.usage(orgOf(env));
+      return { used: usage.used, limit: usage.limit, period_start: usage.periodStart.toISOString() };
+    },
   };
 }
