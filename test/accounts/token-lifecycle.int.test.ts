@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { oauthRoundTrip } from '../support/oauth-round-trip.ts';
 import request from 'supertest';
 import { connectionRevoked, credentialsGet, type Envelope } from '@svc/contracts';
 import { vaultFromConfig } from '@svc/crypto';
@@ -47,11 +48,7 @@ async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, m
 
 /** OAuth connect through the gateway; with OAUTH_SUCCESS_REDIRECT the callback redirects to the dashboard. */
 async function connectOAuth(auth: string, network: 'x' | 'tiktok' | 'linkedin'): Promise<string> {
-  const start = await request(h.gateway).get(`/v1/oauth/${network}/start`).set('Authorization', auth);
-  const consent = await fetch(start.body.authorize_url as string, { redirect: 'manual' });
-  const callback = new URL(consent.headers.get('location')!);
-  const cookie = ([] as string[]).concat(start.headers['set-cookie'] ?? [])[0]!.split(';')[0]!;
-  const res = await request(h.gateway).get(callback.pathname).set('Cookie', cookie).query(Object.fromEntries(callback.searchParams));
+  const res = await oauthRoundTrip(h.gateway, auth, network);
   expect(res.status).toBe(302);
   const landing = new URL(res.headers.location as string);
   expect(landing.origin + landing.pathname).toBe('https://dashboard.test.local/connected');

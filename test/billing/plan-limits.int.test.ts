@@ -1,4 +1,5 @@
 import { uniqueName } from '@svc/testing';
+import { oauthRoundTrip as oauthConnect } from '../support/oauth-round-trip.ts';
 import request from 'supertest';
 import { testProviders } from '../../libs/providers/test/support/sandbox.ts';
 import { waitForFinal } from '../publishing/publishing-support.ts';
@@ -44,12 +45,8 @@ async function connectedX(auth: string): Promise<string> {
   return (res.body as { id: string }).id;
 }
 
-async function oauthRoundTrip(auth: string) {
-  const start = await request(s.h.gateway).get('/v1/oauth/linkedin/start').set('Authorization', auth);
-  expect(start.status).toBe(200);
-  const consent = await fetch(start.body.authorize_url as string, { redirect: 'manual' });
-  const location = new URL(consent.headers.get('location')!);
-  return request(s.h.gateway).get(location.pathname).query(Object.fromEntries(location.searchParams));
+function oauthRoundTrip(auth: string) {
+  return oauthConnect(s.h.gateway, auth, 'linkedin');
 }
 
 async function newOrg() {
