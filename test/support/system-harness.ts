@@ -22,6 +22,9 @@ import { wire as wirePublisher } from '../../services/publisher/src/wiring.ts';
 import { loadServiceConfig as loadSchedulerConfig } from '../../services/scheduler/src/config.ts';
 import { PrismaClient as SchedulerClient } from '../../services/scheduler/src/generated/prisma/client.ts';
 import { wire as wireScheduler } from '../../services/scheduler/src/wiring.ts';
+import { loadServiceConfig as loadWebhookDispatcherConfig } from '../../services/webhook-dispatcher/src/config.ts';
+import { PrismaClient as WebhookDispatcherClient } from '../../services/webhook-dispatcher/src/generated/prisma/client.ts';
+import { wire as wireWebhookDispatcher } from '../../services/webhook-dispatcher/src/wiring.ts';
 import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
 import { PrismaClient as GatewayClient } from '../../services/gateway/src/generated/prisma/client.ts';
 
@@ -53,6 +56,11 @@ export const SERVICES = {
     load: loadSchedulerConfig,
     createClient: (adapter: never) => new SchedulerClient({ adapter }),
     wire: wireScheduler as unknown as ServiceModule['wire'],
+  },
+  'webhook-dispatcher': {
+    load: loadWebhookDispatcherConfig,
+    createClient: (adapter: never) => new WebhookDispatcherClient({ adapter }),
+    wire: wireWebhookDispatcher as unknown as ServiceModule['wire'],
   },
 } satisfies Record<string, { load: unknown; createClient: unknown; wire: unknown }>;
 

@@ -19,8 +19,11 @@ export type { Handlers, RpcHandlers, DeliveryContext, RpcContext } from './handl
 export { messageCatalog, findMessage, systemPing, systemProbe } from './catalog/index.ts';
 export * from './catalog/accounts.messages.ts';
 export * from './catalog/publishing.messages.ts';
+export * from './catalog/webhooks.messages.ts';
+export { eventSubscriptions, subscribersOf, type SubscribedQueue } from './catalog/subscriptions.ts';
 // Messages are declared with TypeBox; re-exported so code and tests outside this package declare
 // ad-hoc messages without their own dependency on it.
 export { Type, type Static, type TSchema } from '@sinclair/typebox';
 export { AccountView, OAuthAppView, Provider as ProviderSchema, Health as HealthSchema, type AccountViewType } from './schemas/accounts.schemas.ts';
 export { PostView, DeliveryResultView, JobStatus as JobStatusSchema, JOB_STATUSES, type PostViewType, type DeliveryResultViewType, type JobStatusType, type DeliveryStatusType } from './schemas/publishing.schemas.ts';
+export * from './schemas/webhooks.schemas.ts';

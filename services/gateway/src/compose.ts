@@ -22,6 +22,7 @@ import { healthRoutes } from './routes/health.routes.ts';
 import { oauthRoutes } from './routes/oauth.routes.ts';
 import { publishingRoutes } from './routes/publishing.routes.ts';
 import { statsRoutes } from './routes/stats.routes.ts';
+import { webhookRoutes } from './routes/webhooks.routes.ts';
 
 export interface GatewayParts {
   config: GatewayConfig;
@@ -69,6 +70,7 @@ export function composeGateway(parts: GatewayParts) {
       ...oauthRoutes(rpc, config.OAUTH_SUCCESS_REDIRECT),
       ...publishingRoutes(rpc, new IdempotencyStore(runtime.db)),
       ...statsRoutes(rpc),
+      ...webhookRoutes(rpc),
       ...(parts.extraRoutes ?? []),
     ],
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
