@@ -32,7 +32,8 @@ export async function startReceiver(): Promise<Receiver> {
       const request: Received = { path, headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
       const index = all.filter((entry) => entry.path === path).length;
       all.push(request);
-      const answer = (scripts.get(path) ?? (() => ({ status: 200 })))(request, index);
+      const script: Script = scripts.get(path) ?? (() => ({ status: 200 }));
+      const answer = script(request, index);
       if (answer === 'hang') return;
       res.writeHead(answer.status, answer.headers ?? {}).end(answer.body ?? 'ok');
     });
