@@ -31,7 +31,9 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     policy: { allowPrivate: config.ALLOW_PRIVATE_URLS },
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     responseCapBytes: config.WEBHOOK_RESPONSE_CAP_BYTES,
-    maxSockets: config.WEBHOOK_ENDPOINT_CONCURRENCY,
+    // Pools are per host:port, and endpoints of many customers can share a host: a per-endpoint cap
+    // here would let one hanging endpoint block its neighbours. The gate and the prefetch bound load.
+    maxSockets: config.WEBHOOK_CONCURRENCY,
   });
   const outcomes = new Counter({
     name: 'svc_webhook_attempts_total',

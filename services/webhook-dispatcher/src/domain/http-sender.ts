@@ -16,7 +16,7 @@ export interface HttpSenderOptions {
   policy: SsrfPolicy;
   timeoutMs: number;
   responseCapBytes: number;
-  /** Sockets per receiver host kept open across deliveries. */
+  /** Sockets per receiver host:port (kept open across deliveries); at least the process's concurrency. */
   maxSockets: number;
 }
 
