@@ -38,8 +38,9 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  await system?.close();
+  // The receiver first: attempts still hanging on it end at once instead of outliving the system.
   await receiver?.close();
+  await system?.close();
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -22,8 +22,9 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await system?.close();
+  // The receiver first: attempts still hanging on it end at once instead of outliving the system.
   await receiver?.close();
+  await system?.close();
 });
 
 async function create(body: Record<string, unknown>, as = auth) {

@@ -42,6 +42,10 @@ export const configSchema = Type.Object({
    */
   WEBHOOK_SWEEP_GRACE_MS: Type.Integer({ minimum: 1000, default: 120_000 }),
   WEBHOOK_SWEEP_INTERVAL_MS: Type.Integer({ minimum: 100, default: 30_000 }),
+  /** Connections of the pool that runs the per-delivery statements (besides Prisma's own pool). */
+  WEBHOOK_DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  /** Events fanned out at once (the prefetch of the events queue). */
+  WEBHOOK_EVENTS_PREFETCH: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
 });
 
 export type Config = Static<typeof configSchema>;

@@ -1,11 +1,13 @@
 import { vaultFromConfig } from '@svc/crypto';
 import type { ServiceRuntime, WorkerWiring } from '@svc/runtime';
+import pg from 'pg';
 import { Counter } from 'prom-client';
 import type { Config } from './config.ts';
 import { attemptCommands, attemptHandlers } from './consumers/delivery-attempt.consumer.ts';
 import { customerEvents, eventHandlers, EVENTS_QUEUE } from './consumers/events.consumer.ts';
 import { DeliveriesRepository } from './data/deliveries.repository.ts';
 import { EndpointsRepository } from './data/endpoints.repository.ts';
+import { pgRawSql } from './data/pg-sql.ts';
 import { AttemptCommands, DELIVERIES_QUEUE } from './domain/attempt-commands.ts';
 import { DeliveryAttempts } from './domain/attempt-delivery.ts';
 import { DeliverySweeper } from './domain/delivery-sweeper.ts';
@@ -24,8 +26,12 @@ import { webhooksRpc, webhooksRpcHandlers } from './rpc/webhooks.handlers.ts';
 export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config): Promise<WorkerWiring> {
   const { db, logger, broker } = runtime;
   const secrets = new SecretBox(vaultFromConfig(config.VAULT_KEYS, config.VAULT_ACTIVE_KEY_ID));
-  const endpoints = new EndpointsRepository(db);
-  const deliveries = new DeliveriesRepository(db);
+  const { host, port, user, password, database } = runtime.connection;
+  const pool = new pg.Pool({ host, port, user, database, max: config.WEBHOOK_DB_POOL_SIZE, ...(password === undefined ? {} : { password }) });
+  pool.on('error', (error) => logger.warn({ err: error }, 'idle database connection failed'));
+  const hot = pgRawSql(pool);
+  const endpoints = new EndpointsRepository(db, hot);
+  const deliveries = new DeliveriesRepository(db, hot);
   const commands = new AttemptCommands(broker);
   const sender = new HttpSender({
     policy: { allowPrivate: config.ALLOW_PRIVATE_URLS },
@@ -55,7 +61,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   });
   const gate = new EndpointGate(config.WEBHOOK_ENDPOINT_CONCURRENCY, config.WEBHOOK_ENDPOINT_CONCURRENCY);
   await broker.consume({ queue: DELIVERIES_QUEUE, messages: attemptCommands, handlers: attemptHandlers({ attempts, commands, gate }), prefetch: config.WEBHOOK_CONCURRENCY });
-  await broker.consume({ queue: EVENTS_QUEUE, messages: customerEvents, handlers: eventHandlers({ endpoints, deliveries, commands }) });
+  await broker.consume({ queue: EVENTS_QUEUE, messages: customerEvents, handlers: eventHandlers({ endpoints, deliveries, commands }), prefetch: config.WEBHOOK_EVENTS_PREFETCH });
   await broker.serveRpc({
     messages: webhooksRpc,
     handlers: webhooksRpcHandlers({
@@ -72,7 +78,13 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   const sweeper = new DeliverySweeper({ deliveries, commands, logger, intervalMs: config.WEBHOOK_SWEEP_INTERVAL_MS, graceMs: config.WEBHOOK_SWEEP_GRACE_MS });
   sweeper.start();
   return {
-    // Idle keep-alive sockets are unref'd by node's agent; in-flight attempts finish while consumers stop.
-    stop: () => sweeper.stop(),
+    // In-flight attempts finish (consumers stop first) before their pool closes. stopConsuming is
+    // idempotent: the runtime's own stop finds nothing left to stop. Idle keep-alive sockets to
+    // receivers are unref'd by node's agent.
+    stop: async () => {
+      await sweeper.stop();
+      await broker.stopConsuming({ deadlineMs: Math.max(1000, config.SHUTDOWN_GRACE_MS - 5000) });
+      await pool.end();
+    },
   };
 }

@@ -1,3 +1,4 @@
+import type { RawSql } from '@svc/db';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
 import { isUuid } from './endpoints.repository.ts';
 
@@ -52,12 +53,13 @@ export type DeliveryWithAttempts = Prisma.WebhookDeliveryGetPayload<{ include: {
  * each, because they run for every delivery (STYLE 16; bench/webhooks.bench.ts measures them).
  */
 export class DeliveriesRepository {
-  constructor(private readonly db: PrismaClient) {}
+  /** `sql` runs the per-delivery statements (a plain pg pool in production: see pg-sql.ts). */
+  constructor(private readonly db: PrismaClient, private readonly sql: RawSql = db) {}
 
   /** Inserts the deliveries that do not exist yet (by endpoint and event key); returns those inserted. */
   insertMany(rows: readonly NewDelivery[]): Promise<{ id: string; endpoint_id: string }[]> {
     if (rows.length === 0) return Promise.resolve([]);
-    return this.db.$queryRawUnsafe<{ id: string; endpoint_id: string }[]>(
+    return this.sql.$queryRawUnsafe<{ id: string; endpoint_id: string }[]>(
       `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_key, event_type, body, manual, status, next_attempt_at, updated_at)
        SELECT id, org_id, endpoint_id, event_key, event_type, body, manual, 'pending', now(), now()
          FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::boolean[])
@@ -81,7 +83,7 @@ export class DeliveriesRepository {
    */
   async claim(deliveryId: string, leaseMs: number, earlyToleranceMs: number): Promise<ClaimedDelivery | null> {
     if (!isUuid(deliveryId)) return null;
-    const rows = await this.db.$queryRawUnsafe<ClaimedDelivery[]>(
+    const rows = await this.sql.$queryRawUnsafe<ClaimedDelivery[]>(
       `UPDATE webhook_deliveries d
           SET next_attempt_at = now() + make_interval(secs => $2::float8), updated_at = now()
          FROM webhook_endpoints e
@@ -110,7 +112,7 @@ export class DeliveriesRepository {
                 status = CASE WHEN $10::boolean OR failing_since <= now() - make_interval(secs => $11::float8) THEN 'auto_paused' ELSE status END,
                 paused_at = CASE WHEN $10::boolean OR failing_since <= now() - make_interval(secs => $11::float8) THEN now() ELSE paused_at END
           WHERE id = $9::uuid AND status = 'active' RETURNING status`;
-    const rows = await this.db.$queryRawUnsafe<{ endpoint_status: string | null }[]>(
+    const rows = await this.sql.$queryRawUnsafe<{ endpoint_status: string | null }[]>(
       `WITH attempt AS (
          INSERT INTO webhook_attempts (id, delivery_id, status_code, duration_ms, error, response_excerpt)
          VALUES ($1::uuid, $2::uuid, $3::int, $4::int, $5, $6)
@@ -126,7 +128,7 @@ export class DeliveriesRepository {
       attempt.error,
       attempt.excerpt,
       attempt.status,
-      attempt.nextAttemptAt,
+      attempt.nextAttemptAt === null ? null : attempt.nextAttemptAt.toISOString(),
       attempt.endpointId,
       ...(attempt.succeeded ? [] : [attempt.gone, attempt.autoPauseAfterMs / 1000]),
     );

@@ -1,3 +1,4 @@
+import type { RawSql } from '@svc/db';
 import type { PrismaClient, WebhookEndpoint } from '../generated/prisma/client.ts';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -13,7 +14,8 @@ export interface Subscriber {
 
 /** Webhook endpoints; every method takes the organization (a foreign id reads as missing). */
 export class EndpointsRepository {
-  constructor(private readonly db: PrismaClient) {}
+  /** `sql` runs the per-event subscriber lookup (a plain pg pool in production: see pg-sql.ts). */
+  constructor(private readonly db: PrismaClient, private readonly sql: RawSql = db) {}
 
   list(orgId: string): Promise<EndpointRow[]> {
     return this.db.webhookEndpoint.findMany({ where: { orgId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
@@ -43,7 +45,7 @@ export class EndpointsRepository {
 
   /** Active endpoints of the organization subscribed to the event: one indexed statement per event. */
   subscribers(orgId: string, eventType: string): Promise<Subscriber[]> {
-    return this.db.$queryRawUnsafe<Subscriber[]>(
+    return this.sql.$queryRawUnsafe<Subscriber[]>(
       `SELECT id::text AS id, payload_format FROM webhook_endpoints
         WHERE org_id = $1 AND status = 'active' AND $2 = ANY(events)`,
       orgId,
