@@ -61,7 +61,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   });
   const gate = new EndpointGate(config.WEBHOOK_ENDPOINT_CONCURRENCY, config.WEBHOOK_ENDPOINT_CONCURRENCY);
   await broker.consume({ queue: DELIVERIES_QUEUE, messages: attemptCommands, handlers: attemptHandlers({ attempts, commands, gate }), prefetch: config.WEBHOOK_CONCURRENCY });
-  await broker.consume({ queue: EVENTS_QUEUE, messages: customerEvents, handlers: eventHandlers({ endpoints, deliveries, commands }), prefetch: config.WEBHOOK_EVENTS_PREFETCH });
+  await broker.consume({ queue: EVENTS_QUEUE, messages: customerEvents, handlers: eventHandlers({ endpoints, deliveries, commands, attempts, gate }), prefetch: config.WEBHOOK_EVENTS_PREFETCH });
   await broker.serveRpc({
     messages: webhooksRpc,
     handlers: webhooksRpcHandlers({

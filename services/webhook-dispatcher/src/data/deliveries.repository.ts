@@ -10,6 +10,8 @@ export interface NewDelivery {
   eventType: string;
   body: string;
   manual: boolean;
+  /** Inserted already claimed by this process for this long (its first attempt runs right away). */
+  leaseMs?: number;
 }
 
 /** A delivery claimed for one attempt, with what signing and sending need. */
@@ -61,9 +63,9 @@ export class DeliveriesRepository {
     if (rows.length === 0) return Promise.resolve([]);
     return this.sql.$queryRawUnsafe<{ id: string; endpoint_id: string }[]>(
       `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_key, event_type, body, manual, status, next_attempt_at, updated_at)
-       SELECT id, org_id, endpoint_id, event_key, event_type, body, manual, 'pending', now(), now()
-         FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::boolean[])
-              AS t(id, org_id, endpoint_id, event_key, event_type, body, manual)
+       SELECT id, org_id, endpoint_id, event_key, event_type, body, manual, 'pending', now() + make_interval(secs => lease_ms / 1000.0), now()
+         FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::boolean[], $8::float8[])
+              AS t(id, org_id, endpoint_id, event_key, event_type, body, manual, lease_ms)
        ON CONFLICT (endpoint_id, event_key) DO NOTHING
        RETURNING id::text AS id, endpoint_id::text AS endpoint_id`,
       rows.map((row) => row.id),
@@ -73,6 +75,7 @@ export class DeliveriesRepository {
       rows.map((row) => row.eventType),
       rows.map((row) => row.body),
       rows.map((row) => row.manual),
+      rows.map((row) => row.leaseMs ?? 0),
     );
   }
 

@@ -6,10 +6,15 @@ export const isUuid = (value: string) => UUID.test(value);
 
 export type EndpointRow = WebhookEndpoint;
 
-/** An endpoint subscribed to an event, as the fan-out needs it. */
+/** An endpoint subscribed to an event, with what a first attempt needs (sent without a second read). */
 export interface Subscriber {
   id: string;
   payload_format: string;
+  url: string;
+  status: string;
+  secret_cipher: string;
+  previous_secret_cipher: string | null;
+  previous_valid: boolean | null;
 }
 
 /** Webhook endpoints; every method takes the organization (a foreign id reads as missing). */
@@ -46,7 +51,9 @@ export class EndpointsRepository {
   /** Active endpoints of the organization subscribed to the event: one indexed statement per event. */
   subscribers(orgId: string, eventType: string): Promise<Subscriber[]> {
     return this.sql.$queryRawUnsafe<Subscriber[]>(
-      `SELECT id::text AS id, payload_format FROM webhook_endpoints
+      `SELECT id::text AS id, payload_format, url, status, secret_cipher, previous_secret_cipher,
+              (previous_secret_expires_at > now()) AS previous_valid
+         FROM webhook_endpoints
         WHERE org_id = $1 AND status = 'active' AND $2 = ANY(events)`,
       orgId,
       eventType,

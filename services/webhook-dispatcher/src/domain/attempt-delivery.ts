@@ -35,11 +35,24 @@ export interface AttemptOutcome {
 export class DeliveryAttempts {
   constructor(private readonly deps: AttemptDeliveryDeps) {}
 
+  /**
+   * How long a claimed delivery is left alone: covers waiting for a slot of the endpoint's lane (at
+   * most one timeout) and the attempt itself (at most another), with room to spare.
+   */
+  leaseMs(): number {
+    return this.deps.timeoutMs + 30_000;
+  }
+
   /** Undefined when there was nothing to attempt (not due, already done, or a duplicate command). */
   async run(deliveryId: string, options: { evenIfPaused?: boolean } = {}): Promise<AttemptOutcome | undefined> {
-    const { deliveries, commands } = this.deps;
-    const claimed = await deliveries.claim(deliveryId, this.deps.timeoutMs + 30_000, commands.earlyToleranceMs() + 500);
+    const claimed = await this.deps.deliveries.claim(deliveryId, this.leaseMs(), this.deps.commands.earlyToleranceMs() + 500);
     if (claimed === null) return undefined;
+    return this.attempt(claimed, options);
+  }
+
+  /** One attempt of a delivery this process holds (claimed, or inserted already leased by the fan-out). */
+  async attempt(claimed: ClaimedDelivery, options: { evenIfPaused?: boolean } = {}): Promise<AttemptOutcome | undefined> {
+    const { deliveries, commands } = this.deps;
     if (claimed.endpoint_status !== 'active' && options.evenIfPaused !== true) {
       // Paused and disabled endpoints are sent nothing; the delivery stays listed and replayable.
       await deliveries.abandon(claimed.id);
