@@ -182,6 +182,7 @@ export async function startSystem(options: SystemOptions): Promise<SystemHarness
       await Promise.all(Object.values(workers).filter((worker) => worker.runtime.broker.isConnected()).map((worker) => worker.runtime.broker.deleteTopology().catch(() => undefined)));
       await Promise.all(Object.values(workers).map((worker) => worker.stop()));
       const serviceQueues = [...Object.keys(SERVICES), 'gateway'].flatMap((name) => [`${name}.work`, `${name}.work.parking`, `${name}.rpc`]);
+      serviceQueues.push('webhook-dispatcher.deliveries', 'webhook-dispatcher.deliveries.parking');
       await gatewayRuntime.broker.deleteTopology({ queues: serviceQueues });
       await gatewayRuntime.stop();
       redis.disconnect();

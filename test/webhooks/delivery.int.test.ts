@@ -30,7 +30,9 @@ beforeAll(async () => {
       WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
       WEBHOOK_CONCURRENCY: '8',
       WEBHOOK_ENDPOINT_CONCURRENCY: '2',
-      WEBHOOK_AUTO_PAUSE_AFTER_MS: '2500',
+      // Longer than a whole retry run (4 attempts, ~3 s) even on a slow machine; the streak test keeps
+      // an endpoint failing past it with repeated events.
+      WEBHOOK_AUTO_PAUSE_AFTER_MS: '6000',
       WEBHOOK_SWEEP_INTERVAL_MS: '500',
       WEBHOOK_SWEEP_GRACE_MS: '5000',
     },
@@ -217,9 +219,18 @@ describe('webhook deliveries', () => {
       return { status: healthy ? 200 : 500 };
     });
     const streak = await endpoint('org_streak', { url: receiver.url('/streak'), events: ['post.published'] });
-    await publish('org_streak');
-    await until('auto-pause after the streak', () => endpointStatus('org_streak', streak.id), (status) => status === 'auto_paused');
-    expect(receiver.received('/streak').length).toBeGreaterThanOrEqual(3);
+    // Failures keep coming (an event a second) until the streak is older than the threshold (6 s).
+    const started = Date.now();
+    let paused = false;
+    for (let i = 0; !paused && Date.now() - started < 30_000; i += 1) {
+      await publish('org_streak', postEvent({ text: `failing ${i}` }));
+      await sleep(1000);
+      paused = (await endpointStatus('org_streak', streak.id)) === 'auto_paused';
+    }
+    expect(paused).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(6000);
+    // While paused, the retries still owed are dropped (their deliveries end failed, nothing is sent).
+    await until('retries dropped', () => deliveries('org_streak', streak.id), (items) => items.every((item) => item.status === 'failed'));
 
     healthy = true;
     failOnceMore = true;
@@ -240,9 +251,10 @@ describe('webhook deliveries', () => {
     await publish('org_replay');
     const [failed] = await until('exhausted', () => deliveries('org_replay', target.id), (items) => items[0]?.status === 'failed');
     const auth = `Bearer ${await system.token('org_replay')}`;
-    // Four failures over 3 s passed the (shortened) auto-pause threshold: resume, then replay.
-    expect(await endpointStatus('org_replay', target.id)).toBe('auto_paused');
-    await request(system.gateway).patch(`/v1/webhooks/${target.id}`).set('Authorization', auth).send({ active: true }).expect(200);
+    // On a very slow machine the four failures can outlast the shortened auto-pause threshold.
+    if ((await endpointStatus('org_replay', target.id)) === 'auto_paused') {
+      await request(system.gateway).patch(`/v1/webhooks/${target.id}`).set('Authorization', auth).send({ active: true }).expect(200);
+    }
     const replay = await request(system.gateway).post(`/v1/webhooks/${target.id}/deliveries/${failed!.id}/replay`).set('Authorization', auth);
     expect(replay.status).toBe(202);
     expect(replay.body.id).toBe(failed!.id);
