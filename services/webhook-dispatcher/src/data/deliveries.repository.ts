@@ -108,12 +108,19 @@ export class DeliveriesRepository {
    * answered 410 or has been failing with no success for `autoPauseAfterMs`. Returns the endpoint's status.
    */
   async record(attempt: AttemptRecord): Promise<string | null> {
+    // "Kept failing" (decisions §5): the streak is the failures since the last success with no quiet
+    // gap longer than the threshold between them; a failure after such a gap starts a new streak.
+    const pause = `($10::boolean OR (failing_since <= now() - make_interval(secs => $11::float8)
+                                     AND last_failure_at >= now() - make_interval(secs => $11::float8)))`;
     const endpointUpdate = attempt.succeeded
-      ? `UPDATE webhook_endpoints SET failing_since = NULL, updated_at = now() WHERE id = $9::uuid AND failing_since IS NOT NULL RETURNING status`
+      ? `UPDATE webhook_endpoints SET failing_since = NULL, last_failure_at = NULL, updated_at = now()
+          WHERE id = $9::uuid AND failing_since IS NOT NULL RETURNING status`
       : `UPDATE webhook_endpoints
-            SET failing_since = COALESCE(failing_since, now()), updated_at = now(),
-                status = CASE WHEN $10::boolean OR failing_since <= now() - make_interval(secs => $11::float8) THEN 'auto_paused' ELSE status END,
-                paused_at = CASE WHEN $10::boolean OR failing_since <= now() - make_interval(secs => $11::float8) THEN now() ELSE paused_at END
+            SET failing_since = CASE WHEN failing_since IS NULL OR last_failure_at < now() - make_interval(secs => $11::float8)
+                                     THEN now() ELSE failing_since END,
+                last_failure_at = now(), updated_at = now(),
+                status = CASE WHEN ${pause} THEN 'auto_paused' ELSE status END,
+                paused_at = CASE WHEN ${pause} THEN now() ELSE paused_at END
           WHERE id = $9::uuid AND status = 'active' RETURNING status`;
     const rows = await this.sql.$queryRawUnsafe<{ endpoint_status: string | null }[]>(
       `WITH attempt AS (

@@ -36,7 +36,7 @@ export class EndpointsRepository {
   }
 
   /** Updates only when the endpoint belongs to the organization; null otherwise. */
-  async update(orgId: string, id: string, data: Partial<Pick<EndpointRow, 'url' | 'events' | 'status' | 'failingSince' | 'pausedAt' | 'secretCipher' | 'previousSecretCipher' | 'previousSecretExpiresAt'>>): Promise<EndpointRow | null> {
+  async update(orgId: string, id: string, data: Partial<Pick<EndpointRow, 'url' | 'events' | 'status' | 'failingSince' | 'lastFailureAt' | 'pausedAt' | 'secretCipher' | 'previousSecretCipher' | 'previousSecretExpiresAt'>>): Promise<EndpointRow | null> {
     if (!isUuid(id)) return null;
     const { count } = await this.db.webhookEndpoint.updateMany({ where: { id, orgId }, data });
     return count === 0 ? null : this.db.webhookEndpoint.findUnique({ where: { id } });

@@ -17,7 +17,7 @@ export async function updateEndpoint(
   const data: Parameters<typeof deps.endpoints.update>[2] = {};
   if (input.url !== undefined) data.url = await assertReceiverUrl(input.url, deps.urlRules);
   if (input.events !== undefined) data.events = [...new Set(input.events)];
-  if (input.active === true) Object.assign(data, { status: 'active', failingSince: null, pausedAt: null } satisfies Partial<EndpointRow>);
+  if (input.active === true) Object.assign(data, { status: 'active', failingSince: null, lastFailureAt: null, pausedAt: null } satisfies Partial<EndpointRow>);
   if (input.active === false) data.status = 'disabled';
   const row = await deps.endpoints.update(input.orgId, input.id, data);
   if (row === null) throw notFound('The webhook endpoint');
