@@ -16,24 +16,41 @@ node="${RABBITMQ_NODE:-rabbit@rabbitmq}"
 prefix="$(printf '%s' "${AMQP_PREFIX:-svc}" | sed 's/\./\\./g')"
 shared="$prefix\\.(events|commands|retry|parking)"
 
+# The queues of the events a service publishes: the publishing broker declares its subscribers' queues
+# before the first publish (libs/contracts/src/catalog/subscriptions.ts), so it needs configure, write
+# and read on them (RabbitMQ checks read on a queue declared with a dead-letter exchange). None is an
+# RPC queue: requests and replies with credentials stay readable by their owner only. Keep in step
+# with that table.
+publishes_to() {
+  case "$1" in
+    publisher) echo "webhook\\-dispatcher\\.work|analytics\\-sync\\.work" ;;
+    accounts) echo "webhook\\-dispatcher\\.work" ;;
+    billing) echo "publisher\\.plans|accounts\\.plans" ;;
+    *) echo "" ;;
+  esac
+}
+
 for service in gateway accounts publisher scheduler webhook-dispatcher analytics-sync billing; do
   var="AMQP_PASSWORD_$(printf '%s' "$service" | tr 'a-z-' 'A-Z_')"
   password="$(eval "printf '%s' \"\${$var:-}\"")"
   [ -n "$password" ] || { echo "provision-users: $var is not set" >&2; exit 1; }
   user="${BROKER_USER_PREFIX:-}$service"
   own="$prefix\\.$(printf '%s' "$service" | sed 's/-/\\-/g')\\..*"
+  targets="$(publishes_to "$service")"
+  subscribers="$prefix\\.(${targets:-none\\.none})(\\.parking)?"
   if rabbitmqctl -q -n "$node" list_users | cut -f1 | grep -qx "$user"; then
     rabbitmqctl -q -n "$node" change_password "$user" "$password"
   else
     rabbitmqctl -q -n "$node" add_user "$user" "$password"
   fi
-  # configure: its own queues, the shared exchanges and the retry tier queues it declares.
+  # configure: its own queues, the shared exchanges, the retry tier queues and its events' subscriber
+  # queues it declares.
   # write: the shared exchanges, the default exchange (RPC requests and replies), and the queues it
   # binds (its own and the retry tiers: queue.bind needs write on the queue).
-  # read: its own queues, the shared exchanges (to bind) and direct reply-to.
+  # read: its own queues, the shared exchanges (to bind), its subscribers' queues and direct reply-to.
   rabbitmqctl -q -n "$node" set_permissions -p / "$user" \
-    "^($own|$shared|$prefix\\.retry\\.[0-9]+)\$" \
-    "^(amq\\.default|$shared|$own|$prefix\\.retry\\.[0-9]+)\$" \
-    "^($own|$shared|$prefix\\.retry\\.[0-9]+|amq\\.rabbitmq\\.reply-to.*)\$"
+    "^($own|$shared|$prefix\\.retry\\.[0-9]+|$subscribers)\$" \
+    "^(amq\\.default|$shared|$own|$prefix\\.retry\\.[0-9]+|$subscribers)\$" \
+    "^($own|$shared|$prefix\\.retry\\.[0-9]+|$subscribers|amq\\.rabbitmq\\.reply-to.*)\$"
   echo "provision-users: $user ready"
 done

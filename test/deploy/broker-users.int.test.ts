@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { connect } from 'amqplib';
-import { credentialsGet } from '@svc/contracts';
+import { billingPlanChanged, credentialsGet } from '@svc/contracts';
 import { createLogger } from '@svc/logger';
 import { Broker } from '@svc/messaging';
 import { TEST_AMQP_URL, uniqueNamespace } from '@svc/testing';
@@ -59,6 +59,13 @@ describe('one broker user per service (deploy/rabbitmq/provision-users.sh)', () 
     const gateway = await brokerAs('gateway');
     await expect(publisher.rpc(credentialsGet, { account_id: 'a1' }, { orgId: 'org_1', requestId: 'r' })).resolves.toMatchObject({ access_token: 'tok' });
     await expect(gateway.rpc(credentialsGet, { account_id: 'a1' }, { orgId: 'org_1', requestId: 'r' })).rejects.toMatchObject({ code: 'forbidden' });
+  });
+
+  it("lets a service publish its events, declaring its subscribers' queues on the way", async () => {
+    const billing = await brokerAs('billing');
+    await expect(
+      billing.publish(billingPlanChanged, { plan: 'pro', status: 'active', limits: { connected_accounts: 100, posts_per_month: 10_000 }, revision: 1 }, { orgId: 'org_1', requestId: 'r' }),
+    ).resolves.toBeUndefined();
   });
 
   it("refuses a service that consumes or declares another service's queue", async () => {

@@ -43,6 +43,7 @@ export const serviceEnv: Record<string, string[]> = {
   gateway: ['PORT', 'REDIS_URL', 'JWT_SECRET', 'JWT_ISSUER', 'JWT_AUDIENCE', 'API_KEY_PEPPER', 'RATE_LIMIT_PER_KEY', 'RATE_LIMIT_PER_ORG', 'PUBLIC_BASE_URL', 'OAUTH_SUCCESS_REDIRECT'],
   accounts: ['VAULT_KEYS', 'VAULT_ACTIVE_KEY_ID', 'OAUTH_STATE_SECRET', 'PUBLIC_BASE_URL'],
   billing: ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID'],
+  'webhook-dispatcher': ['VAULT_KEYS', 'VAULT_ACTIVE_KEY_ID'],
 };
 
 export function requiredEnv(service: ServiceFacts): string[] {

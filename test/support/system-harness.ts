@@ -28,6 +28,9 @@ import { wire as wireScheduler } from '../../services/scheduler/src/wiring.ts';
 import { loadServiceConfig as loadAnalyticsConfig } from '../../services/analytics-sync/src/config.ts';
 import { PrismaClient as AnalyticsClient } from '../../services/analytics-sync/src/generated/prisma/client.ts';
 import { wire as wireAnalytics } from '../../services/analytics-sync/src/wiring.ts';
+import { loadServiceConfig as loadWebhookDispatcherConfig } from '../../services/webhook-dispatcher/src/config.ts';
+import { PrismaClient as WebhookDispatcherClient } from '../../services/webhook-dispatcher/src/generated/prisma/client.ts';
+import { wire as wireWebhookDispatcher } from '../../services/webhook-dispatcher/src/wiring.ts';
 import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
 import { PrismaClient as GatewayClient } from '../../services/gateway/src/generated/prisma/client.ts';
 
@@ -69,6 +72,11 @@ export const SERVICES = {
     load: loadBillingConfig,
     createClient: (adapter: never) => new BillingClient({ adapter }),
     wire: wireBilling as unknown as ServiceModule['wire'],
+  },
+  'webhook-dispatcher': {
+    load: loadWebhookDispatcherConfig,
+    createClient: (adapter: never) => new WebhookDispatcherClient({ adapter }),
+    wire: wireWebhookDispatcher as unknown as ServiceModule['wire'],
   },
 } satisfies Record<string, { load: unknown; createClient: unknown; wire: unknown }>;
 
@@ -190,6 +198,7 @@ export async function startSystem(options: SystemOptions): Promise<SystemHarness
       await Promise.all(Object.values(workers).filter((worker) => worker.runtime.broker.isConnected()).map((worker) => worker.runtime.broker.deleteTopology().catch(() => undefined)));
       await Promise.all(Object.values(workers).map((worker) => worker.stop()));
       const serviceQueues = [...Object.keys(SERVICES), 'gateway'].flatMap((name) => [`${name}.work`, `${name}.work.parking`, `${name}.rpc`, `${name}.plans`, `${name}.plans.parking`]);
+      serviceQueues.push('webhook-dispatcher.deliveries', 'webhook-dispatcher.deliveries.parking');
       await gatewayRuntime.broker.deleteTopology({ queues: serviceQueues });
       await gatewayRuntime.stop();
       redis.disconnect();

@@ -81,14 +81,16 @@ let services: Running[] = [];
 let broker: Broker;
 
 beforeAll(async () => {
-  services = await Promise.all([start('gateway', gatewayEnv), ...WORKERS.map((name) => start(name, name === 'accounts' ? accountsEnv : {}))]);
+  const vaultEnv = (name: string): Record<string, string> => (name === 'accounts' ? accountsEnv : name === 'webhook-dispatcher' ? { VAULT_KEYS: accountsEnv.VAULT_KEYS } : {});
+  services = await Promise.all([start('gateway', gatewayEnv), ...WORKERS.map((name) => start(name, vaultEnv(name)))]);
   broker = await Broker.connect({ url: TEST_AMQP_URL, namespace, service: 'system-test', logger: createLogger({ service: 'system-test', level: 'silent' }) });
 }, 120_000);
 
 afterAll(async () => {
   await Promise.all(services.map(stop));
   // The processes are gone; their queues are not (quorum queues outlive them).
-  await broker?.deleteTopology({ queues: ['gateway', ...WORKERS].flatMap((name) => [`${name}.rpc`, `${name}.work`, `${name}.work.parking`, `${name}.plans`, `${name}.plans.parking`]) });
+  const extraQueues = ['webhook-dispatcher.deliveries', 'webhook-dispatcher.deliveries.parking'];
+  await broker?.deleteTopology({ queues: [...['gateway', ...WORKERS].flatMap((name) => [`${name}.rpc`, `${name}.work`, `${name}.work.parking`, `${name}.plans`, `${name}.plans.parking`]), ...extraQueues] });
   await broker?.close();
   await Promise.all(services.map((s) => dropDatabase(connectionConfig(TEST_DATABASE_URL, s.database))));
 });

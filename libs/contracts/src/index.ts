@@ -22,9 +22,12 @@ export * from './catalog/publishing.messages.ts';
 export * from './catalog/analytics.messages.ts';
 export { AnalyticsRowView, AnalyticsPageView, SyncStatus as SyncStatusSchema, SYNC_STATUSES, type AnalyticsRowViewType, type AnalyticsPageViewType, type SyncStatusType } from './schemas/analytics.schemas.ts';
 export * from './catalog/billing.messages.ts';
+export * from './catalog/webhooks.messages.ts';
+export { eventSubscriptions, subscribersOf, type SubscribedQueue } from './catalog/subscriptions.ts';
 // Messages are declared with TypeBox; re-exported so code and tests outside this package declare
 // ad-hoc messages without their own dependency on it.
 export { Type, type Static, type TSchema } from '@sinclair/typebox';
 export { AccountView, OAuthAppView, Provider as ProviderSchema, Health as HealthSchema, type AccountViewType } from './schemas/accounts.schemas.ts';
 export { PostView, DeliveryResultView, JobStatus as JobStatusSchema, JOB_STATUSES, type PostViewType, type DeliveryResultViewType, type JobStatusType, type DeliveryStatusType } from './schemas/publishing.schemas.ts';
 export { PlanLimits, PlanName as PlanNameSchema, SubscriptionStatus as SubscriptionStatusSchema, PLAN_NAMES, SUBSCRIPTION_STATUSES, type PlanLimitsType } from './schemas/billing.schemas.ts';
+export * from './schemas/webhooks.schemas.ts';

@@ -9,6 +9,9 @@ export interface EnvelopePublisher {
   publishEnvelope(envelope: Envelope): Promise<void>;
 }
 
+/** Why a message stopped being relayed: refused past the budget, or never publishable at all. */
+export type ParkReason = 'attempts_exhausted' | 'unpublishable';
+
 export interface OutboxRelayOptions {
   db: RawSql;
   publisher: EnvelopePublisher;
@@ -21,6 +24,13 @@ export interface OutboxRelayOptions {
   claimTimeoutMs?: number;
   /** Published rows are kept this long for inspection, then deleted. */
   retentionHours?: number;
+  /**
+   * Publishes the broker answered and refused (unroutable, nacked) allowed per message before it is
+   * parked. Failures while the broker is unreachable do not count: an outage parks nothing.
+   */
+  maxAttempts?: number;
+  /** Called once per parked message (metrics). */
+  onParked?: (type: string, reason: ParkReason) => void;
 }
 
 interface ClaimedRow {
@@ -30,6 +40,20 @@ interface ClaimedRow {
 }
 
 const MAX_BACKOFF_MS = 60_000;
+
+type FailureKind = 'unpublishable' | 'refused' | 'outage';
+
+/**
+ * Duck-typed so libs/db needs no messaging import: the broker's PublishError carries `reason`
+ * (unroutable, nacked: the broker answered), and an unknown type or invalid payload is a
+ * `validation_error`, which no retry will ever fix.
+ */
+function classify(error: unknown): FailureKind {
+  const { code, reason } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; reason?: unknown };
+  if (code === 'validation_error') return 'unpublishable';
+  if (reason === 'unroutable' || reason === 'nacked') return 'refused';
+  return 'outage';
+}
 
 /**
  * Moves committed outbox rows to RabbitMQ. Rows are claimed with FOR UPDATE SKIP LOCKED (never a
@@ -41,6 +65,7 @@ export class OutboxRelay {
   private readonly batchSize: number;
   private readonly claimTimeoutMs: number;
   private readonly retentionHours: number;
+  private readonly maxAttempts: number;
   private running = false;
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
@@ -52,6 +77,7 @@ export class OutboxRelay {
     this.batchSize = options.batchSize ?? 100;
     this.claimTimeoutMs = options.claimTimeoutMs ?? 30_000;
     this.retentionHours = options.retentionHours ?? 72;
+    this.maxAttempts = options.maxAttempts ?? 20;
   }
 
   async start(): Promise<void> {
@@ -75,14 +101,19 @@ export class OutboxRelay {
     await listener?.end().catch(() => undefined);
   }
 
-  /** Claims and relays one batch; returns how many rows were claimed. */
+  /**
+   * Claims and relays one batch; returns how many rows were claimed. Never-tried rows are claimed
+   * first (ORDER BY attempts, then age), so a pile of rows the broker keeps refusing cannot starve
+   * fresh ones; among retries, the least-tried go first. Failures are settled in two statements per
+   * batch, whatever their number, and logged once per batch.
+   */
   async relayBatch(): Promise<number> {
     const rows = await this.options.db.$queryRawUnsafe<ClaimedRow[]>(
       `WITH batch AS (
          SELECT id FROM outbox_messages
-          WHERE published_at IS NULL AND available_at <= now()
+          WHERE published_at IS NULL AND parked_at IS NULL AND available_at <= now()
             AND (locked_until IS NULL OR locked_until < now())
-          ORDER BY created_at, id
+          ORDER BY attempts, created_at
           FOR UPDATE SKIP LOCKED
           LIMIT $1)
        UPDATE outbox_messages o
@@ -95,6 +126,8 @@ export class OutboxRelay {
     if (rows.length === 0) return 0;
     const outcomes = await Promise.allSettled(rows.map((row) => this.options.publisher.publishEnvelope(row.envelope)));
     const published: string[] = [];
+    const retry: { id: string; error: string; delayMs: number; counted: boolean }[] = [];
+    const parked: { row: ClaimedRow; error: string; reason: ParkReason }[] = [];
     for (const [index, outcome] of outcomes.entries()) {
       const row = rows[index];
       if (row === undefined) continue;
@@ -102,16 +135,11 @@ export class OutboxRelay {
         published.push(row.id);
         continue;
       }
-      const reason = outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason);
-      const delayMs = Math.min(MAX_BACKOFF_MS, 500 * 2 ** Math.min(row.attempts, 10));
-      this.options.logger.warn({ message_id: row.id, type: row.envelope.type, attempts: row.attempts, err: reason }, 'outbox publish failed; will retry');
-      await this.options.db.$executeRawUnsafe(
-        `UPDATE outbox_messages SET locked_until = NULL, last_error = $2,
-                available_at = now() + make_interval(secs => $3::float8) WHERE id = $1::uuid`,
-        row.id,
-        reason.slice(0, 1000),
-        delayMs / 1000,
-      );
+      const error = (outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason)).slice(0, 1000);
+      const kind = classify(outcome.reason);
+      if (kind === 'unpublishable') parked.push({ row, error, reason: 'unpublishable' });
+      else if (kind === 'refused' && row.attempts >= this.maxAttempts) parked.push({ row, error, reason: 'attempts_exhausted' });
+      else retry.push({ id: row.id, error, delayMs: Math.min(MAX_BACKOFF_MS, 500 * 2 ** Math.min(row.attempts, 10)), counted: kind === 'refused' });
     }
     if (published.length > 0) {
       await this.options.db.$executeRawUnsafe(
@@ -119,13 +147,57 @@ export class OutboxRelay {
         published,
       );
     }
+    if (retry.length > 0) await this.scheduleRetries(retry);
+    if (parked.length > 0) await this.park(parked);
     return rows.length;
   }
 
-  /** Rows not yet published (for metrics and readiness). */
+  /** How many rows are parked (a gauge; scripts/outbox-parked.mjs lists and requeues them). */
+  async parkedCount(): Promise<number> {
+    const [row] = await this.options.db.$queryRawUnsafe<{ count: bigint | number }[]>(
+      'SELECT count(*) AS count FROM outbox_messages WHERE parked_at IS NOT NULL AND published_at IS NULL',
+    );
+    return Number(row?.count ?? 0);
+  }
+
+  private async scheduleRetries(retry: { id: string; error: string; delayMs: number; counted: boolean }[]): Promise<void> {
+    // An outage (broker unreachable) does not spend the message's budget: its claim is given back.
+    await this.options.db.$executeRawUnsafe(
+      `UPDATE outbox_messages o
+          SET locked_until = NULL, last_error = r.error,
+              available_at = now() + make_interval(secs => r.delay_ms / 1000.0),
+              attempts = CASE WHEN r.counted THEN o.attempts ELSE o.attempts - 1 END
+         FROM unnest($1::uuid[], $2::text[], $3::float8[], $4::boolean[]) AS r(id, error, delay_ms, counted)
+        WHERE o.id = r.id`,
+      retry.map((entry) => entry.id),
+      retry.map((entry) => entry.error),
+      retry.map((entry) => entry.delayMs),
+      retry.map((entry) => entry.counted),
+    );
+    const first = retry[0]!;
+    this.options.logger.warn(
+      { failed: retry.length, refused: retry.filter((entry) => entry.counted).length, first_message_id: first.id, err: first.error },
+      'outbox publishes failed; will retry',
+    );
+  }
+
+  private async park(parked: { row: ClaimedRow; error: string; reason: ParkReason }[]): Promise<void> {
+    await this.options.db.$executeRawUnsafe(
+      `UPDATE outbox_messages o SET parked_at = now(), locked_until = NULL, last_error = r.error
+         FROM unnest($1::uuid[], $2::text[]) AS r(id, error) WHERE o.id = r.id`,
+      parked.map((entry) => entry.row.id),
+      parked.map((entry) => entry.error),
+    );
+    for (const { row, error, reason } of parked) {
+      this.options.logger.error({ message_id: row.id, type: row.envelope.type, attempts: row.attempts, reason, err: error }, 'outbox message parked');
+      this.options.onParked?.(row.envelope.type, reason);
+    }
+  }
+
+  /** Rows still to publish, parked ones excluded (for metrics and readiness). */
   async backlog(): Promise<number> {
     const [row] = await this.options.db.$queryRawUnsafe<{ count: bigint | number }[]>(
-      'SELECT count(*) AS count FROM outbox_messages WHERE published_at IS NULL',
+      'SELECT count(*) AS count FROM outbox_messages WHERE published_at IS NULL AND parked_at IS NULL',
     );
     return Number(row?.count ?? 0);
   }

@@ -4,6 +4,7 @@ import {
   assertPayload,
   createEnvelope,
   findMessage,
+  subscribersOf,
   type Envelope,
   type EventOrCommandDef,
   type Handlers,
@@ -22,7 +23,7 @@ import { createNames, type Names } from './names.ts';
 import { Publisher } from './publisher.ts';
 import { RpcClient, type RpcCallContext } from './rpc-client.ts';
 import { RpcServer, type AnyRpcHandler } from './rpc-server.ts';
-import { declareBaseTopology, type DeclaredTopology } from './topology.ts';
+import { declareBaseTopology, declareWorkQueue, type DeclaredTopology } from './topology.ts';
 import { WorkConsumer, type AnyHandler } from './work-consumer.ts';
 
 export interface PublishContext {
@@ -37,6 +38,12 @@ export interface ConsumeSpec<Defs extends readonly EventOrCommandDef[]> {
   messages: Defs;
   handlers: Handlers<Defs>;
   prefetch?: number;
+}
+
+export interface DelaySpec {
+  /** Logical work queue the message returns to, e.g. 'webhook-dispatcher.deliveries'. */
+  queue: string;
+  delayMs: number;
 }
 
 export interface ServeRpcSpec<Defs extends readonly RpcDef[]> {
@@ -59,6 +66,8 @@ export class Broker {
   private readonly consumers: WorkConsumer[] = [];
   private rpcServer: RpcServer | undefined;
   private consuming = true;
+  /** Subscriber queues declared on the current connection, by logical queue name. */
+  private subscribers = new Map<string, Promise<void>>();
 
   readonly [testHooks]: TestHooks = {
     dropConnection: () => this.connection.destroySocket(),
@@ -119,6 +128,28 @@ export class Broker {
     }
     assertPayload(def, envelope.payload);
     await this.send(def, envelope);
+  }
+
+  /**
+   * Publishes a message straight to one work queue, back after about `delayMs`: it waits in the
+   * largest delay tier not longer than the delay (the shortest tier when the delay is shorter) and
+   * dead-letters into `queue`. Tiers are fixed (queue TTLs), so callers that need a due time carry it
+   * in the payload and delay the remainder again when the message comes back early. Returns the tier.
+   */
+  async publishDelayed<D extends EventOrCommandDef>(def: D, payload: PayloadOf<D>, context: PublishContext, spec: DelaySpec): Promise<number> {
+    const tiers = this.options.retryDelaysMs;
+    const tierMs = tiers.filter((ms) => ms <= spec.delayMs).at(-1) ?? Math.min(...tiers);
+    const envelope = createEnvelope(def, payload, context);
+    const properties = envelopeProperties(envelope);
+    properties.headers = { ...properties.headers, [RETRY_TIER_HEADER]: String(tierMs) };
+    await this.publisher.publish(this.names.retry, this.names.workQueue(spec.queue), encodeJson(envelope), properties);
+    this.options.metrics.onPublish?.(def.type);
+    return tierMs;
+  }
+
+  /** The delay tiers (ms, ascending) this broker declared. */
+  delayTiersMs(): readonly number[] {
+    return [...this.options.retryDelaysMs].sort((a, b) => a - b);
   }
 
   async consume<Defs extends readonly EventOrCommandDef[]>(spec: ConsumeSpec<Defs>): Promise<void> {
@@ -254,9 +285,44 @@ export class Broker {
   }
 
   private async send(def: EventOrCommandDef, envelope: Envelope): Promise<void> {
+    if (def.kind === 'event') await this.ensureSubscribers(def.type);
     const exchange = def.kind === 'event' ? this.names.events : this.names.commands;
     await this.publisher.publish(exchange, def.type, encodeJson(envelope), envelopeProperties(envelope));
     this.options.metrics.onPublish?.(def.type);
+  }
+
+  /**
+   * Declares the work queues subscribed to an event type (libs/contracts subscriptions) before the
+   * first publish of it on this connection, so the event waits for its consumer instead of being
+   * unroutable while that consumer has never started. Same arguments as the consumer's own declaration.
+   */
+  private ensureSubscribers(type: string): Promise<void> {
+    const pending = subscribersOf(type).map(({ queue, types }) => {
+      let declared = this.subscribers.get(queue);
+      if (declared === undefined) {
+        declared = this.declareSubscriber(queue, types);
+        this.subscribers.set(queue, declared);
+        declared.catch(() => this.subscribers.delete(queue));
+      }
+      return declared;
+    });
+    return Promise.all(pending).then(() => undefined);
+  }
+
+  private async declareSubscriber(queue: string, types: string[]): Promise<void> {
+    const model = await this.connection.whenReady(this.options.publishWaitMs);
+    const channel = await model.createChannel();
+    channel.on('error', () => undefined);
+    try {
+      await declareWorkQueue(
+        channel,
+        this.names,
+        { queue, deliveryLimit: this.options.deliveryLimit, bindings: types.map((routingKey) => ({ exchange: this.names.events, routingKey })) },
+        this.declared,
+      );
+    } finally {
+      await channel.close().catch(() => undefined);
+    }
   }
 
   /**
@@ -276,6 +342,7 @@ export class Broker {
 
   private async setup(model: ChannelModel, generation: number): Promise<void> {
     this.rpcClient.failAll('became unreachable: the broker connection was lost.');
+    this.subscribers = new Map();
     await this.withTopologyChannel(model);
     if (!this.consuming) return;
     for (const consumer of this.consumers) await consumer.start(model, generation);

@@ -1,4 +1,4 @@
-export { Broker, type PublishContext, type ConsumeSpec, type ServeRpcSpec } from './broker.ts';
+export { Broker, type PublishContext, type ConsumeSpec, type ServeRpcSpec, type DelaySpec } from './broker.ts';
 export type { BrokerOptions, BrokerMetrics, ConsumeOutcome } from './broker-options.ts';
 export type { RpcCallContext } from './rpc-client.ts';
 export type { RpcReply } from './rpc-reply.ts';

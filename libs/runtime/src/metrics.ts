@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export interface ServiceMetrics {
   registry: Registry;
@@ -6,6 +6,7 @@ export interface ServiceMetrics {
   messagesConsumed: Counter<'type' | 'outcome'>;
   handlerSeconds: Histogram<'type'>;
   brokerReconnects: Counter;
+  outboxParked: Counter<'type' | 'reason'>;
 }
 
 /** One registry per process, labelled with the service name, with Node's default metrics. */
@@ -30,5 +31,23 @@ export function createServiceMetrics(service: string): ServiceMetrics {
       registers: [registry],
     }),
     brokerReconnects: new Counter({ name: 'svc_broker_reconnects_total', help: 'Reconnections to RabbitMQ.', registers: [registry] }),
+    outboxParked: new Counter({
+      name: 'svc_outbox_parked_total',
+      help: 'Outbox messages the relay gave up on (refused past the attempt budget, or unpublishable).',
+      labelNames: ['type', 'reason'],
+      registers: [registry],
+    }),
   };
+}
+
+/** Rows parked in the service's outbox right now, read at scrape time; alert when above zero. */
+export function registerOutboxGauge(registry: Registry, parkedCount: () => Promise<number>): void {
+  new Gauge({
+    name: 'svc_outbox_parked_messages',
+    help: 'Outbox messages parked and waiting for an operator (scripts/outbox-parked.mjs).',
+    registers: [registry],
+    async collect() {
+      this.set(await parkedCount().catch(() => 0));
+    },
+  });
 }

@@ -10,7 +10,7 @@ import {
 } from '@svc/db';
 import type { Logger } from '@svc/logger';
 import { Broker } from '@svc/messaging';
-import { createServiceMetrics, type ServiceMetrics } from './metrics.ts';
+import { createServiceMetrics, registerOutboxGauge, type ServiceMetrics } from './metrics.ts';
 
 type PrismaAdapter = ReturnType<typeof createPrismaAdapter>;
 
@@ -83,7 +83,14 @@ export async function openServiceRuntime<Db extends DatabaseClient>(options: Ser
       onReconnect: () => metrics.brokerReconnects.inc(),
     },
   });
-  const relay = new OutboxRelay({ db, publisher: broker, logger, listenConnection: connection });
+  const relay = new OutboxRelay({
+    db,
+    publisher: broker,
+    logger,
+    listenConnection: connection,
+    onParked: (type, reason) => metrics.outboxParked.inc({ type, reason }),
+  });
+  registerOutboxGauge(metrics.registry, () => relay.parkedCount());
   await relay.start();
 
   let stopped: Promise<void> | undefined;

@@ -24,6 +24,7 @@ import { healthRoutes } from './routes/health.routes.ts';
 import { oauthRoutes } from './routes/oauth.routes.ts';
 import { publishingRoutes } from './routes/publishing.routes.ts';
 import { statsRoutes } from './routes/stats.routes.ts';
+import { webhookRoutes } from './routes/webhooks.routes.ts';
 
 export interface GatewayParts {
   config: GatewayConfig;
@@ -74,6 +75,7 @@ export function composeGateway(parts: GatewayParts) {
       ...statsRoutes(rpc),
       ...analyticsRoutes(rpc),
       ...billingRoutes(rpc),
+      ...webhookRoutes(rpc),
       ...(parts.extraRoutes ?? []),
     ],
     bodyLimitBytes: config.BODY_LIMIT_BYTES,

@@ -1,10 +1,51 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { commonConfigSchema, loadConfig } from '@svc/config';
 
+const msList = (fallback: string) => Type.String({ pattern: '^\\d+(,\\d+)*$', default: fallback });
+
 /** Every setting of the webhook-dispatcher service; the only module that reads the environment. */
 export const configSchema = Type.Object({
   ...commonConfigSchema,
   PROBE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9104 }),
+  /** Encryption keys for signing secrets: `k1:<base64 of 32 bytes>,k2:...` (libs/crypto vault). */
+  VAULT_KEYS: Type.String({ minLength: 1 }),
+  VAULT_ACTIVE_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
+  /** Dev and tests only: receivers on loopback/private addresses (link-local and metadata stay refused). */
+  ALLOW_PRIVATE_URLS: Type.Boolean({ default: false }),
+  /**
+   * Delay before each attempt, from the first (decisions §5): 0, 5 s, 30 s, then 5 min, 30 min, 2 h,
+   * 5 h, 10 h, 14 h, 20 h, 24 h. Its length is the number of attempts. Tests shorten it.
+   */
+  WEBHOOK_RETRY_SCHEDULE_MS: msList('0,5000,30000,300000,1800000,7200000,18000000,36000000,50400000,72000000,86400000'),
+  /** Each delay after the first is drawn from [d·(1-j), d·(1+j)]. */
+  WEBHOOK_RETRY_JITTER: Type.Number({ minimum: 0, maximum: 0.5, default: 0.2 }),
+  /** A receiver that takes longer fails the attempt. */
+  WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 15_000 }),
+  /** Bytes of a response body read (and kept as the attempt's excerpt); the rest is discarded unread. */
+  WEBHOOK_RESPONSE_CAP_BYTES: Type.Integer({ minimum: 0, maximum: 65_536, default: 1024 }),
+  /** Attempts in flight per process (the prefetch of the deliveries queue). */
+  WEBHOOK_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1000, default: 64 }),
+  /**
+   * Attempts in flight per endpoint per process, so a slow receiver cannot take every worker: past
+   * it, as many again wait their turn in memory and the rest come back after the shortest delay tier.
+   */
+  WEBHOOK_ENDPOINT_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 500, default: 16 }),
+  /** An endpoint failing with no success for this long is auto-paused (decisions §5: 5 days). */
+  WEBHOOK_AUTO_PAUSE_AFTER_MS: Type.Integer({ minimum: 0, default: 5 * 24 * 3600_000 }),
+  /** How long the previous secret keeps signing after a rotation. */
+  WEBHOOK_SECRET_OVERLAP_MS: Type.Integer({ minimum: 0, default: 24 * 3600_000 }),
+  /** Deliveries of this age or younger can be replayed. */
+  WEBHOOK_REPLAY_WINDOW_MS: Type.Integer({ minimum: 1000, default: 14 * 24 * 3600_000 }),
+  /**
+   * The sweeper re-sends attempt commands for pending deliveries overdue by this much (a command lost
+   * with a crash between commit and publish, or an attempt whose worker died).
+   */
+  WEBHOOK_SWEEP_GRACE_MS: Type.Integer({ minimum: 1000, default: 120_000 }),
+  WEBHOOK_SWEEP_INTERVAL_MS: Type.Integer({ minimum: 100, default: 30_000 }),
+  /** Connections of the pool that runs the per-delivery statements (besides Prisma's own pool). */
+  WEBHOOK_DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  /** Events fanned out at once (the prefetch of the events queue). */
+  WEBHOOK_EVENTS_PREFETCH: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
 });
 
 export type Config = Static<typeof configSchema>;

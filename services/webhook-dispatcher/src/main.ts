@@ -3,10 +3,12 @@ import path from 'node:path';
 import { workerMain } from '@svc/runtime';
 import { loadServiceConfig } from './config.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
+import { wire } from './wiring.ts';
 
 workerMain({
   name: 'webhook-dispatcher',
   serviceDir: path.resolve(__dirname, '..'),
   loadConfig: loadServiceConfig,
   createClient: (adapter) => new PrismaClient({ adapter }),
+  wire: (runtime, config) => wire(runtime, config),
 });

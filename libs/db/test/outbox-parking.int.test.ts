@@ -1,0 +1,132 @@
+// The relay's end for messages the broker keeps refusing (issue 9): a bounded budget, then parked
+// (counted, listed, requeued by an operator); an outage spends no budget; and 10,000 failing rows
+// never delay a fresh one.
+import path from 'node:path';
+import { createEnvelope, systemProbe, type Envelope } from '@svc/contracts';
+import { createLogger } from '@svc/logger';
+import { createTestDatabase, type TestDatabase } from '@svc/testing';
+import { PrismaClient } from '../../../services/accounts/src/generated/prisma/client.ts';
+import { enqueueOutbox } from '../src/outbox.ts';
+import { listParkedOutbox, requeueParkedOutbox } from '../src/outbox-parked.ts';
+import { OutboxRelay, type EnvelopePublisher, type ParkReason } from '../src/outbox-relay.ts';
+import { createPrismaAdapter } from '../src/prisma-bridge.ts';
+
+const logger = createLogger({ service: 'outbox-parking-test', level: 'silent' });
+let database: TestDatabase;
+let db: PrismaClient;
+
+beforeAll(async () => {
+  database = await createTestDatabase({ prefix: 'outbox_park', serviceDir: path.resolve(__dirname, '../../../services/accounts') });
+  db = new PrismaClient({ adapter: createPrismaAdapter(database.connection) });
+});
+afterAll(async () => {
+  await db.$disconnect();
+  await database.drop();
+});
+beforeEach(async () => {
+  await db.$executeRawUnsafe('DELETE FROM outbox_messages');
+});
+
+/** Shaped like the broker's errors: PublishError carries `reason`; validation failures carry `code`. */
+const refused = () => Object.assign(new Error('No queue is bound to routing key "system.probe.v1"'), { code: 'service_unavailable', reason: 'unroutable' });
+const invalid = () => Object.assign(new Error('Message type x.v1 is not a known event or command.'), { code: 'validation_error' });
+const outage = () => Object.assign(new Error('RabbitMQ cannot be reached'), { code: 'service_unavailable' });
+
+function publisher(fail: (envelope: Envelope) => Error | undefined): EnvelopePublisher & { sent: Envelope[] } {
+  const sent: Envelope[] = [];
+  return {
+    sent,
+    publishEnvelope: (envelope) => {
+      const error = fail(envelope);
+      if (error !== undefined) return Promise.reject(error);
+      sent.push(envelope);
+      return Promise.resolve();
+    },
+  };
+}
+
+const probe = (n: number) => createEnvelope(systemProbe, { n }, { orgId: null, requestId: null });
+const makeDue = () => db.$executeRawUnsafe('UPDATE outbox_messages SET available_at = now() - interval \'1 second\' WHERE published_at IS NULL');
+
+describe('outbox relay give-up-and-park', () => {
+  it('parks a message the broker keeps refusing after maxAttempts, counts it, and lets an operator requeue it', async () => {
+    const envelope = probe(1);
+    await db.$transaction(async (tx) => enqueueOutbox(tx, [envelope]));
+    const parked: [string, ParkReason][] = [];
+    const relay = new OutboxRelay({ db, publisher: publisher(() => refused()), logger, maxAttempts: 3, onParked: (type, reason) => parked.push([type, reason]) });
+    for (let i = 0; i < 3; i += 1) {
+      expect(await relay.relayBatch()).toBe(1);
+      await makeDue();
+    }
+    expect(parked).toEqual([['system.probe.v1', 'attempts_exhausted']]);
+    expect(await relay.relayBatch()).toBe(0);
+    expect(await relay.parkedCount()).toBe(1);
+    expect(await relay.backlog()).toBe(0);
+    const [listed] = await listParkedOutbox(db);
+    expect(listed).toMatchObject({ id: envelope.message_id, type: 'system.probe.v1', attempts: 3 });
+    expect(listed!.last_error).toMatch(/No queue is bound/);
+
+    // The cause is fixed (a consumer's queue now exists): the operator requeues, the relay publishes it.
+    expect(await requeueParkedOutbox(db, { type: 'system.probe.v1' })).toBe(1);
+    const healthy = publisher(() => undefined);
+    expect(await new OutboxRelay({ db, publisher: healthy, logger }).relayBatch()).toBe(1);
+    expect(healthy.sent.map((sent) => sent.message_id)).toEqual([envelope.message_id]);
+    expect(await relay.parkedCount()).toBe(0);
+  });
+
+  it('parks an unpublishable message at once', async () => {
+    await db.$transaction(async (tx) => enqueueOutbox(tx, [probe(2)]));
+    const reasons: ParkReason[] = [];
+    const relay = new OutboxRelay({ db, publisher: publisher(() => invalid()), logger, onParked: (_type, reason) => reasons.push(reason) });
+    await relay.relayBatch();
+    expect(reasons).toEqual(['unpublishable']);
+    expect(await relay.parkedCount()).toBe(1);
+  });
+
+  it('spends no budget while the broker is unreachable', async () => {
+    const envelope = probe(3);
+    await db.$transaction(async (tx) => enqueueOutbox(tx, [envelope]));
+    const relay = new OutboxRelay({ db, publisher: publisher(() => outage()), logger, maxAttempts: 2 });
+    for (let i = 0; i < 5; i += 1) {
+      await relay.relayBatch();
+      await makeDue();
+    }
+    expect(await relay.parkedCount()).toBe(0);
+    const row = await db.outboxMessage.findUniqueOrThrow({ where: { id: envelope.message_id } });
+    expect(row.attempts).toBe(0);
+    expect(row.lastError).toMatch(/cannot be reached/);
+  });
+
+  it('claims fresh rows before 10,000 older failing ones', async () => {
+    // 10,000 rows the broker keeps refusing, all due again, all older than the fresh ones.
+    await db.$executeRawUnsafe(
+      `INSERT INTO outbox_messages (id, type, envelope, attempts, available_at, created_at)
+       SELECT id, 'system.probe.v1',
+              jsonb_build_object('message_id', id::text, 'type', 'system.probe.v1', 'occurred_at', '2026-01-01T00:00:00.000Z',
+                                 'request_id', NULL, 'org_id', NULL, 'payload', jsonb_build_object('n', -i)),
+              3, now() - interval '1 second', now() - interval '1 hour' + i * interval '1 millisecond'
+         FROM (SELECT gen_random_uuid() AS id, i FROM generate_series(1, 10000) AS i) AS rows`,
+    );
+    const fresh = Array.from({ length: 5 }, (_, i) => probe(1000 + i));
+    await db.$transaction(async (tx) => enqueueOutbox(tx, fresh));
+    const sink = publisher((envelope) => ((envelope.payload as { n: number }).n < 0 ? refused() : undefined));
+    const relay = new OutboxRelay({ db, publisher: sink, logger, batchSize: 100 });
+
+    // The very first batch relays every fresh row, ahead of the failing pile.
+    expect(await relay.relayBatch()).toBe(100);
+    expect(sink.sent.map((sent) => sent.message_id).sort()).toEqual(fresh.map((envelope) => envelope.message_id).sort());
+
+    // And a fresh row committed while the pile is being retried is again first in line.
+    const late = probe(2000);
+    await db.$transaction(async (tx) => enqueueOutbox(tx, [late]));
+    await relay.relayBatch();
+    expect(sink.sent.at(-1)?.message_id).toBe(late.message_id);
+
+    // The claim reads the partial index, not every failing row.
+    const plan = await db.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(
+      `EXPLAIN SELECT id FROM outbox_messages WHERE published_at IS NULL AND parked_at IS NULL AND available_at <= now()
+         ORDER BY attempts, created_at LIMIT 100`,
+    );
+    expect(plan.map((line) => line['QUERY PLAN']).join('\n')).toMatch(/outbox_messages_claim_idx/);
+  });
+});

@@ -1,0 +1,36 @@
+import { webhooksDeliveryAttempt, type Handlers } from '@svc/contracts';
+import type { AttemptCommands } from '../domain/attempt-commands.ts';
+import type { DeliveryAttempts } from '../domain/attempt-delivery.ts';
+import type { EndpointGate } from '../domain/endpoint-gate.ts';
+
+export const attemptCommands = [webhooksDeliveryAttempt] as const;
+
+/**
+ * A command back early from a delay tier is delayed again by the remainder; one for an endpoint
+ * already at its concurrency limit goes back for the shortest tier (fairness: it does not hold a
+ * worker while it waits); otherwise the attempt runs.
+ */
+export function attemptHandlers(deps: { attempts: DeliveryAttempts; commands: AttemptCommands; gate: EndpointGate }): Handlers<typeof attemptCommands> {
+  return {
+    'webhooks.delivery_attempt.v1': async (envelope) => {
+      const { delivery_id, endpoint_id, due_at } = envelope.payload;
+      const target = { id: delivery_id, endpointId: endpoint_id, orgId: envelope.org_id };
+      const due = new Date(due_at);
+      if (due.getTime() - Date.now() > deps.commands.earlyToleranceMs()) {
+        await deps.commands.at(target, due);
+        return;
+      }
+      const entry = deps.gate.enter(endpoint_id);
+      if (entry === undefined) {
+        await deps.commands.at(target, new Date(Date.now() + deps.commands.shortestTierMs()));
+        return;
+      }
+      const release = await entry;
+      try {
+        await deps.attempts.run(delivery_id);
+      } finally {
+        release();
+      }
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import type { PayloadFormat } from '@svc/contracts';
+import type { Logger } from '@svc/logger';
+import type { ClaimedDelivery, DeliveriesRepository } from '../data/deliveries.repository.ts';
+import type { AttemptCommands } from './attempt-commands.ts';
+import type { HttpSender, SendResult } from './http-sender.ts';
+import { nextRetryDelayMs, parseRetryAfter } from './retry-schedule.ts';
+import type { SecretBox } from './secrets.ts';
+import { signatureHeaders } from './signing.ts';
+
+export interface AttemptDeliveryDeps {
+  deliveries: DeliveriesRepository;
+  sender: HttpSender;
+  secrets: SecretBox;
+  commands: AttemptCommands;
+  logger: Logger;
+  schedule: readonly number[];
+  jitter: number;
+  timeoutMs: number;
+  autoPauseAfterMs: number;
+  onAttempt?: (outcome: 'succeeded' | 'retrying' | 'failed') => void;
+}
+
+export interface AttemptOutcome {
+  attemptId: string;
+  result: SendResult;
+  status: 'pending' | 'succeeded' | 'failed';
+}
+
+/**
+ * One attempt of one delivery: claim the row (it must be due and pending), sign, POST, then record
+ * the attempt, the delivery's next state and the endpoint's failure clock in one statement, and only
+ * then send the next attempt's command (a crash in between leaves an overdue row for the sweeper).
+ */
+export class DeliveryAttempts {
+  constructor(private readonly deps: AttemptDeliveryDeps) {}
+
+  /**
+   * How long a claimed delivery is left alone: covers waiting for a slot of the endpoint's lane (at
+   * most one timeout) and the attempt itself (at most another), with room to spare.
+   */
+  leaseMs(): number {
+    return this.deps.timeoutMs + 30_000;
+  }
+
+  /** Undefined when there was nothing to attempt (not due, already done, or a duplicate command). */
+  async run(deliveryId: string, options: { evenIfPaused?: boolean } = {}): Promise<AttemptOutcome | undefined> {
+    const claimed = await this.deps.deliveries.claim(deliveryId, this.leaseMs(), this.deps.commands.earlyToleranceMs() + 500);
+    if (claimed === null) return undefined;
+    return this.attempt(claimed, options);
+  }
+
+  /** One attempt of a delivery this process holds (claimed, or inserted already leased by the fan-out). */
+  async attempt(claimed: ClaimedDelivery, options: { evenIfPaused?: boolean } = {}): Promise<AttemptOutcome | undefined> {
+    const { deliveries, commands } = this.deps;
+    if (claimed.endpoint_status !== 'active' && options.evenIfPaused !== true) {
+      // Paused and disabled endpoints are sent nothing; the delivery stays listed and replayable.
+      await deliveries.abandon(claimed.id);
+      this.deps.onAttempt?.('failed');
+      return undefined;
+    }
+    const result = await this.send(claimed);
+    const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    const gone = result.statusCode === 410;
+    const attemptsMade = claimed.attempt_count + 1;
+    const retryAfterMs = result.statusCode === 429 || result.statusCode === 503 ? parseRetryAfter(result.retryAfter) : undefined;
+    const delayMs = succeeded || gone || claimed.manual ? undefined : nextRetryDelayMs(this.deps.schedule, attemptsMade, { jitter: this.deps.jitter, retryAfterMs });
+    const status = succeeded ? 'succeeded' : delayMs === undefined ? 'failed' : 'pending';
+    const nextAttemptAt = delayMs === undefined ? null : new Date(Date.now() + delayMs);
+    const attemptId = randomUUID();
+    await deliveries.record({
+      attemptId,
+      deliveryId: claimed.id,
+      endpointId: claimed.endpoint_id,
+      statusCode: result.statusCode,
+      durationMs: result.durationMs,
+      error: result.error ?? (succeeded ? null : `The receiver answered ${result.statusCode ?? 'nothing'}.`),
+      excerpt: result.excerpt,
+      status,
+      nextAttemptAt,
+      succeeded,
+      gone,
+      autoPauseAfterMs: this.deps.autoPauseAfterMs,
+    });
+    this.deps.onAttempt?.(status === 'pending' ? 'retrying' : status);
+    if (nextAttemptAt !== null) await commands.at({ id: claimed.id, endpointId: claimed.endpoint_id, orgId: claimed.org_id }, nextAttemptAt);
+    return { attemptId, result, status };
+  }
+
+  private async send(claimed: ClaimedDelivery): Promise<SendResult> {
+    let secrets: string[];
+    try {
+      secrets = [this.deps.secrets.open(claimed.endpoint_id, 'current', claimed.secret_cipher)];
+      if (claimed.previous_valid === true && claimed.previous_secret_cipher !== null) {
+        secrets.push(this.deps.secrets.open(claimed.endpoint_id, 'previous', claimed.previous_secret_cipher));
+      }
+    } catch (error) {
+      // A vault key missing from VAULT_KEYS: an operator problem, recorded on the attempt (never the secret).
+      this.deps.logger.error({ err: error, endpoint_id: claimed.endpoint_id }, 'cannot decrypt a webhook signing secret');
+      return { statusCode: null, durationMs: 0, error: 'The signing secret could not be decrypted.', excerpt: null, retryAfter: undefined };
+    }
+    const timestamp = Math.floor(Date.now() / 1000);
+    const format = claimed.payload_format as PayloadFormat;
+    const headers = signatureHeaders(format, secrets, timestamp, claimed.body);
+    if (format === 'envelope') {
+      headers['X-Svc-Event'] = claimed.event_type;
+      headers['X-Svc-Delivery'] = claimed.id;
+    }
+    return this.deps.sender.send(claimed.url, headers, claimed.body);
+  }
+}

@@ -1,0 +1,29 @@
+import { randomUUID } from 'node:crypto';
+import type { PayloadFormat, WebhookEventType } from '@svc/contracts';
+import type { EndpointsRepository } from '../data/endpoints.repository.ts';
+import { assertReceiverUrl, type UrlRules } from './endpoint-url.ts';
+import type { SecretBox } from './secrets.ts';
+import { generateSigningSecret } from './signing.ts';
+import { toEndpointView } from './views.ts';
+
+export interface EndpointDeps {
+  endpoints: EndpointsRepository;
+  secrets: SecretBox;
+  urlRules: UrlRules;
+}
+
+/** Registers an endpoint; the reply is the only time its signing secret is shown. */
+export async function createEndpoint(deps: EndpointDeps, input: { orgId: string; url: string; events: WebhookEventType[]; payloadFormat: PayloadFormat }) {
+  const url = await assertReceiverUrl(input.url, deps.urlRules);
+  const id = randomUUID();
+  const secret = generateSigningSecret();
+  const row = await deps.endpoints.create({
+    id,
+    orgId: input.orgId,
+    url,
+    events: [...new Set(input.events)],
+    payloadFormat: input.payloadFormat,
+    secretCipher: deps.secrets.seal(id, 'current', secret),
+  });
+  return { ...toEndpointView(row), signing_secret: secret };
+}

@@ -1,0 +1,56 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { HttpSender } from './http-sender.ts';
+
+describe('HttpSender', () => {
+  let server: http.Server;
+  let base: string;
+  const sender = new HttpSender({ policy: { allowPrivate: true }, timeoutMs: 500, responseCapBytes: 16, maxSockets: 4 });
+  const strict = new HttpSender({ policy: { allowPrivate: false }, timeoutMs: 500, responseCapBytes: 16, maxSockets: 4 });
+
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      if (req.url === '/redirect') return res.writeHead(308, { Location: '/ok' }).end();
+      if (req.url === '/hang') return;
+      if (req.url === '/big') return res.writeHead(200).end('x'.repeat(100_000));
+      res.writeHead(req.url === '/busy' ? 429 : 200, { 'Retry-After': '7' }).end('fine');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('posts and reads the status, an excerpt and Retry-After', async () => {
+    const result = await sender.send(`${base}/busy`, {}, '{}');
+    expect(result).toMatchObject({ statusCode: 429, excerpt: 'fine', retryAfter: '7', error: null });
+  });
+
+  it('does not follow redirects', async () => {
+    expect((await sender.send(`${base}/redirect`, {}, '{}')).statusCode).toBe(308);
+  });
+
+  it('reads at most the cap of a large body', async () => {
+    const result = await sender.send(`${base}/big`, {}, '{}');
+    expect(result.statusCode).toBe(200);
+    expect(result.excerpt).toBe('x'.repeat(16));
+  });
+
+  it('gives up on a receiver that does not answer within the timeout', async () => {
+    const result = await sender.send(`${base}/hang`, {}, '{}');
+    expect(result.statusCode).toBeNull();
+    expect(result.error).toMatch(/within 500 ms/);
+  });
+
+  it('refuses loopback, link-local and metadata addresses at connect time', async () => {
+    for (const url of [`${base}/ok`, 'http://localhost:1/', 'http://169.254.169.254/latest', 'http://[::1]:1/']) {
+      const result = await strict.send(url, {}, '{}');
+      expect(result.statusCode).toBeNull();
+      expect(result.error).toMatch(/Blocked/);
+    }
+    const linkLocal = await sender.send('http://169.254.169.254/latest', {}, '{}');
+    expect(linkLocal.error).toMatch(/Blocked/);
+  });
+});

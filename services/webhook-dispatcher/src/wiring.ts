@@ -1,0 +1,90 @@
+import { vaultFromConfig } from '@svc/crypto';
+import type { ServiceRuntime, WorkerWiring } from '@svc/runtime';
+import pg from 'pg';
+import { Counter } from 'prom-client';
+import type { Config } from './config.ts';
+import { attemptCommands, attemptHandlers } from './consumers/delivery-attempt.consumer.ts';
+import { customerEvents, eventHandlers, EVENTS_QUEUE } from './consumers/events.consumer.ts';
+import { DeliveriesRepository } from './data/deliveries.repository.ts';
+import { EndpointsRepository } from './data/endpoints.repository.ts';
+import { pgRawSql } from './data/pg-sql.ts';
+import { AttemptCommands, DELIVERIES_QUEUE } from './domain/attempt-commands.ts';
+import { DeliveryAttempts } from './domain/attempt-delivery.ts';
+import { DeliverySweeper } from './domain/delivery-sweeper.ts';
+import { EndpointGate } from './domain/endpoint-gate.ts';
+import { HttpSender } from './domain/http-sender.ts';
+import { parseSchedule } from './domain/retry-schedule.ts';
+import { SecretBox } from './domain/secrets.ts';
+import type { PrismaClient } from './generated/prisma/client.ts';
+import { webhooksRpc, webhooksRpcHandlers } from './rpc/webhooks.handlers.ts';
+
+/**
+ * Builds the dispatcher from its runtime: endpoints and deliveries, the guarded HTTP client, the
+ * events consumer (fan-out), the attempts consumer (delivery, retries), RPC for the gateway and the
+ * overdue sweeper.
+ */
+export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config): Promise<WorkerWiring> {
+  const { db, logger, broker } = runtime;
+  const secrets = new SecretBox(vaultFromConfig(config.VAULT_KEYS, config.VAULT_ACTIVE_KEY_ID));
+  const { host, port, user, password, database } = runtime.connection;
+  const pool = new pg.Pool({ host, port, user, database, max: config.WEBHOOK_DB_POOL_SIZE, ...(password === undefined ? {} : { password }) });
+  pool.on('error', (error) => logger.warn({ err: error }, 'idle database connection failed'));
+  const hot = pgRawSql(pool);
+  const endpoints = new EndpointsRepository(db, hot);
+  const deliveries = new DeliveriesRepository(db, hot);
+  const commands = new AttemptCommands(broker);
+  const sender = new HttpSender({
+    policy: { allowPrivate: config.ALLOW_PRIVATE_URLS },
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    responseCapBytes: config.WEBHOOK_RESPONSE_CAP_BYTES,
+    // Pools are per host:port, and endpoints of many customers can share a host: a per-endpoint cap
+    // here would let one hanging endpoint block its neighbours. The gate and the prefetch bound load.
+    maxSockets: config.WEBHOOK_CONCURRENCY,
+  });
+  const outcomes = new Counter({
+    name: 'svc_webhook_attempts_total',
+    help: 'Webhook delivery attempts by outcome (succeeded, retrying, failed).',
+    labelNames: ['outcome'],
+    registers: [runtime.metrics.registry],
+  });
+  const attempts = new DeliveryAttempts({
+    deliveries,
+    sender,
+    secrets,
+    commands,
+    logger,
+    schedule: parseSchedule(config.WEBHOOK_RETRY_SCHEDULE_MS),
+    jitter: config.WEBHOOK_RETRY_JITTER,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    autoPauseAfterMs: config.WEBHOOK_AUTO_PAUSE_AFTER_MS,
+    onAttempt: (outcome) => outcomes.inc({ outcome }),
+  });
+  const gate = new EndpointGate(config.WEBHOOK_ENDPOINT_CONCURRENCY, config.WEBHOOK_ENDPOINT_CONCURRENCY);
+  await broker.consume({ queue: DELIVERIES_QUEUE, messages: attemptCommands, handlers: attemptHandlers({ attempts, commands, gate }), prefetch: config.WEBHOOK_CONCURRENCY });
+  await broker.consume({ queue: EVENTS_QUEUE, messages: customerEvents, handlers: eventHandlers({ endpoints, deliveries, commands, attempts, gate }), prefetch: config.WEBHOOK_EVENTS_PREFETCH });
+  await broker.serveRpc({
+    messages: webhooksRpc,
+    handlers: webhooksRpcHandlers({
+      endpoints,
+      deliveries,
+      secrets,
+      attempts,
+      commands,
+      urlRules: { allowPrivate: config.ALLOW_PRIVATE_URLS, requireHttps: config.NODE_ENV === 'production' },
+      secretOverlapMs: config.WEBHOOK_SECRET_OVERLAP_MS,
+      replayWindowMs: config.WEBHOOK_REPLAY_WINDOW_MS,
+    }),
+  });
+  const sweeper = new DeliverySweeper({ deliveries, commands, logger, intervalMs: config.WEBHOOK_SWEEP_INTERVAL_MS, graceMs: config.WEBHOOK_SWEEP_GRACE_MS });
+  sweeper.start();
+  return {
+    // In-flight attempts finish (consumers stop first) before their pool closes. stopConsuming is
+    // idempotent: the runtime's own stop finds nothing left to stop. Idle keep-alive sockets to
+    // receivers are unref'd by node's agent.
+    stop: async () => {
+      await sweeper.stop();
+      await broker.stopConsuming({ deadlineMs: Math.max(1000, config.SHUTDOWN_GRACE_MS - 5000) });
+      await pool.end();
+    },
+  };
+}
