@@ -130,17 +130,20 @@ describe('token lifecycle', () => {
   it('holds no transaction open while the network is slow, and runs one refresh at a time per account', async () => {
     const orgId = uniqueName('org');
     const auth = `Bearer ${await h.token(orgId)}`;
-    const id = await connectOAuth(auth, 'tiktok');
-    await h.sandbox.fault('tiktok', 'timeout', 1);
+    // LinkedIn tokens last 60 days: the background pass (3 h horizon here) leaves this account alone.
+    const id = await connectOAuth(auth, 'linkedin');
+    await h.sandbox.fault('linkedin', 'timeout', 1);
     const slow = request(h.gateway).post(`/v1/accounts/${id}/refresh`).set('Authorization', auth).then((res) => res);
-    await new Promise((r) => setTimeout(r, 500));
+    const lease = await waitFor(async () => {
+      const row = await db().account.findUniqueOrThrow({ where: { id } });
+      return row.refreshLeaseUntil !== null && row.refreshLeaseUntil.getTime() > Date.now() ? row : undefined;
+    });
+    expect(lease.refreshLeaseOwner).not.toBeNull();
     // A row lock held across the network call showed up here as an idle-in-transaction session.
     const sessions = await db().$queryRawUnsafe<{ n: number }[]>(
       "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'",
     );
     expect(sessions[0]!.n).toBe(0);
-    const lease = await db().account.findUniqueOrThrow({ where: { id } });
-    expect(lease.refreshLeaseUntil!.getTime()).toBeGreaterThan(Date.now());
     // A second refresh waits for the first instead of spending the refresh token again.
     const second = request(h.gateway).post(`/v1/accounts/${id}/refresh`).set('Authorization', auth).then((res) => res);
     expect((await slow).status).toBe(503);
