@@ -28,8 +28,10 @@ export const providerConfigSchema = {
   PROVIDER_POLL_INITIAL_MS: Type.Integer({ minimum: 0, default: 2000 }),
   PROVIDER_POLL_MAX_MS: Type.Integer({ minimum: 0, default: 30000 }),
   PROVIDER_POLL_MAX_ATTEMPTS: Type.Integer({ minimum: 1, default: 15 }),
-  /** Largest media file downloaded for byte-upload networks (X, LinkedIn). */
+  /** Largest media file downloaded for byte-upload networks (X, LinkedIn); a larger Content-Length is refused before the body. */
   PROVIDER_MEDIA_MAX_BYTES: Type.Integer({ minimum: 1, default: 536870912 }),
+  /** Time for a whole media download, body included, so a server dripping bytes cannot hold a delivery. */
+  PROVIDER_MEDIA_DEADLINE_MS: Type.Integer({ minimum: 100, default: 120000 }),
 };
 
 /** The fragment as a whole schema, for `loadConfig(providerConfigObjectSchema, env)` in tests and tools. */

@@ -40,7 +40,7 @@ export function providersFromConfig(config: ProviderConfig, options: ProvidersOp
   };
   const fetchMedia =
     options.fetchMedia ??
-    createMediaFetcher({ timeoutMs: config.PROVIDER_TIMEOUT_MS, maxBytes: config.PROVIDER_MEDIA_MAX_BYTES, allowPrivateUrls: options.allowPrivateUrls ?? false });
+    createMediaFetcher({ deadlineMs: config.PROVIDER_MEDIA_DEADLINE_MS, maxBytes: config.PROVIDER_MEDIA_MAX_BYTES, allowPrivateUrls: options.allowPrivateUrls ?? false });
   const deps = (network: Network, baseURL: string, classify: Classifier): AdapterDeps => ({
     client: createNetworkClient({
       network,

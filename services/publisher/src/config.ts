@@ -27,6 +27,13 @@ export const configSchema = Type.Object({
   DELIVERY_STALE_PENDING_MS: Type.Integer({ minimum: 1000, default: 45 * 60_000 }),
   /** Deliveries run at once per publisher process (the broker prefetch of publisher.work). */
   DELIVERY_CONCURRENCY: Type.Integer({ minimum: 1, default: 20 }),
+  /**
+   * Deliveries of one organization in flight at once, counted across every publisher process
+   * (live leases): one tenant's slow or huge media cannot hold every slot.
+   */
+  DELIVERY_ORG_CONCURRENCY: Type.Integer({ minimum: 1, default: 5 }),
+  /** How long a delivery of an organization at its limit waits before trying again. */
+  DELIVERY_ORG_BUSY_DELAY_MS: Type.Integer({ minimum: 100, default: 2000 }),
 });
 
 export type Config = Static<typeof configSchema>;

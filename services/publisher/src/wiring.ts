@@ -4,7 +4,7 @@ import type { Config } from './config.ts';
 import { publisherCommandHandlers, publisherCommands } from './consumers/publisher.consumers.ts';
 import { JobsRepository } from './data/jobs.repository.ts';
 import { accountsClient, type AccountsClient } from './domain/accounts-client.ts';
-import { deliveryMetrics } from './domain/delivery-metrics.ts';
+import { deliveryDeferredMetric, deliveryMetrics } from './domain/delivery-metrics.ts';
 import { InFlightSweeper } from './domain/in-flight-sweeper.ts';
 import { requeueDeliveries } from './domain/requeue-deliveries.ts';
 import { DeliveryRunner } from './domain/run-delivery.ts';
@@ -33,8 +33,11 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     maxAttempts: config.DELIVERY_MAX_ATTEMPTS,
     backoffMs: config.DELIVERY_BACKOFF_MS.split(',').map(Number),
     leaseMs: config.DELIVERY_LEASE_MS,
+    orgConcurrency: config.DELIVERY_ORG_CONCURRENCY,
+    orgBusyDelayMs: config.DELIVERY_ORG_BUSY_DELAY_MS,
     wake,
     onOutcome: deliveryMetrics(runtime.metrics.registry),
+    onDeferred: deliveryDeferredMetric(runtime.metrics.registry),
     ...(options.afterNetworkCall === undefined ? {} : { afterNetworkCall: options.afterNetworkCall }),
   });
   await runtime.broker.serveRpc({

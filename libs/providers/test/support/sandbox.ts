@@ -65,6 +65,7 @@ export function sandboxConfig(baseUrl: string, overrides: Partial<ProviderConfig
     PROVIDER_POLL_MAX_MS: 20,
     PROVIDER_POLL_MAX_ATTEMPTS: 20,
     PROVIDER_MEDIA_MAX_BYTES: 10 * 1024 * 1024,
+    PROVIDER_MEDIA_DEADLINE_MS: 10_000,
     ...overrides,
   };
 }

@@ -19,9 +19,18 @@ export interface RunDeliveryDeps {
   /** Backoff before attempt n + 1 (index n - 1; the last value repeats). */
   backoffMs: number[];
   leaseMs: number;
+  /**
+   * Deliveries of one organization in flight at once, across every publisher process (issue 8):
+   * past it, a delivery is put back for `orgBusyDelayMs` instead of holding a consumer slot, so one
+   * tenant cannot occupy every slot. Undefined: no per-organization limit.
+   */
+  orgConcurrency?: number;
+  orgBusyDelayMs?: number;
   wake: () => void;
   /** Observes every network attempt (metrics): published, retry or failed, with the error code. */
   onOutcome?: (provider: string, outcome: 'published' | 'retry' | 'failed', code: string) => void;
+  /** Observes a delivery put back because its organization was at its limit (metrics). */
+  onDeferred?: (provider: string) => void;
   /** Tests only: runs after the network accepted the post and before it is recorded (a crash window). */
   afterNetworkCall?: (deliveryId: string) => Promise<void>;
 }
@@ -68,6 +77,7 @@ export class DeliveryRunner {
     }
 
     const attempt = await this.claim(delivery);
+    if (attempt === 'org_busy') return this.deferForOrg(delivery, job.requestId);
     if (attempt === undefined) return;
     const outcome = await this.attempt(delivery, credentials, job.text, job.mediaUrls, (job.options as Record<string, Record<string, unknown> | undefined>)[delivery.provider] ?? {}, job.requestId);
     this.deps.onOutcome?.(delivery.provider, outcome.kind, outcome.kind === 'published' ? 'ok' : outcome.code);
@@ -83,9 +93,22 @@ export class DeliveryRunner {
     return this.finish(delivery, attempt, outcome);
   }
 
-  /** pending -> in_flight with a lease, committed before the network is called. */
-  private async claim(delivery: DeliveryRow): Promise<number | undefined> {
+  /**
+   * pending -> in_flight with a lease, committed before the network is called. With a
+   * per-organization limit, claims of one organization are serialized by an advisory lock so the
+   * count of its live leases cannot be read stale by two workers at once.
+   */
+  private async claim(delivery: DeliveryRow): Promise<number | 'org_busy' | undefined> {
+    const limit = this.deps.orgConcurrency;
     return this.deps.db.$transaction(async (tx) => {
+      if (limit !== undefined) {
+        await tx.$executeRawUnsafe("SELECT pg_advisory_xact_lock(hashtextextended('delivery-org:' || $1, 0))", delivery.orgId);
+        const [busy] = await tx.$queryRawUnsafe<{ n: number }[]>(
+          "SELECT count(*)::int AS n FROM deliveries WHERE org_id = $1 AND status = 'in_flight' AND lease_until > now()",
+          delivery.orgId,
+        );
+        if ((busy?.n ?? 0) >= limit) return 'org_busy' as const;
+      }
       const rows = await tx.$queryRawUnsafe<{ attempts: number }[]>(
         `UPDATE deliveries SET status = 'in_flight', attempts = attempts + 1, next_attempt_at = NULL,
                 lease_until = now() + make_interval(secs => $2::float8), updated_at = now()
@@ -101,6 +124,17 @@ export class DeliveryRunner {
       );
       return rows[0]!.attempts;
     });
+  }
+
+  /** The organization already uses its share of delivery slots: try again shortly, acknowledging this command. */
+  private async deferForOrg(delivery: DeliveryRow, requestId: string | null): Promise<void> {
+    const delayMs = this.deps.orgBusyDelayMs ?? 2000;
+    await this.deps.db.$transaction(async (tx) => {
+      const envelope = createEnvelope(publisherDeliveryRun, { job_id: delivery.jobId, delivery_id: delivery.id }, { orgId: delivery.orgId, requestId });
+      await enqueueOutboxAfter(tx, envelope, delayMs);
+    });
+    this.deps.onDeferred?.(delivery.provider);
+    this.deps.logger.debug({ delivery_id: delivery.id, org_id: delivery.orgId, delay_ms: delayMs }, 'organization at its delivery limit; deferred');
   }
 
   private async attempt(delivery: DeliveryRow, first: AccountCredentials, text: string, mediaUrls: string[], options: Record<string, unknown>, requestId: string | null): Promise<Outcome> {
