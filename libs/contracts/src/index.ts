@@ -19,6 +19,8 @@ export type { Handlers, RpcHandlers, DeliveryContext, RpcContext } from './handl
 export { messageCatalog, findMessage, systemPing, systemProbe } from './catalog/index.ts';
 export * from './catalog/accounts.messages.ts';
 export * from './catalog/publishing.messages.ts';
+export * from './catalog/media.messages.ts';
+export { MediaView, MediaFactsView, CompatibilityView, NetworkCompatibilityView, type MediaViewType } from './schemas/media.schemas.ts';
 // Messages are declared with TypeBox; re-exported so code and tests outside this package declare
 // ad-hoc messages without their own dependency on it.
 export { Type, type Static, type TSchema } from '@sinclair/typebox';

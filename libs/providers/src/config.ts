@@ -32,6 +32,15 @@ export const providerConfigSchema = {
   PROVIDER_MEDIA_MAX_BYTES: Type.Integer({ minimum: 1, default: 536870912 }),
   /** Time for a whole media download, body included, so a server dripping bytes cannot hold a delivery. */
   PROVIDER_MEDIA_DEADLINE_MS: Type.Integer({ minimum: 100, default: 120000 }),
+  /** Slowest sustained upload rate accepted: an upload request's timeout is PROVIDER_TIMEOUT_MS + its bytes at this rate. */
+  PROVIDER_UPLOAD_MIN_BYTES_PER_SEC: Type.Integer({ minimum: 1024, default: 262144 }),
+  /** Tries of one upload step (chunk, segment, part) on a timeout or transient failure. */
+  PROVIDER_UPLOAD_STEP_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 10, default: 3 }),
+  /**
+   * URL prefixes (or origins) verified with TikTok for PULL_FROM_URL, comma-separated: media whose
+   * public URL lies under one is pulled by TikTok, any other video is sent by FILE_UPLOAD.
+   */
+  TIKTOK_VERIFIED_URL_PREFIXES: Type.String({ default: '' }),
 };
 
 /** The fragment as a whole schema, for `loadConfig(providerConfigObjectSchema, env)` in tests and tools. */

@@ -1,4 +1,5 @@
 import type { Logger } from '@svc/logger';
+import { storageFromConfig, type MediaStorage } from '@svc/media';
 import type { ServiceRuntime } from '@svc/runtime';
 import type { Redis } from 'ioredis';
 import { createApp } from './app.ts';
@@ -19,6 +20,7 @@ import { RateLimiter } from './rate-limit/rate-limiter.ts';
 import { accountRoutes } from './routes/accounts.routes.ts';
 import { apiKeyRoutes } from './routes/api-keys.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
+import { mediaRoutes } from './routes/media.routes.ts';
 import { oauthRoutes } from './routes/oauth.routes.ts';
 import { publishingRoutes } from './routes/publishing.routes.ts';
 import { statsRoutes } from './routes/stats.routes.ts';
@@ -32,6 +34,8 @@ export interface GatewayParts {
   /** Tests isolate runs sharing one Redis. */
   rateLimitPrefix?: string;
   extraRoutes?: Route[];
+  /** Tests: a media storage other than the configured one. */
+  mediaStorage?: MediaStorage;
 }
 
 /** Wires the gateway's HTTP app from its parts; main.ts and the system tests share it. */
@@ -69,6 +73,16 @@ export function composeGateway(parts: GatewayParts) {
       ...oauthRoutes(rpc, config.OAUTH_SUCCESS_REDIRECT),
       ...publishingRoutes(rpc, new IdempotencyStore(runtime.db)),
       ...statsRoutes(rpc),
+      ...mediaRoutes({
+        rpc,
+        idempotency: new IdempotencyStore(runtime.db),
+        ingest: {
+          storage: parts.mediaStorage ?? storageFromConfig(config),
+          tmpDir: config.MEDIA_TMP_DIR,
+          limits: { maxImageBytes: config.MEDIA_MAX_IMAGE_BYTES, maxGifBytes: config.MEDIA_MAX_GIF_BYTES, maxVideoBytes: config.MEDIA_MAX_VIDEO_BYTES },
+        },
+        fetch: { policy: { allowPrivate: config.ALLOW_PRIVATE_URLS }, deadlineMs: config.MEDIA_IMPORT_DEADLINE_MS },
+      }),
       ...(parts.extraRoutes ?? []),
     ],
     bodyLimitBytes: config.BODY_LIMIT_BYTES,

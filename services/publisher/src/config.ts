@@ -1,14 +1,22 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { commonConfigSchema, loadConfig } from '@svc/config';
+import { mediaConfigSchema } from '@svc/media';
 import { providerConfigSchema } from '@svc/providers';
 
 /** Every setting of the publisher service; the only module that reads the environment. */
 export const configSchema = Type.Object({
   ...commonConfigSchema,
   ...providerConfigSchema,
+  ...mediaConfigSchema,
   PROBE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9102 }),
   /** Dev and tests only: lets media URLs and downloads reach loopback/private addresses. */
   ALLOW_PRIVATE_URLS: Type.Boolean({ default: false }),
+  /**
+   * Deadline of importing a post's `media_urls` at accept time (all URLs in parallel). The import runs
+   * inside the gateway's RPC call, so keep it below the gateway's RPC_TIMEOUT_MS; larger files are
+   * uploaded to the library first (POST /v1/media) and posted by `media_ids`.
+   */
+  MEDIA_ACCEPT_IMPORT_DEADLINE_MS: Type.Integer({ minimum: 100, default: 4000 }),
   /** How far ahead `scheduled_at` must be (spec: 60 s); lowered only by tests of the scheduler. */
   SCHEDULE_MIN_LEAD_SECONDS: Type.Integer({ minimum: 0, default: 60 }),
   /** Attempts per target for retryable network failures (rate limits, 5xx, timeouts) before failing it. */

@@ -1,11 +1,12 @@
 import type { MessageDefinition } from '../message-definition.ts';
 import * as accounts from './accounts.messages.ts';
+import * as media from './media.messages.ts';
 import * as publishing from './publishing.messages.ts';
 import * as system from './system.messages.ts';
 
 // Every export of a `*.messages.ts` module is a definition, so adding a message to a domain is a
 // one-file change; a new domain adds its module here.
-const modules: Record<string, unknown>[] = [system, accounts, publishing];
+const modules: Record<string, unknown>[] = [system, accounts, publishing, media];
 
 function isDefinition(value: unknown): value is MessageDefinition {
   return typeof value === 'object' && value !== null && 'kind' in value && 'type' in value && 'payload' in value;

@@ -20,6 +20,11 @@ export interface Operation {
   body?: TSchema;
   /** Other request content types accepted besides JSON (e.g. binary media uploads). */
   rawBodyTypes?: string[];
+  /**
+   * A request of one of `rawBodyTypes` is handed to the handler as a stream (`RouteRequest.stream`),
+   * unread and unvalidated, so large uploads never sit in memory; JSON bodies are validated as usual.
+   */
+  streamRawBody?: boolean;
   /** Request headers documented for the operation, such as `Idempotency-Key`. */
   headers?: Record<string, TSchema>;
   /** Success status -> schema (null for an empty body). */

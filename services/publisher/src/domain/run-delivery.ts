@@ -1,12 +1,12 @@
 import { createEnvelope, publisherDeliveryRun } from '@svc/contracts';
 import { isAppError } from '@svc/errors';
 import type { Logger } from '@svc/logger';
-import { isProviderError, type Network, type Providers, type PublishResult } from '@svc/providers';
+import { isProviderError, type MediaInput, type Network, type Providers, type PublishResult } from '@svc/providers';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
 import type { AccountCredentials, AccountsClient } from './accounts-client.ts';
 import { deliveryErrorCodes, type DeliveryErrorCode } from './errors.ts';
 import { finishJobIfDone } from './finish-job.ts';
-import { mediaOf } from './media.ts';
+import { deliveryMedia, type DeliveryMediaDeps } from './delivery-media.ts';
 import { enqueueOutboxAfter } from './outbox-at.ts';
 import type { DeliveryRow } from './post-view.ts';
 
@@ -29,6 +29,8 @@ export interface RunDeliveryDeps {
   wake: () => void;
   /** Observes every network attempt (metrics): published, retry or failed, with the error code. */
   onOutcome?: (provider: string, outcome: 'published' | 'retry' | 'failed', code: string) => void;
+  /** The media library (records and storage); absent in tests whose jobs carry plain URLs only. */
+  media?: DeliveryMediaDeps;
   /** Observes a delivery put back because its organization was at its limit (metrics). */
   onDeferred?: (provider: string) => void;
   /** Tests only: runs after the network accepted the post and before it is recorded (a crash window). */
@@ -79,7 +81,11 @@ export class DeliveryRunner {
     const attempt = await this.claim(delivery);
     if (attempt === 'org_busy') return this.deferForOrg(delivery, job.requestId);
     if (attempt === undefined) return;
-    const outcome = await this.attempt(delivery, credentials, job.text, job.mediaUrls, (job.options as Record<string, Record<string, unknown> | undefined>)[delivery.provider] ?? {}, job.requestId);
+    const media = await deliveryMedia(this.deps.media, job, delivery.provider as Network);
+    if (media === undefined) {
+      return this.finish(delivery, attempt, { kind: 'failed', code: 'media_invalid', message: 'A media file of this post is no longer in the library.' });
+    }
+    const outcome = await this.attempt(delivery, credentials, job.text, media, (job.options as Record<string, Record<string, unknown> | undefined>)[delivery.provider] ?? {}, job.requestId);
     this.deps.onOutcome?.(delivery.provider, outcome.kind, outcome.kind === 'published' ? 'ok' : outcome.code);
     if (outcome.kind === 'published') await this.deps.afterNetworkCall?.(delivery.id);
     if (outcome.kind === 'retry' && attempt < this.deps.maxAttempts) return this.retryLater(delivery, attempt, outcome, job.requestId);
@@ -137,10 +143,10 @@ export class DeliveryRunner {
     this.deps.logger.debug({ delivery_id: delivery.id, org_id: delivery.orgId, delay_ms: delayMs }, 'organization at its delivery limit; deferred');
   }
 
-  private async attempt(delivery: DeliveryRow, first: AccountCredentials, text: string, mediaUrls: string[], options: Record<string, unknown>, requestId: string | null): Promise<Outcome> {
+  private async attempt(delivery: DeliveryRow, first: AccountCredentials, text: string, media: MediaInput[], options: Record<string, unknown>, requestId: string | null): Promise<Outcome> {
     const adapter = this.deps.providers[delivery.provider as Network];
     const post = (credentials: AccountCredentials) =>
-      adapter.publish.post({ credentials: { accessToken: credentials.access_token, extras: credentials.extras }, text, media: mediaOf(mediaUrls), options });
+      adapter.publish.post({ credentials: { accessToken: credentials.access_token, extras: credentials.extras }, text, media, options });
     try {
       return { kind: 'published', result: await post(first) };
     } catch (error) {
