@@ -84,7 +84,8 @@ function requestOnce(url: URL, options: BoundedFetchOptions, signal: AbortSignal
       signal,
     });
     request.once('response', resolve);
-    request.once('error', reject);
+    // `on`, not `once`: an abort after the response still emits here, and must not go unhandled.
+    request.on('error', reject);
     request.end();
   });
 }
