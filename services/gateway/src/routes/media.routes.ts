@@ -44,8 +44,9 @@ export function mediaRoutes(deps: MediaRouteDeps): Route[] {
         compatibility: stored.compatibility,
       }, context);
     } catch (error) {
-      // Refused (quota) or unanswered: the stored files belong to no record, so they go.
-      await discard(deps.ingest.storage, stored.mediaId);
+      // Refused (quota, validation): the stored files belong to no record, so they go. An unanswered
+      // call may still have created the record, so its files stay.
+      if (isAppError(error) && error.status < 500) await discard(deps.ingest.storage, stored.mediaId);
       throw error;
     }
   };
@@ -54,8 +55,9 @@ export function mediaRoutes(deps: MediaRouteDeps): Route[] {
     defineRoute(operations.createMedia, async ({ body, stream, principal, requestId, headers }) => {
       const key = idempotencyKeyOf(headers);
       const scope = key === undefined ? undefined : { orgId: principal.orgId, key, method: 'post', path: operations.createMedia.path };
-      // An upload cannot be hashed before it is read: its declared type and length stand for it.
-      const fingerprint = stream === undefined ? body : { content_type: headers['content-type'] ?? null, content_length: headers['content-length'] ?? null };
+      // An upload cannot be hashed before it is read: its type (without the per-request multipart
+      // boundary) and length stand for it.
+      const fingerprint = stream === undefined ? body : { content_type: contentTypeOf(headers), content_length: headers['content-length'] ?? null };
       const context = { orgId: principal.orgId, requestId };
       const result = await deps.idempotency.run(scope, fingerprint, async () => {
         let stored: StoredMedia;
