@@ -1,6 +1,6 @@
 // One jest run for the whole workspace. Sources are transformed by SWC, and workspace
 // libraries are mapped to their TypeScript sources, so tests never need a prior build.
-const libs = ['config', 'contracts', 'db', 'errors', 'logger', 'messaging', 'runtime', 'testing', 'providers', 'crypto', 'http'];
+const libs = ['config', 'contracts', 'db', 'errors', 'logger', 'messaging', 'runtime', 'testing', 'providers', 'crypto', 'http', 'media'];
 
 /** @type {import('jest').Config} */
 module.exports = {

@@ -34,3 +34,17 @@ check_services() {
   step "check PostgreSQL, RabbitMQ and Redis"
   node scripts/check-services.mjs
 }
+
+# The media library measures videos with ffprobe (Debian package ffmpeg; the tests also make fixtures
+# with ffmpeg). Installed when missing and apt-get is usable, else a clear stop.
+ensure_media_tools() {
+  if command -v ffprobe >/dev/null 2>&1 && command -v ffmpeg >/dev/null 2>&1; then return 0; fi
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    step "install ffmpeg (ffprobe measures uploaded videos)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ffmpeg >/dev/null
+  fi
+  if ! command -v ffprobe >/dev/null 2>&1; then
+    echo "ffprobe is missing: install the Debian package ffmpeg (apt-get install -y ffmpeg); the media library needs it for video metadata." >&2
+    exit 1
+  fi
+}

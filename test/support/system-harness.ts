@@ -1,6 +1,10 @@
 // The whole system in one test process: the sandbox, the gateway and the chosen worker services, each
 // with its own throwaway database, all meeting on one unique AMQP namespace. Tests drive the gateway
 // with supertest, exactly as API users would.
+import { rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { connectionConfig, dropDatabase } from '@svc/db';
@@ -96,7 +100,7 @@ export interface SystemHarness {
   close(): Promise<void>;
 }
 
-function harnessEnv(namespace: string, sandboxUrl: string, overrides: Record<string, string>): Record<string, string> {
+function harnessEnv(namespace: string, sandboxUrl: string, media: { dir: string; publicBaseUrl: string }, overrides: Record<string, string>): Record<string, string> {
   const providerEnv = Object.fromEntries(Object.entries(sandboxConfig(sandboxUrl, { PROVIDER_TIMEOUT_MS: 2000 })).map(([key, value]) => [key, String(value)]));
   return {
     NODE_ENV: 'test',
@@ -113,12 +117,18 @@ function harnessEnv(namespace: string, sandboxUrl: string, overrides: Record<str
     VAULT_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}`,
     OAUTH_STATE_SECRET: 'system-harness-oauth-state-secret-32chars',
     ALLOW_PRIVATE_URLS: 'true',
+    // One media store per run, shared by the gateway (uploads, public URLs) and the publisher (delivery).
+    MEDIA_LOCAL_DIR: path.join(media.dir, 'store'),
+    MEDIA_TMP_DIR: path.join(media.dir, 'tmp'),
+    MEDIA_PUBLIC_BASE_URL: media.publicBaseUrl,
     INSTAGRAM_CLIENT_ID: 'ig-client', INSTAGRAM_CLIENT_SECRET: 'ig-secret',
     FACEBOOK_CLIENT_ID: 'fb-client', FACEBOOK_CLIENT_SECRET: 'fb-secret',
     X_CLIENT_ID: 'x-client', X_CLIENT_SECRET: 'x-secret',
     LINKEDIN_CLIENT_ID: 'li-client', LINKEDIN_CLIENT_SECRET: 'li-secret',
     TIKTOK_CLIENT_KEY: 'tt-client', TIKTOK_CLIENT_SECRET: 'tt-secret',
     ...providerEnv,
+    // Like a deployment that verified its media domain with TikTok (PULL_FROM_URL from there).
+    TIKTOK_VERIFIED_URL_PREFIXES: media.publicBaseUrl,
     ...overrides,
   };
 }
@@ -140,7 +150,12 @@ export async function startSystem(options: SystemOptions): Promise<SystemHarness
   const runId = uniqueName('e2e');
   const sandbox = await startSandbox();
   const media = await startMediaServer();
-  const env = harnessEnv(namespace, sandbox.baseUrl, options.env ?? {});
+  const mediaDir = path.join(os.tmpdir(), runId);
+  // The gateway also listens on a real port, so networks (the sandbox) can fetch media public URLs.
+  const publicServer = createServer();
+  await new Promise<void>((resolve) => publicServer.listen(0, '127.0.0.1', resolve));
+  const publicBaseUrl = `http://127.0.0.1:${(publicServer.address() as AddressInfo).port}`;
+  const env = harnessEnv(namespace, sandbox.baseUrl, { dir: mediaDir, publicBaseUrl }, options.env ?? {});
   const databases: string[] = [];
   const dbEnv = (service: string) => {
     const name = `${runId}_${service.replace(/-/g, '_')}`;
@@ -175,6 +190,7 @@ export async function startSystem(options: SystemOptions): Promise<SystemHarness
   });
   const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
   const gateway = composeGateway({ config: gatewayConfig, runtime: gatewayRuntime, redis, logger: gatewayLogger, isDraining: () => false, rateLimitPrefix: uniqueName('rl') });
+  publicServer.on('request', gateway);
 
   const token = (orgId = uniqueName('org')) =>
     new SignJWT({ sub: 'user_1', org_id: orgId }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('15m').sign(new TextEncoder().encode(JWT_SECRET));
@@ -200,11 +216,14 @@ export async function startSystem(options: SystemOptions): Promise<SystemHarness
       const serviceQueues = [...Object.keys(SERVICES), 'gateway'].flatMap((name) => [`${name}.work`, `${name}.work.parking`, `${name}.rpc`, `${name}.plans`, `${name}.plans.parking`]);
       serviceQueues.push('webhook-dispatcher.deliveries', 'webhook-dispatcher.deliveries.parking');
       await gatewayRuntime.broker.deleteTopology({ queues: serviceQueues });
+      publicServer.closeAllConnections();
+      await new Promise<void>((resolve) => publicServer.close(() => resolve()));
       await gatewayRuntime.stop();
       redis.disconnect();
       await sandbox.close();
       await media.close();
       await Promise.all(databases.map((name) => dropDatabase(connectionConfig(TEST_DATABASE_URL, name))));
+      await rm(mediaDir, { recursive: true, force: true });
     },
   };
 }

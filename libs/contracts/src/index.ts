@@ -24,6 +24,8 @@ export { AnalyticsRowView, AnalyticsPageView, SyncStatus as SyncStatusSchema, SY
 export * from './catalog/billing.messages.ts';
 export * from './catalog/webhooks.messages.ts';
 export { eventSubscriptions, subscribersOf, type SubscribedQueue } from './catalog/subscriptions.ts';
+export * from './catalog/media.messages.ts';
+export { MediaView, MediaFactsView, CompatibilityView, NetworkCompatibilityView, type MediaViewType } from './schemas/media.schemas.ts';
 // Messages are declared with TypeBox; re-exported so code and tests outside this package declare
 // ad-hoc messages without their own dependency on it.
 export { Type, type Static, type TSchema } from '@sinclair/typebox';

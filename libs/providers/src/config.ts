@@ -28,8 +28,19 @@ export const providerConfigSchema = {
   PROVIDER_POLL_INITIAL_MS: Type.Integer({ minimum: 0, default: 2000 }),
   PROVIDER_POLL_MAX_MS: Type.Integer({ minimum: 0, default: 30000 }),
   PROVIDER_POLL_MAX_ATTEMPTS: Type.Integer({ minimum: 1, default: 15 }),
-  /** Largest media file downloaded for byte-upload networks (X, LinkedIn). */
+  /** Largest media file downloaded for byte-upload networks (X, LinkedIn); a larger Content-Length is refused before the body. */
   PROVIDER_MEDIA_MAX_BYTES: Type.Integer({ minimum: 1, default: 536870912 }),
+  /** Time for a whole media download, body included, so a server dripping bytes cannot hold a delivery. */
+  PROVIDER_MEDIA_DEADLINE_MS: Type.Integer({ minimum: 100, default: 120000 }),
+  /** Slowest sustained upload rate accepted: an upload request's timeout is PROVIDER_TIMEOUT_MS + its bytes at this rate. */
+  PROVIDER_UPLOAD_MIN_BYTES_PER_SEC: Type.Integer({ minimum: 1024, default: 262144 }),
+  /** Tries of one upload step (chunk, segment, part) on a timeout or transient failure. */
+  PROVIDER_UPLOAD_STEP_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 10, default: 3 }),
+  /**
+   * URL prefixes (or origins) verified with TikTok for PULL_FROM_URL, comma-separated: media whose
+   * public URL lies under one is pulled by TikTok, any other video is sent by FILE_UPLOAD.
+   */
+  TIKTOK_VERIFIED_URL_PREFIXES: Type.String({ default: '' }),
 };
 
 /** The fragment as a whole schema, for `loadConfig(providerConfigObjectSchema, env)` in tests and tools. */

@@ -13,6 +13,8 @@ export {
   type Credentials,
   type MediaKind,
   type MediaInput,
+  type MediaSource,
+  type ByteSpan,
   type PublishInput,
   type PublishResult,
   type PublishCapability,
@@ -29,6 +31,7 @@ export { providersFromConfig, type Providers, type ProvidersOptions } from './pr
 export { contentRules, checkContent } from './rules/content-rules.ts';
 export { xWeightedLength } from './rules/x-text.ts';
 export { TIKTOK_PRIVACY_LEVELS } from './tiktok/tiktok.rules.ts';
+export { isVerifiedUrl as isTikTokVerifiedUrl, chunkPlan as tiktokChunkPlan } from './tiktok/tiktok.publish.ts';
 export { createMediaFetcher, type MediaFetcher, type FetchedMedia } from './http/media-fetcher.ts';
 export { type PollingOptions } from './http/poll.ts';
 export { type PostAnalyticsCapability, type PostReading, type AnalyticsBatch } from './analytics/analytics-types.ts';

@@ -18,6 +18,8 @@ import { createXAdapter } from './x/x.adapter.ts';
 
 export type Providers = Readonly<Record<Network, ProviderAdapter>>;
 
+const parsePrefixes = (value: string) => value.split(',').map((prefix) => prefix.trim()).filter((prefix) => prefix !== '');
+
 export interface ProvidersOptions {
   logger?: Logger;
   /** Replaces the default media downloader (X, LinkedIn), e.g. with a service's SSRF-guarded one. */
@@ -40,7 +42,7 @@ export function providersFromConfig(config: ProviderConfig, options: ProvidersOp
   };
   const fetchMedia =
     options.fetchMedia ??
-    createMediaFetcher({ timeoutMs: config.PROVIDER_TIMEOUT_MS, maxBytes: config.PROVIDER_MEDIA_MAX_BYTES, allowPrivateUrls: options.allowPrivateUrls ?? false });
+    createMediaFetcher({ deadlineMs: config.PROVIDER_MEDIA_DEADLINE_MS, maxBytes: config.PROVIDER_MEDIA_MAX_BYTES, allowPrivateUrls: options.allowPrivateUrls ?? false });
   const deps = (network: Network, baseURL: string, classify: Classifier): AdapterDeps => ({
     client: createNetworkClient({
       network,
@@ -58,6 +60,7 @@ export function providersFromConfig(config: ProviderConfig, options: ProvidersOp
     }),
     polling,
     fetchMedia,
+    upload: { baseTimeoutMs: config.PROVIDER_TIMEOUT_MS, minBytesPerSecond: config.PROVIDER_UPLOAD_MIN_BYTES_PER_SEC, stepAttempts: config.PROVIDER_UPLOAD_STEP_ATTEMPTS },
     now,
   });
   const graph = { graphVersion: config.GRAPH_API_VERSION, authBaseUrl: config.FACEBOOK_AUTH_URL };
@@ -66,6 +69,6 @@ export function providersFromConfig(config: ProviderConfig, options: ProvidersOp
     facebook: createFacebookAdapter({ ...deps('facebook', config.GRAPH_API_URL, classifyFacebook), ...graph }),
     linkedin: createLinkedInAdapter({ ...deps('linkedin', config.LINKEDIN_API_URL, classifyLinkedIn), authBaseUrl: config.LINKEDIN_AUTH_URL, version: config.LINKEDIN_VERSION }),
     x: createXAdapter({ ...deps('x', config.X_API_URL, classifyX), authorizeUrl: config.X_AUTHORIZE_URL }),
-    tiktok: createTikTokAdapter({ ...deps('tiktok', config.TIKTOK_API_URL, classifyTikTok), authBaseUrl: config.TIKTOK_AUTH_URL }),
+    tiktok: createTikTokAdapter({ ...deps('tiktok', config.TIKTOK_API_URL, classifyTikTok), authBaseUrl: config.TIKTOK_AUTH_URL, verifiedUrlPrefixes: parsePrefixes(config.TIKTOK_VERIFIED_URL_PREFIXES) }),
   };
 }

@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 /** The five networks of the spec, in the spec's order. */
 export const networks = ['instagram', 'facebook', 'x', 'linkedin', 'tiktok'] as const;
 export type Network = (typeof networks)[number];
@@ -70,9 +72,28 @@ export interface Credentials {
 
 export type MediaKind = 'image' | 'video';
 
+/** Inclusive byte range. */
+export interface ByteSpan {
+  start: number;
+  end: number;
+}
+
+/**
+ * Stored media the adapter can stream (the library's file): networks that take bytes read it from
+ * storage by range, chunk by chunk, instead of downloading `url`; the type is the sniffed one.
+ */
+export interface MediaSource {
+  contentType: string;
+  sizeBytes: number;
+  open(span?: ByteSpan): Promise<Readable>;
+}
+
 export interface MediaInput {
+  /** Public URL of the file, for networks that pull (Instagram, Facebook, TikTok PULL_FROM_URL). */
   url: string;
   kind: MediaKind;
+  /** Present for library media; absent for a plain URL (then byte-upload networks download it, bounded). */
+  source?: MediaSource;
 }
 
 export interface PublishInput {

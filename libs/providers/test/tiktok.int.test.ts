@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { type Providers } from '../src/index.ts';
+import { Readable } from 'node:stream';
+import { type MediaInput, type Providers } from '../src/index.ts';
 import { startMediaServer, type MediaServer } from './support/media-server.ts';
 import { consent, failure, startSandbox, testProviders, type RunningSandbox } from './support/sandbox.ts';
 
@@ -13,9 +14,11 @@ describe('TikTok adapter against the sandbox', () => {
   let refreshToken: string;
 
   beforeAll(async () => {
-    sandbox = await startSandbox();
     media = await startMediaServer();
-    providers = testProviders(sandbox.baseUrl);
+    // Like a TikTok app that verified the media server's origin: only URLs there may be pulled.
+    const verified = new URL(media.url('/')).origin;
+    sandbox = await startSandbox({ tiktokVerifiedPrefixes: [verified] });
+    providers = testProviders(sandbox.baseUrl, { TIKTOK_VERIFIED_URL_PREFIXES: verified });
   });
   afterAll(async () => {
     await sandbox.close();
@@ -71,6 +74,33 @@ describe('TikTok adapter against the sandbox', () => {
     const private_ = await providers.tiktok.publish.post({ credentials: credentials(), text: 'private', media: [video()], options: { privacy_level: 'SELF_ONLY' } });
     expect(private_.platformPostId).toMatch(/^v_pub_url~v2\.\d+$/);
     expect((await sandbox.posts('tiktok')).map((post) => post.options.source)).toEqual(['FILE_UPLOAD', 'PULL_FROM_URL', 'PULL_FROM_URL']);
+  });
+
+  /** Library media: a stored file streamed by span, with a public URL on a host that is not verified. */
+  const stored = (bytes: Buffer): MediaInput => ({
+    url: 'https://api.example.com/media/med_unverifiedhost00000000000',
+    kind: 'video',
+    source: { contentType: 'video/mp4', sizeBytes: bytes.length, open: async (span) => Readable.from([span === undefined ? bytes : bytes.subarray(span.start, span.end + 1)]) },
+  });
+  const mp4Of = (size: number) => Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), randomBytes(size - 12)]);
+
+  it('sends a video outside the verified prefixes by FILE_UPLOAD, one inside by PULL_FROM_URL', async () => {
+    await providers.tiktok.publish.post({ credentials: credentials(), text: 'pulled', media: [video()], options: { privacy_level: 'SELF_ONLY' } });
+    await providers.tiktok.publish.post({ credentials: credentials(), text: 'pushed', media: [stored(mp4Of(300_000))], options: { privacy_level: 'SELF_ONLY' } });
+    expect((await sandbox.posts('tiktok')).map((post) => [post.text, post.options.source])).toEqual([['pulled', 'PULL_FROM_URL'], ['pushed', 'FILE_UPLOAD']]);
+    // An adapter that wrongly believes a host verified is refused by TikTok (the sandbox) with url_ownership_unverified.
+    const misconfigured = testProviders(sandbox.baseUrl, { TIKTOK_VERIFIED_URL_PREFIXES: 'http://127.0.0.2' });
+    const refused = await failure(() => misconfigured.tiktok.publish.post({ credentials: credentials(), text: 'x', media: [{ url: 'http://127.0.0.2/v.mp4', kind: 'video' }], options: { privacy_level: 'SELF_ONLY' } }));
+    expect(refused).toMatchObject({ networkCode: 'url_ownership_unverified' });
+  });
+
+  it('uploads a 5 to 10 MB video in one chunk and a 25 MB one in chunks the sandbox checks', async () => {
+    const seven = mp4Of(7 * 1024 * 1024);
+    const result = await providers.tiktok.publish.post({ credentials: credentials(), text: 'seven', media: [stored(seven)], options: { privacy_level: 'SELF_ONLY' } });
+    expect(result.platformPostId).toMatch(/^v_pub_file/);
+    const big = await providers.tiktok.publish.post({ credentials: credentials(), text: 'big', media: [stored(mp4Of(25 * 1024 * 1024 + 3))], options: { privacy_level: 'SELF_ONLY' } });
+    expect(big.platformPostId).toMatch(/^v_pub_file/);
+    expect((await sandbox.posts('tiktok')).map((post) => post.options.source)).toEqual(['FILE_UPLOAD', 'FILE_UPLOAD']);
   });
 
   it('refuses text-only posts and a missing privacy_level before any call; checks creator privacy options', async () => {

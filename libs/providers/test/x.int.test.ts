@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type Providers } from '../src/index.ts';
-import { startMediaServer, type MediaServer } from './support/media-server.ts';
+import { Readable } from 'node:stream';
+import { JPEG, MP4, startMediaServer, type MediaServer } from './support/media-server.ts';
 import { consent, failure, startSandbox, testProviders, type RunningSandbox } from './support/sandbox.ts';
 
 const app = { clientId: 'x-client', clientSecret: 'x-secret', redirectUri: 'https://app.example.com/oauth/x/callback', scopes: ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access'] };
@@ -102,8 +103,25 @@ describe('X adapter against the sandbox', () => {
   it('a broken media URL fails as media_invalid; a non-video file fails processing as media_invalid', async () => {
     const broken = await failure(() => providers.x.publish.post({ credentials: credentials(), text: 'x', media: [{ url: media.url('/missing.jpg'), kind: 'image' }] }));
     expect(broken).toMatchObject({ kind: 'media_invalid', network: 'x', networkCode: 'media_download_failed' });
-    const notVideo = await failure(() => providers.x.publish.post({ credentials: credentials(), text: 'x', media: [{ url: media.url('/image.jpg'), kind: 'video' }] }));
+    // Bytes that are not a video under a video type: X's processing fails it.
+    const jpeg = JPEG;
+    const notVideo = await failure(() => providers.x.publish.post({
+      credentials: credentials(),
+      text: 'x',
+      media: [{ url: media.url('/image.jpg'), kind: 'video', source: { contentType: 'video/mp4', sizeBytes: jpeg.length, open: async (span) => Readable.from([span === undefined ? jpeg : jpeg.subarray(span.start, span.end + 1)]) } }],
+    }));
     expect(notVideo).toMatchObject({ kind: 'media_invalid', networkCode: 'InvalidMedia' });
+  });
+
+  it('takes media_type and media_category from the file type: a host serving application/octet-stream still works', async () => {
+    const stored = (bytes: Buffer, contentType: string, kind: 'image' | 'video') => ({
+      url: 'https://api.example.com/media/med_x', kind,
+      source: { contentType, sizeBytes: bytes.length, open: async (span?: { start: number; end: number }) => Readable.from([span === undefined ? bytes : bytes.subarray(span.start, span.end + 1)]) },
+    });
+    const clip = await providers.x.publish.post({ credentials: credentials(), text: 'clip', media: [stored(MP4, 'video/mp4', 'video')] });
+    expect(clip.platformPostId).toBeDefined();
+    const octet = await providers.x.publish.post({ credentials: credentials(), text: 'octet', media: [{ url: media.url('/octet.png'), kind: 'image' }] });
+    expect(octet.platformPostId).toBeDefined();
   });
 
   it('fetches public metrics with the spec keys', async () => {

@@ -1,4 +1,5 @@
 import type { Logger } from '@svc/logger';
+import { storageFromConfig, type MediaStorage } from '@svc/media';
 import type { ServiceRuntime } from '@svc/runtime';
 import type { Redis } from 'ioredis';
 import { createApp } from './app.ts';
@@ -21,6 +22,7 @@ import { analyticsRoutes } from './routes/analytics.routes.ts';
 import { apiKeyRoutes } from './routes/api-keys.routes.ts';
 import { billingRoutes } from './routes/billing.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
+import { mediaRoutes } from './routes/media.routes.ts';
 import { oauthRoutes } from './routes/oauth.routes.ts';
 import { publishingRoutes } from './routes/publishing.routes.ts';
 import { statsRoutes } from './routes/stats.routes.ts';
@@ -35,6 +37,8 @@ export interface GatewayParts {
   /** Tests isolate runs sharing one Redis. */
   rateLimitPrefix?: string;
   extraRoutes?: Route[];
+  /** Tests: a media storage other than the configured one. */
+  mediaStorage?: MediaStorage;
 }
 
 /** Wires the gateway's HTTP app from its parts; main.ts and the system tests share it. */
@@ -76,6 +80,16 @@ export function composeGateway(parts: GatewayParts) {
       ...analyticsRoutes(rpc),
       ...billingRoutes(rpc),
       ...webhookRoutes(rpc),
+      ...mediaRoutes({
+        rpc,
+        idempotency: new IdempotencyStore(runtime.db),
+        ingest: {
+          storage: parts.mediaStorage ?? storageFromConfig(config),
+          tmpDir: config.MEDIA_TMP_DIR,
+          limits: { maxImageBytes: config.MEDIA_MAX_IMAGE_BYTES, maxGifBytes: config.MEDIA_MAX_GIF_BYTES, maxVideoBytes: config.MEDIA_MAX_VIDEO_BYTES },
+        },
+        fetch: { policy: { allowPrivate: config.ALLOW_PRIVATE_URLS }, deadlineMs: config.MEDIA_IMPORT_DEADLINE_MS },
+      }),
       ...(parts.extraRoutes ?? []),
     ],
     bodyLimitBytes: config.BODY_LIMIT_BYTES,

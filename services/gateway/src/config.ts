@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { commonConfigSchema, loadConfig, productionSecretProblems } from '@svc/config';
+import { mediaConfigSchema } from '@svc/media';
 
 /** Every setting of the gateway; the only module that reads the environment. */
 export const configSchema = Type.Object({
@@ -28,6 +29,10 @@ export const configSchema = Type.Object({
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1_048_576 }),
   /** Number of proxies in front of the gateway whose X-Forwarded-For is trusted (0: none). */
   TRUST_PROXY_HOPS: Type.Integer({ minimum: 0, default: 0 }),
+  /** Media library: storage, limits and public URLs (shared with the publisher, see libs/media). */
+  ...mediaConfigSchema,
+  /** Dev and tests only: lets media imports and verifications reach loopback/private addresses. */
+  ALLOW_PRIVATE_URLS: Type.Boolean({ default: false }),
 });
 
 export type GatewayConfig = Static<typeof configSchema>;

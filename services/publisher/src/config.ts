@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { commonConfigSchema, freePlanConfigSchema, loadConfig } from '@svc/config';
+import { mediaConfigSchema } from '@svc/media';
 import { providerConfigSchema } from '@svc/providers';
 
 /** Every setting of the publisher service; the only module that reads the environment. */
@@ -8,9 +9,16 @@ export const configSchema = Type.Object({
   ...providerConfigSchema,
   /** The free plan's limit (billing announces every other plan's); the same value as billing's. */
   PLAN_FREE_POSTS_PER_MONTH: freePlanConfigSchema.PLAN_FREE_POSTS_PER_MONTH,
+  ...mediaConfigSchema,
   PROBE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9102 }),
   /** Dev and tests only: lets media URLs and downloads reach loopback/private addresses. */
   ALLOW_PRIVATE_URLS: Type.Boolean({ default: false }),
+  /**
+   * Deadline of importing a post's `media_urls` at accept time (all URLs in parallel). The import runs
+   * inside the gateway's RPC call, so keep it below the gateway's RPC_TIMEOUT_MS; larger files are
+   * uploaded to the library first (POST /v1/media) and posted by `media_ids`.
+   */
+  MEDIA_ACCEPT_IMPORT_DEADLINE_MS: Type.Integer({ minimum: 100, default: 4000 }),
   /** How far ahead `scheduled_at` must be (spec: 60 s); lowered only by tests of the scheduler. */
   SCHEDULE_MIN_LEAD_SECONDS: Type.Integer({ minimum: 0, default: 60 }),
   /** Attempts per target for retryable network failures (rate limits, 5xx, timeouts) before failing it. */
@@ -29,6 +37,13 @@ export const configSchema = Type.Object({
   DELIVERY_STALE_PENDING_MS: Type.Integer({ minimum: 1000, default: 45 * 60_000 }),
   /** Deliveries run at once per publisher process (the broker prefetch of publisher.work). */
   DELIVERY_CONCURRENCY: Type.Integer({ minimum: 1, default: 20 }),
+  /**
+   * Deliveries of one organization in flight at once, counted across every publisher process
+   * (live leases): one tenant's slow or huge media cannot hold every slot.
+   */
+  DELIVERY_ORG_CONCURRENCY: Type.Integer({ minimum: 1, default: 5 }),
+  /** How long a delivery of an organization at its limit waits before trying again. */
+  DELIVERY_ORG_BUSY_DELAY_MS: Type.Integer({ minimum: 100, default: 2000 }),
 });
 
 export type Config = Static<typeof configSchema>;

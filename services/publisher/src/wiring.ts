@@ -1,16 +1,19 @@
+import { storageFromConfig, type MediaStorage } from '@svc/media';
 import { providersFromConfig, type Providers } from '@svc/providers';
 import type { ServiceRuntime, WorkerWiring } from '@svc/runtime';
 import type { Config } from './config.ts';
 import { publisherCommandHandlers, publisherCommands } from './consumers/publisher.consumers.ts';
 import { planChangedHandlers, planMessages } from './consumers/plan-changed.consumer.ts';
 import { JobsRepository } from './data/jobs.repository.ts';
+import { MediaRepository } from './data/media.repository.ts';
 import { PlanLimitsRepository } from './data/plan-limits.repository.ts';
 import { accountsClient, type AccountsClient } from './domain/accounts-client.ts';
-import { deliveryMetrics } from './domain/delivery-metrics.ts';
+import { deliveryDeferredMetric, deliveryMetrics } from './domain/delivery-metrics.ts';
 import { InFlightSweeper } from './domain/in-flight-sweeper.ts';
 import { requeueDeliveries } from './domain/requeue-deliveries.ts';
 import { DeliveryRunner } from './domain/run-delivery.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
+import { mediaRpc, mediaRpcHandlers } from './rpc/media.handlers.ts';
 import { publisherRpc, publisherRpcHandlers } from './rpc/publisher.handlers.ts';
 
 /** Overrides for tests: network adapters, the accounts client, and a hook in the crash window. */
@@ -18,6 +21,7 @@ export interface PublisherWireOptions {
   providers?: Providers;
   accounts?: AccountsClient;
   afterNetworkCall?: (deliveryId: string) => Promise<void>;
+  storage?: MediaStorage;
 }
 
 /** Builds the publisher from its runtime: adapters, repositories, RPC for the gateway, the delivery consumer. */
@@ -27,6 +31,15 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   const accounts = options.accounts ?? accountsClient(runtime.broker);
   const jobs = new JobsRepository(db);
   const limits = new PlanLimitsRepository(db, config.PLAN_FREE_POSTS_PER_MONTH);
+  const media = new MediaRepository(db);
+  const storage = options.storage ?? storageFromConfig(config);
+  const resolveDeps = {
+    media,
+    ingest: { storage, tmpDir: config.MEDIA_TMP_DIR, limits: { maxImageBytes: config.MEDIA_MAX_IMAGE_BYTES, maxGifBytes: config.MEDIA_MAX_GIF_BYTES, maxVideoBytes: config.MEDIA_MAX_VIDEO_BYTES } },
+    // An accept-time import runs inside the gateway's RPC call: its deadline stays below that call's timeout.
+    fetch: { policy: { allowPrivate: config.ALLOW_PRIVATE_URLS }, deadlineMs: config.MEDIA_ACCEPT_IMPORT_DEADLINE_MS },
+    quotaBytes: config.MEDIA_ORG_QUOTA_BYTES,
+  };
   const wake = () => relay.wake();
   const runner = new DeliveryRunner({
     db,
@@ -36,13 +49,20 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     maxAttempts: config.DELIVERY_MAX_ATTEMPTS,
     backoffMs: config.DELIVERY_BACKOFF_MS.split(',').map(Number),
     leaseMs: config.DELIVERY_LEASE_MS,
+    media: { repository: media, storage, publicBaseUrl: config.MEDIA_PUBLIC_BASE_URL },
+    orgConcurrency: config.DELIVERY_ORG_CONCURRENCY,
+    orgBusyDelayMs: config.DELIVERY_ORG_BUSY_DELAY_MS,
     wake,
     onOutcome: deliveryMetrics(runtime.metrics.registry),
+    onDeferred: deliveryDeferredMetric(runtime.metrics.registry),
     ...(options.afterNetworkCall === undefined ? {} : { afterNetworkCall: options.afterNetworkCall }),
   });
   await runtime.broker.serveRpc({
-    messages: publisherRpc,
-    handlers: publisherRpcHandlers({ db, jobs, limits, wake, create: { db, accounts, limits, allowPrivateUrls: config.ALLOW_PRIVATE_URLS, minLeadSeconds: config.SCHEDULE_MIN_LEAD_SECONDS, wake } }),
+    messages: [...publisherRpc, ...mediaRpc],
+    handlers: {
+      ...publisherRpcHandlers({ db, jobs, limits, wake, create: { db, accounts, limits, allowPrivateUrls: config.ALLOW_PRIVATE_URLS, minLeadSeconds: config.SCHEDULE_MIN_LEAD_SECONDS, wake, media: resolveDeps, mediaPublicBaseUrl: config.MEDIA_PUBLIC_BASE_URL, tiktokVerifiedPrefixes: config.TIKTOK_VERIFIED_URL_PREFIXES.split(',').map((prefix) => prefix.trim()).filter(Boolean) } }),
+      ...mediaRpcHandlers({ media, storage, publicBaseUrl: config.MEDIA_PUBLIC_BASE_URL, quotaBytes: config.MEDIA_ORG_QUOTA_BYTES }),
+    },
   });
   // Its own queue, so a plan change is never stuck behind slow deliveries.
   await runtime.broker.consume({ queue: 'publisher.plans', messages: planMessages, handlers: planChangedHandlers(limits), prefetch: 10 });

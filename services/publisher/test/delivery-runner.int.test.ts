@@ -41,13 +41,13 @@ describe('DeliveryRunner (publisher database)', () => {
     return new DeliveryRunner({ db, accounts, providers, logger, maxAttempts: 3, backoffMs: [1000, 5000], leaseMs: 60_000, wake: () => undefined, ...overrides });
   }
 
-  async function job(accounts = 1): Promise<{ jobId: string; deliveryIds: string[] }> {
+  async function job(accounts = 1, orgId = 'org_1'): Promise<{ jobId: string; deliveryIds: string[] }> {
     const jobId = randomUUID();
     const deliveryIds = Array.from({ length: accounts }, () => randomUUID());
     await db.job.create({
       data: {
-        id: jobId, orgId: 'org_1', status: 'queued', text: 'hello', accountIds: deliveryIds.map((_, i) => `acct_${i}`), providers: ['x'],
-        deliveries: { create: deliveryIds.map((id, position) => ({ id, orgId: 'org_1', accountId: `acct_${position}`, provider: 'x', position, status: 'pending' })) },
+        id: jobId, orgId, status: 'queued', text: 'hello', accountIds: deliveryIds.map((_, i) => `acct_${i}`), providers: ['x'],
+        deliveries: { create: deliveryIds.map((id, position) => ({ id, orgId, accountId: `acct_${position}`, provider: 'x', position, status: 'pending' })) },
       },
     });
     return { jobId, deliveryIds };
@@ -170,5 +170,37 @@ describe('DeliveryRunner (publisher database)', () => {
     expect(requeued).toEqual([lost]);
     await sweeper.sweep();
     expect(requeued).toEqual([lost]);
+  });
+
+  it('limits deliveries in flight per organization: past it a delivery is deferred, other organizations go on', async () => {
+    const releases: (() => void)[] = [];
+    network.mockImplementation(() => new Promise<PublishResult>((resolve) => releases.push(() => resolve({ platformPostId: 'p', url: 'https://x.test/p' }))));
+    const busyOrg = `org_busy_${randomUUID()}`;
+    const { deliveryIds } = await job(3, busyOrg);
+    const { deliveryIds: [other] } = await job(1, `org_other_${randomUUID()}`);
+    const limited = runner({ orgConcurrency: 2, orgBusyDelayMs: 3000 });
+    const running = [limited.run(deliveryIds[0]!), limited.run(deliveryIds[1]!)];
+    for (const deadline = Date.now() + 10_000; network.mock.calls.length < 2; ) {
+      if (Date.now() > deadline) throw new Error('the first two deliveries never reached the network');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    // The third of the same organization is not claimed: it returns at once with a command 3 s ahead.
+    await limited.run(deliveryIds[2]!);
+    expect(network).toHaveBeenCalledTimes(2);
+    expect(await delivery(deliveryIds[2]!)).toEqual(expect.objectContaining({ status: 'pending', attempts: 0 }));
+    const [deferred] = await outbox('publisher.delivery_run.v1', deliveryIds[2]!);
+    expect(deferred?.delay_ms).toBeGreaterThan(1500);
+    // Another organization still gets a slot.
+    const otherRun = limited.run(other!);
+    for (const deadline = Date.now() + 10_000; network.mock.calls.length < 3; ) {
+      if (Date.now() > deadline) throw new Error('the other organization was blocked by the busy one');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    releases.forEach((release) => release());
+    await Promise.all([...running, otherRun]);
+    // With slots free again, the deferred delivery runs.
+    network.mockResolvedValue({ platformPostId: 'p3', url: 'https://x.test/p3' });
+    await limited.run(deliveryIds[2]!);
+    expect(await delivery(deliveryIds[2]!)).toEqual(expect.objectContaining({ status: 'published', attempts: 1 }));
   });
 });

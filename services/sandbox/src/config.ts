@@ -15,6 +15,8 @@ export const sandboxConfigSchema = Type.Object({
   SANDBOX_PROCESSING_POLLS: Type.Integer({ minimum: 0, default: 1 }),
   /** Instagram's rolling 24 h publishing quota (networks.md §1.4: 50 or 100). */
   SANDBOX_IG_QUOTA_TOTAL: Type.Integer({ minimum: 1, default: 100 }),
+  /** Comma-separated URL prefixes verified for the TikTok app (PULL_FROM_URL); unset: no check. */
+  SANDBOX_TIKTOK_VERIFIED_PREFIXES: Type.Optional(Type.String()),
 });
 
 export type SandboxConfig = Static<typeof sandboxConfigSchema> & { SANDBOX_PUBLIC_URL: string };

@@ -18,6 +18,11 @@ export interface SandboxOptions {
   igQuotaTotal?: number;
   mediaFetchTimeoutMs?: number;
   maxMediaBytes?: number;
+  /**
+   * URL prefixes verified for the TikTok app: PULL_FROM_URL from anywhere else fails with
+   * `url_ownership_unverified`, as on TikTok. Undefined: no check (sandbox tests not about it).
+   */
+  tiktokVerifiedPrefixes?: string[];
 }
 
 export interface SandboxContext {
@@ -25,6 +30,7 @@ export interface SandboxContext {
   publicUrl: string;
   processingPolls: number;
   igQuotaTotal: number;
+  tiktokVerifiedPrefixes: string[] | undefined;
   fetchMedia: (url: string) => Promise<FetchedMedia>;
   gate: (networks: readonly NetworkName[], render: FaultRenderer) => RequestHandler;
 }
@@ -42,6 +48,7 @@ export function createContext(options: SandboxOptions): SandboxContext {
     publicUrl: options.publicUrl.replace(/\/$/, ''),
     processingPolls: options.processingPolls ?? 1,
     igQuotaTotal: options.igQuotaTotal ?? 100,
+    tiktokVerifiedPrefixes: options.tiktokVerifiedPrefixes,
     fetchMedia: (url) => fetchMedia(url, fetchOptions),
     gate: (networks, render) => faultGate({ state, hangMs }, networks, render),
   };

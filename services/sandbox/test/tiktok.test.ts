@@ -69,6 +69,32 @@ describe('sandbox /tiktok', () => {
     expect(done.body.data).toMatchObject({ status: 'PUBLISH_COMPLETE', publicaly_available_post_id: [], uploaded_bytes: MP4.length });
   });
 
+  it('FILE_UPLOAD chunks must follow the declared plan: exact chunk_size, the last to the end', async () => {
+    const MB = 1024 * 1024;
+    const size = 12 * MB;
+    const init = await request(app).post('/tiktok/v2/post/publish/video/init/').set(auth).send({ post_info: { privacy_level: 'SELF_ONLY' }, source_info: { source: 'FILE_UPLOAD', video_size: size, chunk_size: 5 * MB, total_chunk_count: 2 } });
+    expect(init.status).toBe(200);
+    const url = new URL(init.body.data.upload_url as string);
+    const put = (first: number, last: number) =>
+      request(app).put(url.pathname + url.search).set('Content-Type', 'video/mp4').set('Content-Range', `bytes ${first}-${last}/${size}`).send(Buffer.alloc(last - first + 1, 1));
+    expect((await put(0, 4 * MB - 1)).body.error.code).toBe('invalid_file_upload');
+    expect((await put(3 * MB, 8 * MB - 1)).body.error.code).toBe('invalid_file_upload');
+    expect((await put(5 * MB, 10 * MB - 1)).body.error.code).toBe('invalid_file_upload');
+    expect((await put(0, 5 * MB - 1)).status).toBe(206);
+    expect((await put(5 * MB, size - 1)).status).toBe(201);
+  });
+
+  it('PULL_FROM_URL only from verified prefixes when the app has some (url_ownership_unverified)', async () => {
+    const verifiedApp = createSandboxApp({ publicUrl: 'http://127.0.0.1:4010', allowPrivateUrls: true, processingPolls: 1, tiktokVerifiedPrefixes: [new URL(media.url('/')).origin] });
+    const pull = (videoUrl: string) => request(verifiedApp).post('/tiktok/v2/post/publish/video/init/').set(auth).send({ post_info: { privacy_level: 'SELF_ONLY' }, source_info: { source: 'PULL_FROM_URL', video_url: videoUrl } });
+    const refused = await pull('https://cdn.example.com/v.mp4');
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('url_ownership_unverified');
+    expect((await pull(media.url('/video.mp4'))).status).toBe(200);
+    const photos = await request(verifiedApp).post('/tiktok/v2/post/publish/content/init/').set(auth).send({ media_type: 'PHOTO', post_mode: 'DIRECT_POST', post_info: { privacy_level: 'SELF_ONLY' }, source_info: { source: 'PULL_FROM_URL', photo_images: ['https://cdn.example.com/a.jpg'] } });
+    expect(photos.body.error.code).toBe('url_ownership_unverified');
+  });
+
   it('photo posts: PULL_FROM_URL only, <= 35 images, title <= 90; a PNG fails file_format_check_failed', async () => {
     const upload = await request(app).post('/tiktok/v2/post/publish/content/init/').set(auth).send({ media_type: 'PHOTO', post_mode: 'DIRECT_POST', post_info: { privacy_level: 'SELF_ONLY' }, source_info: { source: 'FILE_UPLOAD', photo_images: ['x'] } });
     expect(upload.body.error.code).toBe('invalid_params');

@@ -21,6 +21,7 @@ describe('Facebook analytics', () => {
       client: { network: 'facebook', request } as unknown as NetworkClient,
       polling: { initialDelayMs: 0, maxDelayMs: 0, maxAttempts: 1 },
       fetchMedia: () => Promise.reject(new Error('unused')),
+      upload: { baseTimeoutMs: 1000, minBytesPerSecond: 1 << 20, stepAttempts: 1 },
       now: Date.now,
       graphVersion: 'v25.0',
       authBaseUrl: 'https://www.facebook.com',

@@ -1,5 +1,4 @@
-import { checkUrl, safeAgents } from '@svc/http';
-import axios from 'axios';
+import { boundedFetch, FetchLimitError, readBounded } from '@svc/http';
 import { ProviderError } from '../errors/provider-error.ts';
 import { type Network } from '../types.ts';
 
@@ -15,7 +14,8 @@ export interface FetchedMedia {
 export type MediaFetcher = (network: Network, url: string) => Promise<FetchedMedia>;
 
 export interface MediaFetcherOptions {
-  timeoutMs: number;
+  /** Time for the whole download, body included (a drip-feeding server is cut off here). */
+  deadlineMs: number;
   maxBytes: number;
   /** Dev and tests only (decisions §3): admits private and loopback addresses, never link-local. */
   allowPrivateUrls: boolean;
@@ -23,36 +23,37 @@ export interface MediaFetcherOptions {
 
 const invalid = (network: Network, message: string, code: string) => new ProviderError({ network, kind: 'media_invalid', networkCode: code, networkMessage: message });
 
-/** Redirects are not followed: a redirect could lead past the address check. */
+const CODES: Record<FetchLimitError['reason'], string> = {
+  invalid: 'media_url_invalid',
+  scheme: 'media_url_invalid',
+  unresolvable: 'media_unreachable',
+  blocked: 'media_url_blocked',
+  too_many_redirects: 'media_download_failed',
+  status: 'media_download_failed',
+  too_large: 'media_too_large',
+  deadline: 'media_timeout',
+  network: 'media_download_failed',
+};
+
+/**
+ * Every download is bounded (issue 8): a Content-Length over `maxBytes` is refused before the body
+ * is read, the body is cut at `maxBytes` while streaming, and one deadline covers the whole exchange.
+ * Redirects are followed up to 5 hops, each checked by the SSRF guard.
+ */
 export function createMediaFetcher(options: MediaFetcherOptions): MediaFetcher {
   const policy = { allowPrivate: options.allowPrivateUrls };
-  // The pre-check gives a clear error; the agents enforce the policy at connect time (DNS rebinding).
-  const agents = safeAgents(policy);
+  const { deadlineMs } = options;
   return async (network, rawUrl) => {
-    const checked = await checkUrl(rawUrl, policy);
-    if (!checked.ok) {
-      const code = checked.reason === 'blocked' ? 'media_url_blocked' : checked.reason === 'unresolvable' ? 'media_unreachable' : 'media_url_invalid';
-      throw invalid(network, `The media URL is not usable: ${checked.message}.`, code);
-    }
-    const url = checked.url;
     try {
-      const response = await axios.get<ArrayBuffer>(url.toString(), {
-        responseType: 'arraybuffer',
-        timeout: options.timeoutMs,
-        maxRedirects: 0,
-        ...agents,
-        proxy: false,
-        maxContentLength: options.maxBytes,
-      });
-      return { bytes: Buffer.from(response.data), contentType: String(response.headers['content-type'] ?? 'application/octet-stream') };
+      const response = await boundedFetch(rawUrl, { policy, deadlineMs, maxBytes: options.maxBytes });
+      const bytes = await readBounded(response.body);
+      return { bytes, contentType: String(response.headers['content-type'] ?? 'application/octet-stream') };
     } catch (error) {
-      const status = axios.isAxiosError(error) ? error.response?.status : undefined;
-      if (status !== undefined) throw invalid(network, `The media URL ${rawUrl} answered HTTP ${status}.`, 'media_download_failed');
-      const code = axios.isAxiosError(error) ? error.code : undefined;
-      if (code === 'ECONNABORTED' || code === 'ETIMEDOUT') {
-        throw new ProviderError({ network, kind: 'transient', networkCode: 'media_timeout', networkMessage: `The media URL ${rawUrl} did not answer in time.` });
+      if (!(error instanceof FetchLimitError)) throw error;
+      if (error.reason === 'deadline') {
+        throw new ProviderError({ network, kind: 'transient', networkCode: 'media_timeout', networkMessage: `The media URL ${rawUrl} was not downloaded within ${deadlineMs} ms.` });
       }
-      throw invalid(network, `The media URL ${rawUrl} could not be downloaded.`, 'media_download_failed');
+      throw invalid(network, `The media URL ${rawUrl} is not usable: ${error.message}.`, CODES[error.reason]);
     }
   };
 }

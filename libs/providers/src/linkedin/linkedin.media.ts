@@ -1,6 +1,7 @@
 import { type AdapterDeps } from '../adapter-deps.ts';
 import { ProviderError, isProviderError } from '../errors/provider-error.ts';
 import { pollUntil } from '../http/poll.ts';
+import { byteReaderOf, emptyMedia, uploadStep } from '../http/upload.ts';
 import { type MediaInput } from '../types.ts';
 import { classifyAssetStatus } from './linkedin.classify.ts';
 
@@ -37,7 +38,8 @@ async function waitAvailable(deps: AdapterDeps, rest: LinkedInRest, token: strin
 }
 
 export async function uploadImage(deps: AdapterDeps, rest: LinkedInRest, token: string, owner: string, item: MediaInput): Promise<string> {
-  const { bytes, contentType } = await deps.fetchMedia('linkedin', item.url);
+  const reader = await byteReaderOf(deps, 'linkedin', item);
+  if (reader.size === 0) throw emptyMedia('linkedin');
   const init = await deps.client.request<{ value: { uploadUrl: string; image: string } }>({
     method: 'POST',
     url: '/rest/images',
@@ -45,7 +47,16 @@ export async function uploadImage(deps: AdapterDeps, rest: LinkedInRest, token: 
     data: { initializeUploadRequest: { owner } },
     headers: rest.headers(token),
   });
-  await deps.client.request({ method: 'PUT', url: init.data.value.uploadUrl, data: bytes, headers: { Authorization: `Bearer ${token}`, 'Content-Type': contentType || 'application/octet-stream' } });
+  const whole = { start: 0, end: reader.size - 1 };
+  await uploadStep(deps.upload, reader.size, async (timeoutMs) =>
+    deps.client.request({
+      method: 'PUT',
+      url: init.data.value.uploadUrl,
+      data: await reader.read(whole),
+      timeout: timeoutMs,
+      maxBodyLength: Infinity,
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': reader.contentType || 'application/octet-stream', 'Content-Length': String(reader.size) },
+    }));
   await waitAvailable(deps, rest, token, 'images', init.data.value.image);
   return init.data.value.image;
 }
@@ -55,23 +66,30 @@ interface VideoInit {
 }
 
 export async function uploadVideo(deps: AdapterDeps, rest: LinkedInRest, token: string, owner: string, item: MediaInput): Promise<string> {
-  const { bytes } = await deps.fetchMedia('linkedin', item.url);
+  const reader = await byteReaderOf(deps, 'linkedin', item);
+  if (reader.size === 0) throw emptyMedia('linkedin');
   const init = await deps.client.request<VideoInit>({
     method: 'POST',
     url: '/rest/videos',
     params: { action: 'initializeUpload' },
-    data: { initializeUploadRequest: { owner, fileSizeBytes: bytes.length, uploadCaptions: false, uploadThumbnail: false } },
+    data: { initializeUploadRequest: { owner, fileSizeBytes: reader.size, uploadCaptions: false, uploadThumbnail: false } },
     headers: rest.headers(token),
   });
   const { video, uploadToken, uploadInstructions } = init.data.value;
   const etags: string[] = [];
   for (const part of uploadInstructions) {
-    const answer = await deps.client.request({
-      method: 'PUT',
-      url: part.uploadUrl,
-      data: bytes.subarray(part.firstByte, part.lastByte + 1),
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/octet-stream' },
-    });
+    const span = { start: part.firstByte, end: Math.min(part.lastByte, reader.size - 1) };
+    const length = span.end - span.start + 1;
+    // Each part has its own upload URL: sending it again replaces it.
+    const answer = await uploadStep(deps.upload, length, async (timeoutMs) =>
+      deps.client.request({
+        method: 'PUT',
+        url: part.uploadUrl,
+        data: await reader.read(span),
+        timeout: timeoutMs,
+        maxBodyLength: Infinity,
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/octet-stream', 'Content-Length': String(length) },
+      }));
     etags.push(String(answer.headers.etag ?? ''));
   }
   await deps.client.request({

@@ -2,11 +2,14 @@ import { type AdapterDeps } from '../adapter-deps.ts';
 import { ProviderError } from '../errors/provider-error.ts';
 import { assertContent } from '../rules/assert-content.ts';
 import { type OAuthApp, type PostMetrics, type ProviderAdapter, type PublishInput, type TokenSet } from '../types.ts';
-import { chunkPlan, createTikTokApi, fetchStatus, postInfo, uploadFile, waitPublished } from './tiktok.publish.ts';
+import { byteReaderOf, emptyMedia } from '../http/upload.ts';
+import { chunkPlan, createTikTokApi, fetchStatus, isVerifiedUrl, postInfo, uploadFile, waitPublished } from './tiktok.publish.ts';
 import { tiktokRules } from './tiktok.rules.ts';
 
 export interface TikTokAdapterOptions extends AdapterDeps {
   authBaseUrl: string;
+  /** TIKTOK_VERIFIED_URL_PREFIXES: where TikTok may pull from (PULL_FROM_URL). */
+  verifiedUrlPrefixes: readonly string[];
 }
 
 interface TtToken {
@@ -26,8 +29,10 @@ interface CreatorInfo {
 const METRICS = ['view_count', 'like_count', 'comment_count', 'share_count'] as const;
 
 /**
- * TikTok Content Posting API (networks.md §5): creator_info, then video (PULL_FROM_URL by default,
- * FILE_UPLOAD with `options.source`) or photo init, then status polling until the public id exists.
+ * TikTok Content Posting API (networks.md §5): creator_info, then video or photo init, then status
+ * polling until the public id exists. TikTok pulls only from verified URL prefixes: a video is sent
+ * by PULL_FROM_URL when its URL lies under `verifiedUrlPrefixes` (and `options.source` does not ask
+ * for FILE_UPLOAD), by FILE_UPLOAD otherwise; photos can only be pulled, so they need a verified URL.
  * Refresh tokens rotate (Nov-2026 docs): always store the new one.
  */
 export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdapter {
@@ -77,13 +82,15 @@ export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdap
     if (first?.kind === 'video') {
       kind = 'video';
       const info = { title: input.text, ...postInfo(input, privacy), disable_duet: input.options?.disable_duet === true, disable_stitch: input.options?.disable_stitch === true };
-      if (input.options?.source === 'FILE_UPLOAD') {
-        const { bytes } = await options.fetchMedia('tiktok', first.url);
+      if (input.options?.source === 'FILE_UPLOAD' || !isVerifiedUrl(first.url, options.verifiedUrlPrefixes)) {
+        const reader = await byteReaderOf(options, 'tiktok', first);
+        if (reader.size === 0) throw emptyMedia('tiktok');
+        const plan = chunkPlan(reader.size);
         const init = await api.post<{ publish_id: string; upload_url: string }>('/v2/post/publish/video/init/', token, {
           post_info: info,
-          source_info: { source: 'FILE_UPLOAD', video_size: bytes.length, ...chunkPlan(bytes.length) },
+          source_info: { source: 'FILE_UPLOAD', video_size: reader.size, ...plan },
         });
-        await uploadFile(options, init.upload_url, bytes);
+        await uploadFile(options, init.upload_url, reader, plan);
         publishId = init.publish_id;
       } else {
         const init = await api.post<{ publish_id: string }>('/v2/post/publish/video/init/', token, { post_info: info, source_info: { source: 'PULL_FROM_URL', video_url: first.url } });
@@ -91,6 +98,15 @@ export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdap
       }
     } else {
       kind = 'photo';
+      const unverified = input.media.find((item) => !isVerifiedUrl(item.url, options.verifiedUrlPrefixes));
+      if (unverified !== undefined) {
+        throw new ProviderError({
+          network: 'tiktok',
+          kind: 'validation',
+          networkCode: 'url_ownership_unverified',
+          networkMessage: `TikTok pulls photos only from verified URL prefixes; ${unverified.url} is not under TIKTOK_VERIFIED_URL_PREFIXES.`,
+        });
+      }
       const title = typeof input.options?.title === 'string' ? input.options.title : '';
       const init = await api.post<{ publish_id: string }>('/v2/post/publish/content/init/', token, {
         media_type: 'PHOTO',

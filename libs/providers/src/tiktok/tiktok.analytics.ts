@@ -42,10 +42,11 @@ export function mapTikTokVideos(data: TikTokVideosData, ids: readonly string[]):
  * moderation when published) is resolved to the public video id through status/fetch first.
  */
 export function createTikTokAnalytics(analyticsDeps: AnalyticsDeps): PostAnalyticsCapability {
-  // The shared TikTok helpers take full adapter deps; analytics reads never poll or download media.
+  // The shared TikTok helpers take full adapter deps; analytics reads never poll, upload or download media.
   const deps: AdapterDeps = {
     ...analyticsDeps,
     polling: { initialDelayMs: 0, maxDelayMs: 0, maxAttempts: 1 },
+    upload: { baseTimeoutMs: 0, minBytesPerSecond: 1, stepAttempts: 1 },
     fetchMedia: (network) => Promise.reject(new ProviderError({ network, kind: 'validation', networkMessage: 'Analytics reads never download media.' })),
   };
   const api = createTikTokApi(deps);

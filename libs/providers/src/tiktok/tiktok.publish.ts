@@ -1,11 +1,15 @@
 import { type AdapterDeps } from '../adapter-deps.ts';
 import { ProviderError } from '../errors/provider-error.ts';
 import { pollUntil } from '../http/poll.ts';
+import { uploadStep, type ByteReader } from '../http/upload.ts';
 import { type PublishInput } from '../types.ts';
 import { classifyPublishFailure, classifyTikTok } from './tiktok.classify.ts';
 
-const MIN_CHUNK = 5 * 1024 * 1024;
-const CHUNK = 10 * 1024 * 1024;
+const MB = 1024 * 1024;
+const MAX_CHUNK = 64 * MB;
+/** The chunk we prefer: small enough to retry cheaply, large enough to stay far below 1000 chunks. */
+const PREFERRED_CHUNK = 10 * MB;
+const MAX_CHUNKS = 1000;
 
 export interface TikTokApi {
   /** POST with the v2 envelope; a 200 whose `error.code` is not `ok` is thrown classified. */
@@ -93,23 +97,71 @@ export async function waitPublished(deps: AdapterDeps, token: string, publishId:
   }
 }
 
-/** FILE_UPLOAD: one chunk under 5 MB, else 10 MB chunks with the remainder in the last one. */
-export async function uploadFile(deps: AdapterDeps, uploadUrl: string, bytes: Buffer): Promise<void> {
-  const chunk = bytes.length < MIN_CHUNK ? bytes.length : CHUNK;
-  const count = bytes.length < MIN_CHUNK ? 1 : Math.floor(bytes.length / chunk);
-  for (let index = 0; index < count; index += 1) {
-    const first = index * chunk;
-    const last = index === count - 1 ? bytes.length - 1 : first + chunk - 1;
-    await deps.client.request({
-      method: 'PUT',
-      url: uploadUrl,
-      data: bytes.subarray(first, last + 1),
-      headers: { 'Content-Type': 'video/mp4', 'Content-Range': `bytes ${first}-${last}/${bytes.length}` },
-    });
+export interface ChunkPlan {
+  chunk_size: number;
+  total_chunk_count: number;
+}
+
+/**
+ * FILE_UPLOAD's chunk plan, exactly as TikTok's media transfer guide says (networks.md §5.2): chunks
+ * of 5 to 64 MB, `total_chunk_count = floor(video_size / chunk_size)`, the remainder riding in the last
+ * chunk (at most 128 MB), and files under 5 MB in one chunk of their size. A file of 5 to 10 MB is one
+ * chunk of its whole size (10 MB chunks would give `floor = 0` chunks: the bug this replaced).
+ */
+export function chunkPlan(size: number): ChunkPlan {
+  if (size < PREFERRED_CHUNK) return { chunk_size: size, total_chunk_count: 1 };
+  const chunk = Math.min(MAX_CHUNK, Math.max(PREFERRED_CHUNK, Math.ceil(size / MAX_CHUNKS)));
+  return { chunk_size: chunk, total_chunk_count: Math.floor(size / chunk) };
+}
+
+/** The inclusive byte spans of a plan: full chunks, the last one absorbing the remainder. */
+export function chunkSpans(size: number, plan: ChunkPlan): { start: number; end: number }[] {
+  return Array.from({ length: plan.total_chunk_count }, (_, index) => ({
+    start: index * plan.chunk_size,
+    end: index === plan.total_chunk_count - 1 ? size - 1 : (index + 1) * plan.chunk_size - 1,
+  }));
+}
+
+/** Sends the chunks in order, each streamed from the reader with a timeout for its size and retried alone. */
+export async function uploadFile(deps: AdapterDeps, uploadUrl: string, reader: ByteReader, plan: ChunkPlan): Promise<void> {
+  for (const span of chunkSpans(reader.size, plan)) {
+    const length = span.end - span.start + 1;
+    await uploadStep(deps.upload, length, async (timeoutMs) =>
+      deps.client.request({
+        method: 'PUT',
+        url: uploadUrl,
+        data: await reader.read(span),
+        timeout: timeoutMs,
+        maxBodyLength: Infinity,
+        headers: { 'Content-Type': reader.contentType.startsWith('video/') ? reader.contentType : 'video/mp4', 'Content-Length': String(length), 'Content-Range': `bytes ${span.start}-${span.end}/${reader.size}` },
+      }));
   }
 }
 
-export const chunkPlan = (size: number) => (size < MIN_CHUNK ? { chunk_size: size, total_chunk_count: 1 } : { chunk_size: CHUNK, total_chunk_count: Math.floor(size / CHUNK) });
+/**
+ * Whether TikTok will pull `url`: it must lie under a prefix (or domain) verified for the app, else
+ * TikTok answers `url_ownership_unverified`. An origin prefix covers its whole host; a path prefix
+ * only what is below it (`https://cdn.example.com/media` covers `/media/...`, not `/mediaX`).
+ */
+export function isVerifiedUrl(raw: string, prefixes: readonly string[]): boolean {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return false;
+  }
+  return prefixes.some((prefixText) => {
+    let prefix: URL;
+    try {
+      prefix = new URL(prefixText);
+    } catch {
+      return false;
+    }
+    if (prefix.protocol !== url.protocol || prefix.host !== url.host) return false;
+    const path = prefix.pathname.endsWith('/') ? prefix.pathname : `${prefix.pathname}/`;
+    return path === '/' || url.pathname.startsWith(path);
+  });
+}
 
 export function postInfo(input: PublishInput, privacyLevel: string): Record<string, unknown> {
   const flag = (name: string) => input.options?.[name] === true;

@@ -1,22 +1,31 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
+import path from 'node:path';
 
-/** Tiny but correctly typed payloads: networks sniff magic bytes, not extensions. */
-export const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0sandbox-jpeg'), Buffer.from([0xff, 0xd9])]);
-export const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.from('sandbox-png')]);
-export const MP4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), Buffer.alloc(64, 1)]);
+/**
+ * Tiny real files (shipped in fixtures/): networks sniff magic bytes, and the media library decodes
+ * and measures what it imports. A 400x400 JPEG, a 64x64 PNG and a 3.5 s 640x360 H.264 MP4, which
+ * every network's limits accept.
+ */
+const fixture = (name: string) => readFileSync(path.join(__dirname, 'fixtures', name));
+export const JPEG = fixture('image.jpg');
+export const PNG = fixture('image.png');
+export const MP4 = fixture('video.mp4');
 
 export interface MediaServer {
   url: (path: string) => string;
   close: () => Promise<void>;
 }
 
-/** Serves `/image.jpg`, `/image.png`, `/video.mp4`; anything else is 404 (the broken URL). */
+/** Serves `/image.jpg`, `/image.png`, `/video.mp4`, `/octet.png` (as application/octet-stream); anything else is 404 (the broken URL). */
 export async function startMediaServer(): Promise<MediaServer> {
   const files: Record<string, [Buffer, string]> = {
     '/image.jpg': [JPEG, 'image/jpeg'],
     '/image.png': [PNG, 'image/png'],
     '/video.mp4': [MP4, 'video/mp4'],
+    // A host that labels everything as generic bytes.
+    '/octet.png': [PNG, 'application/octet-stream'],
   };
   const server: Server = createServer((req, res) => {
     const file = files[(req.url ?? '').split('?')[0] ?? ''];

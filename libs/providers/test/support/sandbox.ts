@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { createSandboxApp } from '../../../../services/sandbox/src/app.ts';
+import { type SandboxOptions } from '../../../../services/sandbox/src/context.ts';
 import { providersFromConfig, type ProviderConfig, type Providers, type ProvidersOptions } from '../../src/index.ts';
 
 export interface RunningSandbox {
@@ -14,7 +15,7 @@ export interface RunningSandbox {
 }
 
 /** The sandbox in-process on an ephemeral port; `timeout` faults hang 3 s (adapters time out sooner). */
-export async function startSandbox(options: { igQuotaTotal?: number } = {}): Promise<RunningSandbox> {
+export async function startSandbox(options: Pick<SandboxOptions, 'igQuotaTotal' | 'tiktokVerifiedPrefixes'> = {}): Promise<RunningSandbox> {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -65,6 +66,10 @@ export function sandboxConfig(baseUrl: string, overrides: Partial<ProviderConfig
     PROVIDER_POLL_MAX_MS: 20,
     PROVIDER_POLL_MAX_ATTEMPTS: 20,
     PROVIDER_MEDIA_MAX_BYTES: 10 * 1024 * 1024,
+    PROVIDER_MEDIA_DEADLINE_MS: 10_000,
+    PROVIDER_UPLOAD_MIN_BYTES_PER_SEC: 1024 * 1024,
+    PROVIDER_UPLOAD_STEP_ATTEMPTS: 2,
+    TIKTOK_VERIFIED_URL_PREFIXES: '',
     ...overrides,
   };
 }

@@ -64,10 +64,24 @@ function checkContentType(route: Route, req: Request): void {
   }
 }
 
+/** A request whose body the handler reads itself (an upload), rather than the JSON parser. */
+function isStreamed(route: Route, req: Request): boolean {
+  const { streamRawBody = false, rawBodyTypes = [] } = route.operation;
+  return streamRawBody && hasBody(req) && rawBodyTypes.length > 0 && req.is(rawBodyTypes) !== false && req.is(['application/json', 'application/*+json']) === false;
+}
+
 function send(res: Response, result: RouteResult): void {
   for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
   if ('redirect' in result) {
     res.redirect(302, result.redirect);
+    return;
+  }
+  if ('stream' in result) {
+    res.status(result.status);
+    // A client that goes away must not leave the storage stream open.
+    res.once('close', () => result.stream.destroy());
+    result.stream.once('error', (error) => res.destroy(error));
+    result.stream.pipe(res);
     return;
   }
   if (result.body === undefined) res.status(result.status).end();
@@ -89,15 +103,16 @@ export function mountRoutes(router: Router, routes: readonly Route[], deps: Moun
       const principal = await authorize(route, req, res, deps);
       checkContentType(route, req);
       if (operation.body !== undefined || operation.rawBody !== undefined) await deps.parseBody(req, res, operation.rawBody !== undefined);
+      const streamed = isStreamed(route, req);
       const rawBody = operation.rawBody !== undefined && Buffer.isBuffer(req.body) ? req.body : undefined;
-      const parts = { params: { ...req.params }, query: { ...(req.query as Record<string, unknown>) }, body: operation.rawBody === undefined ? (req.body as unknown) : undefined };
+      const parts = { params: { ...req.params }, query: { ...(req.query as Record<string, unknown>) }, body: streamed || operation.rawBody !== undefined ? undefined : (req.body as unknown) };
       assertSafeInput('params', parts.params);
       assertSafeInput('query', parts.query);
       assertSafeInput('body', parts.body);
-      validate(parts);
-      const request = { ...parts, principal, requestId: requestIdOf(res), headers: req.headers, rawBody } as unknown as RouteRequest<typeof operation>;
+      validate(parts, { skipBody: streamed });
+      const request = { ...parts, principal, requestId: requestIdOf(res), headers: req.headers, rawBody, stream: streamed ? req : undefined } as unknown as RouteRequest<typeof operation>;
       const result = await route.handler(request);
-      if (deps.validateResponses && !('redirect' in result)) {
+      if (deps.validateResponses && !('redirect' in result) && !('stream' in result)) {
         const problems = responseValidators.get(result.status)?.(result.body) ?? [];
         if (problems.length > 0) {
           deps.logger.error({ operation: operation.operationId, problems }, 'response does not match its schema');

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Principal } from '../auth/principal.ts';
 import type { Operation } from '../openapi/operation.ts';
@@ -14,11 +15,15 @@ export interface RouteRequest<O extends Operation> {
   headers: Record<string, string | string[] | undefined>;
   /** The exact body bytes, for operations declaring `rawBody` (undefined otherwise). */
   rawBody: Buffer | undefined;
+  /** The unread request body, for operations with `streamRawBody` when the body is not JSON. */
+  stream?: Readable | undefined;
 }
 
 export type RouteResult =
   | { status: number; body?: unknown; headers?: Record<string, string | string[]> }
-  | { redirect: string; headers?: Record<string, string | string[]> };
+  | { redirect: string; headers?: Record<string, string | string[]> }
+  /** Bytes streamed as they are (media files), not JSON. */
+  | { status: number; headers: Record<string, string>; stream: Readable };
 
 /** A declarative route: the operation (path, auth, schemas) and the handler that calls one use case. */
 export interface Route<O extends Operation = Operation> {

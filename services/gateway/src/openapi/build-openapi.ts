@@ -13,6 +13,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'Conflict with the resource state.',
   413: 'Body too large.',
   415: 'Unsupported media type.',
+  416: 'Range not satisfiable (Content-Range gives the size).',
   422: 'Idempotency-Key reused with another body.',
   429: 'Rate limit exceeded; see Retry-After.',
   500: 'Internal error (the message hides details; quote the request id).',

@@ -1,25 +1,26 @@
 import { Type } from '@sinclair/typebox';
-import { CursorPage, CursorQuery, HttpUrl, Id, StringEnum, Timestamp } from './common.schemas.ts';
+import { CompatibilityView, MediaView } from '@svc/contracts';
+import { CursorPage, CursorQuery, HttpUrl, StringEnum } from './common.schemas.ts';
 
-export const MediaAsset = Type.Object({
-  media_id: Id,
-  public_url: Type.String({ format: 'uri' }),
-  kind: StringEnum(['image', 'video'] as const),
-  content_type: Type.String(),
-  size_bytes: Type.Integer({ minimum: 0 }),
-  source_url: Type.Union([Type.String(), Type.Null()]),
-  created_at: Timestamp,
-});
+/** The media record (decisions §8): measures from the bytes, a stable public URL, per-network compatibility. */
+export const MediaAsset = MediaView;
 export const MediaImportBody = Type.Object({ url: HttpUrl }, { additionalProperties: false });
 export const MediaVerifyBody = Type.Object({ url: HttpUrl }, { additionalProperties: false });
 export const MediaVerifyResult = Type.Object({
   url: Type.String(),
+  /** False when the URL could not be fetched or does not hold usable media; `error` says why. */
   reachable: Type.Boolean(),
   content_type: Type.Union([Type.String(), Type.Null()]),
   size_bytes: Type.Union([Type.Integer(), Type.Null()]),
   kind: Type.Union([StringEnum(['image', 'video'] as const), Type.Null()]),
-  error: Type.Union([Type.String(), Type.Null()]),
+  width: Type.Union([Type.Integer(), Type.Null()]),
+  height: Type.Union([Type.Integer(), Type.Null()]),
+  duration_ms: Type.Union([Type.Integer(), Type.Null()]),
+  compatibility: Type.Union([CompatibilityView, Type.Null()]),
+  error: Type.Union([Type.Object({ code: Type.String(), rule: Type.Union([Type.String(), Type.Null()]), message: Type.String() }), Type.Null()]),
 });
 export const MediaListQuery = Type.Object({ ...CursorQuery }, { additionalProperties: false });
 export const MediaList = CursorPage(MediaAsset);
-export const MediaIdParams = Type.Object({ media_id: Id });
+export const MediaIdParams = Type.Object({ media_id: Type.String({ minLength: 1, maxLength: 64 }) });
+/** `{media_id}` or `{media_id}.jpg` (the JPEG rendition); anything else is a 404, like an unknown id. */
+export const PublicMediaParams = Type.Object({ file: Type.String({ minLength: 1, maxLength: 64 }) });

@@ -26,6 +26,11 @@ export interface Operation {
    * webhooks). `schema` only documents it.
    */
   rawBody?: { schema: TSchema };
+  /**
+   * A request of one of `rawBodyTypes` is handed to the handler as a stream (`RouteRequest.stream`),
+   * unread and unvalidated, so large uploads never sit in memory; JSON bodies are validated as usual.
+   */
+  streamRawBody?: boolean;
   /** Request headers documented for the operation, such as `Idempotency-Key`. */
   headers?: Record<string, TSchema>;
   /** Success status -> schema (null for an empty body). */

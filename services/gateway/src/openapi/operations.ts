@@ -6,7 +6,7 @@ import {
 import { AnalyticsPage, AnalyticsQuery, CheckoutSession, Stats } from './analytics.schemas.ts';
 import { BillingSubscription, PortalSession, StripeEventBody, StripeSignatureHeader, WebhookReceived } from './billing.schemas.ts';
 import { ApiKeyCreateBody, ApiKeyCreated, ApiKeyIdParams, ApiKeyList } from './api-keys.schemas.ts';
-import { MediaAsset, MediaIdParams, MediaImportBody, MediaList, MediaListQuery, MediaVerifyBody, MediaVerifyResult } from './media.schemas.ts';
+import { MediaAsset, MediaIdParams, MediaImportBody, MediaList, MediaListQuery, MediaVerifyBody, MediaVerifyResult, PublicMediaParams } from './media.schemas.ts';
 import { defineOperation } from './operation.ts';
 import {
   IdempotencyKeyHeader, JobIdParams, Post, PostCreateBody, PostIdParams, PostList, PublishCreateBody, PublishJob, PublishList, PublishListQuery,
@@ -36,11 +36,12 @@ export const operations = {
   getPost: defineOperation({ operationId: 'getPost', method: 'get', path: '/v1/posts/{post_id}', summary: 'A post with one result per target account.', tag: 'Posts', auth: 'api_key_or_jwt', params: PostIdParams, responses: { 200: Post }, errors: [404] }),
   cancelPost: defineOperation({ operationId: 'cancelPost', method: 'post', path: '/v1/posts/{post_id}/cancel', summary: 'Cancel a scheduled post.', tag: 'Posts', auth: 'api_key_or_jwt', params: PostIdParams, responses: { 200: Post }, errors: [404, 409] }),
 
-  createMedia: defineOperation({ operationId: 'createMedia', method: 'post', path: '/v1/media', summary: 'Upload media (binary body) or import it from a URL (JSON `{url}`).', tag: 'Media', auth: 'api_key_or_jwt', headers: idempotent, body: MediaImportBody, rawBodyTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'video/mp4', 'video/quicktime'], responses: { 201: MediaAsset }, errors: [400, 413, 415, 422] }),
+  createMedia: defineOperation({ operationId: 'createMedia', method: 'post', path: '/v1/media', summary: 'Upload media (multipart form with a `file` part, or the raw bytes) or import it from a URL (JSON `{url}`). The type is sniffed from the bytes.', tag: 'Media', auth: 'api_key_or_jwt', headers: idempotent, body: MediaImportBody, rawBodyTypes: ['multipart/form-data', 'image/jpeg', 'image/png', 'image/gif', 'image/webp', 'video/mp4', 'video/quicktime', 'application/octet-stream'], streamRawBody: true, responses: { 201: MediaAsset }, errors: [400, 413, 415, 422] }),
   verifyMedia: defineOperation({ operationId: 'verifyMedia', method: 'post', path: '/v1/media/verify', summary: 'Check that a URL serves usable media.', tag: 'Media', auth: 'api_key_or_jwt', body: MediaVerifyBody, responses: { 200: MediaVerifyResult }, errors: [400] }),
   listMedia: defineOperation({ operationId: 'listMedia', method: 'get', path: '/v1/media', summary: 'List the media library.', tag: 'Media', auth: 'api_key_or_jwt', query: MediaListQuery, responses: { 200: MediaList }, errors: [400] }),
   getMedia: defineOperation({ operationId: 'getMedia', method: 'get', path: '/v1/media/{media_id}', summary: 'A media asset.', tag: 'Media', auth: 'api_key_or_jwt', params: MediaIdParams, responses: { 200: MediaAsset }, errors: [404] }),
-  deleteMedia: defineOperation({ operationId: 'deleteMedia', method: 'delete', path: '/v1/media/{media_id}', summary: 'Delete a media asset.', tag: 'Media', auth: 'api_key_or_jwt', params: MediaIdParams, responses: { 204: null }, errors: [404] }),
+  deleteMedia: defineOperation({ operationId: 'deleteMedia', method: 'delete', path: '/v1/media/{media_id}', summary: 'Delete a media asset (409 naming the post while a post not yet delivered uses it).', tag: 'Media', auth: 'api_key_or_jwt', params: MediaIdParams, responses: { 204: null }, errors: [404, 409] }),
+  getPublicMedia: defineOperation({ operationId: 'getPublicMedia', method: 'get', path: '/media/{file}', summary: 'The bytes of a media file (`public_url`), without credentials: sniffed type, length, and single-range requests (206/416). `{media_id}.jpg` is the JPEG rendition.', tag: 'Media', auth: 'none', params: PublicMediaParams, responses: { 200: null, 206: null }, errors: [404, 416] }),
 
   listAccounts: defineOperation({ operationId: 'listAccounts', method: 'get', path: '/v1/accounts', summary: 'Connected accounts.', tag: 'Accounts', auth: 'api_key_or_jwt', query: AccountListQuery, responses: { 200: AccountList }, errors: [400] }),
   createAccount: defineOperation({ operationId: 'createAccount', method: 'post', path: '/v1/accounts', summary: 'Connect an account with your own credentials (BYOK).', tag: 'Accounts', auth: 'api_key_or_jwt', body: AccountCreateBody, responses: { 201: Account }, errors: [400, 402, 409] }),

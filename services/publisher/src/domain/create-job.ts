@@ -3,13 +3,15 @@ import { createEnvelope, postQueued, publisherDeliveryRun, schedulerJobSchedule,
 import { enqueueOutbox } from '@svc/db';
 import { conflict, validationError, type ErrorDetail } from '@svc/errors';
 import { checkUrl } from '@svc/http';
-import { checkContent, isNetwork, type Network } from '@svc/providers';
+import { checkContent, isNetwork, isTikTokVerifiedUrl, type Network } from '@svc/providers';
 import type { PlanLimitsRepository } from '../data/plan-limits.repository.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { AccountsClient } from './accounts-client.ts';
-import { mediaOf } from './media.ts';
+import type { MediaRow } from '../data/media.repository.ts';
+import { publicUrlOf } from './media-view.ts';
 import { takePostQuota } from './post-quota.ts';
 import { toEventPayload, toPostView } from './post-view.ts';
+import { resolveJobMedia, type ResolveMediaDeps } from './resolve-media.ts';
 
 export interface CreateJobInput {
   /** Given for idempotent requests (derived from the Idempotency-Key): an existing job with it is returned as is. */
@@ -34,6 +36,11 @@ export interface CreateJobDeps {
   minLeadSeconds: number;
   /** The organization's posts limit and monthly usage (billing's plan, replicated). */
   limits: PlanLimitsRepository;
+  /** The media library: resolves media_ids and imports media_urls at accept time. */
+  media: ResolveMediaDeps;
+  mediaPublicBaseUrl: string;
+  /** TIKTOK_VERIFIED_URL_PREFIXES: TikTok photos can only be pulled, so their public URL must lie under one. */
+  tiktokVerifiedPrefixes: readonly string[];
   /** Wakes the outbox relay after commit. */
   wake: () => void;
 }
@@ -71,8 +78,6 @@ export async function createJob(deps: CreateJobDeps, input: CreateJobInput): Pro
   const existing = input.jobId === undefined ? null : await existingJob(deps.db, input.orgId, input.jobId);
   if (existing !== null) return existing;
   const details: ErrorDetail[] = [];
-  input.mediaIds.forEach((id, index) =>
-    details.push({ path: `/body/media_ids/${index}`, message: `media ${id} does not exist in this organization`, rule: 'unknown_media' }));
   // SSRF pre-check (decisions §3): resolvable, public http(s) hosts only. The adapters' downloads
   // check again at connect time, which also covers a host that re-resolves later.
   const checks = await Promise.all(input.mediaUrls.map((url) => checkUrl(url, { allowPrivate: deps.allowPrivateUrls })));
@@ -86,7 +91,8 @@ export async function createJob(deps: CreateJobDeps, input: CreateJobInput): Pro
 
   const scheduledAt = await dueTime(deps.db, input.scheduledAt, deps.minLeadSeconds);
   const found = new Map((await deps.accounts.lookup(input.orgId, input.accountIds, input.requestId)).map((account) => [account.id, account]));
-  const media = mediaOf(input.mediaUrls);
+  const rows = await resolveJobMedia(deps.media, input.orgId, input.mediaIds, input.mediaUrls);
+  const media = rows.map((row) => ({ url: publicUrlOf(deps.mediaPublicBaseUrl, row.id), kind: row.kind as 'image' | 'video' }));
   input.accountIds.forEach((id, index) => {
     const path = `/body/account_ids/${index}`;
     const account = found.get(id);
@@ -101,6 +107,13 @@ export async function createJob(deps: CreateJobDeps, input: CreateJobInput): Pro
     for (const violation of checkContent(account.provider, { text: input.text, media, options: input.options[account.provider] ?? {} })) {
       details.push({ path, message: `${label}: ${violation.message}`, rule: violation.rule, account_id: id, provider: account.provider });
     }
+    const photo = media.find((item) => item.kind === 'image');
+    if (account.provider === 'tiktok' && photo !== undefined && !isTikTokVerifiedUrl(photo.url, deps.tiktokVerifiedPrefixes)) {
+      details.push({ path, message: `${label}: TikTok pulls photos only from a verified domain, and the media domain is not in TIKTOK_VERIFIED_URL_PREFIXES; post a video or verify the domain`, rule: 'url_ownership_unverified', account_id: id, provider: account.provider });
+    }
+    for (const problem of incompatible(rows, account.provider)) {
+      details.push({ path, message: `${label}: media ${problem.mediaId} does not fit: ${problem.message}`, rule: `media_${problem.rule}`, account_id: id, provider: account.provider, media_id: problem.mediaId });
+    }
   });
   if (details.length > 0) throw validationError('The post cannot be published to every target account as it stands.', details);
 
@@ -113,7 +126,7 @@ export async function createJob(deps: CreateJobDeps, input: CreateJobInput): Pro
   });
   let job;
   try {
-    job = await insertJob(deps, input, { jobId, providers, deliveries, scheduledAt });
+    job = await insertJob(deps, input, { jobId, providers, deliveries, scheduledAt, mediaIds: rows.map((row) => row.id) });
   } catch (error) {
     // The same idempotent request, still running after its caller gave up, inserted it first.
     const raced = input.jobId === undefined ? null : await existingJob(deps.db, input.orgId, input.jobId);
@@ -136,10 +149,19 @@ interface NewJob {
   providers: Network[];
   deliveries: { id: string; jobId: string; orgId: string; accountId: string; provider: Network; position: number; status: string }[];
   scheduledAt: Date | null;
+  mediaIds: string[];
+}
+
+/** The per-network verdicts measured at ingest that refuse this network (decisions: refuse before a post fails). */
+function incompatible(rows: MediaRow[], provider: Network): { mediaId: string; rule: string; message: string }[] {
+  return rows.flatMap((row) => {
+    const verdict = (row.compatibility as Record<string, { ok: boolean; rule: string | null; message: string | null } | undefined>)[provider];
+    return verdict === undefined || verdict.ok ? [] : [{ mediaId: row.id, rule: verdict.rule ?? 'format', message: verdict.message ?? 'not accepted' }];
+  });
 }
 
 /** The job, its deliveries, its unit of the monthly quota and the outbox messages of its first step, in one transaction. */
-function insertJob(deps: CreateJobDeps, input: CreateJobInput, { jobId, providers, deliveries, scheduledAt }: NewJob) {
+function insertJob(deps: CreateJobDeps, input: CreateJobInput, { jobId, providers, deliveries, scheduledAt, mediaIds }: NewJob) {
   const context = { orgId: input.orgId, requestId: input.requestId };
   return deps.db.$transaction(async (tx) => {
     await tx.job.create({
@@ -149,6 +171,7 @@ function insertJob(deps: CreateJobDeps, input: CreateJobInput, { jobId, provider
         status: scheduledAt === null ? 'queued' : 'scheduled',
         text: input.text,
         mediaUrls: input.mediaUrls,
+        mediaIds,
         options: input.options as object,
         accountIds: input.accountIds,
         providers,

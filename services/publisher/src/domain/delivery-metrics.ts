@@ -10,3 +10,14 @@ export function deliveryMetrics(registry: Registry) {
   });
   return (provider: string, outcome: string, code: string) => attempts.inc({ provider, outcome, code });
 }
+
+/** Deliveries put back because their organization was at DELIVERY_ORG_CONCURRENCY: a tenant saturating its share. */
+export function deliveryDeferredMetric(registry: Registry) {
+  const deferred = new Counter({
+    name: 'svc_delivery_org_deferred_total',
+    help: 'Deliveries deferred because their organization had DELIVERY_ORG_CONCURRENCY deliveries in flight, by provider.',
+    labelNames: ['provider'],
+    registers: [registry],
+  });
+  return (provider: string) => deferred.inc({ provider });
+}

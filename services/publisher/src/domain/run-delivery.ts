@@ -1,12 +1,12 @@
 import { createEnvelope, publisherDeliveryRun } from '@svc/contracts';
 import { isAppError } from '@svc/errors';
 import type { Logger } from '@svc/logger';
-import { isProviderError, type Network, type Providers, type PublishResult } from '@svc/providers';
+import { isProviderError, type MediaInput, type Network, type Providers, type PublishResult } from '@svc/providers';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
 import type { AccountCredentials, AccountsClient } from './accounts-client.ts';
 import { deliveryErrorCodes, type DeliveryErrorCode } from './errors.ts';
 import { finishJobIfDone } from './finish-job.ts';
-import { mediaOf } from './media.ts';
+import { deliveryMedia, type DeliveryMediaDeps } from './delivery-media.ts';
 import { enqueueOutboxAfter } from './outbox-at.ts';
 import type { DeliveryRow } from './post-view.ts';
 
@@ -19,9 +19,20 @@ export interface RunDeliveryDeps {
   /** Backoff before attempt n + 1 (index n - 1; the last value repeats). */
   backoffMs: number[];
   leaseMs: number;
+  /**
+   * Deliveries of one organization in flight at once, across every publisher process (issue 8):
+   * past it, a delivery is put back for `orgBusyDelayMs` instead of holding a consumer slot, so one
+   * tenant cannot occupy every slot. Undefined: no per-organization limit.
+   */
+  orgConcurrency?: number;
+  orgBusyDelayMs?: number;
   wake: () => void;
   /** Observes every network attempt (metrics): published, retry or failed, with the error code. */
   onOutcome?: (provider: string, outcome: 'published' | 'retry' | 'failed', code: string) => void;
+  /** The media library (records and storage); absent in tests whose jobs carry plain URLs only. */
+  media?: DeliveryMediaDeps;
+  /** Observes a delivery put back because its organization was at its limit (metrics). */
+  onDeferred?: (provider: string) => void;
   /** Tests only: runs after the network accepted the post and before it is recorded (a crash window). */
   afterNetworkCall?: (deliveryId: string) => Promise<void>;
 }
@@ -68,8 +79,13 @@ export class DeliveryRunner {
     }
 
     const attempt = await this.claim(delivery);
+    if (attempt === 'org_busy') return this.deferForOrg(delivery, job.requestId);
     if (attempt === undefined) return;
-    const outcome = await this.attempt(delivery, credentials, job.text, job.mediaUrls, (job.options as Record<string, Record<string, unknown> | undefined>)[delivery.provider] ?? {}, job.requestId);
+    const media = await deliveryMedia(this.deps.media, job, delivery.provider as Network);
+    if (media === undefined) {
+      return this.finish(delivery, attempt, { kind: 'failed', code: 'media_invalid', message: 'A media file of this post is no longer in the library.' });
+    }
+    const outcome = await this.attempt(delivery, credentials, job.text, media, (job.options as Record<string, Record<string, unknown> | undefined>)[delivery.provider] ?? {}, job.requestId);
     this.deps.onOutcome?.(delivery.provider, outcome.kind, outcome.kind === 'published' ? 'ok' : outcome.code);
     if (outcome.kind === 'published') await this.deps.afterNetworkCall?.(delivery.id);
     if (outcome.kind === 'retry' && attempt < this.deps.maxAttempts) return this.retryLater(delivery, attempt, outcome, job.requestId);
@@ -83,9 +99,22 @@ export class DeliveryRunner {
     return this.finish(delivery, attempt, outcome);
   }
 
-  /** pending -> in_flight with a lease, committed before the network is called. */
-  private async claim(delivery: DeliveryRow): Promise<number | undefined> {
+  /**
+   * pending -> in_flight with a lease, committed before the network is called. With a
+   * per-organization limit, claims of one organization are serialized by an advisory lock so the
+   * count of its live leases cannot be read stale by two workers at once.
+   */
+  private async claim(delivery: DeliveryRow): Promise<number | 'org_busy' | undefined> {
+    const limit = this.deps.orgConcurrency;
     return this.deps.db.$transaction(async (tx) => {
+      if (limit !== undefined) {
+        await tx.$executeRawUnsafe("SELECT pg_advisory_xact_lock(hashtextextended('delivery-org:' || $1, 0))", delivery.orgId);
+        const [busy] = await tx.$queryRawUnsafe<{ n: number }[]>(
+          "SELECT count(*)::int AS n FROM deliveries WHERE org_id = $1 AND status = 'in_flight' AND lease_until > now()",
+          delivery.orgId,
+        );
+        if ((busy?.n ?? 0) >= limit) return 'org_busy' as const;
+      }
       const rows = await tx.$queryRawUnsafe<{ attempts: number }[]>(
         `UPDATE deliveries SET status = 'in_flight', attempts = attempts + 1, next_attempt_at = NULL,
                 lease_until = now() + make_interval(secs => $2::float8), updated_at = now()
@@ -103,10 +132,21 @@ export class DeliveryRunner {
     });
   }
 
-  private async attempt(delivery: DeliveryRow, first: AccountCredentials, text: string, mediaUrls: string[], options: Record<string, unknown>, requestId: string | null): Promise<Outcome> {
+  /** The organization already uses its share of delivery slots: try again shortly, acknowledging this command. */
+  private async deferForOrg(delivery: DeliveryRow, requestId: string | null): Promise<void> {
+    const delayMs = this.deps.orgBusyDelayMs ?? 2000;
+    await this.deps.db.$transaction(async (tx) => {
+      const envelope = createEnvelope(publisherDeliveryRun, { job_id: delivery.jobId, delivery_id: delivery.id }, { orgId: delivery.orgId, requestId });
+      await enqueueOutboxAfter(tx, envelope, delayMs);
+    });
+    this.deps.onDeferred?.(delivery.provider);
+    this.deps.logger.debug({ delivery_id: delivery.id, org_id: delivery.orgId, delay_ms: delayMs }, 'organization at its delivery limit; deferred');
+  }
+
+  private async attempt(delivery: DeliveryRow, first: AccountCredentials, text: string, media: MediaInput[], options: Record<string, unknown>, requestId: string | null): Promise<Outcome> {
     const adapter = this.deps.providers[delivery.provider as Network];
     const post = (credentials: AccountCredentials) =>
-      adapter.publish.post({ credentials: { accessToken: credentials.access_token, extras: credentials.extras }, text, media: mediaOf(mediaUrls), options });
+      adapter.publish.post({ credentials: { accessToken: credentials.access_token, extras: credentials.extras }, text, media, options });
     try {
       return { kind: 'published', result: await post(first) };
     } catch (error) {

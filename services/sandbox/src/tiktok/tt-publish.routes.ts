@@ -4,10 +4,13 @@ import { startDownload } from '../facebook/graph-records.ts';
 import { numericId, randomToken } from '../state/ids.ts';
 import { requireTtToken, ttCallerOf, usernameOf } from './tt-auth.ts';
 import { tiktokFaultRenderer, ttError, ttOk } from './tt-errors.ts';
-import { MAX_CHUNK, MIN_CHUNK, PRIVACY_PUBLIC_ACCOUNT, TT_STORES, type TtPublish } from './tt-records.ts';
+import { MAX_CHUNK, MAX_LAST_CHUNK, MIN_CHUNK, PRIVACY_PUBLIC_ACCOUNT, TT_STORES, type TtPublish } from './tt-records.ts';
+import { isVerified } from './tt-verified.ts';
 import { advancePublish, statusBody } from './tt-status.ts';
 
 const invalid = (res: Response, message: string) => ttError(res, 400, 'invalid_params', message);
+const unverified = (res: Response, url: string) =>
+  ttError(res, 403, 'url_ownership_unverified', `The domain or URL prefix of ${url} is not verified for this app; verify it or use FILE_UPLOAD.`);
 
 interface PostInfo {
   title?: unknown;
@@ -22,6 +25,16 @@ function chunkProblem(size: number, chunk: number, count: number): string | unde
   if (chunk < MIN_CHUNK || chunk > MAX_CHUNK) return 'chunk_size must be between 5 MB and 64 MB.';
   if (count !== Math.floor(size / chunk) || count < 1 || count > 1000) return 'total_chunk_count must equal floor(video_size / chunk_size).';
   return undefined;
+}
+
+/** Each PUT must be one chunk of the declared plan: chunk_size bytes at a multiple of it, the last one to the end (at most 128 MB). */
+function chunkShapeProblem(publish: TtPublish, first: number, last: number): string | undefined {
+  const index = publish.chunkSize === 0 ? -1 : first / publish.chunkSize;
+  if (!Number.isInteger(index) || index < 0 || index >= publish.chunkCount) return `Chunk at byte ${first} does not start a chunk of the declared plan (chunk_size ${publish.chunkSize}, ${publish.chunkCount} chunks).`;
+  const length = last - first + 1;
+  if (index < publish.chunkCount - 1) return length === publish.chunkSize ? undefined : `Chunk ${index + 1} must be exactly chunk_size (${publish.chunkSize}) bytes.`;
+  if (last !== publish.videoSize - 1) return 'The last chunk must run to the end of the file.';
+  return length <= MAX_LAST_CHUNK ? undefined : 'The last chunk may hold at most 128 MB.';
 }
 
 /** Content Posting API (networks.md §5.2): creator_info, video and photo init, upload, status. */
@@ -75,6 +88,7 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
     if (title.length > 2200) return invalid(res, 'post_info.title must be at most 2200 characters.');
     if (source.source === 'PULL_FROM_URL') {
       if (typeof source.video_url !== 'string') return invalid(res, 'source_info.video_url is required.');
+      if (!isVerified(source.video_url, ctx.tiktokVerifiedPrefixes)) return unverified(res, source.video_url);
       const publish = create(req, res, {
         publishId: `v_pub_url~v2.${numericId(15)}`,
         kind: 'video',
@@ -84,6 +98,8 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
         media: [{ url: source.video_url, kind: 'video' }],
         downloads: [startDownload(ctx.fetchMedia, source.video_url)],
         videoSize: 0,
+        chunkSize: 0,
+        chunkCount: 0,
       });
       return ttOk(res, { publish_id: publish.publishId });
     }
@@ -100,6 +116,8 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
         media: [{ url: 'file_upload', kind: 'video' }],
         downloads: [],
         videoSize: size,
+        chunkSize: chunk,
+        chunkCount: count,
       });
       state.store<string>(TT_STORES.uploads).set(publish.uploadToken, publish.publishId);
       return ttOk(res, { publish_id: publish.publishId, upload_url: `${ctx.publicUrl}/tiktok/video/?upload_id=${numericId(12)}&upload_token=${publish.uploadToken}` });
@@ -116,6 +134,8 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
     if (payload.source_info?.source !== 'PULL_FROM_URL') return invalid(res, 'Photos can only be posted with source PULL_FROM_URL.');
     const images = payload.source_info.photo_images;
     if (!Array.isArray(images) || images.length < 1 || images.length > 35 || !images.every((url) => typeof url === 'string')) return invalid(res, 'photo_images must hold 1 to 35 URLs.');
+    const notVerified = (images as string[]).find((url) => !isVerified(url, ctx.tiktokVerifiedPrefixes));
+    if (notVerified !== undefined) return unverified(res, notVerified);
     const title = typeof info.title === 'string' ? info.title : '';
     const description = typeof info.description === 'string' ? info.description : '';
     if (title.length > 90) return invalid(res, 'post_info.title must be at most 90 characters.');
@@ -129,6 +149,8 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
       media: (images as string[]).map((url) => ({ url, kind: 'image' as const })),
       downloads: (images as string[]).map((url) => startDownload(ctx.fetchMedia, url)),
       videoSize: 0,
+      chunkSize: 0,
+      chunkCount: 0,
     });
     ttOk(res, { publish_id: publish.publishId });
   });
@@ -143,6 +165,8 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
     if (!range || Number(range[3]) !== publish.videoSize || Number(range[2]) - Number(range[1]) + 1 !== bytes.length) {
       return ttError(res, 400, 'invalid_file_upload', 'Content-Range does not match the chunk or the declared video_size.');
     }
+    const problem = chunkShapeProblem(publish, Number(range[1]), Number(range[2]));
+    if (problem) return ttError(res, 400, 'invalid_file_upload', problem);
     publish.uploaded.set(Number(range[1]), bytes);
     const received = [...publish.uploaded.values()].reduce((sum, chunk) => sum + chunk.length, 0);
     res.status(received >= publish.videoSize ? 201 : 206).end();

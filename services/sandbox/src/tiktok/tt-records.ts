@@ -11,6 +11,9 @@ export interface TtPublish {
   media: MediaRef[];
   downloads: PendingFetch[];
   videoSize: number;
+  /** FILE_UPLOAD's declared plan: every chunk but the last is exactly `chunkSize`. */
+  chunkSize: number;
+  chunkCount: number;
   uploaded: Map<number, Buffer>;
   status: 'PROCESSING_UPLOAD' | 'PROCESSING_DOWNLOAD' | 'PUBLISH_COMPLETE' | 'FAILED';
   failReason: string;
@@ -34,3 +37,5 @@ export const TT_STORES = { publishes: 'tiktok.publishes', uploads: 'tiktok.uploa
 export const PRIVACY_PUBLIC_ACCOUNT = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY'];
 export const MIN_CHUNK = 5 * 1024 * 1024;
 export const MAX_CHUNK = 64 * 1024 * 1024;
+/** The last chunk absorbs the remainder, up to 128 MB. */
+export const MAX_LAST_CHUNK = 128 * 1024 * 1024;

@@ -1,0 +1,46 @@
+import { Type } from '@sinclair/typebox';
+import { defineMessage } from '../message-definition.ts';
+import { CompatibilityView, MediaFactsView, MediaView } from '../schemas/media.schemas.ts';
+
+// The publisher owns the media library's records; the bytes never travel over the broker: the
+// gateway streams uploads into media storage and registers the stored file here.
+
+const MediaId = Type.String({ pattern: '^med_[A-Za-z0-9_-]{24}$' });
+
+/** Records a file already stored under `media_id`; 413 past the organization's storage quota (the caller then removes the file). */
+export const publisherMediaCreate = defineMessage({
+  kind: 'rpc',
+  type: 'publisher.media_create.v1',
+  service: 'publisher',
+  payload: Type.Object({
+    media_id: MediaId,
+    ...MediaFactsView.properties,
+    sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+    source_url: Type.Union([Type.String(), Type.Null()]),
+    rendition_size_bytes: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+    compatibility: CompatibilityView,
+  }),
+  reply: MediaView,
+});
+
+const MediaRef = Type.Object({ media_id: Type.String({ minLength: 1, maxLength: 200 }) });
+
+export const publisherMediaGet = defineMessage({ kind: 'rpc', type: 'publisher.media_get.v1', service: 'publisher', payload: MediaRef, reply: MediaView });
+
+/** Newest first, keyset-paginated. */
+export const publisherMediaList = defineMessage({
+  kind: 'rpc',
+  type: 'publisher.media_list.v1',
+  service: 'publisher',
+  payload: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100 }), cursor: Type.Optional(Type.String()) }),
+  reply: Type.Object({ items: Type.Array(MediaView), next_cursor: Type.Union([Type.String(), Type.Null()]), total: Type.Integer({ minimum: 0 }) }),
+});
+
+/** Deletes the record and its stored files; 409 naming the post while a post not yet delivered uses it. */
+export const publisherMediaDelete = defineMessage({
+  kind: 'rpc',
+  type: 'publisher.media_delete.v1',
+  service: 'publisher',
+  payload: MediaRef,
+  reply: Type.Object({ media_id: Type.String() }),
+});

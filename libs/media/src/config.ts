@@ -1,0 +1,36 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/**
+ * Media settings; the gateway (uploads, imports, public URLs) and the publisher (accept-time imports,
+ * delivery) spread this fragment into their config schemas and must agree on it.
+ */
+export const mediaConfigSchema = {
+  /** `local` (a directory, the default, works with scripts/start) or `s3` (any S3-compatible store). */
+  MEDIA_STORAGE: Type.Union([Type.Literal('local'), Type.Literal('s3')], { default: 'local' }),
+  MEDIA_LOCAL_DIR: Type.String({ minLength: 1, default: './data/media' }),
+  /** Where uploads and imports are spooled while they are checked (sniffed, measured, converted). */
+  MEDIA_TMP_DIR: Type.String({ minLength: 1, default: './data/media-tmp' }),
+  MEDIA_S3_BUCKET: Type.Optional(Type.String({ minLength: 1 })),
+  MEDIA_S3_REGION: Type.String({ minLength: 1, default: 'us-east-1' }),
+  /** For S3-compatible stores (MinIO, R2...); unset: AWS. */
+  MEDIA_S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://' })),
+  MEDIA_S3_FORCE_PATH_STYLE: Type.Boolean({ default: false }),
+  /** Unset: the SDK's default chain (environment, instance role...). */
+  MEDIA_S3_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
+  MEDIA_S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * Base of every `public_url` (`{base}/media/{file}`): the gateway's public address by default, or a
+   * bucket/CDN base serving the same keys. Networks fetch from it, so it must be reachable by them.
+   */
+  MEDIA_PUBLIC_BASE_URL: Type.String({ pattern: '^https?://', default: 'http://localhost:3000' }),
+  MEDIA_MAX_IMAGE_BYTES: Type.Integer({ minimum: 1, default: 20 * 1024 * 1024 }),
+  MEDIA_MAX_GIF_BYTES: Type.Integer({ minimum: 1, default: 15 * 1024 * 1024 }),
+  MEDIA_MAX_VIDEO_BYTES: Type.Integer({ minimum: 1, default: 512 * 1024 * 1024 }),
+  /** Bytes of media (originals and renditions) one organization may keep. */
+  MEDIA_ORG_QUOTA_BYTES: Type.Integer({ minimum: 1, default: 10 * 1024 * 1024 * 1024 }),
+  /** Whole-download deadline of an import or a verification. */
+  MEDIA_IMPORT_DEADLINE_MS: Type.Integer({ minimum: 100, default: 120_000 }),
+};
+
+export const mediaConfigObjectSchema = Type.Object(mediaConfigSchema);
+export type MediaConfig = Static<typeof mediaConfigObjectSchema>;

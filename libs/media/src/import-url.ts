@@ -1,0 +1,78 @@
+import type { Readable } from 'node:stream';
+import { AppError } from '@svc/errors';
+import { boundedFetch, FetchLimitError, type SsrfPolicy } from '@svc/http';
+import { analyse, ingest, tooLarge, type Analysis, type AnalyseDeps, type IngestDeps, type StoredMedia } from './ingest.ts';
+
+export interface UrlFetchOptions {
+  policy: SsrfPolicy;
+  deadlineMs: number;
+}
+
+/**
+ * What a remote server may say it serves. The sniffed type decides; this only refuses answers that
+ * are plainly not media (an HTML error page) before reading them. Generic binary types pass: some
+ * hosts serve everything as `application/octet-stream`.
+ */
+const ALLOWED_DECLARED = /^(image\/|video\/|application\/octet-stream|binary\/octet-stream)/i;
+
+const invalidUrl = (url: string, reason: string, rule: string) =>
+  new AppError('validation_error', `The media URL ${url} cannot be used: ${reason}.`, { details: [{ path: '/body/url', message: reason, rule, url }] });
+
+function fetchFailure(url: string, error: FetchLimitError, maxBytes: number): AppError {
+  switch (error.reason) {
+    case 'too_large':
+      return tooLarge(maxBytes);
+    case 'deadline':
+      return invalidUrl(url, error.message, 'media_timeout');
+    case 'blocked':
+      return invalidUrl(url, 'it points to a private, loopback, link-local or metadata address', 'media_url_blocked');
+    case 'invalid':
+    case 'scheme':
+      return invalidUrl(url, error.message, 'media_url');
+    case 'unresolvable':
+    case 'network':
+      return invalidUrl(url, error.message, 'media_unreachable');
+    case 'status':
+    case 'too_many_redirects':
+      return invalidUrl(url, error.message, 'media_download_failed');
+  }
+}
+
+async function open(url: string, options: UrlFetchOptions, deps: AnalyseDeps) {
+  const maxBytes = Math.max(deps.limits.maxImageBytes, deps.limits.maxGifBytes, deps.limits.maxVideoBytes);
+  try {
+    const response = await boundedFetch(url, { policy: options.policy, deadlineMs: options.deadlineMs, maxBytes });
+    const declared = String(response.headers['content-type'] ?? '');
+    if (declared !== '' && !ALLOWED_DECLARED.test(declared)) {
+      response.body.destroy();
+      throw new AppError('unsupported_media_type', `The media URL ${url} serves ${declared.split(';')[0]}, which is not an image or a video.`, {
+        details: [{ path: '/body/url', message: `serves ${declared.split(';')[0]}`, rule: 'content_type', url }],
+      });
+    }
+    return { response, maxBytes };
+  } catch (error) {
+    if (error instanceof FetchLimitError) throw fetchFailure(url, error, maxBytes);
+    throw error;
+  }
+}
+
+/** Streams the body through `consume`, turning limit failures met mid-body into the same answers. */
+async function consumeBody<T>(url: string, options: UrlFetchOptions, deps: AnalyseDeps, consume: (body: Readable) => Promise<T>): Promise<T> {
+  const { response, maxBytes } = await open(url, options, deps);
+  try {
+    return await consume(response.body);
+  } catch (error) {
+    if (error instanceof FetchLimitError) throw fetchFailure(url, error, maxBytes);
+    throw error;
+  } finally {
+    response.body.destroy();
+  }
+}
+
+/** Downloads a URL into the library (SSRF-guarded, bounded), like an upload. */
+export const importUrl = (deps: IngestDeps, url: string, options: UrlFetchOptions): Promise<StoredMedia> =>
+  consumeBody(url, options, deps, (body) => ingest(deps, body));
+
+/** Checks a URL as an import would, storing nothing. */
+export const verifyUrl = (deps: AnalyseDeps, url: string, options: UrlFetchOptions): Promise<Analysis> =>
+  consumeBody(url, options, deps, (body) => analyse(deps, body));
