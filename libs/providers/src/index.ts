@@ -19,7 +19,6 @@ export {
   type PublishResult,
   type PublishCapability,
   type PostMetrics,
-  type AnalyticsCapability,
   type ContentViolation,
   type ContentInput,
   type ContentRules,

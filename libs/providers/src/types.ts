@@ -116,10 +116,6 @@ export interface PublishCapability {
 /** Metric keys per network as in the interface spec's "Post analytics row". */
 export type PostMetrics = Record<string, number>;
 
-export interface AnalyticsCapability {
-  fetch(input: { credentials: Credentials; platformPostId: string }): Promise<PostMetrics>;
-}
-
 export interface ContentViolation {
   rule: string;
   message: string;
@@ -145,5 +141,4 @@ export interface ProviderAdapter {
   readonly oauth: OAuthCapability;
   readonly profile: ProfileCapability;
   readonly publish: PublishCapability;
-  readonly analytics: AnalyticsCapability;
 }

@@ -95,15 +95,6 @@ describe('Facebook adapter against the sandbox', () => {
     expect(error).toMatchObject({ kind: 'validation', networkCode: 'empty' });
   });
 
-  it('fetches post metrics mapped to the spec keys, summing reactions by type', async () => {
-    const post = await providers.facebook.publish.post({ credentials: credentials(), text: `metrics ${Date.now()}`, media: [] });
-    await sandbox.setMetrics('facebook', post.platformPostId, { post_clicks: 4, post_reactions_by_type_total: { like: 5, love: 2, wow: 1 } });
-    const metrics = await providers.facebook.analytics.fetch({ credentials: credentials(), platformPostId: post.platformPostId });
-    // The sandbox answers the retired post_engaged_users as Graph does ("invalid metric"); how analytics
-    // reports it (left out, with a warning) is tested with analyticsFromConfig in analytics.int.test.ts.
-    expect(metrics).toMatchObject({ post_clicks: 4, post_reactions_by_type_total: 8 });
-  });
-
   describe('faults', () => {
     const publish = () => providers.facebook.publish.post({ credentials: credentials(), text: `fault ${Math.random()}`, media: [] });
 

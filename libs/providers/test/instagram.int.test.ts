@@ -73,20 +73,6 @@ describe('Instagram adapter against the sandbox', () => {
     expect(await sandbox.posts('instagram')).toHaveLength(0);
   });
 
-  it('fetches insights mapped to the spec keys', async () => {
-    const post = await providers.instagram.publish.post({ credentials: credentials(), text: 'm', media: [jpeg()] });
-    await sandbox.setMetrics('instagram', post.platformPostId, { views: 100, reach: 80, likes: 10, comments: 2, shares: 1, saved: 3, total_interactions: 16 });
-    expect(await providers.instagram.analytics.fetch({ credentials: credentials(), platformPostId: post.platformPostId })).toEqual({
-      views: 100,
-      reach: 80,
-      likes: 10,
-      comments: 2,
-      shares: 1,
-      saved: 3,
-      total_interactions: 16,
-    });
-  });
-
   describe('faults', () => {
     const publish = () => providers.instagram.publish.post({ credentials: credentials(), text: 'f', media: [jpeg()] });
 

@@ -80,22 +80,6 @@ describe('LinkedIn adapter against the sandbox', () => {
     expect(notVideo).toMatchObject({ kind: 'media_invalid', networkCode: 'PROCESSING_FAILED' });
   });
 
-  it('analytics: member posts via memberCreatorPostAnalytics, organization posts via share statistics', async () => {
-    const post = await providers.linkedin.publish.post({ credentials: credentials(), text: 'stats', media: [] });
-    await sandbox.setMetrics('linkedin', post.platformPostId, { share_statistics_impression_count: 120, share_statistics_like_count: 7, share_statistics_comment_count: 2, share_statistics_share_count: 1, share_statistics_unique_impressions_count: 90 });
-    expect(await providers.linkedin.analytics.fetch({ credentials: credentials(), platformPostId: post.platformPostId })).toEqual({
-      share_statistics_impression_count: 120,
-      share_statistics_unique_impressions_count: 90,
-      share_statistics_share_count: 1,
-      share_statistics_like_count: 7,
-      share_statistics_comment_count: 2,
-    });
-    const org = { accessToken, extras: { author_urn: 'urn:li:organization:5515715' } };
-    const orgPost = await providers.linkedin.publish.post({ credentials: org, text: 'org stats', media: [] });
-    await sandbox.setMetrics('linkedin', orgPost.platformPostId, { share_statistics_click_count: 4, share_statistics_engagement: 0.05 });
-    expect(await providers.linkedin.analytics.fetch({ credentials: org, platformPostId: orgPost.platformPostId })).toMatchObject({ share_statistics_click_count: 4, share_statistics_engagement: 0.05, share_statistics_impression_count: 0 });
-  });
-
   describe('faults', () => {
     const publish = () => providers.linkedin.publish.post({ credentials: credentials(), text: `fault ${Math.random()}`, media: [] });
 

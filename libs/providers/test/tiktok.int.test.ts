@@ -119,14 +119,6 @@ describe('TikTok adapter against the sandbox', () => {
     expect(brokenUpload).toMatchObject({ kind: 'media_invalid', networkCode: 'media_download_failed' });
   });
 
-  it('analytics: video/query counts with the spec keys, also from a publish id', async () => {
-    const post = await providers.tiktok.publish.post({ credentials: credentials(), text: 'm', media: [video()], options: { privacy_level: 'PUBLIC_TO_EVERYONE' } });
-    await sandbox.setMetrics('tiktok', post.platformPostId, { view_count: 345, like_count: 12, comment_count: 3, share_count: 1 });
-    expect(await providers.tiktok.analytics.fetch({ credentials: credentials(), platformPostId: post.platformPostId })).toEqual({ view_count: 345, like_count: 12, comment_count: 3, share_count: 1 });
-    const hidden = await providers.tiktok.publish.post({ credentials: credentials(), text: 'h', media: [video()], options: { privacy_level: 'SELF_ONLY' } });
-    expect(await providers.tiktok.analytics.fetch({ credentials: credentials(), platformPostId: hidden.platformPostId })).toEqual({ view_count: 0, like_count: 0, comment_count: 0, share_count: 0 });
-  });
-
   describe('faults', () => {
     const publish = () => providers.tiktok.publish.post({ credentials: credentials(), text: 'f', media: [video()], options: { privacy_level: 'SELF_ONLY' } });
 

@@ -124,20 +124,6 @@ describe('X adapter against the sandbox', () => {
     expect(octet.platformPostId).toBeDefined();
   });
 
-  it('fetches public metrics with the spec keys', async () => {
-    const post = await providers.x.publish.post({ credentials: credentials(), text: 'metrics', media: [] });
-    await sandbox.setMetrics('x', post.platformPostId, { impression_count: 50, like_count: 5, retweet_count: 2, reply_count: 1, quote_count: 1, bookmark_count: 3 });
-    expect(await providers.x.analytics.fetch({ credentials: credentials(), platformPostId: post.platformPostId })).toEqual({
-      impression_count: 50,
-      like_count: 5,
-      retweet_count: 2,
-      reply_count: 1,
-      quote_count: 1,
-      bookmark_count: 3,
-    });
-    expect((await failure(() => providers.x.analytics.fetch({ credentials: credentials(), platformPostId: '1999999999999999999' }))).networkCode).toBe('resource-not-found');
-  });
-
   describe('faults', () => {
     const publish = () => providers.x.publish.post({ credentials: credentials(), text: `fault ${Math.random()}`, media: [] });
 

@@ -4,7 +4,7 @@ import { GraphApi } from '../graph/graph-api.ts';
 import { createGraphOAuth } from '../graph/graph-oauth.ts';
 import { pollUntil } from '../http/poll.ts';
 import { assertContent } from '../rules/assert-content.ts';
-import { type Credentials, type PostMetrics, type ProviderAdapter, type PublishInput, type PublishResult } from '../types.ts';
+import { type Credentials, type ProviderAdapter, type PublishInput, type PublishResult } from '../types.ts';
 import { classifyVideoStatus } from './facebook.classify.ts';
 import { facebookRules } from './facebook.rules.ts';
 
@@ -80,31 +80,6 @@ export function createFacebookAdapter(options: FacebookAdapterOptions): Provider
     return { platformPostId: created.id, url: created.permalink_url ? absolute(created.permalink_url) : await permalinkOf(created.id, token) };
   };
 
-  const fetchMetrics = async ({ credentials, platformPostId }: { credentials: Credentials; platformPostId: string }): Promise<PostMetrics> => {
-    const pageId = credentials.extras?.page_id ?? platformPostId.split('_')[0];
-    if (!pageId) throw missing('The Facebook post id has no page part.');
-    const token = await pageToken(credentials, pageId);
-    type Insights = { data?: { name: string; values?: { value?: unknown }[] }[] };
-    const read = (metric: string) => api.get<Insights>(`/${platformPostId}/insights`, { metric }, token);
-    let insights: Insights;
-    try {
-      insights = await read('post_engaged_users,post_clicks,post_reactions_by_type_total');
-    } catch (error) {
-      // post_engaged_users is reported deprecated (networks.md §2.5); Graph then fails the whole
-      // call with (#100), so ask again without it and report it as 0.
-      if (!(error instanceof ProviderError) || error.kind !== 'validation' || !error.networkCode?.startsWith('100')) throw error;
-      insights = await read('post_clicks,post_reactions_by_type_total');
-    }
-    const metrics: PostMetrics = { post_engaged_users: 0, post_clicks: 0, post_reactions_by_type_total: 0 };
-    for (const item of insights.data ?? []) {
-      const value = item.values?.[0]?.value;
-      // Reactions come by type ({"like":12,"love":3}); the spec's key is their sum.
-      metrics[item.name] =
-        typeof value === 'number' ? value : typeof value === 'object' && value !== null ? Object.values(value).reduce((sum: number, n) => sum + (typeof n === 'number' ? n : 0), 0) : 0;
-    }
-    return metrics;
-  };
-
   return {
     network: 'facebook',
     rules: facebookRules,
@@ -124,6 +99,5 @@ export function createFacebookAdapter(options: FacebookAdapterOptions): Provider
       },
     },
     publish: { post },
-    analytics: { fetch: fetchMetrics },
   };
 }

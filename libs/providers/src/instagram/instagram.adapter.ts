@@ -4,7 +4,7 @@ import { GraphApi } from '../graph/graph-api.ts';
 import { createGraphOAuth } from '../graph/graph-oauth.ts';
 import { pollUntil } from '../http/poll.ts';
 import { assertContent } from '../rules/assert-content.ts';
-import { type MediaInput, type PostMetrics, type ProviderAdapter, type PublishInput, type PublishResult } from '../types.ts';
+import { type MediaInput, type ProviderAdapter, type PublishInput, type PublishResult } from '../types.ts';
 import { classifyContainerStatus } from './instagram.classify.ts';
 import { instagramRules } from './instagram.rules.ts';
 
@@ -12,8 +12,6 @@ export interface InstagramAdapterOptions extends AdapterDeps {
   graphVersion: string;
   authBaseUrl: string;
 }
-
-const METRICS = ['views', 'reach', 'likes', 'comments', 'shares', 'saved', 'total_interactions'] as const;
 const PUBLISH_ATTEMPTS = 3;
 
 const missing = (what: string) => new ProviderError({ network: 'instagram', kind: 'validation', networkCode: 'missing_extra', networkMessage: what });
@@ -106,20 +104,5 @@ export function createInstagramAdapter(options: InstagramAdapterOptions): Provid
       },
     },
     publish: { post },
-    analytics: {
-      async fetch({ credentials, platformPostId }): Promise<PostMetrics> {
-        const insights = await api.get<{ data?: { name: string; values?: { value?: unknown }[] }[] }>(
-          `/${platformPostId}/insights`,
-          { metric: METRICS.join(',') },
-          credentials.accessToken,
-        );
-        const metrics: PostMetrics = Object.fromEntries(METRICS.map((name) => [name, 0]));
-        for (const item of insights.data ?? []) {
-          const value = item.values?.[0]?.value;
-          if (typeof value === 'number') metrics[item.name] = value;
-        }
-        return metrics;
-      },
-    },
   };
 }

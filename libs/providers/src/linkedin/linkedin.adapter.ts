@@ -1,7 +1,7 @@
 import { type AdapterDeps } from '../adapter-deps.ts';
 import { ProviderError } from '../errors/provider-error.ts';
 import { assertContent } from '../rules/assert-content.ts';
-import { type Credentials, type OAuthApp, type PostMetrics, type ProviderAdapter, type TokenSet } from '../types.ts';
+import { type Credentials, type OAuthApp, type ProviderAdapter, type TokenSet } from '../types.ts';
 import { uploadImage, uploadVideo, type LinkedInRest } from './linkedin.media.ts';
 import { linkedinRules } from './linkedin.rules.ts';
 import { escapeLittleText } from './linkedin.text.ts';
@@ -19,23 +19,6 @@ interface LiToken {
   scope?: string;
   id_token?: string;
 }
-
-const ORG_FIELDS: Record<string, string> = {
-  impressionCount: 'share_statistics_impression_count',
-  uniqueImpressionsCount: 'share_statistics_unique_impressions_count',
-  clickCount: 'share_statistics_click_count',
-  likeCount: 'share_statistics_like_count',
-  commentCount: 'share_statistics_comment_count',
-  shareCount: 'share_statistics_share_count',
-  engagement: 'share_statistics_engagement',
-};
-const MEMBER_TYPES: Record<string, string> = {
-  IMPRESSION: 'share_statistics_impression_count',
-  MEMBERS_REACHED: 'share_statistics_unique_impressions_count',
-  RESHARE: 'share_statistics_share_count',
-  REACTION: 'share_statistics_like_count',
-  COMMENT: 'share_statistics_comment_count',
-};
 
 const isOrganization = (urn: string | undefined) => urn?.startsWith('urn:li:organization:') === true;
 
@@ -73,31 +56,6 @@ export function createLinkedInAdapter(options: LinkedInAdapterOptions): Provider
     (await client.request<{ sub: string; name?: string; email?: string }>({ method: 'GET', url: '/v2/userinfo', headers: { Authorization: `Bearer ${token}` } })).data;
 
   const authorOf = async (credentials: Credentials) => credentials.extras?.author_urn ?? `urn:li:person:${(await userinfo(credentials.accessToken)).sub}`;
-
-  const orgStatistics = async (credentials: Credentials, organization: string, urn: string): Promise<PostMetrics> => {
-    const list = `${urn.startsWith('urn:li:ugcPost:') ? 'ugcPosts' : 'shares'}=List(${encodeURIComponent(urn)})`;
-    const response = await client.request<{ elements?: { totalShareStatistics?: Record<string, unknown> }[] }>({
-      method: 'GET',
-      url: `/rest/organizationalEntityShareStatistics?q=organizationalEntity&organizationalEntity=${encodeURIComponent(organization)}&${list}`,
-      headers: rest.headers(credentials.accessToken),
-    });
-    const totals = response.data.elements?.[0]?.totalShareStatistics ?? {};
-    return Object.fromEntries(Object.entries(ORG_FIELDS).map(([field, key]) => [key, typeof totals[field] === 'number' ? totals[field] : 0]));
-  };
-
-  const memberStatistics = async (credentials: Credentials, urn: string): Promise<PostMetrics> => {
-    const entity = `(${urn.startsWith('urn:li:ugcPost:') ? 'ugc' : 'share'}:${encodeURIComponent(urn)})`;
-    const metrics: PostMetrics = {};
-    for (const [queryType, key] of Object.entries(MEMBER_TYPES)) {
-      const response = await client.request<{ elements?: { count?: number }[] }>({
-        method: 'GET',
-        url: `/rest/memberCreatorPostAnalytics?q=entity&entity=${entity}&queryType=${queryType}&aggregation=TOTAL`,
-        headers: rest.headers(credentials.accessToken),
-      });
-      metrics[key] = response.data.elements?.[0]?.count ?? 0;
-    }
-    return metrics;
-  };
 
   return {
     network: 'linkedin',
@@ -167,12 +125,6 @@ export function createLinkedInAdapter(options: LinkedInAdapterOptions): Provider
         const urn = response.headers['x-restli-id'] as string | undefined;
         if (!urn) throw new ProviderError({ network: 'linkedin', kind: 'transient', networkMessage: 'LinkedIn did not return the post id (x-restli-id).' });
         return { platformPostId: urn, url: `https://www.linkedin.com/feed/update/${urn}` };
-      },
-    },
-    analytics: {
-      async fetch({ credentials, platformPostId }) {
-        const author = credentials.extras?.author_urn;
-        return isOrganization(author) ? orgStatistics(credentials, author!, platformPostId) : memberStatistics(credentials, platformPostId);
       },
     },
   };

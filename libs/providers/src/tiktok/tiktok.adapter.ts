@@ -1,9 +1,9 @@
 import { type AdapterDeps } from '../adapter-deps.ts';
 import { ProviderError } from '../errors/provider-error.ts';
 import { assertContent } from '../rules/assert-content.ts';
-import { type OAuthApp, type PostMetrics, type ProviderAdapter, type PublishInput, type TokenSet } from '../types.ts';
+import { type OAuthApp, type ProviderAdapter, type PublishInput, type TokenSet } from '../types.ts';
 import { byteReaderOf, emptyMedia } from '../http/upload.ts';
-import { chunkPlan, createTikTokApi, fetchStatus, isVerifiedUrl, postInfo, uploadFile, waitPublished } from './tiktok.publish.ts';
+import { chunkPlan, createTikTokApi, isVerifiedUrl, postInfo, uploadFile, waitPublished } from './tiktok.publish.ts';
 import { tiktokRules } from './tiktok.rules.ts';
 
 export interface TikTokAdapterOptions extends AdapterDeps {
@@ -25,8 +25,6 @@ interface CreatorInfo {
   creator_username?: string;
   privacy_level_options?: string[];
 }
-
-const METRICS = ['view_count', 'like_count', 'comment_count', 'share_count'] as const;
 
 /**
  * TikTok Content Posting API (networks.md §5): creator_info, then video or photo init, then status
@@ -168,18 +166,5 @@ export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdap
       },
     },
     publish: { post: publish },
-    analytics: {
-      async fetch({ credentials, platformPostId }): Promise<PostMetrics> {
-        let videoId: string | undefined = platformPostId;
-        if (platformPostId.includes('~')) {
-          videoId = (await fetchStatus(options, credentials.accessToken, platformPostId)).postIds[0];
-          if (!videoId) return Object.fromEntries(METRICS.map((key) => [key, 0]));
-        }
-        const data = await api.post<{ videos?: Record<string, unknown>[] }>('/v2/video/query/', credentials.accessToken, { filters: { video_ids: [videoId] } }, { fields: `id,${METRICS.join(',')}` });
-        const video = data.videos?.[0];
-        if (!video) throw new ProviderError({ network: 'tiktok', kind: 'validation', networkCode: 'not_found', networkMessage: `Video ${videoId} was not found.` });
-        return Object.fromEntries(METRICS.map((key) => [key, typeof video[key] === 'number' ? video[key] : 0]));
-      },
-    },
   };
 }

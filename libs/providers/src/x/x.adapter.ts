@@ -1,7 +1,7 @@
 import { type AdapterDeps } from '../adapter-deps.ts';
 import { ProviderError } from '../errors/provider-error.ts';
 import { assertContent } from '../rules/assert-content.ts';
-import { type OAuthApp, type PostMetrics, type ProviderAdapter, type TokenSet } from '../types.ts';
+import { type OAuthApp, type ProviderAdapter, type TokenSet } from '../types.ts';
 import { uploadXMedia } from './x.media.ts';
 import { xRules } from './x.rules.ts';
 
@@ -15,8 +15,6 @@ interface XToken {
   expires_in?: number;
   scope?: string;
 }
-
-const METRICS = ['impression_count', 'like_count', 'retweet_count', 'reply_count', 'quote_count', 'bookmark_count'] as const;
 
 /** Confidential clients authenticate with HTTP Basic; public clients send `client_id` in the body. */
 function clientAuth(app: OAuthApp): { headers: Record<string, string>; body: Record<string, string> } {
@@ -109,22 +107,6 @@ export function createXAdapter(options: XAdapterOptions): ProviderAdapter {
         const id = response.data.data.id;
         const username = input.credentials.extras?.username ?? (await me(token)).username;
         return { platformPostId: id, url: `https://x.com/${username}/status/${id}` };
-      },
-    },
-    analytics: {
-      async fetch({ credentials, platformPostId }): Promise<PostMetrics> {
-        const response = await client.request<{ data?: { public_metrics?: Record<string, unknown> }; errors?: { detail?: string; type?: string }[] }>({
-          method: 'GET',
-          url: `/2/tweets/${platformPostId}`,
-          params: { 'tweet.fields': 'public_metrics' },
-          headers: { Authorization: `Bearer ${credentials.accessToken}` },
-        });
-        const metrics = response.data.data?.public_metrics;
-        if (!metrics) {
-          const error = response.data.errors?.[0];
-          throw new ProviderError({ network: 'x', kind: 'validation', networkCode: error?.type?.split('/').pop() ?? 'not_found', networkMessage: error?.detail ?? 'The post was not found.' });
-        }
-        return Object.fromEntries(METRICS.map((key) => [key, typeof metrics[key] === 'number' ? metrics[key] : 0]));
       },
     },
   };
