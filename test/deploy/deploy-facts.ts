@@ -72,6 +72,7 @@ export const secretEnv = [
   'STRIPE_SECRET_KEY',
   'STRIPE_WEBHOOK_SECRET',
   'STRIPE_PRICE_ID',
+  'MEDIA_S3_ACCESS_KEY_ID',
   'DATABASE_URL',
   'AMQP_URL',
   'REDIS_URL',

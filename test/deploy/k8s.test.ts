@@ -344,6 +344,20 @@ describe('secrets and config', () => {
     );
   });
 
+  it('keeps media in S3 for the gateway and the publisher (pods share no disk), with room to spool uploads', () => {
+    const media = configMapData('social-media');
+    expect(media).toMatchObject({ MEDIA_STORAGE: 's3', MEDIA_TMP_DIR: expect.stringMatching(/^\/tmp\//) });
+    expect(media.MEDIA_PUBLIC_BASE_URL).toMatch(/^https:\/\//);
+    for (const service of productionServices.filter((facts) => facts.name === 'gateway' || facts.name === 'publisher')) {
+      const sources = list(container(service).envFrom, `${service.name} envFrom`).map((source) => get(source, 'configMapRef.name'));
+      expect(sources).toContain('social-media');
+      const env = containerEnv(service);
+      for (const key of ['MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY']) expect(env.get(key)?.secret?.name).toBe('social-media');
+      const tmp = list(podSpec(service).volumes, `${service.name} volumes`).find((volume) => get(volume, 'name') === 'tmp');
+      expect(get(tmp, 'emptyDir.sizeLimit')).toBe('2Gi');
+    }
+  });
+
   it('connects every service to RabbitMQ as its own user, over TLS, with caller checks on', () => {
     const infra = obj(exampleSecrets.find((secret) => secret.name === 'social-infra')?.body.stringData, 'social-infra stringData');
     for (const service of productionServices) {
