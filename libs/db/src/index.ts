@@ -8,3 +8,4 @@ export { listParkedOutbox, requeueParkedOutbox, type ParkedOutboxRow } from './o
 export { processOnce, pruneInbox, type InboxOutcome } from './inbox.ts';
 export type { RawSql, TransactionalClient } from './raw-sql.ts';
 export { decodeKeysetCursor, encodeKeysetCursor, type KeysetPosition } from './keyset-cursor.ts';
+export { createPgRawSql, type PgRawSql } from './pg-raw-sql.ts';

@@ -106,7 +106,10 @@ export class ConnectionManager {
     const { url, heartbeatSec, service, logger } = this.options;
     let model: ChannelModel;
     try {
-      model = await connect(withHeartbeat(url, heartbeatSec), { timeout: 10000, clientProperties: { connection_name: service } });
+      // noDelay: a message is a method, a header and a body frame written separately; with Nagle on,
+      // the body of any reply past one small segment waited for the broker's delayed ACK (~40 ms per
+      // RPC: a 100-row analytics page took 52 ms of which the handler used 4).
+      model = await connect(withHeartbeat(url, heartbeatSec), { timeout: 10000, noDelay: true, clientProperties: { connection_name: service } });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       throw new Error(`Cannot connect to RabbitMQ at ${redactUrl(url)}: ${reason}`, { cause: error });

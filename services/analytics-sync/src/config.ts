@@ -17,6 +17,8 @@ export const configSchema = Type.Object({
   ANALYTICS_SYNC_LEASE_MS: Type.Integer({ minimum: 1000, default: 10 * 60_000 }),
   /** Accounts refreshed at once (each one's posts are batched into as few calls as its network allows). */
   ANALYTICS_ACCOUNT_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 4 }),
+  /** Connections of the plain pg pool serving list reads (the RPC prefetch bounds what runs at once). */
+  ANALYTICS_DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
   /** How long a 429 without a reset time keeps an account paused. */
   ANALYTICS_RATE_LIMIT_DEFER_MS: Type.Integer({ minimum: 1000, default: 15 * 60_000 }),
   /** When rows are tried again after a transient failure (network or accounts unavailable). */

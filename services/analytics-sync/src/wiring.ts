@@ -1,3 +1,4 @@
+import { createPgRawSql } from '@svc/db';
 import { analyticsFromConfig, type NetworkAnalytics } from '@svc/providers';
 import type { ServiceRuntime, WorkerWiring } from '@svc/runtime';
 import type { Config } from './config.ts';
@@ -22,7 +23,8 @@ export interface AnalyticsWireOptions {
 /** Builds analytics-sync from its runtime: the post.published consumer, the list RPC, the background sync. */
 export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config, options: AnalyticsWireOptions = {}): Promise<WorkerWiring> {
   const { db, logger, broker } = runtime;
-  const repo = new AnalyticsRepository(db);
+  const reads = createPgRawSql(runtime.connection, { max: config.ANALYTICS_DB_POOL_SIZE, onIdleError: (error) => logger.warn({ err: error }, 'idle database connection failed') });
+  const repo = new AnalyticsRepository(db, reads);
   const deps: RefreshDeps = {
     repo,
     accounts: options.accounts ?? accountsClient(broker),
@@ -46,5 +48,12 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   await broker.serveRpc({ messages: analyticsRpc, handlers: analyticsRpcHandlers({ ...deps, readBudgetMs: config.ANALYTICS_READ_BUDGET_MS }) });
   await broker.consume({ queue: 'analytics-sync.work', messages: analyticsEvents, handlers: analyticsEventHandlers({ db, repo, wake: () => sync.wake() }) });
   if (config.ANALYTICS_BACKGROUND_SYNC) sync.start();
-  return { stop: () => sync.stop() };
+  return {
+    // Requests in flight finish (consumers and RPC stop first) before their pool closes.
+    stop: async () => {
+      await sync.stop();
+      await broker.stopConsuming({ deadlineMs: Math.max(1000, config.SHUTDOWN_GRACE_MS - 5000) });
+      await reads.end();
+    },
+  };
 }

@@ -1,13 +1,12 @@
 import { vaultFromConfig } from '@svc/crypto';
+import { createPgRawSql } from '@svc/db';
 import type { ServiceRuntime, WorkerWiring } from '@svc/runtime';
-import pg from 'pg';
 import { Counter } from 'prom-client';
 import type { Config } from './config.ts';
 import { attemptCommands, attemptHandlers } from './consumers/delivery-attempt.consumer.ts';
 import { customerEvents, eventHandlers, EVENTS_QUEUE } from './consumers/events.consumer.ts';
 import { DeliveriesRepository } from './data/deliveries.repository.ts';
 import { EndpointsRepository } from './data/endpoints.repository.ts';
-import { pgRawSql } from './data/pg-sql.ts';
 import { AttemptCommands, DELIVERIES_QUEUE } from './domain/attempt-commands.ts';
 import { DeliveryAttempts } from './domain/attempt-delivery.ts';
 import { DeliverySweeper } from './domain/delivery-sweeper.ts';
@@ -26,10 +25,7 @@ import { webhooksRpc, webhooksRpcHandlers } from './rpc/webhooks.handlers.ts';
 export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config): Promise<WorkerWiring> {
   const { db, logger, broker } = runtime;
   const secrets = new SecretBox(vaultFromConfig(config.VAULT_KEYS, config.VAULT_ACTIVE_KEY_ID));
-  const { host, port, user, password, database } = runtime.connection;
-  const pool = new pg.Pool({ host, port, user, database, max: config.WEBHOOK_DB_POOL_SIZE, ...(password === undefined ? {} : { password }) });
-  pool.on('error', (error) => logger.warn({ err: error }, 'idle database connection failed'));
-  const hot = pgRawSql(pool);
+  const hot = createPgRawSql(runtime.connection, { max: config.WEBHOOK_DB_POOL_SIZE, onIdleError: (error) => logger.warn({ err: error }, 'idle database connection failed') });
   const endpoints = new EndpointsRepository(db, hot);
   const deliveries = new DeliveriesRepository(db, hot);
   const commands = new AttemptCommands(broker);
@@ -84,7 +80,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     stop: async () => {
       await sweeper.stop();
       await broker.stopConsuming({ deadlineMs: Math.max(1000, config.SHUTDOWN_GRACE_MS - 5000) });
-      await pool.end();
+      await hot.end();
     },
   };
 }

@@ -55,7 +55,7 @@ export type DeliveryWithAttempts = Prisma.WebhookDeliveryGetPayload<{ include: {
  * each, because they run for every delivery (STYLE 16; bench/webhooks.bench.ts measures them).
  */
 export class DeliveriesRepository {
-  /** `sql` runs the per-delivery statements (a plain pg pool in production: see pg-sql.ts). */
+  /** `sql` runs the per-delivery statements (a plain pg pool in production: see libs/db/src/pg-raw-sql.ts). */
   constructor(private readonly db: PrismaClient, private readonly sql: RawSql = db) {}
 
   /** Inserts the deliveries that do not exist yet (by endpoint and event key); returns those inserted. */

@@ -19,7 +19,7 @@ export interface Subscriber {
 
 /** Webhook endpoints; every method takes the organization (a foreign id reads as missing). */
 export class EndpointsRepository {
-  /** `sql` runs the per-event subscriber lookup (a plain pg pool in production: see pg-sql.ts). */
+  /** `sql` runs the per-event subscriber lookup (a plain pg pool in production: see libs/db/src/pg-raw-sql.ts). */
   constructor(private readonly db: PrismaClient, private readonly sql: RawSql = db) {}
 
   list(orgId: string): Promise<EndpointRow[]> {
