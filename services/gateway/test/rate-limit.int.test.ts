@@ -1,6 +1,15 @@
 import request from 'supertest';
 import { uniqueName } from '@svc/testing';
+import { Type } from '@sinclair/typebox';
+import { defineRoute } from '../src/http/route.ts';
+import { defineOperation } from '../src/openapi/operation.ts';
 import { startGatewayHarness, type GatewayHarness } from './gateway-harness.ts';
+
+/** Like GET /media/{file}: anonymous, and exempt from the per-address limit. */
+const publicBytes = defineOperation({
+  operationId: 'testPublicBytes', method: 'get', path: '/v1/test/public-bytes', summary: 'Test only.', tag: 'Test', auth: 'none', anonymousUnlimited: true,
+  responses: { 200: Type.Object({ ok: Type.Boolean() }) }, errors: [],
+});
 
 const limits = { perKey: 3, perOrg: 8, windowSeconds: 60, keyPrefix: uniqueName('rl') };
 let h: GatewayHarness;
@@ -60,7 +69,11 @@ describe('rate limits', () => {
   describe('per client address, for requests without a valid credential', () => {
     let anon: GatewayHarness;
     beforeAll(async () => {
-      anon = await startGatewayHarness({ rateLimit: { ...limits, perAddress: 3, keyPrefix: uniqueName('rl') }, trustProxyHops: 1 });
+      anon = await startGatewayHarness({
+        rateLimit: { ...limits, perAddress: 3, keyPrefix: uniqueName('rl') },
+        trustProxyHops: 1,
+        extraRoutes: () => [defineRoute(publicBytes, () => Promise.resolve({ status: 200, body: { ok: true } }))],
+      });
     });
     afterAll(async () => {
       await anon.close();
@@ -82,6 +95,12 @@ describe('rate limits', () => {
         statuses.push((await request(anon.app).get('/v1/test/whoami').set('X-Forwarded-For', '198.51.100.9').set('Authorization', `Bearer svc_guess${i}`)).status);
       }
       expect(statuses).toEqual([401, 401, 401, 429]);
+    });
+
+    it("leaves public media alone: the networks' crawlers fetch in bursts from few addresses", async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i += 1) statuses.push((await request(anon.app).get('/v1/test/public-bytes').set('X-Forwarded-For', '198.51.100.77')).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
     });
 
     it('does not count authenticated requests against the address', async () => {

@@ -31,6 +31,11 @@ export interface Operation {
    * unread and unvalidated, so large uploads never sit in memory; JSON bodies are validated as usual.
    */
   streamRawBody?: boolean;
+  /**
+   * Exempt from the per-address limit on anonymous calls: public media bytes, which the networks'
+   * crawlers fetch in bursts from a few addresses (a 429 there fails the post on the network).
+   */
+  anonymousUnlimited?: boolean;
   /** Request headers documented for the operation, such as `Idempotency-Key`. */
   headers?: Record<string, TSchema>;
   /** Success status -> schema (null for an empty body). */
