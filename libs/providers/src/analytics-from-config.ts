@@ -3,7 +3,8 @@ import { type AnalyticsDeps, type PostAnalyticsCapability } from './analytics/an
 import { type ProviderConfig } from './config.ts';
 import { classifyFacebook } from './facebook/facebook.classify.ts';
 import { createFacebookAnalytics } from './facebook/facebook.analytics.ts';
-import { createNetworkClient, type Classifier } from './http/network-client.ts';
+import { type Classifier } from './http/network-client.ts';
+import { networkClientFromConfig } from './http/network-client-from-config.ts';
 import { classifyInstagram } from './instagram/instagram.classify.ts';
 import { createInstagramAnalytics } from './instagram/instagram.analytics.ts';
 import { classifyLinkedIn } from './linkedin/linkedin.classify.ts';
@@ -23,20 +24,7 @@ export type NetworkAnalytics = Readonly<Record<Network, PostAnalyticsCapability>
 export function analyticsFromConfig(config: ProviderConfig, options: { logger?: Logger; now?: () => number } = {}): NetworkAnalytics {
   const now = options.now ?? Date.now;
   const deps = (network: Network, baseURL: string, classify: Classifier): AnalyticsDeps => ({
-    client: createNetworkClient({
-      network,
-      baseURL,
-      timeoutMs: config.PROVIDER_TIMEOUT_MS,
-      classify,
-      logger: options.logger,
-      now,
-      breaker: {
-        resetTimeoutMs: config.PROVIDER_BREAKER_RESET_MS,
-        volumeThreshold: config.PROVIDER_BREAKER_VOLUME_THRESHOLD,
-        errorThresholdPercentage: config.PROVIDER_BREAKER_ERROR_PERCENT,
-        rollingCountTimeoutMs: 10_000,
-      },
-    }),
+    client: networkClientFromConfig(config, { network, baseURL, classify }, { logger: options.logger, now }),
     now,
   });
   return {

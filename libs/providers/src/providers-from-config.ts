@@ -4,7 +4,8 @@ import { type ProviderConfig } from './config.ts';
 import { classifyFacebook } from './facebook/facebook.classify.ts';
 import { createFacebookAdapter } from './facebook/facebook.adapter.ts';
 import { createMediaFetcher, type MediaFetcher } from './http/media-fetcher.ts';
-import { createNetworkClient, type Classifier } from './http/network-client.ts';
+import { type Classifier } from './http/network-client.ts';
+import { networkClientFromConfig } from './http/network-client-from-config.ts';
 import { type PollingOptions } from './http/poll.ts';
 import { classifyLinkedIn } from './linkedin/linkedin.classify.ts';
 import { createLinkedInAdapter } from './linkedin/linkedin.adapter.ts';
@@ -44,20 +45,7 @@ export function providersFromConfig(config: ProviderConfig, options: ProvidersOp
     options.fetchMedia ??
     createMediaFetcher({ deadlineMs: config.PROVIDER_MEDIA_DEADLINE_MS, maxBytes: config.PROVIDER_MEDIA_MAX_BYTES, allowPrivateUrls: options.allowPrivateUrls ?? false });
   const deps = (network: Network, baseURL: string, classify: Classifier): AdapterDeps => ({
-    client: createNetworkClient({
-      network,
-      baseURL,
-      timeoutMs: config.PROVIDER_TIMEOUT_MS,
-      classify,
-      logger: options.logger,
-      now,
-      breaker: {
-        resetTimeoutMs: config.PROVIDER_BREAKER_RESET_MS,
-        volumeThreshold: config.PROVIDER_BREAKER_VOLUME_THRESHOLD,
-        errorThresholdPercentage: config.PROVIDER_BREAKER_ERROR_PERCENT,
-        rollingCountTimeoutMs: 10_000,
-      },
-    }),
+    client: networkClientFromConfig(config, { network, baseURL, classify }, { logger: options.logger, now }),
     polling,
     fetchMedia,
     upload: { baseTimeoutMs: config.PROVIDER_TIMEOUT_MS, minBytesPerSecond: config.PROVIDER_UPLOAD_MIN_BYTES_PER_SEC, stepAttempts: config.PROVIDER_UPLOAD_STEP_ATTEMPTS },
