@@ -25,17 +25,8 @@ export interface AnalyticsRecord {
   nextSyncAt: Date;
 }
 
-export interface NewRow {
-  orgId: string;
-  postId: string;
-  accountId: string;
-  platform: string;
-  platformPostId: string;
-  platformPostUrl: string | null;
-  text: string;
-  createdAt: Date;
-  publishedAt: Date | null;
-}
+/** What a published target brings: the record's identity and facts, before any sync. */
+export type NewRow = Pick<AnalyticsRecord, 'orgId' | 'postId' | 'accountId' | 'platform' | 'platformPostId' | 'platformPostUrl' | 'createdAt' | 'publishedAt'> & { text: string };
 
 export interface RowFilters {
   postId?: string | undefined;
