@@ -1,4 +1,5 @@
 import { type AdapterDeps } from '../adapter-deps.ts';
+import { ProviderError } from '../errors/provider-error.ts';
 import { scanNewestFirst, type CandidatePage } from '../lookup/scan.ts';
 import { type LookupCapability } from '../types.ts';
 import { createTikTokApi, fetchStatus } from './tiktok.publish.ts';
@@ -15,7 +16,8 @@ const TITLE_CHARS = 150;
 /**
  * Through the attempt's `publish_id` first (`POST /v2/post/publish/status/fetch/`): complete means
  * found, FAILED means absent, anything else is still processing. Without one (the init's answer was
- * lost), the creator's `POST /v2/video/list/` (scope video.list, newest first, `cursor` in ms).
+ * lost), the creator's `POST /v2/video/list/` (scope video.list, newest first, `cursor` in ms) can
+ * find the post but never prove it absent.
  */
 export function tiktokLookup(deps: AdapterDeps): LookupCapability {
   const api = createTikTokApi(deps);
@@ -40,7 +42,16 @@ export function tiktokLookup(deps: AdapterDeps): LookupCapability {
         }));
         return { items, next: body.has_more && body.cursor !== undefined ? pageFrom(body.cursor) : undefined };
       };
-      return scanNewestFirst('tiktok', input, pageFrom(), (ours, theirs) => theirs.length > 0 && ours.slice(0, TITLE_CHARS) === theirs.slice(0, TITLE_CHARS));
+      // The Display API lists public videos only: a private post or one still processing is not in
+      // it, so an empty answer proves nothing and only a match counts.
+      const listed = await scanNewestFirst('tiktok', input, pageFrom(), (ours, theirs) => theirs.length > 0 && ours.slice(0, TITLE_CHARS) === theirs.slice(0, TITLE_CHARS));
+      if (listed.status === 'found') return listed;
+      throw new ProviderError({
+        network: 'tiktok',
+        kind: 'validation',
+        networkCode: 'lookup_unverifiable',
+        networkMessage: 'TikTok gave no publish_id for the attempt and lists only public, processed videos, so the post\'s absence cannot be verified',
+      });
     },
   };
 }

@@ -99,6 +99,8 @@ export function createXAdapter(options: XAdapterOptions): ProviderAdapter {
       async post(input) {
         assertContent(xRules, input);
         const token = input.credentials.accessToken;
+        // Read before posting: once the post exists, nothing may fail.
+        const username = input.credentials.extras?.username ?? (await me(token)).username;
         const mediaIds: string[] = [];
         for (const item of input.media) mediaIds.push(await uploadXMedia(options, token, item));
         const response = await createCall(() => client.request<{ data: { id: string } }>({
@@ -108,9 +110,7 @@ export function createXAdapter(options: XAdapterOptions): ProviderAdapter {
           headers: { Authorization: `Bearer ${token}` },
         }));
         const id = response.data.data.id;
-        // The post exists: nothing after this may fail. X resolves /i/web/status/{id} for any author.
-        const username = input.credentials.extras?.username;
-        return { platformPostId: id, url: username ? `https://x.com/${username}/status/${id}` : `https://x.com/i/web/status/${id}` };
+        return { platformPostId: id, url: `https://x.com/${username}/status/${id}` };
       },
     },
   };
