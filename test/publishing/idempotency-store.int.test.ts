@@ -100,9 +100,20 @@ describe('IdempotencyStore (gateway database)', () => {
     );
     await expect(store.run(s, { d: 1 }, accepted({}))).rejects.toMatchObject({ code: 'conflict', status: 409 });
     await new Promise((resolve) => setTimeout(resolve, 400));
-    // Two retries at once: one takes the key over, the other is told it is in progress.
-    const retries = await Promise.allSettled([1, 2].map(() => store.run(s, { d: 1 }, async (operation) => { seen.push(operation); return { status: 202, body: { job_id: operation } }; })));
-    expect(retries.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    // The retry that took the key over holds it: another one meanwhile is told it is in progress.
+    let release: () => void = () => undefined;
+    let entered: () => void = () => undefined;
+    const inWork = new Promise<void>((resolve) => { entered = resolve; });
+    const takeover = store.run(s, { d: 1 }, async (operation) => {
+      seen.push(operation);
+      entered();
+      await new Promise<void>((resolve) => { release = resolve; });
+      return { status: 202, body: { job_id: operation } };
+    });
+    await inWork;
+    await expect(store.run(s, { d: 1 }, accepted({}))).rejects.toMatchObject({ code: 'conflict', status: 409 });
+    release();
+    expect((await takeover).body).toEqual({ job_id: seen[0] });
     expect(seen).toEqual([seen[0], seen[0]]);
     expect((await store.run(s, { d: 1 }, accepted({}))).body).toEqual({ job_id: seen[0] });
   });
