@@ -119,11 +119,11 @@ describe('IdempotencyStore (gateway database)', () => {
   });
 
   it('keeps the lease of a long run alive, so a duplicate still gets 409 after the lease time', async () => {
-    const store = new IdempotencyStore(db, { leaseMs: 300 });
+    const store = new IdempotencyStore(db, { leaseMs: 600 });
     const s = scope();
     let finish: () => void = () => undefined;
     const first = store.run(s, { u: 1 }, () => new Promise((resolve) => { finish = () => resolve({ status: 201, body: { id: 'm1' } }); }));
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
     await expect(store.run(s, { u: 1 }, accepted({}))).rejects.toMatchObject({ code: 'conflict', status: 409 });
     finish();
     await first;
