@@ -16,7 +16,8 @@ export interface PostBody {
 
 /** Connects a BYOK account (the sandbox accepts unknown tokens and maps each to a stable account). */
 export async function connectAccount(system: SystemHarness, auth: string, network: Network, token = `${uniqueName('tok')}-${network}`): Promise<string> {
-  const profile = await testProviders(system.sandbox.baseUrl)[network].profile.fetch({ accessToken: token });
+  // The test's own profile read: a generous timeout, since a loaded CI machine can take over 500 ms.
+  const profile = await testProviders(system.sandbox.baseUrl, { PROVIDER_TIMEOUT_MS: 10_000 })[network].profile.fetch({ accessToken: token });
   const res = await request(system.gateway)
     .post('/v1/accounts')
     .set('Authorization', auth)

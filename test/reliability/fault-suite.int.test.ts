@@ -80,6 +80,11 @@ describe('fault suite: exactly once and truthful under crashes, restarts and los
       DELIVERY_RECONCILE_DELAYS_MS: '500,1000,2000,4000',
       DELIVERY_BACKOFF_MS: '300,600',
       SHUTDOWN_GRACE_MS: '3000',
+      // The backstops for lost commands, with delays shortened to the suite's time scale.
+      SCHEDULER_MAINTENANCE_MS: '1000',
+      SCHEDULER_REDISPATCH_AFTER_MS: '5000',
+      SCHEDULE_OVERDUE_DISPATCH_MS: '20000',
+      DELIVERY_STALE_PENDING_MS: '20000',
     });
     await start('gateway');
     await Promise.all(['accounts', 'publisher', 'scheduler'].map(start));
@@ -122,7 +127,7 @@ describe('fault suite: exactly once and truthful under crashes, restarts and los
     const accounts: string[] = [];
     for (const network of NETWORKS) {
       const token = `${runId}-${network}`;
-      const profile = await testProviders(sandbox.baseUrl)[network].profile.fetch({ accessToken: token });
+      const profile = await testProviders(sandbox.baseUrl, { PROVIDER_TIMEOUT_MS: 10_000 })[network].profile.fetch({ accessToken: token });
       const res = await call('POST', '/v1/accounts', { provider: network, platform_account_id: profile.platformAccountId, credentials: { access_token: token } });
       expect(res.status).toBe(201);
       accounts.push(res.body.id as string);
@@ -177,11 +182,13 @@ describe('fault suite: exactly once and truthful under crashes, restarts and los
     const final = new Map<string, Post>();
     const deadline = lastRestart + 90_000;
     while (final.size < jobs.length) {
+      const open: unknown[] = [];
       for (const id of jobs.filter((job) => !final.has(job))) {
         const res = await call('GET', `/v1/posts/${id}`);
         if (res.status === 200 && ['published', 'partial', 'failed'].includes(res.body.status as string)) final.set(id, res.body as unknown as Post);
+        else open.push(res.body);
       }
-      if (Date.now() > deadline) throw new Error(`${jobs.length - final.size} of ${jobs.length} jobs not terminal 90 s after the last restart`);
+      if (Date.now() > deadline) throw new Error(`${open.length} of ${jobs.length} jobs not terminal 90 s after the last restart: ${JSON.stringify(open.slice(0, 3))}`);
       if (final.size < jobs.length) await sleep(1000);
     }
     const terminalAfterRestartMs = Date.now() - lastRestart;

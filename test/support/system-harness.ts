@@ -127,6 +127,8 @@ export function harnessEnv(namespace: string, sandboxUrl: string, media: { dir: 
     LINKEDIN_CLIENT_ID: 'li-client', LINKEDIN_CLIENT_SECRET: 'li-secret',
     TIKTOK_CLIENT_KEY: 'tt-client', TIKTOK_CLIENT_SECRET: 'tt-secret',
     ...providerEnv,
+    // Tests poll every few ms: the publisher's hand-off budget in polls is raised to match.
+    PROVIDER_HANDOFF_POLL_MAX_ATTEMPTS: '20',
     // Like a deployment that verified its media domain with TikTok (PULL_FROM_URL from there).
     TIKTOK_VERIFIED_URL_PREFIXES: media.publicBaseUrl,
     ...overrides,

@@ -7,6 +7,12 @@ import { type UploadOptions } from './http/upload.ts';
 export interface AdapterDeps {
   client: NetworkClient;
   polling: PollingOptions;
+  /**
+   * Polling inside the publish call once the network holds the attempt under a handle (TikTok
+   * publish, Facebook video, the post's Instagram container): past it the call ends `uncertain` and
+   * the caller reconciles through the handle later, without holding a worker while it waits.
+   */
+  handoffPolling: PollingOptions;
   fetchMedia: MediaFetcher;
   upload: UploadOptions;
   now: () => number;

@@ -28,6 +28,12 @@ export const providerConfigSchema = {
   PROVIDER_POLL_INITIAL_MS: Type.Integer({ minimum: 0, default: 2000 }),
   PROVIDER_POLL_MAX_MS: Type.Integer({ minimum: 0, default: 30000 }),
   PROVIDER_POLL_MAX_ATTEMPTS: Type.Integer({ minimum: 1, default: 15 }),
+  /**
+   * Polls of a TikTok publish, a Facebook video or an Instagram container inside the publish call,
+   * once the network gave the attempt a handle; then the attempt is handed to reconciliation (unset:
+   * PROVIDER_POLL_MAX_ATTEMPTS). The publisher sets a small value so no worker sleeps for minutes.
+   */
+  PROVIDER_HANDOFF_POLL_MAX_ATTEMPTS: Type.Optional(Type.Integer({ minimum: 1 })),
   /** Largest media file downloaded for byte-upload networks (X, LinkedIn); a larger Content-Length is refused before the body. */
   PROVIDER_MEDIA_MAX_BYTES: Type.Integer({ minimum: 1, default: 536870912 }),
   /** Time for a whole media download, body included, so a server dripping bytes cannot hold a delivery. */

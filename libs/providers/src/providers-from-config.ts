@@ -47,6 +47,7 @@ export function providersFromConfig(config: ProviderConfig, options: ProvidersOp
   const deps = (network: Network, baseURL: string, classify: Classifier): AdapterDeps => ({
     client: networkClientFromConfig(config, { network, baseURL, classify }, { logger: options.logger, now }),
     polling,
+    handoffPolling: config.PROVIDER_HANDOFF_POLL_MAX_ATTEMPTS === undefined ? polling : { ...polling, maxAttempts: config.PROVIDER_HANDOFF_POLL_MAX_ATTEMPTS },
     fetchMedia,
     upload: { baseTimeoutMs: config.PROVIDER_TIMEOUT_MS, minBytesPerSecond: config.PROVIDER_UPLOAD_MIN_BYTES_PER_SEC, stepAttempts: config.PROVIDER_UPLOAD_STEP_ATTEMPTS },
     now,

@@ -41,7 +41,7 @@ describe('lookup of uncertain attempts', () => {
   it('X: a lost answer and a late answer fail `uncertain`; the post exists and is found', async () => {
     const credentials = { accessToken: 'byok-x-uncertain', extras: { username: 'someone' } };
     for (const fault of ['lost_response', 'slow_response'] as const) {
-      await sandbox.outcomeFault('x', fault, 1, 2);
+      await sandbox.outcomeFault('x', fault, 1, 4);
       const text = `uncertain ${fault}`;
       const error = await failure(() => providers.x.publish.post({ credentials, text, media: [] }));
       expect(error).toEqual(expect.objectContaining({ kind: 'transient', uncertain: true }));
@@ -88,6 +88,26 @@ describe('lookup of uncertain attempts', () => {
     const reader = await connect(['openid', 'profile', 'w_member_social', 'r_member_social']);
     const [onNetwork] = await sandbox.posts('linkedin');
     expect(await ask('linkedin', reader, 'hello #linkedin (with) @reserved')).toEqual({ status: 'found', result: expect.objectContaining({ platformPostId: onNetwork!.id }) });
+  });
+
+  it('hands a long processing over to reconciliation: uncertain with its handle, then pending, then found (TikTok, Instagram)', async () => {
+    const handoff = testProviders(sandbox.baseUrl, { PROVIDER_HANDOFF_POLL_MAX_ATTEMPTS: 1, TIKTOK_VERIFIED_URL_PREFIXES: new URL(media.url('/')).origin });
+    const handles: string[] = [];
+    const onHandle = async (handle: string) => void handles.push(handle);
+    const tiktok = { accessToken: 'byok-tt-handoff', extras: { username: 'sandbox.someone' } };
+    const error = await failure(() => handoff.tiktok.publish.post({ credentials: tiktok, text: 'slow photo', media: [{ url: media.url('/image.jpg'), kind: 'image' }], options: { privacy_level: 'SELF_ONLY' }, onHandle }));
+    expect(error).toEqual(expect.objectContaining({ networkCode: 'PROCESSING', uncertain: true }));
+    let answer = await ask('tiktok', tiktok, 'slow photo', { handle: handles[0] });
+    for (let i = 0; i < 5 && answer.status === 'pending'; i += 1) answer = await ask('tiktok', tiktok, 'slow photo', { handle: handles[0] });
+    expect(answer).toEqual({ status: 'found', result: expect.objectContaining({ platformPostId: expect.any(String) }) });
+
+    const token = 'byok-ig-handoff';
+    const instagram = { accessToken: token, extras: (await handoff.instagram.profile.fetch({ accessToken: token })).extras };
+    const igError = await failure(() => handoff.instagram.publish.post({ credentials: instagram, text: 'slow caption', media: [{ url: media.url('/image.jpg'), kind: 'image' }], onHandle }));
+    expect(igError).toEqual(expect.objectContaining({ uncertain: true }));
+    // The container was never published: verifiably absent, so posting again cannot duplicate it.
+    expect(await ask('instagram', instagram, 'slow caption', { handle: handles[1] })).toEqual(expect.objectContaining({ status: expect.stringMatching(/^(absent|pending)$/) }));
+    expect(await sandbox.posts('instagram')).toEqual([]);
   });
 
   it('TikTok: asks through the publish_id the attempt stored; without one only a public match counts', async () => {

@@ -7,6 +7,12 @@ import { providerConfigSchema } from '@svc/providers';
 export const configSchema = Type.Object({
   ...commonConfigSchema,
   ...providerConfigSchema,
+  /**
+   * A TikTok publish, Facebook video or Instagram container is polled this many times in the worker
+   * (2 + 4 + 8 s asleep with the default delays), then reconciled through its stored handle on
+   * DELIVERY_RECONCILE_DELAYS_MS, so a long processing never holds a delivery slot (issue 13).
+   */
+  PROVIDER_HANDOFF_POLL_MAX_ATTEMPTS: Type.Integer({ minimum: 1, default: 4 }),
   /** The free plan's limit (billing announces every other plan's); the same value as billing's. */
   PLAN_FREE_POSTS_PER_MONTH: freePlanConfigSchema.PLAN_FREE_POSTS_PER_MONTH,
   ...mediaConfigSchema,

@@ -50,7 +50,7 @@ export function createFacebookAdapter(options: FacebookAdapterOptions): Provider
     // Still processing when polling stops: the post may yet appear, so the caller reconciles
     // through the video id instead of uploading and posting it again.
     const permalink = await pollUntil(
-      options.polling,
+      options.handoffPolling,
       async () => {
         const video = await api.get<{ status?: { video_status?: string }; permalink_url?: string }>(`/${id}`, { fields: 'status,permalink_url' }, token);
         const failure = classifyVideoStatus(video.status);

@@ -25,9 +25,14 @@ const missing = (what: string) => new ProviderError({ network: 'instagram', kind
 export function createInstagramAdapter(options: InstagramAdapterOptions): ProviderAdapter {
   const api = new GraphApi(options.client, options.graphVersion);
 
-  const waitFinished = (containerId: string, token: string) =>
+  /**
+   * `published: true` for the post's own container, whose id the caller holds as the attempt's
+   * handle: still processing when polling stops is then uncertain, reconciled through that handle
+   * (asked again later without holding a worker) instead of a new container.
+   */
+  const waitFinished = (containerId: string, token: string, own = false) =>
     pollUntil(
-      options.polling,
+      own ? options.handoffPolling : options.polling,
       async () => {
         const container = await api.get<{ status_code?: string; status?: string }>(`/${containerId}`, { fields: 'status_code,status' }, token);
         const statusCode = container.status_code ?? 'IN_PROGRESS';
@@ -35,7 +40,7 @@ export function createInstagramAdapter(options: InstagramAdapterOptions): Provid
         if (failure) throw new ProviderError({ network: 'instagram', ...failure });
         return statusCode === 'FINISHED' || statusCode === 'PUBLISHED' ? { done: true as const, value: statusCode } : { done: false as const };
       },
-      () => new ProviderError({ network: 'instagram', kind: 'transient', networkCode: 'IN_PROGRESS', networkMessage: 'Instagram is still processing the media.' }),
+      () => new ProviderError({ network: 'instagram', kind: 'transient', networkCode: 'IN_PROGRESS', networkMessage: 'Instagram is still processing the media.', uncertain: own }),
     );
 
   const createContainer = async (igUserId: string, token: string, item: MediaInput, params: Record<string, string | boolean | undefined>) => {
@@ -73,7 +78,8 @@ export function createInstagramAdapter(options: InstagramAdapterOptions): Provid
       const parent = await api.post<{ id: string }>(`/${igUserId}/media`, { media_type: 'CAROUSEL', children: children.join(','), caption: input.text }, token);
       containerId = parent.id;
     }
-    await waitFinished(containerId, token);
+    await input.onHandle?.(containerId);
+    await waitFinished(containerId, token, true);
     const mediaId = await publishContainer(igUserId, containerId, token);
     // The post exists: a failed permalink read falls back to the profile instead of failing it.
     const media = await api.get<{ permalink?: string }>(`/${mediaId}`, { fields: 'id,permalink' }, token).catch(() => ({ permalink: undefined }));

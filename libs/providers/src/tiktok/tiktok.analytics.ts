@@ -46,6 +46,7 @@ export function createTikTokAnalytics(analyticsDeps: AnalyticsDeps): PostAnalyti
   const deps: AdapterDeps = {
     ...analyticsDeps,
     polling: { initialDelayMs: 0, maxDelayMs: 0, maxAttempts: 1 },
+    handoffPolling: { initialDelayMs: 0, maxDelayMs: 0, maxAttempts: 1 },
     upload: { baseTimeoutMs: 0, minBytesPerSecond: 1, stepAttempts: 1 },
     fetchMedia: (network) => Promise.reject(new ProviderError({ network, kind: 'validation', networkMessage: 'Analytics reads never download media.' })),
   };

@@ -79,7 +79,7 @@ export async function waitPublished(deps: AdapterDeps, token: string, publishId:
   let completed = false;
   try {
     return await pollUntil(
-      deps.polling,
+      deps.handoffPolling,
       async () => {
         const status = await fetchStatus(deps, token, publishId);
         if (status.status === 'FAILED') throw new ProviderError({ network: 'tiktok', ...classifyPublishFailure(status.failReason) });

@@ -62,7 +62,8 @@ export function sandboxConfig(baseUrl: string, overrides: Partial<ProviderConfig
     LINKEDIN_VERSION: new Date().toISOString().slice(0, 7).replace('-', ''),
     TIKTOK_API_URL: `${baseUrl}/tiktok`,
     TIKTOK_AUTH_URL: `${baseUrl}/tiktok`,
-    PROVIDER_TIMEOUT_MS: 500,
+    // Above what a loaded 2-core CI machine needs for a local call; timeout faults hang 3 s.
+    PROVIDER_TIMEOUT_MS: 2000,
     PROVIDER_BREAKER_RESET_MS: 300,
     PROVIDER_BREAKER_VOLUME_THRESHOLD: 1000,
     PROVIDER_BREAKER_ERROR_PERCENT: 50,
