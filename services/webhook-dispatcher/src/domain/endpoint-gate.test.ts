@@ -20,4 +20,13 @@ describe('EndpointGate', () => {
     expect(admitted).toBe(true);
     expect(gate.inFlight('slow')).toBe(2);
   });
+
+  it('lets a caller allow more waiters than the default, still up to its own bound', () => {
+    const gate = new EndpointGate(1, 0);
+    expect(gate.enter('busy')).toBeDefined();
+    expect(gate.enter('busy')).toBeUndefined();
+    expect(gate.enter('busy', 2)).toBeDefined();
+    expect(gate.enter('busy', 2)).toBeDefined();
+    expect(gate.enter('busy', 2)).toBeUndefined();
+  });
 });

@@ -9,14 +9,15 @@ interface Lane {
  * Fairness between endpoints (issue 9): at most `limit` attempts in flight per endpoint, and at most
  * `maxWaiting` more waiting for a slot. Past that `enter` answers undefined and the caller hands the
  * delivery back to the broker for later, so a receiver that hangs for the whole timeout holds at most
- * `limit + maxWaiting` of the process's prefetch and every other endpoint keeps the rest.
+ * `limit + maxWaiting` of the process's prefetch and every other endpoint keeps the rest. A caller
+ * with a larger prefetch (the fan-out) may allow more waiters, sized to its own prefetch.
  */
 export class EndpointGate {
   private readonly lanes = new Map<string, Lane>();
 
   constructor(private readonly limit: number, private readonly maxWaiting: number) {}
 
-  enter(endpointId: string): Promise<Release> | undefined {
+  enter(endpointId: string, maxWaiting = this.maxWaiting): Promise<Release> | undefined {
     let lane = this.lanes.get(endpointId);
     if (lane === undefined) {
       lane = { active: 0, waiting: [] };
@@ -28,7 +29,7 @@ export class EndpointGate {
       owned.active += 1;
       return Promise.resolve(release);
     }
-    if (owned.waiting.length >= this.maxWaiting) return undefined;
+    if (owned.waiting.length >= maxWaiting) return undefined;
     // The slot is handed over by release(): `active` stays the same.
     return new Promise<Release>((resolve) => owned.waiting.push(() => resolve(release)));
   }
