@@ -22,7 +22,9 @@ import { TEST_AMQP_URL, TEST_DATABASE_URL, uniqueName, uniqueNamespace } from '@
 const N = Number(process.env.BENCH_EVENTS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const root = path.resolve(__dirname, '..');
-const main = path.join(root, 'services/webhook-dispatcher/dist/main.js');
+// BENCH_DISPATCHER: another build's main.js (an A/B against an older version in the same conditions);
+// BENCH_DISPATCHER_NODE_OPTIONS: node flags for the dispatcher alone (e.g. heap sizes).
+const main = process.env.BENCH_DISPATCHER ?? path.join(root, 'services/webhook-dispatcher/dist/main.js');
 const logger = createLogger({ service: 'bench', level: 'silent' });
 
 function receiver() {
@@ -146,6 +148,7 @@ it(`delivers ${N} webhook events vs a plain POST loop (concurrency ${CONCURRENCY
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...process.env,
+      NODE_OPTIONS: process.env.BENCH_DISPATCHER_NODE_OPTIONS ?? '',
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
       AMQP_URL: TEST_AMQP_URL,
