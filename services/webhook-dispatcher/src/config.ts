@@ -31,12 +31,17 @@ export const configSchema = Type.Object({
    */
   WEBHOOK_ENDPOINT_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 500, default: 16 }),
   /**
-   * New deliveries per endpoint per process that may wait in memory for one of those slots; the rest
-   * go through the deliveries queue (retries wait there as many as run). A receiver that hangs holds
-   * at most concurrency + backlog of the events prefetch: keep that sum at most half of it. A burst
-   * to one fast endpoint uses the backlog to keep its slots busy (bench/webhooks.bench.ts).
+   * New deliveries per endpoint per process that wait in memory for one of those slots whatever the
+   * endpoint's speed (retries: as many as the concurrency). A receiver that hangs holds at most
+   * concurrency + backlog of the events prefetch, plus for at most WEBHOOK_ENDPOINT_PATIENCE_MS the
+   * extra waiters it admitted while fast.
    */
-  WEBHOOK_ENDPOINT_BACKLOG: Type.Integer({ minimum: 0, maximum: 1000, default: 112 }),
+  WEBHOOK_ENDPOINT_BACKLOG: Type.Integer({ minimum: 0, maximum: 1000, default: 16 }),
+  /**
+   * While no slot of an endpoint has been held this long, more new deliveries may wait for one (a
+   * burst to one fast endpoint stays in memory); each such waiter goes through the broker after this long.
+   */
+  WEBHOOK_ENDPOINT_PATIENCE_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 1000 }),
   /** An endpoint failing with no success for this long is auto-paused (decisions §5: 5 days). */
   WEBHOOK_AUTO_PAUSE_AFTER_MS: Type.Integer({ minimum: 0, default: 5 * 24 * 3600_000 }),
   /** How long the previous secret keeps signing after a rotation. */

@@ -58,10 +58,11 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     autoPauseAfterMs: config.WEBHOOK_AUTO_PAUSE_AFTER_MS,
     onAttempt: (outcome) => outcomes.inc({ outcome }),
   });
-  // The attempts consumer lets as many wait as run; the fan-out, with its larger prefetch, its backlog.
+  // The attempts consumer lets as many wait as run; the fan-out its backlog, and more while the
+  // endpoint is fast (domain/endpoint-gate.ts).
   const gate = new EndpointGate(config.WEBHOOK_ENDPOINT_CONCURRENCY, config.WEBHOOK_ENDPOINT_CONCURRENCY);
   await broker.consume({ queue: DELIVERIES_QUEUE, messages: attemptCommands, handlers: attemptHandlers({ attempts, commands, gate }), prefetch: config.WEBHOOK_CONCURRENCY });
-  await broker.consume({ queue: EVENTS_QUEUE, messages: customerEvents, handlers: eventHandlers(new EventFanOut({ endpoints, deliveries, commands, attempts, gate, backlog: config.WEBHOOK_ENDPOINT_BACKLOG, maxBatch: config.WEBHOOK_BATCH_SIZE })), prefetch: config.WEBHOOK_EVENTS_PREFETCH });
+  await broker.consume({ queue: EVENTS_QUEUE, messages: customerEvents, handlers: eventHandlers(new EventFanOut({ endpoints, deliveries, commands, attempts, gate, lane: { backlog: config.WEBHOOK_ENDPOINT_BACKLOG, patienceMs: config.WEBHOOK_ENDPOINT_PATIENCE_MS }, maxBatch: config.WEBHOOK_BATCH_SIZE })), prefetch: config.WEBHOOK_EVENTS_PREFETCH });
   await broker.serveRpc({
     messages: webhooksRpc,
     handlers: webhooksRpcHandlers({

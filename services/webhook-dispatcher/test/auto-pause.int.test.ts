@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { createPrismaAdapter } from '@svc/db';
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
-import { DeliveriesRepository } from '../src/data/deliveries.repository.ts';
+import { DeliveriesRepository, type AttemptRecord } from '../src/data/deliveries.repository.ts';
 import { EndpointsRepository } from '../src/data/endpoints.repository.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
 
@@ -35,7 +35,7 @@ async function endpointWithDelivery(): Promise<{ endpointId: string; deliveryId:
   return { endpointId, deliveryId };
 }
 
-const attemptRecord = (ids: { endpointId: string; deliveryId: string }, outcome: { statusCode: number; succeeded?: boolean }) => ({
+const attemptRecord = (ids: { endpointId: string; deliveryId: string }, outcome: { statusCode: number; succeeded?: boolean }): AttemptRecord => ({
     attemptId: randomUUID(),
     deliveryId: ids.deliveryId,
     endpointId: ids.endpointId,

@@ -198,6 +198,14 @@ export class DeliveriesRepository {
     return attempts.map((attempt) => changed.get(attempt.endpointId) ?? null);
   }
 
+  /** A pending delivery due now: one inserted leased by the fan-out that will go through a command instead. */
+  async makeDue(deliveryId: string): Promise<void> {
+    await this.sql.$executeRawUnsafe(
+      `UPDATE webhook_deliveries SET next_attempt_at = now(), updated_at = now() WHERE id = $1::uuid AND status = 'pending'`,
+      deliveryId,
+    );
+  }
+
   /** A delivery that can no longer be sent (its endpoint is paused or disabled) ends without an attempt. */
   async abandon(deliveryId: string): Promise<void> {
     await this.db.$executeRawUnsafe(

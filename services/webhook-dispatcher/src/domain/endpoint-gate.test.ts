@@ -21,12 +21,51 @@ describe('EndpointGate', () => {
     expect(gate.inFlight('slow')).toBe(2);
   });
 
-  it('lets a caller allow more waiters than the default, still up to its own bound', () => {
-    const gate = new EndpointGate(1, 0);
-    expect(gate.enter('busy')).toBeDefined();
-    expect(gate.enter('busy')).toBeUndefined();
-    expect(gate.enter('busy', 2)).toBeDefined();
-    expect(gate.enter('busy', 2)).toBeDefined();
-    expect(gate.enter('busy', 2)).toBeUndefined();
+  describe('enterOrSpill (the fan-out)', () => {
+    afterEach(() => jest.useRealTimers());
+
+    it('queues past the backlog while the endpoint answers quickly; such a waiter gives up after its patience', async () => {
+      jest.useFakeTimers();
+      const gate = new EndpointGate(1, 0);
+      const options = { backlog: 1, patienceMs: 1000 };
+      const first = (await gate.enterOrSpill('fast', options))!;
+      const queued = gate.enterOrSpill('fast', options)!;
+      const extra = gate.enterOrSpill('fast', options);
+      expect(extra).toBeDefined();
+      first();
+      const second = await queued;
+      expect(second).toBeDefined();
+      jest.advanceTimersByTime(1000);
+      await expect(extra).resolves.toBeUndefined();
+      // The give-up left the lane consistent: the next release frees the slot for a newcomer.
+      second!();
+      expect(gate.inFlight('fast')).toBe(0);
+    });
+
+    it('a waiter granted a slot in time keeps it (its give-up timer is cleared)', async () => {
+      jest.useFakeTimers();
+      const gate = new EndpointGate(1, 0);
+      const options = { backlog: 0, patienceMs: 1000 };
+      const first = (await gate.enterOrSpill('fast', options))!;
+      const extra = gate.enterOrSpill('fast', options)!;
+      first();
+      const granted = await extra;
+      jest.advanceTimersByTime(5000);
+      expect(granted).toBeDefined();
+      expect(gate.inFlight('fast')).toBe(1);
+      expect(jest.getTimerCount()).toBe(0);
+    });
+
+    it('admits no extra waiter once a slot has been held past the patience (a hanging receiver)', async () => {
+      jest.useFakeTimers();
+      const gate = new EndpointGate(1, 0);
+      const options = { backlog: 1, patienceMs: 1000 };
+      await gate.enterOrSpill('slow', options);
+      expect(gate.enterOrSpill('slow', options)).toBeDefined();
+      jest.advanceTimersByTime(1000);
+      expect(gate.enterOrSpill('slow', options)).toBeUndefined();
+      // The backlog proper still queues nothing more, and other endpoints are unaffected.
+      expect(gate.enterOrSpill('other', options)).toBeDefined();
+    });
   });
 });

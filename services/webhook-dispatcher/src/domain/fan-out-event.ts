@@ -5,7 +5,7 @@ import type { EndpointsRepository, OrgSubscriber } from '../data/endpoints.repos
 import type { AttemptCommands } from './attempt-commands.ts';
 import type { DeliveryAttempts } from './attempt-delivery.ts';
 import { BatchQueue } from './batch-queue.ts';
-import type { EndpointGate, Release } from './endpoint-gate.ts';
+import type { EndpointGate, Release, SpillOptions } from './endpoint-gate.ts';
 import { customerEvent, deliveryBodies, type PostEvent, type RevokedEvent } from './payloads.ts';
 
 export interface FanOutDeps {
@@ -14,8 +14,8 @@ export interface FanOutDeps {
   commands: AttemptCommands;
   attempts: DeliveryAttempts;
   gate: EndpointGate;
-  /** Deliveries per endpoint that may wait in memory for a lane slot (the rest go through the broker). */
-  backlog: number;
+  /** How many deliveries per endpoint wait in memory for a lane slot, and how long (EndpointGate). */
+  lane: SpillOptions;
   /** Events planned in one batch at most (one subscribers lookup and one insert for all of them). */
   maxBatch: number;
 }
@@ -25,8 +25,11 @@ type CustomerEnvelope = Envelope<PostEvent | RevokedEvent>;
 interface Planned {
   row: NewDelivery;
   endpoint: OrgSubscriber;
-  /** A place (now or soon) in the endpoint's lane: the first attempt runs here. */
-  slot: Promise<Release> | undefined;
+  /**
+   * A place in the endpoint's lane: the first attempt runs here once it is granted. Undefined (now or
+   * once it gives up waiting): the delivery goes through the deliveries queue.
+   */
+  slot: Promise<Release | undefined> | undefined;
   /** False when the delivery existed already (a redelivered or duplicated event): nothing is sent. */
   inserted: boolean;
 }
@@ -44,7 +47,8 @@ interface Planned {
  * First attempts run right here when the endpoint's lane admits them (a free slot, or a place among
  * its few waiters): the row is inserted already claimed (leased), so no command hop, claim or second
  * read is needed. When the lane is full (a slow endpoint), the delivery goes through the deliveries
- * queue like a retry, so a slow endpoint holds at most its lane and `backlog` of this consumer's prefetch. If the
+ * queue like a retry, so a slow endpoint holds at most its lane and backlog of this consumer's prefetch
+ (and, for at most the lane's patience, the extra waiters it admitted while still fast). If the
  * process dies before an attempt is recorded, the leased row is re-sent by the sweeper.
  */
 export class EventFanOut {
@@ -66,14 +70,23 @@ export class EventFanOut {
 
   private async first({ row, endpoint, slot, inserted }: Planned): Promise<void> {
     if (!inserted) {
-      void slot?.then((release) => release());
+      void slot?.then((release) => release?.());
       return;
     }
+    const target = { id: row.id, endpointId: row.endpointId, orgId: row.orgId };
     if (slot === undefined) {
-      await this.deps.commands.now({ id: row.id, endpointId: row.endpointId, orgId: row.orgId });
+      await this.deps.commands.now(target);
       return;
     }
-    await this.deps.attempts.attempt(asClaimed(row, endpoint), { slot });
+    const release = await slot;
+    if (release === undefined) {
+      // Gave up waiting (the endpoint slowed down): the row was inserted leased for this process, so
+      // it is made due before its command, or the claim would find it not due yet.
+      await this.deps.deliveries.makeDue(row.id);
+      await this.deps.commands.now(target);
+      return;
+    }
+    await this.deps.attempts.attempt(asClaimed(row, endpoint), { slot: Promise.resolve(release) });
   }
 
   private async plan(envelopes: readonly CustomerEnvelope[]): Promise<(Planned[] | PlanError)[]> {
@@ -88,7 +101,7 @@ export class EventFanOut {
     try {
       inserted = new Set((await this.deps.deliveries.insertMany(all.map((entry) => entry.row))).map((row) => row.id));
     } catch (error) {
-      for (const entry of all) void entry.slot?.then((release) => release());
+      for (const entry of all) void entry.slot?.then((release) => release?.());
       throw error;
     }
     for (const entry of all) entry.inserted = inserted.has(entry.row.id);
@@ -116,7 +129,7 @@ export class EventFanOut {
     }
     // Lane places are taken only once nothing can fail before they are handed on.
     return rows.map(({ row, endpoint }) => {
-      const slot = this.deps.gate.enter(endpoint.id, this.deps.backlog);
+      const slot = this.deps.gate.enterOrSpill(endpoint.id, this.deps.lane);
       if (slot !== undefined) row.leaseMs = this.deps.attempts.leaseMs();
       return { row, endpoint, slot, inserted: false };
     });
