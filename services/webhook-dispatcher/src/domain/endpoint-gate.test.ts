@@ -21,13 +21,15 @@ describe('EndpointGate', () => {
     expect(gate.inFlight('slow')).toBe(2);
   });
 
+  // Real timers with a short patience: jest's fake timers patch the process shared by the worker, and
+  // a later test file in the same worker (the outbox relay's LISTEN connection) then hung.
   describe('enterOrSpill (the fan-out)', () => {
-    afterEach(() => jest.useRealTimers());
+    const patienceMs = 50;
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
     it('queues past the backlog while the endpoint answers quickly; such a waiter gives up after its patience', async () => {
-      jest.useFakeTimers();
       const gate = new EndpointGate(1, 0);
-      const options = { backlog: 1, patienceMs: 1000 };
+      const options = { backlog: 1, patienceMs };
       const first = (await gate.enterOrSpill('fast', options))!;
       const queued = gate.enterOrSpill('fast', options)!;
       const extra = gate.enterOrSpill('fast', options);
@@ -35,37 +37,41 @@ describe('EndpointGate', () => {
       first();
       const second = await queued;
       expect(second).toBeDefined();
-      jest.advanceTimersByTime(1000);
       await expect(extra).resolves.toBeUndefined();
-      // The give-up left the lane consistent: the next release frees the slot for a newcomer.
+      // The give-up left the lane consistent: the next release empties it.
       second!();
       expect(gate.inFlight('fast')).toBe(0);
     });
 
-    it('a waiter granted a slot in time keeps it (its give-up timer is cleared)', async () => {
-      jest.useFakeTimers();
+    it('a waiter granted a slot in time keeps it', async () => {
       const gate = new EndpointGate(1, 0);
-      const options = { backlog: 0, patienceMs: 1000 };
+      const options = { backlog: 0, patienceMs };
       const first = (await gate.enterOrSpill('fast', options))!;
       const extra = gate.enterOrSpill('fast', options)!;
       first();
       const granted = await extra;
-      jest.advanceTimersByTime(5000);
+      await sleep(patienceMs * 2);
       expect(granted).toBeDefined();
       expect(gate.inFlight('fast')).toBe(1);
-      expect(jest.getTimerCount()).toBe(0);
+      granted!();
+      expect(gate.inFlight('fast')).toBe(0);
     });
 
     it('admits no extra waiter once a slot has been held past the patience (a hanging receiver)', async () => {
-      jest.useFakeTimers();
       const gate = new EndpointGate(1, 0);
-      const options = { backlog: 1, patienceMs: 1000 };
-      await gate.enterOrSpill('slow', options);
-      expect(gate.enterOrSpill('slow', options)).toBeDefined();
-      jest.advanceTimersByTime(1000);
+      const options = { backlog: 1, patienceMs };
+      const held = (await gate.enterOrSpill('slow', options))!;
+      const queued = gate.enterOrSpill('slow', options);
+      expect(queued).toBeDefined();
+      await sleep(patienceMs + 10);
       expect(gate.enterOrSpill('slow', options)).toBeUndefined();
-      // The backlog proper still queues nothing more, and other endpoints are unaffected.
-      expect(gate.enterOrSpill('other', options)).toBeDefined();
+      // Other endpoints are unaffected.
+      const other = await gate.enterOrSpill('other', options);
+      expect(other).toBeDefined();
+      other!();
+      held();
+      (await queued!)!();
+      expect(gate.inFlight('slow')).toBe(0);
     });
   });
 });
