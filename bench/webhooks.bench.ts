@@ -3,11 +3,16 @@
 // The dispatcher runs as its own process (services/webhook-dispatcher/dist: run `pnpm build` first),
 // so its RSS is its own.
 //   pnpm bench   (or: npx jest -c jest.bench.config.js bench/webhooks)   BENCH_EVENTS=10000 by default
+// It also prints what each delivery cost the database (pg_stat_database deltas of the dispatcher's
+// own database: committed transactions, i.e. autocommit statements, and rows written) and the most
+// events that waited in the broker, so a slow run shows whether the dispatcher or the broker is behind.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import amqp from 'amqplib';
+import pg from 'pg';
 import { postPublished, systemPing, webhooksCreate } from '@svc/contracts';
 import { connectionConfig, dropDatabase } from '@svc/db';
 import { createLogger } from '@svc/logger';
@@ -17,7 +22,9 @@ import { TEST_AMQP_URL, TEST_DATABASE_URL, uniqueName, uniqueNamespace } from '@
 const N = Number(process.env.BENCH_EVENTS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const root = path.resolve(__dirname, '..');
-const main = path.join(root, 'services/webhook-dispatcher/dist/main.js');
+// BENCH_DISPATCHER: another build's main.js (an A/B against an older version in the same conditions);
+// BENCH_DISPATCHER_NODE_OPTIONS: node flags for the dispatcher alone (e.g. heap sizes).
+const main = process.env.BENCH_DISPATCHER ?? path.join(root, 'services/webhook-dispatcher/dist/main.js');
 const logger = createLogger({ service: 'bench', level: 'silent' });
 
 function receiver() {
@@ -69,6 +76,44 @@ function rssMb(pid: number): number {
   return match ? Number(match[1]) / 1024 : 0;
 }
 
+interface DbStats { xact_commit: number; tup_inserted: number; tup_updated: number; tup_fetched: number }
+
+/** Counters of one database. Backends report theirs at most once a second and on exit, so read after the dispatcher stopped. */
+async function dbStats(database: string): Promise<DbStats> {
+  const client = new pg.Client(connectionConfig(TEST_DATABASE_URL, 'postgres'));
+  await client.connect();
+  try {
+    const { rows } = await client.query<Record<keyof DbStats, string>>(
+      'SELECT xact_commit, tup_inserted, tup_updated, tup_fetched FROM pg_stat_database WHERE datname = $1',
+      [database],
+    );
+    const row = rows[0];
+    if (row === undefined) throw new Error(`no statistics for database ${database}`);
+    return { xact_commit: Number(row.xact_commit), tup_inserted: Number(row.tup_inserted), tup_updated: Number(row.tup_updated), tup_fetched: Number(row.tup_fetched) };
+  } finally {
+    await client.end();
+  }
+}
+
+/** Samples the ready messages of a queue (a passive declare: read-only) and keeps the peak. */
+async function queueDepthSampler(queue: string): Promise<{ peak: () => number; stop: () => Promise<void> }> {
+  const connection = await amqp.connect(TEST_AMQP_URL);
+  const channel = await connection.createChannel();
+  let peak = 0;
+  let sampling = Promise.resolve();
+  const timer = setInterval(() => {
+    sampling = channel.checkQueue(queue).then((ok) => void (peak = Math.max(peak, ok.messageCount)), () => undefined);
+  }, 200);
+  return {
+    peak: () => peak,
+    stop: async () => {
+      clearInterval(timer);
+      await sampling;
+      await connection.close();
+    },
+  };
+}
+
 async function untilReady(broker: Broker, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 120_000;
   for (;;) {
@@ -81,6 +126,13 @@ async function untilReady(broker: Broker, child: ChildProcess): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
 }
 
 it(`delivers ${N} webhook events vs a plain POST loop (concurrency ${CONCURRENCY})`, async () => {
@@ -96,6 +148,7 @@ it(`delivers ${N} webhook events vs a plain POST loop (concurrency ${CONCURRENCY
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...process.env,
+      NODE_OPTIONS: process.env.BENCH_DISPATCHER_NODE_OPTIONS ?? '',
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
       AMQP_URL: TEST_AMQP_URL,
@@ -131,6 +184,8 @@ it(`delivers ${N} webhook events vs a plain POST loop (concurrency ${CONCURRENCY
     // Dispatcher: publish N events (confirmed, 200 in flight) and wait for N signed deliveries.
     const idleRss = rssMb(child.pid!);
     peakRss = idleRss;
+    const statsBefore = await dbStats(database);
+    const depth = await queueDepthSampler(`${namespace}.webhook-dispatcher.work`);
     done = sink.expect(N);
     started = performance.now();
     for (let i = 0; i < N; i += 200) {
@@ -139,6 +194,11 @@ it(`delivers ${N} webhook events vs a plain POST loop (concurrency ${CONCURRENCY
     const publishedMs = performance.now() - started;
     await done;
     const dispatchMs = performance.now() - started;
+    await depth.stop();
+    clearInterval(sampler);
+    await stop(child);
+    const statsAfter = await dbStats(database);
+    const perDelivery = (key: keyof DbStats) => ((statsAfter[key] - statsBefore[key]) / N).toFixed(2);
 
     const rate = (ms: number) => Math.round((N / ms) * 1000);
     console.log(
@@ -148,12 +208,13 @@ it(`delivers ${N} webhook events vs a plain POST loop (concurrency ${CONCURRENCY
         `dispatcher end to end: ${dispatchMs.toFixed(0)} ms (${rate(dispatchMs)} deliveries/s); events published in ${publishedMs.toFixed(0)} ms`,
         `dispatcher / plain throughput ratio: ${(plainMs / dispatchMs).toFixed(3)}`,
         `dispatcher RSS: ${idleRss.toFixed(0)} MB idle, ${peakRss.toFixed(0)} MB peak`,
+        `database per delivery: ${perDelivery('xact_commit')} transactions, ${perDelivery('tup_inserted')} rows inserted, ${perDelivery('tup_updated')} updated, ${perDelivery('tup_fetched')} fetched`,
+        `events waiting in the broker: at most ${depth.peak()}`,
       ].join('\n'),
     );
   } finally {
     clearInterval(sampler);
-    child.kill('SIGTERM');
-    await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once('exit', resolve)));
+    await stop(child);
     const serviceQueues = ['webhook-dispatcher.work', 'webhook-dispatcher.work.parking', 'webhook-dispatcher.deliveries', 'webhook-dispatcher.deliveries.parking', 'webhook-dispatcher.rpc'];
     await broker.deleteTopology({ queues: serviceQueues });
     await broker.close();

@@ -296,6 +296,21 @@ describe('webhook deliveries', () => {
     expect(receiver.received('/hang')).toHaveLength(2);
   });
 
+  it('delivers a burst larger than a stalled endpoint\'s lane and backlog exactly once each, the overflow through the broker', async () => {
+    // The first two requests hang (both slots of the lane); the rest are answered at once.
+    receiver.script('/burst', (_request, index) => (index < 2 ? 'hang' : { status: 200 }));
+    const target = await endpoint('org_burst', { url: receiver.url('/burst'), events: ['post.published'] });
+    // 2 in flight + 16 in the backlog; the rest wait while the slots are young, give up after
+    // WEBHOOK_ENDPOINT_PATIENCE_MS (or are refused at once), and go through the deliveries queue.
+    await Promise.all(Array.from({ length: 24 }, (_, i) => publish('org_burst', postEvent({ text: `burst ${i}` }))));
+    const items = await until('every burst delivery succeeded', () => deliveries('org_burst', target.id), (list) => list.length === 24 && list.every((item) => item.status === 'succeeded'), 40_000);
+    const ids = receiver.received('/burst').map((entry) => entry.headers['x-svc-delivery']);
+    // Each delivery was sent once, except the two that hung (timed out, then retried).
+    expect(new Set(ids).size).toBe(24);
+    expect(ids).toHaveLength(26);
+    expect(items.flatMap((item) => item.attempts)).toHaveLength(26);
+  }, 60_000);
+
   it('loses nothing when the dispatcher restarts mid-retry', async () => {
     receiver.script('/restart', (_request, index) => ({ status: index === 0 ? 500 : 200 }));
     const target = await endpoint('org_restart', { url: receiver.url('/restart'), events: ['post.published'] });

@@ -30,6 +30,18 @@ export const configSchema = Type.Object({
    * it, as many again wait their turn in memory and the rest come back after the shortest delay tier.
    */
   WEBHOOK_ENDPOINT_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 500, default: 16 }),
+  /**
+   * New deliveries per endpoint per process that wait in memory for one of those slots whatever the
+   * endpoint's speed (retries: as many as the concurrency). A receiver that hangs holds at most
+   * concurrency + backlog of the events prefetch, plus for at most WEBHOOK_ENDPOINT_PATIENCE_MS the
+   * extra waiters it admitted while fast.
+   */
+  WEBHOOK_ENDPOINT_BACKLOG: Type.Integer({ minimum: 0, maximum: 1000, default: 16 }),
+  /**
+   * While no slot of an endpoint has been held this long, more new deliveries may wait for one (a
+   * burst to one fast endpoint stays in memory); each such waiter goes through the broker after this long.
+   */
+  WEBHOOK_ENDPOINT_PATIENCE_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 1000 }),
   /** An endpoint failing with no success for this long is auto-paused (decisions §5: 5 days). */
   WEBHOOK_AUTO_PAUSE_AFTER_MS: Type.Integer({ minimum: 0, default: 5 * 24 * 3600_000 }),
   /** How long the previous secret keeps signing after a rotation. */
@@ -44,8 +56,13 @@ export const configSchema = Type.Object({
   WEBHOOK_SWEEP_INTERVAL_MS: Type.Integer({ minimum: 100, default: 30_000 }),
   /** Connections of the pool that runs the per-delivery statements (besides Prisma's own pool). */
   WEBHOOK_DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  /**
+   * Rows one batched statement writes at most: events planned together (one subscribers lookup and
+   * one insert) and attempts recorded together.
+   */
+  WEBHOOK_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 1000, default: 256 }),
   /** Events fanned out at once (the prefetch of the events queue). */
-  WEBHOOK_EVENTS_PREFETCH: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
+  WEBHOOK_EVENTS_PREFETCH: Type.Integer({ minimum: 1, maximum: 1000, default: 256 }),
 });
 
 export type Config = Static<typeof configSchema>;

@@ -9,8 +9,10 @@ import { DeliveriesRepository } from './data/deliveries.repository.ts';
 import { EndpointsRepository } from './data/endpoints.repository.ts';
 import { AttemptCommands, DELIVERIES_QUEUE } from './domain/attempt-commands.ts';
 import { DeliveryAttempts } from './domain/attempt-delivery.ts';
+import { AttemptRecorder } from './domain/attempt-recorder.ts';
 import { DeliverySweeper } from './domain/delivery-sweeper.ts';
 import { EndpointGate } from './domain/endpoint-gate.ts';
+import { EventFanOut } from './domain/fan-out-event.ts';
 import { HttpSender } from './domain/http-sender.ts';
 import { parseSchedule } from './domain/retry-schedule.ts';
 import { SecretBox } from './domain/secrets.ts';
@@ -45,6 +47,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   });
   const attempts = new DeliveryAttempts({
     deliveries,
+    recorder: new AttemptRecorder(deliveries, { maxBatch: config.WEBHOOK_BATCH_SIZE }),
     sender,
     secrets,
     commands,
@@ -55,9 +58,11 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     autoPauseAfterMs: config.WEBHOOK_AUTO_PAUSE_AFTER_MS,
     onAttempt: (outcome) => outcomes.inc({ outcome }),
   });
+  // The attempts consumer lets as many wait as run; the fan-out its backlog, and more while the
+  // endpoint is fast (domain/endpoint-gate.ts).
   const gate = new EndpointGate(config.WEBHOOK_ENDPOINT_CONCURRENCY, config.WEBHOOK_ENDPOINT_CONCURRENCY);
   await broker.consume({ queue: DELIVERIES_QUEUE, messages: attemptCommands, handlers: attemptHandlers({ attempts, commands, gate }), prefetch: config.WEBHOOK_CONCURRENCY });
-  await broker.consume({ queue: EVENTS_QUEUE, messages: customerEvents, handlers: eventHandlers({ endpoints, deliveries, commands, attempts, gate }), prefetch: config.WEBHOOK_EVENTS_PREFETCH });
+  await broker.consume({ queue: EVENTS_QUEUE, messages: customerEvents, handlers: eventHandlers(new EventFanOut({ endpoints, deliveries, commands, attempts, gate, lane: { backlog: config.WEBHOOK_ENDPOINT_BACKLOG, patienceMs: config.WEBHOOK_ENDPOINT_PATIENCE_MS }, maxBatch: config.WEBHOOK_BATCH_SIZE })), prefetch: config.WEBHOOK_EVENTS_PREFETCH });
   await broker.serveRpc({
     messages: webhooksRpc,
     handlers: webhooksRpcHandlers({

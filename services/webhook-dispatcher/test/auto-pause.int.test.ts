@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { createPrismaAdapter } from '@svc/db';
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
-import { DeliveriesRepository } from '../src/data/deliveries.repository.ts';
+import { DeliveriesRepository, type AttemptRecord } from '../src/data/deliveries.repository.ts';
 import { EndpointsRepository } from '../src/data/endpoints.repository.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
 
@@ -35,8 +35,7 @@ async function endpointWithDelivery(): Promise<{ endpointId: string; deliveryId:
   return { endpointId, deliveryId };
 }
 
-const attempt = (ids: { endpointId: string; deliveryId: string }, outcome: { statusCode: number; succeeded?: boolean }) =>
-  deliveries.record({
+const attemptRecord = (ids: { endpointId: string; deliveryId: string }, outcome: { statusCode: number; succeeded?: boolean }): AttemptRecord => ({
     attemptId: randomUUID(),
     deliveryId: ids.deliveryId,
     endpointId: ids.endpointId,
@@ -50,6 +49,9 @@ const attempt = (ids: { endpointId: string; deliveryId: string }, outcome: { sta
     gone: outcome.statusCode === 410,
     autoPauseAfterMs: THRESHOLD,
   });
+
+const attempt = (ids: { endpointId: string; deliveryId: string }, outcome: { statusCode: number; succeeded?: boolean }) =>
+  deliveries.record(attemptRecord(ids, outcome));
 
 const setClock = (endpointId: string, failingSinceAgoMs: number, lastFailureAgoMs: number) =>
   db.webhookEndpoint.update({ where: { id: endpointId }, data: { failingSince: new Date(Date.now() - failingSinceAgoMs), lastFailureAt: new Date(Date.now() - lastFailureAgoMs) } });
@@ -89,3 +91,63 @@ describe('endpoint failure clock', () => {
     expect(row.status).toBe('active');
   });
 });
+
+// The dispatcher records the attempts finished meanwhile in one statement (domain/attempt-recorder.ts):
+// per endpoint they must count in order, as if recorded one by one.
+describe('a batch of attempts in one statement', () => {
+  const ok = { statusCode: 204, succeeded: true };
+
+  it('records every attempt and each delivery state, and leaves healthy endpoints unwritten', async () => {
+    const a = await endpointWithDelivery();
+    const b = await endpointWithDelivery();
+    const before = await read(a.endpointId);
+    const statuses = await deliveries.recordMany([attemptRecord(a, ok), attemptRecord(b, { statusCode: 500 })]);
+    expect(statuses).toEqual([null, 'active']);
+    expect((await read(a.endpointId)).updatedAt).toEqual(before.updatedAt);
+    expect((await read(b.endpointId)).failingSince).not.toBeNull();
+    const rows = await db.webhookDelivery.findMany({ where: { id: { in: [a.deliveryId, b.deliveryId] } }, include: { attempts: true } });
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    expect(byId.get(a.deliveryId)).toMatchObject({ status: 'succeeded', attemptCount: 1, nextAttemptAt: null });
+    expect(byId.get(b.deliveryId)).toMatchObject({ status: 'pending', attemptCount: 1 });
+    expect(byId.get(b.deliveryId)!.nextAttemptAt).not.toBeNull();
+    expect(rows.flatMap((row) => row.attempts.map((item) => item.statusCode)).sort()).toEqual([204, 500]);
+  });
+
+  it('counts two attempts of one delivery in one batch, the last one deciding its state', async () => {
+    const ids = await endpointWithDelivery();
+    await deliveries.recordMany([attemptRecord(ids, { statusCode: 500 }), attemptRecord(ids, ok)]);
+    const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: ids.deliveryId }, include: { attempts: true } });
+    expect(row).toMatchObject({ status: 'succeeded', attemptCount: 2 });
+    expect(row.attempts).toHaveLength(2);
+  });
+
+  it('a failure then a success clears the clock, even past the threshold', async () => {
+    const ids = await endpointWithDelivery();
+    await setClock(ids.endpointId, THRESHOLD + DAY, DAY);
+    expect(await deliveries.recordMany([attemptRecord(ids, { statusCode: 500 }), attemptRecord(ids, ok)])).toEqual(['active', 'active']);
+    const row = await read(ids.endpointId);
+    expect(row).toMatchObject({ status: 'active', failingSince: null, lastFailureAt: null });
+  });
+
+  it('a success then a failure starts a new streak now instead of pausing', async () => {
+    const ids = await endpointWithDelivery();
+    await setClock(ids.endpointId, THRESHOLD + DAY, DAY);
+    expect(await deliveries.recordMany([attemptRecord(ids, ok), attemptRecord(ids, { statusCode: 500 })])).toEqual(['active', 'active']);
+    const row = await read(ids.endpointId);
+    expect(Date.now() - row.failingSince!.getTime()).toBeLessThan(60_000);
+    expect(row.lastFailureAt).not.toBeNull();
+  });
+
+  it('a 410 pauses at once, whatever else the batch holds', async () => {
+    const ids = await endpointWithDelivery();
+    expect(await deliveries.recordMany([attemptRecord(ids, { statusCode: 410 }), attemptRecord(ids, ok)])).toEqual(['auto_paused', 'auto_paused']);
+    expect((await read(ids.endpointId)).pausedAt).not.toBeNull();
+  });
+
+  it('pauses a streak past the threshold when the batch only failed', async () => {
+    const ids = await endpointWithDelivery();
+    await setClock(ids.endpointId, THRESHOLD + DAY, DAY);
+    expect(await deliveries.recordMany([attemptRecord(ids, { statusCode: 500 }), attemptRecord(ids, { statusCode: 503 })])).toEqual(['auto_paused', 'auto_paused']);
+  });
+});
+

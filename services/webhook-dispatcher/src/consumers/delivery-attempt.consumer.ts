@@ -8,7 +8,7 @@ export const attemptCommands = [webhooksDeliveryAttempt] as const;
 /**
  * A command back early from a delay tier is delayed again by the remainder; one for an endpoint
  * already at its concurrency limit goes back for the shortest tier (fairness: it does not hold a
- * worker while it waits); otherwise the attempt runs.
+ * worker while it waits); otherwise the attempt runs, holding its lane place until the response is in.
  */
 export function attemptHandlers(deps: { attempts: DeliveryAttempts; commands: AttemptCommands; gate: EndpointGate }): Handlers<typeof attemptCommands> {
   return {
@@ -25,12 +25,7 @@ export function attemptHandlers(deps: { attempts: DeliveryAttempts; commands: At
         await deps.commands.at(target, new Date(Date.now() + deps.commands.shortestTierMs()));
         return;
       }
-      const release = await entry;
-      try {
-        await deps.attempts.run(delivery_id);
-      } finally {
-        release();
-      }
+      await deps.attempts.run(delivery_id, { slot: entry });
     },
   };
 }

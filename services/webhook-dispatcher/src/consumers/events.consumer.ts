@@ -1,14 +1,14 @@
 import { eventSubscriptions, type Handlers } from '@svc/contracts';
-import { fanOutEvent, type FanOutDeps } from '../domain/fan-out-event.ts';
+import type { EventFanOut } from '../domain/fan-out-event.ts';
 
 /** The customer-visible events, exactly the dispatcher's line in the subscription table. */
 export const customerEvents = eventSubscriptions['webhook-dispatcher.work'];
 export const EVENTS_QUEUE = 'webhook-dispatcher.work';
 
 /** Fan-out is idempotent on (endpoint, event id): a redelivered event inserts and sends nothing. */
-export function eventHandlers(deps: FanOutDeps): Handlers<typeof customerEvents> {
-  const fanOut = async (envelope: Parameters<typeof fanOutEvent>[1]) => {
-    await fanOutEvent(deps, envelope);
+export function eventHandlers(fanOutEvents: EventFanOut): Handlers<typeof customerEvents> {
+  const fanOut = async (envelope: Parameters<EventFanOut['handle']>[0]) => {
+    await fanOutEvents.handle(envelope);
   };
   return {
     'post.queued.v1': fanOut,

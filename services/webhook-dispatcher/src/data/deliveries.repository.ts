@@ -48,6 +48,17 @@ export interface AttemptRecord {
   autoPauseAfterMs: number;
 }
 
+/** What one batch of attempts means for one endpoint's failure clock (see recordMany). */
+interface EndpointOutcome {
+  /** The last attempt succeeded: the clock is cleared. */
+  cleared: boolean;
+  sawSuccess: boolean;
+  /** A success came before the last failure: the streak starts again now. */
+  restart: boolean;
+  /** A 410 Gone: pause at once. */
+  gone: boolean;
+}
+
 export type DeliveryWithAttempts = Prisma.WebhookDeliveryGetPayload<{ include: { attempts: true } }>;
 
 /**
@@ -102,47 +113,97 @@ export class DeliveriesRepository {
     return rows[0] ?? null;
   }
 
-  /**
-   * Records one attempt and the delivery's new state, and moves the endpoint's failure clock, in one
-   * statement: a success clears `failing_since`; a failure starts it, and pauses the endpoint when it
-   * answered 410 or has been failing with no success for `autoPauseAfterMs`. Returns the endpoint's status.
-   */
+  /** One attempt: `recordMany` of one. Returns the endpoint's status when the attempt changed it. */
   async record(attempt: AttemptRecord): Promise<string | null> {
+    const [status] = await this.recordMany([attempt]);
+    return status ?? null;
+  }
+
+  /**
+   * Records attempts, their deliveries' new states, and moves their endpoints' failure clocks, in one
+   * statement however many there are (the dispatcher batches them: domain/attempt-recorder.ts). Per
+   * endpoint, the attempts count in the order given, as if recorded one by one: a success clears
+   * `failing_since`; a failure starts it (or restarts it after a success in the same batch), and
+   * pauses the endpoint when it answered 410 or has been failing with no success for
+   * `autoPauseAfterMs`. A healthy endpoint's row is not written at all. Answers, per attempt, its
+   * endpoint's status when the statement changed the endpoint, else null. All attempts of one call
+   * must share `autoPauseAfterMs`.
+   */
+  async recordMany(attempts: readonly AttemptRecord[]): Promise<(string | null)[]> {
+    const first = attempts[0];
+    if (first === undefined) return [];
+    const deliveries = new Map<string, { status: string; next: string | null; count: number }>();
+    const endpoints = new Map<string, EndpointOutcome>();
+    for (const attempt of attempts) {
+      const delivery = deliveries.get(attempt.deliveryId);
+      const next = attempt.nextAttemptAt === null ? null : attempt.nextAttemptAt.toISOString();
+      deliveries.set(attempt.deliveryId, { status: attempt.status, next, count: (delivery?.count ?? 0) + 1 });
+      const endpoint = endpoints.get(attempt.endpointId) ?? { cleared: false, sawSuccess: false, restart: false, gone: false };
+      if (attempt.succeeded) {
+        endpoint.cleared = true;
+        endpoint.sawSuccess = true;
+      } else {
+        endpoint.cleared = false;
+        endpoint.restart = endpoint.sawSuccess;
+        endpoint.gone = endpoint.gone || attempt.gone;
+      }
+      endpoints.set(attempt.endpointId, endpoint);
+    }
+    const gap = `make_interval(secs => $15::float8)`;
     // "Kept failing" (decisions §5): the streak is the failures since the last success with no quiet
     // gap longer than the threshold between them; a failure after such a gap starts a new streak.
-    const pause = `($10::boolean OR (failing_since <= now() - make_interval(secs => $11::float8)
-                                     AND last_failure_at >= now() - make_interval(secs => $11::float8)))`;
-    const endpointUpdate = attempt.succeeded
-      ? `UPDATE webhook_endpoints SET failing_since = NULL, last_failure_at = NULL, updated_at = now()
-          WHERE id = $9::uuid AND failing_since IS NOT NULL RETURNING status`
-      : `UPDATE webhook_endpoints
-            SET failing_since = CASE WHEN failing_since IS NULL OR last_failure_at < now() - make_interval(secs => $11::float8)
-                                     THEN now() ELSE failing_since END,
-                last_failure_at = now(), updated_at = now(),
-                status = CASE WHEN ${pause} THEN 'auto_paused' ELSE status END,
-                paused_at = CASE WHEN ${pause} THEN now() ELSE paused_at END
-          WHERE id = $9::uuid AND status = 'active' RETURNING status`;
-    const rows = await this.sql.$queryRawUnsafe<{ endpoint_status: string | null }[]>(
+    const pause = `e.status = 'active' AND (x.gone OR (NOT x.cleared AND NOT x.restart
+                   AND e.failing_since <= now() - ${gap} AND e.last_failure_at >= now() - ${gap}))`;
+    const rows = await this.sql.$queryRawUnsafe<{ id: string; status: string }[]>(
       `WITH attempt AS (
          INSERT INTO webhook_attempts (id, delivery_id, status_code, duration_ms, error, response_excerpt)
-         VALUES ($1::uuid, $2::uuid, $3::int, $4::int, $5, $6)
+         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::int[], $5::text[], $6::text[])
        ), delivery AS (
-         UPDATE webhook_deliveries SET status = $7, attempt_count = attempt_count + 1, next_attempt_at = $8::timestamptz, updated_at = now()
-          WHERE id = $2::uuid
-       ), endpoint AS (${endpointUpdate})
-       SELECT (SELECT status FROM endpoint) AS endpoint_status`,
-      attempt.attemptId,
-      attempt.deliveryId,
-      attempt.statusCode,
-      attempt.durationMs,
-      attempt.error,
-      attempt.excerpt,
-      attempt.status,
-      attempt.nextAttemptAt === null ? null : attempt.nextAttemptAt.toISOString(),
-      attempt.endpointId,
-      ...(attempt.succeeded ? [] : [attempt.gone, attempt.autoPauseAfterMs / 1000]),
+         UPDATE webhook_deliveries d
+            SET status = u.status, attempt_count = d.attempt_count + u.count, next_attempt_at = u.next_attempt_at, updated_at = now()
+           FROM unnest($7::uuid[], $8::text[], $9::int[], $10::timestamptz[]) AS u(id, status, count, next_attempt_at)
+          WHERE d.id = u.id
+       ), endpoint AS (
+         UPDATE webhook_endpoints e
+            SET failing_since = CASE WHEN x.cleared THEN NULL
+                                     WHEN x.restart OR e.failing_since IS NULL OR e.last_failure_at < now() - ${gap} THEN now()
+                                     ELSE e.failing_since END,
+                last_failure_at = CASE WHEN x.cleared THEN NULL ELSE now() END,
+                status = CASE WHEN ${pause} THEN 'auto_paused' ELSE e.status END,
+                paused_at = CASE WHEN ${pause} THEN now() ELSE e.paused_at END,
+                updated_at = now()
+           FROM unnest($11::uuid[], $12::boolean[], $13::boolean[], $14::boolean[]) AS x(id, cleared, restart, gone)
+          WHERE e.id = x.id
+            AND ((x.cleared AND e.failing_since IS NOT NULL) OR ((NOT x.cleared OR x.gone) AND e.status = 'active'))
+          RETURNING e.id::text AS id, e.status
+       )
+       SELECT id, status FROM endpoint`,
+      attempts.map((attempt) => attempt.attemptId),
+      attempts.map((attempt) => attempt.deliveryId),
+      attempts.map((attempt) => attempt.statusCode),
+      attempts.map((attempt) => attempt.durationMs),
+      attempts.map((attempt) => attempt.error),
+      attempts.map((attempt) => attempt.excerpt),
+      [...deliveries.keys()],
+      [...deliveries.values()].map((delivery) => delivery.status),
+      [...deliveries.values()].map((delivery) => delivery.count),
+      [...deliveries.values()].map((delivery) => delivery.next),
+      [...endpoints.keys()],
+      [...endpoints.values()].map((endpoint) => endpoint.cleared),
+      [...endpoints.values()].map((endpoint) => endpoint.restart),
+      [...endpoints.values()].map((endpoint) => endpoint.gone),
+      first.autoPauseAfterMs / 1000,
     );
-    return rows[0]?.endpoint_status ?? null;
+    const changed = new Map(rows.map((row) => [row.id, row.status]));
+    return attempts.map((attempt) => changed.get(attempt.endpointId) ?? null);
+  }
+
+  /** A pending delivery due now: one inserted leased by the fan-out that will go through a command instead. */
+  async makeDue(deliveryId: string): Promise<void> {
+    await this.sql.$executeRawUnsafe(
+      `UPDATE webhook_deliveries SET next_attempt_at = now(), updated_at = now() WHERE id = $1::uuid AND status = 'pending'`,
+      deliveryId,
+    );
   }
 
   /** A delivery that can no longer be sent (its endpoint is paused or disabled) ends without an attempt. */

@@ -17,9 +17,15 @@ export interface Subscriber {
   previous_valid: boolean | null;
 }
 
+/** An active endpoint of one of several organizations, with the events it subscribes to. */
+export interface OrgSubscriber extends Subscriber {
+  org_id: string;
+  events: string[];
+}
+
 /** Webhook endpoints; every method takes the organization (a foreign id reads as missing). */
 export class EndpointsRepository {
-  /** `sql` runs the per-event subscriber lookup (a plain pg pool in production: see libs/db/src/pg-raw-sql.ts). */
+  /** `sql` runs the fan-out's subscriber lookup (a plain pg pool in production: see libs/db/src/pg-raw-sql.ts). */
   constructor(private readonly db: PrismaClient, private readonly sql: RawSql = db) {}
 
   list(orgId: string): Promise<EndpointRow[]> {
@@ -48,15 +54,18 @@ export class EndpointsRepository {
     return count > 0;
   }
 
-  /** Active endpoints of the organization subscribed to the event: one indexed statement per event. */
-  subscribers(orgId: string, eventType: string): Promise<Subscriber[]> {
-    return this.sql.$queryRawUnsafe<Subscriber[]>(
-      `SELECT id::text AS id, payload_format, url, status, secret_cipher, previous_secret_cipher,
+  /**
+   * Active endpoints of these organizations, with their subscribed events: one indexed statement for a
+   * whole batch of events (the fan-out matches each event to its endpoints in memory).
+   */
+  activeOf(orgIds: readonly string[]): Promise<OrgSubscriber[]> {
+    if (orgIds.length === 0) return Promise.resolve([]);
+    return this.sql.$queryRawUnsafe<OrgSubscriber[]>(
+      `SELECT id::text AS id, org_id, events, payload_format, url, status, secret_cipher, previous_secret_cipher,
               (previous_secret_expires_at > now()) AS previous_valid
          FROM webhook_endpoints
-        WHERE org_id = $1 AND status = 'active' AND $2 = ANY(events)`,
-      orgId,
-      eventType,
+        WHERE org_id = ANY($1::text[]) AND status = 'active'`,
+      orgIds,
     );
   }
 }

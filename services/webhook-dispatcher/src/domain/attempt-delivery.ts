@@ -3,6 +3,8 @@ import type { PayloadFormat } from '@svc/contracts';
 import type { Logger } from '@svc/logger';
 import type { ClaimedDelivery, DeliveriesRepository } from '../data/deliveries.repository.ts';
 import type { AttemptCommands } from './attempt-commands.ts';
+import type { AttemptRecorder } from './attempt-recorder.ts';
+import type { Release } from './endpoint-gate.ts';
 import type { HttpSender, SendResult } from './http-sender.ts';
 import { nextRetryDelayMs, parseRetryAfter } from './retry-schedule.ts';
 import type { SecretBox } from './secrets.ts';
@@ -10,6 +12,7 @@ import { signatureHeaders } from './signing.ts';
 
 export interface AttemptDeliveryDeps {
   deliveries: DeliveriesRepository;
+  recorder: AttemptRecorder;
   sender: HttpSender;
   secrets: SecretBox;
   commands: AttemptCommands;
@@ -21,6 +24,15 @@ export interface AttemptDeliveryDeps {
   onAttempt?: (outcome: 'succeeded' | 'retrying' | 'failed') => void;
 }
 
+export interface AttemptOptions {
+  evenIfPaused?: boolean;
+  /**
+   * A place in the endpoint's lane (EndpointGate): awaited before the POST and released as soon as
+   * the response is in, so recording (batched) does not hold the endpoint's concurrency.
+   */
+  slot?: Promise<Release>;
+}
+
 export interface AttemptOutcome {
   attemptId: string;
   result: SendResult;
@@ -29,8 +41,9 @@ export interface AttemptOutcome {
 
 /**
  * One attempt of one delivery: claim the row (it must be due and pending), sign, POST, then record
- * the attempt, the delivery's next state and the endpoint's failure clock in one statement, and only
- * then send the next attempt's command (a crash in between leaves an overdue row for the sweeper).
+ * the attempt, the delivery's next state and the endpoint's failure clock (one statement, shared with
+ * the other attempts finishing meanwhile), and only then send the next attempt's command (a crash in
+ * between leaves an overdue row for the sweeper).
  */
 export class DeliveryAttempts {
   constructor(private readonly deps: AttemptDeliveryDeps) {}
@@ -44,22 +57,38 @@ export class DeliveryAttempts {
   }
 
   /** Undefined when there was nothing to attempt (not due, already done, or a duplicate command). */
-  async run(deliveryId: string, options: { evenIfPaused?: boolean } = {}): Promise<AttemptOutcome | undefined> {
-    const claimed = await this.deps.deliveries.claim(deliveryId, this.leaseMs(), this.deps.commands.earlyToleranceMs() + 500);
-    if (claimed === null) return undefined;
+  async run(deliveryId: string, options: AttemptOptions = {}): Promise<AttemptOutcome | undefined> {
+    let claimed: ClaimedDelivery | null;
+    try {
+      claimed = await this.deps.deliveries.claim(deliveryId, this.leaseMs(), this.deps.commands.earlyToleranceMs() + 500);
+    } catch (error) {
+      releaseWhenGranted(options.slot);
+      throw error;
+    }
+    if (claimed === null) {
+      releaseWhenGranted(options.slot);
+      return undefined;
+    }
     return this.attempt(claimed, options);
   }
 
   /** One attempt of a delivery this process holds (claimed, or inserted already leased by the fan-out). */
-  async attempt(claimed: ClaimedDelivery, options: { evenIfPaused?: boolean } = {}): Promise<AttemptOutcome | undefined> {
+  async attempt(claimed: ClaimedDelivery, options: AttemptOptions = {}): Promise<AttemptOutcome | undefined> {
     const { deliveries, commands } = this.deps;
     if (claimed.endpoint_status !== 'active' && options.evenIfPaused !== true) {
+      releaseWhenGranted(options.slot);
       // Paused and disabled endpoints are sent nothing; the delivery stays listed and replayable.
       await deliveries.abandon(claimed.id);
       this.deps.onAttempt?.('failed');
       return undefined;
     }
-    const result = await this.send(claimed);
+    const release = await options.slot;
+    let result: SendResult;
+    try {
+      result = await this.send(claimed);
+    } finally {
+      release?.();
+    }
     const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const gone = result.statusCode === 410;
     const attemptsMade = claimed.attempt_count + 1;
@@ -68,7 +97,7 @@ export class DeliveryAttempts {
     const status = succeeded ? 'succeeded' : delayMs === undefined ? 'failed' : 'pending';
     const nextAttemptAt = delayMs === undefined ? null : new Date(Date.now() + delayMs);
     const attemptId = randomUUID();
-    await deliveries.record({
+    await this.deps.recorder.record({
       attemptId,
       deliveryId: claimed.id,
       endpointId: claimed.endpoint_id,
@@ -108,4 +137,9 @@ export class DeliveryAttempts {
     }
     return this.deps.sender.send(claimed.url, headers, claimed.body);
   }
+}
+
+/** Gives a lane place back without using it (once it is granted: it may still be waiting its turn). */
+function releaseWhenGranted(slot: Promise<Release> | undefined): void {
+  void slot?.then((release) => release());
 }

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Envelope, PayloadFormat } from '@svc/contracts';
 import type { ClaimedDelivery, DeliveriesRepository, NewDelivery } from '../data/deliveries.repository.ts';
-import type { EndpointsRepository, Subscriber } from '../data/endpoints.repository.ts';
+import type { EndpointsRepository, OrgSubscriber } from '../data/endpoints.repository.ts';
 import type { AttemptCommands } from './attempt-commands.ts';
 import type { DeliveryAttempts } from './attempt-delivery.ts';
-import type { EndpointGate, Release } from './endpoint-gate.ts';
+import { BatchQueue } from './batch-queue.ts';
+import type { EndpointGate, Release, SpillOptions } from './endpoint-gate.ts';
 import { customerEvent, deliveryBodies, type PostEvent, type RevokedEvent } from './payloads.ts';
 
 export interface FanOutDeps {
@@ -13,67 +14,133 @@ export interface FanOutDeps {
   commands: AttemptCommands;
   attempts: DeliveryAttempts;
   gate: EndpointGate;
+  /** How many deliveries per endpoint wait in memory for a lane slot, and how long (EndpointGate). */
+  lane: SpillOptions;
+  /** Events planned in one batch at most (one subscribers lookup and one insert for all of them). */
+  maxBatch: number;
 }
+
+type CustomerEnvelope = Envelope<PostEvent | RevokedEvent>;
 
 interface Planned {
   row: NewDelivery;
-  endpoint: Subscriber;
-  /** A slot (now or soon) in the endpoint's lane: the first attempt runs here. */
-  slot: Promise<Release> | undefined;
+  endpoint: OrgSubscriber;
+  /**
+   * A place in the endpoint's lane: the first attempt runs here once it is granted. Undefined (now or
+   * once it gives up waiting): the delivery goes through the deliveries queue.
+   */
+  slot: Promise<Release | undefined> | undefined;
+  /** False when the delivery existed already (a redelivered or duplicated event): nothing is sent. */
+  inserted: boolean;
 }
 
 /**
- * One customer-visible event to every active endpoint of its organization subscribed to it. The
+ * Customer-visible events to every active endpoint of their organization subscribed to them. The
  * deliveries are keyed by (endpoint, event message id [, account]), so a redelivered or duplicated
  * event inserts and sends nothing twice.
  *
+ * The events of one prefetch window are planned together (BatchQueue): one subscribers lookup for
+ * their organizations and one insert of all their deliveries, instead of two statements per event
+ * (docs/performance.md, Webhooks). Each event then goes on alone and is acked once its own attempts
+ * are recorded; if the planning statement fails, every event of the batch fails and is retried.
+ *
  * First attempts run right here when the endpoint's lane admits them (a free slot, or a place among
  * its few waiters): the row is inserted already claimed (leased), so no command hop, claim or second
- * read is needed (bench/webhooks.bench.ts). When the lane is full (a slow endpoint), the delivery
- * goes through the deliveries queue like a retry, so a slow endpoint holds at most twice its lane of
- * this consumer. The event is acked once these attempts are recorded; if the process dies first, the
- * leased rows are re-sent by the sweeper.
+ * read is needed. When the lane is full (a slow endpoint), the delivery goes through the deliveries
+ * queue like a retry, so a slow endpoint holds at most its lane and backlog of this consumer's prefetch
+ (and, for at most the lane's patience, the extra waiters it admitted while still fast). If the
+ * process dies before an attempt is recorded, the leased row is re-sent by the sweeper.
  */
-export async function fanOutEvent(deps: FanOutDeps, envelope: Envelope<PostEvent | RevokedEvent>): Promise<number> {
-  if (envelope.org_id === null) return 0;
-  const orgId = envelope.org_id;
-  const event = customerEvent(envelope);
-  const subscribers = await deps.endpoints.subscribers(orgId, event.type);
-  if (subscribers.length === 0) return 0;
-  const planned: Planned[] = subscribers.flatMap((endpoint) =>
-    deliveryBodies(event, envelope.message_id, endpoint.payload_format as PayloadFormat).map((body) => {
-      const id = randomUUID();
-      const slot = deps.gate.enter(endpoint.id);
-      const row: NewDelivery = { id, orgId, endpointId: endpoint.id, eventKey: body.key, eventType: event.type, body: body.body(id), manual: false };
-      if (slot !== undefined) row.leaseMs = deps.attempts.leaseMs();
-      return { row, endpoint, slot };
-    }),
-  );
-  let inserted: Set<string>;
-  try {
-    inserted = new Set((await deps.deliveries.insertMany(planned.map((entry) => entry.row))).map((row) => row.id));
-  } catch (error) {
-    for (const entry of planned) void entry.slot?.then((release) => release());
-    throw error;
+export class EventFanOut {
+  private readonly planning: BatchQueue<CustomerEnvelope, Planned[] | PlanError>;
+
+  constructor(private readonly deps: FanOutDeps) {
+    // Two batches at once: one is being planned while the previous one's statement is in flight.
+    this.planning = new BatchQueue((envelopes) => this.plan(envelopes), { maxSize: deps.maxBatch, maxInFlight: 2 });
   }
-  await Promise.all(
-    planned.map(async ({ row, endpoint, slot }) => {
-      if (slot === undefined) {
-        if (inserted.has(row.id)) await deps.commands.now({ id: row.id, endpointId: row.endpointId, orgId });
-        return;
-      }
-      const release = await slot;
-      try {
-        if (inserted.has(row.id)) await deps.attempts.attempt(asClaimed(row, endpoint));
-      } finally {
-        release();
-      }
-    }),
-  );
-  return inserted.size;
+
+  /** Answers the number of deliveries this event created. */
+  async handle(envelope: CustomerEnvelope): Promise<number> {
+    if (envelope.org_id === null) return 0;
+    const planned = await this.planning.add(envelope);
+    if (planned instanceof PlanError) throw planned.cause;
+    await Promise.all(planned.map((entry) => this.first(entry)));
+    return planned.filter((entry) => entry.inserted).length;
+  }
+
+  private async first({ row, endpoint, slot, inserted }: Planned): Promise<void> {
+    if (!inserted) {
+      void slot?.then((release) => release?.());
+      return;
+    }
+    const target = { id: row.id, endpointId: row.endpointId, orgId: row.orgId };
+    if (slot === undefined) {
+      await this.deps.commands.now(target);
+      return;
+    }
+    const release = await slot;
+    if (release === undefined) {
+      // Gave up waiting (the endpoint slowed down): the row was inserted leased for this process, so
+      // it is made due before its command, or the claim would find it not due yet.
+      await this.deps.deliveries.makeDue(row.id);
+      await this.deps.commands.now(target);
+      return;
+    }
+    await this.deps.attempts.attempt(asClaimed(row, endpoint), { slot: Promise.resolve(release) });
+  }
+
+  private async plan(envelopes: readonly CustomerEnvelope[]): Promise<(Planned[] | PlanError)[]> {
+    const orgIds = [...new Set(envelopes.flatMap((envelope) => (envelope.org_id === null ? [] : [envelope.org_id])))];
+    const byOrg = new Map<string, OrgSubscriber[]>();
+    for (const endpoint of await this.deps.endpoints.activeOf(orgIds)) {
+      byOrg.set(endpoint.org_id, [...(byOrg.get(endpoint.org_id) ?? []), endpoint]);
+    }
+    const plans = envelopes.map((envelope) => this.planOne(envelope, byOrg.get(envelope.org_id ?? '') ?? []));
+    const all = plans.flatMap((plan) => (plan instanceof PlanError ? [] : plan));
+    let inserted: Set<string>;
+    try {
+      inserted = new Set((await this.deps.deliveries.insertMany(all.map((entry) => entry.row))).map((row) => row.id));
+    } catch (error) {
+      for (const entry of all) void entry.slot?.then((release) => release?.());
+      throw error;
+    }
+    for (const entry of all) entry.inserted = inserted.has(entry.row.id);
+    return plans;
+  }
+
+  /** One event's deliveries; an event that cannot be planned fails alone, not its whole batch. */
+  private planOne(envelope: CustomerEnvelope, endpoints: readonly OrgSubscriber[]): Planned[] | PlanError {
+    const orgId = envelope.org_id;
+    if (orgId === null) return [];
+    let rows: { row: NewDelivery; endpoint: OrgSubscriber }[];
+    try {
+      const event = customerEvent(envelope);
+      rows = endpoints
+        .filter((endpoint) => endpoint.events.includes(event.type))
+        .flatMap((endpoint) =>
+          deliveryBodies(event, envelope.message_id, endpoint.payload_format as PayloadFormat).map((body) => {
+            const id = randomUUID();
+            const row: NewDelivery = { id, orgId, endpointId: endpoint.id, eventKey: body.key, eventType: event.type, body: body.body(id), manual: false };
+            return { row, endpoint };
+          }),
+        );
+    } catch (error) {
+      return new PlanError(error);
+    }
+    // Lane places are taken only once nothing can fail before they are handed on.
+    return rows.map(({ row, endpoint }) => {
+      const slot = this.deps.gate.enterOrSpill(endpoint.id, this.deps.lane);
+      if (slot !== undefined) row.leaseMs = this.deps.attempts.leaseMs();
+      return { row, endpoint, slot, inserted: false };
+    });
+  }
 }
 
-function asClaimed(row: NewDelivery, endpoint: Subscriber): ClaimedDelivery {
+class PlanError {
+  constructor(readonly cause: unknown) {}
+}
+
+function asClaimed(row: NewDelivery, endpoint: OrgSubscriber): ClaimedDelivery {
   return {
     id: row.id,
     org_id: row.orgId,

@@ -1,0 +1,80 @@
+import { BatchQueue } from './batch-queue.ts';
+
+/** A run function whose batches the test finishes by hand. */
+function controlled() {
+  const batches: { items: number[]; finish: () => void; fail: (error: Error) => void }[] = [];
+  const run = (items: number[]) =>
+    new Promise<string[]>((resolve, reject) => {
+      batches.push({ items, finish: () => resolve(items.map((item) => `r${item}`)), fail: reject });
+    });
+  return { batches, run };
+}
+
+/** Lets scheduled batches start (a batch starts on a later turn of the event loop). */
+async function turn(): Promise<void> {
+  for (let i = 0; i < 3; i += 1) await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('BatchQueue', () => {
+  it('sends the items added together as one batch and answers each its own result', async () => {
+    const { batches, run } = controlled();
+    const queue = new BatchQueue(run, { maxSize: 10, maxInFlight: 1 });
+    const results = [queue.add(1), queue.add(2), queue.add(3)];
+    await turn();
+    expect(batches.map((batch) => batch.items)).toEqual([[1, 2, 3]]);
+    batches[0]!.finish();
+    await expect(Promise.all(results)).resolves.toEqual(['r1', 'r2', 'r3']);
+  });
+
+  it('gathers what arrives while a batch runs into the next one, never more than maxSize', async () => {
+    const { batches, run } = controlled();
+    const queue = new BatchQueue(run, { maxSize: 2, maxInFlight: 1 });
+    const first = queue.add(1);
+    await turn();
+    const later = [queue.add(2), queue.add(3), queue.add(4)];
+    await turn();
+    expect(batches.map((batch) => batch.items)).toEqual([[1]]);
+    batches[0]!.finish();
+    await first;
+    await turn();
+    expect(batches.map((batch) => batch.items)).toEqual([[1], [2, 3]]);
+    batches[1]!.finish();
+    await turn();
+    expect(batches.map((batch) => batch.items)).toEqual([[1], [2, 3], [4]]);
+    batches[2]!.finish();
+    await expect(Promise.all(later)).resolves.toEqual(['r2', 'r3', 'r4']);
+  });
+
+  it('runs up to maxInFlight batches at once', async () => {
+    const { batches, run } = controlled();
+    const queue = new BatchQueue(run, { maxSize: 1, maxInFlight: 2 });
+    const results = [queue.add(1), queue.add(2), queue.add(3)];
+    await turn();
+    expect(batches.map((batch) => batch.items)).toEqual([[1], [2]]);
+    batches[1]!.finish();
+    await turn();
+    expect(batches.map((batch) => batch.items)).toEqual([[1], [2], [3]]);
+    batches[0]!.finish();
+    batches[2]!.finish();
+    await expect(Promise.all(results)).resolves.toEqual(['r1', 'r2', 'r3']);
+  });
+
+  it('rejects every item of a failed batch and carries on with the next', async () => {
+    const { batches, run } = controlled();
+    const queue = new BatchQueue(run, { maxSize: 10, maxInFlight: 1 });
+    const failed = [queue.add(1), queue.add(2)];
+    await turn();
+    const next = queue.add(3);
+    batches[0]!.fail(new Error('connection lost'));
+    await expect(failed[0]).rejects.toThrow('connection lost');
+    await expect(failed[1]).rejects.toThrow('connection lost');
+    await turn();
+    batches[1]!.finish();
+    await expect(next).resolves.toBe('r3');
+  });
+
+  it('rejects the batch when the run answers the wrong number of results', async () => {
+    const queue = new BatchQueue((items: number[]) => Promise.resolve(items.slice(1)), { maxSize: 10, maxInFlight: 1 });
+    await expect(Promise.all([queue.add(1), queue.add(2)])).rejects.toThrow('a batch of 2 answered 1 results');
+  });
+});

@@ -1,0 +1,72 @@
+interface Waiter<In, Out> {
+  item: In;
+  resolve: (out: Out) => void;
+  reject: (error: unknown) => void;
+}
+
+export interface BatchQueueOptions {
+  /** Items in one batch at most (one statement's worth). */
+  maxSize: number;
+  /** Batches running at once; what arrives meanwhile waits and forms the next batch. */
+  maxInFlight: number;
+}
+
+/**
+ * Group commit for a hot statement: items added while batches are running form the next batch, so an
+ * idle dispatcher writes a lone item at once (no timer adds latency) and a busy one writes many per
+ * round trip. The PostgreSQL statements per delivery were what bounded the dispatcher
+ * (docs/performance.md, Webhooks). A batch starts on the next turn of the event loop, so items added
+ * together (the messages of one socket read) travel together.
+ *
+ * `run` answers one result per item, in order; when it throws, every item of that batch is rejected
+ * with the error (each caller then fails on its own, e.g. its message is retried).
+ */
+export class BatchQueue<In, Out> {
+  private readonly waiting: Waiter<In, Out>[] = [];
+  private running = 0;
+  private scheduled = false;
+
+  constructor(
+    private readonly run: (items: In[]) => Promise<Out[]>,
+    private readonly options: BatchQueueOptions,
+  ) {}
+
+  add(item: In): Promise<Out> {
+    return new Promise<Out>((resolve, reject) => {
+      this.waiting.push({ item, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.running >= this.options.maxInFlight) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.running < this.options.maxInFlight && this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, this.options.maxSize);
+      this.running += 1;
+      void this.execute(batch).finally(() => {
+        this.running -= 1;
+        if (this.waiting.length > 0) this.schedule();
+      });
+    }
+  }
+
+  private async execute(batch: Waiter<In, Out>[]): Promise<void> {
+    let results: Out[];
+    try {
+      results = await this.run(batch.map((waiter) => waiter.item));
+      if (results.length !== batch.length) throw new Error(`a batch of ${batch.length} answered ${results.length} results`);
+    } catch (error) {
+      for (const waiter of batch) waiter.reject(error);
+      return;
+    }
+    batch.forEach((waiter, index) => waiter.resolve(results[index]!));
+  }
+}
