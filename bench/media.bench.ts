@@ -68,6 +68,7 @@ it(`uploads and delivers a ${SIZE_MB} MB video with flat memory`, async () => {
         breaker: { resetTimeoutMs: 1000, volumeThreshold: 1000, errorThresholdPercentage: 50, rollingCountTimeoutMs: 10_000 },
       }),
       polling: { initialDelayMs: 0, maxDelayMs: 0, maxAttempts: 1 },
+      handoffPolling: { initialDelayMs: 0, maxDelayMs: 0, maxAttempts: 1 },
       fetchMedia: () => Promise.reject(new Error('library media are read from storage')),
       upload: { baseTimeoutMs: 15_000, minBytesPerSecond: 256 * 1024, stepAttempts: 1 },
       now: Date.now,
