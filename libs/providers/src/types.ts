@@ -125,6 +125,8 @@ export interface ContentInput {
   text: string;
   media: MediaInput[];
   options?: Record<string, unknown>;
+  /** The target account's stored identifiers, for limits that differ per account (X Premium). */
+  account?: AccountExtras;
 }
 
 export interface ContentRules {

@@ -77,6 +77,18 @@ describe('X adapter against the sandbox', () => {
     expect(profile).toMatchObject({ platformAccountId: expect.stringMatching(/^\d+$/), handle: expect.stringMatching(/^sandbox_/), extras: { username: profile.handle } });
   });
 
+  it('a Premium account (subscription_type at connect) may post long text; a standard one is held to 280 with bare domains counted as URLs', async () => {
+    const premium = await providers.x.profile.fetch({ accessToken: 'premium_byok_long' });
+    expect(premium.extras.subscription_type).toBe('Premium');
+    const long = await providers.x.publish.post({ credentials: { accessToken: 'premium_byok_long', extras: premium.extras }, text: 'c'.repeat(1000), media: [] });
+    expect(long.platformPostId).toMatch(/^\d{19}$/);
+    const standard = await providers.x.profile.fetch({ accessToken });
+    expect(standard.extras.subscription_type).toBe('None');
+    const domains = await failure(() => providers.x.publish.post({ credentials: { accessToken, extras: standard.extras }, text: `${'a'.repeat(250)} a.co b.co c.co`, media: [] }));
+    expect(domains).toMatchObject({ kind: 'validation', networkCode: 'text_length' });
+    expect(await sandbox.posts('x')).toHaveLength(1);
+  });
+
   it('publishes text, up to 4 images and a video (chunked upload, processing polled) with x.com URLs', async () => {
     const text = await providers.x.publish.post({ credentials: credentials(), text: `hello ${Date.now()}`, media: [] });
     expect(text.platformPostId).toMatch(/^\d{19}$/);

@@ -121,7 +121,16 @@ export const accountsLookup = defineMessage({
   service: 'accounts',
   payload: Type.Object({ account_ids: Type.Array(Type.String(), { minItems: 1, maxItems: 100 }) }),
   reply: Type.Object({
-    items: Type.Array(Type.Object({ id: Type.String(), provider: Provider, health: Health, handle: Type.Union([Type.String(), Type.Null()]) })),
+    items: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        provider: Provider,
+        health: Health,
+        handle: Type.Union([Type.String(), Type.Null()]),
+        /** What the content rules read per account (X `subscription_type` for the Premium text limit); optional so older replies stay valid. */
+        rule_extras: Type.Optional(Type.Record(Type.String(), Type.String())),
+      }),
+    ),
   }),
 });
 

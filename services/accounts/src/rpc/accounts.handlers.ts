@@ -3,7 +3,7 @@ import {
   oauthComplete, oauthStart, type Envelope, type RpcHandlers,
 } from '@svc/contracts';
 import { AppError, notFound } from '@svc/errors';
-import type { AccountExtras } from '@svc/providers';
+import { ruleExtrasOf, type AccountExtras } from '@svc/providers';
 import type { AccountsRepository } from '../data/accounts.repository.ts';
 import type { PlanLimitsRepository } from '../data/plan-limits.repository.ts';
 import { isUuid, toAccountView } from '../domain/account-view.ts';
@@ -100,7 +100,12 @@ export function accountsRpcHandlers(deps: AccountsRpcDeps): RpcHandlers<typeof a
     'accounts.lookup.v1': async (env) => {
       const ids = env.payload.account_ids.filter(isUuid);
       const rows = ids.length === 0 ? [] : await deps.accounts.findMany(orgOf(env), ids);
-      return { items: rows.map((row) => { const view = toAccountView(row); return { id: view.id, provider: view.provider, health: view.health, handle: view.handle }; }) };
+      return {
+        items: rows.map((row) => {
+          const view = toAccountView(row);
+          return { id: view.id, provider: view.provider, health: view.health, handle: view.handle, rule_extras: ruleExtrasOf(row.extras as Record<string, unknown> | null) };
+        }),
+      };
     },
   };
 }

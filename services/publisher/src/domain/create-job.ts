@@ -104,7 +104,7 @@ export async function createJob(deps: CreateJobDeps, input: CreateJobInput): Pro
     if (UNUSABLE.has(account.health)) {
       details.push({ path, message: `${label} is ${account.health} and must be reconnected before publishing`, rule: 'account_unusable', account_id: id, provider: account.provider });
     }
-    for (const violation of checkContent(account.provider, { text: input.text, media, options: input.options[account.provider] ?? {} })) {
+    for (const violation of checkContent(account.provider, { text: input.text, media, options: input.options[account.provider] ?? {}, ...(account.rule_extras ? { account: account.rule_extras } : {}) })) {
       details.push({ path, message: `${label}: ${violation.message}`, rule: violation.rule, account_id: id, provider: account.provider });
     }
     const photo = media.find((item) => item.kind === 'image');

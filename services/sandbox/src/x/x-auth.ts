@@ -9,6 +9,8 @@ export const xUserIdOf = (subject: string) => (subject.startsWith('xuser:') ? su
 export interface XCaller {
   userId: string;
   token: string;
+  /** X's user field `subscription_type`; a BYOK token starting `premium_` acts for a Premium subscriber (sandbox convention). */
+  subscription: 'Premium' | 'None';
 }
 
 export function requireXToken(ctx: SandboxContext): RequestHandler {
@@ -16,7 +18,7 @@ export function requireXToken(ctx: SandboxContext): RequestHandler {
     const token = bearer(req);
     const check = ctx.state.tokens.check('x', token);
     if (check.status !== 'ok' || !token) return unauthorized(res);
-    const caller: XCaller = { userId: xUserIdOf(check.subject), token };
+    const caller: XCaller = { userId: xUserIdOf(check.subject), token, subscription: token.startsWith('premium_') ? 'Premium' : 'None' };
     res.locals.xCaller = caller;
     next();
   };
