@@ -83,9 +83,20 @@ describe('LinkedIn adapter against the sandbox', () => {
   describe('faults', () => {
     const publish = () => providers.linkedin.publish.post({ credentials: credentials(), text: `fault ${Math.random()}`, media: [] });
 
-    it('rate_limit -> rate_limited (LinkedIn sends no reset header, so no retry time)', async () => {
+    it('rate_limit -> quota_exhausted deferred to midnight UTC (LinkedIn limits are daily and send no reset header)', async () => {
       await sandbox.fault('linkedin', 'rate_limit');
-      expect(await failure(publish)).toMatchObject({ kind: 'rate_limited', status: 429, networkCode: 'TOO_MANY_REQUESTS', retryAfterMs: undefined });
+      const error = await failure(publish);
+      const midnight = new Date();
+      midnight.setUTCHours(24, 0, 0, 0);
+      expect(error).toMatchObject({ kind: 'quota_exhausted', retryable: true, status: 429, networkCode: 'TOO_MANY_REQUESTS' });
+      expect(Math.abs(Date.now() + error.retryAfterMs! - midnight.getTime())).toBeLessThan(60_000);
+    });
+
+    it('a sunset LinkedIn-Version (426 NONEXISTENT_VERSION) fails once, not retryable, telling the operator to set LINKEDIN_VERSION', async () => {
+      const stale = testProviders(sandbox.baseUrl, { LINKEDIN_VERSION: '202401' });
+      const error = await failure(() => stale.linkedin.publish.post({ credentials: credentials(), text: 'old version', media: [] }));
+      expect(error).toMatchObject({ kind: 'validation', retryable: false, status: 426, networkCode: 'NONEXISTENT_VERSION' });
+      expect(error.networkMessage).toContain('LINKEDIN_VERSION');
     });
     it('server_error -> transient', async () => {
       await sandbox.fault('linkedin', 'server_error');

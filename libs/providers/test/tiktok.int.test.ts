@@ -147,6 +147,10 @@ describe('TikTok adapter against the sandbox', () => {
       await sandbox.fault('tiktok', 'duplicate');
       expect(await failure(publish)).toMatchObject({ kind: 'duplicate', networkCode: 'spam_risk' });
     });
+    it('quota_exhausted (spam_risk_too_many_posts) -> the account is deferred a whole day, not retried at once', async () => {
+      await sandbox.fault('tiktok', 'quota_exhausted');
+      expect(await failure(publish)).toMatchObject({ kind: 'quota_exhausted', retryable: true, networkCode: 'spam_risk_too_many_posts', retryAfterMs: 86_400_000 });
+    });
     it('recovers on the next call after a transient fault', async () => {
       await sandbox.fault('tiktok', 'server_error', 1);
       expect((await failure(publish)).kind).toBe('transient');

@@ -139,6 +139,15 @@ describe('X adapter against the sandbox', () => {
   describe('faults', () => {
     const publish = () => providers.x.publish.post({ credentials: credentials(), text: `fault ${Math.random()}`, media: [] });
 
+    it('quota_exhausted (429 usage-capped) -> quota_exhausted deferred to the cap reset, not the 15-minute window', async () => {
+      await sandbox.fault('x', 'quota_exhausted');
+      const error = await failure(publish);
+      const midnight = new Date();
+      midnight.setUTCHours(24, 0, 0, 0);
+      expect(error).toMatchObject({ kind: 'quota_exhausted', retryable: true, status: 429, networkCode: 'usage-capped' });
+      expect(Math.abs(Date.now() + error.retryAfterMs! - midnight.getTime())).toBeLessThan(60_000);
+    });
+
     it('rate_limit -> rate_limited with the retry time from x-rate-limit-reset', async () => {
       await sandbox.fault('x', 'rate_limit', 1, 90);
       const error = await failure(publish);
