@@ -70,6 +70,8 @@ describe('LinkedIn adapter against the sandbox', () => {
     const posts = await sandbox.posts('linkedin');
     // The sandbox renders commentary like LinkedIn: escaped text survives whole.
     expect(posts[0]!.text).toBe('Hello (world) #launch [v2]');
+    // ...and `#launch` reached LinkedIn as a hashtag element, not as escaped plain text.
+    expect(posts[0]!.options.hashtags).toEqual(['launch']);
     expect(posts.map((post) => post.media.map((item) => item.kind))).toEqual([[], ['image'], ['image', 'image'], ['video']]);
   });
 

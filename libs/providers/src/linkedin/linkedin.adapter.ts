@@ -4,7 +4,7 @@ import { assertContent } from '../rules/assert-content.ts';
 import { type Credentials, type OAuthApp, type ProviderAdapter, type TokenSet } from '../types.ts';
 import { uploadImage, uploadVideo, type LinkedInRest } from './linkedin.media.ts';
 import { linkedinRules } from './linkedin.rules.ts';
-import { escapeLittleText } from './linkedin.text.ts';
+import { toLittleText } from './linkedin.text.ts';
 
 export interface LinkedInAdapterOptions extends AdapterDeps {
   authBaseUrl: string;
@@ -113,7 +113,7 @@ export function createLinkedInAdapter(options: LinkedInAdapterOptions): Provider
           url: '/rest/posts',
           data: {
             author,
-            commentary: escapeLittleText(input.text),
+            commentary: toLittleText(input.text),
             visibility: typeof input.options?.visibility === 'string' ? input.options.visibility : 'PUBLIC',
             distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
             lifecycleState: 'PUBLISHED',

@@ -1,5 +1,5 @@
 import { classifyAssetStatus, classifyLinkedIn } from './linkedin.classify.ts';
-import { escapeLittleText } from './linkedin.text.ts';
+import { escapeLittleText, toLittleText } from './linkedin.text.ts';
 
 const NOW = Date.UTC(2026, 10, 22);
 const res = (status: number, data: unknown, headers: Record<string, string> = {}) => ({ status, headers, data });
@@ -57,5 +57,18 @@ describe('classifyLinkedIn', () => {
 describe('escapeLittleText', () => {
   it('escapes every reserved character', () => {
     expect(escapeLittleText('a (b) [c] #d @e *f_ ~g <h> {i} |j \\k')).toBe('a \\(b\\) \\[c\\] \\#d \\@e \\*f\\_ \\~g \\<h\\> \\{i\\} \\|j \\\\k');
+  });
+});
+
+describe('toLittleText', () => {
+  it('keeps hashtags and mentions as LinkedIn elements and escapes every other reserved character', () => {
+    expect(toLittleText('Launch day #launch #Été2026 (v2)')).toBe('Launch day #launch #Été2026 \\(v2\\)');
+    expect(toLittleText('Thanks @[Devtestco](urn:li:organization:2414183) and @you_know')).toBe('Thanks @[Devtestco](urn:li:organization:2414183) and \\@you\\_know');
+    expect(toLittleText('{hashtag|\\#|News} today')).toBe('{hashtag|\\#|News} today');
+  });
+
+  it('a # inside a word or URL, or with nothing after it, stays plain text', () => {
+    expect(toLittleText('C# and https://a.example/#top and # alone')).toBe('C\\# and https://a.example/\\#top and \\# alone');
+    expect(toLittleText('#my_tag')).toBe('#my\\_tag');
   });
 });

@@ -56,7 +56,7 @@ export function registerLinkedInPosts(router: Router, ctx: SandboxContext): void
         return liError(res, 400, `Media ${asset.urn} is not available (status ${asset.status}).`, 'ILLEGAL_ARGUMENT');
       }
     }
-    const text = renderCommentary(commentary);
+    const { text, hashtags, mentions } = renderCommentary(commentary);
     const now = state.now();
     const duplicate = [...posts.values()].find((post) => post.author === author && post.commentary === commentary && commentary !== '' && now - post.createdAt < DUPLICATE_WINDOW_MS);
     if (duplicate) return duplicatePost(res, duplicate.urn);
@@ -69,7 +69,7 @@ export function registerLinkedInPosts(router: Router, ctx: SandboxContext): void
       account: author,
       text,
       media: attached.map((asset) => ({ url: asset!.urn, kind: asset!.kind })),
-      options: { visibility: body.visibility, commentary },
+      options: { visibility: body.visibility, commentary, hashtags, mentions },
       url: `https://www.linkedin.com/feed/update/${urn}`,
       created_at: new Date(now).toISOString(),
     });
