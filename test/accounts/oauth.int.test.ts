@@ -208,3 +208,48 @@ describe('BYOK OAuth apps', () => {
     expect((await request(h.gateway).get('/v1/oauth-apps').set('Authorization', `Bearer ${await h.apiKey(uniqueName('org'))}`)).status).toBe(403);
   });
 });
+
+describe('LinkedIn scopes per author type', () => {
+  const createApp = async (auth: string, body: Record<string, unknown>) => {
+    const res = await request(h.gateway).post('/v1/oauth-apps').set('Authorization', auth).send({ provider: 'linkedin', name: 'li', client_secret: 's', ...body });
+    expect(res.status).toBe(201);
+    return res.body as { id: string; scopes: string[] };
+  };
+
+  it('a member connect asks only for openid profile w_member_social (no vetted analytics scope), so an app without the Community Management API connects', async () => {
+    const url = new URL(await start(`Bearer ${await h.token()}`, 'linkedin'));
+    expect(url.searchParams.get('scope')).toBe('openid profile w_member_social');
+  });
+
+  it('organization: asks for the organization scopes and connects every page the member administers, each as its own account', async () => {
+    const auth = `Bearer ${await h.token()}`;
+    const app = await createApp(auth, { client_id: `cma-${uniqueName('li')}` });
+    const url = await start(auth, 'linkedin', { oauth_app_id: app.id, author_type: 'organization' });
+    expect(new URL(url).searchParams.get('scope')).toBe('openid profile w_organization_social r_organization_social rw_organization_admin');
+    const { path, params, cookie } = await consent(url);
+    const done = await request(h.gateway).get(path).set('Cookie', cookie).query(Object.fromEntries(params));
+    expect(done.status).toBe(200);
+    expect(done.body).toEqual({ account_id: expect.any(String), provider: 'linkedin', reconnected: false, account_ids: [done.body.account_id, expect.any(String)] });
+    const list = await request(h.gateway).get('/v1/accounts').set('Authorization', auth);
+    expect(list.body.items.map((item: { platform_account_id: string }) => item.platform_account_id).sort()).toEqual([expect.stringMatching(/^urn:li:organization:\d+$/), expect.stringMatching(/^urn:li:organization:\d+$/)]);
+  });
+
+  it('an app without the vetted product asking for organization scopes is refused by LinkedIn, and nothing connects', async () => {
+    const auth = `Bearer ${await h.token()}`;
+    const { path, params, cookie } = await consent(await start(auth, 'linkedin', { author_type: 'organization' }));
+    expect(params.get('error')).toBe('unauthorized_scope_error');
+    const res = await request(h.gateway).get(path).set('Cookie', cookie).query(Object.fromEntries(params));
+    expect(res.status).toBe(400);
+    expect((await request(h.gateway).get('/v1/accounts').set('Authorization', auth)).body.total).toBe(0);
+  });
+
+  it('an OAuth app may name its own scopes (e.g. r_member_postAnalytics when it has the product); author_type is LinkedIn-only', async () => {
+    const auth = `Bearer ${await h.token()}`;
+    const app = await createApp(auth, { client_id: `cma-${uniqueName('li')}`, scopes: ['openid', 'profile', 'w_member_social', 'r_member_postAnalytics'] });
+    expect(app.scopes).toEqual(['openid', 'profile', 'w_member_social', 'r_member_postAnalytics']);
+    const url = new URL(await start(auth, 'linkedin', { oauth_app_id: app.id }));
+    expect(url.searchParams.get('scope')).toBe('openid profile w_member_social r_member_postAnalytics');
+    const wrong = await request(h.gateway).get('/v1/oauth/x/start').query({ author_type: 'organization' }).set('Authorization', auth);
+    expect(wrong.status).toBe(400);
+  });
+});

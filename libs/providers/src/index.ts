@@ -10,6 +10,7 @@ export {
   type AccountExtras,
   type Profile,
   type ProfileCapability,
+  type AuthorsCapability,
   type Credentials,
   type MediaKind,
   type MediaInput,
@@ -36,3 +37,4 @@ export { createMediaFetcher, type MediaFetcher, type FetchedMedia } from './http
 export { type PollingOptions } from './http/poll.ts';
 export { type PostAnalyticsCapability, type PostReading, type AnalyticsBatch } from './analytics/analytics-types.ts';
 export { analyticsFromConfig, type NetworkAnalytics } from './analytics-from-config.ts';
+export { LINKEDIN_SCOPES, linkedinAuthorTypes, type LinkedInAuthorType } from './linkedin/linkedin.scopes.ts';

@@ -136,6 +136,14 @@ export interface ContentRules {
   check(input: ContentInput): ContentViolation[];
 }
 
+/**
+ * The entities one authorization can publish as besides the user (LinkedIn organization pages),
+ * each connected as its own account.
+ */
+export interface AuthorsCapability {
+  list(input: { accessToken: string }): Promise<Profile[]>;
+}
+
 /** One adapter per network: capabilities as explicit objects (STYLE.md convention 11). */
 export interface ProviderAdapter {
   readonly network: Network;
@@ -143,4 +151,6 @@ export interface ProviderAdapter {
   readonly oauth: OAuthCapability;
   readonly profile: ProfileCapability;
   readonly publish: PublishCapability;
+  /** Present where a connection may act for pages the user manages (LinkedIn organizations). */
+  readonly authors?: AuthorsCapability;
 }

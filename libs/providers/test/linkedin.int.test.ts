@@ -52,6 +52,23 @@ describe('LinkedIn adapter against the sandbox', () => {
     expect(profile).toMatchObject({ platformAccountId: 'urn:li:organization:2414183', handle: 'sandbox-org-2414183' });
   });
 
+  it('organization pages: the vetted app lists the pages the member administers and posts as each; LinkedIn refuses other pages and members without w_organization_social', async () => {
+    const orgApp = { ...app, clientId: 'cma-li-client', scopes: ['openid', 'profile', 'w_organization_social', 'r_organization_social', 'rw_organization_admin'] };
+    const { code } = await consent(providers.linkedin.oauth.authorizeUrl({ app: orgApp, state: 's' }).url);
+    const orgToken = (await providers.linkedin.oauth.exchangeCode({ app: orgApp, code })).accessToken;
+    const pages = await providers.linkedin.authors!.list({ accessToken: orgToken });
+    expect(pages).toHaveLength(2);
+    expect(pages[0]).toMatchObject({ platformAccountId: expect.stringMatching(/^urn:li:organization:\d+$/), extras: { author_urn: pages[0]!.platformAccountId } });
+    const posted = await providers.linkedin.publish.post({ credentials: { accessToken: orgToken, extras: pages[1]!.extras }, text: 'from the page', media: [] });
+    expect(posted.platformPostId).toMatch(/^urn:li:share:/);
+    const foreign = await failure(() => providers.linkedin.publish.post({ credentials: { accessToken: orgToken, extras: { author_urn: 'urn:li:organization:2414183' } }, text: 'not mine', media: [] }));
+    expect(foreign).toMatchObject({ kind: 'permission_missing', status: 403, networkCode: 'ACCESS_DENIED' });
+    // The member-only token (w_member_social) cannot post as a page nor list them.
+    const asPage = await failure(() => providers.linkedin.publish.post({ credentials: { accessToken, extras: pages[0]!.extras }, text: 'member token', media: [] }));
+    expect(asPage).toMatchObject({ kind: 'permission_missing', status: 403 });
+    expect(await failure(() => providers.linkedin.authors!.list({ accessToken }))).toMatchObject({ kind: 'permission_missing' });
+  });
+
   it('publishes text (escaped little text), one image, several images and a video', async () => {
     const text = await providers.linkedin.publish.post({ credentials: credentials(), text: 'Hello (world) #launch [v2]', media: [] });
     expect(text.platformPostId).toMatch(/^urn:li:share:\d+$/);

@@ -3,6 +3,7 @@ import { ProviderError } from '../errors/provider-error.ts';
 import { assertContent } from '../rules/assert-content.ts';
 import { type Credentials, type OAuthApp, type ProviderAdapter, type TokenSet } from '../types.ts';
 import { uploadImage, uploadVideo, type LinkedInRest } from './linkedin.media.ts';
+import { linkedinAuthors, organizationProfile } from './linkedin.organizations.ts';
 import { linkedinRules } from './linkedin.rules.ts';
 import { toLittleText } from './linkedin.text.ts';
 
@@ -85,15 +86,12 @@ export function createLinkedInAdapter(options: LinkedInAdapterOptions): Provider
     profile: {
       async fetch({ accessToken, extras }) {
         const member = await userinfo(accessToken);
-        if (isOrganization(extras?.author_urn)) {
-          const id = extras!.author_urn!.split(':').pop()!;
-          const org = (await client.request<{ localizedName?: string; vanityName?: string }>({ method: 'GET', url: `/rest/organizations/${id}`, headers: rest.headers(accessToken) })).data;
-          return { platformAccountId: extras!.author_urn!, handle: org.vanityName ?? id, ...(org.localizedName ? { displayName: org.localizedName } : {}), extras: { author_urn: extras!.author_urn! } };
-        }
+        if (isOrganization(extras?.author_urn)) return organizationProfile(options, rest, accessToken, extras!.author_urn!);
         const urn = `urn:li:person:${member.sub}`;
         return { platformAccountId: urn, handle: member.email ?? member.sub, ...(member.name ? { displayName: member.name } : {}), extras: { author_urn: urn } };
       },
     },
+    authors: linkedinAuthors(options, rest),
     publish: {
       async post(input) {
         assertContent(linkedinRules, input);

@@ -69,7 +69,7 @@ export function accountsRpcHandlers(deps: AccountsRpcDeps): RpcHandlers<typeof a
       return { id: view.id, health: view.health, token_expires_at: view.token_expires_at };
     },
 
-    'accounts.oauth_start.v1': (env) => deps.flow.start(orgOf(env), env.payload.provider, env.payload.oauth_app_id),
+    'accounts.oauth_start.v1': (env) => deps.flow.start(orgOf(env), env.payload.provider, env.payload.oauth_app_id, env.payload.author_type),
     'accounts.oauth_complete.v1': (env) => deps.flow.complete(env.payload),
     'accounts.oauth_apps_list.v1': async (env) => ({ items: await deps.apps.list(orgOf(env), env.payload.provider) }),
     'accounts.oauth_apps_create.v1': (env) => deps.apps.create(orgOf(env), env.payload),

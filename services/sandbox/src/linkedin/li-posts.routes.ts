@@ -1,7 +1,7 @@
 import { json, type Response, type Router } from 'express';
 import { type SandboxContext } from '../context.ts';
 import { numericId } from '../state/ids.ts';
-import { liCallerOf, requireLiToken, requireVersion } from './li-auth.ts';
+import { liCallerOf, mayActAs, requireLiToken, requireVersion } from './li-auth.ts';
 import { duplicatePost, liError, renderLinkedInFault } from './li-errors.ts';
 import { DUPLICATE_WINDOW_MS, LI_STORES, renderCommentary, type LiAsset, type LiPost } from './li-records.ts';
 
@@ -38,7 +38,7 @@ export function registerLinkedInPosts(router: Router, ctx: SandboxContext): void
     }
     const caller = liCallerOf(res);
     const author = String(body.author);
-    if (author !== caller.personUrn && !author.startsWith('urn:li:organization:')) {
+    if (!mayActAs(caller, author)) {
       return liError(res, 403, 'Not enough permissions to access: POST /rest/posts', 'ACCESS_DENIED', 100);
     }
     const commentary = String(body.commentary);
