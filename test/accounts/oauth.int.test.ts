@@ -54,6 +54,12 @@ describe('OAuth connect through the gateway', () => {
     expect((await request(h.gateway).get('/v1/accounts').set('Authorization', auth)).body.total).toBe(1);
   });
 
+  it('TikTok: asks user.info.profile (username) and sends the challenge as TikTok documents it (hex SHA-256)', async () => {
+    const url = new URL(await start(`Bearer ${await h.token()}`, 'tiktok'));
+    expect(url.searchParams.get('scope')!.split(',')).toEqual(expect.arrayContaining(['user.info.basic', 'user.info.profile', 'video.publish']));
+    expect(url.searchParams.get('code_challenge')).toMatch(/^[0-9a-f]{64}$/);
+  });
+
   it('uses PKCE where the network requires it, and binds state to the flow', async () => {
     const url = new URL(await start(`Bearer ${await h.token()}`, 'x'));
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');

@@ -37,6 +37,11 @@ export interface AuthorizeUrlInput {
 export interface OAuthCapability {
   /** Whether the authorize URL needs a PKCE challenge and the exchange its verifier. */
   readonly pkce: PkceRequirement;
+  /**
+   * The S256 challenge for a verifier where the network departs from RFC 7636's base64url (TikTok:
+   * hex); absent: base64url(SHA-256(verifier)).
+   */
+  codeChallengeOf?(verifier: string): string;
   authorizeUrl(input: AuthorizeUrlInput): { url: string; pkce: PkceRequirement };
   exchangeCode(input: { app: OAuthApp; code: string; codeVerifier?: string }): Promise<TokenSet>;
   /** Networks without refresh (Facebook Login) throw `ProviderError` kind `validation`. */

@@ -4,7 +4,7 @@ import { type MediaInput, type Providers } from '../src/index.ts';
 import { startMediaServer, type MediaServer } from './support/media-server.ts';
 import { consent, failure, startSandbox, testProviders, type RunningSandbox } from './support/sandbox.ts';
 
-const app = { clientId: 'tt-client-key', clientSecret: 'tt-secret', redirectUri: 'https://app.example.com/oauth/tiktok/callback', scopes: ['user.info.basic', 'video.publish', 'video.list'] };
+const app = { clientId: 'tt-client-key', clientSecret: 'tt-secret', redirectUri: 'https://app.example.com/oauth/tiktok/callback', scopes: ['user.info.basic', 'user.info.profile', 'video.publish', 'video.list'] };
 
 describe('TikTok adapter against the sandbox', () => {
   let sandbox: RunningSandbox;
@@ -56,6 +56,26 @@ describe('TikTok adapter against the sandbox', () => {
   it('profile: user info', async () => {
     const profile = await providers.tiktok.profile.fetch({ accessToken });
     expect(profile).toMatchObject({ platformAccountId: expect.any(String), handle: expect.stringMatching(/^sandbox\./), extras: { open_id: profile.platformAccountId } });
+  });
+
+  it('scopes per field and per call: username needs user.info.profile; publishing needs video.publish', async () => {
+    const basicApp = { ...app, scopes: ['user.info.basic'] };
+    const { code } = await consent(providers.tiktok.oauth.authorizeUrl({ app: basicApp, state: 'b' }).url);
+    const basic = (await providers.tiktok.oauth.exchangeCode({ app: basicApp, code })).accessToken;
+    // TikTok refuses the whole call for username; the adapter falls back to the basic fields.
+    const profile = await providers.tiktok.profile.fetch({ accessToken: basic });
+    expect(profile.handle).toBe(profile.platformAccountId);
+    expect(profile.extras.username).toBeUndefined();
+    const refused = await failure(() => providers.tiktok.publish.post({ credentials: { accessToken: basic }, text: 'x', media: [video()], options: { privacy_level: 'SELF_ONLY' } }));
+    expect(refused).toMatchObject({ kind: 'permission_missing', networkCode: 'scope_not_authorized', status: 401 });
+  });
+
+  it('PKCE as TikTok documents it: a hex SHA-256 challenge; an RFC 7636 base64url challenge is refused at the exchange', async () => {
+    const verifier = randomBytes(48).toString('base64url');
+    expect(providers.tiktok.oauth.codeChallengeOf!(verifier)).toBe(createHash('sha256').update(verifier).digest('hex'));
+    const base64url = createHash('sha256').update(verifier).digest('base64url');
+    const { code } = await consent(providers.tiktok.oauth.authorizeUrl({ app, state: 'p', codeChallenge: base64url }).url);
+    expect(await failure(() => providers.tiktok.oauth.exchangeCode({ app, code, codeVerifier: verifier }))).toMatchObject({ networkCode: 'invalid_request' });
   });
 
   it('publishes a video by PULL_FROM_URL: PROCESSING_DOWNLOAD -> PUBLISH_COMPLETE -> public id (int64 kept exact)', async () => {

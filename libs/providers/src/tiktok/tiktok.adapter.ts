@@ -5,6 +5,7 @@ import { type OAuthApp, type ProviderAdapter, type PublishInput, type TokenSet }
 import { byteReaderOf, emptyMedia } from '../http/upload.ts';
 import { chunkPlan, createTikTokApi, isVerifiedUrl, postInfo, uploadFile, waitPublished } from './tiktok.publish.ts';
 import { tiktokRules } from './tiktok.rules.ts';
+import { tiktokCodeChallenge } from './tiktok.pkce.ts';
 
 export interface TikTokAdapterOptions extends AdapterDeps {
   authBaseUrl: string;
@@ -20,6 +21,14 @@ interface TtToken {
   refresh_expires_in?: number;
   scope?: string;
 }
+
+interface TtUser {
+  open_id: string;
+  username?: string;
+  display_name?: string;
+}
+
+const BASIC_FIELDS = 'open_id,union_id,avatar_url,display_name';
 
 interface CreatorInfo {
   creator_username?: string;
@@ -59,6 +68,24 @@ export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdap
     };
   };
   const secrets = (app: OAuthApp) => ({ client_key: app.clientId, client_secret: app.clientSecret });
+
+  const userInfoFields = async (accessToken: string, fields: string) =>
+    (await client.request<{ data?: { user?: TtUser } }>({ method: 'GET', url: '/v2/user/info/', params: { fields }, headers: { Authorization: `Bearer ${accessToken}` } })).data.data?.user;
+
+  /**
+   * `username` needs `user.info.profile` since TikTok's 2024 scope migration (developers.tiktok.com
+   * bulletin user-info-scope-migration); a token granted only `user.info.basic` gets
+   * scope_not_authorized for the whole call. Such a connection still works: the basic fields, and
+   * the handle from creator_info when publishing.
+   */
+  const userInfo = async (accessToken: string): Promise<TtUser | undefined> => {
+    try {
+      return await userInfoFields(accessToken, `${BASIC_FIELDS},username`);
+    } catch (error) {
+      if (!(error instanceof ProviderError) || error.networkCode !== 'scope_not_authorized') throw error;
+      return userInfoFields(accessToken, BASIC_FIELDS);
+    }
+  };
 
   const publish = async (input: PublishInput) => {
     assertContent(tiktokRules, input);
@@ -127,6 +154,7 @@ export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdap
     rules: tiktokRules,
     oauth: {
       pkce: 'optional',
+      codeChallengeOf: tiktokCodeChallenge,
       authorizeUrl({ app, state, codeChallenge }) {
         const url = new URL(`${options.authBaseUrl.replace(/\/$/, '')}/v2/auth/authorize/`);
         url.searchParams.set('client_key', app.clientId);
@@ -149,13 +177,7 @@ export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdap
     },
     profile: {
       async fetch({ accessToken }) {
-        const response = await client.request<{ data?: { user?: { open_id: string; username?: string; display_name?: string } } }>({
-          method: 'GET',
-          url: '/v2/user/info/',
-          params: { fields: 'open_id,union_id,avatar_url,display_name,username' },
-          headers: { Authorization: `Bearer ${accessToken}` },
-        });
-        const user = response.data.data?.user;
+        const user = await userInfo(accessToken);
         if (!user) throw new ProviderError({ network: 'tiktok', kind: 'transient', networkMessage: 'TikTok returned no user.' });
         return {
           platformAccountId: user.open_id,

@@ -11,7 +11,8 @@ export const DEFAULT_SCOPES: Record<Network, string[]> = {
   facebook: ['pages_show_list', 'pages_manage_posts', 'pages_read_engagement', 'read_insights', 'publish_video', 'business_management'],
   x: ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access'],
   linkedin: [...LINKEDIN_SCOPES.member],
-  tiktok: ['user.info.basic', 'video.publish', 'video.upload', 'video.list'],
+  // username needs user.info.profile since TikTok's 2024 scope migration.
+  tiktok: ['user.info.basic', 'user.info.profile', 'video.publish', 'video.upload', 'video.list'],
 };
 
 /** Default scopes for what the connection publishes as (LinkedIn organization pages need their own). */

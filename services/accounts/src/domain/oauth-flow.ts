@@ -61,7 +61,7 @@ export class OAuthFlow {
       expiresAt,
     });
     const state = signToken({ f: id, p: provider, e: Math.floor(expiresAt.getTime() / 1000) }, this.deps.stateSecret);
-    const codeChallenge = verifier === undefined ? undefined : createHash('sha256').update(verifier).digest('base64url');
+    const codeChallenge = verifier === undefined ? undefined : (adapter.oauth.codeChallengeOf?.(verifier) ?? createHash('sha256').update(verifier).digest('base64url'));
     const { url } = adapter.oauth.authorizeUrl({ app, state, ...(codeChallenge === undefined ? {} : { codeChallenge }) });
     return { authorize_url: url, browser_cookie: { name: flowCookieName(id), value: browserNonce, max_age_seconds: this.deps.stateTtlSeconds } };
   }

@@ -1,8 +1,8 @@
-import { json, raw, type Request, type Response, type Router } from 'express';
+import { json, raw, type NextFunction, type Request, type Response, type Router } from 'express';
 import { type SandboxContext } from '../context.ts';
 import { startDownload } from '../facebook/graph-records.ts';
 import { numericId, randomToken } from '../state/ids.ts';
-import { requireTtToken, ttCallerOf, usernameOf } from './tt-auth.ts';
+import { requireTtToken, scopeNotAuthorized, ttCallerOf, ttHasScope, usernameOf } from './tt-auth.ts';
 import { tiktokFaultRenderer, ttError, ttOk } from './tt-errors.ts';
 import { MAX_CHUNK, MAX_LAST_CHUNK, MIN_CHUNK, PRIVACY_PUBLIC_ACCOUNT, TT_STORES, type TtPublish } from './tt-records.ts';
 import { isVerified } from './tt-verified.ts';
@@ -67,7 +67,10 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
     return publish;
   };
 
-  router.post('/v2/post/publish/creator_info/query/', gate, auth, (_req, res) => {
+  // Direct posting and creator_info need video.publish (content-posting-api-reference-direct-post).
+  const publishScope = (_req: Request, res: Response, next: NextFunction) => (ttHasScope(ttCallerOf(res), 'video.publish') ? next() : scopeNotAuthorized(res));
+
+  router.post('/v2/post/publish/creator_info/query/', gate, auth, publishScope, (_req, res) => {
     const { openId } = ttCallerOf(res);
     ttOk(res, {
       creator_avatar_url: `https://p16-sign.tiktokcdn.com/${openId}.jpeg`,
@@ -81,7 +84,7 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
     });
   });
 
-  router.post('/v2/post/publish/video/init/', body, gate, auth, (req, res) => {
+  router.post('/v2/post/publish/video/init/', body, gate, auth, publishScope, (req, res) => {
     const { post_info: info = {}, source_info: source = {} } = (req.body ?? {}) as { post_info?: PostInfo; source_info?: Record<string, unknown> };
     if (privacyProblem(res, info.privacy_level)) return;
     const title = typeof info.title === 'string' ? info.title : '';
@@ -127,6 +130,8 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
 
   router.post('/v2/post/publish/content/init/', body, gate, auth, (req, res) => {
     const payload = (req.body ?? {}) as { media_type?: unknown; post_mode?: unknown; post_info?: PostInfo; source_info?: { source?: unknown; photo_images?: unknown; photo_cover_index?: unknown } };
+    // DIRECT_POST publishes (video.publish); MEDIA_UPLOAD sends a draft to the inbox (video.upload).
+    if (!ttHasScope(ttCallerOf(res), payload.post_mode === 'MEDIA_UPLOAD' ? 'video.upload' : 'video.publish')) return scopeNotAuthorized(res);
     const info = payload.post_info ?? {};
     if (payload.media_type !== 'PHOTO') return invalid(res, 'media_type must be PHOTO.');
     if (payload.post_mode !== 'DIRECT_POST' && payload.post_mode !== 'MEDIA_UPLOAD') return invalid(res, 'post_mode must be DIRECT_POST or MEDIA_UPLOAD.');
