@@ -97,6 +97,8 @@ export interface MediaInput {
   /** Public URL of the file, for networks that pull (Instagram, Facebook, TikTok PULL_FROM_URL). */
   url: string;
   kind: MediaKind;
+  /** A video's length when known (library media), for per-account limits such as TikTok's creator maximum. */
+  durationMs?: number;
   /** Present for library media; absent for a plain URL (then byte-upload networks download it, bounded). */
   source?: MediaSource;
 }

@@ -70,6 +70,17 @@ describe('TikTok adapter against the sandbox', () => {
     expect(refused).toMatchObject({ kind: 'permission_missing', networkCode: 'scope_not_authorized', status: 401 });
   });
 
+  it('creator_info: kept with the account at connect, checked again at publish; switches the creator turned off are sent off', async () => {
+    const token = 'private_creator_byok';
+    const profile = await providers.tiktok.profile.fetch({ accessToken: token });
+    expect(profile.extras).toMatchObject({ tt_privacy_level_options: 'FOLLOWER_OF_CREATOR,SELF_ONLY', tt_comment_disabled: 'true', tt_max_video_post_duration_sec: '60' });
+    const refused = await failure(() => providers.tiktok.publish.post({ credentials: { accessToken: token }, text: 'x', media: [video()], options: { privacy_level: 'PUBLIC_TO_EVERYONE', disable_comment: false } }));
+    expect(refused).toMatchObject({ kind: 'validation', networkCode: 'privacy_level_option_mismatch,comment_disabled' });
+    await providers.tiktok.publish.post({ credentials: { accessToken: token }, text: 'ok', media: [video()], options: { privacy_level: 'FOLLOWER_OF_CREATOR' } });
+    const [post] = await sandbox.posts('tiktok');
+    expect(post!.options).toMatchObject({ privacy_level: 'FOLLOWER_OF_CREATOR', disable_comment: true, disable_duet: true, disable_stitch: true });
+  });
+
   it('PKCE as TikTok documents it: a hex SHA-256 challenge; an RFC 7636 base64url challenge is refused at the exchange', async () => {
     const verifier = randomBytes(48).toString('base64url');
     expect(providers.tiktok.oauth.codeChallengeOf!(verifier)).toBe(createHash('sha256').update(verifier).digest('hex'));

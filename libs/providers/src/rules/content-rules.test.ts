@@ -68,6 +68,16 @@ describe('checkContent', () => {
     expect(rules('tiktok', { text: 'x'.repeat(2201), media: [vid], options: { privacy_level: 'SELF_ONLY' } })).toEqual(['text_length']);
   });
 
+  it('TikTok: what creator_info said at connect (offered privacy levels, interactions turned off, longest video)', () => {
+    const account = { tt_privacy_level_options: 'FOLLOWER_OF_CREATOR,SELF_ONLY', tt_comment_disabled: 'true', tt_duet_disabled: 'false', tt_stitch_disabled: 'true', tt_max_video_post_duration_sec: '60' };
+    const long = { ...vid, durationMs: 61_000 };
+    expect(rules('tiktok', { text: 'x', media: [vid], options: { privacy_level: 'PUBLIC_TO_EVERYONE' }, account })).toEqual(['privacy_level_option_mismatch']);
+    expect(rules('tiktok', { text: 'x', media: [vid], options: { privacy_level: 'SELF_ONLY', disable_comment: false, disable_stitch: false, disable_duet: false }, account })).toEqual(['comment_disabled', 'stitch_disabled']);
+    expect(rules('tiktok', { text: 'x', media: [long], options: { privacy_level: 'SELF_ONLY' }, account })).toEqual(['video_duration']);
+    // Left unset, the switches are turned off for the creator: nothing to refuse.
+    expect(rules('tiktok', { text: 'x', media: [{ ...vid, durationMs: 59_000 }], options: { privacy_level: 'FOLLOWER_OF_CREATOR' }, account })).toEqual([]);
+  });
+
   it('LinkedIn: 3,000 characters, up to 20 images, one video', () => {
     expect(rules('linkedin', { text: 'a'.repeat(3001), media: [] })).toEqual(['text_length']);
     expect(rules('linkedin', { text: 'x', media: img(21) })).toEqual(['media_count']);

@@ -5,6 +5,7 @@ import { type OAuthApp, type ProviderAdapter, type PublishInput, type TokenSet }
 import { byteReaderOf, emptyMedia } from '../http/upload.ts';
 import { chunkPlan, createTikTokApi, isVerifiedUrl, postInfo, uploadFile, waitPublished } from './tiktok.publish.ts';
 import { tiktokRules } from './tiktok.rules.ts';
+import { creatorExtras, creatorViolations, type CreatorInfo } from './tiktok.creator.ts';
 import { tiktokCodeChallenge } from './tiktok.pkce.ts';
 
 export interface TikTokAdapterOptions extends AdapterDeps {
@@ -29,11 +30,6 @@ interface TtUser {
 }
 
 const BASIC_FIELDS = 'open_id,union_id,avatar_url,display_name';
-
-interface CreatorInfo {
-  creator_username?: string;
-  privacy_level_options?: string[];
-}
 
 /**
  * TikTok Content Posting API (networks.md §5): creator_info, then video or photo init, then status
@@ -87,18 +83,25 @@ export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdap
     }
   };
 
+  /** creator_info at connect, for the accept-time checks; a token without video.publish simply has none. */
+  const creatorInfoIfGranted = async (token: string): Promise<CreatorInfo | undefined> => {
+    try {
+      return await api.post<CreatorInfo>('/v2/post/publish/creator_info/query/', token);
+    } catch (error) {
+      if (error instanceof ProviderError && error.kind === 'permission_missing') return undefined;
+      throw error;
+    }
+  };
+
   const publish = async (input: PublishInput) => {
     assertContent(tiktokRules, input);
     const token = input.credentials.accessToken;
     const privacy = String(input.options?.privacy_level);
+    // Fresh creator_info on every post, as TikTok's audit requires: settings change after connect.
     const creator = await api.post<CreatorInfo>('/v2/post/publish/creator_info/query/', token);
-    if (creator.privacy_level_options && !creator.privacy_level_options.includes(privacy)) {
-      throw new ProviderError({
-        network: 'tiktok',
-        kind: 'validation',
-        networkCode: 'privacy_level_option_mismatch',
-        networkMessage: `This creator can post with privacy_level ${creator.privacy_level_options.join(', ')}.`,
-      });
+    const refused = creatorViolations(creator, input);
+    if (refused.length > 0) {
+      throw new ProviderError({ network: 'tiktok', kind: 'validation', networkCode: refused.map((item) => item.rule).join(','), networkMessage: refused.map((item) => item.message).join(' ') });
     }
     const username = creator.creator_username ?? input.credentials.extras?.username ?? '';
     const [first] = input.media;
@@ -106,7 +109,12 @@ export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdap
     let kind: 'video' | 'photo';
     if (first?.kind === 'video') {
       kind = 'video';
-      const info = { title: input.text, ...postInfo(input, privacy), disable_duet: input.options?.disable_duet === true, disable_stitch: input.options?.disable_stitch === true };
+      const info = {
+        title: input.text,
+        ...postInfo(input, privacy, creator),
+        disable_duet: input.options?.disable_duet === true || creator.duet_disabled === true,
+        disable_stitch: input.options?.disable_stitch === true || creator.stitch_disabled === true,
+      };
       if (input.options?.source === 'FILE_UPLOAD' || !isVerifiedUrl(first.url, options.verifiedUrlPrefixes)) {
         const reader = await byteReaderOf(options, 'tiktok', first);
         if (reader.size === 0) throw emptyMedia('tiktok');
@@ -136,7 +144,7 @@ export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdap
       const init = await api.post<{ publish_id: string }>('/v2/post/publish/content/init/', token, {
         media_type: 'PHOTO',
         post_mode: 'DIRECT_POST',
-        post_info: { title, description: input.text, ...postInfo(input, privacy), auto_add_music: input.options?.auto_add_music !== false },
+        post_info: { title, description: input.text, ...postInfo(input, privacy, creator), auto_add_music: input.options?.auto_add_music !== false },
         source_info: { source: 'PULL_FROM_URL', photo_cover_index: 0, photo_images: input.media.map((item) => item.url) },
       });
       publishId = init.publish_id;
@@ -179,11 +187,12 @@ export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdap
       async fetch({ accessToken }) {
         const user = await userInfo(accessToken);
         if (!user) throw new ProviderError({ network: 'tiktok', kind: 'transient', networkMessage: 'TikTok returned no user.' });
+        const creator = await creatorInfoIfGranted(accessToken);
         return {
           platformAccountId: user.open_id,
-          handle: user.username ?? user.open_id,
+          handle: user.username ?? creator?.creator_username ?? user.open_id,
           ...(user.display_name ? { displayName: user.display_name } : {}),
-          extras: { open_id: user.open_id, ...(user.username ? { username: user.username } : {}) },
+          extras: { open_id: user.open_id, ...(user.username ? { username: user.username } : {}), ...(creator ? creatorExtras(creator) : {}) },
         };
       },
     },

@@ -4,7 +4,7 @@ import { startDownload } from '../facebook/graph-records.ts';
 import { numericId, randomToken } from '../state/ids.ts';
 import { requireTtToken, scopeNotAuthorized, ttCallerOf, ttHasScope, usernameOf } from './tt-auth.ts';
 import { tiktokFaultRenderer, ttError, ttOk } from './tt-errors.ts';
-import { MAX_CHUNK, MAX_LAST_CHUNK, MIN_CHUNK, PRIVACY_PUBLIC_ACCOUNT, TT_STORES, type TtPublish } from './tt-records.ts';
+import { MAX_CHUNK, MAX_LAST_CHUNK, MIN_CHUNK, PRIVACY_PRIVATE_ACCOUNT, PRIVACY_PUBLIC_ACCOUNT, TT_STORES, type TtPublish } from './tt-records.ts';
 import { isVerified } from './tt-verified.ts';
 import { advancePublish, statusBody } from './tt-status.ts';
 
@@ -16,7 +16,13 @@ interface PostInfo {
   title?: unknown;
   description?: unknown;
   privacy_level?: unknown;
+  disable_comment?: unknown;
+  disable_duet?: unknown;
+  disable_stitch?: unknown;
 }
+
+/** The interaction switches as sent, kept with the post so a test sees what the creator's post allows. */
+const interactionsOf = (info: PostInfo) => ({ disable_comment: info.disable_comment === true, disable_duet: info.disable_duet === true, disable_stitch: info.disable_stitch === true });
 
 /** Checks the FILE_UPLOAD chunk rules of the media transfer guide (networks.md §5.2 step 3). */
 function chunkProblem(size: number, chunk: number, count: number): string | undefined {
@@ -37,6 +43,16 @@ function chunkShapeProblem(publish: TtPublish, first: number, last: number): str
   return length <= MAX_LAST_CHUNK ? undefined : 'The last chunk may hold at most 128 MB.';
 }
 
+/** A BYOK token starting with this acts for a private creator with comments, duets and stitches off and a 60 s limit (sandbox convention). */
+export const PRIVATE_CREATOR_PREFIX = 'private_';
+
+/** What creator_info reports for the caller (content-posting-api-reference-query-creator-info). */
+function creatorSettingsOf(token: string) {
+  return token.startsWith(PRIVATE_CREATOR_PREFIX)
+    ? { privacy_level_options: PRIVACY_PRIVATE_ACCOUNT, comment_disabled: true, duet_disabled: true, stitch_disabled: true, max_video_post_duration_sec: 60 }
+    : { privacy_level_options: PRIVACY_PUBLIC_ACCOUNT, comment_disabled: false, duet_disabled: false, stitch_disabled: true, max_video_post_duration_sec: 300 };
+}
+
 /** Content Posting API (networks.md §5.2): creator_info, video and photo init, upload, status. */
 export function registerTikTokPublish(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
@@ -46,7 +62,7 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
   const body = json({ limit: '1mb' });
 
   const privacyProblem = (res: Response, level: unknown): boolean => {
-    if (typeof level === 'string' && PRIVACY_PUBLIC_ACCOUNT.includes(level)) return false;
+    if (typeof level === 'string' && creatorSettingsOf(ttCallerOf(res).token).privacy_level_options.includes(level)) return false;
     ttError(res, 400, 'privacy_level_option_mismatch', 'privacy_level must be one of the creator_info privacy_level_options.');
     return true;
   };
@@ -71,16 +87,12 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
   const publishScope = (_req: Request, res: Response, next: NextFunction) => (ttHasScope(ttCallerOf(res), 'video.publish') ? next() : scopeNotAuthorized(res));
 
   router.post('/v2/post/publish/creator_info/query/', gate, auth, publishScope, (_req, res) => {
-    const { openId } = ttCallerOf(res);
+    const { openId, token } = ttCallerOf(res);
     ttOk(res, {
       creator_avatar_url: `https://p16-sign.tiktokcdn.com/${openId}.jpeg`,
       creator_username: usernameOf(openId),
       creator_nickname: `Sandbox ${openId.slice(-4)}`,
-      privacy_level_options: PRIVACY_PUBLIC_ACCOUNT,
-      comment_disabled: false,
-      duet_disabled: false,
-      stitch_disabled: true,
-      max_video_post_duration_sec: 300,
+      ...creatorSettingsOf(token),
     });
   });
 
@@ -98,6 +110,7 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
         source: 'PULL_FROM_URL',
         title,
         privacyLevel: String(info.privacy_level),
+        interactions: interactionsOf(info),
         media: [{ url: source.video_url, kind: 'video' }],
         downloads: [startDownload(ctx.fetchMedia, source.video_url)],
         videoSize: 0,
@@ -116,6 +129,7 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
         source: 'FILE_UPLOAD',
         title,
         privacyLevel: String(info.privacy_level),
+        interactions: interactionsOf(info),
         media: [{ url: 'file_upload', kind: 'video' }],
         downloads: [],
         videoSize: size,
@@ -151,6 +165,7 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
       source: 'PULL_FROM_URL',
       title: description || title,
       privacyLevel: String(info.privacy_level ?? 'SELF_ONLY'),
+      interactions: interactionsOf(info),
       media: (images as string[]).map((url) => ({ url, kind: 'image' as const })),
       downloads: (images as string[]).map((url) => startDownload(ctx.fetchMedia, url)),
       videoSize: 0,
