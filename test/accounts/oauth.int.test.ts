@@ -45,13 +45,23 @@ describe('OAuth connect through the gateway', () => {
     const auth = `Bearer ${await h.token()}`;
     const first = await roundTrip(auth, network);
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ account_id: expect.any(String), provider: network, reconnected: false });
+    // Facebook connects each Page picked in its Login dialog (one here) and names them all in account_ids.
+    const pages = network === 'facebook' ? { account_ids: [first.body.account_id] } : {};
+    expect(first.body).toEqual({ account_id: expect.any(String), provider: network, reconnected: false, ...pages });
     const list = await request(h.gateway).get('/v1/accounts').set('Authorization', auth);
     expect(list.body.items).toEqual([expect.objectContaining({ id: first.body.account_id, provider: network, health: 'active', connection_type: 'oauth' })]);
 
     const second = await roundTrip(auth, network);
-    expect(second.body).toEqual({ account_id: first.body.account_id, provider: network, reconnected: true });
+    expect(second.body).toEqual({ account_id: first.body.account_id, provider: network, reconnected: true, ...pages });
     expect((await request(h.gateway).get('/v1/accounts').set('Authorization', auth)).body.total).toBe(1);
+  });
+
+  it('Facebook: each picked Page is stored with its own non-expiring Page token, not the 60-day user token', async () => {
+    const auth = `Bearer ${await h.token()}`;
+    const res = await roundTrip(auth, 'facebook');
+    expect(res.status).toBe(200);
+    const [account] = (await request(h.gateway).get('/v1/accounts').set('Authorization', auth)).body.items;
+    expect(account).toMatchObject({ id: res.body.account_id, provider: 'facebook', token_expires_at: null, health: 'active' });
   });
 
   it('TikTok: asks user.info.profile (username) and sends the challenge as TikTok documents it (hex SHA-256)', async () => {

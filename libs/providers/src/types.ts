@@ -63,6 +63,11 @@ export interface Profile {
   handle: string;
   displayName?: string;
   extras: AccountExtras;
+  /**
+   * The token to store for this account when it is not the one given (a Facebook Page token derived
+   * from the user's): it does not expire and has no refresh token.
+   */
+  accessToken?: string;
 }
 
 export interface ProfileCapability {
@@ -148,6 +153,8 @@ export interface ContentRules {
  * each connected as its own account.
  */
 export interface AuthorsCapability {
+  /** OAuth connects these instead of the user (Facebook Pages) rather than only when asked (LinkedIn organizations). */
+  readonly replacesUser: boolean;
   list(input: { accessToken: string }): Promise<Profile[]>;
 }
 

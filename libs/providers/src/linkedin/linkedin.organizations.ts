@@ -23,6 +23,7 @@ export async function organizationProfile(deps: AdapterDeps, rest: LinkedInRest,
  */
 export function linkedinAuthors(deps: AdapterDeps, rest: LinkedInRest): AuthorsCapability {
   return {
+    replacesUser: false,
     async list({ accessToken }) {
       const urns: string[] = [];
       for (let start = 0; ; start += PAGE_SIZE) {

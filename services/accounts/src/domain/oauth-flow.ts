@@ -103,24 +103,29 @@ export class OAuthFlow {
       throw credentialRejection(error, 'the authorization code');
     }
     const base = { orgId: flow.orgId, provider: input.provider, connectionType: 'oauth' as const, tokens, oauthAppId: flow.oauthAppId };
-    if (authorType === 'organization') return this.connectOrganizations(base, adapter);
+    if (authorType === 'organization' || adapter.authors?.replacesUser === true) return this.connectAuthors(base, adapter);
     const { account, reconnected } = await this.deps.connect.connect({ ...base, extras: tokens.extras ?? {} });
     return { account_id: account.id, provider: input.provider, reconnected };
   }
 
   /**
-   * LinkedIn organization connect: one authorization, every page the member administers connected
-   * as its own account (posting as a page needs no other token: the member's, with
-   * w_organization_social, acts for each). docs/networks.md "LinkedIn organization pages".
+   * One authorization, every page it covers connected as its own account: the LinkedIn organization
+   * pages the member administers (the member's token, with w_organization_social, acts for each),
+   * or the Facebook Pages the user picked in Facebook's Login dialog (each with its own Page token).
+   * docs/networks.md "Pages and organizations".
    */
-  private async connectOrganizations(base: Omit<ConnectInput, 'extras'>, adapter: ProviderAdapter) {
+  private async connectAuthors(base: Omit<ConnectInput, 'extras'>, adapter: ProviderAdapter) {
     let pages;
     try {
       pages = adapter.authors === undefined ? [] : await adapter.authors.list({ accessToken: base.tokens.accessToken });
     } catch (error) {
       throw credentialRejection(error, 'the access token');
     }
-    if (pages.length === 0) throw new AppError('validation_error', 'The LinkedIn member administers no organization page; connect the member instead (author_type=member).');
+    if (pages.length === 0) {
+      throw new AppError('validation_error', base.provider === 'linkedin'
+        ? 'The LinkedIn member administers no organization page; connect the member instead (author_type=member).'
+        : `The ${base.provider} user gave access to no Page; connect again and pick at least one Page.`);
+    }
     const connected = [];
     for (const page of pages) connected.push(await this.deps.connect.connect({ ...base, extras: { ...(base.tokens.extras ?? {}), ...page.extras } }));
     return { account_id: connected[0]!.account.id, provider: base.provider, reconnected: connected.every((item) => item.reconnected), account_ids: connected.map((item) => item.account.id) };
