@@ -67,6 +67,16 @@ describe('X adapter against the sandbox', () => {
     expect((await failure(() => providers.x.oauth.refresh({ app, refreshToken: renewed.refreshToken! }))).kind).toBe('auth_revoked');
   });
 
+  it('a token without the scopes is refused as X does (bare 403 Forbidden) and classified permission_missing', async () => {
+    const readOnly = { ...app, scopes: ['tweet.read', 'users.read'] };
+    const { verifier, challenge } = pkce();
+    const { code } = await consent(providers.x.oauth.authorizeUrl({ app: readOnly, state: 'r', codeChallenge: challenge }).url);
+    const token = (await providers.x.oauth.exchangeCode({ app: readOnly, code, codeVerifier: verifier })).accessToken;
+    await expect(providers.x.profile.fetch({ accessToken: token })).resolves.toMatchObject({ handle: expect.any(String) });
+    expect(await failure(() => providers.x.publish.post({ credentials: { accessToken: token }, text: 'no tweet.write', media: [] }))).toMatchObject({ kind: 'permission_missing', status: 403 });
+    expect(await failure(() => providers.x.publish.post({ credentials: { accessToken: token }, text: 'x', media: [{ url: media.url('/image.jpg'), kind: 'image' }] }))).toMatchObject({ kind: 'permission_missing', status: 403 });
+  });
+
   it('revoke invalidates the token', async () => {
     await providers.x.oauth.revoke({ app, token: accessToken });
     expect((await failure(() => providers.x.profile.fetch({ accessToken }))).kind).toBe('auth_expired');

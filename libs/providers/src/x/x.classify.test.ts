@@ -41,6 +41,8 @@ describe('classifyX', () => {
     });
     expect(classifyX(res(403, { title: 'UsageCapExceeded', type: 'https://api.x.com/2/problems/usage-capped', detail: 'Usage cap exceeded', status: 403 }), NOW).kind).toBe('quota_exhausted');
     expect(classifyX(res(403, { detail: 'You are not permitted to perform this action.', type: 'about:blank', title: 'Forbidden', status: 403 }), NOW).kind).toBe('validation');
+    // A token without the scope (plhery/node-twitter-api-v2#265).
+    expect(classifyX(res(403, { title: 'Forbidden', type: 'about:blank', status: 403, detail: 'Forbidden' }), NOW).kind).toBe('permission_missing');
   });
 
   // Recorded 429 (xdevplatform/xdk#25): the 15-minute window is nearly untouched, the cap is the plan's.

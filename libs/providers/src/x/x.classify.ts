@@ -66,6 +66,9 @@ export function classifyX(response: NetworkResponse, nowMs: number): Classificat
   if (status === 403 && (slug(type) === 'client-forbidden' || slug(type) === 'not-authorized-for-resource' || slug(type) === 'unsupported-authentication')) {
     return { ...base, kind: 'permission_missing' };
   }
+  // A token without the endpoint's scope gets a bare "Forbidden" problem (plhery/node-twitter-api-v2#265),
+  // unlike content refusals, which say what is wrong ("You are not permitted to perform this action.").
+  if (status === 403 && (slug(type) === undefined || type === 'about:blank') && detail === 'Forbidden') return { ...base, kind: 'permission_missing' };
   if (status >= 500) return { ...base, kind: 'transient' };
   return { ...base, kind: 'validation' };
 }

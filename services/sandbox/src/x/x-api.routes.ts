@@ -1,7 +1,7 @@
 import { json, type Router } from 'express';
 import { type SandboxContext } from '../context.ts';
 import { numericId } from '../state/ids.ts';
-import { requireXToken, xCallerOf } from './x-auth.ts';
+import { requireXScopes, requireXToken, xCallerOf } from './x-auth.ts';
 import { invalidRequest, problem, xFaultRenderer } from './x-errors.ts';
 import { sendDailyHeaders, sendRateHeaders } from './x-limits.ts';
 import { X_STORES, type XMedia, type XTweet } from './x-records.ts';
@@ -19,7 +19,7 @@ export function registerXApi(router: Router, ctx: SandboxContext): void {
   const media = state.store<XMedia>(X_STORES.media);
   const tweets = state.store<XTweet>(X_STORES.tweets);
 
-  router.get('/2/users/me', gate, auth, (req, res) => {
+  router.get('/2/users/me', gate, auth, requireXScopes('tweet.read', 'users.read'), (req, res) => {
     const { userId, subscription } = xCallerOf(res);
     sendRateHeaders(state, res, 'users.me', userId, 75);
     // Optional user fields come only when asked for, as on X (`user.fields`).
@@ -27,7 +27,7 @@ export function registerXApi(router: Router, ctx: SandboxContext): void {
     res.json({ data: { id: userId, name: `Sandbox ${userId.slice(-4)}`, username: usernameOf(userId), ...(fields.includes('subscription_type') ? { subscription_type: subscription } : {}) } });
   });
 
-  router.post('/2/tweets', json(), gate, auth, (req, res) => {
+  router.post('/2/tweets', json(), gate, auth, requireXScopes('tweet.read', 'tweet.write', 'users.read'), (req, res) => {
     const { userId, subscription } = xCallerOf(res);
     const body = (req.body ?? {}) as { text?: unknown; media?: { media_ids?: unknown } };
     const text = typeof body.text === 'string' ? body.text : '';
