@@ -36,7 +36,7 @@ describe('publishing: delivery', () => {
   }
 
   beforeAll(async () => {
-    system = await startSystem({ services: ['accounts', 'publisher'], env: { DELIVERY_BACKOFF_MS: '200,400', DELIVERY_MAX_ATTEMPTS: '3' } });
+    system = await startSystem({ services: ['accounts', 'publisher'], env: { DELIVERY_BACKOFF_MS: '200,400', DELIVERY_MAX_ATTEMPTS: '3', DELIVERY_RECONCILE_DELAYS_MS: '200,200,200,200' } });
     const broker = system.workers.publisher!.runtime.broker;
     await broker.consume({
       queue: 'test.post-events',
@@ -123,13 +123,27 @@ describe('publishing: delivery', () => {
       if (fault === 'rate_limit') expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     });
 
-    it('gives up after DELIVERY_MAX_ATTEMPTS on persistent 5xx', async () => {
-      await system.sandbox.fault('x', 'server_error', 10);
-      const res = await publish({ account_ids: [accounts.x, accounts.linkedin], text: 'x keeps failing' });
+    it('gives up after DELIVERY_MAX_ATTEMPTS on persistent refusals', async () => {
+      await system.sandbox.fault('x', 'rate_limit', 3, 0);
+      const res = await publish({ account_ids: [accounts.x, accounts.linkedin], text: 'x keeps refusing' });
       const post = await waitForFinal(system, auth, res.body.job_id);
       await expectNothingOpen(post);
       expect(post.status).toBe('partial');
       expect(post.results[0]).toEqual(expect.objectContaining({ provider: 'x', status: 'failed', error_code: 'retries_exhausted', attempts: 3 }));
+    });
+
+    it('never re-posts blindly when 5xx persist, reads included: outcome_unknown with the reason', async () => {
+      // A 5xx after the create call was sent leaves the post's existence unknown; the four lookups
+      // (DELIVERY_RECONCILE_DELAYS_MS) meet 5xx too: 1 + 4 faults.
+      await system.sandbox.fault('x', 'server_error', 5);
+      const text = `x keeps failing ${Date.now()}`;
+      const res = await publish({ account_ids: [accounts.x, accounts.linkedin], text });
+      const post = await waitForFinal(system, auth, res.body.job_id);
+      await expectNothingOpen(post);
+      expect(post.status).toBe('partial');
+      expect(post.results[0]).toEqual(expect.objectContaining({ provider: 'x', status: 'failed', error_code: 'outcome_unknown', attempts: 1 }));
+      expect(post.results[0]!.error_message).toContain('lookup failed');
+      expect((await system.sandbox.posts('x')).filter((item) => item.text === text)).toHaveLength(0);
     });
   });
 

@@ -23,4 +23,11 @@ export const commonConfigSchema = {
   BROKER_USER_PREFIX: Type.Optional(Type.String({ pattern: '^[a-z0-9_.-]*$' })),
   SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 25000 }),
   RPC_TIMEOUT_MS: Type.Integer({ minimum: 50, default: 5000 }),
+  /**
+   * Connections in the service's database pool. Size it to the work that runs at once (consumer
+   * prefetch + RPC handlers + relay and sweepers); the publisher overrides the default. Every
+   * replica holds up to this many: replicas x DB_POOL_MAX stays under PostgreSQL's max_connections
+   * (docs/operations.md, connection budget).
+   */
+  DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
 };

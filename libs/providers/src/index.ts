@@ -24,6 +24,9 @@ export {
   type ContentInput,
   type ContentRules,
   type ProviderAdapter,
+  type LookupInput,
+  type LookupResult,
+  type LookupCapability,
 } from './types.ts';
 export { ProviderError, isProviderError, errorKinds, type ProviderErrorKind, type Classification } from './errors/provider-error.ts';
 export { providerConfigSchema, providerConfigObjectSchema, type ProviderConfig } from './config.ts';

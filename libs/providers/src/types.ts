@@ -114,6 +114,11 @@ export interface PublishInput {
   media: MediaInput[];
   /** Network options, e.g. TikTok `privacy_level`; see each network's rules. */
   options?: Record<string, unknown>;
+  /**
+   * Called with a handle the network gives on the attempt before it completes (TikTok `publish_id`,
+   * a Facebook video id): the caller stores it so a reconciliation can ask about that attempt first.
+   */
+  onHandle?: (handle: string) => Promise<void>;
 }
 
 export interface PublishResult {
@@ -123,6 +128,31 @@ export interface PublishResult {
 
 export interface PublishCapability {
   post(input: PublishInput): Promise<PublishResult>;
+}
+
+export interface LookupInput {
+  credentials: Credentials;
+  /** The text the caller asked to publish; each adapter compares the form it sends. */
+  text: string;
+  mediaCount: number;
+  /** When the uncertain attempt began: only posts created from then on (less clock skew) are candidates. */
+  since: Date;
+  /** The handle `onHandle` reported for that attempt, if any. */
+  handle?: string | undefined;
+  /** Native ids already recorded for other deliveries of this account: never claimed twice. */
+  excludeIds: readonly string[];
+}
+
+/**
+ * found: the attempt's post exists (native id and URL); absent: the read covered the whole window and
+ * the post is not there, so posting again cannot duplicate it; pending: the network is still
+ * processing the attempt (ask again later). A lookup that cannot answer throws a `ProviderError`.
+ */
+export type LookupResult = { status: 'found'; result: PublishResult } | { status: 'absent' } | { status: 'pending' };
+
+export interface LookupCapability {
+  /** Finds the post of an attempt whose outcome is uncertain through the network's own read API. */
+  find(input: LookupInput): Promise<LookupResult>;
 }
 
 /** Metric keys per network as in the interface spec's "Post analytics row". */
@@ -165,6 +195,7 @@ export interface ProviderAdapter {
   readonly oauth: OAuthCapability;
   readonly profile: ProfileCapability;
   readonly publish: PublishCapability;
-  /** Present where a connection may act for pages the user manages (LinkedIn organizations). */
+  readonly lookup: LookupCapability;
+  /** Present where a connection may act for pages the user manages (LinkedIn organizations, Facebook Pages). */
   readonly authors?: AuthorsCapability;
 }

@@ -23,6 +23,8 @@ export interface RuntimeConfig {
   SHUTDOWN_GRACE_MS: number;
   RPC_TIMEOUT_MS: number;
   BROKER_USER_PREFIX?: string | undefined;
+  /** Database pool size; 10 when absent. */
+  DB_POOL_MAX?: number | undefined;
 }
 
 export interface DatabaseClient extends TransactionalClient {
@@ -64,7 +66,7 @@ export async function openServiceRuntime<Db extends DatabaseClient>(options: Ser
   await migrateDatabase({ serviceDir: options.serviceDir, connection });
   logger.info({ database: connection.database }, 'migrations applied');
 
-  const db = options.createClient(createPrismaAdapter(connection, { onPoolError: (err) => logger.warn({ err }, 'idle database connection failed') }));
+  const db = options.createClient(createPrismaAdapter(connection, { max: config.DB_POOL_MAX ?? 10, onPoolError: (err) => logger.warn({ err }, 'idle database connection failed') }));
   const metrics = createServiceMetrics(name);
   const broker = await Broker.connect({
     url: config.AMQP_URL,

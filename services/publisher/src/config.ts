@@ -26,15 +26,29 @@ export const configSchema = Type.Object({
   /** Backoff before attempt n+1 (the last value repeats); a longer network Retry-After wins. */
   DELIVERY_BACKOFF_MS: Type.String({ pattern: '^\\d+(,\\d+)*$', default: '5000,30000,120000,600000,1800000' }),
   /**
-   * How long an attempt may be in flight (token + every network call, uploads and polling included).
-   * A delivery found in flight past it had its worker die mid-call: it is resolved, never re-posted.
+   * How long an attempt's lease lasts. A live worker renews it every third of this (a heartbeat), so
+   * it only runs out when the worker died: then another worker looks the attempt's post up
+   * (reconciles) within about this long plus one sweep.
    */
-  DELIVERY_LEASE_MS: Type.Integer({ minimum: 100, default: 15 * 60_000 }),
+  DELIVERY_LEASE_MS: Type.Integer({ minimum: 300, default: 30_000 }),
+  /** How often expired leases and pending deliveries without a command are looked for. */
+  DELIVERY_SWEEP_INTERVAL_MS: Type.Integer({ minimum: 100, default: 5_000 }),
+  /**
+   * Waits before each lookup of an attempt whose outcome is uncertain (the last value repeats);
+   * after one wait per value, a lookup that still cannot answer reports `outcome_unknown`. The
+   * first wait lets the network's read side catch up with its write.
+   */
+  DELIVERY_RECONCILE_DELAYS_MS: Type.String({ pattern: '^\\d+(,\\d+)*$', default: '5000,15000,30000,60000,120000,300000,600000' }),
   /**
    * A pending delivery of a running job untouched this long lost its command (parked after the
    * broker's retry tiers, about 36 min in all) and is given a new one.
    */
   DELIVERY_STALE_PENDING_MS: Type.Integer({ minimum: 1000, default: 45 * 60_000 }),
+  /**
+   * Database connections per publisher process: the delivery handlers, the RPC handlers (accept,
+   * history), the relay, the sweeper and the lease heartbeats run at once (docs/operations.md).
+   */
+  DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 30 }),
   /** Deliveries run at once per publisher process (the broker prefetch of publisher.work). */
   DELIVERY_CONCURRENCY: Type.Integer({ minimum: 1, default: 20 }),
   /**

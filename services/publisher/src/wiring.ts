@@ -2,7 +2,7 @@ import { storageFromConfig, type MediaStorage } from '@svc/media';
 import { providersFromConfig, type Providers } from '@svc/providers';
 import type { ServiceRuntime, WorkerWiring } from '@svc/runtime';
 import type { Config } from './config.ts';
-import { publisherCommandHandlers, publisherCommands } from './consumers/publisher.consumers.ts';
+import { deliveryCommandHandlers, deliveryCommands, dispatchCommandHandlers, dispatchCommands } from './consumers/publisher.consumers.ts';
 import { planChangedHandlers, planMessages } from './consumers/plan-changed.consumer.ts';
 import { JobsRepository } from './data/jobs.repository.ts';
 import { MediaRepository } from './data/media.repository.ts';
@@ -10,7 +10,7 @@ import { PlanLimitsRepository } from './data/plan-limits.repository.ts';
 import { accountsClient, type AccountsClient } from './domain/accounts-client.ts';
 import { deliveryDeferredMetric, deliveryMetrics } from './domain/delivery-metrics.ts';
 import { InFlightSweeper } from './domain/in-flight-sweeper.ts';
-import { requeueDeliveries } from './domain/requeue-deliveries.ts';
+import { requeueStalePending } from './domain/requeue-deliveries.ts';
 import { DeliveryRunner } from './domain/run-delivery.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
 import { mediaRpc, mediaRpcHandlers } from './rpc/media.handlers.ts';
@@ -49,6 +49,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     maxAttempts: config.DELIVERY_MAX_ATTEMPTS,
     backoffMs: config.DELIVERY_BACKOFF_MS.split(',').map(Number),
     leaseMs: config.DELIVERY_LEASE_MS,
+    reconcileDelaysMs: config.DELIVERY_RECONCILE_DELAYS_MS.split(',').map(Number),
     media: { repository: media, storage, publicBaseUrl: config.MEDIA_PUBLIC_BASE_URL },
     orgConcurrency: config.DELIVERY_ORG_CONCURRENCY,
     orgBusyDelayMs: config.DELIVERY_ORG_BUSY_DELAY_MS,
@@ -66,14 +67,15 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   });
   // Its own queue, so a plan change is never stuck behind slow deliveries.
   await runtime.broker.consume({ queue: 'publisher.plans', messages: planMessages, handlers: planChangedHandlers(limits), prefetch: 10 });
-  await runtime.broker.consume({ queue: 'publisher.work', messages: publisherCommands, handlers: publisherCommandHandlers({ db, runner, wake }), prefetch: config.DELIVERY_CONCURRENCY });
+  // Due scheduled jobs have their own queue: a burst of slow deliveries never holds up their fan-out.
+  await runtime.broker.consume({ queue: 'publisher.dispatch', messages: dispatchCommands, handlers: dispatchCommandHandlers({ db, wake }), prefetch: 10 });
+  await runtime.broker.consume({ queue: 'publisher.work', messages: deliveryCommands, handlers: deliveryCommandHandlers({ runner }), prefetch: config.DELIVERY_CONCURRENCY });
   const sweeper = new InFlightSweeper({
     db,
     logger,
-    intervalMs: Math.min(60_000, Math.max(1000, Math.floor(config.DELIVERY_LEASE_MS / 2))),
+    intervalMs: config.DELIVERY_SWEEP_INTERVAL_MS,
     resolve: (id) => runner.run(id),
-    stalePendingMs: config.DELIVERY_STALE_PENDING_MS,
-    requeue: (ids) => requeueDeliveries(db, ids, wake),
+    requeueStale: () => requeueStalePending(db, config.DELIVERY_STALE_PENDING_MS, wake),
   });
   sweeper.start();
   return { stop: () => sweeper.stop() };

@@ -3,10 +3,11 @@ import path from 'node:path';
 import { createPrismaAdapter } from '@svc/db';
 import { AppError } from '@svc/errors';
 import { createLogger } from '@svc/logger';
-import { ProviderError, type Providers, type PublishInput, type PublishResult } from '@svc/providers';
+import { ProviderError, type LookupInput, type LookupResult, type Providers, type PublishInput, type PublishResult } from '@svc/providers';
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
 import type { AccountsClient } from '../src/domain/accounts-client.ts';
 import { InFlightSweeper } from '../src/domain/in-flight-sweeper.ts';
+import { REQUEUE_BATCH, requeueStalePending } from '../src/domain/requeue-deliveries.ts';
 import { DeliveryRunner, type RunDeliveryDeps } from '../src/domain/run-delivery.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
 
@@ -16,6 +17,7 @@ describe('DeliveryRunner (publisher database)', () => {
   let db: PrismaClient;
   const logger = createLogger({ service: 'publisher-test', level: 'silent' });
   let network: jest.Mock<Promise<PublishResult>, [PublishInput]>;
+  let lookup: jest.Mock<Promise<LookupResult>, [LookupInput]>;
   let credentials: jest.Mock<ReturnType<AccountsClient['credentials']>, Parameters<AccountsClient['credentials']>>;
 
   beforeAll(async () => {
@@ -30,15 +32,18 @@ describe('DeliveryRunner (publisher database)', () => {
 
   beforeEach(() => {
     network = jest.fn();
+    lookup = jest.fn();
     credentials = jest.fn<ReturnType<AccountsClient['credentials']>, Parameters<AccountsClient['credentials']>>(
       async (_org, accountId) => ({ account_id: accountId, provider: 'x', access_token: 'token', extras: {}, token_expires_at: null }),
     );
   });
 
   function runner(overrides: Partial<RunDeliveryDeps> = {}): DeliveryRunner {
-    const providers = { x: { publish: { post: network } } } as unknown as Providers;
+    const providers = { x: { publish: { post: network }, lookup: { find: lookup } } } as unknown as Providers;
     const accounts: AccountsClient = { lookup: async () => [], credentials };
-    return new DeliveryRunner({ db, accounts, providers, logger, maxAttempts: 3, backoffMs: [1000, 5000], leaseMs: 60_000, wake: () => undefined, ...overrides });
+    return new DeliveryRunner({
+      db, accounts, providers, logger, maxAttempts: 3, backoffMs: [1000, 5000], leaseMs: 60_000, reconcileDelaysMs: [5000, 15_000, 30_000], wake: () => undefined, ...overrides,
+    });
   }
 
   async function job(accounts = 1, orgId = 'org_1'): Promise<{ jobId: string; deliveryIds: string[] }> {
@@ -124,52 +129,162 @@ describe('DeliveryRunner (publisher database)', () => {
     expect(await delivery(id!)).toEqual(expect.objectContaining({ status: 'pending', attempts: 0 }));
   });
 
-  it('resolves a delivery left in flight: rechecked while its lease runs, outcome_unknown after, never re-posted', async () => {
+  /** Puts a delivery in flight for attempt 1, started 10 s ago, with a lease ending `leaseSql` from now. */
+  const inFlight = (id: string, leaseSql: string) =>
+    db.$executeRawUnsafe(`UPDATE deliveries SET status = 'in_flight', attempts = 1, attempt_started_at = now() - interval '10 seconds', lease_until = now() + interval '${leaseSql}' WHERE id = $1::uuid`, id);
+  const due = (id: string) => db.$executeRawUnsafe('UPDATE deliveries SET next_attempt_at = now() WHERE id = $1::uuid', id);
+
+  it('takes over a delivery whose worker died: rechecked while its lease runs, then its post is looked up, never re-posted', async () => {
     const { jobId, deliveryIds: [id] } = await job();
-    await db.$executeRawUnsafe("UPDATE deliveries SET status = 'in_flight', attempts = 1, lease_until = now() + interval '30 seconds' WHERE id = $1::uuid", id);
+    await inFlight(id!, '30 seconds');
     await runner().run(id!);
     expect((await delivery(id!)).status).toBe('in_flight');
     const [recheck] = await outbox('publisher.delivery_run.v1', id!);
     expect(recheck!.delay_ms).toBeGreaterThan(25_000);
-    await db.$executeRawUnsafe("UPDATE deliveries SET lease_until = now() - interval '1 second' WHERE id = $1::uuid", id);
+    await inFlight(id!, '-1 second');
+    lookup.mockResolvedValue({ status: 'found', result: { platformPostId: 'found-1', url: 'https://x.test/found-1' } });
     await runner().run(id!);
     expect(network).not.toHaveBeenCalled();
-    expect(await delivery(id!)).toEqual(expect.objectContaining({ status: 'failed', errorCode: 'outcome_unknown', attempts: 1 }));
+    expect(lookup).toHaveBeenCalledWith(expect.objectContaining({ text: 'hello', handle: undefined }));
+    const since = lookup.mock.calls[0]![0].since.getTime();
+    expect(Date.now() - since).toBeGreaterThan(9_000);
+    expect(await delivery(id!)).toEqual(expect.objectContaining({ status: 'published', platformPostId: 'found-1', attempts: 1 }));
+    expect(await jobStatus(jobId)).toBe('published');
+    expect(await eventsOf(jobId)).toEqual(['post.published.v1']);
+  });
+
+  it('posts again only when the lookup shows the dead attempt\'s post verifiably absent', async () => {
+    const { deliveryIds: [id] } = await job();
+    await inFlight(id!, '-1 second');
+    lookup.mockResolvedValue({ status: 'absent' });
+    network.mockResolvedValue({ platformPostId: 'p2', url: 'u' });
+    await runner().run(id!);
+    expect(network).toHaveBeenCalledTimes(1);
+    expect(await delivery(id!)).toEqual(expect.objectContaining({ status: 'published', platformPostId: 'p2', attempts: 2 }));
+  });
+
+  it('reports outcome_unknown, with the reason, when the network cannot be asked', async () => {
+    const { jobId, deliveryIds: [id] } = await job();
+    await inFlight(id!, '-1 second');
+    lookup.mockRejectedValue(new ProviderError({ network: 'x', kind: 'permission_missing', networkMessage: 'reading posts needs tweet.read' }));
+    await runner().run(id!);
+    expect(network).not.toHaveBeenCalled();
+    const row = await delivery(id!);
+    expect(row).toEqual(expect.objectContaining({ status: 'failed', errorCode: 'outcome_unknown', attempts: 1 }));
+    expect(row.errorMessage).toContain('reading posts needs tweet.read');
     expect(await jobStatus(jobId)).toBe('failed');
   });
 
-  it('keeps the native id when the network answers after the lease was resolved, without a second event', async () => {
+  it('looks an uncertain answer up (timeout after sending) instead of posting again, waiting between lookups', async () => {
+    network.mockRejectedValueOnce(new ProviderError({ network: 'x', kind: 'transient', networkCode: 'timeout', networkMessage: 'No answer', uncertain: true }));
     const { jobId, deliveryIds: [id] } = await job();
-    let answer: (result: PublishResult) => void = () => undefined;
-    network.mockImplementation(() => new Promise((resolve) => { answer = resolve; }));
-    const slow = runner({ leaseMs: 100 }).run(id!);
-    for (let i = 0; i < 50 && network.mock.calls.length === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
-    await new Promise((resolve) => setTimeout(resolve, 150));
     await runner().run(id!);
-    expect((await delivery(id!)).errorCode).toBe('outcome_unknown');
-    answer({ platformPostId: 'late', url: 'u' });
-    await slow;
-    expect(await delivery(id!)).toEqual(expect.objectContaining({ status: 'failed', platformPostId: 'late' }));
-    expect(await eventsOf(jobId)).toEqual(['post.failed.v1']);
+    expect(await delivery(id!)).toEqual(expect.objectContaining({ status: 'pending', attempts: 1, errorCode: 'reconciling' }));
+    expect((await delivery(id!)).reconcileSince).not.toBeNull();
+    const [first] = await outbox('publisher.delivery_run.v1', id!);
+    expect(first!.delay_ms).toBeGreaterThan(4_000);
+    // Still processing on the network: look again later (the second wait), no post.
+    await due(id!);
+    lookup.mockResolvedValueOnce({ status: 'pending' });
+    await runner().run(id!);
+    expect(await delivery(id!)).toEqual(expect.objectContaining({ status: 'pending', attempts: 1, reconcileTries: 1 }));
+    await due(id!);
+    lookup.mockResolvedValueOnce({ status: 'found', result: { platformPostId: 'late', url: 'https://x.test/late' } });
+    await runner().run(id!);
+    expect(network).toHaveBeenCalledTimes(1);
+    expect(await delivery(id!)).toEqual(expect.objectContaining({ status: 'published', platformPostId: 'late', attempts: 1, reconcileSince: null }));
+    expect(await eventsOf(jobId)).toEqual(['post.published.v1']);
   });
 
-  it('sweeps expired in-flight deliveries and re-enqueues pending ones that lost their command', async () => {
+  it('gives up looking after the last wait: outcome_unknown, never a blind re-post', async () => {
+    network.mockRejectedValueOnce(new ProviderError({ network: 'x', kind: 'transient', status: 503, networkMessage: 'Service Unavailable', uncertain: true }));
+    const { deliveryIds: [id] } = await job();
+    const limited = runner({ reconcileDelaysMs: [10, 10] });
+    await limited.run(id!);
+    lookup.mockRejectedValue(new ProviderError({ network: 'x', kind: 'transient', networkMessage: 'read API down' }));
+    for (let i = 0; i < 2; i += 1) {
+      await due(id!);
+      await limited.run(id!);
+    }
+    expect(network).toHaveBeenCalledTimes(1);
+    expect(await delivery(id!)).toEqual(expect.objectContaining({ status: 'failed', errorCode: 'outcome_unknown' }));
+  });
+
+  it('treats a duplicate refusal after an earlier attempt as a question, not a failure', async () => {
+    network
+      .mockRejectedValueOnce(new ProviderError({ network: 'x', kind: 'rate_limited', networkMessage: 'slow down' }))
+      .mockRejectedValueOnce(new ProviderError({ network: 'x', kind: 'duplicate', networkMessage: 'duplicate content' }));
+    lookup.mockResolvedValue({ status: 'found', result: { platformPostId: 'first', url: 'u' } });
+    const { deliveryIds: [id] } = await job();
+    await runner().run(id!);
+    await due(id!);
+    await runner().run(id!);
+    await due(id!);
+    await runner().run(id!);
+    expect(await delivery(id!)).toEqual(expect.objectContaining({ status: 'published', platformPostId: 'first', attempts: 2 }));
+  });
+
+  it('stores the handle the network gives on an attempt and reconciles through it', async () => {
+    network.mockImplementationOnce(async (input) => {
+      await input.onHandle?.('publish-42');
+      throw new ProviderError({ network: 'x', kind: 'transient', networkCode: 'PROCESSING', networkMessage: 'still processing', uncertain: true });
+    });
+    const { deliveryIds: [id] } = await job();
+    await runner().run(id!);
+    expect((await delivery(id!)).attemptHandle).toBe('publish-42');
+    await due(id!);
+    lookup.mockResolvedValueOnce({ status: 'found', result: { platformPostId: 'video-1', url: 'u' } });
+    await runner().run(id!);
+    expect(lookup).toHaveBeenCalledWith(expect.objectContaining({ handle: 'publish-42' }));
+    expect((await delivery(id!)).platformPostId).toBe('video-1');
+  });
+
+  it('renews a live worker\'s lease, so nobody takes over a slow call', async () => {
+    const { deliveryIds: [id] } = await job();
+    let answer: (result: PublishResult) => void = () => undefined;
+    network.mockImplementation(() => new Promise((resolve) => { answer = resolve; }));
+    const slow = runner({ leaseMs: 600 }).run(id!);
+    for (let i = 0; i < 100 && network.mock.calls.length === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await runner().run(id!);
+    expect((await delivery(id!)).status).toBe('in_flight');
+    expect(lookup).not.toHaveBeenCalled();
+    answer({ platformPostId: 'slow', url: 'u' });
+    await slow;
+    expect(await delivery(id!)).toEqual(expect.objectContaining({ status: 'published', platformPostId: 'slow' }));
+  });
+
+  it('counts finished targets on the job: the last one announces it once', async () => {
+    network.mockResolvedValueOnce({ platformPostId: 'a', url: 'u' }).mockRejectedValueOnce(new ProviderError({ network: 'x', kind: 'validation', networkMessage: 'too long' }));
+    const { jobId, deliveryIds } = await job(2);
+    await Promise.all(deliveryIds.map((id) => runner().run(id)));
+    const row = await db.job.findUniqueOrThrow({ where: { id: jobId } });
+    expect(row).toEqual(expect.objectContaining({ status: 'partial', finishedDeliveries: 2, publishedDeliveries: 1 }));
+    expect(await eventsOf(jobId)).toEqual(['post.published.v1']);
+  });
+
+  it('sweeps expired in-flight deliveries and re-enqueues pending ones that lost their command, in batches', async () => {
     const { deliveryIds: [stuck] } = await job();
-    const { deliveryIds: [lost] } = await job();
+    const { deliveryIds: lost } = await job(REQUEUE_BATCH + 20);
     await db.$executeRawUnsafe("UPDATE deliveries SET status = 'in_flight', attempts = 1, lease_until = now() - interval '1 second' WHERE id = $1::uuid", stuck);
-    await db.$executeRawUnsafe("UPDATE deliveries SET updated_at = now() - interval '2 hours' WHERE id = $1::uuid", lost);
+    await db.$executeRawUnsafe("UPDATE deliveries SET updated_at = now() - interval '2 hours' WHERE id = ANY($1::uuid[])", lost);
     const resolved: string[] = [];
-    const requeued: string[] = [];
+    let batches = 0;
     const sweeper = new InFlightSweeper({
-      db, logger, intervalMs: 60_000, stalePendingMs: 3600_000,
+      db, logger, intervalMs: 60_000,
       resolve: async (id) => void resolved.push(id),
-      requeue: async (ids) => void requeued.push(...ids),
+      requeueStale: async () => {
+        batches += 1;
+        return requeueStalePending(db, 3600_000, () => undefined);
+      },
     });
     await sweeper.sweep();
     expect(resolved).toContain(stuck);
-    expect(requeued).toEqual([lost]);
+    expect(batches).toBe(2);
+    const commands = async () => (await Promise.all(lost.map((id) => outbox('publisher.delivery_run.v1', id)))).filter((rows) => rows.length > 0).length;
+    expect(await commands()).toBe(lost.length);
     await sweeper.sweep();
-    expect(requeued).toEqual([lost]);
+    expect(await commands()).toBe(lost.length);
   });
 
   it('limits deliveries in flight per organization: past it a delivery is deferred, other organizations go on', async () => {

@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import { createContext, type SandboxOptions } from './context.ts';
 import { controlRouter } from './control/control.routes.ts';
 import { graphRouter } from './facebook/graph.router.ts';
+import { outcomeFaults } from './http/outcome-faults.ts';
 import { linkedinRouter } from './linkedin/linkedin.router.ts';
 import { tiktokRouter } from './tiktok/tiktok.router.ts';
 import { xRouter } from './x/x.router.ts';
@@ -19,6 +20,7 @@ export function createSandboxApp(options: SandboxOptions): Express {
   app.set('etag', false);
   app.set('query parser', 'extended');
   app.use('/__sandbox', controlRouter(ctx.state));
+  app.use(outcomeFaults(ctx.state));
   app.use('/facebook', graphRouter(ctx));
   app.use('/x', xRouter(ctx));
   app.use('/linkedin', linkedinRouter(ctx));

@@ -16,7 +16,22 @@ describe('sandbox control API (decisions §7)', () => {
     expect((await request(app).get('/__sandbox/faults')).body).toEqual({ pending: [] });
   });
 
+  it('arms uncertain outcomes only for calls that create a post: the post exists, the answer is lost', async () => {
+    await request(app).post('/__sandbox/reset').expect(204);
+    expect((await request(app).post('/__sandbox/faults').send({ network: 'facebook', fault: 'slow_response', delay_seconds: -1 })).status).toBe(400);
+    expect((await request(app).post('/__sandbox/faults').send({ network: 'facebook', fault: 'lost_response' })).status).toBe(201);
+    expect((await request(app).get('/__sandbox/faults')).body).toEqual({ pending: [{ network: 'facebook', fault: 'lost_response', remaining: 1 }] });
+    // A read does not consume it; the creating call does, and its connection is dropped.
+    await request(app).get('/facebook/v25.0/99/published_posts').query({ access_token: 'tok' }).expect(200);
+    await expect(request(app).post('/facebook/v25.0/99/feed').send({ message: 'lost', access_token: 'tok' })).rejects.toThrow(/socket hang up|ECONNRESET/);
+    expect((await request(app).get('/__sandbox/posts').query({ network: 'facebook' })).body.posts).toEqual([expect.objectContaining({ text: 'lost' })]);
+    const listed = await request(app).get('/facebook/v25.0/99/published_posts').query({ access_token: 'tok', fields: 'id,message,created_time' });
+    expect(listed.body.data).toEqual([expect.objectContaining({ message: 'lost', created_time: expect.stringMatching(/\+0000$/) })]);
+    expect((await request(app).get('/__sandbox/faults')).body).toEqual({ pending: [] });
+  });
+
   it('lists received posts per network and validates metrics', async () => {
+    await request(app).post('/__sandbox/reset').expect(204);
     await request(app).post('/facebook/v25.0/99/feed').send({ message: 'recorded', access_token: 'tok' }).expect(200);
     const posts = await request(app).get('/__sandbox/posts').query({ network: 'facebook' });
     expect(posts.body.posts).toEqual([expect.objectContaining({ network: 'facebook', account: '99', text: 'recorded', media: [], id: expect.stringMatching(/^99_/) })]);

@@ -43,6 +43,8 @@ export interface ProviderErrorInit extends Classification {
   network: Network;
   status?: number | undefined;
   cause?: unknown;
+  /** The call that creates the post was sent and its outcome is unknown (see `uncertain`). */
+  uncertain?: boolean | undefined;
 }
 
 /**
@@ -60,6 +62,12 @@ export class ProviderError extends Error {
   readonly networkMessage: string;
   /** Whether trying again later can succeed (rate limits, quota windows, transient failures). */
   readonly retryable: boolean;
+  /**
+   * The post may exist: the create call timed out, lost its connection or got a 5xx after it was
+   * sent, or the network was still processing when polling stopped. Never post again blindly: look
+   * it up first (issue 13).
+   */
+  readonly uncertain: boolean;
 
   constructor(init: ProviderErrorInit) {
     super(`${init.network} ${init.kind}: ${init.networkMessage}`, init.cause === undefined ? undefined : { cause: init.cause });
@@ -71,6 +79,20 @@ export class ProviderError extends Error {
     this.networkCode = init.networkCode;
     this.networkMessage = init.networkMessage;
     this.retryable = RETRYABLE.has(init.kind);
+    this.uncertain = init.uncertain === true;
+  }
+
+  /** The same failure, marked as leaving the post's existence unknown. */
+  asUncertain(): ProviderError {
+    return new ProviderError({
+      network: this.network,
+      kind: this.kind,
+      status: this.status,
+      retryAfterMs: this.retryAfterMs,
+      networkCode: this.networkCode,
+      networkMessage: this.networkMessage,
+      uncertain: true,
+    });
   }
 
   toAppError(): AppError {

@@ -3,7 +3,9 @@ import { ProviderError } from '../errors/provider-error.ts';
 import { GraphApi } from '../graph/graph-api.ts';
 import { createGraphOAuth } from '../graph/graph-oauth.ts';
 import { listManagedPages } from '../graph/graph-pages.ts';
+import { createCall } from '../http/create-call.ts';
 import { pollUntil } from '../http/poll.ts';
+import { facebookLookup } from './facebook.lookup.ts';
 import { assertContent } from '../rules/assert-content.ts';
 import { type Credentials, type Profile, type ProviderAdapter, type PublishInput, type PublishResult } from '../types.ts';
 import { classifyVideoStatus } from './facebook.classify.ts';
@@ -57,14 +59,19 @@ export function createFacebookAdapter(options: FacebookAdapterOptions): Provider
     return page.access_token;
   };
 
+  /** Read after the post exists, so a failure here falls back to the canonical URL instead of failing the post. */
   const permalinkOf = async (postId: string, token: string): Promise<string> => {
-    const post = await api.get<{ permalink_url?: string }>(`/${postId}`, { fields: 'permalink_url' }, token);
     const [pageId, postNumber] = postId.split('_');
-    return post.permalink_url ? absolute(post.permalink_url) : `https://www.facebook.com/${pageId}/posts/${postNumber}`;
+    const fallback = `https://www.facebook.com/${pageId}/posts/${postNumber}`;
+    const post = await api.get<{ permalink_url?: string }>(`/${postId}`, { fields: 'permalink_url' }, token).catch(() => ({ permalink_url: undefined }));
+    return post.permalink_url ? absolute(post.permalink_url) : fallback;
   };
 
   const publishVideo = async (input: PublishInput, pageId: string, token: string, url: string): Promise<PublishResult> => {
-    const { id } = await api.post<{ id: string }>(`/${pageId}/videos`, { file_url: url, description: input.text, published: true }, token);
+    const { id } = await createCall(() => api.post<{ id: string }>(`/${pageId}/videos`, { file_url: url, description: input.text, published: true }, token));
+    await input.onHandle?.(id);
+    // Still processing when polling stops: the post may yet appear, so the caller reconciles
+    // through the video id instead of uploading and posting it again.
     const permalink = await pollUntil(
       options.polling,
       async () => {
@@ -73,7 +80,7 @@ export function createFacebookAdapter(options: FacebookAdapterOptions): Provider
         if (failure) throw new ProviderError({ network: 'facebook', ...failure });
         return video.status?.video_status === 'ready' ? { done: true as const, value: video.permalink_url } : { done: false as const };
       },
-      () => new ProviderError({ network: 'facebook', kind: 'transient', networkCode: 'video_processing_timeout', networkMessage: 'Facebook is still processing the video.' }),
+      () => new ProviderError({ network: 'facebook', kind: 'transient', networkCode: 'video_processing_timeout', networkMessage: 'Facebook is still processing the video.', uncertain: true }),
     );
     return { platformPostId: `${pageId}_${id}`, url: permalink ? absolute(permalink) : `https://www.facebook.com/${pageId}/videos/${id}/` };
   };
@@ -86,7 +93,7 @@ export function createFacebookAdapter(options: FacebookAdapterOptions): Provider
     const [first] = input.media;
     if (first?.kind === 'video') return publishVideo(input, pageId, token, first.url);
     if (input.media.length === 1 && first) {
-      const photo = await api.post<{ id: string; post_id: string }>(`/${pageId}/photos`, { url: first.url, caption: input.text, published: true }, token);
+      const photo = await createCall(() => api.post<{ id: string; post_id: string }>(`/${pageId}/photos`, { url: first.url, caption: input.text, published: true }, token));
       return { platformPostId: photo.post_id, url: await permalinkOf(photo.post_id, token) };
     }
     const attached: { media_fbid: string }[] = [];
@@ -95,11 +102,11 @@ export function createFacebookAdapter(options: FacebookAdapterOptions): Provider
       attached.push({ media_fbid: photo.id });
     }
     const link = typeof input.options?.link === 'string' ? input.options.link : undefined;
-    const created = await api.post<{ id: string; permalink_url?: string }>(
+    const created = await createCall(() => api.post<{ id: string; permalink_url?: string }>(
       `/${pageId}/feed`,
       { message: input.text || undefined, link, attached_media: attached.length > 0 ? JSON.stringify(attached) : undefined, published: true, fields: 'id,permalink_url' },
       token,
-    );
+    ));
     return { platformPostId: created.id, url: created.permalink_url ? absolute(created.permalink_url) : await permalinkOf(created.id, token) };
   };
 
@@ -124,5 +131,6 @@ export function createFacebookAdapter(options: FacebookAdapterOptions): Provider
       },
     },
     publish: { post },
+    lookup: facebookLookup(api, pageToken),
   };
 }

@@ -3,7 +3,9 @@ import { ProviderError } from '../errors/provider-error.ts';
 import { GraphApi } from '../graph/graph-api.ts';
 import { createGraphOAuth } from '../graph/graph-oauth.ts';
 import { listManagedPages } from '../graph/graph-pages.ts';
+import { createCall } from '../http/create-call.ts';
 import { pollUntil } from '../http/poll.ts';
+import { instagramLookup } from './instagram.lookup.ts';
 import { assertContent } from '../rules/assert-content.ts';
 import { type MediaInput, type ProviderAdapter, type PublishInput, type PublishResult } from '../types.ts';
 import { classifyContainerStatus } from './instagram.classify.ts';
@@ -47,7 +49,7 @@ export function createInstagramAdapter(options: InstagramAdapterOptions): Provid
   const publishContainer = async (igUserId: string, containerId: string, token: string): Promise<string> => {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const { id } = await api.post<{ id: string }>(`/${igUserId}/media_publish`, { creation_id: containerId }, token);
+        const { id } = await createCall(() => api.post<{ id: string }>(`/${igUserId}/media_publish`, { creation_id: containerId }, token));
         return id;
       } catch (error) {
         if (error instanceof ProviderError && error.networkCode === QUOTA_CODE) {
@@ -78,7 +80,8 @@ export function createInstagramAdapter(options: InstagramAdapterOptions): Provid
     }
     await waitFinished(containerId, token);
     const mediaId = await publishContainer(igUserId, containerId, token);
-    const media = await api.get<{ permalink?: string }>(`/${mediaId}`, { fields: 'id,permalink' }, token);
+    // The post exists: a failed permalink read falls back to the profile instead of failing it.
+    const media = await api.get<{ permalink?: string }>(`/${mediaId}`, { fields: 'id,permalink' }, token).catch(() => ({ permalink: undefined }));
     return { platformPostId: mediaId, url: media.permalink ?? `https://www.instagram.com/${input.credentials.extras?.username ?? ''}` };
   };
 
@@ -105,5 +108,6 @@ export function createInstagramAdapter(options: InstagramAdapterOptions): Provid
       },
     },
     publish: { post },
+    lookup: instagramLookup(api),
   };
 }

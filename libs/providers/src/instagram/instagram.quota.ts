@@ -54,6 +54,7 @@ export function deferredQuotaError(error: ProviderError, retryAfterMs: number | 
     networkCode: error.networkCode,
     networkMessage: error.networkMessage,
     retryAfterMs,
+    uncertain: error.uncertain,
     cause: error,
   });
 }

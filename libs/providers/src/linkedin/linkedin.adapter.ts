@@ -2,6 +2,8 @@ import { type AdapterDeps } from '../adapter-deps.ts';
 import { ProviderError } from '../errors/provider-error.ts';
 import { assertContent } from '../rules/assert-content.ts';
 import { type Credentials, type OAuthApp, type ProviderAdapter, type TokenSet } from '../types.ts';
+import { createCall } from '../http/create-call.ts';
+import { linkedinLookup } from './linkedin.lookup.ts';
 import { uploadImage, uploadVideo, type LinkedInRest } from './linkedin.media.ts';
 import { linkedinAuthors, organizationProfile } from './linkedin.organizations.ts';
 import { linkedinRules } from './linkedin.rules.ts';
@@ -92,6 +94,7 @@ export function createLinkedInAdapter(options: LinkedInAdapterOptions): Provider
       },
     },
     authors: linkedinAuthors(options, rest),
+    lookup: linkedinLookup(options, rest, authorOf),
     publish: {
       async post(input) {
         assertContent(linkedinRules, input);
@@ -106,7 +109,7 @@ export function createLinkedInAdapter(options: LinkedInAdapterOptions): Provider
             : ids.length === 1
               ? { content: { media: { id: ids[0], ...(title ? { title } : {}) } } }
               : { content: { multiImage: { images: ids.map((id) => ({ id })) } } };
-        const response = await client.request({
+        const response = await createCall(() => client.request({
           method: 'POST',
           url: '/rest/posts',
           data: {
@@ -119,9 +122,10 @@ export function createLinkedInAdapter(options: LinkedInAdapterOptions): Provider
             ...content,
           },
           headers: rest.headers(token),
-        });
+        }));
         const urn = response.headers['x-restli-id'] as string | undefined;
-        if (!urn) throw new ProviderError({ network: 'linkedin', kind: 'transient', networkMessage: 'LinkedIn did not return the post id (x-restli-id).' });
+        // A 201 without the id: the post exists, so only a lookup may find its id.
+        if (!urn) throw new ProviderError({ network: 'linkedin', kind: 'transient', networkMessage: 'LinkedIn did not return the post id (x-restli-id).', uncertain: true });
         return { platformPostId: urn, url: `https://www.linkedin.com/feed/update/${urn}` };
       },
     },

@@ -1,4 +1,6 @@
 import { type AdapterDeps } from '../adapter-deps.ts';
+import { createCall } from '../http/create-call.ts';
+import { tiktokLookup } from './tiktok.lookup.ts';
 import { ProviderError } from '../errors/provider-error.ts';
 import { assertContent } from '../rules/assert-content.ts';
 import { type OAuthApp, type ProviderAdapter, type PublishInput, type TokenSet } from '../types.ts';
@@ -119,14 +121,14 @@ export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdap
         const reader = await byteReaderOf(options, 'tiktok', first);
         if (reader.size === 0) throw emptyMedia('tiktok');
         const plan = chunkPlan(reader.size);
-        const init = await api.post<{ publish_id: string; upload_url: string }>('/v2/post/publish/video/init/', token, {
+        const init = await createCall(() => api.post<{ publish_id: string; upload_url: string }>('/v2/post/publish/video/init/', token, {
           post_info: info,
           source_info: { source: 'FILE_UPLOAD', video_size: reader.size, ...plan },
-        });
+        }));
         await uploadFile(options, init.upload_url, reader, plan);
         publishId = init.publish_id;
       } else {
-        const init = await api.post<{ publish_id: string }>('/v2/post/publish/video/init/', token, { post_info: info, source_info: { source: 'PULL_FROM_URL', video_url: first.url } });
+        const init = await createCall(() => api.post<{ publish_id: string }>('/v2/post/publish/video/init/', token, { post_info: info, source_info: { source: 'PULL_FROM_URL', video_url: first.url } }));
         publishId = init.publish_id;
       }
     } else {
@@ -141,14 +143,16 @@ export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdap
         });
       }
       const title = typeof input.options?.title === 'string' ? input.options.title : '';
-      const init = await api.post<{ publish_id: string }>('/v2/post/publish/content/init/', token, {
+      const init = await createCall(() => api.post<{ publish_id: string }>('/v2/post/publish/content/init/', token, {
         media_type: 'PHOTO',
         post_mode: 'DIRECT_POST',
         post_info: { title, description: input.text, ...postInfo(input, privacy, creator), auto_add_music: input.options?.auto_add_music !== false },
         source_info: { source: 'PULL_FROM_URL', photo_cover_index: 0, photo_images: input.media.map((item) => item.url) },
-      });
+      }));
       publishId = init.publish_id;
     }
+    // From here the post may appear whatever happens to this process: the caller keeps the handle.
+    await input.onHandle?.(publishId);
     const postId = await waitPublished(options, token, publishId, privacy !== 'SELF_ONLY');
     // A private post (or one still in moderation) has no public id: keep the publish id, which
     // analytics can resolve later through status/fetch.
@@ -197,5 +201,6 @@ export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdap
       },
     },
     publish: { post: publish },
+    lookup: tiktokLookup(options),
   };
 }

@@ -88,7 +88,8 @@ export async function waitPublished(deps: AdapterDeps, token: string, publishId:
         const [id] = status.postIds;
         return id || !expectPublicId ? { done: true as const, value: id } : { done: false as const };
       },
-      () => new ProviderError({ network: 'tiktok', kind: 'transient', networkCode: 'PROCESSING', networkMessage: 'TikTok is still processing the post.' }),
+      // Still processing: it may yet publish, so the caller reconciles through the publish id.
+      () => new ProviderError({ network: 'tiktok', kind: 'transient', networkCode: 'PROCESSING', networkMessage: 'TikTok is still processing the post.', uncertain: true }),
     );
   } catch (error) {
     // Published but not yet public: the post exists, so it must not be retried.

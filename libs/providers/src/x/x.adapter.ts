@@ -2,6 +2,8 @@ import { type AdapterDeps } from '../adapter-deps.ts';
 import { ProviderError } from '../errors/provider-error.ts';
 import { assertContent } from '../rules/assert-content.ts';
 import { type OAuthApp, type ProviderAdapter, type TokenSet } from '../types.ts';
+import { createCall } from '../http/create-call.ts';
+import { xLookup } from './x.lookup.ts';
 import { uploadXMedia } from './x.media.ts';
 import { xRules } from './x.rules.ts';
 
@@ -94,20 +96,22 @@ export function createXAdapter(options: XAdapterOptions): ProviderAdapter {
         return { platformAccountId: user.id, handle: user.username, ...(user.name ? { displayName: user.name } : {}), extras };
       },
     },
+    lookup: xLookup(options),
     publish: {
       async post(input) {
         assertContent(xRules, input);
         const token = input.credentials.accessToken;
+        // Read before posting: once the post exists, nothing may fail.
+        const username = input.credentials.extras?.username ?? (await me(token)).username;
         const mediaIds: string[] = [];
         for (const item of input.media) mediaIds.push(await uploadXMedia(options, token, item));
-        const response = await client.request<{ data: { id: string } }>({
+        const response = await createCall(() => client.request<{ data: { id: string } }>({
           method: 'POST',
           url: '/2/tweets',
           data: { ...(input.text ? { text: input.text } : {}), ...(mediaIds.length > 0 ? { media: { media_ids: mediaIds } } : {}) },
           headers: { Authorization: `Bearer ${token}` },
-        });
+        }));
         const id = response.data.data.id;
-        const username = input.credentials.extras?.username ?? (await me(token)).username;
         return { platformPostId: id, url: `https://x.com/${username}/status/${id}` };
       },
     },

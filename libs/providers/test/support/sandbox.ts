@@ -9,6 +9,8 @@ export interface RunningSandbox {
   close: () => Promise<void>;
   reset: () => Promise<void>;
   fault: (network: string, fault: string, count?: number, retryAfterSeconds?: number) => Promise<void>;
+  /** Decisions §7's `lost_response` / `slow_response` on the next `count` calls that create a post. */
+  outcomeFault: (network: string, fault: 'lost_response' | 'slow_response', count?: number, delaySeconds?: number) => Promise<void>;
   setMetrics: (network: string, postId: string, metrics: Record<string, unknown>) => Promise<void>;
   posts: (network: string) => Promise<{ id: string; text: string; media: { url: string; kind: string }[]; options: Record<string, unknown>; url: string }[]>;
   pendingFaults: () => Promise<unknown[]>;
@@ -39,6 +41,8 @@ export async function startSandbox(options: Pick<SandboxOptions, 'igQuotaTotal' 
     reset: async () => void (await control('POST', '/reset')),
     fault: async (network, fault, count = 1, retryAfterSeconds) =>
       void (await control('POST', '/faults', { network, fault, count, ...(retryAfterSeconds === undefined ? {} : { retry_after_seconds: retryAfterSeconds }) })),
+    outcomeFault: async (network, fault, count = 1, delaySeconds) =>
+      void (await control('POST', '/faults', { network, fault, count, ...(delaySeconds === undefined ? {} : { delay_seconds: delaySeconds }) })),
     setMetrics: async (network, postId, metrics) => void (await control('POST', '/metrics', { network, post_id: postId, metrics })),
     posts: async (network) => ((await control('GET', `/posts?network=${network}`)) as { posts: never[] }).posts,
     pendingFaults: async () => ((await control('GET', '/faults')) as { pending: unknown[] }).pending,

@@ -3,21 +3,24 @@ import { enqueueOutbox } from '@svc/db';
 import type { Prisma } from '../generated/prisma/client.ts';
 import { toEventPayload } from './post-view.ts';
 
-const OPEN = new Set(['pending', 'in_flight']);
-
 /**
- * Derives the job's status once its last delivery finished, in the caller's transaction: the job
- * row is locked first, so of two deliveries finishing together exactly one sees "all done" and
- * announces it. published: every target; partial: some; failed: none (decisions §3).
+ * Counts one finished delivery on its job, in the caller's transaction (the one that moved the
+ * delivery to published/failed, so each delivery is counted exactly once). The increment locks the
+ * job row only for that statement's transaction; the delivery that brings the count to the number
+ * of targets derives the job's status and announces it: published (every target), partial (some),
+ * failed (none) (decisions §3). Only then are the deliveries read, once, for the event.
  */
-export async function finishJobIfDone(tx: Prisma.TransactionClient, jobId: string): Promise<void> {
-  const [locked] = await tx.$queryRawUnsafe<{ status: string }[]>('SELECT status FROM jobs WHERE id = $1::uuid FOR UPDATE', jobId);
-  if (locked === undefined || !['queued', 'processing'].includes(locked.status)) return;
-  const job = await tx.job.findUnique({ where: { id: jobId }, include: { deliveries: true } });
-  if (job === null || job.deliveries.some((delivery) => OPEN.has(delivery.status))) return;
-  const published = job.deliveries.filter((delivery) => delivery.status === 'published').length;
-  const status = published === job.deliveries.length ? 'published' : published > 0 ? 'partial' : 'failed';
+export async function countFinishedDelivery(tx: Prisma.TransactionClient, jobId: string, published: boolean): Promise<void> {
+  const [job] = await tx.$queryRawUnsafe<{ status: string; finished: number; published: number; total: number }[]>(
+    `UPDATE jobs SET finished_deliveries = finished_deliveries + 1, published_deliveries = published_deliveries + $2, updated_at = now()
+      WHERE id = $1::uuid
+      RETURNING status, finished_deliveries AS finished, published_deliveries AS published, cardinality(account_ids) AS total`,
+    jobId,
+    published ? 1 : 0,
+  );
+  if (job === undefined || job.finished < job.total || !['queued', 'processing'].includes(job.status)) return;
+  const status = job.published === job.total ? 'published' : job.published > 0 ? 'partial' : 'failed';
   const finished = await tx.job.update({ where: { id: jobId }, data: { status, finishedAt: new Date() }, include: { deliveries: true } });
-  const context = { orgId: job.orgId, requestId: job.requestId };
+  const context = { orgId: finished.orgId, requestId: finished.requestId };
   await enqueueOutbox(tx, [createEnvelope(status === 'failed' ? postFailed : postPublished, toEventPayload(finished), context)]);
 }

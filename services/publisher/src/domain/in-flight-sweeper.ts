@@ -1,26 +1,24 @@
 import type { Logger } from '@svc/logger';
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import { REQUEUE_BATCH } from './requeue-deliveries.ts';
 
 export interface InFlightSweeperOptions {
   db: PrismaClient;
   logger: Logger;
   intervalMs: number;
-  /** Resolves one delivery (the runner: an expired in-flight delivery becomes outcome_unknown). */
+  /** Resolves one delivery (the runner: an expired lease is taken over and its attempt reconciled). */
   resolve: (deliveryId: string) => Promise<void>;
-  /**
-   * A pending delivery of a running job untouched for this long lost its command (parked after the
-   * broker's retry tiers, e.g. while accounts was down): it gets a fresh one.
-   */
-  stalePendingMs: number;
-  /** Re-enqueues the delivery command through the outbox. */
-  requeue: (deliveryIds: string[]) => Promise<void>;
+  /** Requeues one batch of pending deliveries that lost their command; returns how many. */
+  requeueStale: () => Promise<number>;
 }
 
+const EXPIRED_BATCH = 100;
+
 /**
- * Backstop so no job stays `queued`/`processing` forever: deliveries left in flight whose command
- * never came back (parked, or lost with a broker) are resolved like a redelivered command would once
- * their lease is over, and pending deliveries whose command was parked get a new one. Any number of
- * replicas may sweep; resolutions are conditional UPDATEs and a duplicate command is harmless.
+ * Backstop so no job stays `queued`/`processing` forever: deliveries whose lease ran out (their
+ * worker died; a live one renews it) are taken over and reconciled, and pending deliveries whose
+ * command was parked get a new one, batch after batch. Any number of replicas may sweep; take-overs
+ * are conditional UPDATEs, requeues skip rows another sweeper holds, and a duplicate command is harmless.
  */
 export class InFlightSweeper {
   private timer: NodeJS.Timeout | undefined;
@@ -43,23 +41,21 @@ export class InFlightSweeper {
 
   async sweep(): Promise<void> {
     try {
-      const rows = await this.options.db.$queryRawUnsafe<{ id: string }[]>(
-        "SELECT id::text AS id FROM deliveries WHERE status = 'in_flight' AND lease_until < now() ORDER BY lease_until LIMIT 100",
+      const expired = await this.options.db.$queryRawUnsafe<{ id: string }[]>(
+        "SELECT id::text AS id FROM deliveries WHERE status = 'in_flight' AND lease_until < now() ORDER BY lease_until LIMIT $1",
+        EXPIRED_BATCH,
       );
-      for (const row of rows) await this.options.resolve(row.id);
-      const stale = await this.options.db.$queryRawUnsafe<{ id: string }[]>(
-        `UPDATE deliveries d SET updated_at = now()
-           FROM jobs j
-          WHERE d.job_id = j.id AND j.status IN ('queued', 'processing') AND d.status = 'pending'
-            AND COALESCE(d.next_attempt_at, d.updated_at) < now() - make_interval(secs => $1::float8)
-            AND d.updated_at < now() - make_interval(secs => $1::float8)
-          RETURNING d.id::text AS id`,
-        this.options.stalePendingMs / 1000,
-      );
-      if (stale.length > 0) {
-        this.options.logger.warn({ count: stale.length }, 'pending deliveries without a command; re-enqueued');
-        await this.options.requeue(stale.map((row) => row.id));
+      for (const row of expired) {
+        // One delivery that cannot be resolved now (accounts down) must not stop the others.
+        await this.options.resolve(row.id).catch((error: unknown) => this.options.logger.warn({ err: error, delivery_id: row.id }, 'taking over an expired delivery failed; next sweep'));
       }
+      let requeued = 0;
+      let batch: number;
+      do {
+        batch = await this.options.requeueStale();
+        requeued += batch;
+      } while (batch === REQUEUE_BATCH);
+      if (requeued > 0) this.options.logger.warn({ count: requeued }, 'pending deliveries without a command; re-enqueued');
     } catch (error) {
       this.options.logger.error({ err: error }, 'in-flight sweep failed');
     }

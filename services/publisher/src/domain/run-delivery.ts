@@ -5,7 +5,9 @@ import { isProviderError, type MediaInput, type Network, type Providers, type Pu
 import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
 import type { AccountCredentials, AccountsClient } from './accounts-client.ts';
 import { deliveryErrorCodes, type DeliveryErrorCode } from './errors.ts';
-import { finishJobIfDone } from './finish-job.ts';
+import { holdLease } from './delivery-lease.ts';
+import { countFinishedDelivery } from './finish-job.ts';
+import { reconcileDelivery } from './reconcile-delivery.ts';
 import { deliveryMedia, type DeliveryMediaDeps } from './delivery-media.ts';
 import { enqueueOutboxAfter } from './outbox-at.ts';
 import type { DeliveryRow } from './post-view.ts';
@@ -19,6 +21,8 @@ export interface RunDeliveryDeps {
   /** Backoff before attempt n + 1 (index n - 1; the last value repeats). */
   backoffMs: number[];
   leaseMs: number;
+  /** Waits before each lookup of an uncertain attempt; one lookup per value, then outcome_unknown. */
+  reconcileDelaysMs: number[];
   /**
    * Deliveries of one organization in flight at once, across every publisher process (issue 8):
    * past it, a delivery is put back for `orgBusyDelayMs` instead of holding a consumer slot, so one
@@ -40,7 +44,19 @@ export interface RunDeliveryDeps {
 type Outcome =
   | { kind: 'published'; result: PublishResult }
   | { kind: 'retry'; code: DeliveryErrorCode; message: string; retryAfterMs: number | undefined }
+  /** The post may or may not exist: look it up before anything is posted again. */
+  | { kind: 'uncertain'; message: string }
   | { kind: 'failed'; code: DeliveryErrorCode; message: string };
+
+type Final = Extract<Outcome, { kind: 'published' | 'failed' }>;
+
+interface Claim {
+  attempt: number;
+  /** Set when this claim is for looking up the previous attempt's post (its start time). */
+  reconcileSince: Date | null;
+  reconcileTries: number;
+  handle: string | null;
+}
 
 /** Tries at recording an outcome (250 ms, 1 s, 4 s apart) before the handler fails. */
 const RECORD_TRIES = 4;
@@ -48,14 +64,16 @@ const RECORD_TRIES = 4;
 const LABEL: Record<Network, string> = { instagram: 'Instagram', facebook: 'Facebook', x: 'X', linkedin: 'LinkedIn', tiktok: 'TikTok' };
 
 /**
- * Delivers one target of a job, effectively once toward the network (decisions §3):
+ * Delivers one target of a job exactly once toward the network (decisions §3, issue 13):
  * 1. a delivery already finished is acknowledged and left alone;
- * 2. the attempt is claimed first (`pending -> in_flight`, attempts + 1, a lease) and committed;
+ * 2. the attempt is claimed first (`pending -> in_flight`, attempts + 1, its start time, a short
+ *    lease renewed by a heartbeat while this worker lives) and committed;
  * 3. the network's id is recorded in the same statement that marks it published;
- * 4. a delivery found `in_flight` past its lease had its worker die mid-call: it fails with
- *    `outcome_unknown` rather than being posted again blindly (the networks offer no reliable
- *    "did this post land" lookup); one still within its lease is looked at again when it ends.
- * Retryable failures (rate limits, 5xx, timeouts) wait `max(backoff, Retry-After)` through an outbox
+ * 4. an attempt whose outcome is uncertain (the create call timed out, lost its connection or got a
+ *    5xx after it was sent; the network still processing when polling stopped; the worker died and
+ *    its lease ran out) is reconciled: the network is asked whether the post exists. Found: published
+ *    with its id. Verifiably absent: posted again. The network cannot say: `outcome_unknown`, with why.
+ * Retryable failures (rate limits, refused calls) wait `max(backoff, Retry-After)` through an outbox
  * row with a future `available_at`; an expired token is refreshed once and the call repeated.
  */
 export class DeliveryRunner {
@@ -64,7 +82,7 @@ export class DeliveryRunner {
   async run(deliveryId: string): Promise<void> {
     const delivery = await this.deps.db.delivery.findUnique({ where: { id: deliveryId } });
     if (delivery === null) return;
-    if (delivery.status === 'in_flight') return this.resolveInFlight(delivery);
+    if (delivery.status === 'in_flight') return this.takeOver(delivery);
     if (delivery.status !== 'pending') return;
     const job = await this.deps.db.job.findUnique({ where: { id: delivery.jobId } });
     if (job === null || !['queued', 'processing'].includes(job.status)) return;
@@ -78,25 +96,89 @@ export class DeliveryRunner {
       return this.finish(delivery, delivery.attempts, lost);
     }
 
-    const attempt = await this.claim(delivery);
-    if (attempt === 'org_busy') return this.deferForOrg(delivery, job.requestId);
-    if (attempt === undefined) return;
-    const media = await deliveryMedia(this.deps.media, job, delivery.provider as Network);
-    if (media === undefined) {
-      return this.finish(delivery, attempt, { kind: 'failed', code: 'media_invalid', message: 'A media file of this post is no longer in the library.' });
+    const claim = await this.claim(delivery);
+    if (claim === 'org_busy') return this.deferForOrg(delivery, job.requestId);
+    if (claim === undefined) return;
+    const lease = holdLease(this.deps.db, this.deps.logger, delivery.id, this.deps.leaseMs);
+    try {
+      const media = await deliveryMedia(this.deps.media, job, delivery.provider as Network);
+      if (media === undefined) {
+        return await this.finish(delivery, claim.attempt, { kind: 'failed', code: 'media_invalid', message: 'A media file of this post is no longer in the library.' });
+      }
+      let attempt = claim.attempt;
+      if (claim.reconcileSince !== null) {
+        const next = await this.reconcile(delivery, claim, credentials, job.text, media.length, job.requestId);
+        if (next === undefined) return;
+        attempt = next;
+      }
+      const options = (job.options as Record<string, Record<string, unknown> | undefined>)[delivery.provider] ?? {};
+      const outcome = await this.attempt(delivery, attempt, credentials, job.text, media, options, job.requestId);
+      this.deps.onOutcome?.(delivery.provider, outcome.kind === 'uncertain' ? 'retry' : outcome.kind, outcome.kind === 'published' ? 'ok' : outcome.kind === 'uncertain' ? 'uncertain' : outcome.code);
+      if (outcome.kind === 'published') await this.deps.afterNetworkCall?.(delivery.id);
+      if (outcome.kind === 'uncertain') return await this.awaitLookup(delivery, attempt, outcome.message, 0, job.requestId);
+      if (outcome.kind === 'retry' && attempt < this.deps.maxAttempts) return await this.retryLater(delivery, attempt, outcome, job.requestId);
+      if (outcome.kind === 'retry') {
+        return await this.finish(delivery, attempt, {
+          kind: 'failed',
+          code: deliveryErrorCodes.retriesExhausted,
+          message: `${outcome.message} (gave up after ${attempt} attempts)`,
+        });
+      }
+      return await this.finish(delivery, attempt, outcome);
+    } finally {
+      lease.release();
     }
-    const outcome = await this.attempt(delivery, credentials, job.text, media, (job.options as Record<string, Record<string, unknown> | undefined>)[delivery.provider] ?? {}, job.requestId);
-    this.deps.onOutcome?.(delivery.provider, outcome.kind, outcome.kind === 'published' ? 'ok' : outcome.code);
-    if (outcome.kind === 'published') await this.deps.afterNetworkCall?.(delivery.id);
-    if (outcome.kind === 'retry' && attempt < this.deps.maxAttempts) return this.retryLater(delivery, attempt, outcome, job.requestId);
-    if (outcome.kind === 'retry') {
-      return this.finish(delivery, attempt, {
+  }
+
+  /**
+   * Looks up the post of the previous attempt, whose outcome is uncertain. Returns the number of a
+   * new attempt when the post is verifiably absent and may be posted again, undefined when the
+   * delivery was settled (found, failed) or put back to look again later.
+   */
+  private async reconcile(delivery: DeliveryRow, claim: Claim, credentials: AccountCredentials, text: string, mediaCount: number, requestId: string | null): Promise<number | undefined> {
+    const network = LABEL[delivery.provider as Network];
+    const found = await reconcileDelivery(
+      { db: this.deps.db, providers: this.deps.providers, logger: this.deps.logger },
+      { id: delivery.id, orgId: delivery.orgId, accountId: delivery.accountId, provider: delivery.provider, since: claim.reconcileSince!, handle: claim.handle },
+      { accessToken: credentials.access_token, extras: credentials.extras },
+      text,
+      mediaCount,
+    );
+    this.deps.logger.info({ delivery_id: delivery.id, attempt: claim.attempt, result: found.kind }, 'uncertain attempt reconciled with the network');
+    if (found.kind === 'found') {
+      await this.finish(delivery, claim.attempt, { kind: 'published', result: found.result });
+      return undefined;
+    }
+    if (found.kind === 'wait' && claim.reconcileTries + 1 < this.deps.reconcileDelaysMs.length) {
+      await this.awaitLookup(delivery, claim.attempt, `Checking with ${network} whether attempt ${claim.attempt} published the post: ${found.reason}.`, claim.reconcileTries + 1, requestId);
+      return undefined;
+    }
+    if (found.kind !== 'absent') {
+      await this.finish(delivery, claim.attempt, {
+        kind: 'failed',
+        code: deliveryErrorCodes.outcomeUnknown,
+        message: `Whether attempt ${claim.attempt} reached ${network} is unknown: ${found.reason}. It was not posted again to avoid a duplicate; check the account and publish again if it is missing.`,
+      });
+      return undefined;
+    }
+    if (claim.attempt >= this.deps.maxAttempts) {
+      await this.finish(delivery, claim.attempt, {
         kind: 'failed',
         code: deliveryErrorCodes.retriesExhausted,
-        message: `${outcome.message} (gave up after ${attempt} attempts)`,
+        message: `${network} has no post from the last of ${claim.attempt} attempts (checked through its read API); gave up.`,
       });
+      return undefined;
     }
-    return this.finish(delivery, attempt, outcome);
+    const [next] = await this.deps.db.$queryRawUnsafe<{ attempts: number }[]>(
+      `UPDATE deliveries SET attempts = attempts + 1, attempt_started_at = now(), attempt_handle = NULL, reconcile_since = NULL, reconcile_tries = 0,
+              error_code = NULL, error_message = NULL, lease_until = now() + make_interval(secs => $3::float8), updated_at = now()
+        WHERE id = $1::uuid AND status = 'in_flight' AND attempts = $2
+        RETURNING attempts`,
+      delivery.id,
+      claim.attempt,
+      this.deps.leaseMs / 1000,
+    );
+    return next?.attempts;
   }
 
   /**
@@ -104,7 +186,7 @@ export class DeliveryRunner {
    * per-organization limit, claims of one organization are serialized by an advisory lock so the
    * count of its live leases cannot be read stale by two workers at once.
    */
-  private async claim(delivery: DeliveryRow): Promise<number | 'org_busy' | undefined> {
+  private async claim(delivery: DeliveryRow): Promise<Claim | 'org_busy' | undefined> {
     const limit = this.deps.orgConcurrency;
     return this.deps.db.$transaction(async (tx) => {
       if (limit !== undefined) {
@@ -115,20 +197,25 @@ export class DeliveryRunner {
         );
         if ((busy?.n ?? 0) >= limit) return 'org_busy' as const;
       }
-      const rows = await tx.$queryRawUnsafe<{ attempts: number }[]>(
-        `UPDATE deliveries SET status = 'in_flight', attempts = attempts + 1, next_attempt_at = NULL,
-                lease_until = now() + make_interval(secs => $2::float8), updated_at = now()
+      // A claim to look up an uncertain attempt keeps its number, start and handle; any other starts a new attempt.
+      const rows = await tx.$queryRawUnsafe<{ attempts: number; reconcile_since: Date | null; reconcile_tries: number; attempt_handle: string | null }[]>(
+        `UPDATE deliveries SET status = 'in_flight', next_attempt_at = NULL, updated_at = now(),
+                lease_until = now() + make_interval(secs => $2::float8),
+                attempts = attempts + CASE WHEN reconcile_since IS NULL THEN 1 ELSE 0 END,
+                attempt_started_at = CASE WHEN reconcile_since IS NULL THEN now() ELSE attempt_started_at END,
+                attempt_handle = CASE WHEN reconcile_since IS NULL THEN NULL ELSE attempt_handle END
           WHERE id = $1::uuid AND status = 'pending' AND (next_attempt_at IS NULL OR next_attempt_at <= now() + interval '1 second')
-          RETURNING attempts`,
+          RETURNING attempts, reconcile_since, reconcile_tries, attempt_handle`,
         delivery.id,
         this.deps.leaseMs / 1000,
       );
-      if (rows.length === 0) return undefined;
+      const [row] = rows;
+      if (row === undefined) return undefined;
       await tx.$executeRawUnsafe(
         "UPDATE jobs SET status = 'processing', started_at = now(), updated_at = now() WHERE id = $1::uuid AND status = 'queued'",
         delivery.jobId,
       );
-      return rows[0]!.attempts;
+      return { attempt: row.attempts, reconcileSince: row.reconcile_since, reconcileTries: row.reconcile_tries, handle: row.attempt_handle };
     });
   }
 
@@ -143,14 +230,19 @@ export class DeliveryRunner {
     this.deps.logger.debug({ delivery_id: delivery.id, org_id: delivery.orgId, delay_ms: delayMs }, 'organization at its delivery limit; deferred');
   }
 
-  private async attempt(delivery: DeliveryRow, first: AccountCredentials, text: string, media: MediaInput[], options: Record<string, unknown>, requestId: string | null): Promise<Outcome> {
+  private async attempt(delivery: DeliveryRow, attempt: number, first: AccountCredentials, text: string, media: MediaInput[], options: Record<string, unknown>, requestId: string | null): Promise<Outcome> {
     const adapter = this.deps.providers[delivery.provider as Network];
+    // A handle on the attempt (TikTok publish_id, Facebook video id) is stored as soon as the network
+    // gives it, so a reconciliation after a crash can ask about this very attempt.
+    const onHandle = async (handle: string) => {
+      await this.deps.db.$executeRawUnsafe("UPDATE deliveries SET attempt_handle = $3 WHERE id = $1::uuid AND status = 'in_flight' AND attempts = $2", delivery.id, attempt, handle);
+    };
     const post = (credentials: AccountCredentials) =>
-      adapter.publish.post({ credentials: { accessToken: credentials.access_token, extras: credentials.extras }, text, media, options });
+      adapter.publish.post({ credentials: { accessToken: credentials.access_token, extras: credentials.extras }, text, media, options, onHandle });
     try {
       return { kind: 'published', result: await post(first) };
     } catch (error) {
-      if (!isProviderError(error) || error.kind !== 'auth_expired') return this.classify(delivery, error);
+      if (!isProviderError(error) || error.kind !== 'auth_expired') return this.classify(delivery, attempt, error);
     }
     // An expired token: refreshed once (accounts marks the account requires_reconnect if that fails), then one more call.
     let refreshed: AccountCredentials;
@@ -164,16 +256,19 @@ export class DeliveryRunner {
     try {
       return { kind: 'published', result: await post(refreshed) };
     } catch (error) {
-      return this.classify(delivery, error);
+      return this.classify(delivery, attempt, error);
     }
   }
 
-  private classify(delivery: DeliveryRow, error: unknown): Outcome {
+  private classify(delivery: DeliveryRow, attempt: number, error: unknown): Outcome {
     const network = LABEL[delivery.provider as Network];
     if (!isProviderError(error)) {
       this.deps.logger.error({ err: error, delivery_id: delivery.id }, 'unexpected failure during a network call');
-      return { kind: 'failed', code: deliveryErrorCodes.internalError, message: `An unexpected error interrupted the call to ${network}; the post was not retried in case it went through.` };
+      return { kind: 'uncertain', message: `An unexpected error interrupted the call to ${network}; checking whether the post went through before anything else.` };
     }
+    if (error.uncertain) return { kind: 'uncertain', message: `${network} gave no clear answer (${error.networkCode ?? error.kind}: ${error.networkMessage}); checking whether the post exists before posting again.` };
+    // A "duplicate" refusal after an earlier attempt may be that attempt's own post: look it up.
+    if (error.kind === 'duplicate' && attempt > 1) return { kind: 'uncertain', message: `${network} refused attempt ${attempt} as a duplicate; checking whether an earlier attempt published it.` };
     const message = `${network} refused the post (${error.kind}): ${error.networkMessage}`;
     if (error.retryable) return { kind: 'retry', code: error.kind, message, retryAfterMs: error.retryAfterMs };
     return { kind: 'failed', code: error.kind, message };
@@ -194,22 +289,43 @@ export class DeliveryRunner {
   private async retryLater(delivery: DeliveryRow, attempt: number, outcome: Extract<Outcome, { kind: 'retry' }>, requestId: string | null): Promise<void> {
     const backoff = this.deps.backoffMs[Math.min(attempt - 1, this.deps.backoffMs.length - 1)] ?? 1000;
     const delayMs = Math.max(backoff, outcome.retryAfterMs ?? 0);
+    await this.putBack(delivery, attempt, { code: outcome.code, message: outcome.message, delayMs, reconcileTries: undefined }, requestId);
+    this.deps.logger.info({ delivery_id: delivery.id, attempt, delay_ms: delayMs, code: outcome.code }, 'delivery will be retried');
+  }
+
+  /** The attempt's outcome is uncertain: the delivery waits, pending, to look its post up (lookup `tries` + 1). */
+  private async awaitLookup(delivery: DeliveryRow, attempt: number, message: string, tries: number, requestId: string | null): Promise<void> {
+    const delays = this.deps.reconcileDelaysMs;
+    const delayMs = delays[Math.min(tries, delays.length - 1)] ?? 5000;
+    await this.putBack(delivery, attempt, { code: deliveryErrorCodes.reconciling, message, delayMs, reconcileTries: tries }, requestId);
+    this.deps.logger.info({ delivery_id: delivery.id, attempt, delay_ms: delayMs, tries }, 'delivery outcome uncertain; will look the post up');
+  }
+
+  /**
+   * in_flight -> pending with a command due in `delayMs`, if this attempt still owns the delivery.
+   * With `reconcileTries`, the next claim looks the attempt's post up instead of posting.
+   */
+  private async putBack(delivery: DeliveryRow, attempt: number, next: { code: string; message: string; delayMs: number; reconcileTries: number | undefined }, requestId: string | null): Promise<void> {
+    const reconcile = next.reconcileTries !== undefined;
     await this.persistently(delivery, () => this.deps.db.$transaction(async (tx) => {
       const moved = await tx.$executeRawUnsafe(
         `UPDATE deliveries SET status = 'pending', lease_until = NULL, error_code = $3, error_message = $4,
-                next_attempt_at = now() + make_interval(secs => $5::float8), updated_at = now()
+                next_attempt_at = now() + make_interval(secs => $5::float8), updated_at = now(),
+                reconcile_since = CASE WHEN $6 THEN COALESCE(attempt_started_at, created_at) END,
+                reconcile_tries = $7
           WHERE id = $1::uuid AND status = 'in_flight' AND attempts = $2`,
         delivery.id,
         attempt,
-        outcome.code,
-        outcome.message,
-        delayMs / 1000,
+        next.code,
+        next.message.slice(0, 2000),
+        next.delayMs / 1000,
+        reconcile,
+        next.reconcileTries ?? 0,
       );
       if (moved === 0) return;
       const envelope = createEnvelope(publisherDeliveryRun, { job_id: delivery.jobId, delivery_id: delivery.id }, { orgId: delivery.orgId, requestId });
-      await enqueueOutboxAfter(tx, envelope, delayMs);
+      await enqueueOutboxAfter(tx, envelope, next.delayMs);
     }));
-    this.deps.logger.info({ delivery_id: delivery.id, attempt, delay_ms: delayMs, code: outcome.code }, 'delivery will be retried');
   }
 
   /**
@@ -217,7 +333,7 @@ export class DeliveryRunner {
    * if it was the last. Retried in-process a few times: once a post exists, losing its id to a
    * database blip would turn a success into `outcome_unknown`.
    */
-  private async finish(delivery: DeliveryRow, attempt: number, outcome: Exclude<Outcome, { kind: 'retry' }>): Promise<void> {
+  private async finish(delivery: DeliveryRow, attempt: number, outcome: Final): Promise<void> {
     await this.persistently(delivery, () => this.record(delivery, attempt, outcome));
     this.deps.wake();
   }
@@ -236,17 +352,17 @@ export class DeliveryRunner {
     }
   }
 
-  private async record(delivery: DeliveryRow, attempt: number, outcome: Exclude<Outcome, { kind: 'retry' }>): Promise<void> {
+  private async record(delivery: DeliveryRow, attempt: number, outcome: Final): Promise<void> {
     await this.deps.db.$transaction(async (tx) => {
       const owned = outcome.kind === 'published'
         ? await tx.$executeRawUnsafe(
           `UPDATE deliveries SET status = 'published', platform_post_id = $3, platform_post_url = $4, error_code = NULL, error_message = NULL,
-                  lease_until = NULL, published_at = now(), finished_at = now(), updated_at = now()
+                  lease_until = NULL, reconcile_since = NULL, published_at = now(), finished_at = now(), updated_at = now()
             WHERE id = $1::uuid AND status = 'in_flight' AND attempts = $2`,
           delivery.id, attempt, outcome.result.platformPostId, outcome.result.url,
         )
         : await tx.$executeRawUnsafe(
-          `UPDATE deliveries SET status = 'failed', error_code = $3, error_message = $4, lease_until = NULL, finished_at = now(), updated_at = now()
+          `UPDATE deliveries SET status = 'failed', error_code = $3, error_message = $4, lease_until = NULL, reconcile_since = NULL, finished_at = now(), updated_at = now()
             WHERE id = $1::uuid AND attempts = $2 AND status IN ('in_flight', 'pending') AND platform_post_id IS NULL`,
           delivery.id, attempt, outcome.code, outcome.message.slice(0, 2000),
         );
@@ -254,7 +370,7 @@ export class DeliveryRunner {
         if (outcome.kind === 'published') await this.recordLateSuccess(tx, delivery, outcome.result);
         return;
       }
-      await finishJobIfDone(tx, delivery.jobId);
+      await countFinishedDelivery(tx, delivery.jobId, outcome.kind === 'published');
     });
   }
 
@@ -270,26 +386,34 @@ export class DeliveryRunner {
     );
   }
 
-  /** A command for a delivery already in flight: a duplicate while the call runs, or the leftover of a dead worker. */
-  private async resolveInFlight(delivery: DeliveryRow): Promise<void> {
+  /**
+   * A command for a delivery in flight: a duplicate while its attempt runs (looked at again when the
+   * lease would end), or the leftover of a worker that died (its lease ran out: no heartbeat renewed
+   * it). Taking over is one conditional UPDATE, so a delivery its owner just moved on is left alone;
+   * the taken delivery waits, pending, for a lookup of the dead attempt's post.
+   */
+  private async takeOver(delivery: DeliveryRow): Promise<void> {
+    const network = LABEL[delivery.provider as Network];
+    const taken = await this.deps.db.$executeRawUnsafe(
+      `UPDATE deliveries SET status = 'pending', lease_until = NULL, next_attempt_at = NULL, updated_at = now(),
+              reconcile_since = COALESCE(attempt_started_at, created_at), reconcile_tries = 0, error_code = $2, error_message = $3
+        WHERE id = $1::uuid AND status = 'in_flight' AND lease_until < now()`,
+      delivery.id,
+      deliveryErrorCodes.reconciling,
+      `The worker publishing to ${network} stopped during attempt ${delivery.attempts}; checking with ${network} whether the post exists before anything else.`,
+    );
+    if (taken > 0) {
+      this.deps.logger.warn({ delivery_id: delivery.id, attempt: delivery.attempts }, 'delivery lease expired; reconciling the attempt');
+      return this.run(delivery.id);
+    }
     const [lease] = await this.deps.db.$queryRawUnsafe<{ remaining_ms: number }[]>(
-      'SELECT GREATEST(0, EXTRACT(EPOCH FROM (lease_until - now())) * 1000)::float8 AS remaining_ms FROM deliveries WHERE id = $1::uuid',
+      "SELECT GREATEST(0, EXTRACT(EPOCH FROM (lease_until - now())) * 1000)::float8 AS remaining_ms FROM deliveries WHERE id = $1::uuid AND status = 'in_flight'",
       delivery.id,
     );
-    const remainingMs = lease?.remaining_ms ?? 0;
-    if (remainingMs > 0) {
-      // Possibly still running elsewhere: look again once the lease is over.
-      await this.deps.db.$transaction(async (tx) => {
-        const envelope = createEnvelope(publisherDeliveryRun, { job_id: delivery.jobId, delivery_id: delivery.id }, { orgId: delivery.orgId, requestId: null });
-        await enqueueOutboxAfter(tx, envelope, remainingMs + 250);
-      });
-      return;
-    }
-    const network = LABEL[delivery.provider as Network];
-    await this.finish(delivery, delivery.attempts, {
-      kind: 'failed',
-      code: deliveryErrorCodes.outcomeUnknown,
-      message: `The worker publishing to ${network} stopped during attempt ${delivery.attempts}, so whether the post reached ${network} is unknown. It was not posted again to avoid a duplicate; check the account and publish again if it is missing.`,
+    if (lease === undefined) return; // no longer in flight: its owner finished or put it back
+    await this.deps.db.$transaction(async (tx) => {
+      const envelope = createEnvelope(publisherDeliveryRun, { job_id: delivery.jobId, delivery_id: delivery.id }, { orgId: delivery.orgId, requestId: null });
+      await enqueueOutboxAfter(tx, envelope, lease.remaining_ms + 250);
     });
   }
 }

@@ -1,13 +1,16 @@
 import { Router, json } from 'express';
 import { type SandboxState } from '../state/sandbox-state.ts';
-import { FAULT_KINDS, NETWORKS, type FaultKind, type NetworkName } from '../state/types.ts';
+import { FAULT_KINDS, NETWORKS, OUTCOME_FAULT_KINDS, type FaultKind, type NetworkName, type OutcomeFaultKind } from '../state/types.ts';
 
 const isNetwork = (value: unknown): value is NetworkName => NETWORKS.includes(value as NetworkName);
 const isFault = (value: unknown): value is FaultKind => FAULT_KINDS.includes(value as FaultKind);
+const isOutcomeFault = (value: unknown): value is OutcomeFaultKind => OUTCOME_FAULT_KINDS.includes(value as OutcomeFaultKind);
 
 function badRequest(message: string) {
   return { error: { code: 'validation_error', message } };
 }
+
+const pendingFaults = (state: SandboxState) => [...state.faults.pending(), ...state.outcomeFaults.pending()];
 
 /** Decisions §7 control API, mounted at `/__sandbox`; never part of a real network. */
 export function controlRouter(state: SandboxState): Router {
@@ -20,19 +23,27 @@ export function controlRouter(state: SandboxState): Router {
   });
 
   router.post('/faults', (req, res) => {
-    const body = (req.body ?? {}) as { network?: unknown; fault?: unknown; count?: unknown; retry_after_seconds?: unknown };
+    const body = (req.body ?? {}) as { network?: unknown; fault?: unknown; count?: unknown; retry_after_seconds?: unknown; delay_seconds?: unknown };
     if (!isNetwork(body.network)) return void res.status(400).json(badRequest(`network must be one of ${NETWORKS.join(', ')}.`));
-    if (!isFault(body.fault)) return void res.status(400).json(badRequest(`fault must be one of ${FAULT_KINDS.join(', ')}.`));
+    if (!isFault(body.fault) && !isOutcomeFault(body.fault)) {
+      return void res.status(400).json(badRequest(`fault must be one of ${[...FAULT_KINDS, ...OUTCOME_FAULT_KINDS].join(', ')}.`));
+    }
     const count = body.count === undefined ? 1 : Number(body.count);
     if (!Number.isInteger(count) || count < 1) return void res.status(400).json(badRequest('count must be a positive integer.'));
+    if (isOutcomeFault(body.fault)) {
+      const delay = body.delay_seconds === undefined ? 30 : Number(body.delay_seconds);
+      if (!Number.isFinite(delay) || delay < 0) return void res.status(400).json(badRequest('delay_seconds must be a non-negative number.'));
+      state.outcomeFaults.push(body.network, body.fault, count, delay);
+      return void res.status(201).json({ network: body.network, fault: body.fault, count, pending: pendingFaults(state) });
+    }
     const retryAfter = body.retry_after_seconds === undefined ? 60 : Number(body.retry_after_seconds);
     if (!Number.isFinite(retryAfter) || retryAfter < 0) return void res.status(400).json(badRequest('retry_after_seconds must be a non-negative number.'));
     state.faults.push(body.network, body.fault, count, retryAfter);
-    res.status(201).json({ network: body.network, fault: body.fault, count, pending: state.faults.pending() });
+    res.status(201).json({ network: body.network, fault: body.fault, count, pending: pendingFaults(state) });
   });
 
   router.get('/faults', (_req, res) => {
-    res.json({ pending: state.faults.pending() });
+    res.json({ pending: pendingFaults(state) });
   });
 
   router.get('/posts', (req, res) => {

@@ -7,6 +7,7 @@ import { registerInstagram } from './instagram.routes.ts';
 import { registerObjects } from './objects.routes.ts';
 import { registerGraphOAuth } from './oauth.routes.ts';
 import { registerPages } from './pages.routes.ts';
+import { registerTimelines } from './timeline.routes.ts';
 
 const VERSION = /^v\d+\.\d+$/;
 
@@ -21,6 +22,7 @@ export function graphRouter(ctx: SandboxContext): Router {
   registerGraphOAuth(versioned, ctx);
   registerInstagram(versioned, ctx);
   registerPages(versioned, ctx);
+  registerTimelines(versioned, ctx);
   registerInsights(versioned, ctx);
   registerObjects(versioned, ctx);
 

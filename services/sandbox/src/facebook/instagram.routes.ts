@@ -1,4 +1,5 @@
 import { type Response, type Router } from 'express';
+import { markPostCreated } from '../http/outcome-faults.ts';
 import { type SandboxContext } from '../context.ts';
 import { isVideoFormat } from '../media/sniff.ts';
 import { numericId, randomToken } from '../state/ids.ts';
@@ -190,6 +191,7 @@ export function registerInstagram(router: Router, ctx: SandboxContext): void {
       url: item.permalink,
       created_at: new Date(state.now()).toISOString(),
     });
+    markPostCreated(res, 'instagram');
     res.json({ id: item.id });
   });
 

@@ -1,4 +1,5 @@
 import { type Request, type Response, type Router } from 'express';
+import { markPostCreated } from '../http/outcome-faults.ts';
 import { type SandboxContext } from '../context.ts';
 import { numericId } from '../state/ids.ts';
 import { bucHeaders, callerOf, graphParams, idOf, requireGraphToken } from './graph-auth.ts';
@@ -77,6 +78,7 @@ export function registerPages(router: Router, ctx: SandboxContext): void {
     for (const item of attached) photos.get(item.media_fbid as string)!.attached = true;
     const options: Record<string, string> = params.link ? { link: params.link } : {};
     const post = createPost(pageId, message, media, options);
+    markPostCreated(res, 'facebook');
     res.json(params.fields?.includes('permalink_url') ? { id: post.id, permalink_url: post.permalink } : { id: post.id });
   });
 
@@ -112,6 +114,7 @@ export function registerPages(router: Router, ctx: SandboxContext): void {
     if (!published) return void res.json({ id: photo.id });
     const post = createPost(pageId, caption, [{ url: params.url, kind: 'image' }], {});
     photo.postId = post.id;
+    markPostCreated(res, 'facebook');
     res.json({ id: photo.id, post_id: post.id });
   });
 
@@ -136,6 +139,7 @@ export function registerPages(router: Router, ctx: SandboxContext): void {
       url: `https://www.facebook.com/${pageId}/videos/${id}/`,
       created_at: new Date().toISOString(),
     });
+    markPostCreated(res, 'facebook');
     res.json({ id });
   });
 }

@@ -1,4 +1,5 @@
 import { json, type Response, type Router } from 'express';
+import { markPostCreated } from '../http/outcome-faults.ts';
 import { type SandboxContext } from '../context.ts';
 import { numericId } from '../state/ids.ts';
 import { liCallerOf, mayActAs, requireLiToken, requireVersion } from './li-auth.ts';
@@ -74,6 +75,7 @@ export function registerLinkedInPosts(router: Router, ctx: SandboxContext): void
       created_at: new Date(now).toISOString(),
     });
     res.setHeader('x-restli-id', urn);
-    res.status(201).end();
+    markPostCreated(res, 'linkedin');
+    res.status(201).send();
   });
 }

@@ -3,6 +3,7 @@ import { type SandboxContext } from '../context.ts';
 import { liError } from './li-errors.ts';
 import { registerLinkedInMedia } from './li-media.routes.ts';
 import { registerLinkedInOAuth } from './li-oauth.routes.ts';
+import { registerLinkedInPostReads } from './li-posts-read.routes.ts';
 import { registerLinkedInPosts } from './li-posts.routes.ts';
 import { registerLinkedInReads } from './li-read.routes.ts';
 
@@ -12,6 +13,7 @@ export function linkedinRouter(ctx: SandboxContext): Router {
   registerLinkedInOAuth(router, ctx);
   registerLinkedInMedia(router, ctx);
   registerLinkedInPosts(router, ctx);
+  registerLinkedInPostReads(router, ctx);
   registerLinkedInReads(router, ctx);
   router.use((_req: Request, res: Response) => liError(res, 404, 'Resource not found.', 'NOT_FOUND'));
   router.use((_error: unknown, _req: Request, res: Response, _next: NextFunction) => liError(res, 500, 'Internal Server Error'));

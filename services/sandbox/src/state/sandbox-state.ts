@@ -1,6 +1,6 @@
 import { FaultQueue } from './fault-queue.ts';
 import { TokenStore } from './token-store.ts';
-import { type NetworkName, type RecordedPost } from './types.ts';
+import { type NetworkName, type OutcomeFaultKind, type RecordedPost } from './types.ts';
 
 export type MetricValue = number | Record<string, number>;
 
@@ -10,6 +10,8 @@ export type MetricValue = number | Record<string, number>;
  */
 export class SandboxState {
   readonly faults = new FaultQueue();
+  /** `lost_response` / `slow_response`, consumed only by calls that create a post (`retryAfterSeconds` = the delay). */
+  readonly outcomeFaults = new FaultQueue<OutcomeFaultKind>();
   readonly tokens: TokenStore;
   readonly posts: RecordedPost[] = [];
   private readonly metrics = new Map<string, Record<string, MetricValue>>();
@@ -47,6 +49,7 @@ export class SandboxState {
 
   reset(): void {
     this.faults.clear();
+    this.outcomeFaults.clear();
     this.tokens.clear();
     this.posts.length = 0;
     this.metrics.clear();

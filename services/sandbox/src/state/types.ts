@@ -13,6 +13,13 @@ export type TokenFamily = 'facebook' | 'x' | 'linkedin' | 'tiktok';
 export const FAULT_KINDS = ['rate_limit', 'server_error', 'timeout', 'token_expired', 'token_revoked', 'duplicate', 'quota_exhausted'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
+/**
+ * Decisions §7's uncertain outcomes: they apply to the next calls that create a post, which happens
+ * (the post exists and is readable) before the answer is lost or delayed.
+ */
+export const OUTCOME_FAULT_KINDS = ['lost_response', 'slow_response'] as const;
+export type OutcomeFaultKind = (typeof OUTCOME_FAULT_KINDS)[number];
+
 export interface Fault {
   network: NetworkName;
   fault: FaultKind;

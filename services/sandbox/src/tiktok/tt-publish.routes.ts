@@ -1,4 +1,5 @@
 import { json, raw, type NextFunction, type Request, type Response, type Router } from 'express';
+import { markPostCreated } from '../http/outcome-faults.ts';
 import { type SandboxContext } from '../context.ts';
 import { startDownload } from '../facebook/graph-records.ts';
 import { numericId, randomToken } from '../state/ids.ts';
@@ -80,6 +81,7 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
       uploaded: new Map(),
     };
     publishes.set(publish.publishId, publish);
+    markPostCreated(res, 'tiktok');
     return publish;
   };
 

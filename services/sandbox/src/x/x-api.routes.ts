@@ -1,4 +1,5 @@
 import { json, type Router } from 'express';
+import { markPostCreated } from '../http/outcome-faults.ts';
 import { type SandboxContext } from '../context.ts';
 import { numericId } from '../state/ids.ts';
 import { requireXScopes, requireXToken, xCallerOf } from './x-auth.ts';
@@ -59,6 +60,7 @@ export function registerXApi(router: Router, ctx: SandboxContext): void {
     });
     sendRateHeaders(state, res, 'tweets.create', userId, 100);
     sendDailyHeaders(state, res, userId);
+    markPostCreated(res, 'x');
     res.status(201).json({ data: { id: tweet.id, text, edit_history_tweet_ids: [tweet.id] } });
   });
 

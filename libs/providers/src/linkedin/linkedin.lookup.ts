@@ -1,0 +1,39 @@
+import { type AdapterDeps } from '../adapter-deps.ts';
+import { scanNewestFirst, type CandidatePage } from '../lookup/scan.ts';
+import { type Credentials, type LookupCapability } from '../types.ts';
+import { type LinkedInRest } from './linkedin.media.ts';
+import { escapeLittleText } from './linkedin.text.ts';
+
+interface PostsPage {
+  elements?: { id: string; commentary?: string; createdAt?: number; publishedAt?: number }[];
+  paging?: { start?: number; count?: number; total?: number };
+}
+
+const COUNT = 100;
+
+/**
+ * Posts API finder "by author" (`GET /rest/posts?q=author&author=...`, `X-RestLi-Method: FINDER`).
+ * Reading a member's posts needs `r_member_social`, which LinkedIn grants only to approved partners:
+ * without it LinkedIn answers 403 and the lookup throws `permission_missing` (reported as unknown).
+ * The commentary is compared in the little-text form the adapter sent.
+ */
+export function linkedinLookup(deps: AdapterDeps, rest: LinkedInRest, authorOf: (credentials: Credentials) => Promise<string>): LookupCapability {
+  return {
+    async find(input) {
+      const token = input.credentials.accessToken;
+      const author = await authorOf(input.credentials);
+      const pageFrom = (start: number) => async (): Promise<CandidatePage> => {
+        const body = (await deps.client.request<PostsPage>({
+          method: 'GET',
+          url: '/rest/posts',
+          params: { q: 'author', author, count: String(COUNT), start: String(start), sortBy: 'CREATED' },
+          headers: { ...rest.headers(token), 'X-RestLi-Method': 'FINDER' },
+        })).data;
+        const items = (body.elements ?? []).map((post) => ({ id: post.id, text: post.commentary ?? '', createdAt: post.publishedAt ?? post.createdAt ?? 0, url: `https://www.linkedin.com/feed/update/${post.id}` }));
+        const more = items.length === COUNT && (body.paging?.total === undefined || start + COUNT < body.paging.total);
+        return { items, next: more ? pageFrom(start + COUNT) : undefined };
+      };
+      return scanNewestFirst('linkedin', { ...input, text: escapeLittleText(input.text) }, pageFrom(0));
+    },
+  };
+}

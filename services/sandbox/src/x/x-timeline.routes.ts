@@ -1,0 +1,41 @@
+import { type Router } from 'express';
+import { type SandboxContext } from '../context.ts';
+import { requireXToken } from './x-auth.ts';
+import { invalidRequest, xFaultRenderer } from './x-errors.ts';
+import { X_STORES, type XTweet } from './x-records.ts';
+
+/**
+ * User Tweet timeline, `GET /2/users/:id/tweets` (X API v2): newest first, `start_time` inclusive
+ * (ISO 8601), `max_results` 5 to 100, `pagination_token` from `meta.next_token`. What the publisher's
+ * reconciliation reads to learn whether a post whose answer was lost exists.
+ */
+export function registerXTimeline(router: Router, ctx: SandboxContext): void {
+  const { state } = ctx;
+  const gate = ctx.gate(['x'], xFaultRenderer(state));
+  const auth = requireXToken(ctx);
+  const tweets = state.store<XTweet>(X_STORES.tweets);
+
+  router.get('/2/users/:id/tweets', gate, auth, (req, res) => {
+    const max = req.query.max_results === undefined ? 10 : Number(req.query.max_results);
+    if (!Number.isInteger(max) || max < 5 || max > 100) return invalidRequest(res, 'max_results', 'The `max_results` query parameter value must be between 5 and 100.');
+    const start = req.query.start_time === undefined ? undefined : Date.parse(String(req.query.start_time));
+    if (start !== undefined && Number.isNaN(start)) return invalidRequest(res, 'start_time', 'Invalid start_time: it must be an ISO 8601 timestamp.');
+    const offset = req.query.pagination_token === undefined ? 0 : Number.parseInt(String(req.query.pagination_token), 36);
+    if (!Number.isInteger(offset) || offset < 0) return invalidRequest(res, 'pagination_token', 'Invalid pagination_token.');
+    const userId = String(req.params.id);
+    const all = [...tweets.values()]
+      .filter((tweet) => tweet.userId === userId && (start === undefined || Date.parse(tweet.createdAt) >= start))
+      .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || b.id.localeCompare(a.id));
+    const page = all.slice(offset, offset + max);
+    const fields = String(req.query['tweet.fields'] ?? '').split(',');
+    const next = offset + max < all.length ? (offset + max).toString(36) : undefined;
+    res.json({
+      ...(page.length > 0 ? { data: page.map((tweet) => ({ id: tweet.id, text: tweet.text, edit_history_tweet_ids: [tweet.id], ...(fields.includes('created_at') ? { created_at: tweet.createdAt } : {}) })) } : {}),
+      meta: {
+        result_count: page.length,
+        ...(page.length > 0 ? { newest_id: page[0]!.id, oldest_id: page.at(-1)!.id } : {}),
+        ...(next === undefined ? {} : { next_token: next }),
+      },
+    });
+  });
+}
