@@ -1,10 +1,18 @@
 // Runs every service (and, unless SANDBOX=off, the network sandbox) as child processes with
-// prefixed logs, restarting a crashed one with backoff. SIGINT/SIGTERM is passed to every child,
-// which shuts down gracefully; the supervisor exits when all have stopped.
+// prefixed logs, restarting a crashed one with backoff. SIGINT, SIGTERM or SIGHUP stops every child
+// gracefully, restarts none, and the supervisor exits when all have stopped.
+// SERVICES=gateway,publisher runs only the services named (the sandbox counts as one).
 import { concurrently } from 'concurrently';
 
-const services = ['gateway', 'accounts', 'publisher', 'scheduler', 'webhook-dispatcher', 'analytics-sync', 'billing'];
-if (process.env.SANDBOX !== 'off') services.unshift('sandbox');
+const all = ['gateway', 'accounts', 'publisher', 'scheduler', 'webhook-dispatcher', 'analytics-sync', 'billing'];
+if (process.env.SANDBOX !== 'off') all.unshift('sandbox');
+const only = process.env.SERVICES?.split(',').map((name) => name.trim()).filter(Boolean);
+const unknown = (only ?? []).filter((name) => !all.includes(name));
+if (unknown.length > 0) {
+  process.stderr.write(`SERVICES names unknown services: ${unknown.join(', ')} (known: ${all.join(', ')})\n`);
+  process.exit(2);
+}
+const services = only === undefined || only.length === 0 ? all : all.filter((name) => only.includes(name));
 
 const commands = services.map((name) => ({
   name,
@@ -21,8 +29,17 @@ const { result } = concurrently(commands, {
   handleInput: false,
 });
 
-// concurrently forwards SIGINT/SIGTERM to every child itself; a second handler here would signal
-// each child twice, and a service treats a second signal as "exit now".
+// concurrently forwards a stop signal to every child itself (a second handler here would signal
+// each child twice, and a service treats a second signal as "exit now"), but it counts a child's
+// exit as success only when that signal was SIGINT. After SIGTERM (kill, systemd, docker stop) the
+// shell it runs each command in dies of the signal, that counts as a crash, and every service was
+// restarted instead of stopped. So SIGTERM and SIGHUP are handed to concurrently as SIGINT, which
+// every service handles exactly like SIGTERM (libs/runtime exitOnSignal).
+for (const signal of ['SIGTERM', 'SIGHUP']) {
+  process.removeAllListeners(signal);
+  process.on(signal, () => process.emit('SIGINT', 'SIGINT'));
+}
+
 result.then(
   () => process.exit(0),
   (events) => process.exit(events.find((e) => typeof e.exitCode === 'number' && e.exitCode !== 0)?.exitCode ?? 1),

@@ -23,7 +23,7 @@ shared="$prefix\\.(events|commands|retry|parking)"
 # with that table.
 publishes_to() {
   case "$1" in
-    publisher) echo "webhook\\-dispatcher\\.work|analytics\\-sync\\.work" ;;
+    publisher) echo "webhook\\-dispatcher\\.work|analytics\\-sync\\.work|scheduler\\.work" ;;
     accounts) echo "webhook\\-dispatcher\\.work" ;;
     billing) echo "publisher\\.plans|accounts\\.plans" ;;
     *) echo "" ;;

@@ -238,10 +238,17 @@ describe('publishing: accepting jobs and posts', () => {
       expect((await system.sandbox.posts('x')).filter((item) => item.text === 'answer lost once')).toHaveLength(1);
     });
 
-    it('does not keep failed requests, and checks the key length', async () => {
+    it('keeps a refused request as its first answer (issue 13), and checks the key length', async () => {
       const bad = await publish({ account_ids: [UNKNOWN_ID], text: 'retry me' }, { 'Idempotency-Key': 'key-5' });
       expect(bad.status).toBe(400);
-      const good = await publish({ account_ids: [x], text: 'retry me' }, { 'Idempotency-Key': 'key-5' });
+      const again = await publish({ account_ids: [UNKNOWN_ID], text: 'retry me' }, { 'Idempotency-Key': 'key-5' });
+      expect(again.status).toBe(400);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body.error).toEqual({ ...bad.body.error, request_id: again.body.error.request_id });
+      const other = await publish({ account_ids: [x], text: 'retry me' }, { 'Idempotency-Key': 'key-5' });
+      expect(other.status).toBe(422);
+      expect(other.body.error.code).toBe('idempotency_conflict');
+      const good = await publish({ account_ids: [x], text: 'retry me' }, { 'Idempotency-Key': 'key-5b' });
       expect(good.status).toBe(202);
       expect((await publish({ account_ids: [x], text: 'long key' }, { 'Idempotency-Key': 'k'.repeat(256) })).status).toBe(400);
     });

@@ -1,8 +1,10 @@
 import path from 'node:path';
 import { createPrismaAdapter } from '@svc/db';
 import { AppError } from '@svc/errors';
+import { createLogger } from '@svc/logger';
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
 import { PrismaClient } from '../../services/gateway/src/generated/prisma/client.ts';
+import { IdempotencyPruner } from '../../services/gateway/src/idempotency/idempotency-pruner.ts';
 import { IdempotencyStore, type OperationId } from '../../services/gateway/src/idempotency/idempotency-store.ts';
 
 /** The gateway's Idempotency-Key store against its real table (decisions §2). */
@@ -45,12 +47,37 @@ describe('IdempotencyStore (gateway database)', () => {
     expect((await store.run(s, { x: 1 }, accepted({}))).body).toEqual({ ok: 1 });
   });
 
-  it('forgets a refused request, and retries an ambiguous one with the same operation id', async () => {
+  it('stores a refusal and replays it, so the key cannot be reused for another body', async () => {
     const store = new IdempotencyStore(db);
     const refused = scope();
-    await expect(store.run(refused, {}, async () => { throw new AppError('validation_error', 'bad'); })).rejects.toMatchObject({ code: 'validation_error' });
-    expect(await db.idempotencyRecord.findUnique({ where: { orgId_key: { orgId: 'org_1', key: refused.key } } })).toBeNull();
+    let runs = 0;
+    const refuse = async () => {
+      runs += 1;
+      throw new AppError('validation_error', 'Account acc_9 is not connected.', { details: [{ path: '/body/account_ids/0', message: 'unknown account' }] });
+    };
+    await expect(store.run(refused, { a: 1 }, refuse)).rejects.toMatchObject({ code: 'validation_error', status: 400 });
+    const replayed = store.run(refused, { a: 1 }, refuse);
+    await expect(replayed).rejects.toMatchObject({
+      code: 'validation_error',
+      status: 400,
+      message: 'Account acc_9 is not connected.',
+      details: [{ path: '/body/account_ids/0', message: 'unknown account' }],
+      headers: { 'Idempotent-Replayed': 'true' },
+    });
+    expect(runs).toBe(1);
+    await expect(store.run(refused, { a: 2 }, accepted({}))).rejects.toMatchObject({ code: 'idempotency_conflict', status: 422 });
+  });
 
+  it('frees the key after a retryable refusal (nothing happened; later may succeed)', async () => {
+    const store = new IdempotencyStore(db);
+    const limited = scope();
+    await expect(store.run(limited, {}, async () => { throw new AppError('rate_limited', 'slow down', { retryable: true }); })).rejects.toMatchObject({ code: 'rate_limited' });
+    expect(await db.idempotencyRecord.findUnique({ where: { orgId_key: { orgId: 'org_1', key: limited.key } } })).toBeNull();
+    expect((await store.run(limited, { other: true }, accepted({ ok: true }))).body).toEqual({ ok: true });
+  });
+
+  it('retries an ambiguous failure with the same operation id', async () => {
+    const store = new IdempotencyStore(db);
     const lost = scope();
     const seen: OperationId[] = [];
     await expect(store.run(lost, { y: 1 }, async (operation) => { seen.push(operation); throw new AppError('service_unavailable', 'timed out'); })).rejects.toMatchObject({ code: 'service_unavailable' });
@@ -61,8 +88,50 @@ describe('IdempotencyStore (gateway database)', () => {
     expect(retried.body).toEqual({ job_id: seen[0] });
   });
 
+  it('lets a retry take a key over once the gateway running it died (lease ran out), with the same operation id', async () => {
+    const store = new IdempotencyStore(db, { leaseMs: 300 });
+    const s = scope();
+    const seen: OperationId[] = [];
+    await store.run(s, { d: 1 }, async (operation) => { seen.push(operation); return { status: 202, body: {} }; });
+    // What a gateway that died between inserting the record and storing the response leaves behind.
+    await db.$executeRawUnsafe(
+      "UPDATE idempotency_records SET status = NULL, response_body = NULL, locked_until = now() + interval '300 milliseconds' WHERE org_id = $1 AND key = $2",
+      s.orgId, s.key,
+    );
+    await expect(store.run(s, { d: 1 }, accepted({}))).rejects.toMatchObject({ code: 'conflict', status: 409 });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    // The retry that took the key over holds it: another one meanwhile is told it is in progress.
+    let release: () => void = () => undefined;
+    let entered: () => void = () => undefined;
+    const inWork = new Promise<void>((resolve) => { entered = resolve; });
+    const takeover = store.run(s, { d: 1 }, async (operation) => {
+      seen.push(operation);
+      entered();
+      await new Promise<void>((resolve) => { release = resolve; });
+      return { status: 202, body: { job_id: operation } };
+    });
+    await inWork;
+    await expect(store.run(s, { d: 1 }, accepted({}))).rejects.toMatchObject({ code: 'conflict', status: 409 });
+    release();
+    expect((await takeover).body).toEqual({ job_id: seen[0] });
+    expect(seen).toEqual([seen[0], seen[0]]);
+    expect((await store.run(s, { d: 1 }, accepted({}))).body).toEqual({ job_id: seen[0] });
+  });
+
+  it('keeps the lease of a long run alive, so a duplicate still gets 409 after the lease time', async () => {
+    const store = new IdempotencyStore(db, { leaseMs: 600 });
+    const s = scope();
+    let finish: () => void = () => undefined;
+    const first = store.run(s, { u: 1 }, () => new Promise((resolve) => { finish = () => resolve({ status: 201, body: { id: 'm1' } }); }));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await expect(store.run(s, { u: 1 }, accepted({}))).rejects.toMatchObject({ code: 'conflict', status: 409 });
+    finish();
+    await first;
+    expect((await store.run(s, { u: 1 }, accepted({}))).body).toEqual({ id: 'm1' });
+  });
+
   it('starts afresh once a key expired', async () => {
-    const store = new IdempotencyStore(db, 100);
+    const store = new IdempotencyStore(db, { ttlMs: 100 });
     const s = scope();
     const seen: OperationId[] = [];
     await store.run(s, { z: 1 }, async (operation) => { seen.push(operation); return { status: 202, body: { n: 1 } }; });
@@ -76,5 +145,18 @@ describe('IdempotencyStore (gateway database)', () => {
     const seen: OperationId[] = [];
     await new IdempotencyStore(db).run(undefined, {}, async (operation) => { seen.push(operation); return { status: 202, body: {} }; });
     expect(seen).toEqual([undefined]);
+  });
+
+  it('prunes every expired record in one pass, batch after batch, and leaves live ones', async () => {
+    await db.$executeRawUnsafe(
+      `INSERT INTO idempotency_records (org_id, key, method, path, request_hash, status, created_at, expires_at)
+       SELECT 'org_prune', 'k' || n, 'post', '/v1/publish', 'h', 202, now() - interval '2 days', now() - interval '1 day'
+         FROM generate_series(1, 12000) AS n`,
+    );
+    const live = scope();
+    await new IdempotencyStore(db).run({ ...live, orgId: 'org_prune' }, {}, accepted({}));
+    const pruner = new IdempotencyPruner({ db, logger: createLogger({ service: 'gateway-test', level: 'silent' }), batchSize: 1000 });
+    expect(await pruner.pruneExpired()).toBeGreaterThanOrEqual(12_000);
+    expect(await db.idempotencyRecord.count({ where: { orgId: 'org_prune' } })).toBe(1);
   });
 });

@@ -100,7 +100,7 @@ export interface SystemHarness {
   close(): Promise<void>;
 }
 
-function harnessEnv(namespace: string, sandboxUrl: string, media: { dir: string; publicBaseUrl: string }, overrides: Record<string, string>): Record<string, string> {
+export function harnessEnv(namespace: string, sandboxUrl: string, media: { dir: string; publicBaseUrl: string }, overrides: Record<string, string>): Record<string, string> {
   const providerEnv = Object.fromEntries(Object.entries(sandboxConfig(sandboxUrl, { PROVIDER_TIMEOUT_MS: 2000 })).map(([key, value]) => [key, String(value)]));
   return {
     NODE_ENV: 'test',

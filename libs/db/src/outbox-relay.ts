@@ -69,6 +69,12 @@ export class OutboxRelay {
   private running = false;
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
+  /**
+   * Set by wake() and cleared when a pass starts: a commit announced while a batch is being relayed
+   * makes the next sleep end at once, instead of waiting out the poll interval (each hop of the
+   * pipeline, scheduler -> publisher -> deliveries, once added up to a second that way).
+   */
+  private wakePending = false;
   private listener: InstanceType<typeof pg.Client> | undefined;
   private lastPrune = 0;
 
@@ -89,6 +95,7 @@ export class OutboxRelay {
 
   /** Relays at once instead of at the next poll. */
   wake(): void {
+    this.wakePending = true;
     this.wakeUp?.();
   }
 
@@ -205,6 +212,7 @@ export class OutboxRelay {
   private async run(): Promise<void> {
     while (this.running) {
       let claimed = 0;
+      this.wakePending = false;
       try {
         claimed = await this.relayBatch();
         await this.pruneIfDue();
@@ -225,12 +233,14 @@ export class OutboxRelay {
   }
 
   private sleep(ms: number): Promise<void> {
+    if (this.wakePending) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
+      const done = () => {
         clearTimeout(timer);
+        this.wakeUp = undefined;
         resolve();
-      }
+      };
+      const timer = setTimeout(done, ms);
       this.wakeUp = done;
     });
   }

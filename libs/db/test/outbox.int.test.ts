@@ -104,6 +104,39 @@ describe('transactional outbox', () => {
       await relay.stop();
     }
   });
+
+  it('does not miss a wake() that arrives while a batch is being relayed', async () => {
+    // The first publish blocks until the second row is committed and wake() was called; a relay
+    // that only cuts sleeps short would then sleep the full minute-long poll interval.
+    const first = probe(8);
+    const second = probe(9);
+    await db.$transaction(async (tx) => enqueueOutbox(tx, [first]));
+    let release: () => void = () => undefined;
+    const blocked = new Promise<void>((resolve) => { release = resolve; });
+    let entered: () => void = () => undefined;
+    const inBatch = new Promise<void>((resolve) => { entered = resolve; });
+    const sent: string[] = [];
+    const publisher: EnvelopePublisher = {
+      publishEnvelope: async (envelope) => {
+        if (envelope.message_id === first.message_id) {
+          entered();
+          await blocked;
+        }
+        sent.push(envelope.message_id);
+      },
+    };
+    const relay = new OutboxRelay({ db, publisher, logger, pollIntervalMs: 60_000 });
+    await relay.start();
+    try {
+      await inBatch;
+      await db.$transaction(async (tx) => enqueueOutbox(tx, [second]));
+      relay.wake();
+      release();
+      await waitFor(() => sent.includes(second.message_id), 10_000);
+    } finally {
+      await relay.stop();
+    }
+  });
 });
 
 describe('inbox', () => {

@@ -82,7 +82,9 @@ export class Broker {
     this.logger = options.logger.child({ component: 'broker' });
     this.connection = new ConnectionManager({
       url: options.url,
-      service: options.service,
+      // The connection's name in RabbitMQ: with the namespace, an operator (or the fault suite) can
+      // tell one deployment's publisher from another's on a shared broker.
+      service: options.namespace ? `${options.namespace}/${options.service}` : options.service,
       heartbeatSec: options.heartbeatSec,
       reconnect: options.reconnect,
       logger: this.logger,

@@ -70,14 +70,29 @@ export class Publisher {
           } else resolve();
         });
         // amqplib keeps the message buffered when the socket is full; waiting for 'drain' keeps memory bounded.
-        if (!written && !this.drain) {
-          this.drain = new Promise<void>((done) => channel.once('drain', done)).finally(() => (this.drain = undefined));
-          channel.once('close', () => channel.emit('drain'));
-        }
+        if (!written && !this.drain) this.drain = this.untilDrained(channel);
       });
     } finally {
       this.releaseSlot();
     }
+  }
+
+  /**
+   * One backpressure episode: ends on 'drain', or on 'close' (a closed channel never drains). Both
+   * listeners are removed whichever fires: a 'close' listener left per episode once piled up on a
+   * long-lived channel (MaxListenersExceededWarning, and a leak under sustained load).
+   */
+  private untilDrained(channel: ConfirmChannel): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const settle = () => {
+        channel.off('drain', settle);
+        channel.off('close', settle);
+        this.drain = undefined;
+        resolve();
+      };
+      channel.on('drain', settle);
+      channel.on('close', settle);
+    });
   }
 
   /** Waits for every outstanding confirm on the current channel. */

@@ -8,6 +8,7 @@ import { Redis } from 'ioredis';
 import { composeGateway } from './compose.ts';
 import { loadGatewayConfig } from './config.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
+import { IdempotencyPruner } from './idempotency/idempotency-pruner.ts';
 
 async function main(): Promise<void> {
   const config = exitOnConfigError('gateway', () => loadGatewayConfig());
@@ -27,6 +28,8 @@ async function main(): Promise<void> {
   const isReady = () => !draining && runtime.broker.isConnected();
   const probes = await startProbeServer({ port: config.PROBE_PORT, registry: runtime.metrics.registry, isReady, logger });
   const app = composeGateway({ config, runtime, redis, logger, isDraining: () => draining });
+  const pruner = new IdempotencyPruner({ db: runtime.db, logger });
+  pruner.start();
   const server = app.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     logger.info({ port: typeof address === 'object' && address !== null ? address.port : config.PORT, probe_port: probes.port }, 'gateway ready');
@@ -37,6 +40,7 @@ async function main(): Promise<void> {
     steps: () => [
       { name: 'readiness', run: () => Promise.resolve(void (draining = true)) },
       { name: 'http', run: () => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeIdleConnections(); }) },
+      { name: 'idempotency pruner', run: () => pruner.stop() },
       { name: 'runtime', run: runtime.stop },
       { name: 'redis', run: async () => void (await redis.quit().catch(() => undefined)) },
       { name: 'probes', run: probes.close },

@@ -21,6 +21,12 @@ export const configSchema = Type.Object({
   MEDIA_ACCEPT_IMPORT_DEADLINE_MS: Type.Integer({ minimum: 100, default: 4000 }),
   /** How far ahead `scheduled_at` must be (spec: 60 s); lowered only by tests of the scheduler. */
   SCHEDULE_MIN_LEAD_SECONDS: Type.Integer({ minimum: 0, default: 60 }),
+  /**
+   * A job still `scheduled` this long after its time never got its dispatch (a schedule command
+   * parked before the scheduler stored it): the publisher's sweeper dispatches it. Well above the
+   * scheduler's own re-send (60 s), so normally the scheduler's dispatch wins.
+   */
+  SCHEDULE_OVERDUE_DISPATCH_MS: Type.Integer({ minimum: 1000, default: 10 * 60_000 }),
   /** Attempts per target for retryable network failures (rate limits, 5xx, timeouts) before failing it. */
   DELIVERY_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 20, default: 6 }),
   /** Backoff before attempt n+1 (the last value repeats); a longer network Retry-After wins. */

@@ -9,6 +9,7 @@ import { MediaRepository } from './data/media.repository.ts';
 import { PlanLimitsRepository } from './data/plan-limits.repository.ts';
 import { accountsClient, type AccountsClient } from './domain/accounts-client.ts';
 import { deliveryDeferredMetric, deliveryMetrics } from './domain/delivery-metrics.ts';
+import { dispatchOverdueScheduled } from './domain/dispatch-overdue.ts';
 import { InFlightSweeper } from './domain/in-flight-sweeper.ts';
 import { requeueStalePending } from './domain/requeue-deliveries.ts';
 import { DeliveryRunner } from './domain/run-delivery.ts';
@@ -76,6 +77,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     intervalMs: config.DELIVERY_SWEEP_INTERVAL_MS,
     resolve: (id) => runner.run(id),
     requeueStale: () => requeueStalePending(db, config.DELIVERY_STALE_PENDING_MS, wake),
+    dispatchOverdue: () => dispatchOverdueScheduled({ db, wake }, config.SCHEDULE_OVERDUE_DISPATCH_MS),
   });
   sweeper.start();
   return { stop: () => sweeper.stop() };

@@ -7,6 +7,7 @@ import { ProviderError, type LookupInput, type LookupResult, type Providers, typ
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
 import type { AccountsClient } from '../src/domain/accounts-client.ts';
 import { InFlightSweeper } from '../src/domain/in-flight-sweeper.ts';
+import { dispatchOverdueScheduled } from '../src/domain/dispatch-overdue.ts';
 import { REQUEUE_BATCH, requeueStalePending } from '../src/domain/requeue-deliveries.ts';
 import { DeliveryRunner, type RunDeliveryDeps } from '../src/domain/run-delivery.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
@@ -277,6 +278,7 @@ describe('DeliveryRunner (publisher database)', () => {
         batches += 1;
         return requeueStalePending(db, 3600_000, () => undefined);
       },
+      dispatchOverdue: async () => 0,
     });
     await sweeper.sweep();
     expect(resolved).toContain(stuck);
@@ -285,6 +287,19 @@ describe('DeliveryRunner (publisher database)', () => {
     expect(await commands()).toBe(lost.length);
     await sweeper.sweep();
     expect(await commands()).toBe(lost.length);
+  });
+
+  it('dispatches a scheduled job long past its time whose dispatch never came, once', async () => {
+    const { jobId, deliveryIds: [id] } = await job();
+    const { jobId: future } = await job();
+    await db.$executeRawUnsafe("UPDATE jobs SET status = 'scheduled', scheduled_at = now() - interval '20 minutes' WHERE id = $1::uuid", jobId);
+    await db.$executeRawUnsafe("UPDATE jobs SET status = 'scheduled', scheduled_at = now() - interval '1 minute' WHERE id = $1::uuid", future);
+    expect(await dispatchOverdueScheduled({ db, wake: () => undefined }, 10 * 60_000)).toBe(1);
+    expect(await jobStatus(jobId)).toBe('queued');
+    expect(await jobStatus(future)).toBe('scheduled');
+    expect(await outbox('publisher.delivery_run.v1', id!)).toHaveLength(1);
+    expect(await eventsOf(jobId)).toEqual(['post.queued.v1']);
+    expect(await dispatchOverdueScheduled({ db, wake: () => undefined }, 10 * 60_000)).toBe(0);
   });
 
   it('limits deliveries in flight per organization: past it a delivery is deferred, other organizations go on', async () => {

@@ -9,6 +9,14 @@ export const configSchema = Type.Object({
   SCHEDULER_POLL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 200 }),
   /** Due jobs claimed per pass (one transaction); a backlog drains pass after pass without waiting. */
   SCHEDULER_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 10_000, default: 200 }),
+  /** How often the rescue and prune pass runs. */
+  SCHEDULER_MAINTENANCE_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 30_000 }),
+  /** A dispatch the publisher has not confirmed (post.queued) is sent again after this, then twice as long each time. */
+  SCHEDULER_REDISPATCH_AFTER_MS: Type.Integer({ minimum: 1000, maximum: 3_600_000, default: 60_000 }),
+  /** Re-sends before a job is logged as never confirmed (8 at the defaults: about 4 h). */
+  SCHEDULER_MAX_REDISPATCHES: Type.Integer({ minimum: 0, maximum: 20, default: 8 }),
+  /** Settled rows (handed over, canceled, unconfirmed) are deleted this long after their due time. */
+  SCHEDULER_RETENTION_HOURS: Type.Integer({ minimum: 1, maximum: 8760, default: 168 }),
 });
 
 export type Config = Static<typeof configSchema>;

@@ -15,6 +15,9 @@ export const eventSubscriptions = {
   'analytics-sync.work': [postPublished],
   'publisher.plans': [billingPlanChanged],
   'accounts.plans': [billingPlanChanged],
+  // The scheduler's confirmation that a dispatched job left `scheduled` (its rescue pass re-sends
+  // dispatches that never got one).
+  'scheduler.work': [postQueued],
 } as const satisfies Record<string, readonly EventDefinition[]>;
 
 export type SubscribedQueue = keyof typeof eventSubscriptions;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AppError, conflict, isAppError, validationError } from '@svc/errors';
+import { AppError, conflict, isAppError, validationError, type ErrorCode, type ErrorDetail } from '@svc/errors';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 
 export interface IdempotencyScope {
@@ -23,9 +23,23 @@ export interface StoredResponse {
 export type OperationId = string | undefined;
 
 const DAY_MS = 24 * 3600_000;
-const PRUNE_EVERY_MS = 60_000;
-/** Marks a record whose first run ended without knowing whether the effect happened. */
-const RETRYABLE = { retryable: true };
+/**
+ * How long a run owns its key without renewing it. Renewed every third of it while the work runs
+ * (uploads may take minutes), so it only runs out when the gateway running the request died; then a
+ * retry of the same request takes the key over within this long instead of getting 409 for 24 h.
+ */
+const LEASE_MS = 30_000;
+
+export interface IdempotencyStoreOptions {
+  /** How long a key answers with its first response (decisions §2: 24 h). */
+  ttlMs?: number;
+  leaseMs?: number;
+}
+
+/** A refusal worth replaying: what the error middleware needs to answer it again. */
+interface StoredRefusal {
+  error: { code: ErrorCode; message: string; details?: ErrorDetail[] };
+}
 
 /** JSON with object keys sorted, so the same body hashes the same whatever its key order. */
 function canonical(value: unknown): string {
@@ -43,8 +57,16 @@ function operationId(scope: IdempotencyScope, createdAt: Date): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** An error after which the effect may or may not have happened (timeouts, 5xx): the key stays, for a retry. */
-const ambiguous = (error: unknown) => !isAppError(error) || error.status >= 500;
+/**
+ * What a failed run leaves behind. `ambiguous` (timeouts, 5xx): the effect may have happened, so the
+ * key stays for a retry with the same operation id. `refused` (a 4xx that would be the same next
+ * time): stored and replayed like a success, so the key cannot be reused for another body. `transient`
+ * (a retryable 4xx such as 429): nothing happened and trying later may succeed, so the key is freed.
+ */
+function outcomeOf(error: unknown): 'ambiguous' | 'refused' | 'transient' {
+  if (!isAppError(error) || error.status >= 500) return 'ambiguous';
+  return error.retryable ? 'transient' : 'refused';
+}
 
 /** The `Idempotency-Key` header, checked (1..255 characters) when present. */
 export function idempotencyKeyOf(headers: Record<string, string | string[] | undefined>): string | undefined {
@@ -60,27 +82,36 @@ export function idempotencyKeyOf(headers: Record<string, string | string[] | und
 /**
  * Idempotency keys of decisions §2: the same key and body within 24 h replays the first response;
  * the same key with another body (or another endpoint) is 422 `idempotency_conflict`. The record is
- * inserted before the work runs, so a concurrent duplicate finds it without a response yet and gets
- * 409 `conflict` instead of running twice. A request refused (4xx) leaves no record; one that ended
- * ambiguously (timeout, 5xx) keeps it as retryable, and the retry runs again with the same
+ * inserted, with a lease, before the work runs, so a concurrent duplicate finds it without a response
+ * and gets 409 `conflict` instead of running twice. A first answer that was a refusal (non-retryable
+ * 4xx) is stored and replayed too. A run that ended ambiguously (timeout, 5xx) frees its lease, and a
+ * run whose gateway died lets its lease run out; either way the retry runs again with the same
  * operation id, which the publisher uses as the job id: a job created by a request whose answer was
- * lost is returned, not created twice.
+ * lost is returned, not created twice. Expired records are taken over by the insert itself and
+ * deleted in bulk by IdempotencyPruner, never on the request path.
  */
 export class IdempotencyStore {
-  private lastPrune = 0;
+  private readonly ttlMs: number;
+  private readonly leaseMs: number;
 
-  constructor(private readonly db: PrismaClient, private readonly ttlMs = DAY_MS) {}
+  constructor(private readonly db: PrismaClient, options: IdempotencyStoreOptions = {}) {
+    this.ttlMs = options.ttlMs ?? DAY_MS;
+    this.leaseMs = options.leaseMs ?? LEASE_MS;
+  }
 
   async run(scope: IdempotencyScope | undefined, body: unknown, work: (operation: OperationId) => Promise<StoredResponse>): Promise<StoredResponse> {
     if (scope === undefined) return work(undefined);
-    await this.pruneIfDue();
     const requestHash = createHash('sha256').update(canonical(body)).digest('hex');
-    await this.db.$executeRawUnsafe('DELETE FROM idempotency_records WHERE org_id = $1 AND key = $2 AND expires_at <= now()', scope.orgId, scope.key);
+    // One statement claims a new key or an expired one (which starts afresh: a new operation id).
     const [inserted] = await this.db.$queryRawUnsafe<{ created_at: Date }[]>(
-      `INSERT INTO idempotency_records (org_id, key, method, path, request_hash, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, now(), now() + make_interval(secs => $6::float8)) ON CONFLICT (org_id, key) DO NOTHING
+      `INSERT INTO idempotency_records AS r (org_id, key, method, path, request_hash, created_at, expires_at, locked_until)
+       VALUES ($1, $2, $3, $4, $5, now(), now() + make_interval(secs => $6::float8), now() + make_interval(secs => $7::float8))
+       ON CONFLICT (org_id, key) DO UPDATE
+         SET method = EXCLUDED.method, path = EXCLUDED.path, request_hash = EXCLUDED.request_hash, status = NULL,
+             response_body = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at, locked_until = EXCLUDED.locked_until
+         WHERE r.expires_at <= now()
        RETURNING created_at`,
-      scope.orgId, scope.key, scope.method, scope.path, requestHash, this.ttlMs / 1000,
+      scope.orgId, scope.key, scope.method, scope.path, requestHash, this.ttlMs / 1000, this.leaseMs / 1000,
     );
     const createdAt = inserted?.created_at ?? (await this.claimExisting(scope, requestHash));
     if (createdAt instanceof Date) return this.execute(scope, createdAt, work);
@@ -88,22 +119,30 @@ export class IdempotencyStore {
   }
 
   private async execute(scope: IdempotencyScope, createdAt: Date, work: (operation: OperationId) => Promise<StoredResponse>): Promise<StoredResponse> {
+    // A renewal still in flight is awaited before the record is settled, so it cannot re-lock a freed key.
+    let renewing: Promise<void> = Promise.resolve();
+    const heartbeat = setInterval(() => (renewing = this.renewLease(scope)), this.leaseMs / 3);
+    const stopHeartbeat = async () => {
+      clearInterval(heartbeat);
+      await renewing;
+    };
     let response: StoredResponse;
     try {
       response = await work(operationId(scope, createdAt));
     } catch (error) {
-      if (ambiguous(error)) await this.markRetryable(scope);
+      await stopHeartbeat();
+      const outcome = outcomeOf(error);
+      if (outcome === 'refused' && isAppError(error)) await this.store(scope, { status: error.status, body: refusalOf(error) });
+      else if (outcome === 'ambiguous') await this.releaseLease(scope);
       else await this.forget(scope);
       throw error;
     }
-    await this.db.idempotencyRecord.update({
-      where: { orgId_key: { orgId: scope.orgId, key: scope.key } },
-      data: { status: response.status, responseBody: response.body as object },
-    });
+    await stopHeartbeat();
+    await this.store(scope, response);
     return response;
   }
 
-  /** The key is taken: replay, refuse, or take over a retryable record (returns its creation time). */
+  /** The key is taken: replay, refuse, or take over a record no live run holds (returns its creation time). */
   private async claimExisting(scope: IdempotencyScope, requestHash: string): Promise<StoredResponse | Date> {
     const record = await this.db.idempotencyRecord.findUnique({ where: { orgId_key: { orgId: scope.orgId, key: scope.key } } });
     if (record === null) throw conflict('A request with this Idempotency-Key just finished without a result; send it again.');
@@ -112,32 +151,53 @@ export class IdempotencyStore {
         details: [{ path: '/headers/idempotency-key', message: `first used for ${record.method.toUpperCase()} ${record.path} with another body` }],
       });
     }
-    if (record.status !== null) return { status: record.status, body: record.responseBody, headers: { 'Idempotent-Replayed': 'true' } };
-    const claimed = await this.db.$executeRawUnsafe(
-      'UPDATE idempotency_records SET response_body = NULL WHERE org_id = $1 AND key = $2 AND status IS NULL AND response_body IS NOT NULL',
-      scope.orgId, scope.key,
+    if (record.status !== null) return replay(record.status, record.responseBody);
+    const [claimed] = await this.db.$queryRawUnsafe<{ created_at: Date }[]>(
+      `UPDATE idempotency_records SET locked_until = now() + make_interval(secs => $3::float8)
+        WHERE org_id = $1 AND key = $2 AND status IS NULL AND (locked_until IS NULL OR locked_until <= now())
+        RETURNING created_at`,
+      scope.orgId, scope.key, this.leaseMs / 1000,
     );
-    if (claimed === 1) return record.createdAt;
+    if (claimed !== undefined) return claimed.created_at;
     throw conflict('A request with this Idempotency-Key is still being processed; retry in a moment.');
   }
 
-  private async markRetryable(scope: IdempotencyScope): Promise<void> {
+  private async store(scope: IdempotencyScope, response: StoredResponse): Promise<void> {
     await this.db.$executeRawUnsafe(
-      'UPDATE idempotency_records SET response_body = $3::jsonb WHERE org_id = $1 AND key = $2 AND status IS NULL',
-      scope.orgId, scope.key, JSON.stringify(RETRYABLE),
+      'UPDATE idempotency_records SET status = $3, response_body = $4::jsonb, locked_until = NULL WHERE org_id = $1 AND key = $2',
+      scope.orgId, scope.key, response.status, JSON.stringify(response.body ?? null),
     );
+  }
+
+  /**
+   * A missed renewal (database hiccup) costs at most a takeover by a retry, which the operation id
+   * makes harmless; the run itself must not fail for it, so the error ends here on purpose.
+   */
+  private async renewLease(scope: IdempotencyScope): Promise<void> {
+    await this.db.$executeRawUnsafe(
+      'UPDATE idempotency_records SET locked_until = now() + make_interval(secs => $3::float8) WHERE org_id = $1 AND key = $2 AND status IS NULL',
+      scope.orgId, scope.key, this.leaseMs / 1000,
+    ).catch(() => undefined);
+  }
+
+  private async releaseLease(scope: IdempotencyScope): Promise<void> {
+    await this.db.$executeRawUnsafe('UPDATE idempotency_records SET locked_until = NULL WHERE org_id = $1 AND key = $2 AND status IS NULL', scope.orgId, scope.key);
   }
 
   private async forget(scope: IdempotencyScope): Promise<void> {
     await this.db.$executeRawUnsafe('DELETE FROM idempotency_records WHERE org_id = $1 AND key = $2 AND status IS NULL', scope.orgId, scope.key);
   }
+}
 
-  /** Expired records are deleted in the background of requests, at most once a minute per gateway. */
-  private async pruneIfDue(): Promise<void> {
-    if (Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
-    this.lastPrune = Date.now();
-    await this.db.$executeRawUnsafe(
-      'DELETE FROM idempotency_records WHERE ctid IN (SELECT ctid FROM idempotency_records WHERE expires_at <= now() LIMIT 1000)',
-    );
+function refusalOf(error: AppError): StoredRefusal {
+  return { error: { code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) } };
+}
+
+/** A stored success is returned as it was; a stored refusal is thrown again, for the error middleware to answer. */
+function replay(status: number, body: unknown): StoredResponse {
+  if (status >= 400) {
+    const { error } = body as StoredRefusal;
+    throw new AppError(error.code, error.message, { status, ...(error.details === undefined ? {} : { details: error.details }), headers: { 'Idempotent-Replayed': 'true' } });
   }
+  return { status, body, headers: { 'Idempotent-Replayed': 'true' } };
 }

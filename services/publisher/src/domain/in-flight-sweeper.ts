@@ -10,6 +10,8 @@ export interface InFlightSweeperOptions {
   resolve: (deliveryId: string) => Promise<void>;
   /** Requeues one batch of pending deliveries that lost their command; returns how many. */
   requeueStale: () => Promise<number>;
+  /** Dispatches scheduled jobs long past their time (their dispatch never came); returns how many. */
+  dispatchOverdue: () => Promise<number>;
 }
 
 const EXPIRED_BATCH = 100;
@@ -17,7 +19,8 @@ const EXPIRED_BATCH = 100;
 /**
  * Backstop so no job stays `queued`/`processing` forever: deliveries whose lease ran out (their
  * worker died; a live one renews it) are taken over and reconciled, and pending deliveries whose
- * command was parked get a new one, batch after batch. Any number of replicas may sweep; take-overs
+ * command was parked get a new one, batch after batch, and scheduled jobs whose dispatch never came
+ * are dispatched. Any number of replicas may sweep; take-overs
  * are conditional UPDATEs, requeues skip rows another sweeper holds, and a duplicate command is harmless.
  */
 export class InFlightSweeper {
@@ -56,6 +59,8 @@ export class InFlightSweeper {
         requeued += batch;
       } while (batch === REQUEUE_BATCH);
       if (requeued > 0) this.options.logger.warn({ count: requeued }, 'pending deliveries without a command; re-enqueued');
+      const overdue = await this.options.dispatchOverdue();
+      if (overdue > 0) this.options.logger.warn({ count: overdue }, 'scheduled jobs long past their time without a dispatch; dispatched');
     } catch (error) {
       this.options.logger.error({ err: error }, 'in-flight sweep failed');
     }

@@ -1,14 +1,15 @@
-import { schedulerJobSchedule, schedulerJobUnschedule, type Handlers } from '@svc/contracts';
+import { postQueued, schedulerJobSchedule, schedulerJobUnschedule, type Handlers } from '@svc/contracts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 
-export const schedulerCommands = [schedulerJobSchedule, schedulerJobUnschedule] as const;
+/** What scheduler.work receives: the publisher's commands, and post.queued as the hand-over confirmation. */
+export const schedulerMessages = [schedulerJobSchedule, schedulerJobUnschedule, postQueued] as const;
 
 /**
  * Idempotent by construction: scheduling inserts once per job (a redelivery changes nothing),
  * unscheduling only touches a row still waiting. Whether a job may still run is decided by the
  * publisher (its conditional `scheduled -> queued`); dropping the row here only saves the dispatch.
  */
-export function schedulerCommandHandlers(db: PrismaClient): Handlers<typeof schedulerCommands> {
+export function schedulerCommandHandlers(db: PrismaClient): Handlers<typeof schedulerMessages> {
   return {
     'scheduler.job_schedule.v1': async (env) => {
       await db.$executeRawUnsafe(
@@ -22,13 +23,22 @@ export function schedulerCommandHandlers(db: PrismaClient): Handlers<typeof sche
     },
     'scheduler.job_unschedule.v1': async (env) => {
       // An unschedule that overtakes its schedule leaves a canceled row, so the late insert is a no-op.
+      // A cancel that won over a dispatch in flight ends the wait for its confirmation too.
       await db.$executeRawUnsafe(
         `INSERT INTO scheduled_jobs (job_id, org_id, run_at, status, request_id)
          VALUES ($1::uuid, $2, now(), 'canceled', $3)
-         ON CONFLICT (job_id) DO UPDATE SET status = 'canceled' WHERE scheduled_jobs.status = 'scheduled'`,
+         ON CONFLICT (job_id) DO UPDATE SET status = 'canceled' WHERE scheduled_jobs.status IN ('scheduled', 'fired', 'unconfirmed')`,
         env.payload.job_id,
         env.org_id ?? '',
         env.request_id,
+      );
+    },
+    'post.queued.v1': async (env) => {
+      // Every job's post.queued arrives here; only a scheduled one can have a row waiting for it.
+      if (env.payload.scheduled_at === null) return;
+      await db.$executeRawUnsafe(
+        "UPDATE scheduled_jobs SET status = 'handed_over' WHERE job_id = $1::uuid AND status IN ('fired', 'unconfirmed')",
+        env.payload.job_id,
       );
     },
   };

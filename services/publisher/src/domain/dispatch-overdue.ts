@@ -1,0 +1,24 @@
+import type { PrismaClient } from '../generated/prisma/client.ts';
+import { dispatchJob } from './dispatch-job.ts';
+
+const BATCH = 100;
+
+/**
+ * The publisher's backstop for scheduled jobs (issue 13): a job still `scheduled` `overdueMs` after its
+ * time never got its dispatch (the schedule command was parked on its way to the scheduler, so the
+ * scheduler has no row to rescue, or every re-sent dispatch was lost). It is dispatched here; the
+ * dispatch is the same conditional `scheduled -> queued` as the scheduler's, so whichever comes
+ * first wins and the other is a no-op. Returns how many it dispatched.
+ */
+export async function dispatchOverdueScheduled(deps: { db: PrismaClient; wake: () => void }, overdueMs: number): Promise<number> {
+  const overdue = await deps.db.$queryRawUnsafe<{ id: string }[]>(
+    `SELECT id::text AS id FROM jobs
+      WHERE status = 'scheduled' AND scheduled_at < now() - make_interval(secs => $1::float8)
+      ORDER BY scheduled_at LIMIT $2`,
+    overdueMs / 1000,
+    BATCH,
+  );
+  let dispatched = 0;
+  for (const row of overdue) if (await dispatchJob(deps, row.id)) dispatched += 1;
+  return dispatched;
+}

@@ -1,0 +1,23 @@
+import type { PrismaClient } from '../generated/prisma/client.ts';
+
+/**
+ * Deletes settled rows (handed over, canceled, unconfirmed) whose due time is older than the
+ * retention, batch after batch until none is left, so the table holds only recent history whatever
+ * the rate of scheduled jobs. A canceled row is kept until then on purpose: it turns a schedule
+ * command that arrives after its unschedule into a no-op. Returns how many rows were deleted.
+ */
+export async function pruneScheduledJobs(db: PrismaClient, options: { retentionHours: number; batchSize: number; shouldStop?: () => boolean }): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await db.$executeRawUnsafe(
+      `DELETE FROM scheduled_jobs WHERE job_id IN (
+         SELECT job_id FROM scheduled_jobs
+          WHERE status IN ('handed_over', 'canceled', 'unconfirmed') AND run_at < now() - make_interval(hours => $1::int)
+          LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+      options.retentionHours,
+      options.batchSize,
+    );
+    total += deleted;
+    if (deleted < options.batchSize || options.shouldStop?.() === true) return total;
+  }
+}

@@ -1,0 +1,65 @@
+import { createEnvelope, publisherJobDispatch } from '@svc/contracts';
+import { enqueueOutbox } from '@svc/db';
+import type { Logger } from '@svc/logger';
+import type { PrismaClient } from '../generated/prisma/client.ts';
+
+export interface RedispatchOptions {
+  db: PrismaClient;
+  logger: Logger;
+  /** A dispatch without confirmation is sent again after this long, then after twice as long, ... */
+  afterMs: number;
+  /** Re-sends allowed before the row is marked `unconfirmed` and logged as an error. */
+  maxRedispatches: number;
+  batchSize: number;
+}
+
+interface StaleRow {
+  job_id: string;
+  org_id: string;
+  run_at: Date;
+  request_id: string | null;
+  redispatches: number;
+}
+
+/**
+ * The rescue pass for a dispatch that never reached the publisher (its command was parked, or lost
+ * with the outbox row of a crashed relay): a row `fired` whose post.queued confirmation has not come
+ * back within `afterMs * 2^redispatches` gets its dispatch written to the outbox again. The
+ * publisher's dispatch is a conditional `scheduled -> queued`, so a re-send for a job that did move
+ * (its confirmation was the one lost) changes nothing. Returns how many rows were handled.
+ */
+export async function redispatchUnconfirmed(options: RedispatchOptions): Promise<number> {
+  const { rows, exhausted } = await options.db.$transaction(async (tx) => {
+    const stale = await tx.$queryRawUnsafe<StaleRow[]>(
+      `WITH stale AS (
+         SELECT job_id FROM scheduled_jobs
+          WHERE status = 'fired' AND fired_at <= now() - make_interval(secs => $1::float8 * power(2, redispatches))
+          ORDER BY fired_at
+          FOR UPDATE SKIP LOCKED
+          LIMIT $2)
+       UPDATE scheduled_jobs s
+          SET status = CASE WHEN s.redispatches >= $3 THEN 'unconfirmed' ELSE 'fired' END,
+              fired_at = CASE WHEN s.redispatches >= $3 THEN s.fired_at ELSE now() END,
+              redispatches = LEAST(s.redispatches + 1, $3 + 1)
+         FROM stale WHERE s.job_id = stale.job_id
+       RETURNING s.job_id::text AS job_id, s.org_id, s.run_at, s.request_id, s.redispatches`,
+      options.afterMs / 1000,
+      options.batchSize,
+      options.maxRedispatches,
+    );
+    const resend = stale.filter((row) => row.redispatches <= options.maxRedispatches);
+    if (resend.length > 0) {
+      await enqueueOutbox(
+        tx,
+        resend.map((row) => createEnvelope(publisherJobDispatch, { job_id: row.job_id, scheduled_at: row.run_at.toISOString() }, { orgId: row.org_id, requestId: row.request_id })),
+      );
+    }
+    return { rows: stale, exhausted: stale.filter((row) => row.redispatches > options.maxRedispatches) };
+  });
+  if (rows.length > exhausted.length) options.logger.warn({ count: rows.length - exhausted.length, first_job_id: rows[0]!.job_id }, 'scheduled jobs dispatched again: no confirmation from the publisher');
+  if (exhausted.length > 0) {
+    // Not re-sent again: the job may be stuck in `scheduled` (check the publisher's parking queue).
+    options.logger.error({ job_ids: exhausted.map((row) => row.job_id) }, 'scheduled jobs never confirmed as queued after every re-send');
+  }
+  return rows.length;
+}

@@ -1,0 +1,60 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+
+const root = path.resolve(__dirname, '../..');
+
+/** A built service (dist/) running as its own process, the way scripts/start and Kubernetes run it. */
+export interface ServiceProcess {
+  name: string;
+  child: ChildProcess;
+  /** The API port (gateway) or the probe port (workers). */
+  port: number;
+  lines: string[];
+}
+
+export function serviceEntry(name: string): string {
+  const file = path.join(root, 'services', name, 'dist', 'main.js');
+  if (!existsSync(file)) throw new Error(`${file} is missing: build first (pnpm build; scripts/test does it).`);
+  return file;
+}
+
+/** Starts `services/<name>/dist/main.js` and resolves once it logs "<name> ready". */
+export function startServiceProcess(name: string, env: Record<string, string>): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [serviceEntry(name)], { env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', PROBE_PORT: '0', PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  createInterface({ input: child.stderr! }).on('line', (line) => lines.push(line));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${name} did not become ready:\n${lines.slice(-30).join('\n')}`));
+    }, 60_000);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      lines.push(line);
+      let record: { msg?: string; probe_port?: number; port?: number };
+      try {
+        record = JSON.parse(line) as typeof record;
+      } catch {
+        return;
+      }
+      if (record.msg === `${name} ready`) {
+        clearTimeout(timer);
+        resolve({ name, child, port: record.port ?? record.probe_port ?? 0, lines });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with ${code} before it was ready:\n${lines.slice(-30).join('\n')}`));
+    });
+  });
+}
+
+/** Sends `signal` and resolves with the exit code (null after a kill signal). */
+export function signalServiceProcess(service: ServiceProcess, signal: NodeJS.Signals): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (service.child.exitCode !== null || service.child.signalCode !== null) return resolve(service.child.exitCode);
+    service.child.once('exit', (code) => resolve(code));
+    service.child.kill(signal);
+  });
+}
