@@ -45,13 +45,29 @@ describe('OAuth connect through the gateway', () => {
     const auth = `Bearer ${await h.token()}`;
     const first = await roundTrip(auth, network);
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ account_id: expect.any(String), provider: network, reconnected: false });
+    // Facebook connects each Page picked in its Login dialog (one here) and names them all in account_ids.
+    const pages = network === 'facebook' ? { account_ids: [first.body.account_id] } : {};
+    expect(first.body).toEqual({ account_id: expect.any(String), provider: network, reconnected: false, ...pages });
     const list = await request(h.gateway).get('/v1/accounts').set('Authorization', auth);
     expect(list.body.items).toEqual([expect.objectContaining({ id: first.body.account_id, provider: network, health: 'active', connection_type: 'oauth' })]);
 
     const second = await roundTrip(auth, network);
-    expect(second.body).toEqual({ account_id: first.body.account_id, provider: network, reconnected: true });
+    expect(second.body).toEqual({ account_id: first.body.account_id, provider: network, reconnected: true, ...pages });
     expect((await request(h.gateway).get('/v1/accounts').set('Authorization', auth)).body.total).toBe(1);
+  });
+
+  it('Facebook: each picked Page is stored with its own non-expiring Page token, not the 60-day user token', async () => {
+    const auth = `Bearer ${await h.token()}`;
+    const res = await roundTrip(auth, 'facebook');
+    expect(res.status).toBe(200);
+    const [account] = (await request(h.gateway).get('/v1/accounts').set('Authorization', auth)).body.items;
+    expect(account).toMatchObject({ id: res.body.account_id, provider: 'facebook', token_expires_at: null, health: 'active' });
+  });
+
+  it('TikTok: asks user.info.profile (username) and sends the challenge as TikTok documents it (hex SHA-256)', async () => {
+    const url = new URL(await start(`Bearer ${await h.token()}`, 'tiktok'));
+    expect(url.searchParams.get('scope')!.split(',')).toEqual(expect.arrayContaining(['user.info.basic', 'user.info.profile', 'video.publish']));
+    expect(url.searchParams.get('code_challenge')).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('uses PKCE where the network requires it, and binds state to the flow', async () => {
@@ -206,5 +222,50 @@ describe('BYOK OAuth apps', () => {
     expect((await request(h.gateway).get('/v1/oauth-apps').set('Authorization', other)).body).toEqual([]);
     expect((await request(h.gateway).get('/v1/oauth/linkedin/start').query({ oauth_app_id: created.body.id }).set('Authorization', other)).status).toBe(404);
     expect((await request(h.gateway).get('/v1/oauth-apps').set('Authorization', `Bearer ${await h.apiKey(uniqueName('org'))}`)).status).toBe(403);
+  });
+});
+
+describe('LinkedIn scopes per author type', () => {
+  const createApp = async (auth: string, body: Record<string, unknown>) => {
+    const res = await request(h.gateway).post('/v1/oauth-apps').set('Authorization', auth).send({ provider: 'linkedin', name: 'li', client_secret: 's', ...body });
+    expect(res.status).toBe(201);
+    return res.body as { id: string; scopes: string[] };
+  };
+
+  it('a member connect asks only for openid profile w_member_social (no vetted analytics scope), so an app without the Community Management API connects', async () => {
+    const url = new URL(await start(`Bearer ${await h.token()}`, 'linkedin'));
+    expect(url.searchParams.get('scope')).toBe('openid profile w_member_social');
+  });
+
+  it('organization: asks for the organization scopes and connects every page the member administers, each as its own account', async () => {
+    const auth = `Bearer ${await h.token()}`;
+    const app = await createApp(auth, { client_id: `cma-${uniqueName('li')}` });
+    const url = await start(auth, 'linkedin', { oauth_app_id: app.id, author_type: 'organization' });
+    expect(new URL(url).searchParams.get('scope')).toBe('openid profile w_organization_social r_organization_social rw_organization_admin');
+    const { path, params, cookie } = await consent(url);
+    const done = await request(h.gateway).get(path).set('Cookie', cookie).query(Object.fromEntries(params));
+    expect(done.status).toBe(200);
+    expect(done.body).toEqual({ account_id: expect.any(String), provider: 'linkedin', reconnected: false, account_ids: [done.body.account_id, expect.any(String)] });
+    const list = await request(h.gateway).get('/v1/accounts').set('Authorization', auth);
+    expect(list.body.items.map((item: { platform_account_id: string }) => item.platform_account_id).sort()).toEqual([expect.stringMatching(/^urn:li:organization:\d+$/), expect.stringMatching(/^urn:li:organization:\d+$/)]);
+  });
+
+  it('an app without the vetted product asking for organization scopes is refused by LinkedIn, and nothing connects', async () => {
+    const auth = `Bearer ${await h.token()}`;
+    const { path, params, cookie } = await consent(await start(auth, 'linkedin', { author_type: 'organization' }));
+    expect(params.get('error')).toBe('unauthorized_scope_error');
+    const res = await request(h.gateway).get(path).set('Cookie', cookie).query(Object.fromEntries(params));
+    expect(res.status).toBe(400);
+    expect((await request(h.gateway).get('/v1/accounts').set('Authorization', auth)).body.total).toBe(0);
+  });
+
+  it('an OAuth app may name its own scopes (e.g. r_member_postAnalytics when it has the product); author_type is LinkedIn-only', async () => {
+    const auth = `Bearer ${await h.token()}`;
+    const app = await createApp(auth, { client_id: `cma-${uniqueName('li')}`, scopes: ['openid', 'profile', 'w_member_social', 'r_member_postAnalytics'] });
+    expect(app.scopes).toEqual(['openid', 'profile', 'w_member_social', 'r_member_postAnalytics']);
+    const url = new URL(await start(auth, 'linkedin', { oauth_app_id: app.id }));
+    expect(url.searchParams.get('scope')).toBe('openid profile w_member_social r_member_postAnalytics');
+    const wrong = await request(h.gateway).get('/v1/oauth/x/start').query({ author_type: 'organization' }).set('Authorization', auth);
+    expect(wrong.status).toBe(400);
   });
 });

@@ -87,6 +87,23 @@ describe('publishing: accepting jobs and posts', () => {
       expect(res.body.error.details).toHaveLength(1);
     });
 
+    it('holds each X account to its own limit: a Premium account (subscription_type at connect) may post long text', async () => {
+      const premium = await connectAccount(system, auth, 'x', `premium_${Date.now()}`);
+      const res = await publish({ account_ids: [premium, x], text: 'a'.repeat(1000) });
+      expectRule(res, '/body/account_ids/1', 'text_length');
+      expect(res.body.error.details).toHaveLength(1);
+      expect((await publish({ account_ids: [premium], text: 'a'.repeat(1000) })).status).toBe(202);
+    });
+
+    it('checks TikTok posts against the creator_info kept at connect: offered privacy levels and interactions the creator turned off', async () => {
+      const creator = await connectAccount(system, auth, 'tiktok', `private_${Date.now()}`);
+      const media = [system.media.url('/video.mp4')];
+      const res = await publish({ account_ids: [creator], text: 'hi', media_urls: media, provider_options: { tiktok: { privacy_level: 'PUBLIC_TO_EVERYONE', disable_comment: false } } });
+      expectRule(res, '/body/account_ids/0', 'privacy_level_option_mismatch');
+      expectRule(res, '/body/account_ids/0', 'comment_disabled');
+      expect((await publish({ account_ids: [creator], text: 'hi', media_urls: media, provider_options: { tiktok: { privacy_level: 'FOLLOWER_OF_CREATOR' } } })).status).toBe(202);
+    });
+
     it('rejects too many images and mixed media for X', async () => {
       const images = Array.from({ length: 5 }, (_, i) => system.media.url(`/image.jpg?n=${i}`));
       expectRule(await publish({ account_ids: [x], text: 'hi', media_urls: images }), '/body/account_ids/0', 'media_count');

@@ -17,7 +17,12 @@ export const providerConfigSchema = {
   LINKEDIN_API_URL: url('https://api.linkedin.com'),
   /** Host of `/oauth/v2/authorization` and `/oauth/v2/accessToken`. */
   LINKEDIN_AUTH_URL: url('https://www.linkedin.com'),
-  LINKEDIN_VERSION: Type.String({ pattern: '^\\d{6}(\\.\\d{2})?$', default: '202601' }),
+  /**
+   * `LinkedIn-Version` (YYYYMM). Each monthly version is served for about a year, then every call
+   * answers 426 NONEXISTENT_VERSION (learn.microsoft.com linkedin/marketing/versioning): bump it
+   * at least yearly. 202607 (July 2026) is served until mid-2027.
+   */
+  LINKEDIN_VERSION: Type.String({ pattern: '^\\d{6}(\\.\\d{2})?$', default: '202607' }),
   TIKTOK_API_URL: url('https://open.tiktokapis.com'),
   /** Host of `/v2/auth/authorize/`. */
   TIKTOK_AUTH_URL: url('https://www.tiktok.com'),

@@ -10,6 +10,7 @@ export {
   type AccountExtras,
   type Profile,
   type ProfileCapability,
+  type AuthorsCapability,
   type Credentials,
   type MediaKind,
   type MediaInput,
@@ -31,10 +32,12 @@ export { ProviderError, isProviderError, errorKinds, type ProviderErrorKind, typ
 export { providerConfigSchema, providerConfigObjectSchema, type ProviderConfig } from './config.ts';
 export { providersFromConfig, type Providers, type ProvidersOptions } from './providers-from-config.ts';
 export { contentRules, checkContent } from './rules/content-rules.ts';
-export { xWeightedLength } from './rules/x-text.ts';
+export { xTextLimit, xWeightedLength } from './rules/x-text.ts';
+export { ruleExtrasOf } from './rules/rule-extras.ts';
 export { TIKTOK_PRIVACY_LEVELS } from './tiktok/tiktok.rules.ts';
 export { isVerifiedUrl as isTikTokVerifiedUrl, chunkPlan as tiktokChunkPlan } from './tiktok/tiktok.publish.ts';
 export { createMediaFetcher, type MediaFetcher, type FetchedMedia } from './http/media-fetcher.ts';
 export { type PollingOptions } from './http/poll.ts';
 export { type PostAnalyticsCapability, type PostReading, type AnalyticsBatch } from './analytics/analytics-types.ts';
 export { analyticsFromConfig, type NetworkAnalytics } from './analytics-from-config.ts';
+export { LINKEDIN_SCOPES, linkedinAuthorTypes, type LinkedInAuthorType } from './linkedin/linkedin.scopes.ts';

@@ -37,6 +37,11 @@ export interface AuthorizeUrlInput {
 export interface OAuthCapability {
   /** Whether the authorize URL needs a PKCE challenge and the exchange its verifier. */
   readonly pkce: PkceRequirement;
+  /**
+   * The S256 challenge for a verifier where the network departs from RFC 7636's base64url (TikTok:
+   * hex); absent: base64url(SHA-256(verifier)).
+   */
+  codeChallengeOf?(verifier: string): string;
   authorizeUrl(input: AuthorizeUrlInput): { url: string; pkce: PkceRequirement };
   exchangeCode(input: { app: OAuthApp; code: string; codeVerifier?: string }): Promise<TokenSet>;
   /** Networks without refresh (Facebook Login) throw `ProviderError` kind `validation`. */
@@ -58,6 +63,11 @@ export interface Profile {
   handle: string;
   displayName?: string;
   extras: AccountExtras;
+  /**
+   * The token to store for this account when it is not the one given (a Facebook Page token derived
+   * from the user's): it does not expire and has no refresh token.
+   */
+  accessToken?: string;
 }
 
 export interface ProfileCapability {
@@ -92,6 +102,8 @@ export interface MediaInput {
   /** Public URL of the file, for networks that pull (Instagram, Facebook, TikTok PULL_FROM_URL). */
   url: string;
   kind: MediaKind;
+  /** A video's length when known (library media), for per-account limits such as TikTok's creator maximum. */
+  durationMs?: number;
   /** Present for library media; absent for a plain URL (then byte-upload networks download it, bounded). */
   source?: MediaSource;
 }
@@ -155,6 +167,8 @@ export interface ContentInput {
   text: string;
   media: MediaInput[];
   options?: Record<string, unknown>;
+  /** The target account's stored identifiers, for limits that differ per account (X Premium). */
+  account?: AccountExtras;
 }
 
 export interface ContentRules {
@@ -162,6 +176,16 @@ export interface ContentRules {
   maxTextLength: number;
   requiresMedia: boolean;
   check(input: ContentInput): ContentViolation[];
+}
+
+/**
+ * The entities one authorization can publish as besides the user (LinkedIn organization pages),
+ * each connected as its own account.
+ */
+export interface AuthorsCapability {
+  /** OAuth connects these instead of the user (Facebook Pages) rather than only when asked (LinkedIn organizations). */
+  readonly replacesUser: boolean;
+  list(input: { accessToken: string }): Promise<Profile[]>;
 }
 
 /** One adapter per network: capabilities as explicit objects (STYLE.md convention 11). */
@@ -172,4 +196,6 @@ export interface ProviderAdapter {
   readonly profile: ProfileCapability;
   readonly publish: PublishCapability;
   readonly lookup: LookupCapability;
+  /** Present where a connection may act for pages the user manages (LinkedIn organizations, Facebook Pages). */
+  readonly authors?: AuthorsCapability;
 }

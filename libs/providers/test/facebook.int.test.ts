@@ -45,6 +45,24 @@ describe('Facebook adapter against the sandbox', () => {
     expect(reused).toMatchObject({ kind: 'validation', networkCode: '100/36009' });
   });
 
+  it('Pages: each Page the user picked comes with its own non-expiring Page token, stored and used to publish as is', async () => {
+    const [page] = await providers.facebook.authors!.list({ accessToken });
+    expect(page).toMatchObject({ platformAccountId: pageId, extras: { page_id: pageId, token_kind: 'page' }, accessToken: expect.stringMatching(/^EAAP/) });
+    // The connect check with the user token hands back the Page token to store instead.
+    expect((await providers.facebook.profile.fetch({ accessToken, extras: { page_id: pageId } })).accessToken).toMatch(/^EAAP/);
+    const posted = await providers.facebook.publish.post({ credentials: { accessToken: page!.accessToken!, extras: page!.extras }, text: `page token ${Date.now()}`, media: [] });
+    expect(posted.platformPostId).toMatch(new RegExp(`^${pageId}_`));
+    // A user token cannot obtain the token of a Page it has no role on.
+    expect(await failure(() => providers.facebook.profile.fetch({ accessToken, extras: { page_id: '123456789012345' } }))).toMatchObject({ kind: 'permission_missing', networkCode: '200' });
+  });
+
+  it('lists every Page of a user managing many (cursor paging), each with its token', async () => {
+    const pages = await providers.facebook.authors!.list({ accessToken: 'manypages_fb_user' });
+    expect(pages).toHaveLength(30);
+    expect(new Set(pages.map((page) => page.platformAccountId)).size).toBe(30);
+    expect(pages.every((page) => page.accessToken !== undefined)).toBe(true);
+  });
+
   it('refreshes by re-exchanging the long-lived token, and revokes', async () => {
     const renewed = await providers.facebook.oauth.refresh({ app, refreshToken: accessToken });
     expect(renewed.accessToken).not.toBe(accessToken);

@@ -18,6 +18,16 @@ describe('Instagram publishing quota (content_publishing_limit)', () => {
     const credentials = { accessToken: 'EAAB-byok-quota', extras: { ig_user_id: '17841400000000555' } };
     const post = () => providers.instagram.publish.post({ credentials, text: 'q', media: [{ url: media.url('/image.jpg'), kind: 'image' }] });
     await expect(post()).resolves.toMatchObject({ platformPostId: expect.any(String) });
-    expect(await failure(post)).toMatchObject({ kind: 'quota_exhausted', networkCode: '9/2207042', status: 400 });
+    const refused = await failure(post);
+    expect(refused).toMatchObject({ kind: 'quota_exhausted', retryable: true, networkCode: '9/2207042', status: 400 });
+    // Deferred until the one post of the window leaves it (24 h after it was published), found to within 15 minutes.
+    expect(refused.retryAfterMs).toBeGreaterThan(24 * 3_600_000 - 16 * 60_000);
+    expect(refused.retryAfterMs).toBeLessThanOrEqual(24 * 3_600_000);
+  });
+
+  it('profile lookup pages through every Page: the Instagram account linked to the 30th Page is found', async () => {
+    const providers = testProviders(sandbox.baseUrl);
+    const profile = await providers.instagram.profile.fetch({ accessToken: 'manypages_ig_user' });
+    expect(profile).toMatchObject({ platformAccountId: expect.stringMatching(/^1784\d+$/), extras: { ig_user_id: profile.platformAccountId } });
   });
 });

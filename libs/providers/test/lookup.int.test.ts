@@ -75,8 +75,9 @@ describe('lookup of uncertain attempts', () => {
   });
 
   it('LinkedIn: reading member posts needs r_member_social; without it the lookup cannot answer', async () => {
+    // r_member_social is a restricted scope: only an app with the product (a `cma-` client in the sandbox) may ask for it.
     const connect = async (scopes: string[]) => {
-      const app = { clientId: 'li-client', clientSecret: 'li-secret', redirectUri: 'https://app.example.com/cb', scopes };
+      const app = { clientId: 'cma-li-client', clientSecret: 'li-secret', redirectUri: 'https://app.example.com/cb', scopes };
       const { code } = await consent(providers.linkedin.oauth.authorizeUrl({ app, state: 's' }).url);
       const { accessToken } = await providers.linkedin.oauth.exchangeCode({ app, code });
       const profile = await providers.linkedin.profile.fetch({ accessToken });

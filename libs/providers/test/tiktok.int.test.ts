@@ -4,7 +4,7 @@ import { type MediaInput, type Providers } from '../src/index.ts';
 import { startMediaServer, type MediaServer } from './support/media-server.ts';
 import { consent, failure, startSandbox, testProviders, type RunningSandbox } from './support/sandbox.ts';
 
-const app = { clientId: 'tt-client-key', clientSecret: 'tt-secret', redirectUri: 'https://app.example.com/oauth/tiktok/callback', scopes: ['user.info.basic', 'video.publish', 'video.list'] };
+const app = { clientId: 'tt-client-key', clientSecret: 'tt-secret', redirectUri: 'https://app.example.com/oauth/tiktok/callback', scopes: ['user.info.basic', 'user.info.profile', 'video.publish', 'video.list'] };
 
 describe('TikTok adapter against the sandbox', () => {
   let sandbox: RunningSandbox;
@@ -56,6 +56,37 @@ describe('TikTok adapter against the sandbox', () => {
   it('profile: user info', async () => {
     const profile = await providers.tiktok.profile.fetch({ accessToken });
     expect(profile).toMatchObject({ platformAccountId: expect.any(String), handle: expect.stringMatching(/^sandbox\./), extras: { open_id: profile.platformAccountId } });
+  });
+
+  it('scopes per field and per call: username needs user.info.profile; publishing needs video.publish', async () => {
+    const basicApp = { ...app, scopes: ['user.info.basic'] };
+    const { code } = await consent(providers.tiktok.oauth.authorizeUrl({ app: basicApp, state: 'b' }).url);
+    const basic = (await providers.tiktok.oauth.exchangeCode({ app: basicApp, code })).accessToken;
+    // TikTok refuses the whole call for username; the adapter falls back to the basic fields.
+    const profile = await providers.tiktok.profile.fetch({ accessToken: basic });
+    expect(profile.handle).toBe(profile.platformAccountId);
+    expect(profile.extras.username).toBeUndefined();
+    const refused = await failure(() => providers.tiktok.publish.post({ credentials: { accessToken: basic }, text: 'x', media: [video()], options: { privacy_level: 'SELF_ONLY' } }));
+    expect(refused).toMatchObject({ kind: 'permission_missing', networkCode: 'scope_not_authorized', status: 401 });
+  });
+
+  it('creator_info: kept with the account at connect, checked again at publish; switches the creator turned off are sent off', async () => {
+    const token = 'private_creator_byok';
+    const profile = await providers.tiktok.profile.fetch({ accessToken: token });
+    expect(profile.extras).toMatchObject({ tt_privacy_level_options: 'FOLLOWER_OF_CREATOR,SELF_ONLY', tt_comment_disabled: 'true', tt_max_video_post_duration_sec: '60' });
+    const refused = await failure(() => providers.tiktok.publish.post({ credentials: { accessToken: token }, text: 'x', media: [video()], options: { privacy_level: 'PUBLIC_TO_EVERYONE', disable_comment: false } }));
+    expect(refused).toMatchObject({ kind: 'validation', networkCode: 'privacy_level_option_mismatch,comment_disabled' });
+    await providers.tiktok.publish.post({ credentials: { accessToken: token }, text: 'ok', media: [video()], options: { privacy_level: 'FOLLOWER_OF_CREATOR' } });
+    const [post] = await sandbox.posts('tiktok');
+    expect(post!.options).toMatchObject({ privacy_level: 'FOLLOWER_OF_CREATOR', disable_comment: true, disable_duet: true, disable_stitch: true });
+  });
+
+  it('PKCE as TikTok documents it: a hex SHA-256 challenge; an RFC 7636 base64url challenge is refused at the exchange', async () => {
+    const verifier = randomBytes(48).toString('base64url');
+    expect(providers.tiktok.oauth.codeChallengeOf!(verifier)).toBe(createHash('sha256').update(verifier).digest('hex'));
+    const base64url = createHash('sha256').update(verifier).digest('base64url');
+    const { code } = await consent(providers.tiktok.oauth.authorizeUrl({ app, state: 'p', codeChallenge: base64url }).url);
+    expect(await failure(() => providers.tiktok.oauth.exchangeCode({ app, code, codeVerifier: verifier }))).toMatchObject({ networkCode: 'invalid_request' });
   });
 
   it('publishes a video by PULL_FROM_URL: PROCESSING_DOWNLOAD -> PUBLISH_COMPLETE -> public id (int64 kept exact)', async () => {
@@ -146,6 +177,10 @@ describe('TikTok adapter against the sandbox', () => {
     it('duplicate -> duplicate (spam_risk)', async () => {
       await sandbox.fault('tiktok', 'duplicate');
       expect(await failure(publish)).toMatchObject({ kind: 'duplicate', networkCode: 'spam_risk' });
+    });
+    it('quota_exhausted (spam_risk_too_many_posts) -> the account is deferred a whole day, not retried at once', async () => {
+      await sandbox.fault('tiktok', 'quota_exhausted');
+      expect(await failure(publish)).toMatchObject({ kind: 'quota_exhausted', retryable: true, networkCode: 'spam_risk_too_many_posts', retryAfterMs: 86_400_000 });
     });
     it('recovers on the next call after a transient fault', async () => {
       await sandbox.fault('tiktok', 'server_error', 1);

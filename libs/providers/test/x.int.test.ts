@@ -67,6 +67,16 @@ describe('X adapter against the sandbox', () => {
     expect((await failure(() => providers.x.oauth.refresh({ app, refreshToken: renewed.refreshToken! }))).kind).toBe('auth_revoked');
   });
 
+  it('a token without the scopes is refused as X does (bare 403 Forbidden) and classified permission_missing', async () => {
+    const readOnly = { ...app, scopes: ['tweet.read', 'users.read'] };
+    const { verifier, challenge } = pkce();
+    const { code } = await consent(providers.x.oauth.authorizeUrl({ app: readOnly, state: 'r', codeChallenge: challenge }).url);
+    const token = (await providers.x.oauth.exchangeCode({ app: readOnly, code, codeVerifier: verifier })).accessToken;
+    await expect(providers.x.profile.fetch({ accessToken: token })).resolves.toMatchObject({ handle: expect.any(String) });
+    expect(await failure(() => providers.x.publish.post({ credentials: { accessToken: token }, text: 'no tweet.write', media: [] }))).toMatchObject({ kind: 'permission_missing', status: 403 });
+    expect(await failure(() => providers.x.publish.post({ credentials: { accessToken: token }, text: 'x', media: [{ url: media.url('/image.jpg'), kind: 'image' }] }))).toMatchObject({ kind: 'permission_missing', status: 403 });
+  });
+
   it('revoke invalidates the token', async () => {
     await providers.x.oauth.revoke({ app, token: accessToken });
     expect((await failure(() => providers.x.profile.fetch({ accessToken }))).kind).toBe('auth_expired');
@@ -75,6 +85,18 @@ describe('X adapter against the sandbox', () => {
   it('profile: users/me', async () => {
     const profile = await providers.x.profile.fetch({ accessToken });
     expect(profile).toMatchObject({ platformAccountId: expect.stringMatching(/^\d+$/), handle: expect.stringMatching(/^sandbox_/), extras: { username: profile.handle } });
+  });
+
+  it('a Premium account (subscription_type at connect) may post long text; a standard one is held to 280 with bare domains counted as URLs', async () => {
+    const premium = await providers.x.profile.fetch({ accessToken: 'premium_byok_long' });
+    expect(premium.extras.subscription_type).toBe('Premium');
+    const long = await providers.x.publish.post({ credentials: { accessToken: 'premium_byok_long', extras: premium.extras }, text: 'c'.repeat(1000), media: [] });
+    expect(long.platformPostId).toMatch(/^\d{19}$/);
+    const standard = await providers.x.profile.fetch({ accessToken });
+    expect(standard.extras.subscription_type).toBe('None');
+    const domains = await failure(() => providers.x.publish.post({ credentials: { accessToken, extras: standard.extras }, text: `${'a'.repeat(250)} a.co b.co c.co`, media: [] }));
+    expect(domains).toMatchObject({ kind: 'validation', networkCode: 'text_length' });
+    expect(await sandbox.posts('x')).toHaveLength(1);
   });
 
   it('publishes text, up to 4 images and a video (chunked upload, processing polled) with x.com URLs', async () => {
@@ -126,6 +148,15 @@ describe('X adapter against the sandbox', () => {
 
   describe('faults', () => {
     const publish = () => providers.x.publish.post({ credentials: credentials(), text: `fault ${Math.random()}`, media: [] });
+
+    it('quota_exhausted (429 usage-capped) -> quota_exhausted deferred to the cap reset, not the 15-minute window', async () => {
+      await sandbox.fault('x', 'quota_exhausted');
+      const error = await failure(publish);
+      const midnight = new Date();
+      midnight.setUTCHours(24, 0, 0, 0);
+      expect(error).toMatchObject({ kind: 'quota_exhausted', retryable: true, status: 429, networkCode: 'usage-capped' });
+      expect(Math.abs(Date.now() + error.retryAfterMs! - midnight.getTime())).toBeLessThan(60_000);
+    });
 
     it('rate_limit -> rate_limited with the retry time from x-rate-limit-reset', async () => {
       await sandbox.fault('x', 'rate_limit', 1, 90);

@@ -62,8 +62,11 @@ describe('sandbox analytics endpoints', () => {
   });
 
   it('Facebook: retired post metrics are invalid; reactions come by type; video posts have video_insights', async () => {
-    const pageToken = (await request(app).get('/facebook/v25.0/123').query({ fields: 'access_token', access_token: token })).body.access_token as string;
-    const post = await request(app).post('/facebook/v25.0/123/feed').send({ message: 'metrics', access_token: pageToken });
+    // A Page token only for a Page the user manages: the one /me/accounts lists.
+    const pageId = (await request(app).get('/facebook/v25.0/me/accounts').query({ access_token: token })).body.data[0].id as string;
+    expect((await request(app).get('/facebook/v25.0/123').query({ fields: 'access_token', access_token: token })).body.error.code).toBe(200);
+    const pageToken = (await request(app).get(`/facebook/v25.0/${pageId}`).query({ fields: 'access_token', access_token: token })).body.access_token as string;
+    const post = await request(app).post(`/facebook/v25.0/${pageId}/feed`).send({ message: 'metrics', access_token: pageToken });
     await setMetrics('facebook', post.body.id, { post_clicks: 9, post_reactions_by_type_total: { like: 3, love: 1 }, post_engaged_users: 50 });
     const retired = await request(app).get(`/facebook/v25.0/${post.body.id}/insights`).query({ metric: 'post_engaged_users,post_clicks', access_token: pageToken });
     expect(retired.status).toBe(400);
@@ -72,8 +75,8 @@ describe('sandbox analytics endpoints', () => {
     expect(served.body.data.map((item: { name: string; values: unknown[] }) => [item.name, item.values])).toEqual([['post_clicks', [{ value: 9 }]], ['post_reactions_by_type_total', [{ value: { like: 3, love: 1 } }]]]);
     expect((await request(app).get(`/facebook/v25.0/${post.body.id}`).query({ fields: 'id,attachments{media_type,target}', access_token: pageToken })).body).toEqual({ id: post.body.id, attachments: { data: [] } });
 
-    const video = await request(app).post('/facebook/v25.0/123/videos').send({ file_url: media.url('/video.mp4'), description: 'v', access_token: pageToken });
-    const videoPost = `123_${video.body.id as string}`;
+    const video = await request(app).post(`/facebook/v25.0/${pageId}/videos`).send({ file_url: media.url('/video.mp4'), description: 'v', access_token: pageToken });
+    const videoPost = `${pageId}_${video.body.id as string}`;
     await setMetrics('facebook', videoPost, { post_clicks: 2, post_reactions_by_type_total: { like: 5, haha: 2 } });
     const attachments = await request(app).get(`/facebook/v25.0/${videoPost}`).query({ fields: 'id,attachments{media_type,target}', access_token: pageToken });
     expect(attachments.body.attachments.data).toEqual([{ media_type: 'video', target: { id: video.body.id, url: expect.any(String) } }]);

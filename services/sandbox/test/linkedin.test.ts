@@ -61,6 +61,14 @@ describe('sandbox /linkedin', () => {
     expect(posts.map((item) => item.text)).toEqual(['Before ', 'Safe (kept)']);
   });
 
+  it('hashtags and mentions are little-text elements: #tag links, \\#tag is plain text', async () => {
+    await post({ commentary: 'Go #launch and {hashtag|\\#|News} with @[Devtestco](urn:li:organization:2414183) \\#plain' });
+    const [rendered] = (await request(app).get('/__sandbox/posts').query({ network: 'linkedin' })).body.posts as { text: string; options: { hashtags: string[]; mentions: string[] } }[];
+    expect(rendered!.text).toBe('Go #launch and #News with @[Devtestco](urn:li:organization:2414183) #plain');
+    expect(rendered!.options.hashtags).toEqual(['launch', 'News']);
+    expect(rendered!.options.mentions).toEqual(['urn:li:organization:2414183']);
+  });
+
   it('images: initializeUpload -> PUT -> AVAILABLE; videos: parts with ETags -> finalize -> PROCESSING -> AVAILABLE', async () => {
     const image = await request(app).post('/linkedin/rest/images').query({ action: 'initializeUpload' }).set(headers).send({ initializeUploadRequest: { owner: person } });
     expect(image.body.value).toEqual({ uploadUrlExpiresAt: expect.any(Number), uploadUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:4010\/linkedin\/dms-uploads\//), image: expect.stringMatching(/^urn:li:image:/) });

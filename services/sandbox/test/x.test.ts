@@ -105,6 +105,20 @@ describe('sandbox /x (X API v2)', () => {
     expect(missing.body.errors[0]).toEqual(expect.objectContaining({ title: 'Not Found Error', type: 'https://api.x.com/2/problems/resource-not-found' }));
   });
 
+  it('counts text as X does (twitter-text): bare domains are URLs; Premium subscribers post long text', async () => {
+    const standard = 'Bearer byok-standard';
+    // 250 letters and three bare domains weigh 250 + 3 * 24 = 322: over 280, though only 265 characters.
+    const domains = await request(app).post('/x/2/tweets').set('Authorization', standard).send({ text: `${'a'.repeat(250)} a.co b.co c.co` });
+    expect(domains.status).toBe(403);
+    expect(domains.body.detail).toBe('You are not permitted to perform this action.');
+    expect((await request(app).post('/x/2/tweets').set('Authorization', standard).send({ text: 'b'.repeat(1000) })).status).toBe(403);
+    const premium = 'Bearer premium_byok';
+    const me = await request(app).get('/x/2/users/me').query({ 'user.fields': 'username,subscription_type' }).set('Authorization', premium);
+    expect(me.body.data.subscription_type).toBe('Premium');
+    expect((await request(app).get('/x/2/users/me').set('Authorization', standard)).body.data.subscription_type).toBeUndefined();
+    expect((await request(app).post('/x/2/tweets').set('Authorization', premium).send({ text: 'b'.repeat(1000) })).status).toBe(201);
+  });
+
   it('faults: 429 with x-rate-limit-reset, 503, 401, 403 duplicate', async () => {
     const auth = 'Bearer byok-faults';
     await request(app).post('/__sandbox/faults').send({ network: 'x', fault: 'rate_limit', retry_after_seconds: 30 });

@@ -54,7 +54,12 @@ export const oauthStart = defineMessage({
   kind: 'rpc',
   type: 'accounts.oauth_start.v1',
   service: 'accounts',
-  payload: Type.Object({ provider: Provider, oauth_app_id: Type.Optional(Type.String()) }),
+  payload: Type.Object({
+    provider: Provider,
+    oauth_app_id: Type.Optional(Type.String()),
+    /** LinkedIn: connect the member (default) or the organization pages the member administers. */
+    author_type: Type.Optional(Type.Union([Type.Literal('member'), Type.Literal('organization')])),
+  }),
   /**
    * `browser_cookie` is what the gateway sets (HttpOnly) on the browser that started the flow; the
    * callback only connects when that browser comes back with it (a forwarded link cannot).
@@ -79,7 +84,13 @@ export const oauthComplete = defineMessage({
     /** The flow-binding cookies the browser sent (name -> value), at most a few. */
     browser_cookies: Type.Optional(Type.Record(Type.String(), Type.String(), { maxProperties: 20 })),
   }),
-  reply: Type.Object({ account_id: Type.String(), provider: Provider, reconnected: Type.Boolean() }),
+  reply: Type.Object({
+    account_id: Type.String(),
+    provider: Provider,
+    reconnected: Type.Boolean(),
+    /** Every account this authorization connected (several LinkedIn organization pages); `account_id` is the first. */
+    account_ids: Type.Optional(Type.Array(Type.String())),
+  }),
 });
 
 export const oauthAppsList = defineMessage({
@@ -94,7 +105,13 @@ export const oauthAppsCreate = defineMessage({
   kind: 'rpc',
   type: 'accounts.oauth_apps_create.v1',
   service: 'accounts',
-  payload: Type.Object({ provider: Provider, name: Type.String({ minLength: 1, maxLength: 120 }), client_id: Type.String({ minLength: 1 }), client_secret: Type.String({ minLength: 1 }) }),
+  payload: Type.Object({
+    provider: Provider,
+    name: Type.String({ minLength: 1, maxLength: 120 }),
+    client_id: Type.String({ minLength: 1 }),
+    client_secret: Type.String({ minLength: 1 }),
+    scopes: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 })),
+  }),
   reply: OAuthAppView,
 });
 
@@ -121,7 +138,16 @@ export const accountsLookup = defineMessage({
   service: 'accounts',
   payload: Type.Object({ account_ids: Type.Array(Type.String(), { minItems: 1, maxItems: 100 }) }),
   reply: Type.Object({
-    items: Type.Array(Type.Object({ id: Type.String(), provider: Provider, health: Health, handle: Type.Union([Type.String(), Type.Null()]) })),
+    items: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        provider: Provider,
+        health: Health,
+        handle: Type.Union([Type.String(), Type.Null()]),
+        /** What the content rules read per account (X `subscription_type` for the Premium text limit); optional so older replies stay valid. */
+        rule_extras: Type.Optional(Type.Record(Type.String(), Type.String())),
+      }),
+    ),
   }),
 });
 

@@ -2,11 +2,12 @@ import { type AdapterDeps } from '../adapter-deps.ts';
 import { ProviderError } from '../errors/provider-error.ts';
 import { GraphApi } from '../graph/graph-api.ts';
 import { createGraphOAuth } from '../graph/graph-oauth.ts';
+import { listManagedPages } from '../graph/graph-pages.ts';
 import { createCall } from '../http/create-call.ts';
 import { pollUntil } from '../http/poll.ts';
 import { facebookLookup } from './facebook.lookup.ts';
 import { assertContent } from '../rules/assert-content.ts';
-import { type Credentials, type ProviderAdapter, type PublishInput, type PublishResult } from '../types.ts';
+import { type Credentials, type Profile, type ProviderAdapter, type PublishInput, type PublishResult } from '../types.ts';
 import { classifyVideoStatus } from './facebook.classify.ts';
 import { facebookRules } from './facebook.rules.ts';
 
@@ -21,6 +22,23 @@ interface PageAccount {
   access_token?: string;
 }
 
+/**
+ * A Page as an account, publishing with its own Page token: one derived from a long-lived user
+ * token does not expire (developers.facebook.com/docs/facebook-login/guides/access-tokens/get-long-lived,
+ * "Long-lived Page Access Token"), so it is stored instead of re-deriving it from the 60-day user
+ * token on every publish. A Page token given directly (BYOK) comes back without `access_token` and is kept as given.
+ */
+function pageProfile(page: PageAccount): Profile {
+  const name = page.name ?? page.id;
+  return {
+    platformAccountId: page.id,
+    handle: name,
+    displayName: name,
+    extras: { page_id: page.id, ...(page.access_token ? { token_kind: 'page' } : {}) },
+    ...(page.access_token ? { accessToken: page.access_token } : {}),
+  };
+}
+
 const missing = (what: string) => new ProviderError({ network: 'facebook', kind: 'validation', networkCode: 'missing_extra', networkMessage: what });
 const absolute = (permalink: string) => (permalink.startsWith('/') ? `https://www.facebook.com${permalink}` : permalink);
 
@@ -28,7 +46,12 @@ const absolute = (permalink: string) => (permalink.startsWith('/') ? `https://ww
 export function createFacebookAdapter(options: FacebookAdapterOptions): ProviderAdapter {
   const api = new GraphApi(options.client, options.graphVersion);
 
+  /**
+   * The Page token to publish with. Accounts connected since Page tokens are stored hold it already
+   * (`token_kind: page`); older ones hold the user token and derive it on each publish.
+   */
   const pageToken = async (credentials: Credentials, pageId: string): Promise<string> => {
+    if (credentials.extras?.token_kind === 'page') return credentials.accessToken;
     const page = await api.get<PageAccount>(`/${pageId}`, { fields: 'id,name,access_token' }, credentials.accessToken);
     if (!page.access_token) {
       throw new ProviderError({ network: 'facebook', kind: 'permission_missing', networkMessage: `The token cannot manage Page ${pageId}.` });
@@ -93,16 +116,18 @@ export function createFacebookAdapter(options: FacebookAdapterOptions): Provider
     oauth: createGraphOAuth({ network: 'facebook', api, authBaseUrl: options.authBaseUrl, now: options.now }),
     profile: {
       async fetch({ accessToken, extras }) {
-        let page: PageAccount | undefined;
-        if (extras?.page_id) {
-          page = await api.get<PageAccount>(`/${extras.page_id}`, { fields: 'id,name' }, accessToken);
-        } else {
-          const accounts = await api.get<{ data?: PageAccount[] }>('/me/accounts', { fields: 'id,name' }, accessToken);
-          page = accounts.data?.[0];
-        }
+        const page = extras?.page_id
+          ? await api.get<PageAccount>(`/${extras.page_id}`, { fields: 'id,name,access_token' }, accessToken)
+          : (await listManagedPages(api, accessToken, 'id,name,access_token'))[0];
         if (!page) throw new ProviderError({ network: 'facebook', kind: 'permission_missing', networkMessage: 'The token manages no Facebook Page.' });
-        const name = page.name ?? page.id;
-        return { platformAccountId: page.id, handle: name, displayName: name, extras: { page_id: page.id } };
+        return pageProfile(page);
+      },
+    },
+    authors: {
+      replacesUser: true,
+      // Every Page the user let the app use: Facebook's Login dialog is where a user managing several Pages picks them.
+      async list({ accessToken }) {
+        return (await listManagedPages(api, accessToken, 'id,name,access_token')).map(pageProfile);
       },
     },
     publish: { post },

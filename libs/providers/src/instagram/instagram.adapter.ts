@@ -2,12 +2,14 @@ import { type AdapterDeps } from '../adapter-deps.ts';
 import { ProviderError } from '../errors/provider-error.ts';
 import { GraphApi } from '../graph/graph-api.ts';
 import { createGraphOAuth } from '../graph/graph-oauth.ts';
+import { listManagedPages } from '../graph/graph-pages.ts';
 import { createCall } from '../http/create-call.ts';
 import { pollUntil } from '../http/poll.ts';
 import { instagramLookup } from './instagram.lookup.ts';
 import { assertContent } from '../rules/assert-content.ts';
 import { type MediaInput, type ProviderAdapter, type PublishInput, type PublishResult } from '../types.ts';
 import { classifyContainerStatus } from './instagram.classify.ts';
+import { deferredQuotaError, QUOTA_CODE, quotaResetMs } from './instagram.quota.ts';
 import { instagramRules } from './instagram.rules.ts';
 
 export interface InstagramAdapterOptions extends AdapterDeps {
@@ -55,6 +57,9 @@ export function createInstagramAdapter(options: InstagramAdapterOptions): Provid
         const { id } = await createCall(() => api.post<{ id: string }>(`/${igUserId}/media_publish`, { creation_id: containerId }, token));
         return id;
       } catch (error) {
+        if (error instanceof ProviderError && error.networkCode === QUOTA_CODE) {
+          throw deferredQuotaError(error, await quotaResetMs(api, igUserId, token, options.now()));
+        }
         const notReady = error instanceof ProviderError && error.networkCode === '9007/2207027';
         if (!notReady || attempt >= PUBLISH_ATTEMPTS) throw error;
         await waitFinished(containerId, token);
@@ -96,12 +101,8 @@ export function createInstagramAdapter(options: InstagramAdapterOptions): Provid
         if (extras?.ig_user_id) {
           account = await api.get(`/${extras.ig_user_id}`, { fields: 'id,username,name' }, accessToken);
         } else {
-          const pages = await api.get<{ data?: { id: string; instagram_business_account?: { id: string; username?: string } }[] }>(
-            '/me/accounts',
-            { fields: 'id,name,instagram_business_account{id,username}' },
-            accessToken,
-          );
-          const page = pages.data?.find((item) => item.instagram_business_account);
+          const pages = await listManagedPages(api, accessToken, 'id,name,instagram_business_account{id,username}');
+          const page = pages.find((item) => item.instagram_business_account);
           if (page?.instagram_business_account) {
             account = await api.get(`/${page.instagram_business_account.id}`, { fields: 'id,username,name' }, accessToken);
             if (account) account = { ...account, id: page.instagram_business_account.id };

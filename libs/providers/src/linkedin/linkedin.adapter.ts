@@ -5,8 +5,9 @@ import { type Credentials, type OAuthApp, type ProviderAdapter, type TokenSet } 
 import { createCall } from '../http/create-call.ts';
 import { linkedinLookup } from './linkedin.lookup.ts';
 import { uploadImage, uploadVideo, type LinkedInRest } from './linkedin.media.ts';
+import { linkedinAuthors, organizationProfile } from './linkedin.organizations.ts';
 import { linkedinRules } from './linkedin.rules.ts';
-import { escapeLittleText } from './linkedin.text.ts';
+import { toLittleText } from './linkedin.text.ts';
 
 export interface LinkedInAdapterOptions extends AdapterDeps {
   authBaseUrl: string;
@@ -87,15 +88,12 @@ export function createLinkedInAdapter(options: LinkedInAdapterOptions): Provider
     profile: {
       async fetch({ accessToken, extras }) {
         const member = await userinfo(accessToken);
-        if (isOrganization(extras?.author_urn)) {
-          const id = extras!.author_urn!.split(':').pop()!;
-          const org = (await client.request<{ localizedName?: string; vanityName?: string }>({ method: 'GET', url: `/rest/organizations/${id}`, headers: rest.headers(accessToken) })).data;
-          return { platformAccountId: extras!.author_urn!, handle: org.vanityName ?? id, ...(org.localizedName ? { displayName: org.localizedName } : {}), extras: { author_urn: extras!.author_urn! } };
-        }
+        if (isOrganization(extras?.author_urn)) return organizationProfile(options, rest, accessToken, extras!.author_urn!);
         const urn = `urn:li:person:${member.sub}`;
         return { platformAccountId: urn, handle: member.email ?? member.sub, ...(member.name ? { displayName: member.name } : {}), extras: { author_urn: urn } };
       },
     },
+    authors: linkedinAuthors(options, rest),
     lookup: linkedinLookup(options, rest, authorOf),
     publish: {
       async post(input) {
@@ -116,7 +114,7 @@ export function createLinkedInAdapter(options: LinkedInAdapterOptions): Provider
           url: '/rest/posts',
           data: {
             author,
-            commentary: escapeLittleText(input.text),
+            commentary: toLittleText(input.text),
             visibility: typeof input.options?.visibility === 'string' ? input.options.visibility : 'PUBLIC',
             distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
             lifecycleState: 'PUBLISHED',

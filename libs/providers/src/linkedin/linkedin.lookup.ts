@@ -2,7 +2,7 @@ import { type AdapterDeps } from '../adapter-deps.ts';
 import { scanNewestFirst, type CandidatePage } from '../lookup/scan.ts';
 import { type Credentials, type LookupCapability } from '../types.ts';
 import { type LinkedInRest } from './linkedin.media.ts';
-import { escapeLittleText } from './linkedin.text.ts';
+import { toLittleText } from './linkedin.text.ts';
 
 interface PostsPage {
   elements?: { id: string; commentary?: string; createdAt?: number; publishedAt?: number }[];
@@ -33,7 +33,7 @@ export function linkedinLookup(deps: AdapterDeps, rest: LinkedInRest, authorOf: 
         const more = items.length === COUNT && (body.paging?.total === undefined || start + COUNT < body.paging.total);
         return { items, next: more ? pageFrom(start + COUNT) : undefined };
       };
-      return scanNewestFirst('linkedin', { ...input, text: escapeLittleText(input.text) }, pageFrom(0));
+      return scanNewestFirst('linkedin', { ...input, text: toLittleText(input.text) }, pageFrom(0));
     },
   };
 }

@@ -1,5 +1,5 @@
 import { checkContent } from './content-rules.ts';
-import { xWeightedLength } from './x-text.ts';
+import { xTextLimit, xWeightedLength } from './x-text.ts';
 
 const img = (n = 1) => Array.from({ length: n }, (_, i) => ({ url: `https://cdn.example.com/${i}.jpg`, kind: 'image' as const }));
 const vid = { url: 'https://cdn.example.com/v.mp4', kind: 'video' as const };
@@ -14,6 +14,21 @@ describe('xWeightedLength (twitter-text v3)', () => {
     expect(xWeightedLength('see https://example.com/a/very/long/path?with=query')).toBe(4 + 23);
     expect(xWeightedLength('e\u0301')).toBe(1);
   });
+
+  it('counts scheme-less domains as URLs (23) and leaves trailing punctuation out of them, as twitter-text does', () => {
+    expect(xWeightedLength('read example.com')).toBe(5 + 23);
+    expect(xWeightedLength('read example.com.')).toBe(5 + 23 + 1);
+    expect(xWeightedLength('(see https://example.com/a).')).toBe(5 + 23 + 2);
+  });
+});
+
+describe('xTextLimit', () => {
+  it('is 280 for standard accounts and 25,000 for every X Premium tier (user field subscription_type)', () => {
+    expect(xTextLimit(undefined)).toBe(280);
+    expect(xTextLimit({ subscription_type: 'None' })).toBe(280);
+    expect(xTextLimit({ subscription_type: 'Basic' })).toBe(25_000);
+    expect(xTextLimit({ subscription_type: 'PremiumPlus' })).toBe(25_000);
+  });
 });
 
 describe('checkContent', () => {
@@ -21,6 +36,10 @@ describe('checkContent', () => {
     expect(rules('x', { text: 'a'.repeat(280), media: [] })).toEqual([]);
     expect(rules('x', { text: 'a'.repeat(281), media: [] })).toEqual(['text_length']);
     expect(rules('x', { text: '日'.repeat(141), media: [] })).toEqual(['text_length']);
+    // 250 letters and 3 bare domains: 250 + 3 * 24 = 322 weighted, over 280 although under 280 "characters" of URL.
+    expect(rules('x', { text: `${'a'.repeat(250)} a.co b.co c.co`, media: [] })).toEqual(['text_length']);
+    expect(rules('x', { text: 'a'.repeat(1000), media: [], account: { subscription_type: 'Premium' } })).toEqual([]);
+    expect(rules('x', { text: 'a'.repeat(1000), media: [], account: { subscription_type: 'None' } })).toEqual(['text_length']);
     expect(rules('x', { text: '', media: [] })).toEqual(['empty']);
     expect(rules('x', { text: 'x', media: img(5) })).toEqual(['media_count']);
     expect(rules('x', { text: 'x', media: [...img(1), vid] })).toEqual(['media_mix']);
@@ -47,6 +66,16 @@ describe('checkContent', () => {
     expect(rules('tiktok', { text: 'x', media: img(36), options: { privacy_level: 'SELF_ONLY' } })).toEqual(['media_count']);
     expect(rules('tiktok', { text: 'x', media: [vid, vid], options: { privacy_level: 'SELF_ONLY' } })).toEqual(['media_count']);
     expect(rules('tiktok', { text: 'x'.repeat(2201), media: [vid], options: { privacy_level: 'SELF_ONLY' } })).toEqual(['text_length']);
+  });
+
+  it('TikTok: what creator_info said at connect (offered privacy levels, interactions turned off, longest video)', () => {
+    const account = { tt_privacy_level_options: 'FOLLOWER_OF_CREATOR,SELF_ONLY', tt_comment_disabled: 'true', tt_duet_disabled: 'false', tt_stitch_disabled: 'true', tt_max_video_post_duration_sec: '60' };
+    const long = { ...vid, durationMs: 61_000 };
+    expect(rules('tiktok', { text: 'x', media: [vid], options: { privacy_level: 'PUBLIC_TO_EVERYONE' }, account })).toEqual(['privacy_level_option_mismatch']);
+    expect(rules('tiktok', { text: 'x', media: [vid], options: { privacy_level: 'SELF_ONLY', disable_comment: false, disable_stitch: false, disable_duet: false }, account })).toEqual(['comment_disabled', 'stitch_disabled']);
+    expect(rules('tiktok', { text: 'x', media: [long], options: { privacy_level: 'SELF_ONLY' }, account })).toEqual(['video_duration']);
+    // Left unset, the switches are turned off for the creator: nothing to refuse.
+    expect(rules('tiktok', { text: 'x', media: [{ ...vid, durationMs: 59_000 }], options: { privacy_level: 'FOLLOWER_OF_CREATOR' }, account })).toEqual([]);
   });
 
   it('LinkedIn: 3,000 characters, up to 20 images, one video', () => {

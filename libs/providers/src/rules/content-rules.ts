@@ -15,5 +15,5 @@ export const contentRules: Readonly<Record<Network, ContentRules>> = {
 };
 
 export function checkContent(network: Network, input: ContentInput): ContentViolation[] {
-  return contentRules[network].check({ text: input.text, media: input.media, options: input.options ?? {} });
+  return contentRules[network].check({ ...input, options: input.options ?? {} });
 }

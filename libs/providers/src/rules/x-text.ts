@@ -1,38 +1,28 @@
-/**
- * X's weighted length (twitter-text v3, networks.md §3.4): text NFC-normalised; each URL counts 23;
- * code points in the Latin/punctuation ranges weigh 1, everything else (CJK, emoji...) 2; an emoji
- * sequence (ZWJ, skin tones, flags) counts once, as 2.
- */
-const URL_PATTERN = /\bhttps?:\/\/[^\s]+/gi;
-const URL_WEIGHT = 23;
-const LIGHT_RANGES: [number, number][] = [
-  [0, 4351],
-  [8192, 8205],
-  [8208, 8223],
-  [8242, 8247],
-];
-const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}/u;
-const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
+import twitterText from 'twitter-text';
+import { type AccountExtras } from '../types.ts';
 
-const weightOf = (codePoint: number) => (LIGHT_RANGES.some(([from, to]) => codePoint >= from && codePoint <= to) ? 1 : 2);
+/**
+ * X's weighted length, counted by X's own library (npm `twitter-text`, config v3; docs.x.com
+ * fundamentals/counting-characters): text NFC-normalised; every URL counts 23, scheme-less domains
+ * (`example.com`) included and trailing punctuation excluded; Latin and common punctuation weigh 1,
+ * everything else (CJK, emoji) 2; an emoji sequence (ZWJ, skin tones, flags) counts once, as 2.
+ * A hand-written regex counted only `http(s)://` URLs and let over-long posts through.
+ */
+export function xWeightedLength(text: string): number {
+  return twitterText.parseTweet(text).weightedLength;
+}
 
 export const X_MAX_WEIGHTED_LENGTH = 280;
 
-export function xWeightedLength(text: string): number {
-  const normalized = text.normalize('NFC');
-  let length = 0;
-  let rest = normalized;
-  for (const url of normalized.match(URL_PATTERN) ?? []) {
-    length += URL_WEIGHT;
-    rest = rest.replace(url, ' ');
-    length -= 1;
-  }
-  for (const { segment } of segmenter.segment(rest)) {
-    if (EMOJI.test(segment)) {
-      length += 2;
-      continue;
-    }
-    for (const char of segment) length += weightOf(char.codePointAt(0) ?? 0);
-  }
-  return length;
+/**
+ * X Premium subscribers (every tier: Basic, Premium, PremiumPlus) may post up to 25,000 characters
+ * (help.x.com "About longer posts"); the API reports the tier as the user field `subscription_type`
+ * (docs.x.com x-api/fundamentals/data-dictionary: `Basic | Premium | PremiumPlus | None`).
+ */
+export const X_PREMIUM_MAX_WEIGHTED_LENGTH = 25_000;
+const PREMIUM_TIERS = new Set(['Basic', 'Premium', 'PremiumPlus']);
+
+/** An account's own limit, from what its profile said at connect (`extras.subscription_type`), else 280. */
+export function xTextLimit(account: AccountExtras | undefined): number {
+  return account?.subscription_type !== undefined && PREMIUM_TIERS.has(account.subscription_type) ? X_PREMIUM_MAX_WEIGHTED_LENGTH : X_MAX_WEIGHTED_LENGTH;
 }

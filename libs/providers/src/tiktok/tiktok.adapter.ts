@@ -7,6 +7,8 @@ import { type OAuthApp, type ProviderAdapter, type PublishInput, type TokenSet }
 import { byteReaderOf, emptyMedia } from '../http/upload.ts';
 import { chunkPlan, createTikTokApi, isVerifiedUrl, postInfo, uploadFile, waitPublished } from './tiktok.publish.ts';
 import { tiktokRules } from './tiktok.rules.ts';
+import { creatorExtras, creatorViolations, type CreatorInfo } from './tiktok.creator.ts';
+import { tiktokCodeChallenge } from './tiktok.pkce.ts';
 
 export interface TikTokAdapterOptions extends AdapterDeps {
   authBaseUrl: string;
@@ -23,10 +25,13 @@ interface TtToken {
   scope?: string;
 }
 
-interface CreatorInfo {
-  creator_username?: string;
-  privacy_level_options?: string[];
+interface TtUser {
+  open_id: string;
+  username?: string;
+  display_name?: string;
 }
+
+const BASIC_FIELDS = 'open_id,union_id,avatar_url,display_name';
 
 /**
  * TikTok Content Posting API (networks.md §5): creator_info, then video or photo init, then status
@@ -62,18 +67,43 @@ export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdap
   };
   const secrets = (app: OAuthApp) => ({ client_key: app.clientId, client_secret: app.clientSecret });
 
+  const userInfoFields = async (accessToken: string, fields: string) =>
+    (await client.request<{ data?: { user?: TtUser } }>({ method: 'GET', url: '/v2/user/info/', params: { fields }, headers: { Authorization: `Bearer ${accessToken}` } })).data.data?.user;
+
+  /**
+   * `username` needs `user.info.profile` since TikTok's 2024 scope migration (developers.tiktok.com
+   * bulletin user-info-scope-migration); a token granted only `user.info.basic` gets
+   * scope_not_authorized for the whole call. Such a connection still works: the basic fields, and
+   * the handle from creator_info when publishing.
+   */
+  const userInfo = async (accessToken: string): Promise<TtUser | undefined> => {
+    try {
+      return await userInfoFields(accessToken, `${BASIC_FIELDS},username`);
+    } catch (error) {
+      if (!(error instanceof ProviderError) || error.networkCode !== 'scope_not_authorized') throw error;
+      return userInfoFields(accessToken, BASIC_FIELDS);
+    }
+  };
+
+  /** creator_info at connect, for the accept-time checks; a token without video.publish simply has none. */
+  const creatorInfoIfGranted = async (token: string): Promise<CreatorInfo | undefined> => {
+    try {
+      return await api.post<CreatorInfo>('/v2/post/publish/creator_info/query/', token);
+    } catch (error) {
+      if (error instanceof ProviderError && error.kind === 'permission_missing') return undefined;
+      throw error;
+    }
+  };
+
   const publish = async (input: PublishInput) => {
     assertContent(tiktokRules, input);
     const token = input.credentials.accessToken;
     const privacy = String(input.options?.privacy_level);
+    // Fresh creator_info on every post, as TikTok's audit requires: settings change after connect.
     const creator = await api.post<CreatorInfo>('/v2/post/publish/creator_info/query/', token);
-    if (creator.privacy_level_options && !creator.privacy_level_options.includes(privacy)) {
-      throw new ProviderError({
-        network: 'tiktok',
-        kind: 'validation',
-        networkCode: 'privacy_level_option_mismatch',
-        networkMessage: `This creator can post with privacy_level ${creator.privacy_level_options.join(', ')}.`,
-      });
+    const refused = creatorViolations(creator, input);
+    if (refused.length > 0) {
+      throw new ProviderError({ network: 'tiktok', kind: 'validation', networkCode: refused.map((item) => item.rule).join(','), networkMessage: refused.map((item) => item.message).join(' ') });
     }
     const username = creator.creator_username ?? input.credentials.extras?.username ?? '';
     const [first] = input.media;
@@ -81,7 +111,12 @@ export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdap
     let kind: 'video' | 'photo';
     if (first?.kind === 'video') {
       kind = 'video';
-      const info = { title: input.text, ...postInfo(input, privacy), disable_duet: input.options?.disable_duet === true, disable_stitch: input.options?.disable_stitch === true };
+      const info = {
+        title: input.text,
+        ...postInfo(input, privacy, creator),
+        disable_duet: input.options?.disable_duet === true || creator.duet_disabled === true,
+        disable_stitch: input.options?.disable_stitch === true || creator.stitch_disabled === true,
+      };
       if (input.options?.source === 'FILE_UPLOAD' || !isVerifiedUrl(first.url, options.verifiedUrlPrefixes)) {
         const reader = await byteReaderOf(options, 'tiktok', first);
         if (reader.size === 0) throw emptyMedia('tiktok');
@@ -111,7 +146,7 @@ export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdap
       const init = await createCall(() => api.post<{ publish_id: string }>('/v2/post/publish/content/init/', token, {
         media_type: 'PHOTO',
         post_mode: 'DIRECT_POST',
-        post_info: { title, description: input.text, ...postInfo(input, privacy), auto_add_music: input.options?.auto_add_music !== false },
+        post_info: { title, description: input.text, ...postInfo(input, privacy, creator), auto_add_music: input.options?.auto_add_music !== false },
         source_info: { source: 'PULL_FROM_URL', photo_cover_index: 0, photo_images: input.media.map((item) => item.url) },
       }));
       publishId = init.publish_id;
@@ -131,6 +166,7 @@ export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdap
     rules: tiktokRules,
     oauth: {
       pkce: 'optional',
+      codeChallengeOf: tiktokCodeChallenge,
       authorizeUrl({ app, state, codeChallenge }) {
         const url = new URL(`${options.authBaseUrl.replace(/\/$/, '')}/v2/auth/authorize/`);
         url.searchParams.set('client_key', app.clientId);
@@ -153,19 +189,14 @@ export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdap
     },
     profile: {
       async fetch({ accessToken }) {
-        const response = await client.request<{ data?: { user?: { open_id: string; username?: string; display_name?: string } } }>({
-          method: 'GET',
-          url: '/v2/user/info/',
-          params: { fields: 'open_id,union_id,avatar_url,display_name,username' },
-          headers: { Authorization: `Bearer ${accessToken}` },
-        });
-        const user = response.data.data?.user;
+        const user = await userInfo(accessToken);
         if (!user) throw new ProviderError({ network: 'tiktok', kind: 'transient', networkMessage: 'TikTok returned no user.' });
+        const creator = await creatorInfoIfGranted(accessToken);
         return {
           platformAccountId: user.open_id,
-          handle: user.username ?? user.open_id,
+          handle: user.username ?? creator?.creator_username ?? user.open_id,
           ...(user.display_name ? { displayName: user.display_name } : {}),
-          extras: { open_id: user.open_id, ...(user.username ? { username: user.username } : {}) },
+          extras: { open_id: user.open_id, ...(user.username ? { username: user.username } : {}), ...(creator ? creatorExtras(creator) : {}) },
         };
       },
     },

@@ -34,6 +34,13 @@ describe('classifyTikTok', () => {
     expect(classifyTikTok(envelope(429, 'rate_limit_exceeded', 'Rate limited.', { 'retry-after': '5' }), NOW).retryAfterMs).toBe(5_000);
   });
 
+  it('daily caps defer the account a whole 24-hour window instead of retrying at once', () => {
+    expect(classifyTikTok(envelope(403, 'spam_risk_too_many_posts', 'The daily post cap for this user was reached.'), NOW)).toMatchObject({ kind: 'quota_exhausted', retryAfterMs: 86_400_000 });
+    expect(classifyTikTok(envelope(403, 'reached_active_user_cap', 'Daily active publisher quota reached.'), NOW).retryAfterMs).toBe(86_400_000);
+    expect(classifyPublishFailure('spam_risk_too_many_posts')).toMatchObject({ kind: 'quota_exhausted', retryAfterMs: 86_400_000 });
+    expect(classifyTikTok(envelope(403, 'spam_risk_text', 'Spam risk.'), NOW).retryAfterMs).toBeUndefined();
+  });
+
   it('OAuth errors and raw-text bodies', () => {
     expect(classifyTikTok({ status: 400, headers: {}, data: { error: 'invalid_grant', error_description: 'Refresh token is invalid or expired.', log_id: 'x' } }, NOW)).toMatchObject({ kind: 'auth_revoked', networkCode: 'invalid_grant' });
     expect(classifyTikTok({ status: 401, headers: {}, data: '{"data":{},"error":{"code":"access_token_invalid","message":"m","log_id":"l"}}' }, NOW)).toMatchObject({ kind: 'auth_expired', networkCode: 'access_token_invalid' });

@@ -24,6 +24,16 @@ const API_KINDS: Record<string, ProviderErrorKind> = {
   internal_error: 'transient',
 };
 
+/**
+ * TikTok's daily caps: the creator's posts per 24 hours (`spam_risk_too_many_posts`), pending inbox
+ * shares per 24 hours, and the client's active publishers per day (content-posting-api-reference-
+ * direct-post error table; developers.tiktok.com/doc/content-sharing-guidelines). No reset time is
+ * given, so the account is deferred a whole window: retrying at once only spends the creator's
+ * patience and the client's 6-a-minute init budget on certain refusals.
+ */
+const DAILY_WINDOW_MS = 86_400_000;
+const quotaRetryMs = (kind: ProviderErrorKind) => (kind === 'quota_exhausted' ? DAILY_WINDOW_MS : undefined);
+
 const OAUTH_KINDS: Record<string, ProviderErrorKind> = {
   invalid_grant: 'auth_revoked',
   access_denied: 'auth_revoked',
@@ -52,7 +62,7 @@ export function classifyTikTok(response: NetworkResponse, nowMs: number): Classi
     kind,
     networkCode: code ?? String(response.status),
     networkMessage: message,
-    retryAfterMs: kind === 'rate_limited' ? (retryAfterHeader(response.headers, nowMs) ?? RATE_WINDOW_MS) : undefined,
+    retryAfterMs: kind === 'rate_limited' ? (retryAfterHeader(response.headers, nowMs) ?? RATE_WINDOW_MS) : quotaRetryMs(kind),
   };
 }
 
@@ -72,6 +82,9 @@ export function classifyPublishFailure(failReason: string): Classification {
   if (MEDIA_FAILURES.test(failReason)) return { ...base, kind: 'media_invalid' };
   if (failReason === 'auth_removed') return { ...base, kind: 'auth_revoked' };
   if (failReason === 'internal') return { ...base, kind: 'transient' };
-  if (failReason.startsWith('spam_risk')) return { ...base, kind: API_KINDS[failReason] ?? 'quota_exhausted' };
+  if (failReason.startsWith('spam_risk')) {
+    const kind = API_KINDS[failReason] ?? 'quota_exhausted';
+    return { ...base, kind, ...(kind === 'quota_exhausted' ? { retryAfterMs: DAILY_WINDOW_MS } : {}) };
+  }
   return { ...base, kind: 'validation' };
 }

@@ -164,11 +164,11 @@ export function isVerifiedUrl(raw: string, prefixes: readonly string[]): boolean
   });
 }
 
-export function postInfo(input: PublishInput, privacyLevel: string): Record<string, unknown> {
+export function postInfo(input: PublishInput, privacyLevel: string, creator: { comment_disabled?: boolean } = {}): Record<string, unknown> {
   const flag = (name: string) => input.options?.[name] === true;
   return {
     privacy_level: privacyLevel,
-    disable_comment: flag('disable_comment'),
+    disable_comment: flag('disable_comment') || creator.comment_disabled === true,
     brand_content_toggle: flag('brand_content_toggle'),
     brand_organic_toggle: flag('brand_organic_toggle'),
   };

@@ -1,5 +1,6 @@
 import { checkMediaUrls, images, videos, violation } from '../rules/rule-helpers.ts';
 import { type ContentRules, type ContentViolation } from '../types.ts';
+import { creatorFromExtras, creatorViolations } from './tiktok.creator.ts';
 
 export const TIKTOK_PRIVACY_LEVELS = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'] as const;
 
@@ -32,6 +33,9 @@ export const tiktokRules: ContentRules = {
     else if (!TIKTOK_PRIVACY_LEVELS.includes(privacy as (typeof TIKTOK_PRIVACY_LEVELS)[number])) {
       found.push(violation('privacy_level', `TikTok privacy_level must be one of ${TIKTOK_PRIVACY_LEVELS.join(', ')}.`));
     }
+    // What the creator allows, as creator_info said when the account was connected (re-checked live at publish).
+    const creator = creatorFromExtras(input.account);
+    if (creator !== undefined) found.push(...creatorViolations(creator, input));
     return found.concat(checkMediaUrls(input));
   },
 };

@@ -47,10 +47,11 @@ export function createXAdapter(options: XAdapterOptions): ProviderAdapter {
   };
 
   const me = async (accessToken: string) =>
-    (await client.request<{ data: { id: string; username: string; name?: string } }>({
+    (await client.request<{ data: { id: string; username: string; name?: string; subscription_type?: string } }>({
       method: 'GET',
       url: '/2/users/me',
-      params: { 'user.fields': 'username,name,profile_image_url' },
+      // subscription_type decides the account's text limit (Premium posts up to 25,000; rules/x-text.ts).
+      params: { 'user.fields': 'username,name,profile_image_url,subscription_type' },
       headers: { Authorization: `Bearer ${accessToken}` },
     })).data.data;
 
@@ -91,7 +92,8 @@ export function createXAdapter(options: XAdapterOptions): ProviderAdapter {
     profile: {
       async fetch({ accessToken }) {
         const user = await me(accessToken);
-        return { platformAccountId: user.id, handle: user.username, ...(user.name ? { displayName: user.name } : {}), extras: { username: user.username } };
+        const extras = { username: user.username, ...(user.subscription_type ? { subscription_type: user.subscription_type } : {}) };
+        return { platformAccountId: user.id, handle: user.username, ...(user.name ? { displayName: user.name } : {}), extras };
       },
     },
     lookup: xLookup(options),

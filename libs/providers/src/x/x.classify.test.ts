@@ -39,9 +39,37 @@ describe('classifyX', () => {
       kind: 'permission_missing',
       networkCode: 'client-forbidden',
     });
-    expect(classifyX(res(429, { title: 'UsageCapExceeded', type: 'https://api.x.com/2/problems/usage-capped', detail: 'Usage cap exceeded: Monthly product cap', status: 429 }), NOW).kind).toBe('rate_limited');
     expect(classifyX(res(403, { title: 'UsageCapExceeded', type: 'https://api.x.com/2/problems/usage-capped', detail: 'Usage cap exceeded', status: 403 }), NOW).kind).toBe('quota_exhausted');
     expect(classifyX(res(403, { detail: 'You are not permitted to perform this action.', type: 'about:blank', title: 'Forbidden', status: 403 }), NOW).kind).toBe('validation');
+    // A token without the scope (plhery/node-twitter-api-v2#265).
+    expect(classifyX(res(403, { title: 'Forbidden', type: 'about:blank', status: 403, detail: 'Forbidden' }), NOW).kind).toBe('permission_missing');
+  });
+
+  // Recorded 429 (xdevplatform/xdk#25): the 15-minute window is nearly untouched, the cap is the plan's.
+  const usageCapped = (period: string) => ({
+    account_id: '1234',
+    product_name: 'standard-basic',
+    title: 'UsageCapExceeded',
+    period,
+    scope: 'Product',
+    detail: `Usage cap exceeded: ${period} product cap`,
+    type: 'https://api.twitter.com/2/problems/usage-capped',
+  });
+  const windowHeaders = { 'x-rate-limit-limit': '40000', 'x-rate-limit-remaining': '39999', 'x-rate-limit-reset': String(nowSeconds + 900) };
+
+  it('429 usage-capped (Monthly) -> quota_exhausted until the first of next month UTC, not the 15-minute reset', () => {
+    expect(classifyX(res(429, usageCapped('Monthly'), windowHeaders), NOW)).toEqual({
+      kind: 'quota_exhausted',
+      networkCode: 'usage-capped',
+      networkMessage: 'Usage cap exceeded: Monthly product cap',
+      retryAfterMs: Date.UTC(2026, 11, 1) - NOW,
+    });
+  });
+
+  it('429 usage-capped (Daily) -> quota_exhausted until the 24-hour reset, else midnight UTC', () => {
+    expect(classifyX(res(429, usageCapped('Daily'), windowHeaders), NOW)).toMatchObject({ kind: 'quota_exhausted', retryAfterMs: Date.UTC(2026, 10, 23) - NOW });
+    const daily = { ...windowHeaders, 'x-app-limit-24hour-remaining': '0', 'x-app-limit-24hour-reset': String(nowSeconds + 3600) };
+    expect(classifyX(res(429, usageCapped('Daily'), daily), NOW)).toMatchObject({ kind: 'quota_exhausted', retryAfterMs: 3_600_000 });
   });
 
   it('400 invalid request -> validation; 5xx -> transient', () => {

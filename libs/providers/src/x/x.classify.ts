@@ -1,5 +1,6 @@
 import { type Classification, type ProviderErrorKind } from '../errors/provider-error.ts';
 import { asNumber, asRecord, asString, retryAfterHeader, type NetworkResponse } from '../http/network-response.ts';
+import { msUntilNextUtcDay, msUntilNextUtcMonth } from '../http/quota-reset.ts';
 
 /**
  * X gives no machine code for duplicate content in v2, only this detail (and legacy code 187);
@@ -10,6 +11,19 @@ const DUPLICATE_DETAIL = /duplicate content/i;
 function resetMs(headers: Record<string, string | undefined>, name: string, nowMs: number): number | undefined {
   const reset = asNumber(headers[name]);
   return reset === undefined ? undefined : Math.max(0, reset * 1000 - nowMs);
+}
+
+/**
+ * When a usage cap lifts. The problem body names its `period` (`Daily` or `Monthly`) but no time:
+ * a daily cap waits for the 24-hour headers' reset when X sends them, else for midnight UTC; a
+ * monthly cap for the first of the next month UTC (X resets on the billing cycle; the first is the
+ * earliest a calendar month can turn, and a cap still in force then is simply deferred again).
+ */
+function usageCapResetMs(body: Record<string, unknown>, headers: Record<string, string | undefined>, nowMs: number): number {
+  const explicit = retryAfterHeader(headers, nowMs);
+  if (explicit !== undefined) return explicit;
+  if (asString(body.period)?.toLowerCase() === 'monthly') return msUntilNextUtcMonth(nowMs);
+  return resetMs(headers, 'x-user-limit-24hour-reset', nowMs) ?? resetMs(headers, 'x-app-limit-24hour-reset', nowMs) ?? msUntilNextUtcDay(nowMs);
 }
 
 const slug = (type: string | undefined) => (type && type !== 'about:blank' ? type.split('/').pop() : undefined);
@@ -34,6 +48,10 @@ export function classifyX(response: NetworkResponse, nowMs: number): Classificat
   const networkCode = slug(type) ?? (legacyCode === undefined ? String(status) : String(legacyCode));
   const base = { networkCode, networkMessage: detail };
 
+  // Usage caps come as 429 too, but they are the plan's daily or monthly post/read budget, not the
+  // 15-minute window: waiting for x-rate-limit-reset would only hit the cap again (docs.x.com
+  // x-api/fundamentals/rate-limits and post-cap; recorded body: xdevplatform/xdk#25).
+  if (slug(type) === 'usage-capped') return { ...base, kind: 'quota_exhausted', retryAfterMs: usageCapResetMs(body, headers, nowMs) };
   if (status === 429 || legacyCode === 88 || slug(type) === 'rate-limit-exceeded') {
     if (headers['x-user-limit-24hour-remaining'] === '0') {
       return { ...base, kind: 'quota_exhausted', retryAfterMs: resetMs(headers, 'x-user-limit-24hour-reset', nowMs) };
@@ -43,12 +61,14 @@ export function classifyX(response: NetworkResponse, nowMs: number): Classificat
     }
     return { ...base, kind: 'rate_limited', retryAfterMs: resetMs(headers, 'x-rate-limit-reset', nowMs) ?? retryAfterHeader(headers, nowMs) };
   }
-  if (slug(type) === 'usage-capped') return { ...base, kind: 'quota_exhausted', retryAfterMs: retryAfterHeader(headers, nowMs) };
   if (status === 401 || legacyCode === 89) return { ...base, kind: 'auth_expired' };
   if (legacyCode === 187 || (status === 403 && DUPLICATE_DETAIL.test(detail))) return { ...base, kind: 'duplicate', networkCode: 'duplicate-content' };
   if (status === 403 && (slug(type) === 'client-forbidden' || slug(type) === 'not-authorized-for-resource' || slug(type) === 'unsupported-authentication')) {
     return { ...base, kind: 'permission_missing' };
   }
+  // A token without the endpoint's scope gets a bare "Forbidden" problem (plhery/node-twitter-api-v2#265),
+  // unlike content refusals, which say what is wrong ("You are not permitted to perform this action.").
+  if (status === 403 && (slug(type) === undefined || type === 'about:blank') && detail === 'Forbidden') return { ...base, kind: 'permission_missing' };
   if (status >= 500) return { ...base, kind: 'transient' };
   return { ...base, kind: 'validation' };
 }

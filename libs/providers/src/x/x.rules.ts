@@ -1,8 +1,8 @@
 import { checkMediaUrls, images, videos, violation } from '../rules/rule-helpers.ts';
-import { X_MAX_WEIGHTED_LENGTH, xWeightedLength } from '../rules/x-text.ts';
+import { X_MAX_WEIGHTED_LENGTH, xTextLimit, xWeightedLength } from '../rules/x-text.ts';
 import { type ContentRules, type ContentViolation } from '../types.ts';
 
-/** networks.md §3.4: 280 weighted characters; up to 4 images, or 1 video, never mixed. */
+/** networks.md §3.4: 280 weighted characters (more for Premium accounts); up to 4 images, or 1 video, never mixed. */
 export const X_LIMITS = { maxWeighted: X_MAX_WEIGHTED_LENGTH, maxImages: 4, maxVideos: 1 } as const;
 
 export const xRules: ContentRules = {
@@ -12,7 +12,8 @@ export const xRules: ContentRules = {
   check(input) {
     const found: ContentViolation[] = [];
     const weighted = xWeightedLength(input.text);
-    if (weighted > X_LIMITS.maxWeighted) found.push(violation('text_length', `X posts are limited to ${X_LIMITS.maxWeighted} weighted characters (this text counts ${weighted}).`));
+    const limit = xTextLimit(input.account);
+    if (weighted > limit) found.push(violation('text_length', `X posts from this account are limited to ${limit} weighted characters (this text counts ${weighted}).`));
     if (input.text.trim() === '' && input.media.length === 0) found.push(violation('empty', 'An X post needs text or media.'));
     const imageCount = images(input.media).length;
     const videoCount = videos(input.media).length;

@@ -62,6 +62,11 @@ export class ConnectAccount {
     }
     // Always the network's own spelling: one network account is one row, whatever the caller typed.
     const platformAccountId = profile.platformAccountId;
+    // The network's own token for this account (a Facebook Page token): stored instead of the user's,
+    // it does not expire and has no refresh token.
+    if (profile.accessToken !== undefined && profile.accessToken !== input.tokens.accessToken) {
+      input = { ...input, tokens: { accessToken: profile.accessToken, ...(input.tokens.scopes ? { scopes: input.tokens.scopes } : {}) } };
+    }
     try {
       return await this.store(input, profile, platformAccountId);
     } catch (error) {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Vault } from '@svc/crypto';
 import { AppError, notFound } from '@svc/errors';
-import type { Network, OAuthApp } from '@svc/providers';
+import type { LinkedInAuthorType, Network, OAuthApp } from '@svc/providers';
 import type { OAuthAppRow, OAuthAppsRepository } from '../data/oauth-apps.repository.ts';
 import { isUuid, sealedFor } from './account-view.ts';
-import { DEFAULT_SCOPES } from './default-scopes.ts';
+import { defaultScopes } from './default-scopes.ts';
 
 export interface DefaultApp {
   clientId: string;
@@ -35,14 +35,14 @@ export class OAuthApps {
 
   private view(row: OAuthAppRow): OAuthAppView {
     const provider = row.provider as Network;
-    return { id: row.id, provider, name: row.name, client_id: row.clientId, redirect_uri: this.redirectUri(provider), scopes: DEFAULT_SCOPES[provider] };
+    return { id: row.id, provider, name: row.name, client_id: row.clientId, redirect_uri: this.redirectUri(provider), scopes: row.scopes.length > 0 ? row.scopes : defaultScopes(provider, undefined) };
   }
 
   async list(orgId: string, provider?: Network): Promise<OAuthAppView[]> {
     return (await this.repository.list(orgId, provider)).map((row) => this.view(row));
   }
 
-  async create(orgId: string, input: { provider: Network; name: string; client_id: string; client_secret: string }): Promise<OAuthAppView> {
+  async create(orgId: string, input: { provider: Network; name: string; client_id: string; client_secret: string; scopes?: string[] | undefined }): Promise<OAuthAppView> {
     const id = randomUUID();
     const row = await this.repository.create({
       id,
@@ -51,22 +51,27 @@ export class OAuthApps {
       name: input.name,
       clientId: input.client_id,
       clientSecret: this.vault.encrypt(input.client_secret, sealedFor.clientSecret(id)),
+      scopes: [...new Set(input.scopes ?? [])],
     });
     return this.view(row);
   }
 
-  /** The app to talk to the network with: the organization's own (by id) or the service default. */
-  async resolve(orgId: string, provider: Network, appId: string | null | undefined): Promise<OAuthApp> {
+  /**
+   * The app to talk to the network with: the organization's own (by id) or the service default. Its
+   * scopes are the app's own when set, else the defaults for what the connection publishes as.
+   */
+  async resolve(orgId: string, provider: Network, appId: string | null | undefined, authorType?: LinkedInAuthorType): Promise<OAuthApp> {
     if (appId !== null && appId !== undefined) {
       const row = isUuid(appId) ? await this.repository.find(orgId, appId) : null;
       if (row === null || row.provider !== provider) throw notFound(`The ${provider} OAuth app ${appId}`);
-      return this.toProviderApp(row);
+      const app = this.toProviderApp(row);
+      return row.scopes.length > 0 ? app : { ...app, scopes: defaultScopes(provider, authorType) };
     }
     const fallback = this.defaults[provider];
     if (fallback === undefined) {
       throw new AppError('validation_error', `No default ${provider} OAuth app is configured; register your own with POST /v1/oauth-apps and pass its id as oauth_app_id.`);
     }
-    return { clientId: fallback.clientId, clientSecret: fallback.clientSecret, redirectUri: this.redirectUri(provider), scopes: DEFAULT_SCOPES[provider] };
+    return { clientId: fallback.clientId, clientSecret: fallback.clientSecret, redirectUri: this.redirectUri(provider), scopes: defaultScopes(provider, authorType) };
   }
 
   /** The app an existing connection was made with, for refreshing it (any organization's). */
@@ -84,7 +89,7 @@ export class OAuthApps {
       clientId: row.clientId,
       clientSecret: this.vault.decrypt(row.clientSecret, sealedFor.clientSecret(row.id)),
       redirectUri: this.redirectUri(provider),
-      scopes: DEFAULT_SCOPES[provider],
+      scopes: row.scopes.length > 0 ? row.scopes : defaultScopes(provider, undefined),
     };
   }
 }

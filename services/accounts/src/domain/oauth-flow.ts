@@ -1,10 +1,10 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { signToken, verifyToken, type Vault } from '@svc/crypto';
 import { AppError } from '@svc/errors';
-import type { Network, Providers } from '@svc/providers';
+import type { LinkedInAuthorType, Network, ProviderAdapter, Providers } from '@svc/providers';
 import type { OAuthFlowsRepository } from '../data/oauth-flows.repository.ts';
 import { sealedFor } from './account-view.ts';
-import type { ConnectAccount } from './connect-account.ts';
+import type { ConnectAccount, ConnectInput } from './connect-account.ts';
 import type { OAuthApps } from './oauth-apps.ts';
 import { credentialRejection } from './provider-failure.ts';
 
@@ -40,8 +40,11 @@ function networkErrorCode(error: string): string {
 export class OAuthFlow {
   constructor(private readonly deps: OAuthFlowDeps) {}
 
-  async start(orgId: string, provider: Network, oauthAppId: string | undefined) {
-    const app = await this.deps.apps.resolve(orgId, provider, oauthAppId);
+  async start(orgId: string, provider: Network, oauthAppId: string | undefined, authorType?: LinkedInAuthorType) {
+    if (authorType !== undefined && provider !== 'linkedin') {
+      throw new AppError('validation_error', 'author_type applies to LinkedIn only.', { details: [{ path: '/query/author_type', message: `is not used by ${provider}` }] });
+    }
+    const app = await this.deps.apps.resolve(orgId, provider, oauthAppId, authorType);
     const adapter = this.deps.providers[provider];
     const id = randomUUID();
     const expiresAt = new Date(Date.now() + this.deps.stateTtlSeconds * 1000);
@@ -54,10 +57,11 @@ export class OAuthFlow {
       oauthAppId: oauthAppId ?? null,
       codeVerifier: verifier === undefined ? null : this.deps.vault.encrypt(verifier, sealedFor.codeVerifier(id)),
       browserNonceHash: sha256(browserNonce).toString('hex'),
+      authorType: authorType ?? null,
       expiresAt,
     });
     const state = signToken({ f: id, p: provider, e: Math.floor(expiresAt.getTime() / 1000) }, this.deps.stateSecret);
-    const codeChallenge = verifier === undefined ? undefined : createHash('sha256').update(verifier).digest('base64url');
+    const codeChallenge = verifier === undefined ? undefined : (adapter.oauth.codeChallengeOf?.(verifier) ?? createHash('sha256').update(verifier).digest('base64url'));
     const { url } = adapter.oauth.authorizeUrl({ app, state, ...(codeChallenge === undefined ? {} : { codeChallenge }) });
     return { authorize_url: url, browser_cookie: { name: flowCookieName(id), value: browserNonce, max_age_seconds: this.deps.stateTtlSeconds } };
   }
@@ -88,7 +92,8 @@ export class OAuthFlow {
     }
     if (input.code === undefined || input.code === '') throw new AppError('validation_error', 'The OAuth callback has no authorization code.', { details: [{ path: '/query/code', message: 'is required' }] });
 
-    const app = await this.deps.apps.resolve(flow.orgId, input.provider, flow.oauthAppId);
+    const authorType = flow.authorType === 'organization' ? 'organization' : undefined;
+    const app = await this.deps.apps.resolve(flow.orgId, input.provider, flow.oauthAppId, authorType);
     const adapter = this.deps.providers[input.provider];
     const codeVerifier = flow.codeVerifier === null ? undefined : this.deps.vault.decrypt(flow.codeVerifier, sealedFor.codeVerifier(flow.id));
     let tokens;
@@ -97,15 +102,33 @@ export class OAuthFlow {
     } catch (error) {
       throw credentialRejection(error, 'the authorization code');
     }
-    const { account, reconnected } = await this.deps.connect.connect({
-      orgId: flow.orgId,
-      provider: input.provider,
-      connectionType: 'oauth',
-      tokens,
-      extras: tokens.extras ?? {},
-      oauthAppId: flow.oauthAppId,
-    });
+    const base = { orgId: flow.orgId, provider: input.provider, connectionType: 'oauth' as const, tokens, oauthAppId: flow.oauthAppId };
+    if (authorType === 'organization' || adapter.authors?.replacesUser === true) return this.connectAuthors(base, adapter);
+    const { account, reconnected } = await this.deps.connect.connect({ ...base, extras: tokens.extras ?? {} });
     return { account_id: account.id, provider: input.provider, reconnected };
+  }
+
+  /**
+   * One authorization, every page it covers connected as its own account: the LinkedIn organization
+   * pages the member administers (the member's token, with w_organization_social, acts for each),
+   * or the Facebook Pages the user picked in Facebook's Login dialog (each with its own Page token).
+   * docs/networks.md "Pages and organizations".
+   */
+  private async connectAuthors(base: Omit<ConnectInput, 'extras'>, adapter: ProviderAdapter) {
+    let pages;
+    try {
+      pages = adapter.authors === undefined ? [] : await adapter.authors.list({ accessToken: base.tokens.accessToken });
+    } catch (error) {
+      throw credentialRejection(error, 'the access token');
+    }
+    if (pages.length === 0) {
+      throw new AppError('validation_error', base.provider === 'linkedin'
+        ? 'The LinkedIn member administers no organization page; connect the member instead (author_type=member).'
+        : `The ${base.provider} user gave access to no Page; connect again and pick at least one Page.`);
+    }
+    const connected = [];
+    for (const page of pages) connected.push(await this.deps.connect.connect({ ...base, extras: { ...(base.tokens.extras ?? {}), ...page.extras } }));
+    return { account_id: connected[0]!.account.id, provider: base.provider, reconnected: connected.every((item) => item.reconnected), account_ids: connected.map((item) => item.account.id) };
   }
 
   /**

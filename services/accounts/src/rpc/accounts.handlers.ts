@@ -3,7 +3,7 @@ import {
   oauthComplete, oauthStart, type Envelope, type RpcHandlers,
 } from '@svc/contracts';
 import { AppError, notFound } from '@svc/errors';
-import type { AccountExtras } from '@svc/providers';
+import { ruleExtrasOf, type AccountExtras } from '@svc/providers';
 import type { AccountsRepository } from '../data/accounts.repository.ts';
 import type { PlanLimitsRepository } from '../data/plan-limits.repository.ts';
 import { isUuid, toAccountView } from '../domain/account-view.ts';
@@ -69,7 +69,7 @@ export function accountsRpcHandlers(deps: AccountsRpcDeps): RpcHandlers<typeof a
       return { id: view.id, health: view.health, token_expires_at: view.token_expires_at };
     },
 
-    'accounts.oauth_start.v1': (env) => deps.flow.start(orgOf(env), env.payload.provider, env.payload.oauth_app_id),
+    'accounts.oauth_start.v1': (env) => deps.flow.start(orgOf(env), env.payload.provider, env.payload.oauth_app_id, env.payload.author_type),
     'accounts.oauth_complete.v1': (env) => deps.flow.complete(env.payload),
     'accounts.oauth_apps_list.v1': async (env) => ({ items: await deps.apps.list(orgOf(env), env.payload.provider) }),
     'accounts.oauth_apps_create.v1': (env) => deps.apps.create(orgOf(env), env.payload),
@@ -100,7 +100,12 @@ export function accountsRpcHandlers(deps: AccountsRpcDeps): RpcHandlers<typeof a
     'accounts.lookup.v1': async (env) => {
       const ids = env.payload.account_ids.filter(isUuid);
       const rows = ids.length === 0 ? [] : await deps.accounts.findMany(orgOf(env), ids);
-      return { items: rows.map((row) => { const view = toAccountView(row); return { id: view.id, provider: view.provider, health: view.health, handle: view.handle }; }) };
+      return {
+        items: rows.map((row) => {
+          const view = toAccountView(row);
+          return { id: view.id, provider: view.provider, health: view.health, handle: view.handle, rule_extras: ruleExtrasOf(row.extras as Record<string, unknown> | null) };
+        }),
+      };
     },
   };
 }

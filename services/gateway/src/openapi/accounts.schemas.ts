@@ -45,12 +45,21 @@ export const OAuthAppCreateBody = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 120 }),
     client_id: Type.String({ minLength: 1, maxLength: 512 }),
     client_secret: Type.String({ minLength: 1, maxLength: 1024 }),
+    /** The scopes this app asks for, when its products differ from the defaults (e.g. LinkedIn `r_member_postAnalytics`). */
+    scopes: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_.:-]+$' }), { maxItems: 50 })),
   },
   { additionalProperties: false },
 );
 export const OAuthAppListQuery = Type.Object({ provider: Type.Optional(Provider) }, { additionalProperties: false });
 export const ProviderParams = Type.Object({ provider: Provider });
-export const OAuthStartQuery = Type.Object({ oauth_app_id: Type.Optional(Id) }, { additionalProperties: false });
+export const OAuthStartQuery = Type.Object(
+  {
+    oauth_app_id: Type.Optional(Id),
+    /** LinkedIn only: `organization` connects every page the member administers, each as its own account. */
+    author_type: Type.Optional(Type.Union([Type.Literal('member'), Type.Literal('organization')])),
+  },
+  { additionalProperties: false },
+);
 export const OAuthStartResult = Type.Object({ authorize_url: Type.String({ format: 'uri' }) });
 export const OAuthCallbackQuery = Type.Object(
   {
@@ -62,4 +71,10 @@ export const OAuthCallbackQuery = Type.Object(
   // Networks add their own parameters (scopes, error_reason...), so unknown ones are tolerated here.
   { additionalProperties: true },
 );
-export const OAuthCallbackResult = Type.Object({ account_id: Id, provider: Provider, reconnected: Type.Boolean() });
+export const OAuthCallbackResult = Type.Object({
+  account_id: Id,
+  provider: Provider,
+  reconnected: Type.Boolean(),
+  /** Every account connected (several LinkedIn organization pages); `account_id` is the first. */
+  account_ids: Type.Optional(Type.Array(Id)),
+});

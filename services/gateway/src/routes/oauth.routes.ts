@@ -27,7 +27,12 @@ export function oauthRoutes(rpc: RpcCaller, options: OAuthRouteOptions): Route[]
   const { successRedirect, secureCookies } = options;
   return [
     defineRoute(operations.startOAuth, async ({ params, query, principal, requestId }) => {
-      const started = await rpc(oauthStart, { provider: params.provider, ...(query.oauth_app_id === undefined ? {} : { oauth_app_id: query.oauth_app_id }) }, { orgId: principal.orgId, requestId });
+      const payload = {
+        provider: params.provider,
+        ...(query.oauth_app_id === undefined ? {} : { oauth_app_id: query.oauth_app_id }),
+        ...(query.author_type === undefined ? {} : { author_type: query.author_type }),
+      };
+      const started = await rpc(oauthStart, payload, { orgId: principal.orgId, requestId });
       return {
         status: 200,
         body: { authorize_url: started.authorize_url },
@@ -50,7 +55,9 @@ export function oauthRoutes(rpc: RpcCaller, options: OAuthRouteOptions): Route[]
       try {
         const result = await rpc(oauthComplete, payload, { orgId: null, requestId });
         if (successRedirect === undefined) return { status: 200, body: result, ...cookieHeaders };
-        return { redirect: withQuery(successRedirect, { account_id: result.account_id, provider: result.provider }), ...cookieHeaders };
+        const target: Record<string, string> = { account_id: result.account_id, provider: result.provider };
+        if (result.account_ids !== undefined && result.account_ids.length > 1) target.account_ids = result.account_ids.join(',');
+        return { redirect: withQuery(successRedirect, target), ...cookieHeaders };
       } catch (error) {
         if (successRedirect === undefined || !isAppError(error)) throw error;
         return { redirect: withQuery(successRedirect, { error: error.code, error_description: error.message, request_id: requestId }), ...cookieHeaders };

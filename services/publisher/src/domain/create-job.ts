@@ -92,7 +92,7 @@ export async function createJob(deps: CreateJobDeps, input: CreateJobInput): Pro
   const scheduledAt = await dueTime(deps.db, input.scheduledAt, deps.minLeadSeconds);
   const found = new Map((await deps.accounts.lookup(input.orgId, input.accountIds, input.requestId)).map((account) => [account.id, account]));
   const rows = await resolveJobMedia(deps.media, input.orgId, input.mediaIds, input.mediaUrls);
-  const media = rows.map((row) => ({ url: publicUrlOf(deps.mediaPublicBaseUrl, row.id), kind: row.kind as 'image' | 'video' }));
+  const media = rows.map((row) => ({ url: publicUrlOf(deps.mediaPublicBaseUrl, row.id), kind: row.kind as 'image' | 'video', ...(row.durationMs === null ? {} : { durationMs: row.durationMs }) }));
   input.accountIds.forEach((id, index) => {
     const path = `/body/account_ids/${index}`;
     const account = found.get(id);
@@ -104,7 +104,7 @@ export async function createJob(deps: CreateJobDeps, input: CreateJobInput): Pro
     if (UNUSABLE.has(account.health)) {
       details.push({ path, message: `${label} is ${account.health} and must be reconnected before publishing`, rule: 'account_unusable', account_id: id, provider: account.provider });
     }
-    for (const violation of checkContent(account.provider, { text: input.text, media, options: input.options[account.provider] ?? {} })) {
+    for (const violation of checkContent(account.provider, { text: input.text, media, options: input.options[account.provider] ?? {}, ...(account.rule_extras ? { account: account.rule_extras } : {}) })) {
       details.push({ path, message: `${label}: ${violation.message}`, rule: violation.rule, account_id: id, provider: account.provider });
     }
     const photo = media.find((item) => item.kind === 'image');

@@ -27,6 +27,18 @@ export const userIdOf = (subject: string) => (subject.startsWith('fbuser:') ? su
 export const pageIdOf = (subject: string) => (subject.startsWith('page:') ? subject.slice(5) : derivedId(`${userIdOf(subject)}:page`, 15, '1'));
 export const igUserIdOf = (subject: string) => derivedId(`${pageIdOf(subject)}:ig`, 17, '1784');
 
+/** A BYOK user token starting with this manages 30 Pages, the one linked to Instagram last (sandbox convention). */
+export const MANY_PAGES_PREFIX = 'manypages_';
+
+/**
+ * The Pages a user manages, in the order `/me/accounts` lists them. Usually one (linked to the
+ * user's Instagram account); a `manypages_` token's user manages 30, to exercise paging.
+ */
+export function pagesManagedBy(subject: string, token: string): string[] {
+  if (!token.startsWith(MANY_PAGES_PREFIX)) return [pageIdOf(subject)];
+  return [...Array.from({ length: 29 }, (_, i) => derivedId(`${userIdOf(subject)}:page${i}`, 15, '1')), pageIdOf(subject)];
+}
+
 export interface GraphCaller {
   subject: string;
   token: string;

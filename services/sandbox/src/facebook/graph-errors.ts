@@ -94,6 +94,16 @@ export function renderGraphFault(fault: Fault, req: Request, res: Response): voi
         error_user_title: 'Duplicate Status',
         error_user_msg: 'This status update is identical to the last one you posted. Try posting something different, or delete your previous update.',
       });
+    case 'quota_exhausted':
+      return instagram
+        ? graphError(res, 400, {
+            message: 'Application request limit reached',
+            code: 9,
+            error_subcode: 2207042,
+            error_user_title: 'Max publishing limit reached',
+            error_user_msg: 'You have reached the maximum number of posts that can be published in 24 hours.',
+          })
+        : graphError(res, 400, { message: '(#368) The action attempted has been deemed abusive or is otherwise disallowed', code: 368 });
     case 'timeout':
       return;
   }

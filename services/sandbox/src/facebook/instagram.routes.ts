@@ -65,8 +65,9 @@ export function registerInstagram(router: Router, ctx: SandboxContext): void {
   const containers = state.store<IgContainer>(STORES.igContainers);
   const media = state.store<IgMedia>(STORES.igMedia);
 
-  const publishedInWindow = (igUserId: string) =>
-    state.posts.filter((post) => post.network === 'instagram' && post.account === igUserId && Date.parse(post.created_at) > state.now() - DAY_MS).length;
+  /** Posts published in the rolling 24 h, or since `sinceMs` when that is later (content_publishing_limit `since`). */
+  const publishedInWindow = (igUserId: string, sinceMs = 0) =>
+    state.posts.filter((post) => post.network === 'instagram' && post.account === igUserId && Date.parse(post.created_at) > Math.max(sinceMs, state.now() - DAY_MS)).length;
 
   router.post('/:id/media', gate, auth, buc, async (req, res) => {
     const igUserId = idOf(req);
@@ -195,6 +196,11 @@ export function registerInstagram(router: Router, ctx: SandboxContext): void {
   });
 
   router.get('/:id/content_publishing_limit', gate, auth, buc, (req, res) => {
-    res.json({ data: [{ quota_usage: publishedInWindow(idOf(req)), config: { quota_total: ctx.igQuotaTotal, quota_duration: 86400 } }] });
+    const since = graphParams(req).since;
+    const sinceMs = since === undefined ? 0 : Number(since) * 1000;
+    if (!Number.isFinite(sinceMs) || (since !== undefined && sinceMs < state.now() - DAY_MS - 60_000)) {
+      return invalidParameter(res, 'since must be a Unix timestamp no older than 24 hours.');
+    }
+    res.json({ data: [{ quota_usage: publishedInWindow(idOf(req), sinceMs), config: { quota_total: ctx.igQuotaTotal, quota_duration: 86400 } }] });
   });
 }

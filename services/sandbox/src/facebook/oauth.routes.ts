@@ -1,7 +1,7 @@
 import { type Router } from 'express';
 import { type SandboxContext } from '../context.ts';
 import { derivedId, randomToken } from '../state/ids.ts';
-import { callerOf, graphParams, pageIdOf, igUserIdOf, requireGraphToken, userIdOf } from './graph-auth.ts';
+import { callerOf, graphParams, pageIdOf, pagesManagedBy, igUserIdOf, requireGraphToken, userIdOf } from './graph-auth.ts';
 import { graphError, renderGraphFault, tokenError } from './graph-errors.ts';
 
 const SHORT_LIVED_SECONDS = 5400;
@@ -99,31 +99,40 @@ export function registerGraphOAuth(router: Router, ctx: SandboxContext): void {
   });
 
   // Page tokens derived from a (long-lived) user token never expire (networks.md §2.1 step 4).
-  router.get('/me/accounts', gate, auth, (_req, res) => {
+  // Cursor-paged like Graph (25 a page by default, `limit` up to 100, `after` cursor; `next` only when more follow).
+  router.get('/me/accounts', gate, auth, (req, res) => {
     const caller = callerOf(res);
-    const pageId = pageIdOf(caller.subject);
-    const pageToken = state.tokens.issue({
-      family: 'facebook',
-      subject: `page:${pageId}`,
-      root: state.tokens.get(caller.token)?.root ?? caller.subject,
-      clientId: state.tokens.get(caller.token)?.clientId ?? 'byok',
-      scopes: [],
-      accessPrefix: 'EAAP',
-      accessTtlSeconds: undefined,
-    });
+    const params = graphParams(req);
+    const all = pagesManagedBy(caller.subject, caller.token);
+    const limit = Math.min(100, Math.max(1, Number(params.limit ?? 25) || 25));
+    const start = params.after === undefined ? 0 : Number(Buffer.from(params.after, 'base64url').toString()) || 0;
+    const slice = all.slice(start, start + limit);
+    const linked = pageIdOf(caller.subject);
     const igId = igUserIdOf(caller.subject);
+    const data = slice.map((pageId) => ({
+      id: pageId,
+      name: `Sandbox Page ${pageId.slice(-4)}`,
+      category: 'Brand',
+      access_token: state.tokens.issue({
+        family: 'facebook',
+        subject: `page:${pageId}`,
+        root: state.tokens.get(caller.token)?.root ?? caller.subject,
+        clientId: state.tokens.get(caller.token)?.clientId ?? 'byok',
+        scopes: [],
+        accessPrefix: 'EAAP',
+        accessTtlSeconds: undefined,
+      }).accessToken,
+      tasks: ['ADVERTISE', 'ANALYZE', 'CREATE_CONTENT', 'MESSAGING', 'MODERATE', 'MANAGE'],
+      ...(pageId === linked ? { instagram_business_account: { id: igId, username: `sandbox_ig_${igId.slice(-6)}` } } : {}),
+    }));
+    const cursor = (offset: number) => Buffer.from(String(offset)).toString('base64url');
+    const more = start + limit < all.length;
     res.json({
-      data: [
-        {
-          id: pageId,
-          name: `Sandbox Page ${pageId.slice(-4)}`,
-          category: 'Brand',
-          access_token: pageToken.accessToken,
-          tasks: ['ADVERTISE', 'ANALYZE', 'CREATE_CONTENT', 'MESSAGING', 'MODERATE', 'MANAGE'],
-          instagram_business_account: { id: igId, username: `sandbox_ig_${igId.slice(-6)}` },
-        },
-      ],
-      paging: { cursors: { before: 'QVFIUmJ', after: 'QVFIUmJ' } },
+      data,
+      paging: {
+        cursors: { before: cursor(start), after: cursor(start + slice.length) },
+        ...(more ? { next: `https://graph.facebook.com/v25.0/me/accounts?limit=${limit}&after=${cursor(start + slice.length)}` } : {}),
+      },
     });
   });
 

@@ -1,8 +1,8 @@
 import { type NextFunction, type Request, type Response, type Router } from 'express';
 import { type SandboxContext } from '../context.ts';
 import { type NetworkName } from '../state/types.ts';
-import { callerOf, graphParams, idOf, requireGraphToken } from './graph-auth.ts';
-import { renderGraphFault, unsupportedGet } from './graph-errors.ts';
+import { callerOf, graphParams, idOf, pagesManagedBy, requireGraphToken } from './graph-auth.ts';
+import { graphError, renderGraphFault, unsupportedGet } from './graph-errors.ts';
 import { STORES, type FbPhoto, type FbPost, type FbVideo, type IgContainer, type IgMedia } from './graph-records.ts';
 import { advanceContainer } from './instagram.routes.ts';
 
@@ -83,6 +83,10 @@ export function registerObjects(router: Router, ctx: SandboxContext): void {
     const caller = callerOf(res);
     if (fields.includes('access_token')) {
       if (caller.pageId !== undefined && caller.pageId !== id) return unsupportedGet(res, id);
+      // A Page token only for a Page the user has a role on (Graph "Page Access Tokens").
+      if (caller.pageId === undefined && !pagesManagedBy(caller.subject, caller.token).includes(id)) {
+        return graphError(res, 400, { message: '(#200) The user must be an administrator, editor, or moderator of the page in order to impersonate it.', code: 200 });
+      }
       const record = state.tokens.get(caller.token);
       const pageToken = caller.pageId
         ? caller.token

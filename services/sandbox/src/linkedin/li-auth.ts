@@ -1,6 +1,6 @@
 import { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { type SandboxContext } from '../context.ts';
-import { hashOf } from '../state/ids.ts';
+import { derivedId, hashOf } from '../state/ids.ts';
 import { liError, tokenErrors } from './li-errors.ts';
 
 /** The member id (`sub`) a subject acts as: alphanumeric like LinkedIn's, stable for BYOK tokens. */
@@ -10,6 +10,25 @@ export interface LiCaller {
   memberId: string;
   personUrn: string;
   token: string;
+  /** Scopes granted to the token; undefined for a BYOK token the sandbox did not issue (granted all). */
+  scopes: string[] | undefined;
+}
+
+/** Organizations a member administers in the sandbox: two pages derived from the member id. */
+export const organizationsAdministeredBy = (memberId: string): string[] => [1, 2].map((n) => `urn:li:organization:${derivedId(`${memberId}:org${n}`, 8, '7')}`);
+
+export const hasScope = (caller: LiCaller, ...anyOf: string[]): boolean => caller.scopes === undefined || anyOf.some((scope) => caller.scopes!.includes(scope));
+
+/**
+ * Whether the caller may post (or upload media) as `author`, as LinkedIn decides it: itself with
+ * `w_member_social`; an organization with `w_organization_social`, and only one it administers
+ * (posts-api "Permissions"). A BYOK token's grants and pages are unknown, so only its own person is checked.
+ */
+export function mayActAs(caller: LiCaller, author: unknown): boolean {
+  if (typeof author !== 'string') return false;
+  if (author.startsWith('urn:li:person:')) return author === caller.personUrn && hasScope(caller, 'w_member_social');
+  if (!author.startsWith('urn:li:organization:')) return false;
+  return hasScope(caller, 'w_organization_social') && (caller.scopes === undefined || organizationsAdministeredBy(caller.memberId).includes(author));
 }
 
 export function requireLiToken(ctx: SandboxContext): RequestHandler {
@@ -19,7 +38,7 @@ export function requireLiToken(ctx: SandboxContext): RequestHandler {
     const check = ctx.state.tokens.check('linkedin', token);
     if (check.status !== 'ok') return tokenErrors[check.status](res);
     const memberId = memberIdOf(check.subject);
-    const caller: LiCaller = { memberId, personUrn: `urn:li:person:${memberId}`, token };
+    const caller: LiCaller = { memberId, personUrn: `urn:li:person:${memberId}`, token, scopes: check.record?.scopes };
     res.locals.liCaller = caller;
     next();
   };

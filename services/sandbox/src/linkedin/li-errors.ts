@@ -30,7 +30,9 @@ export function duplicatePost(res: Response, existing: string): void {
 export function renderLinkedInFault(fault: Fault, req: Request, res: Response): void {
   const oauth = req.path.startsWith('/oauth/');
   switch (fault.fault) {
+    // LinkedIn's throttles are daily (reset at midnight UTC) and look alike on the wire.
     case 'rate_limit':
+    case 'quota_exhausted':
       return liError(res, 429, 'Resource level throttle limit for calls to this resource is reached.', 'TOO_MANY_REQUESTS', 101);
     case 'server_error':
       return liError(res, 500, 'Internal Server Error');

@@ -2,7 +2,7 @@ import { json, raw, type Router } from 'express';
 import { type SandboxContext } from '../context.ts';
 import { sniffFormat } from '../media/sniff.ts';
 import { numericId, randomToken } from '../state/ids.ts';
-import { liCallerOf, requireLiToken, requireVersion } from './li-auth.ts';
+import { liCallerOf, mayActAs, requireLiToken, requireVersion, type LiCaller } from './li-auth.ts';
 import { liError, renderLinkedInFault } from './li-errors.ts';
 import { LI_STORES, PART_BYTES, type LiAsset, type LiUploadSlot } from './li-records.ts';
 
@@ -23,7 +23,7 @@ export function registerLinkedInMedia(router: Router, ctx: SandboxContext): void
     return `${ctx.publicUrl}/linkedin/dms-uploads/${id}`;
   };
 
-  const ownerOk = (owner: unknown, caller: { personUrn: string }) => typeof owner === 'string' && (owner === caller.personUrn || owner.startsWith('urn:li:organization:'));
+  const ownerOk = (owner: unknown, caller: LiCaller) => mayActAs(caller, owner);
 
   router.post('/rest/images', json(), gate, auth, version, (req, res) => {
     if (req.query.action !== 'initializeUpload') return liError(res, 400, 'Unsupported action.', 'ILLEGAL_ARGUMENT');

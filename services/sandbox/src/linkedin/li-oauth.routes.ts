@@ -10,6 +10,14 @@ const fakeJwt = (claims: object) =>
   [Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'JWT' })).toString('base64url'), Buffer.from(JSON.stringify(claims)).toString('base64url'), 'sandbox-signature'].join('.');
 
 /**
+ * Scopes of the vetted Community Management API (learn.microsoft.com linkedin/marketing/
+ * community-management): only apps granted that product may ask for them. In the sandbox those are
+ * the apps whose client id starts with `cma-`; every app has "Share on LinkedIn" and OpenID Connect.
+ */
+const VETTED_SCOPES = new Set(['r_member_postAnalytics', 'w_organization_social', 'r_organization_social', 'rw_organization_admin', 'r_organization_admin', 'r_member_social']);
+const VETTED_CLIENT_PREFIX = 'cma-';
+
+/**
  * LinkedIn OAuth 2.0 (networks.md §4.1): 60-day access tokens; a refresh token with a fixed 365-day
  * life counted from the first grant, returned unchanged by every refresh (not rotated).
  */
@@ -24,12 +32,22 @@ export function registerLinkedInOAuth(router: Router, ctx: SandboxContext): void
     if (q.response_type !== 'code' || !q.client_id || !q.redirect_uri) {
       return oauthError(res, 400, 'invalid_request', 'response_type=code, client_id and redirect_uri are required.');
     }
+    const scopes = (q.scope ?? '').split(/[\s,]+/).filter(Boolean);
+    const unauthorized = scopes.find((scope) => VETTED_SCOPES.has(scope) && !q.client_id!.startsWith(VETTED_CLIENT_PREFIX));
+    if (unauthorized !== undefined) {
+      // LinkedIn fails the whole authorization, back at the redirect URI, for a scope of a product the app lacks.
+      const refused = new URL(q.redirect_uri);
+      refused.searchParams.set('error', 'unauthorized_scope_error');
+      refused.searchParams.set('error_description', `Scope "${unauthorized}" is not authorized for your application`);
+      if (q.state !== undefined) refused.searchParams.set('state', q.state);
+      return res.redirect(302, refused.toString());
+    }
     const code = randomToken('AQ', 40);
     state.tokens.saveCode(code, {
       family: 'linkedin',
       clientId: q.client_id,
       redirectUri: q.redirect_uri,
-      scopes: (q.scope ?? '').split(/[\s,]+/).filter(Boolean),
+      scopes,
       subject: `liuser:${q.sandbox_user ?? `m${hashOf(`linkedin:${q.client_id}`).slice(0, 9)}`}`,
       codeChallenge: undefined,
       codeChallengeMethod: undefined,

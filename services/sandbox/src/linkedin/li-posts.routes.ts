@@ -2,7 +2,7 @@ import { json, type Response, type Router } from 'express';
 import { markPostCreated } from '../http/outcome-faults.ts';
 import { type SandboxContext } from '../context.ts';
 import { numericId } from '../state/ids.ts';
-import { liCallerOf, requireLiToken, requireVersion } from './li-auth.ts';
+import { liCallerOf, mayActAs, requireLiToken, requireVersion } from './li-auth.ts';
 import { duplicatePost, liError, renderLinkedInFault } from './li-errors.ts';
 import { DUPLICATE_WINDOW_MS, LI_STORES, renderCommentary, type LiAsset, type LiPost } from './li-records.ts';
 
@@ -39,7 +39,7 @@ export function registerLinkedInPosts(router: Router, ctx: SandboxContext): void
     }
     const caller = liCallerOf(res);
     const author = String(body.author);
-    if (author !== caller.personUrn && !author.startsWith('urn:li:organization:')) {
+    if (!mayActAs(caller, author)) {
       return liError(res, 403, 'Not enough permissions to access: POST /rest/posts', 'ACCESS_DENIED', 100);
     }
     const commentary = String(body.commentary);
@@ -57,7 +57,7 @@ export function registerLinkedInPosts(router: Router, ctx: SandboxContext): void
         return liError(res, 400, `Media ${asset.urn} is not available (status ${asset.status}).`, 'ILLEGAL_ARGUMENT');
       }
     }
-    const text = renderCommentary(commentary);
+    const { text, hashtags, mentions } = renderCommentary(commentary);
     const now = state.now();
     const duplicate = [...posts.values()].find((post) => post.author === author && post.commentary === commentary && commentary !== '' && now - post.createdAt < DUPLICATE_WINDOW_MS);
     if (duplicate) return duplicatePost(res, duplicate.urn);
@@ -70,7 +70,7 @@ export function registerLinkedInPosts(router: Router, ctx: SandboxContext): void
       account: author,
       text,
       media: attached.map((asset) => ({ url: asset!.urn, kind: asset!.kind })),
-      options: { visibility: body.visibility, commentary },
+      options: { visibility: body.visibility, commentary, hashtags, mentions },
       url: `https://www.linkedin.com/feed/update/${urn}`,
       created_at: new Date(now).toISOString(),
     });

@@ -1,6 +1,7 @@
 import { type Router } from 'express';
 import { type SandboxContext } from '../context.ts';
-import { liCallerOf, requireLiToken, requireVersion } from './li-auth.ts';
+import { type Response } from 'express';
+import { hasScope, liCallerOf, organizationsAdministeredBy, requireLiToken, requireVersion } from './li-auth.ts';
 import { liError, renderLinkedInFault } from './li-errors.ts';
 
 /** Spec keys (interface-spec) -> organizationalEntityShareStatistics fields. */
@@ -22,6 +23,9 @@ const MEMBER_TYPES: Record<string, string> = {
   REACTION: 'share_statistics_like_count',
   COMMENT: 'share_statistics_comment_count',
 };
+
+/** A token without the endpoint's scope: 403 ACCESS_DENIED, serviceErrorCode 100 (LinkedIn error-handling). */
+const denied = (res: Response, what: string) => liError(res, 403, `Not enough permissions to access: ${what}`, 'ACCESS_DENIED', 100);
 
 const listOf = (value: unknown) => /^List\((.*)\)$/.exec(String(value ?? ''))?.[1]?.split(',').map(decodeURIComponent) ?? [];
 
@@ -52,7 +56,19 @@ export function registerLinkedInReads(router: Router, ctx: SandboxContext): void
     res.json({ id: Number(id), localizedName: `Sandbox Org ${id}`, vanityName: `sandbox-org-${id}` });
   });
 
+  // organization-access-control-by-role: the pages the member administers, paged by start/count.
+  router.get('/rest/organizationAcls', gate, auth, version, (req, res) => {
+    const caller = liCallerOf(res);
+    if (!hasScope(caller, 'rw_organization_admin', 'r_organization_admin')) return denied(res, 'GET /rest/organizationAcls');
+    if (req.query.q !== 'roleAssignee') return liError(res, 400, 'q=roleAssignee is required.', 'ILLEGAL_ARGUMENT');
+    const start = Number(req.query.start ?? 0);
+    const count = Number(req.query.count ?? 10);
+    const all = organizationsAdministeredBy(caller.memberId).map((organization) => ({ roleAssignee: caller.personUrn, role: 'ADMINISTRATOR', state: 'APPROVED', organization }));
+    res.json({ paging: { count, start, total: all.length, links: [] }, elements: all.slice(start, start + count) });
+  });
+
   router.get('/rest/organizationalEntityShareStatistics', gate, auth, version, (req, res) => {
+    if (!hasScope(liCallerOf(res), 'rw_organization_admin')) return denied(res, 'GET /rest/organizationalEntityShareStatistics');
     if (req.query.q !== 'organizationalEntity' || typeof req.query.organizationalEntity !== 'string') {
       return liError(res, 400, 'q=organizationalEntity and organizationalEntity are required.', 'ILLEGAL_ARGUMENT');
     }
@@ -68,6 +84,7 @@ export function registerLinkedInReads(router: Router, ctx: SandboxContext): void
   });
 
   router.get('/rest/memberCreatorPostAnalytics', gate, auth, version, (req, res) => {
+    if (!hasScope(liCallerOf(res), 'r_member_postAnalytics')) return denied(res, 'GET /rest/memberCreatorPostAnalytics');
     const entity = /^\((share|ugc):(.+)\)$/.exec(String(req.query.entity ?? ''));
     const queryType = String(req.query.queryType ?? '');
     if (req.query.q !== 'entity' || !entity || !MEMBER_TYPES[queryType]) {

@@ -31,30 +31,53 @@ export const DUPLICATE_WINDOW_MS = 24 * 3_600_000;
 
 const RESERVED = '\\|{}@[]()<>#*_~';
 
+export interface RenderedCommentary {
+  text: string;
+  /** Hashtag elements (`#tag`, `{hashtag|\#|tag}`), as LinkedIn links them; escaped `\#tag` is plain text. */
+  hashtags: string[];
+  /** Mentioned URNs (`@[Name](urn:li:…)`). */
+  mentions: string[];
+}
+
+const MENTION = /^@\[([^\]]*)\]\((urn:li:[a-zA-Z]+:[^)]+)\)/;
+const HASHTAG_TEMPLATE = /^\{hashtag\|\\#\|([\p{L}\p{N}]+)\}/u;
+const HASHTAG = /^#([\p{L}\p{N}]+)/u;
+
 /**
- * Reads little-text-format commentary the way LinkedIn renders it: escapes are removed, and text
- * after the first unescaped reserved character is lost (networks.md §4.2, §7.5) - unless it starts a
- * mention `@[Name](urn)` or hashtag template, which the sandbox keeps as written.
+ * Reads little-text-format commentary the way LinkedIn renders it (learn.microsoft.com linkedin
+ * marketing community-management shares little-text-format): escapes are removed; a mention, a
+ * hashtag `#tag` or a hashtag template becomes that element; and text after any other unescaped
+ * reserved character is lost (networks.md §4.2, §7.5).
  */
-export function renderCommentary(commentary: string): string {
-  let out = '';
+export function renderCommentary(commentary: string): RenderedCommentary {
+  let text = '';
+  const hashtags: string[] = [];
+  const mentions: string[] = [];
   for (let i = 0; i < commentary.length; i += 1) {
     const char = commentary[i]!;
     if (char === '\\' && i + 1 < commentary.length && RESERVED.includes(commentary[i + 1]!)) {
-      out += commentary[i + 1];
+      text += commentary[i + 1];
       i += 1;
       continue;
     }
     if (RESERVED.includes(char)) {
-      const mention = /^@\[[^\]]*\]\(urn:li:[a-zA-Z]+:[^)]+\)/.exec(commentary.slice(i));
+      const rest = commentary.slice(i);
+      const mention = MENTION.exec(rest);
+      const template = mention ? null : HASHTAG_TEMPLATE.exec(rest);
+      const hashtag = mention || template ? null : HASHTAG.exec(rest);
+      const element = mention ?? template ?? hashtag;
+      if (!element) break;
       if (mention) {
-        out += mention[0];
-        i += mention[0].length - 1;
-        continue;
+        mentions.push(mention[2]!);
+        text += mention[0];
+      } else {
+        hashtags.push(element[1]!);
+        text += `#${element[1]!}`;
       }
-      break;
+      i += element[0].length - 1;
+      continue;
     }
-    out += char;
+    text += char;
   }
-  return out;
+  return { text, hashtags, mentions };
 }

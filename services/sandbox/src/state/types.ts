@@ -5,7 +5,12 @@ export type NetworkName = (typeof NETWORKS)[number];
 /** Token families: Facebook and Instagram share Facebook Login and its tokens. */
 export type TokenFamily = 'facebook' | 'x' | 'linkedin' | 'tiktok';
 
-export const FAULT_KINDS = ['rate_limit', 'server_error', 'timeout', 'token_expired', 'token_revoked', 'duplicate'] as const;
+/**
+ * `quota_exhausted` answers with the network's daily or plan cap (X usage-capped, LinkedIn's daily
+ * 429, Instagram 9/2207042, TikTok spam_risk_too_many_posts, Facebook 368), which a client must defer
+ * rather than retry within minutes.
+ */
+export const FAULT_KINDS = ['rate_limit', 'server_error', 'timeout', 'token_expired', 'token_revoked', 'duplicate', 'quota_exhausted'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /**

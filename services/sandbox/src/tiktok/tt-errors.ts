@@ -54,6 +54,8 @@ export function tiktokFaultRenderer(state: SandboxState) {
       }
       case 'duplicate':
         return ttError(res, 403, 'spam_risk', 'The post was flagged as a spam risk: the same content was already posted.');
+      case 'quota_exhausted':
+        return ttError(res, 403, 'spam_risk_too_many_posts', 'The daily post cap for this user was reached.');
       case 'timeout':
         return;
     }

@@ -10,11 +10,14 @@ const ACCESS_TTL = 7200;
 const REFRESH_TTL = 15_552_000;
 
 /** TikTok desktop PKCE uses a hex SHA-256; web clients may send base64url or plain (networks.md §5.1). */
+/**
+ * TikTok's PKCE (developers.tiktok.com/doc/login-kit-desktop, "code_challenge"): the challenge is the
+ * SHA-256 of the verifier as lowercase hex, not RFC 7636's base64url; a base64url challenge is
+ * refused at the exchange with "Code verifier or code challenge is invalid." (StackOverflow 78856419).
+ */
 function verifierMatches(verifier: string, challenge: string, method: string | undefined): boolean {
   if (method !== 'S256') return verifier === challenge;
-  const digest = createHash('sha256').update(verifier);
-  const hex = digest.copy().digest('hex');
-  return challenge === hex || challenge === digest.digest('base64url');
+  return challenge === createHash('sha256').update(verifier).digest('hex');
 }
 
 export function registerTikTokOAuth(router: Router, ctx: SandboxContext): void {
@@ -65,9 +68,11 @@ export function registerTikTokOAuth(router: Router, ctx: SandboxContext): void {
     if (!body.client_key || !body.client_secret) return oauthError(res, 401, 'invalid_client', 'Client key or secret is invalid.');
     if (body.grant_type === 'authorization_code') {
       const code = body.code ? state.tokens.getCode(body.code) : undefined;
-      const pkceOk = code?.codeChallenge === undefined || (body.code_verifier !== undefined && verifierMatches(body.code_verifier, code.codeChallenge, code.codeChallengeMethod));
-      if (!code || code.family !== 'tiktok' || code.used || code.expiresAt <= state.now() || code.clientId !== body.client_key || !pkceOk) {
+      if (!code || code.family !== 'tiktok' || code.used || code.expiresAt <= state.now() || code.clientId !== body.client_key) {
         return oauthError(res, 400, 'invalid_grant', 'Authorization code is expired or invalid.');
+      }
+      if (code.codeChallenge !== undefined && (body.code_verifier === undefined || !verifierMatches(body.code_verifier, code.codeChallenge, code.codeChallengeMethod))) {
+        return oauthError(res, 400, 'invalid_request', 'Code verifier or code challenge is invalid.');
       }
       if (code.redirectUri !== body.redirect_uri) return oauthError(res, 400, 'invalid_request', 'redirect_uri does not match the authorization request.');
       code.used = true;

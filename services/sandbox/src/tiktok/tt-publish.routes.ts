@@ -1,11 +1,11 @@
-import { json, raw, type Request, type Response, type Router } from 'express';
+import { json, raw, type NextFunction, type Request, type Response, type Router } from 'express';
 import { markPostCreated } from '../http/outcome-faults.ts';
 import { type SandboxContext } from '../context.ts';
 import { startDownload } from '../facebook/graph-records.ts';
 import { numericId, randomToken } from '../state/ids.ts';
-import { requireTtToken, ttCallerOf, usernameOf } from './tt-auth.ts';
+import { requireTtToken, scopeNotAuthorized, ttCallerOf, ttHasScope, usernameOf } from './tt-auth.ts';
 import { tiktokFaultRenderer, ttError, ttOk } from './tt-errors.ts';
-import { MAX_CHUNK, MAX_LAST_CHUNK, MIN_CHUNK, PRIVACY_PUBLIC_ACCOUNT, TT_STORES, type TtPublish } from './tt-records.ts';
+import { MAX_CHUNK, MAX_LAST_CHUNK, MIN_CHUNK, PRIVACY_PRIVATE_ACCOUNT, PRIVACY_PUBLIC_ACCOUNT, TT_STORES, type TtPublish } from './tt-records.ts';
 import { isVerified } from './tt-verified.ts';
 import { advancePublish, statusBody } from './tt-status.ts';
 
@@ -17,7 +17,13 @@ interface PostInfo {
   title?: unknown;
   description?: unknown;
   privacy_level?: unknown;
+  disable_comment?: unknown;
+  disable_duet?: unknown;
+  disable_stitch?: unknown;
 }
+
+/** The interaction switches as sent, kept with the post so a test sees what the creator's post allows. */
+const interactionsOf = (info: PostInfo) => ({ disable_comment: info.disable_comment === true, disable_duet: info.disable_duet === true, disable_stitch: info.disable_stitch === true });
 
 /** Checks the FILE_UPLOAD chunk rules of the media transfer guide (networks.md §5.2 step 3). */
 function chunkProblem(size: number, chunk: number, count: number): string | undefined {
@@ -38,6 +44,16 @@ function chunkShapeProblem(publish: TtPublish, first: number, last: number): str
   return length <= MAX_LAST_CHUNK ? undefined : 'The last chunk may hold at most 128 MB.';
 }
 
+/** A BYOK token starting with this acts for a private creator with comments, duets and stitches off and a 60 s limit (sandbox convention). */
+export const PRIVATE_CREATOR_PREFIX = 'private_';
+
+/** What creator_info reports for the caller (content-posting-api-reference-query-creator-info). */
+function creatorSettingsOf(token: string) {
+  return token.startsWith(PRIVATE_CREATOR_PREFIX)
+    ? { privacy_level_options: PRIVACY_PRIVATE_ACCOUNT, comment_disabled: true, duet_disabled: true, stitch_disabled: true, max_video_post_duration_sec: 60 }
+    : { privacy_level_options: PRIVACY_PUBLIC_ACCOUNT, comment_disabled: false, duet_disabled: false, stitch_disabled: true, max_video_post_duration_sec: 300 };
+}
+
 /** Content Posting API (networks.md §5.2): creator_info, video and photo init, upload, status. */
 export function registerTikTokPublish(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
@@ -47,7 +63,7 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
   const body = json({ limit: '1mb' });
 
   const privacyProblem = (res: Response, level: unknown): boolean => {
-    if (typeof level === 'string' && PRIVACY_PUBLIC_ACCOUNT.includes(level)) return false;
+    if (typeof level === 'string' && creatorSettingsOf(ttCallerOf(res).token).privacy_level_options.includes(level)) return false;
     ttError(res, 400, 'privacy_level_option_mismatch', 'privacy_level must be one of the creator_info privacy_level_options.');
     return true;
   };
@@ -69,21 +85,20 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
     return publish;
   };
 
-  router.post('/v2/post/publish/creator_info/query/', gate, auth, (_req, res) => {
-    const { openId } = ttCallerOf(res);
+  // Direct posting and creator_info need video.publish (content-posting-api-reference-direct-post).
+  const publishScope = (_req: Request, res: Response, next: NextFunction) => (ttHasScope(ttCallerOf(res), 'video.publish') ? next() : scopeNotAuthorized(res));
+
+  router.post('/v2/post/publish/creator_info/query/', gate, auth, publishScope, (_req, res) => {
+    const { openId, token } = ttCallerOf(res);
     ttOk(res, {
       creator_avatar_url: `https://p16-sign.tiktokcdn.com/${openId}.jpeg`,
       creator_username: usernameOf(openId),
       creator_nickname: `Sandbox ${openId.slice(-4)}`,
-      privacy_level_options: PRIVACY_PUBLIC_ACCOUNT,
-      comment_disabled: false,
-      duet_disabled: false,
-      stitch_disabled: true,
-      max_video_post_duration_sec: 300,
+      ...creatorSettingsOf(token),
     });
   });
 
-  router.post('/v2/post/publish/video/init/', body, gate, auth, (req, res) => {
+  router.post('/v2/post/publish/video/init/', body, gate, auth, publishScope, (req, res) => {
     const { post_info: info = {}, source_info: source = {} } = (req.body ?? {}) as { post_info?: PostInfo; source_info?: Record<string, unknown> };
     if (privacyProblem(res, info.privacy_level)) return;
     const title = typeof info.title === 'string' ? info.title : '';
@@ -97,6 +112,7 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
         source: 'PULL_FROM_URL',
         title,
         privacyLevel: String(info.privacy_level),
+        interactions: interactionsOf(info),
         media: [{ url: source.video_url, kind: 'video' }],
         downloads: [startDownload(ctx.fetchMedia, source.video_url)],
         videoSize: 0,
@@ -115,6 +131,7 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
         source: 'FILE_UPLOAD',
         title,
         privacyLevel: String(info.privacy_level),
+        interactions: interactionsOf(info),
         media: [{ url: 'file_upload', kind: 'video' }],
         downloads: [],
         videoSize: size,
@@ -129,6 +146,8 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
 
   router.post('/v2/post/publish/content/init/', body, gate, auth, (req, res) => {
     const payload = (req.body ?? {}) as { media_type?: unknown; post_mode?: unknown; post_info?: PostInfo; source_info?: { source?: unknown; photo_images?: unknown; photo_cover_index?: unknown } };
+    // DIRECT_POST publishes (video.publish); MEDIA_UPLOAD sends a draft to the inbox (video.upload).
+    if (!ttHasScope(ttCallerOf(res), payload.post_mode === 'MEDIA_UPLOAD' ? 'video.upload' : 'video.publish')) return scopeNotAuthorized(res);
     const info = payload.post_info ?? {};
     if (payload.media_type !== 'PHOTO') return invalid(res, 'media_type must be PHOTO.');
     if (payload.post_mode !== 'DIRECT_POST' && payload.post_mode !== 'MEDIA_UPLOAD') return invalid(res, 'post_mode must be DIRECT_POST or MEDIA_UPLOAD.');
@@ -148,6 +167,7 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
       source: 'PULL_FROM_URL',
       title: description || title,
       privacyLevel: String(info.privacy_level ?? 'SELF_ONLY'),
+      interactions: interactionsOf(info),
       media: (images as string[]).map((url) => ({ url, kind: 'image' as const })),
       downloads: (images as string[]).map((url) => startDownload(ctx.fetchMedia, url)),
       videoSize: 0,

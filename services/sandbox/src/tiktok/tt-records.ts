@@ -8,6 +8,7 @@ export interface TtPublish {
   source: 'PULL_FROM_URL' | 'FILE_UPLOAD';
   title: string;
   privacyLevel: string;
+  interactions: { disable_comment: boolean; disable_duet: boolean; disable_stitch: boolean };
   media: MediaRef[];
   downloads: PendingFetch[];
   videoSize: number;
@@ -35,6 +36,8 @@ export interface TtVideo {
 export const TT_STORES = { publishes: 'tiktok.publishes', uploads: 'tiktok.uploads', videos: 'tiktok.videos' } as const;
 
 export const PRIVACY_PUBLIC_ACCOUNT = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY'];
+/** A private account offers its followers or itself only. */
+export const PRIVACY_PRIVATE_ACCOUNT = ['FOLLOWER_OF_CREATOR', 'SELF_ONLY'];
 export const MIN_CHUNK = 5 * 1024 * 1024;
 export const MAX_CHUNK = 64 * 1024 * 1024;
 /** The last chunk absorbs the remainder, up to 128 MB. */

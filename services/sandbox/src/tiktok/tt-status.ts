@@ -56,7 +56,7 @@ function record(ctx: SandboxContext, publish: TtPublish): void {
     account: publish.openId,
     text: publish.title,
     media: publish.media,
-    options: { privacy_level: publish.privacyLevel, source: publish.source, publish_id: publish.publishId },
+    options: { privacy_level: publish.privacyLevel, source: publish.source, publish_id: publish.publishId, ...publish.interactions },
     url: publish.postId ? `https://www.tiktok.com/@${username}/${publish.kind}/${publish.postId}` : `https://www.tiktok.com/@${username}`,
     created_at: new Date(ctx.state.now()).toISOString(),
   });

@@ -2,11 +2,11 @@ import { json, type Router } from 'express';
 import { markPostCreated } from '../http/outcome-faults.ts';
 import { type SandboxContext } from '../context.ts';
 import { numericId } from '../state/ids.ts';
-import { requireXToken, xCallerOf } from './x-auth.ts';
+import { requireXScopes, requireXToken, xCallerOf } from './x-auth.ts';
 import { invalidRequest, problem, xFaultRenderer } from './x-errors.ts';
 import { sendDailyHeaders, sendRateHeaders } from './x-limits.ts';
 import { X_STORES, type XMedia, type XTweet } from './x-records.ts';
-import { weightedLength } from './x-text.ts';
+import { textLimitOf, weightedLength } from './x-text.ts';
 
 const METRIC_KEYS = ['retweet_count', 'reply_count', 'like_count', 'quote_count', 'bookmark_count', 'impression_count'];
 
@@ -20,14 +20,16 @@ export function registerXApi(router: Router, ctx: SandboxContext): void {
   const media = state.store<XMedia>(X_STORES.media);
   const tweets = state.store<XTweet>(X_STORES.tweets);
 
-  router.get('/2/users/me', gate, auth, (_req, res) => {
-    const { userId } = xCallerOf(res);
+  router.get('/2/users/me', gate, auth, requireXScopes('tweet.read', 'users.read'), (req, res) => {
+    const { userId, subscription } = xCallerOf(res);
     sendRateHeaders(state, res, 'users.me', userId, 75);
-    res.json({ data: { id: userId, name: `Sandbox ${userId.slice(-4)}`, username: usernameOf(userId) } });
+    // Optional user fields come only when asked for, as on X (`user.fields`).
+    const fields = String(req.query['user.fields'] ?? '').split(',');
+    res.json({ data: { id: userId, name: `Sandbox ${userId.slice(-4)}`, username: usernameOf(userId), ...(fields.includes('subscription_type') ? { subscription_type: subscription } : {}) } });
   });
 
-  router.post('/2/tweets', json(), gate, auth, (req, res) => {
-    const { userId } = xCallerOf(res);
+  router.post('/2/tweets', json(), gate, auth, requireXScopes('tweet.read', 'tweet.write', 'users.read'), (req, res) => {
+    const { userId, subscription } = xCallerOf(res);
     const body = (req.body ?? {}) as { text?: unknown; media?: { media_ids?: unknown } };
     const text = typeof body.text === 'string' ? body.text : '';
     const mediaIds = Array.isArray(body.media?.media_ids) ? body.media.media_ids.map(String) : [];
@@ -40,7 +42,7 @@ export function registerXApi(router: Router, ctx: SandboxContext): void {
     if (attached.length > 1 && attached.some((item) => !item?.category.endsWith('image'))) {
       return invalidRequest(res, 'media.media_ids', 'A post may have 4 images, or 1 GIF, or 1 video.');
     }
-    if (weightedLength(text) > 280) return problem(res, 403, 'Forbidden', 'You are not permitted to perform this action.');
+    if (weightedLength(text) > textLimitOf(subscription)) return problem(res, 403, 'Forbidden', 'You are not permitted to perform this action.');
     if (text !== '' && [...tweets.values()].some((tweet) => tweet.userId === userId && tweet.text === text)) {
       return problem(res, 403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
     }

@@ -57,6 +57,19 @@ export function xFaultRenderer(state: SandboxState) {
       }
       case 'duplicate':
         return problem(res, 403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
+      case 'quota_exhausted': {
+        // As recorded in xdevplatform/xdk#25: 429, the 15-minute window nearly untouched, the plan's cap spent.
+        rateLimitHeaders(res, 100, 99, Math.ceil(Date.now() / 1000 + 900));
+        return void res.status(429).json({
+          account_id: '1',
+          product_name: 'standard-basic',
+          title: 'UsageCapExceeded',
+          period: 'Daily',
+          scope: 'Product',
+          detail: 'Usage cap exceeded: Daily product cap',
+          type: 'https://api.twitter.com/2/problems/usage-capped',
+        });
+      }
       case 'timeout':
         return;
     }

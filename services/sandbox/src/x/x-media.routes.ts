@@ -3,7 +3,7 @@ import { type SandboxContext } from '../context.ts';
 import { parseMultipart } from '../http/multipart.ts';
 import { sniffFormat } from '../media/sniff.ts';
 import { numericId } from '../state/ids.ts';
-import { requireXToken, xCallerOf } from './x-auth.ts';
+import { requireXScopes, requireXToken, xCallerOf } from './x-auth.ts';
 import { invalidRequest, problem, xFaultRenderer } from './x-errors.ts';
 import { sendRateHeaders } from './x-limits.ts';
 import { X_STORES, type XMedia } from './x-records.ts';
@@ -19,6 +19,8 @@ export function registerXMedia(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
   const gate = ctx.gate(['x'], xFaultRenderer(state));
   const auth = requireXToken(ctx);
+  // Media upload needs media.write (docs.x.com x-api/media/quickstart; makerprism/ocaml-social-sdk#25: 403 without it).
+  const media = requireXScopes('media.write');
   const store = state.store<XMedia>(X_STORES.media);
   const multipart = raw({ type: 'multipart/form-data', limit: '600mb' });
 
@@ -58,7 +60,7 @@ export function registerXMedia(router: Router, ctx: SandboxContext): void {
     return undefined;
   };
 
-  router.post('/2/media/upload/initialize', json(), gate, auth, (req, res) => {
+  router.post('/2/media/upload/initialize', json(), gate, auth, media, (req, res) => {
     const body = (req.body ?? {}) as { media_type?: unknown; total_bytes?: unknown; media_category?: unknown };
     if (typeof body.media_type !== 'string') return invalidRequest(res, 'media_type', 'media_type is required.');
     if (typeof body.total_bytes !== 'number' || body.total_bytes <= 0) return invalidRequest(res, 'total_bytes', 'total_bytes must be a positive integer.');
@@ -80,7 +82,7 @@ export function registerXMedia(router: Router, ctx: SandboxContext): void {
     res.json({ data: { id: media.id, media_key: mediaKey(media), expires_after_secs: 1295999 } });
   });
 
-  router.post('/2/media/upload/:id/append', multipart, gate, auth, (req, res) => {
+  router.post('/2/media/upload/:id/append', multipart, gate, auth, media, (req, res) => {
     const media = mine(req, res);
     if (!media) return;
     const { text, media: chunk } = fields(req);
@@ -93,7 +95,7 @@ export function registerXMedia(router: Router, ctx: SandboxContext): void {
     res.json({ data: { expires_at: Math.floor(state.now() / 1000) + EXPIRES_AFTER } });
   });
 
-  router.post('/2/media/upload/:id/finalize', gate, auth, (req, res) => {
+  router.post('/2/media/upload/:id/finalize', gate, auth, media, (req, res) => {
     const media = mine(req, res);
     if (!media) return;
     const size = [...media.segments.values()].reduce((sum, chunk) => sum + chunk.length, 0);
@@ -103,7 +105,7 @@ export function registerXMedia(router: Router, ctx: SandboxContext): void {
     res.json({ data: answer(media) });
   });
 
-  router.get('/2/media/upload', gate, auth, (req, res) => {
+  router.get('/2/media/upload', gate, auth, media, (req, res) => {
     if (req.query.command !== 'STATUS') return invalidRequest(res, 'command', 'command must be STATUS.');
     const media = mine(req, res);
     if (!media) return;
@@ -117,7 +119,7 @@ export function registerXMedia(router: Router, ctx: SandboxContext): void {
   });
 
   // One-shot upload for images and small GIFs (multipart `media` + `media_category`).
-  router.post('/2/media/upload', multipart, gate, auth, (req, res) => {
+  router.post('/2/media/upload', multipart, gate, auth, media, (req, res) => {
     const { text, media: bytes } = fields(req);
     const category = text('media_category') ?? '';
     if (!bytes) return invalidRequest(res, 'media', 'media is required.');

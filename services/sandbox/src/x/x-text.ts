@@ -1,26 +1,11 @@
-/**
- * X's weighted length as the network computes it (twitter-text v3): NFC; URLs 23; Latin ranges 1;
- * everything else 2; an emoji sequence 2. Kept apart from the adapters' copy on purpose: the sandbox
- * is the network's stand-in and must not share the client's code.
- */
-const LIGHT: [number, number][] = [
-  [0, 4351],
-  [8192, 8205],
-  [8208, 8223],
-  [8242, 8247],
-];
-const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
+import twitterText from 'twitter-text';
 
-export function weightedLength(text: string): number {
-  let rest = text.normalize('NFC');
-  let length = 0;
-  for (const url of rest.match(/\bhttps?:\/\/\S+/gi) ?? []) {
-    rest = rest.replace(url, '');
-    length += 23;
-  }
-  for (const { segment } of segmenter.segment(rest)) {
-    if (/\p{Extended_Pictographic}|\p{Regional_Indicator}/u.test(segment)) length += 2;
-    else for (const char of segment) length += LIGHT.some(([a, b]) => (char.codePointAt(0) ?? 0) >= a && (char.codePointAt(0) ?? 0) <= b) ? 1 : 2;
-  }
-  return length;
-}
+/**
+ * X's weighted length as the network computes it: with X's own library (npm `twitter-text`, config
+ * v3), as docs.x.com fundamentals/counting-characters says X does. Scheme-less domains count 23 like
+ * any URL, trailing punctuation is not part of the URL, CJK and emoji weigh 2.
+ */
+export const weightedLength = (text: string): number => twitterText.parseTweet(text).weightedLength;
+
+/** Standard accounts post 280 weighted characters; every X Premium tier up to 25,000 (help.x.com "About longer posts"). */
+export const textLimitOf = (subscription: string): number => (subscription === 'None' ? 280 : 25_000);
