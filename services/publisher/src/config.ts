@@ -35,6 +35,12 @@ export const configSchema = Type.Object({
   SCHEDULE_OVERDUE_DISPATCH_MS: Type.Integer({ minimum: 1000, default: 10 * 60_000 }),
   /** Attempts per target for retryable network failures (rate limits, 5xx, timeouts) before failing it. */
   DELIVERY_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 20, default: 6 }),
+  /**
+   * Deferrals to a network's quota window (`quota_exhausted`: X usage cap, LinkedIn's daily limit,
+   * TikTok spam risk, Instagram's 24 h publishing limit) a target may take on top of
+   * DELIVERY_MAX_ATTEMPTS: waiting for a window to reset is not a failed try.
+   */
+  DELIVERY_MAX_QUOTA_DEFERRALS: Type.Integer({ minimum: 0, maximum: 100, default: 7 }),
   /** Backoff before attempt n+1 (the last value repeats); a longer network Retry-After wins. */
   DELIVERY_BACKOFF_MS: Type.String({ pattern: '^\\d+(,\\d+)*$', default: '5000,30000,120000,600000,1800000' }),
   /**

@@ -48,6 +48,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     providers,
     logger,
     maxAttempts: config.DELIVERY_MAX_ATTEMPTS,
+    maxQuotaDeferrals: config.DELIVERY_MAX_QUOTA_DEFERRALS,
     backoffMs: config.DELIVERY_BACKOFF_MS.split(',').map(Number),
     leaseMs: config.DELIVERY_LEASE_MS,
     reconcileDelaysMs: config.DELIVERY_RECONCILE_DELAYS_MS.split(',').map(Number),

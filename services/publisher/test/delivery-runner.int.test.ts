@@ -289,6 +289,23 @@ describe('DeliveryRunner (publisher database)', () => {
     expect(await commands()).toBe(lost.length);
   });
 
+  it('counts waits for a quota window apart from attempts, up to DELIVERY_MAX_QUOTA_DEFERRALS', async () => {
+    network.mockRejectedValue(new ProviderError({ network: 'x', kind: 'quota_exhausted', retryAfterMs: 3_600_000, networkMessage: 'usage cap' }));
+    const { deliveryIds: [id] } = await job();
+    const capped = runner({ maxAttempts: 2, maxQuotaDeferrals: 3 });
+    for (let i = 0; i < 3; i += 1) {
+      await capped.run(id!);
+      expect(await delivery(id!)).toEqual(expect.objectContaining({ status: 'pending', quotaDeferrals: i + 1, errorCode: 'quota_exhausted' }));
+      await due(id!);
+    }
+    // Deferrals used up: the next two are ordinary attempts, the second of which is the last.
+    await capped.run(id!);
+    expect((await delivery(id!)).status).toBe('pending');
+    await due(id!);
+    await capped.run(id!);
+    expect(await delivery(id!)).toEqual(expect.objectContaining({ status: 'failed', errorCode: 'retries_exhausted', attempts: 5 }));
+  });
+
   it('dispatches a scheduled job long past its time whose dispatch never came, once', async () => {
     const { jobId, deliveryIds: [id] } = await job();
     const { jobId: future } = await job();

@@ -18,6 +18,8 @@ export interface RunDeliveryDeps {
   providers: Providers;
   logger: Logger;
   maxAttempts: number;
+  /** Deferrals to a quota window allowed on top of maxAttempts (they are not failed tries); default 0. */
+  maxQuotaDeferrals?: number;
   /** Backoff before attempt n + 1 (index n - 1; the last value repeats). */
   backoffMs: number[];
   leaseMs: number;
@@ -56,6 +58,7 @@ interface Claim {
   reconcileSince: Date | null;
   reconcileTries: number;
   handle: string | null;
+  quotaDeferrals: number;
 }
 
 /** Tries at recording an outcome (250 ms, 1 s, 4 s apart) before the handler fails. */
@@ -116,7 +119,10 @@ export class DeliveryRunner {
       this.deps.onOutcome?.(delivery.provider, outcome.kind === 'uncertain' ? 'retry' : outcome.kind, outcome.kind === 'published' ? 'ok' : outcome.kind === 'uncertain' ? 'uncertain' : outcome.code);
       if (outcome.kind === 'published') await this.deps.afterNetworkCall?.(delivery.id);
       if (outcome.kind === 'uncertain') return await this.awaitLookup(delivery, attempt, outcome.message, 0, job.requestId);
-      if (outcome.kind === 'retry' && attempt < this.deps.maxAttempts) return await this.retryLater(delivery, attempt, outcome, job.requestId);
+      if (outcome.kind === 'retry' && outcome.code === 'quota_exhausted' && claim.quotaDeferrals < (this.deps.maxQuotaDeferrals ?? 0)) {
+        return await this.retryLater(delivery, attempt, outcome, job.requestId, true);
+      }
+      if (outcome.kind === 'retry' && attempt - claim.quotaDeferrals < this.deps.maxAttempts) return await this.retryLater(delivery, attempt, outcome, job.requestId, false);
       if (outcome.kind === 'retry') {
         return await this.finish(delivery, attempt, {
           kind: 'failed',
@@ -161,7 +167,7 @@ export class DeliveryRunner {
       });
       return undefined;
     }
-    if (claim.attempt >= this.deps.maxAttempts) {
+    if (claim.attempt - claim.quotaDeferrals >= this.deps.maxAttempts) {
       await this.finish(delivery, claim.attempt, {
         kind: 'failed',
         code: deliveryErrorCodes.retriesExhausted,
@@ -198,14 +204,14 @@ export class DeliveryRunner {
         if ((busy?.n ?? 0) >= limit) return 'org_busy' as const;
       }
       // A claim to look up an uncertain attempt keeps its number, start and handle; any other starts a new attempt.
-      const rows = await tx.$queryRawUnsafe<{ attempts: number; reconcile_since: Date | null; reconcile_tries: number; attempt_handle: string | null }[]>(
+      const rows = await tx.$queryRawUnsafe<{ attempts: number; reconcile_since: Date | null; reconcile_tries: number; attempt_handle: string | null; quota_deferrals: number }[]>(
         `UPDATE deliveries SET status = 'in_flight', next_attempt_at = NULL, updated_at = now(),
                 lease_until = now() + make_interval(secs => $2::float8),
                 attempts = attempts + CASE WHEN reconcile_since IS NULL THEN 1 ELSE 0 END,
                 attempt_started_at = CASE WHEN reconcile_since IS NULL THEN now() ELSE attempt_started_at END,
                 attempt_handle = CASE WHEN reconcile_since IS NULL THEN NULL ELSE attempt_handle END
           WHERE id = $1::uuid AND status = 'pending' AND (next_attempt_at IS NULL OR next_attempt_at <= now() + interval '1 second')
-          RETURNING attempts, reconcile_since, reconcile_tries, attempt_handle`,
+          RETURNING attempts, reconcile_since, reconcile_tries, attempt_handle, quota_deferrals`,
         delivery.id,
         this.deps.leaseMs / 1000,
       );
@@ -215,7 +221,7 @@ export class DeliveryRunner {
         "UPDATE jobs SET status = 'processing', started_at = now(), updated_at = now() WHERE id = $1::uuid AND status = 'queued'",
         delivery.jobId,
       );
-      return { attempt: row.attempts, reconcileSince: row.reconcile_since, reconcileTries: row.reconcile_tries, handle: row.attempt_handle };
+      return { attempt: row.attempts, reconcileSince: row.reconcile_since, reconcileTries: row.reconcile_tries, handle: row.attempt_handle, quotaDeferrals: row.quota_deferrals };
     });
   }
 
@@ -286,10 +292,11 @@ export class DeliveryRunner {
     return undefined;
   }
 
-  private async retryLater(delivery: DeliveryRow, attempt: number, outcome: Extract<Outcome, { kind: 'retry' }>, requestId: string | null): Promise<void> {
+  /** Waits `max(backoff, Retry-After)`; a quota deferral waits for the window and is counted apart. */
+  private async retryLater(delivery: DeliveryRow, attempt: number, outcome: Extract<Outcome, { kind: 'retry' }>, requestId: string | null, quotaDeferral: boolean): Promise<void> {
     const backoff = this.deps.backoffMs[Math.min(attempt - 1, this.deps.backoffMs.length - 1)] ?? 1000;
     const delayMs = Math.max(backoff, outcome.retryAfterMs ?? 0);
-    await this.putBack(delivery, attempt, { code: outcome.code, message: outcome.message, delayMs, reconcileTries: undefined }, requestId);
+    await this.putBack(delivery, attempt, { code: outcome.code, message: outcome.message, delayMs, reconcileTries: undefined, quotaDeferral }, requestId);
     this.deps.logger.info({ delivery_id: delivery.id, attempt, delay_ms: delayMs, code: outcome.code }, 'delivery will be retried');
   }
 
@@ -305,14 +312,14 @@ export class DeliveryRunner {
    * in_flight -> pending with a command due in `delayMs`, if this attempt still owns the delivery.
    * With `reconcileTries`, the next claim looks the attempt's post up instead of posting.
    */
-  private async putBack(delivery: DeliveryRow, attempt: number, next: { code: string; message: string; delayMs: number; reconcileTries: number | undefined }, requestId: string | null): Promise<void> {
+  private async putBack(delivery: DeliveryRow, attempt: number, next: { code: string; message: string; delayMs: number; reconcileTries: number | undefined; quotaDeferral?: boolean }, requestId: string | null): Promise<void> {
     const reconcile = next.reconcileTries !== undefined;
     await this.persistently(delivery, () => this.deps.db.$transaction(async (tx) => {
       const moved = await tx.$executeRawUnsafe(
         `UPDATE deliveries SET status = 'pending', lease_until = NULL, error_code = $3, error_message = $4,
                 next_attempt_at = now() + make_interval(secs => $5::float8), updated_at = now(),
                 reconcile_since = CASE WHEN $6 THEN COALESCE(attempt_started_at, created_at) END,
-                reconcile_tries = $7
+                reconcile_tries = $7, quota_deferrals = quota_deferrals + CASE WHEN $8 THEN 1 ELSE 0 END
           WHERE id = $1::uuid AND status = 'in_flight' AND attempts = $2`,
         delivery.id,
         attempt,
@@ -321,6 +328,7 @@ export class DeliveryRunner {
         next.delayMs / 1000,
         reconcile,
         next.reconcileTries ?? 0,
+        next.quotaDeferral === true,
       );
       if (moved === 0) return;
       const envelope = createEnvelope(publisherDeliveryRun, { job_id: delivery.jobId, delivery_id: delivery.id }, { orgId: delivery.orgId, requestId });
