@@ -11,6 +11,7 @@ export interface ServiceProcess {
   child: ChildProcess;
   /** The API port (gateway) or the probe port (workers). */
   port: number;
+  probePort: number;
   lines: string[];
 }
 
@@ -40,7 +41,7 @@ export function startServiceProcess(name: string, env: Record<string, string>): 
       }
       if (record.msg === `${name} ready`) {
         clearTimeout(timer);
-        resolve({ name, child, port: record.port ?? record.probe_port ?? 0, lines });
+        resolve({ name, child, port: record.port ?? record.probe_port ?? 0, probePort: record.probe_port ?? 0, lines });
       }
     });
     child.once('exit', (code) => {

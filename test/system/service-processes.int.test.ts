@@ -1,79 +1,35 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
+import { spawn } from 'node:child_process';
 import { systemPing } from '@svc/contracts';
 import { dropDatabase, connectionConfig } from '@svc/db';
 import { createLogger } from '@svc/logger';
 import { Broker } from '@svc/messaging';
 import { TEST_AMQP_URL, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName, uniqueNamespace } from '@svc/testing';
+import { serviceEntry as entry, signalServiceProcess, startServiceProcess, type ServiceProcess } from '../support/service-process.ts';
 
 // The built services (dist/) run as real processes here, the way scripts/start and Kubernetes run them.
-const root = path.resolve(__dirname, '../..');
 const WORKERS = ['accounts', 'publisher', 'scheduler', 'webhook-dispatcher', 'analytics-sync', 'billing'];
 const namespace = uniqueNamespace('sys');
 const runId = uniqueName('sys');
 
-interface Running {
-  name: string;
-  child: ChildProcess;
-  port: number;
-  probePort: number;
-  lines: string[];
+interface Running extends ServiceProcess {
   database: string;
 }
 
-function entry(name: string): string {
-  const file = path.join(root, 'services', name, 'dist', 'main.js');
-  if (!existsSync(file)) throw new Error(`${file} is missing: build first (pnpm build; scripts/test does it).`);
-  return file;
-}
-
-function start(name: string, env: Record<string, string>): Promise<Running> {
+async function start(name: string, env: Record<string, string>): Promise<Running> {
   const database = `${runId}_${name.replace(/-/g, '_')}`;
-  const child = spawn(process.execPath, [entry(name)], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      AMQP_URL: TEST_AMQP_URL,
-      AMQP_NAMESPACE: namespace,
-      DATABASE_URL: TEST_DATABASE_URL,
-      DATABASE_NAME: database,
-      REDIS_URL: TEST_REDIS_URL,
-      PROBE_PORT: '0',
-      PORT: '0',
-      SHUTDOWN_GRACE_MS: '10000',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const running = await startServiceProcess(name, {
+    AMQP_URL: TEST_AMQP_URL,
+    AMQP_NAMESPACE: namespace,
+    DATABASE_URL: TEST_DATABASE_URL,
+    DATABASE_NAME: database,
+    REDIS_URL: TEST_REDIS_URL,
+    SHUTDOWN_GRACE_MS: '10000',
+    ...env,
   });
-  const lines: string[] = [];
-  createInterface({ input: child.stderr! }).on('line', (line) => lines.push(line));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not become ready:\n${lines.join('\n')}`)), 60_000);
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      lines.push(line);
-      const record = JSON.parse(line) as { msg?: string; probe_port?: number; port?: number };
-      if (record.msg === `${name} ready` || record.msg === 'gateway ready') {
-        clearTimeout(timer);
-        resolve({ name, child, port: record.port ?? record.probe_port ?? 0, probePort: record.probe_port ?? 0, lines, database });
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited with ${code} before it was ready:\n${lines.join('\n')}`));
-    });
-  });
+  return { ...running, database };
 }
 
-function stop(service: Running): Promise<number | null> {
-  return new Promise((resolve) => {
-    if (service.child.exitCode !== null) return resolve(service.child.exitCode);
-    service.child.once('exit', (code) => resolve(code));
-    service.child.kill('SIGTERM');
-  });
-}
+const stop = (service: Running) => signalServiceProcess(service, 'SIGTERM');
 
 const accountsEnv = { VAULT_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`, OAUTH_STATE_SECRET: 'system-test-state-secret-of-32-characters' };
 const gatewayEnv = { JWT_SECRET: 'system-test-secret-of-at-least-32-chars!', API_KEY_PEPPER: 'system-test-pepper-of-at-least-32-chars!' };
