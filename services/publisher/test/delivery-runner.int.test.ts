@@ -154,6 +154,17 @@ describe('DeliveryRunner (publisher database)', () => {
     expect(await eventsOf(jobId)).toEqual(['post.published.v1']);
   });
 
+  it('leaves alone a delivery its owner moved on between the read and the take-over', async () => {
+    const { deliveryIds: [id] } = await job();
+    await inFlight(id!, '-1 second');
+    const stale = await delivery(id!);
+    // Meanwhile the owner put it back to wait for a retry (pending, attempt 1, lease cleared).
+    await db.$executeRawUnsafe("UPDATE deliveries SET status = 'pending', lease_until = NULL, error_code = 'rate_limited', next_attempt_at = now() + interval '1 minute' WHERE id = $1::uuid", id);
+    await (runner() as unknown as { takeOver: (row: typeof stale) => Promise<void> }).takeOver(stale);
+    expect(await delivery(id!)).toEqual(expect.objectContaining({ status: 'pending', errorCode: 'rate_limited', reconcileSince: null, attempts: 1 }));
+    expect(lookup).not.toHaveBeenCalled();
+  });
+
   it('posts again only when the lookup shows the dead attempt\'s post verifiably absent', async () => {
     const { deliveryIds: [id] } = await job();
     await inFlight(id!, '-1 second');
