@@ -64,6 +64,14 @@ describe('OAuth connect through the gateway', () => {
     expect(account).toMatchObject({ id: res.body.account_id, provider: 'facebook', token_expires_at: null, health: 'active' });
   });
 
+  it('Instagram: stored with the linked Page\'s non-expiring token, so no fb_exchange_token refresh is ever needed', async () => {
+    const auth = `Bearer ${await h.token()}`;
+    const res = await roundTrip(auth, 'instagram');
+    expect(res.status).toBe(200);
+    const [account] = (await request(h.gateway).get('/v1/accounts').set('Authorization', auth)).body.items;
+    expect(account).toMatchObject({ id: res.body.account_id, provider: 'instagram', token_expires_at: null, health: 'active' });
+  });
+
   it('TikTok: asks user.info.profile (username) and sends the challenge as TikTok documents it (hex SHA-256)', async () => {
     const url = new URL(await start(`Bearer ${await h.token()}`, 'tiktok'));
     expect(url.searchParams.get('scope')!.split(',')).toEqual(expect.arrayContaining(['user.info.basic', 'user.info.profile', 'video.publish']));

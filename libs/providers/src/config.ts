@@ -14,6 +14,11 @@ export const providerConfigSchema = {
   FACEBOOK_AUTH_URL: url('https://www.facebook.com'),
   X_API_URL: url('https://api.x.com'),
   X_AUTHORIZE_URL: url('https://x.com/i/oauth2/authorize'),
+  /**
+   * The text limit of an X account whose profile does not say its subscription tier (the field is
+   * missing for some apps and tokens): 280, X's standard limit, unless the deployment knows better.
+   */
+  X_TEXT_LIMIT_DEFAULT: Type.Integer({ minimum: 1, maximum: 25_000, default: 280 }),
   LINKEDIN_API_URL: url('https://api.linkedin.com'),
   /** Host of `/oauth/v2/authorization` and `/oauth/v2/accessToken`. */
   LINKEDIN_AUTH_URL: url('https://www.linkedin.com'),

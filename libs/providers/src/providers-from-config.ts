@@ -57,7 +57,7 @@ export function providersFromConfig(config: ProviderConfig, options: ProvidersOp
     instagram: createInstagramAdapter({ ...deps('instagram', config.GRAPH_API_URL, classifyInstagram), ...graph }),
     facebook: createFacebookAdapter({ ...deps('facebook', config.GRAPH_API_URL, classifyFacebook), ...graph }),
     linkedin: createLinkedInAdapter({ ...deps('linkedin', config.LINKEDIN_API_URL, classifyLinkedIn), authBaseUrl: config.LINKEDIN_AUTH_URL, version: config.LINKEDIN_VERSION }),
-    x: createXAdapter({ ...deps('x', config.X_API_URL, classifyX), authorizeUrl: config.X_AUTHORIZE_URL }),
+    x: createXAdapter({ ...deps('x', config.X_API_URL, classifyX), authorizeUrl: config.X_AUTHORIZE_URL, defaultTextLimit: config.X_TEXT_LIMIT_DEFAULT }),
     tiktok: createTikTokAdapter({ ...deps('tiktok', config.TIKTOK_API_URL, classifyTikTok), authBaseUrl: config.TIKTOK_AUTH_URL, verifiedUrlPrefixes: parsePrefixes(config.TIKTOK_VERIFIED_URL_PREFIXES) }),
   };
 }

@@ -37,6 +37,14 @@ describe('Instagram adapter against the sandbox', () => {
     expect(profile).toMatchObject({ platformAccountId: igUserId, handle: expect.stringMatching(/^sandbox_ig_/) });
   });
 
+  it('keeps the linked Page\'s token, which publishes to the Instagram account as is', async () => {
+    const profile = await providers.instagram.profile.fetch({ accessToken });
+    expect(profile).toMatchObject({ platformAccountId: igUserId, extras: { ig_user_id: igUserId, token_kind: 'page' }, accessToken: expect.any(String) });
+    expect(profile.accessToken).not.toBe(accessToken);
+    const result = await providers.instagram.publish.post({ credentials: { accessToken: profile.accessToken!, extras: profile.extras }, text: 'with the page token', media: [jpeg()] });
+    expect(result.platformPostId).toMatch(/^17\d{15}$/);
+  });
+
   it('publishes an image through container -> FINISHED -> media_publish and returns the permalink', async () => {
     const result = await providers.instagram.publish.post({ credentials: credentials(), text: 'hello #sandbox', media: [jpeg()] });
     expect(result.platformPostId).toMatch(/^17\d{15}$/);

@@ -96,21 +96,37 @@ export function createInstagramAdapter(options: InstagramAdapterOptions): Provid
     rules: instagramRules,
     oauth: createGraphOAuth({ network: 'instagram', api, authBaseUrl: options.authBaseUrl, now: options.now }),
     profile: {
+      /**
+       * Found through the user's Pages, the account keeps the token of the Page it is linked to: a
+       * Page token derived from a long-lived user token does not expire, and the Instagram Graph API
+       * accepts it for the linked account, so nothing depends on re-exchanging the 60-day user token
+       * (`fb_exchange_token` is meant for short-lived tokens) (developers.facebook.com/docs/
+       * facebook-login/guides/access-tokens/get-long-lived). An explicit `ig_user_id` (BYOK) keeps the
+       * token it was given.
+       */
       async fetch({ accessToken, extras }) {
         let account: { id: string; username?: string; name?: string } | undefined;
+        let pageToken: string | undefined;
         if (extras?.ig_user_id) {
           account = await api.get(`/${extras.ig_user_id}`, { fields: 'id,username,name' }, accessToken);
         } else {
-          const pages = await listManagedPages(api, accessToken, 'id,name,instagram_business_account{id,username}');
+          const pages = await listManagedPages(api, accessToken, 'id,name,access_token,instagram_business_account{id,username}');
           const page = pages.find((item) => item.instagram_business_account);
           if (page?.instagram_business_account) {
             account = await api.get(`/${page.instagram_business_account.id}`, { fields: 'id,username,name' }, accessToken);
             if (account) account = { ...account, id: page.instagram_business_account.id };
+            pageToken = page.access_token;
           }
         }
         if (!account) throw new ProviderError({ network: 'instagram', kind: 'permission_missing', networkMessage: 'No Instagram professional account is linked to a Page of this token.' });
         const handle = account.username ?? account.id;
-        return { platformAccountId: account.id, handle, ...(account.name ? { displayName: account.name } : {}), extras: { ig_user_id: account.id, username: handle } };
+        return {
+          platformAccountId: account.id,
+          handle,
+          ...(account.name ? { displayName: account.name } : {}),
+          extras: { ig_user_id: account.id, username: handle, ...(pageToken ? { token_kind: 'page' } : {}) },
+          ...(pageToken ? { accessToken: pageToken } : {}),
+        };
       },
     },
     publish: { post },

@@ -28,6 +28,10 @@ describe('xTextLimit', () => {
     expect(xTextLimit({ subscription_type: 'None' })).toBe(280);
     expect(xTextLimit({ subscription_type: 'Basic' })).toBe(25_000);
     expect(xTextLimit({ subscription_type: 'PremiumPlus' })).toBe(25_000);
+    // No tier in the profile: the deployment's default recorded at connect; nothing at all: 280.
+    expect(xTextLimit({ text_limit: '4000' })).toBe(4000);
+    expect(xTextLimit({ subscription_type: 'None', text_limit: '4000' })).toBe(280);
+    expect(xTextLimit({})).toBe(280);
   });
 });
 

@@ -6,7 +6,7 @@ import { type AccountExtras } from '../types.ts';
  * text limit; TikTok's creator_info as of connect). Only these travel to the publisher's accept-time
  * check, never all extras.
  */
-const RULE_KEYS = ['subscription_type', ...CREATOR_EXTRA_KEYS] as const;
+const RULE_KEYS = ['subscription_type', 'text_limit', ...CREATOR_EXTRA_KEYS] as const;
 
 export function ruleExtrasOf(extras: AccountExtras | Record<string, unknown> | null | undefined): Record<string, string> {
   const picked: Record<string, string> = {};

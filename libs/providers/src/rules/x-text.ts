@@ -22,7 +22,12 @@ export const X_MAX_WEIGHTED_LENGTH = 280;
 export const X_PREMIUM_MAX_WEIGHTED_LENGTH = 25_000;
 const PREMIUM_TIERS = new Set(['Basic', 'Premium', 'PremiumPlus']);
 
-/** An account's own limit, from what its profile said at connect (`extras.subscription_type`), else 280. */
+/**
+ * An account's own limit: from what its profile said at connect (`extras.subscription_type`), else
+ * the deployment's X_TEXT_LIMIT_DEFAULT recorded at connect (`extras.text_limit`), else 280.
+ */
 export function xTextLimit(account: AccountExtras | undefined): number {
-  return account?.subscription_type !== undefined && PREMIUM_TIERS.has(account.subscription_type) ? X_PREMIUM_MAX_WEIGHTED_LENGTH : X_MAX_WEIGHTED_LENGTH;
+  if (account?.subscription_type !== undefined) return PREMIUM_TIERS.has(account.subscription_type) ? X_PREMIUM_MAX_WEIGHTED_LENGTH : X_MAX_WEIGHTED_LENGTH;
+  const configured = Number(account?.text_limit);
+  return Number.isInteger(configured) && configured > 0 ? configured : X_MAX_WEIGHTED_LENGTH;
 }

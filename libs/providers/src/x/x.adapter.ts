@@ -9,6 +9,8 @@ import { xRules } from './x.rules.ts';
 
 export interface XAdapterOptions extends AdapterDeps {
   authorizeUrl: string;
+  /** X_TEXT_LIMIT_DEFAULT: the limit of accounts whose profile gives no subscription tier. */
+  defaultTextLimit?: number;
 }
 
 interface XToken {
@@ -92,7 +94,8 @@ export function createXAdapter(options: XAdapterOptions): ProviderAdapter {
     profile: {
       async fetch({ accessToken }) {
         const user = await me(accessToken);
-        const extras = { username: user.username, ...(user.subscription_type ? { subscription_type: user.subscription_type } : {}) };
+        // Without the tier the deployment's default applies (X_TEXT_LIMIT_DEFAULT), kept with the account.
+        const extras = { username: user.username, ...(user.subscription_type ? { subscription_type: user.subscription_type } : { text_limit: String(options.defaultTextLimit ?? 280) }) };
         return { platformAccountId: user.id, handle: user.username, ...(user.name ? { displayName: user.name } : {}), extras };
       },
     },
