@@ -56,6 +56,7 @@ export function sandboxConfig(baseUrl: string, overrides: Partial<ProviderConfig
     FACEBOOK_AUTH_URL: `${baseUrl}/facebook`,
     X_API_URL: `${baseUrl}/x`,
     X_AUTHORIZE_URL: `${baseUrl}/x/i/oauth2/authorize`,
+    X_TEXT_LIMIT_DEFAULT: 280,
     LINKEDIN_API_URL: `${baseUrl}/linkedin`,
     LINKEDIN_AUTH_URL: `${baseUrl}/linkedin`,
     // The current month: LinkedIn (and the sandbox) refuse versions older than about a year.
