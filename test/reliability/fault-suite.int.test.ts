@@ -138,6 +138,35 @@ describe('fault suite: exactly once and truthful under crashes, restarts and los
     await sandbox.outcomeFault('instagram', 'lost_response', 2);
     await sandbox.outcomeFault('linkedin', 'lost_response', 2);
 
+    const jobs: string[] = [];
+    const texts = new Map<string, string>();
+    const submit = async (n: number, scheduledAt?: Date) => {
+      const text = `fault suite ${runId} #${n}`;
+      const body = {
+        account_ids: accounts,
+        text,
+        media_urls: [media.url('/image.jpg')],
+        provider_options: { tiktok: { privacy_level: 'SELF_ONLY' } },
+        ...(scheduledAt ? { scheduled_at: scheduledAt.toISOString() } : {}),
+      };
+      // An accept may meet the publisher mid-restart (a 5xx): retried with the same key, as a client
+      // should. A 4xx is an answer, never retried.
+      for (let tries = 0; ; tries += 1) {
+        const res = await fetch(`${api}/v1/publish`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json', 'idempotency-key': `${runId}-${n}` }, body: JSON.stringify(body) });
+        if (res.status === 202) {
+          const id = ((await res.json()) as { job_id: string }).job_id;
+          jobs.push(id);
+          texts.set(id, text);
+          return;
+        }
+        if (res.status < 500 || tries >= 20) throw new Error(`job ${n} was not accepted: ${res.status} ${await res.text()}`);
+        await sleep(500);
+      }
+    };
+    // The scheduled jobs are accepted before the chaos begins and fall due in the middle of it.
+    const due = new Date(Date.now() + 12_000);
+    await Promise.all(Array.from({ length: SCHEDULED }, (_, n) => submit(n, due)));
+
     const chaos = (async () => {
       await sleep(1500);
       await restart('publisher', 'SIGKILL');
@@ -150,35 +179,15 @@ describe('fault suite: exactly once and truthful under crashes, restarts and los
       return Date.now();
     })();
 
-    const jobs: string[] = [];
-    const texts = new Map<string, string>();
-    for (let i = 0; i < JOBS; i += 8) {
-      await Promise.all(Array.from({ length: Math.min(8, JOBS - i) }, async (_, k) => {
-        const n = i + k;
-        const text = `fault suite ${runId} #${n}`;
-        const body = {
-          account_ids: accounts,
-          text,
-          media_urls: [media.url('/image.jpg')],
-          provider_options: { tiktok: { privacy_level: 'SELF_ONLY' } },
-          ...(n < SCHEDULED ? { scheduled_at: new Date(Date.now() + 12_000).toISOString() } : {}),
-        };
-        // The gateway stays up, but an accept may meet the publisher mid-restart (a 5xx): retried with
-        // the same key, as a client should. A 4xx is an answer, never retried.
-        for (let tries = 0; ; tries += 1) {
-          const res = await fetch(`${api}/v1/publish`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json', 'idempotency-key': `${runId}-${n}` }, body: JSON.stringify(body) });
-          if (res.status === 202) {
-            const id = ((await res.json()) as { job_id: string }).job_id;
-            jobs.push(id);
-            texts.set(id, text);
-            return;
-          }
-          if (res.status < 500 || tries >= 20) throw new Error(`job ${n} was not accepted: ${res.status} ${await res.text()}`);
-          await sleep(500);
-        }
-      }));
+    let failedToSubmit: unknown;
+    try {
+      for (let i = SCHEDULED; i < JOBS; i += 8) await Promise.all(Array.from({ length: Math.min(8, JOBS - i) }, (_, k) => submit(i + k)));
+    } catch (error) {
+      failedToSubmit = error;
     }
+    // The chaos always runs to its end, so nothing of it outlives the test.
     const lastRestart = await chaos;
+    if (failedToSubmit !== undefined) throw failedToSubmit;
 
     const final = new Map<string, Post>();
     const deadline = lastRestart + 90_000;
