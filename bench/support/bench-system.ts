@@ -119,13 +119,16 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
     },
   };
   const start = async (name: BenchService) => {
-    const profile: Record<string, string> = name === 'publisher' && options.publisherProfileDir !== undefined ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${options.publisherProfileDir}` } : {};
-    processes.set(name, await startServiceProcess(name, { ...env, ...profile, DATABASE_NAME: `${runId}_${name}` }));
+    const nodeArgs = name === 'publisher' && options.publisherProfileDir !== undefined ? ['--cpu-prof', `--cpu-prof-dir=${options.publisherProfileDir}`] : [];
+    processes.set(name, await startServiceProcess(name, { ...env, DATABASE_NAME: `${runId}_${name}` }, nodeArgs));
   };
   try {
     // The gateway first: it declares the exchanges the others bind to (as in the fault suite).
     await start('gateway');
-    await Promise.all((['accounts', 'publisher', 'scheduler'] as const).map(start));
+    // allSettled: when one fails, the others are in `processes` before close() stops them.
+    const started = await Promise.allSettled((['accounts', 'publisher', 'scheduler'] as const).map(start));
+    const failed = started.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
   } catch (error) {
     await system.close().catch(() => undefined);
     throw error;
