@@ -12,7 +12,7 @@ export interface RunningSandbox {
   /** Decisions §7's `lost_response` / `slow_response` on the next `count` calls that create a post. */
   outcomeFault: (network: string, fault: 'lost_response' | 'slow_response', count?: number, delaySeconds?: number) => Promise<void>;
   setMetrics: (network: string, postId: string, metrics: Record<string, unknown>) => Promise<void>;
-  posts: (network: string) => Promise<{ id: string; text: string; media: { url: string; kind: string }[]; options: Record<string, unknown>; url: string }[]>;
+  posts: (network: string) => Promise<{ id: string; account: string; text: string; media: { url: string; kind: string }[]; options: Record<string, unknown>; url: string }[]>;
   pendingFaults: () => Promise<unknown[]>;
 }
 

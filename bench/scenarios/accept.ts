@@ -1,0 +1,89 @@
+// accept: POST /v1/publish (one X account, text only) under autocannon, against a bare node:http
+// server answering 202 with the same load generator and settings (the baseline: what HTTP on this
+// machine costs with nothing behind it). The bare server is its own process, like the gateway, so it
+// does not share the load generator's event loop.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+import { uniqueName } from '@svc/testing';
+import type { BenchSystem } from '../support/bench-system.ts';
+import type { BenchResult } from '../support/results.ts';
+
+export interface AcceptOptions {
+  connections: number;
+  durationSeconds: number;
+}
+
+const BARE_SERVER = `
+const http = require('node:http');
+const server = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => res.writeHead(202, { 'content-type': 'application/json' }).end('{"job_id":"00000000-0000-0000-0000-000000000000","status":"queued"}'));
+});
+server.keepAliveTimeout = 60000;
+server.listen(0, '127.0.0.1', () => console.log(server.address().port));
+process.on('SIGTERM', () => process.exit(0));
+`;
+
+async function withBareServer<T>(use: (url: string) => Promise<T>): Promise<T> {
+  const child = spawn(process.execPath, ['-e', BARE_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const port = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout! }).once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`the bare server exited with ${code}`)));
+    });
+    return await use(`http://127.0.0.1:${port}/v1/publish`);
+  } finally {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  total: number;
+}
+
+let sent = 0;
+
+async function load(url: string, headers: Record<string, string>, body: (n: number) => string, options: AcceptOptions): Promise<Load> {
+  // Every request's text is unique, as X refuses a duplicate post. (autocannon's idReplacement sends
+  // no complete request with a POST body in 8.0.0, so the body is built per request.)
+  const result = await autocannon({
+    url, method: 'POST', headers, connections: options.connections, duration: options.durationSeconds,
+    requests: [{ setupRequest: (request) => ({ ...request, body: body(sent++) }) }],
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts, total: result.requests.total };
+}
+
+export async function benchAccept(system: BenchSystem, options: AcceptOptions): Promise<BenchResult> {
+  const [account] = await system.connectXAccounts(1);
+  const headers = { authorization: system.auth, 'content-type': 'application/json' };
+  const prefix = uniqueName('accept');
+  const body = (n: number) => JSON.stringify({ account_ids: [account], text: `${prefix} #${n}` });
+  const baseline = await withBareServer((url) => load(url, headers, body, options));
+  // A short warm-up (connections, JIT, pools), not counted.
+  await load(`${system.api}/v1/publish`, headers, body, { connections: options.connections, durationSeconds: 1 });
+  const api = await load(`${system.api}/v1/publish`, headers, body, options);
+  if (api.total === 0) throw new Error('autocannon completed no request against the gateway');
+  return {
+    bench: 'accept',
+    params: { connections: options.connections, seconds: options.durationSeconds, accounts: 1 },
+    figures: [
+      {
+        name: 'accept: POST /v1/publish',
+        value: api.rps,
+        unit: 'req/s',
+        baseline: baseline.rps,
+        baselineName: 'bare node:http 202',
+        target: '>= 2,000 req/s, p99 < 100 ms',
+        detail: { 'p50 ms': api.p50, 'p99 ms': api.p99, non2xx: api.non2xx, errors: api.errors, requests: api.total, 'baseline p50 ms': baseline.p50, 'baseline p99 ms': baseline.p99 },
+      },
+    ],
+  };
+}

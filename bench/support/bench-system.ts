@@ -1,0 +1,137 @@
+// The system as it runs in production, for the throughput benchmarks: the built services (dist/) as
+// their own processes (so their CPU and RSS are their own), an in-process sandbox for the networks,
+// one unique AMQP namespace and one throwaway database per service. close() deletes every queue and
+// database the run created: the broker is shared, and quorum queues outlive their processes.
+import { createServer } from 'node:net';
+import { rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { connectionConfig, dropDatabase } from '@svc/db';
+import { createLogger } from '@svc/logger';
+import { Broker } from '@svc/messaging';
+import { TEST_DATABASE_URL, uniqueName, uniqueNamespace } from '@svc/testing';
+import { SignJWT } from 'jose';
+import pg from 'pg';
+import { startSandbox, testProviders, type RunningSandbox } from '../../libs/providers/test/support/sandbox.ts';
+import { signalServiceProcess, startServiceProcess, type ServiceProcess } from '../../test/support/service-process.ts';
+import { harnessEnv, JWT_SECRET } from '../../test/support/system-harness.ts';
+
+/** The processes a publish goes through: accept (gateway, accounts, publisher), fire (scheduler). */
+export const BENCH_SERVICES = ['gateway', 'accounts', 'publisher', 'scheduler'] as const;
+export type BenchService = (typeof BENCH_SERVICES)[number];
+
+export interface BenchSystem {
+  api: string;
+  auth: string;
+  sandbox: RunningSandbox;
+  processes: Map<BenchService, ServiceProcess>;
+  /** A pg client on one service's database (the caller ends it). */
+  database(service: BenchService): Promise<pg.Client>;
+  /** Connects `count` X accounts through the API and returns their ids. */
+  connectXAccounts(count: number): Promise<string[]>;
+  /** RSS of every service process now, in MB. */
+  rss(): Record<BenchService, number>;
+  close(): Promise<void>;
+}
+
+export interface BenchSystemOptions {
+  /** Extra environment for every service (e.g. SCHEDULE_MIN_LEAD_SECONDS). */
+  env?: Record<string, string>;
+  /** Writes the publisher's V8 CPU profile (`--cpu-prof`) into this directory when it stops. */
+  publisherProfileDir?: string;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export function rssMb(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+export async function startBenchSystem(options: BenchSystemOptions = {}): Promise<BenchSystem> {
+  const namespace = uniqueNamespace('bench');
+  const runId = uniqueName('bench').replace(/-/g, '_');
+  const mediaDir = path.join(os.tmpdir(), runId);
+  // The sandbox records every post in memory; Instagram's quota is the only one it enforces.
+  const sandbox = await startSandbox({ igQuotaTotal: 1_000_000 });
+  const port = await freePort();
+  const api = `http://127.0.0.1:${port}`;
+  const env = harnessEnv(namespace, sandbox.baseUrl, { dir: mediaDir, publicBaseUrl: api }, {
+    LOG_LEVEL: 'info',
+    PORT: String(port),
+    // Limits out of the way: the benchmarks measure throughput, not the limits.
+    RATE_LIMIT_PER_KEY: '100000000', RATE_LIMIT_PER_ORG: '100000000', RATE_LIMIT_PER_ADDRESS: '100000000',
+    PLAN_FREE_POSTS_PER_MONTH: '100000000',
+    PLAN_FREE_CONNECTED_ACCOUNTS: '100000',
+    RPC_TIMEOUT_MS: '30000',
+    ...options.env,
+  });
+  const processes = new Map<BenchService, ServiceProcess>();
+  const system: BenchSystem = {
+    api,
+    auth: `Bearer ${await new SignJWT({ sub: 'user_1', org_id: `org_${runId}` }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('2h').sign(new TextEncoder().encode(JWT_SECRET))}`,
+    sandbox,
+    processes,
+    database: async (service) => {
+      const client = new pg.Client(connectionConfig(TEST_DATABASE_URL, `${runId}_${service}`));
+      await client.connect();
+      return client;
+    },
+    connectXAccounts: async (count) => {
+      const x = testProviders(sandbox.baseUrl, { PROVIDER_TIMEOUT_MS: 10_000 }).x;
+      const ids: string[] = [];
+      for (let i = 0; i < count; i += 1) {
+        const token = `${runId}-x-${i}`;
+        const profile = await x.profile.fetch({ accessToken: token });
+        const res = await fetch(`${api}/v1/accounts`, {
+          method: 'POST',
+          headers: { authorization: system.auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ provider: 'x', platform_account_id: profile.platformAccountId, credentials: { access_token: token } }),
+        });
+        if (res.status !== 201) throw new Error(`connecting X account ${i} answered ${res.status}: ${await res.text()}`);
+        ids.push(((await res.json()) as { id: string }).id);
+      }
+      return ids;
+    },
+    rss: () => Object.fromEntries(BENCH_SERVICES.map((name) => [name, rssMb(processes.get(name)?.child.pid ?? 0)])) as Record<BenchService, number>,
+    close: async () => {
+      // SIGTERM, not SIGKILL: a graceful exit is when node writes the --cpu-prof profile.
+      await Promise.all([...processes.values()].map((service) => signalServiceProcess(service, 'SIGTERM')));
+      const broker = await Broker.connect({ url: env.AMQP_URL!, namespace, service: 'bench', logger: createLogger({ service: 'bench', level: 'silent' }) });
+      const queues = ['gateway', 'accounts', 'publisher', 'scheduler', 'webhook-dispatcher', 'analytics-sync', 'billing']
+        .flatMap((name) => [`${name}.rpc`, `${name}.work`, `${name}.work.parking`, `${name}.plans`, `${name}.plans.parking`]);
+      await broker.deleteTopology({ queues: [...queues, 'publisher.dispatch', 'publisher.dispatch.parking', 'webhook-dispatcher.deliveries', 'webhook-dispatcher.deliveries.parking'] });
+      await broker.close();
+      await Promise.all(BENCH_SERVICES.map((name) => dropDatabase(connectionConfig(TEST_DATABASE_URL, `${runId}_${name}`))));
+      await sandbox.close();
+      await rm(mediaDir, { recursive: true, force: true });
+    },
+  };
+  const start = async (name: BenchService) => {
+    const nodeArgs = name === 'publisher' && options.publisherProfileDir !== undefined ? ['--cpu-prof', `--cpu-prof-dir=${options.publisherProfileDir}`] : [];
+    processes.set(name, await startServiceProcess(name, { ...env, DATABASE_NAME: `${runId}_${name}` }, nodeArgs));
+  };
+  try {
+    // The gateway first: it declares the exchanges the others bind to (as in the fault suite).
+    await start('gateway');
+    // allSettled: when one fails, the others are in `processes` before close() stops them.
+    const started = await Promise.allSettled((['accounts', 'publisher', 'scheduler'] as const).map(start));
+    const failed = started.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
+  } catch (error) {
+    await system.close().catch(() => undefined);
+    throw error;
+  }
+  return system;
+}

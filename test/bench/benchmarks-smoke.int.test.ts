@@ -1,0 +1,48 @@
+import { benchAccept } from '../../bench/scenarios/accept.ts';
+import { benchDeliver } from '../../bench/scenarios/deliver.ts';
+import { benchFire } from '../../bench/scenarios/fire.ts';
+import { startBenchSystem, type BenchSystem } from '../../bench/support/bench-system.ts';
+import type { BenchResult } from '../../bench/support/results.ts';
+
+/**
+ * The throughput benchmarks (scripts/bench) at tiny sizes, so they keep working: each must come out
+ * with its figures. Nothing here is about time; the deliver scenario still checks exactly-once on the
+ * sandbox's records and throws otherwise.
+ */
+describe('throughput benchmarks (smoke)', () => {
+  let system: BenchSystem;
+
+  beforeAll(async () => {
+    system = await startBenchSystem({ env: { SCHEDULE_MIN_LEAD_SECONDS: '0' } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await system?.close();
+  }, 60_000);
+
+  const expectFigures = (result: BenchResult) => {
+    expect(result.figures.length).toBeGreaterThan(0);
+    for (const figure of result.figures) {
+      expect({ name: figure.name, finite: Number.isFinite(figure.value) && figure.value > 0 }).toEqual({ name: figure.name, finite: true });
+      if (figure.baseline !== undefined) expect(figure.baseline).toBeGreaterThan(0);
+    }
+  };
+
+  it('accept: figures for the gateway and the bare server', async () => {
+    const result = await benchAccept(system, { connections: 2, durationSeconds: 1 });
+    expectFigures(result);
+    expect(result.figures[0]!.detail).toMatchObject({ errors: 0 });
+  }, 60_000);
+
+  it('deliver: every target posted exactly once, with a rate and the RSS of every service', async () => {
+    const result = await benchDeliver(system, { jobs: 3, accounts: 2, acceptConcurrency: 2, timeoutMs: 60_000 });
+    expectFigures(result);
+    expect(result.figures.map((figure) => figure.name)).toEqual(expect.arrayContaining(['RSS gateway', 'RSS accounts', 'RSS publisher', 'RSS scheduler']));
+  }, 120_000);
+
+  it('fire: lateness of every job due the same second', async () => {
+    const result = await benchFire(system, { jobs: 5, leadSeconds: 3, acceptConcurrency: 5, timeoutMs: 60_000 });
+    expect(result.figures[0]!.detail).toHaveProperty('p50 ms');
+    expect(Number.isFinite(result.figures[0]!.value)).toBe(true);
+  }, 120_000);
+});
