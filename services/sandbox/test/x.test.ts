@@ -71,6 +71,16 @@ describe('sandbox /x (X API v2)', () => {
     expect(tooMany.body).toEqual(expect.objectContaining({ title: 'Invalid Request', type: 'https://api.x.com/2/problems/invalid-request', errors: [expect.objectContaining({ message: expect.stringContaining('maximum of 4') })] }));
   });
 
+  it('refuses an upload whose media_type X does not take, or that its category cannot hold', async () => {
+    const auth = 'Bearer byok-x-media-types';
+    const init = (media_type: string, media_category: string) =>
+      request(app).post('/x/2/media/upload/initialize').set('Authorization', auth).send({ media_type, total_bytes: 10, media_category });
+    expect((await init('application/pdf', 'tweet_image')).status).toBe(400);
+    expect((await init('video/mp4', 'tweet_image')).status).toBe(400);
+    expect((await init('image/png', 'tweet_gif')).status).toBe(400);
+    expect((await init('image/png', 'tweet_image')).status).toBe(200);
+  });
+
   it('chunked media upload: initialize/append/finalize, video processing_info then succeeded', async () => {
     const token = 'byok-x-user';
     const auth = `Bearer ${token}`;

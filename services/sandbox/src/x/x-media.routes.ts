@@ -9,6 +9,13 @@ import { sendRateHeaders } from './x-limits.ts';
 import { X_STORES, type XMedia } from './x-records.ts';
 
 const CATEGORIES = ['tweet_image', 'tweet_video', 'tweet_gif', 'dm_image', 'dm_video', 'dm_gif', 'subtitles'];
+/**
+ * The `media_type` values X's v2 upload accepts (docs.x.com x-api/media "Media upload" initialize:
+ * the enum of the request body); anything else is a 400, as is a type the category cannot hold.
+ */
+const MEDIA_TYPES = ['video/mp4', 'video/webm', 'video/mp2t', 'video/quicktime', 'text/srt', 'text/vtt', 'image/jpeg', 'image/gif', 'image/bmp', 'image/png', 'image/webp', 'image/pjpeg', 'image/tiff', 'model/gltf-binary', 'model/vnd.usdz+zip'];
+const fitsCategory = (mediaType: string, category: string) =>
+  category.endsWith('_gif') ? mediaType === 'image/gif' : category.endsWith('_image') ? mediaType.startsWith('image/') : category.endsWith('_video') ? mediaType.startsWith('video/') : category === 'subtitles' ? mediaType.startsWith('text/') : true;
 const IMAGE_FORMATS = new Set(['jpeg', 'png', 'gif', 'webp']);
 const EXPIRES_AFTER = 86400;
 
@@ -65,6 +72,8 @@ export function registerXMedia(router: Router, ctx: SandboxContext): void {
     if (typeof body.media_type !== 'string') return invalidRequest(res, 'media_type', 'media_type is required.');
     if (typeof body.total_bytes !== 'number' || body.total_bytes <= 0) return invalidRequest(res, 'total_bytes', 'total_bytes must be a positive integer.');
     if (typeof body.media_category !== 'string' || !CATEGORIES.includes(body.media_category)) return invalidRequest(res, 'media_category', 'media_category is invalid.');
+    if (!MEDIA_TYPES.includes(body.media_type)) return invalidRequest(res, 'media_type', `media_type must be one of ${MEDIA_TYPES.join(', ')}.`);
+    if (!fitsCategory(body.media_type, body.media_category)) return invalidRequest(res, 'media_type', `media_type ${body.media_type} does not match media_category ${body.media_category}.`);
     const media: XMedia = {
       id: numericId(19, '1'),
       userId: xCallerOf(res).userId,
