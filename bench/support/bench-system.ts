@@ -77,6 +77,10 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
     RPC_TIMEOUT_MS: '30000',
     ...options.env,
   });
+  // The test harness shrinks the database pools so two test systems fit at once; a benchmark
+  // measures each service with its own defaults (the publisher's 30, the others' 10).
+  if (options.env?.DB_POOL_MAX === undefined) delete env.DB_POOL_MAX;
+  if (options.env?.WEBHOOK_DB_POOL_SIZE === undefined) delete env.WEBHOOK_DB_POOL_SIZE;
   const processes = new Map<BenchService, ServiceProcess>();
   const system: BenchSystem = {
     api,
