@@ -42,8 +42,10 @@ beforeAll(async () => {
 afterAll(async () => {
   // The receiver first: attempts still hanging on it end at once instead of outliving the system.
   await receiver?.close();
+  // Stopping five services (each drains for up to SHUTDOWN_GRACE_MS) and deleting their queues can
+  // pass jest's default 30 s on a loaded 2-core machine.
   await system?.close();
-});
+}, 90_000);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const dispatcher = () => system.workers['webhook-dispatcher']!;
