@@ -2,7 +2,6 @@
 // their own processes (so their CPU and RSS are their own), an in-process sandbox for the networks,
 // one unique AMQP namespace and one throwaway database per service. close() deletes every queue and
 // database the run created: the broker is shared, and quorum queues outlive their processes.
-import { createServer } from 'node:net';
 import { rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,7 +13,7 @@ import { TEST_DATABASE_URL, uniqueName, uniqueNamespace } from '@svc/testing';
 import { SignJWT } from 'jose';
 import pg from 'pg';
 import { startSandbox, testProviders, type RunningSandbox } from '../../libs/providers/test/support/sandbox.ts';
-import { signalServiceProcess, startServiceProcess, type ServiceProcess } from '../../test/support/service-process.ts';
+import { freePort, signalServiceProcess, startServiceProcess, type ServiceProcess } from '../../test/support/service-process.ts';
 import { harnessEnv, JWT_SECRET } from '../../test/support/system-harness.ts';
 
 /** The processes a publish goes through: accept (gateway, accounts, publisher), fire (scheduler). */
@@ -40,14 +39,6 @@ export interface BenchSystemOptions {
   env?: Record<string, string>;
   /** Writes the publisher's V8 CPU profile (`--cpu-prof`) into this directory when it stops. */
   publisherProfileDir?: string;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export function rssMb(pid: number): number {

@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -12,7 +11,7 @@ import { SignJWT } from 'jose';
 import pg from 'pg';
 import { startMediaServer, type MediaServer } from '../../libs/providers/test/support/media-server.ts';
 import { startSandbox, testProviders, type RunningSandbox } from '../../libs/providers/test/support/sandbox.ts';
-import { startServiceProcess, signalServiceProcess, type ServiceProcess } from '../support/service-process.ts';
+import { freePort, startServiceProcess, signalServiceProcess, type ServiceProcess } from '../support/service-process.ts';
 import { harnessEnv, JWT_SECRET } from '../support/system-harness.ts';
 
 const run = promisify(execFile);
@@ -37,14 +36,6 @@ const databases = ['gateway', 'accounts', 'publisher', 'scheduler'].map((name) =
 
 interface Result { account_id: string; provider: Network; status: string; platform_post_id: string | null; error_code: string | null; error_message: string | null }
 interface Post { id: string; status: string; text: string; results: Result[] }
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -61,4 +62,13 @@ export function signalServiceProcess(service: ServiceProcess, signal: NodeJS.Sig
     service.child.once('exit', (code) => resolve(code));
     service.child.kill(signal);
   });
+}
+
+/** A TCP port free right now, for a process that must be told its port before it starts (PORT). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
