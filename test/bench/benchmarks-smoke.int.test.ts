@@ -2,6 +2,7 @@ import { benchAccept } from '../../bench/scenarios/accept.ts';
 import { benchAnalytics } from '../../bench/scenarios/analytics.ts';
 import { benchDeliver } from '../../bench/scenarios/deliver.ts';
 import { benchFire } from '../../bench/scenarios/fire.ts';
+import { benchSoak } from '../../bench/scenarios/soak.ts';
 import { benchWebhooks } from '../../bench/scenarios/webhooks.ts';
 import { startBenchSystem, type BenchSystem } from '../../bench/support/bench-system.ts';
 import type { BenchResult } from '../../bench/support/results.ts';
@@ -46,6 +47,12 @@ describe('throughput benchmarks (smoke)', () => {
     const result = await benchFire(system, { jobs: 5, leadSeconds: 3, acceptConcurrency: 5, timeoutMs: 60_000 });
     expect(result.figures[0]!.detail).toHaveProperty('p50 ms');
     expect(Number.isFinite(result.figures[0]!.value)).toBe(true);
+  }, 120_000);
+
+  it('soak: a rate per window, the table sizes, every target posted exactly once', async () => {
+    const result = await benchSoak(system, { minutes: 0.1, windowSeconds: 2, accounts: 2, backlog: 4, acceptConcurrency: 2 });
+    expectFigures(result);
+    expect(result.figures[0]!.detail).toHaveProperty(['publisher.outbox_messages end']);
   }, 120_000);
 });
 

@@ -1,15 +1,19 @@
 import { uniqueName } from '@svc/testing';
 import Stripe from 'stripe';
 import request from 'supertest';
+import { tapMessages, type MessageTap } from '../support/message-tap.ts';
 import { deliver, startBillingSystem, subscribe, subscriptionOf, waitForLimits, type BillingSystem } from './billing-support.ts';
 
 // Billing end to end: the gateway, billing (SDK -> Stripe stand-in), and the two services that count
 // usage. Plan limits use the defaults here (free 25/1,000, pro 100/10,000).
 let s: BillingSystem;
+let tap: MessageTap;
 beforeAll(async () => {
   s = await startBillingSystem(['billing', 'accounts', 'publisher']);
+  tap = await tapMessages(s.h.namespace, ['billing.plan_changed.v1']);
 }, 90_000);
 afterAll(async () => {
+  await tap?.close();
   await s?.close();
 });
 
@@ -19,12 +23,11 @@ const PRO = { connected_accounts: 100, posts_per_month: 10_000 };
 type Db = { $queryRawUnsafe<T>(sql: string, ...values: unknown[]): Promise<T> };
 const billingDb = () => s.h.workers.billing!.runtime.db as unknown as Db;
 
-async function planAnnouncements(orgId: string): Promise<{ revision: number; plan: string; status: string }[]> {
-  const rows = await billingDb().$queryRawUnsafe<{ payload: { revision: number; plan: string; status: string } }[]>(
-    "SELECT envelope->'payload' AS payload FROM outbox_messages WHERE type = 'billing.plan_changed.v1' AND envelope->>'org_id' = $1 ORDER BY (envelope->'payload'->>'revision')::int",
-    orgId,
-  );
-  return rows.map((row) => row.payload);
+/** The organization's plan announcements on the broker, by revision, once `count` have arrived. */
+async function planAnnouncements(orgId: string, count: number): Promise<{ revision: number; plan: string; status: string }[]> {
+  const ofOrg = (envelopes: MessageTap['envelopes']) => envelopes.filter((envelope) => envelope.org_id === orgId);
+  const seen = ofOrg(await tap.until((envelopes) => ofOrg(envelopes).length >= count));
+  return seen.map((envelope) => envelope.payload as { revision: number; plan: string; status: string }).sort((a, b) => a.revision - b.revision);
 }
 
 const customerCreates = (orgId: string) => s.stripe.requests.filter((r) => r.path === '/v1/customers' && (r.body.metadata as { org_id?: string } | undefined)?.org_id === orgId);
@@ -116,7 +119,7 @@ describe('webhooks', () => {
     const periodEnd = (s.stripe.subscriptions.get(subscriptionId)!.items as { data: { current_period_end: number }[] }).data[0]!.current_period_end;
     expect(body).toMatchObject({ plan: 'pro', status: 'active', subscribed_plan: 'pro', cancel_at_period_end: false, limits: PRO });
     expect(body.current_period_end).toBe(new Date(periodEnd * 1000).toISOString());
-    expect(await planAnnouncements(orgId)).toEqual([{ plan: 'pro', status: 'active', revision: 1, limits: PRO }]);
+    expect(await planAnnouncements(orgId, 1)).toEqual([{ plan: 'pro', status: 'active', revision: 1, limits: PRO }]);
   });
 
   it('applies an event delivered several times (also concurrently) once', async () => {
@@ -132,7 +135,7 @@ describe('webhooks', () => {
     expect([later.status, later.body.duplicate]).toEqual([200, true]);
     const [row] = await billingDb().$queryRawUnsafe<{ n: bigint }[]>('SELECT count(*) AS n FROM stripe_events WHERE id = $1', event.id);
     expect(Number(row!.n)).toBe(1);
-    expect((await planAnnouncements(orgId)).map((p) => [p.revision, p.plan, p.status])).toEqual([[1, 'pro', 'active'], [2, 'free', 'canceled']]);
+    expect((await planAnnouncements(orgId, 2)).map((p) => [p.revision, p.plan, p.status])).toEqual([[1, 'pro', 'active'], [2, 'free', 'canceled']]);
   });
 
   it('refuses a bad signature, a wrong secret and a stale timestamp, applying nothing', async () => {

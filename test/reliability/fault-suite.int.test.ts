@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -85,6 +86,9 @@ describe('fault suite: exactly once and truthful under crashes, restarts and los
 
   afterAll(async () => {
     await Promise.all([...processes.values()].map((service) => signalServiceProcess(service, 'SIGKILL')));
+    // FAULT_SUITE_LOG_DIR keeps each process's log (the last publisher's) for a failure's post-mortem.
+    const logDir = process.env.FAULT_SUITE_LOG_DIR;
+    if (logDir) for (const service of processes.values()) writeFileSync(path.join(logDir, `${service.name}.log`), service.lines.join('\n'));
     const broker = await Broker.connect({ url: env.AMQP_URL!, namespace, service: 'fault-suite', logger: createLogger({ service: 'fault-suite', level: 'silent' }) });
     const queues = ['gateway', 'accounts', 'publisher', 'scheduler', 'webhook-dispatcher', 'analytics-sync', 'billing']
       .flatMap((name) => [`${name}.rpc`, `${name}.work`, `${name}.work.parking`, `${name}.plans`, `${name}.plans.parking`]);

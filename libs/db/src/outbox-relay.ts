@@ -22,8 +22,6 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** A claimed row is reclaimable after this long, in case the relay that claimed it died. */
   claimTimeoutMs?: number;
-  /** Published rows are kept this long for inspection, then deleted. */
-  retentionHours?: number;
   /**
    * Publishes the broker answered and refused (unroutable, nacked) allowed per message before it is
    * parked. Failures while the broker is unreachable do not count: an outage parks nothing.
@@ -64,7 +62,6 @@ export class OutboxRelay {
   private readonly pollIntervalMs: number;
   private readonly batchSize: number;
   private readonly claimTimeoutMs: number;
-  private readonly retentionHours: number;
   private readonly maxAttempts: number;
   private running = false;
   private loop: Promise<void> | undefined;
@@ -82,7 +79,6 @@ export class OutboxRelay {
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
     this.batchSize = options.batchSize ?? 100;
     this.claimTimeoutMs = options.claimTimeoutMs ?? 30_000;
-    this.retentionHours = options.retentionHours ?? 72;
     this.maxAttempts = options.maxAttempts ?? 20;
   }
 
@@ -110,8 +106,10 @@ export class OutboxRelay {
 
   /**
    * Claims and relays one batch; returns how many rows were claimed. Never-tried rows are claimed
-   * first (ORDER BY attempts, then age), so a pile of rows the broker keeps refusing cannot starve
-   * fresh ones; among retries, the least-tried go first. Failures are settled in two statements per
+   * first (ORDER BY attempts, then due time), so a pile of rows the broker keeps refusing cannot
+   * starve fresh ones; among retries, the least-tried go first. The claim index holds
+   * `(attempts, available_at)`, so rows due later (delayed commands) are passed over in the index
+   * without reading them. Failures are settled in two statements per
    * batch, whatever their number, and logged once per batch.
    */
   async relayBatch(): Promise<number> {
@@ -120,7 +118,7 @@ export class OutboxRelay {
          SELECT id FROM outbox_messages
           WHERE published_at IS NULL AND parked_at IS NULL AND available_at <= now()
             AND (locked_until IS NULL OR locked_until < now())
-          ORDER BY attempts, created_at
+          ORDER BY attempts, available_at
           FOR UPDATE SKIP LOCKED
           LIMIT $1)
        UPDATE outbox_messages o
@@ -148,12 +146,10 @@ export class OutboxRelay {
       else if (kind === 'refused' && row.attempts >= this.maxAttempts) parked.push({ row, error, reason: 'attempts_exhausted' });
       else retry.push({ id: row.id, error, delayMs: Math.min(MAX_BACKOFF_MS, 500 * 2 ** Math.min(row.attempts, 10)), counted: kind === 'refused' });
     }
-    if (published.length > 0) {
-      await this.options.db.$executeRawUnsafe(
-        'UPDATE outbox_messages SET published_at = now(), locked_until = NULL, last_error = NULL WHERE id = ANY($1::uuid[])',
-        published,
-      );
-    }
+    // Deleted, not marked: kept rows would grow the table without end (72 h of history was millions
+    // of rows at the target rate) and leave dead entries at the head of the claim index, which every
+    // claim walked until a vacuum that a large table rarely gets (docs/performance.md, outbox decay).
+    if (published.length > 0) await this.options.db.$executeRawUnsafe('DELETE FROM outbox_messages WHERE id = ANY($1::uuid[])', published);
     if (retry.length > 0) await this.scheduleRetries(retry);
     if (parked.length > 0) await this.park(parked);
     return rows.length;
@@ -223,13 +219,11 @@ export class OutboxRelay {
     }
   }
 
+  /** Rows a relay of an earlier version marked published instead of deleting (during a rolling deploy). */
   private async pruneIfDue(): Promise<void> {
     if (Date.now() - this.lastPrune < 60_000) return;
     this.lastPrune = Date.now();
-    await this.options.db.$executeRawUnsafe(
-      'DELETE FROM outbox_messages WHERE published_at < now() - make_interval(hours => $1::int)',
-      this.retentionHours,
-    );
+    await this.options.db.$executeRawUnsafe('DELETE FROM outbox_messages WHERE published_at IS NOT NULL');
   }
 
   private sleep(ms: number): Promise<void> {

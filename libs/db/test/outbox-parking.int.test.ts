@@ -125,8 +125,32 @@ describe('outbox relay give-up-and-park', () => {
     // The claim reads the partial index, not every failing row.
     const plan = await db.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(
       `EXPLAIN SELECT id FROM outbox_messages WHERE published_at IS NULL AND parked_at IS NULL AND available_at <= now()
-         ORDER BY attempts, created_at LIMIT 100`,
+         ORDER BY attempts, available_at LIMIT 100`,
     );
     expect(plan.map((line) => line['QUERY PLAN']).join('\n')).toMatch(/outbox_messages_claim_idx/);
+  });
+
+  it('passes over 10,000 delayed rows inside the index: a claim reads no row that is not due', async () => {
+    // Delayed commands (retries, lookups, deferrals) wait in the table with a future due time.
+    await db.$executeRawUnsafe(
+      `INSERT INTO outbox_messages (id, type, envelope, available_at)
+       SELECT id, 'system.probe.v1', jsonb_build_object('message_id', id::text), now() + interval '1 hour'
+         FROM (SELECT gen_random_uuid() AS id FROM generate_series(1, 10000)) AS rows`,
+    );
+    await db.$executeRawUnsafe('ANALYZE outbox_messages');
+    const due = Array.from({ length: 5 }, (_, i) => probe(3000 + i));
+    await db.$transaction(async (tx) => enqueueOutbox(tx, due));
+    const [plan] = await db.$queryRawUnsafe<{ 'QUERY PLAN': { Plan: Record<string, unknown> }[] }[]>(
+      `EXPLAIN (ANALYZE, FORMAT JSON) SELECT id FROM outbox_messages WHERE published_at IS NULL AND parked_at IS NULL AND available_at <= now()
+         AND (locked_until IS NULL OR locked_until < now()) ORDER BY attempts, available_at LIMIT 100`,
+    );
+    const scan = JSON.stringify(plan!['QUERY PLAN']);
+    expect(scan).toMatch(/outbox_messages_claim_idx/);
+    // Index Cond on available_at: the 10,000 delayed rows are not fetched from the heap and filtered.
+    expect(scan).toMatch(/"Index Cond":"[^"]*available_at/);
+    expect(scan).not.toMatch(/"Rows Removed by Filter":[1-9]/);
+    const sink = publisher(() => undefined);
+    expect(await new OutboxRelay({ db, publisher: sink, logger }).relayBatch()).toBe(5);
+    expect(sink.sent.map((sent) => sent.message_id).sort()).toEqual(due.map((envelope) => envelope.message_id).sort());
   });
 });

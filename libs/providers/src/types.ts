@@ -119,6 +119,12 @@ export interface PublishInput {
    * a Facebook video id): the caller stores it so a reconciliation can ask about that attempt first.
    */
   onHandle?: (handle: string) => Promise<void>;
+  /**
+   * The handle an earlier attempt of this delivery reported, given only once that attempt's post is
+   * known not to exist (it was refused, or verifiably absent). X and LinkedIn reuse the media it
+   * uploaded, still valid on the network, instead of uploading and waiting for processing again.
+   */
+  resume?: string | undefined;
 }
 
 export interface PublishResult {

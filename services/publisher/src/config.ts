@@ -10,7 +10,9 @@ export const configSchema = Type.Object({
   /**
    * A TikTok publish, Facebook video or Instagram container is polled this many times in the worker
    * (2 + 4 + 8 s asleep with the default delays), then reconciled through its stored handle on
-   * DELIVERY_RECONCILE_DELAYS_MS, so a long processing never holds a delivery slot (issue 13).
+   * DELIVERY_RECONCILE_DELAYS_MS; X and LinkedIn media still processing before the create call end
+   * the attempt retryable and the next one resumes from the stored upload. So a long processing never
+   * holds a delivery slot (issue 13).
    */
   PROVIDER_HANDOFF_POLL_MAX_ATTEMPTS: Type.Integer({ minimum: 1, default: 4 }),
   /** The free plan's limit (billing announces every other plan's); the same value as billing's. */

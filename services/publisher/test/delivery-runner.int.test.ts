@@ -251,6 +251,31 @@ describe('DeliveryRunner (publisher database)', () => {
     expect((await delivery(id!)).platformPostId).toBe('video-1');
   });
 
+  it('gives the next attempt the handle of one that ended without a post, so uploaded media is reused', async () => {
+    // Attempt 1 uploads, reports its media and gives up waiting for processing (retryable, no post).
+    network.mockImplementationOnce(async (input) => {
+      await input.onHandle?.('media:["m-1"]');
+      throw new ProviderError({ network: 'x', kind: 'transient', networkCode: 'media_processing', networkMessage: 'X is still processing the media' });
+    });
+    // Attempt 2 times out after sending: uncertain, so it is looked up before anything else.
+    network.mockImplementationOnce(async (input) => {
+      await input.onHandle?.(input.resume!);
+      throw new ProviderError({ network: 'x', kind: 'transient', networkCode: 'timeout', networkMessage: 'No answer', uncertain: true });
+    });
+    network.mockResolvedValueOnce({ platformPostId: 'p3', url: 'u' });
+    lookup.mockResolvedValueOnce({ status: 'absent' });
+    const { deliveryIds: [id] } = await job();
+    await runner().run(id!);
+    expect(await delivery(id!)).toEqual(expect.objectContaining({ status: 'pending', attempts: 1, errorCode: 'transient', attemptHandle: 'media:["m-1"]' }));
+    await due(id!);
+    await runner().run(id!);
+    await due(id!);
+    await runner().run(id!);
+    expect(network.mock.calls.map(([input]) => input.resume)).toEqual([undefined, 'media:["m-1"]', 'media:["m-1"]']);
+    expect(lookup).toHaveBeenCalledWith(expect.objectContaining({ handle: 'media:["m-1"]' }));
+    expect(await delivery(id!)).toEqual(expect.objectContaining({ status: 'published', platformPostId: 'p3', attempts: 3 }));
+  });
+
   it('renews a live worker\'s lease, so nobody takes over a slow call', async () => {
     const { deliveryIds: [id] } = await job();
     let answer: (result: PublishResult) => void = () => undefined;

@@ -4,7 +4,7 @@ import { assertContent } from '../rules/assert-content.ts';
 import { type Credentials, type OAuthApp, type ProviderAdapter, type TokenSet } from '../types.ts';
 import { createCall } from '../http/create-call.ts';
 import { linkedinLookup } from './linkedin.lookup.ts';
-import { uploadImage, uploadVideo, type LinkedInRest } from './linkedin.media.ts';
+import { readyLinkedInMedia, type LinkedInRest } from './linkedin.media.ts';
 import { linkedinAuthors, organizationProfile } from './linkedin.organizations.ts';
 import { linkedinRules } from './linkedin.rules.ts';
 import { toLittleText } from './linkedin.text.ts';
@@ -100,8 +100,7 @@ export function createLinkedInAdapter(options: LinkedInAdapterOptions): Provider
         assertContent(linkedinRules, input);
         const token = input.credentials.accessToken;
         const author = await authorOf(input.credentials);
-        const ids: string[] = [];
-        for (const item of input.media) ids.push(item.kind === 'video' ? await uploadVideo(options, rest, token, author, item) : await uploadImage(options, rest, token, author, item));
+        const ids = await readyLinkedInMedia(options, rest, token, author, input);
         const title = typeof input.options?.title === 'string' ? input.options.title : undefined;
         const content =
           ids.length === 0

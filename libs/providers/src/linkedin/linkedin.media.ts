@@ -2,7 +2,8 @@ import { type AdapterDeps } from '../adapter-deps.ts';
 import { ProviderError, isProviderError } from '../errors/provider-error.ts';
 import { pollUntil } from '../http/poll.ts';
 import { byteReaderOf, emptyMedia, uploadStep } from '../http/upload.ts';
-import { type MediaInput } from '../types.ts';
+import { mediaHandle, mediaIdsOf } from '../lookup/media-handle.ts';
+import { type MediaInput, type PublishInput } from '../types.ts';
 import { classifyAssetStatus } from './linkedin.classify.ts';
 
 export interface LinkedInRest {
@@ -14,17 +15,58 @@ interface AssetStatus {
   processingFailureReason?: string;
 }
 
+const assetPath = (urn: string) => `/rest/${urn.startsWith('urn:li:video:') ? 'videos' : 'images'}/${encodeURIComponent(urn)}`;
+
+/**
+ * The image and video URNs of a post, ready to attach: reused from `input.resume` while LinkedIn
+ * still has them, otherwise uploaded; reported through `onHandle` before processing is awaited; then
+ * awaited for `handoffPolling` only. Past that the call fails retryable (`media_processing`) without
+ * holding the caller's worker, and the next attempt resumes from the stored URNs.
+ */
+export async function readyLinkedInMedia(deps: AdapterDeps, rest: LinkedInRest, token: string, owner: string, input: PublishInput): Promise<string[]> {
+  if (input.media.length === 0) return [];
+  const urns = (await reusable(deps, rest, token, mediaIdsOf(input.resume), input.media.length)) ?? (await uploadAll(deps, rest, token, owner, input.media));
+  await input.onHandle?.(mediaHandle(urns));
+  for (const urn of urns) await waitAvailable(deps, rest, token, urn);
+  return urns;
+}
+
+async function uploadAll(deps: AdapterDeps, rest: LinkedInRest, token: string, owner: string, items: MediaInput[]): Promise<string[]> {
+  const urns: string[] = [];
+  for (const item of items) urns.push(item.kind === 'video' ? await uploadVideo(deps, rest, token, owner, item) : await uploadImage(deps, rest, token, owner, item));
+  return urns;
+}
+
+/**
+ * An earlier attempt's assets, if LinkedIn still has each one, processing or available. Any refusal
+ * (gone, failed, or a write-only member token that cannot read them) means upload again: attaching
+ * an asset that is gone would fail the post.
+ */
+async function reusable(deps: AdapterDeps, rest: LinkedInRest, token: string, urns: string[] | undefined, count: number): Promise<string[] | undefined> {
+  if (urns === undefined || urns.length !== count) return undefined;
+  for (const urn of urns) {
+    try {
+      const asset = (await deps.client.request<AssetStatus>({ method: 'GET', url: assetPath(urn), headers: rest.headers(token) })).data;
+      if (asset.status !== 'AVAILABLE' && asset.status !== 'PROCESSING') return undefined;
+    } catch (error) {
+      if (isProviderError(error) && error.status !== undefined && error.status >= 400 && error.status < 500) return undefined;
+      throw error;
+    }
+  }
+  return urns;
+}
+
 /**
  * Waits until an uploaded asset is AVAILABLE. Member tokens (`w_member_social`) may be write-only
  * and get 403 on reads; then there is nothing to poll and the post call is the check.
  */
-async function waitAvailable(deps: AdapterDeps, rest: LinkedInRest, token: string, kind: 'images' | 'videos', urn: string): Promise<void> {
+async function waitAvailable(deps: AdapterDeps, rest: LinkedInRest, token: string, urn: string): Promise<void> {
   await pollUntil(
-    deps.polling,
+    deps.handoffPolling,
     async () => {
       let asset: AssetStatus;
       try {
-        asset = (await deps.client.request<AssetStatus>({ method: 'GET', url: `/rest/${kind}/${encodeURIComponent(urn)}`, headers: rest.headers(token) })).data;
+        asset = (await deps.client.request<AssetStatus>({ method: 'GET', url: assetPath(urn), headers: rest.headers(token) })).data;
       } catch (error) {
         if (isProviderError(error) && error.kind === 'permission_missing') return { done: true as const, value: undefined };
         throw error;
@@ -33,11 +75,11 @@ async function waitAvailable(deps: AdapterDeps, rest: LinkedInRest, token: strin
       if (failure) throw new ProviderError({ network: 'linkedin', ...failure });
       return asset.status === 'AVAILABLE' ? { done: true as const, value: undefined } : { done: false as const };
     },
-    () => new ProviderError({ network: 'linkedin', kind: 'transient', networkCode: 'PROCESSING', networkMessage: 'LinkedIn is still processing the media.' }),
+    () => new ProviderError({ network: 'linkedin', kind: 'transient', networkCode: 'media_processing', networkMessage: 'LinkedIn is still processing the media; the next attempt resumes with the uploaded media.' }),
   );
 }
 
-export async function uploadImage(deps: AdapterDeps, rest: LinkedInRest, token: string, owner: string, item: MediaInput): Promise<string> {
+async function uploadImage(deps: AdapterDeps, rest: LinkedInRest, token: string, owner: string, item: MediaInput): Promise<string> {
   const reader = await byteReaderOf(deps, 'linkedin', item);
   if (reader.size === 0) throw emptyMedia('linkedin');
   const init = await deps.client.request<{ value: { uploadUrl: string; image: string } }>({
@@ -57,7 +99,6 @@ export async function uploadImage(deps: AdapterDeps, rest: LinkedInRest, token: 
       maxBodyLength: Infinity,
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': reader.contentType || 'application/octet-stream', 'Content-Length': String(reader.size) },
     }));
-  await waitAvailable(deps, rest, token, 'images', init.data.value.image);
   return init.data.value.image;
 }
 
@@ -65,7 +106,7 @@ interface VideoInit {
   value: { video: string; uploadToken?: string; uploadInstructions: { uploadUrl: string; firstByte: number; lastByte: number }[] };
 }
 
-export async function uploadVideo(deps: AdapterDeps, rest: LinkedInRest, token: string, owner: string, item: MediaInput): Promise<string> {
+async function uploadVideo(deps: AdapterDeps, rest: LinkedInRest, token: string, owner: string, item: MediaInput): Promise<string> {
   const reader = await byteReaderOf(deps, 'linkedin', item);
   if (reader.size === 0) throw emptyMedia('linkedin');
   const init = await deps.client.request<VideoInit>({
@@ -99,6 +140,5 @@ export async function uploadVideo(deps: AdapterDeps, rest: LinkedInRest, token: 
     data: { finalizeUploadRequest: { video, uploadToken: uploadToken ?? '', uploadedPartIds: etags } },
     headers: rest.headers(token),
   });
-  await waitAvailable(deps, rest, token, 'videos', video);
   return video;
 }

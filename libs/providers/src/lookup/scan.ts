@@ -1,5 +1,6 @@
 import { ProviderError } from '../errors/provider-error.ts';
 import { type LookupInput, type LookupResult, type Network } from '../types.ts';
+import { mediaIdsOf } from './media-handle.ts';
 
 /** Clock skew allowed between us and the network when comparing creation times. */
 export const LOOKUP_SKEW_MS = 60_000;
@@ -12,6 +13,8 @@ export interface Candidate {
   /** Epoch ms. */
   createdAt: number;
   url: string;
+  /** The media the post carries (X media ids, LinkedIn asset URNs), where the network lists them. */
+  mediaIds?: string[];
 }
 
 /**
@@ -31,19 +34,23 @@ export interface CandidatePage {
 /**
  * Reads newest-first pages back to the attempt's start (less skew) and returns the oldest candidate
  * created since then whose text matches and that no other delivery claimed: the attempt's own post.
+ * When the attempt's handle names the media it uploaded, a candidate matches only by carrying one of
+ * them: media ids are unique to the upload, so this tells the attempt's post from an identical one.
  * `absent` only when the read reached past the window's start or the end of the list; a list longer
  * than MAX_PAGES pages is an incomplete read and throws (the caller tries again, then reports unknown).
  */
 export async function scanNewestFirst(network: Network, input: LookupInput, first: () => Promise<CandidatePage>, sameText: (ours: string, theirs: string) => boolean = (a, b) => a === b): Promise<LookupResult> {
   const from = input.since.getTime() - LOOKUP_SKEW_MS;
   const wanted = textFingerprint(input.text);
+  const ours = mediaIdsOf(input.handle);
+  const matches = (item: Candidate) => (ours === undefined ? sameText(wanted, textFingerprint(item.text)) : (item.mediaIds ?? []).some((id) => ours.includes(id)));
   const excluded = new Set(input.excludeIds);
   let match: Candidate | undefined;
   let page = await first();
   for (let read = 1; ; read += 1) {
     for (const item of page.items) {
       if (item.createdAt < from || excluded.has(item.id)) continue;
-      if (sameText(wanted, textFingerprint(item.text))) match = item;
+      if (matches(item)) match = item;
     }
     const reachedStart = page.items.length === 0 || page.items.some((item) => item.createdAt < from);
     if (reachedStart || page.next === undefined) break;

@@ -4,7 +4,7 @@ import { assertContent } from '../rules/assert-content.ts';
 import { type OAuthApp, type ProviderAdapter, type TokenSet } from '../types.ts';
 import { createCall } from '../http/create-call.ts';
 import { xLookup } from './x.lookup.ts';
-import { uploadXMedia } from './x.media.ts';
+import { readyXMedia } from './x.media.ts';
 import { xRules } from './x.rules.ts';
 
 export interface XAdapterOptions extends AdapterDeps {
@@ -106,8 +106,7 @@ export function createXAdapter(options: XAdapterOptions): ProviderAdapter {
         const token = input.credentials.accessToken;
         // Read before posting: once the post exists, nothing may fail.
         const username = input.credentials.extras?.username ?? (await me(token)).username;
-        const mediaIds: string[] = [];
-        for (const item of input.media) mediaIds.push(await uploadXMedia(options, token, item));
+        const mediaIds = await readyXMedia(options, token, input);
         const response = await createCall(() => client.request<{ data: { id: string } }>({
           method: 'POST',
           url: '/2/tweets',

@@ -3,13 +3,17 @@ import { LOOKUP_SKEW_MS, scanNewestFirst, type CandidatePage } from '../lookup/s
 import { type LookupCapability } from '../types.ts';
 
 interface Timeline {
-  data?: { id: string; text: string; created_at?: string }[];
+  data?: { id: string; text: string; created_at?: string; attachments?: { media_keys?: string[] } }[];
   meta?: { next_token?: string };
 }
 
+/** A media key is `<type>_<media id>` (3_ photo, 7_/13_ video, 16_ GIF): the id is what the upload returned. */
+const mediaIdsOfKeys = (keys: string[] | undefined) => (keys ?? []).map((key) => key.slice(key.indexOf('_') + 1));
+
 /**
  * Finds an attempt's post in the user's timeline, `GET /2/users/:id/tweets` with `start_time`
- * (X API v2 "User Posts timeline", newest first, up to 100 a page; scope tweet.read).
+ * (X API v2 "User Posts timeline", newest first, up to 100 a page; scope tweet.read), by its media
+ * keys when the attempt uploaded media, else by text.
  */
 export function xLookup(deps: AdapterDeps): LookupCapability {
   const get = async <T>(url: string, token: string, params: Record<string, string>) =>
@@ -23,11 +27,11 @@ export function xLookup(deps: AdapterDeps): LookupCapability {
         const body = await get<Timeline>(`/2/users/${me.data.id}/tweets`, token, {
           start_time: startTime,
           max_results: '100',
-          'tweet.fields': 'created_at',
+          'tweet.fields': 'created_at,attachments',
           ...(pagination ? { pagination_token: pagination } : {}),
         });
         return {
-          items: (body.data ?? []).map((tweet) => ({ id: tweet.id, text: tweet.text, createdAt: Date.parse(tweet.created_at ?? ''), url: `https://x.com/${me.data.username}/status/${tweet.id}` })),
+          items: (body.data ?? []).map((tweet) => ({ id: tweet.id, text: tweet.text, createdAt: Date.parse(tweet.created_at ?? ''), url: `https://x.com/${me.data.username}/status/${tweet.id}`, mediaIds: mediaIdsOfKeys(tweet.attachments?.media_keys) })),
           next: body.meta?.next_token ? pageFrom(body.meta.next_token) : undefined,
         };
       };

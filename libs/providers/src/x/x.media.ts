@@ -1,8 +1,9 @@
 import { type AdapterDeps } from '../adapter-deps.ts';
-import { ProviderError } from '../errors/provider-error.ts';
+import { ProviderError, isProviderError } from '../errors/provider-error.ts';
 import { pollUntil } from '../http/poll.ts';
 import { byteReaderOf, emptyMedia, readSpan, uploadStep } from '../http/upload.ts';
-import { type MediaInput } from '../types.ts';
+import { mediaHandle, mediaIdsOf } from '../lookup/media-handle.ts';
+import { type MediaInput, type PublishInput } from '../types.ts';
 import { classifyMediaProcessing } from './x.classify.ts';
 
 /** APPEND segment sizes: X takes up to about 5 MB a segment; videos go in 4 MB pieces, images in 1 MB. */
@@ -27,12 +28,57 @@ export function categoryOf(item: MediaInput, contentType: string): { mediaType: 
   return { mediaType, category: mediaType.startsWith('video/') ? 'tweet_video' : 'tweet_image' };
 }
 
+interface Uploaded {
+  id: string;
+  info: ProcessingInfo | undefined;
+}
+
+type ProcessingInfo = NonNullable<NonNullable<UploadAnswer['data']>['processing_info']>;
+
+/**
+ * The media ids of a post, ready to attach: reused from `input.resume` while X still holds them,
+ * otherwise uploaded; reported through `onHandle` before X's processing is awaited; then awaited for
+ * `handoffPolling` only. Past that the call fails retryable (`media_processing`) without holding
+ * the caller's worker, and the next attempt resumes from the stored ids: nothing is uploaded twice.
+ */
+export async function readyXMedia(deps: AdapterDeps, token: string, input: PublishInput): Promise<string[]> {
+  if (input.media.length === 0) return [];
+  const media = (await reusable(deps, token, mediaIdsOf(input.resume), input.media.length)) ?? (await uploadAll(deps, token, input.media));
+  await input.onHandle?.(mediaHandle(media.map((item) => item.id)));
+  for (const item of media) await awaitProcessed(deps, token, item);
+  return media.map((item) => item.id);
+}
+
+async function uploadAll(deps: AdapterDeps, token: string, items: MediaInput[]): Promise<Uploaded[]> {
+  const uploaded: Uploaded[] = [];
+  for (const item of items) uploaded.push(await uploadXMedia(deps, token, item));
+  return uploaded;
+}
+
+const statusOf = async (deps: AdapterDeps, token: string, id: string) =>
+  (await deps.client.request<UploadAnswer>({ method: 'GET', url: '/2/media/upload', params: { command: 'STATUS', media_id: id }, headers: { Authorization: `Bearer ${token}` } })).data.data?.processing_info;
+
+/** An earlier attempt's media, if X still has every one (ids expire after a day): any refusal means upload again. */
+async function reusable(deps: AdapterDeps, token: string, ids: string[] | undefined, count: number): Promise<Uploaded[] | undefined> {
+  if (ids === undefined || ids.length !== count) return undefined;
+  const media: Uploaded[] = [];
+  for (const id of ids) {
+    try {
+      media.push({ id, info: await statusOf(deps, token, id) });
+    } catch (error) {
+      if (isProviderError(error) && error.status !== undefined && error.status >= 400 && error.status < 500) return undefined;
+      throw error;
+    }
+  }
+  return media;
+}
+
 /**
  * v2 chunked upload for every media kind (networks.md §3.2): initialize -> append segments (read
- * one at a time from storage, each retried alone with a timeout for its size) -> finalize -> poll
- * STATUS while `processing_info` says so. Returns the media id once usable.
+ * one at a time from storage, each retried alone with a timeout for its size) -> finalize. Returns
+ * the media id and the processing state finalize reported (none for images X takes at once).
  */
-export async function uploadXMedia(deps: AdapterDeps, token: string, item: MediaInput): Promise<string> {
+async function uploadXMedia(deps: AdapterDeps, token: string, item: MediaInput): Promise<Uploaded> {
   const reader = await byteReaderOf(deps, 'x', item);
   if (reader.size === 0) throw emptyMedia('x');
   const { mediaType, category } = categoryOf(item, reader.contentType);
@@ -58,20 +104,22 @@ export async function uploadXMedia(deps: AdapterDeps, token: string, item: Media
     });
   }
   const finalized = await deps.client.request<UploadAnswer>({ method: 'POST', url: `/2/media/upload/${id}/finalize`, headers: auth });
-  let info = finalized.data.data?.processing_info;
-  if (!info) return id;
+  return { id, info: finalized.data.data?.processing_info };
+}
+
+/** Polls STATUS while `processing_info` says X is still working on the file. */
+async function awaitProcessed(deps: AdapterDeps, token: string, item: Uploaded): Promise<void> {
+  let info = item.info;
+  let hintMs: number | undefined;
   await pollUntil(
-    deps.polling,
+    deps.handoffPolling,
     async (attempt) => {
-      if (attempt > 1 || info?.state !== 'succeeded') {
-        const status = await deps.client.request<UploadAnswer>({ method: 'GET', url: '/2/media/upload', params: { command: 'STATUS', media_id: id }, headers: auth });
-        info = status.data.data?.processing_info;
-      }
+      if (attempt > 1 || (info !== undefined && info.state !== 'succeeded')) info = await statusOf(deps, token, item.id);
       const failure = classifyMediaProcessing(info);
       if (failure) throw new ProviderError({ network: 'x', ...failure });
-      return !info || info.state === 'succeeded' ? { done: true as const, value: id } : { done: false as const, delayHintMs: (info.check_after_secs ?? 1) * 1000 };
+      hintMs = (info?.check_after_secs ?? 1) * 1000;
+      return !info || info.state === 'succeeded' ? { done: true as const, value: undefined } : { done: false as const, delayHintMs: hintMs };
     },
-    () => new ProviderError({ network: 'x', kind: 'transient', networkCode: 'media_processing_timeout', networkMessage: 'X is still processing the media.' }),
+    () => new ProviderError({ network: 'x', kind: 'transient', networkCode: 'media_processing', retryAfterMs: hintMs, networkMessage: 'X is still processing the media; the next attempt resumes with the uploaded media.' }),
   );
-  return id;
 }

@@ -17,7 +17,7 @@ export interface RunningSandbox {
 }
 
 /** The sandbox in-process on an ephemeral port; `timeout` faults hang 3 s (adapters time out sooner). */
-export async function startSandbox(options: Pick<SandboxOptions, 'igQuotaTotal' | 'tiktokVerifiedPrefixes'> = {}): Promise<RunningSandbox> {
+export async function startSandbox(options: Pick<SandboxOptions, 'igQuotaTotal' | 'tiktokVerifiedPrefixes' | 'processingPolls'> = {}): Promise<RunningSandbox> {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -58,6 +58,8 @@ interface Claim {
   reconcileSince: Date | null;
   reconcileTries: number;
   handle: string | null;
+  /** A new attempt's predecessor's handle (its post does not exist): media it uploaded may be reused. */
+  previousHandle: string | null;
   quotaDeferrals: number;
 }
 
@@ -109,13 +111,15 @@ export class DeliveryRunner {
         return await this.finish(delivery, claim.attempt, { kind: 'failed', code: 'media_invalid', message: 'A media file of this post is no longer in the library.' });
       }
       let attempt = claim.attempt;
+      let resume = claim.previousHandle;
       if (claim.reconcileSince !== null) {
         const next = await this.reconcile(delivery, claim, credentials, job.text, media.length, job.requestId);
         if (next === undefined) return;
         attempt = next;
+        resume = claim.handle; // the looked-up attempt's post is verifiably absent
       }
       const options = (job.options as Record<string, Record<string, unknown> | undefined>)[delivery.provider] ?? {};
-      const outcome = await this.attempt(delivery, attempt, credentials, job.text, media, options, job.requestId);
+      const outcome = await this.attempt(delivery, { number: attempt, resume }, credentials, job.text, media, options, job.requestId);
       this.deps.onOutcome?.(delivery.provider, outcome.kind === 'uncertain' ? 'retry' : outcome.kind, outcome.kind === 'published' ? 'ok' : outcome.kind === 'uncertain' ? 'uncertain' : outcome.code);
       if (outcome.kind === 'published') await this.deps.afterNetworkCall?.(delivery.id);
       if (outcome.kind === 'uncertain') return await this.awaitLookup(delivery, attempt, outcome.message, 0, job.requestId);
@@ -204,14 +208,18 @@ export class DeliveryRunner {
         if ((busy?.n ?? 0) >= limit) return 'org_busy' as const;
       }
       // A claim to look up an uncertain attempt keeps its number, start and handle; any other starts a new attempt.
-      const rows = await tx.$queryRawUnsafe<{ attempts: number; reconcile_since: Date | null; reconcile_tries: number; attempt_handle: string | null; quota_deferrals: number }[]>(
-        `UPDATE deliveries SET status = 'in_flight', next_attempt_at = NULL, updated_at = now(),
+      // A new attempt also returns the handle of the one before (`previous_handle`, read from the row
+      // as it was): that attempt ended without a post, so its uploaded media may be reused.
+      const rows = await tx.$queryRawUnsafe<{ attempts: number; reconcile_since: Date | null; reconcile_tries: number; attempt_handle: string | null; previous_handle: string | null; quota_deferrals: number }[]>(
+        `UPDATE deliveries d SET status = 'in_flight', next_attempt_at = NULL, updated_at = now(),
                 lease_until = now() + make_interval(secs => $2::float8),
-                attempts = attempts + CASE WHEN reconcile_since IS NULL THEN 1 ELSE 0 END,
-                attempt_started_at = CASE WHEN reconcile_since IS NULL THEN now() ELSE attempt_started_at END,
-                attempt_handle = CASE WHEN reconcile_since IS NULL THEN NULL ELSE attempt_handle END
-          WHERE id = $1::uuid AND status = 'pending' AND (next_attempt_at IS NULL OR next_attempt_at <= now() + interval '1 second')
-          RETURNING attempts, reconcile_since, reconcile_tries, attempt_handle, quota_deferrals`,
+                attempts = d.attempts + CASE WHEN d.reconcile_since IS NULL THEN 1 ELSE 0 END,
+                attempt_started_at = CASE WHEN d.reconcile_since IS NULL THEN now() ELSE d.attempt_started_at END,
+                attempt_handle = CASE WHEN d.reconcile_since IS NULL THEN NULL ELSE d.attempt_handle END
+           FROM (SELECT id, attempt_handle FROM deliveries WHERE id = $1::uuid FOR UPDATE) was
+          WHERE d.id = was.id AND d.status = 'pending' AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= now() + interval '1 second')
+          RETURNING d.attempts, d.reconcile_since, d.reconcile_tries, d.attempt_handle, d.quota_deferrals,
+                    CASE WHEN d.reconcile_since IS NULL THEN was.attempt_handle END AS previous_handle`,
         delivery.id,
         this.deps.leaseMs / 1000,
       );
@@ -221,7 +229,7 @@ export class DeliveryRunner {
         "UPDATE jobs SET status = 'processing', started_at = now(), updated_at = now() WHERE id = $1::uuid AND status = 'queued'",
         delivery.jobId,
       );
-      return { attempt: row.attempts, reconcileSince: row.reconcile_since, reconcileTries: row.reconcile_tries, handle: row.attempt_handle, quotaDeferrals: row.quota_deferrals };
+      return { attempt: row.attempts, reconcileSince: row.reconcile_since, reconcileTries: row.reconcile_tries, handle: row.attempt_handle, previousHandle: row.previous_handle, quotaDeferrals: row.quota_deferrals };
     });
   }
 
@@ -236,15 +244,16 @@ export class DeliveryRunner {
     this.deps.logger.debug({ delivery_id: delivery.id, org_id: delivery.orgId, delay_ms: delayMs }, 'organization at its delivery limit; deferred');
   }
 
-  private async attempt(delivery: DeliveryRow, attempt: number, first: AccountCredentials, text: string, media: MediaInput[], options: Record<string, unknown>, requestId: string | null): Promise<Outcome> {
+  private async attempt(delivery: DeliveryRow, { number: attempt, resume }: { number: number; resume: string | null }, first: AccountCredentials, text: string, media: MediaInput[], options: Record<string, unknown>, requestId: string | null): Promise<Outcome> {
     const adapter = this.deps.providers[delivery.provider as Network];
-    // A handle on the attempt (TikTok publish_id, Facebook video id) is stored as soon as the network
-    // gives it, so a reconciliation after a crash can ask about this very attempt.
+    // A handle on the attempt (TikTok publish_id, Facebook video id, X or LinkedIn uploaded media) is
+    // stored as soon as the network gives it, so a reconciliation after a crash can ask about this
+    // very attempt, and a later attempt can resume from its uploads.
     const onHandle = async (handle: string) => {
       await this.deps.db.$executeRawUnsafe("UPDATE deliveries SET attempt_handle = $3 WHERE id = $1::uuid AND status = 'in_flight' AND attempts = $2", delivery.id, attempt, handle);
     };
     const post = (credentials: AccountCredentials) =>
-      adapter.publish.post({ credentials: { accessToken: credentials.access_token, extras: credentials.extras }, text, media, options, onHandle });
+      adapter.publish.post({ credentials: { accessToken: credentials.access_token, extras: credentials.extras }, text, media, options, onHandle, ...(resume === null ? {} : { resume }) });
     try {
       return { kind: 'published', result: await post(first) };
     } catch (error) {
@@ -275,7 +284,8 @@ export class DeliveryRunner {
     if (error.uncertain) return { kind: 'uncertain', message: `${network} gave no clear answer (${error.networkCode ?? error.kind}: ${error.networkMessage}); checking whether the post exists before posting again.` };
     // A "duplicate" refusal after an earlier attempt may be that attempt's own post: look it up.
     if (error.kind === 'duplicate' && attempt > 1) return { kind: 'uncertain', message: `${network} refused attempt ${attempt} as a duplicate; checking whether an earlier attempt published it.` };
-    const message = `${network} refused the post (${error.kind}): ${error.networkMessage}`;
+    // Processing that outlasts the wait inside a slot is not a refusal: the next attempt resumes from the upload.
+    const message = error.networkCode === 'media_processing' ? `${network}: ${error.networkMessage}` : `${network} refused the post (${error.kind}): ${error.networkMessage}`;
     if (error.retryable) return { kind: 'retry', code: error.kind, message, retryAfterMs: error.retryAfterMs };
     return { kind: 'failed', code: error.kind, message };
   }

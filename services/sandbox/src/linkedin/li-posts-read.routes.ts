@@ -35,6 +35,7 @@ export function registerLinkedInPostReads(router: Router, ctx: SandboxContext): 
         id: post.urn,
         author: post.author,
         commentary: post.commentary,
+        ...(post.content === undefined ? {} : { content: post.content }),
         visibility: 'PUBLIC',
         lifecycleState: 'PUBLISHED',
         createdAt: post.createdAt,

@@ -63,7 +63,7 @@ export function registerLinkedInPosts(router: Router, ctx: SandboxContext): void
     if (duplicate) return duplicatePost(res, duplicate.urn);
     const isVideo = attached.some((asset) => asset?.kind === 'video');
     const urn = `urn:li:${isVideo ? 'ugcPost' : 'share'}:${numericId(19, '7')}`;
-    posts.set(urn, { urn, author, commentary, createdAt: now });
+    posts.set(urn, { urn, author, commentary, createdAt: now, content: body.content?.multiImage ? { multiImage: { images: mediaIds.map((id) => ({ id })) } } : mediaIds.length > 0 ? { media: { id: mediaIds[0]! } } : undefined });
     state.recordPost({
       network: 'linkedin',
       id: urn,

@@ -16,6 +16,8 @@ export interface LiPost {
   author: string;
   commentary: string;
   createdAt: number;
+  /** The post's media as the Posts API returns it: one image or video, or several images. */
+  content: { media: { id: string } } | { multiImage: { images: { id: string }[] } } | undefined;
 }
 
 export const LI_STORES = { assets: 'linkedin.assets', uploads: 'linkedin.uploads', posts: 'linkedin.posts' } as const;

@@ -6,7 +6,7 @@ import { numericId } from '../state/ids.ts';
 import { requireXScopes, requireXToken, xCallerOf } from './x-auth.ts';
 import { invalidRequest, problem, xFaultRenderer } from './x-errors.ts';
 import { sendRateHeaders } from './x-limits.ts';
-import { X_STORES, type XMedia } from './x-records.ts';
+import { mediaKey, X_STORES, type XMedia } from './x-records.ts';
 
 const CATEGORIES = ['tweet_image', 'tweet_video', 'tweet_gif', 'dm_image', 'dm_video', 'dm_gif', 'subtitles'];
 /**
@@ -19,7 +19,6 @@ const fitsCategory = (mediaType: string, category: string) =>
 const IMAGE_FORMATS = new Set(['jpeg', 'png', 'gif', 'webp']);
 const EXPIRES_AFTER = 86400;
 
-const mediaKey = (media: XMedia) => `${media.category.endsWith('video') ? 13 : media.category.endsWith('gif') ? 16 : 3}_${media.id}`;
 
 /** X API v2 media upload (networks.md §3.2): initialize / append / finalize / STATUS, and one-shot upload. */
 export function registerXMedia(router: Router, ctx: SandboxContext): void {

@@ -19,4 +19,7 @@ export interface XTweet {
   createdAt: string;
 }
 
+/** X's media key, `<type>_<media id>`: 3 photo, 13 (amplify) video, 16 animated GIF. */
+export const mediaKey = (media: Pick<XMedia, 'id' | 'category'>) => `${media.category.endsWith('video') ? 13 : media.category.endsWith('gif') ? 16 : 3}_${media.id}`;
+
 export const X_STORES = { media: 'x.media', tweets: 'x.tweets', windows: 'x.windows' } as const;

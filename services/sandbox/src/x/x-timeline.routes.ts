@@ -2,18 +2,27 @@ import { type Router } from 'express';
 import { type SandboxContext } from '../context.ts';
 import { requireXToken } from './x-auth.ts';
 import { invalidRequest, xFaultRenderer } from './x-errors.ts';
-import { X_STORES, type XTweet } from './x-records.ts';
+import { mediaKey, X_STORES, type XMedia, type XTweet } from './x-records.ts';
 
 /**
  * User Tweet timeline, `GET /2/users/:id/tweets` (X API v2): newest first, `start_time` inclusive
- * (ISO 8601), `max_results` 5 to 100, `pagination_token` from `meta.next_token`. What the publisher's
- * reconciliation reads to learn whether a post whose answer was lost exists.
+ * (ISO 8601), `max_results` 5 to 100, `pagination_token` from `meta.next_token`, `tweet.fields`
+ * created_at and attachments (`media_keys`). What the publisher's reconciliation reads to learn
+ * whether a post whose answer was lost exists.
  */
 export function registerXTimeline(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
   const gate = ctx.gate(['x'], xFaultRenderer(state));
   const auth = requireXToken(ctx);
   const tweets = state.store<XTweet>(X_STORES.tweets);
+  const media = state.store<XMedia>(X_STORES.media);
+  const attachments = (tweet: XTweet) => {
+    const keys = tweet.mediaIds.flatMap((id) => {
+      const item = media.get(id);
+      return item === undefined ? [] : [mediaKey(item)];
+    });
+    return keys.length === 0 ? {} : { attachments: { media_keys: keys } };
+  };
 
   router.get('/2/users/:id/tweets', gate, auth, (req, res) => {
     const max = req.query.max_results === undefined ? 10 : Number(req.query.max_results);
@@ -30,7 +39,7 @@ export function registerXTimeline(router: Router, ctx: SandboxContext): void {
     const fields = String(req.query['tweet.fields'] ?? '').split(',');
     const next = offset + max < all.length ? (offset + max).toString(36) : undefined;
     res.json({
-      ...(page.length > 0 ? { data: page.map((tweet) => ({ id: tweet.id, text: tweet.text, edit_history_tweet_ids: [tweet.id], ...(fields.includes('created_at') ? { created_at: tweet.createdAt } : {}) })) } : {}),
+      ...(page.length > 0 ? { data: page.map((tweet) => ({ id: tweet.id, text: tweet.text, edit_history_tweet_ids: [tweet.id], ...(fields.includes('created_at') ? { created_at: tweet.createdAt } : {}), ...(fields.includes('attachments') ? attachments(tweet) : {}) })) } : {}),
       meta: {
         result_count: page.length,
         ...(page.length > 0 ? { newest_id: page[0]!.id, oldest_id: page.at(-1)!.id } : {}),

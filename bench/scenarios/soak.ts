@@ -1,0 +1,141 @@
+// soak: steady publishing for a long time, to show the pipeline does not decay with use (issue 14).
+// A closed loop keeps about `backlog` jobs open (accepted, not yet terminal), so the publisher always
+// has work and the rate measured per window is its throughput. Every window records the deliveries
+// finished in it and the size of the tables that grow with use. The figure is the last window's rate
+// against the first full window's (the baseline, same run): target at least 0.9. Every job's text must
+// be on the sandbox's X exactly once at the end.
+import { uniqueName } from '@svc/testing';
+import type pg from 'pg';
+import type { BenchService, BenchSystem } from '../support/bench-system.ts';
+import { sleep } from '../support/publish-jobs.ts';
+import type { BenchFigure, BenchResult } from '../support/results.ts';
+
+export interface SoakOptions {
+  minutes: number;
+  windowSeconds: number;
+  accounts: number;
+  /** Jobs kept open at once. */
+  backlog: number;
+  /** Accept requests in flight while topping the backlog up. */
+  acceptConcurrency: number;
+}
+
+/** The tables that grow with use, per service, and the ones that should stay flat. */
+const TABLES: [BenchService, string][] = [
+  ['publisher', 'outbox_messages'],
+  ['publisher', 'processed_messages'],
+  ['publisher', 'jobs'],
+  ['gateway', 'idempotency_records'],
+  ['gateway', 'outbox_messages'],
+  ['accounts', 'outbox_messages'],
+  ['scheduler', 'scheduled_jobs'],
+  ['scheduler', 'outbox_messages'],
+];
+
+interface Window {
+  endedAtS: number;
+  deliveries: number;
+  rate: number;
+  /** `service.table` -> live rows, and dead tuples for the outboxes. */
+  rows: Record<string, number>;
+}
+
+async function tableRows(databases: Map<BenchService, pg.Client>): Promise<Record<string, number>> {
+  const rows: Record<string, number> = {};
+  for (const [service, table] of TABLES) {
+    const db = databases.get(service)!;
+    const { rows: [count] } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`);
+    rows[`${service}.${table}`] = Number(count!.n);
+    if (table === 'outbox_messages') {
+      const { rows: [dead] } = await db.query<{ n: string | null }>("SELECT n_dead_tup AS n FROM pg_stat_user_tables WHERE relname = 'outbox_messages'");
+      rows[`${service}.outbox dead tuples`] = Number(dead?.n ?? 0);
+    }
+  }
+  return rows;
+}
+
+export async function benchSoak(system: BenchSystem, options: SoakOptions): Promise<BenchResult> {
+  const accounts = await system.connectXAccounts(options.accounts);
+  const databases = new Map<BenchService, pg.Client>();
+  try {
+    for (const service of new Set(TABLES.map(([name]) => name))) databases.set(service, await system.database(service));
+    return await soak(system, options, accounts, databases);
+  } finally {
+    for (const db of databases.values()) await db.end();
+  }
+}
+
+async function soak(system: BenchSystem, options: SoakOptions, accounts: string[], databases: Map<BenchService, pg.Client>): Promise<BenchResult> {
+  const publisher = databases.get('publisher')!;
+  const prefix = uniqueName('soak');
+  let submitted = 0;
+  let stopping = false;
+  const jobIds: string[] = [];
+
+  // One in ten jobs carries an Idempotency-Key (records the gateway keeps), one in ten is scheduled
+  // two seconds ahead (rows the scheduler keeps): the soak exercises what grows with use.
+  const submit = async (): Promise<void> => {
+    const n = submitted++;
+    const headers: Record<string, string> = { authorization: system.auth, 'content-type': 'application/json' };
+    if (n % 10 === 3) headers['idempotency-key'] = `${prefix}-${n}`;
+    const body = { account_ids: accounts, text: `${prefix} #${n}`, ...(n % 10 === 7 ? { scheduled_at: new Date(Date.now() + 2000).toISOString() } : {}) };
+    const res = await fetch(`${system.api}/v1/publish`, { method: 'POST', headers, body: JSON.stringify(body) });
+    if (res.status !== 202) throw new Error(`soak job ${n} was not accepted: ${res.status} ${await res.text()}`);
+    jobIds.push(((await res.json()) as { job_id: string }).job_id);
+  };
+  const open = async () => Number((await publisher.query<{ n: string }>('SELECT count(*) AS n FROM jobs WHERE finished_at IS NULL')).rows[0]!.n);
+  const feeder = (async () => {
+    while (!stopping) {
+      const missing = options.backlog - (await open());
+      if (missing > 0) await Promise.all(Array.from({ length: Math.min(missing, options.acceptConcurrency) }, () => submit()));
+      else await sleep(100);
+    }
+  })();
+
+  const windows: Window[] = [];
+  const started = Date.now();
+  let from = new Date();
+  try {
+    while (Date.now() - started < options.minutes * 60_000) {
+      await sleep(options.windowSeconds * 1000);
+      const to = new Date();
+      const { rows: [finished] } = await publisher.query<{ n: string }>('SELECT count(*) AS n FROM deliveries WHERE finished_at >= $1 AND finished_at < $2', [from, to]);
+      const deliveries = Number(finished!.n);
+      const window = { endedAtS: Math.round((to.getTime() - started) / 1000), deliveries, rate: deliveries / ((to.getTime() - from.getTime()) / 1000), rows: await tableRows(databases) };
+      windows.push(window);
+      console.log(`soak ${window.endedAtS} s: ${window.rate.toFixed(1)} deliveries/s, ${JSON.stringify(window.rows)}`);
+      from = to;
+    }
+  } finally {
+    stopping = true;
+    await feeder;
+  }
+
+  // Drain, then exactly once from the network's records.
+  const drainDeadline = Date.now() + 600_000;
+  while ((await open()) > 0) {
+    if (Date.now() > drainDeadline) throw new Error('the soak backlog did not drain in 10 minutes');
+    await sleep(500);
+  }
+  const posts = (await system.sandbox.posts('x')).filter((post) => post.text.startsWith(`${prefix} #`));
+  const keys = new Set(posts.map((post) => `${post.account}|${post.text}`));
+  const targets = jobIds.length * accounts.length;
+  if (keys.size !== targets || posts.length !== targets) {
+    throw new Error(`not exactly once: ${posts.length} posts (${keys.size} distinct) on X for ${targets} targets`);
+  }
+
+  // The first window warms up (processes, JIT, pools): the baseline is the second.
+  const first = windows[Math.min(1, windows.length - 1)]!;
+  const last = windows.at(-1)!;
+  const sizes = Object.fromEntries(Object.keys(last.rows).flatMap((key) => [[`${key} start`, first.rows[key]!], [`${key} end`, last.rows[key]!]]));
+  const figures: BenchFigure[] = [{
+    name: `soak: ${options.minutes} min steady publishing, ${accounts.length} X accounts a job, ${options.backlog} jobs open`,
+    value: last.rate,
+    unit: 'deliveries/s in the last window',
+    baseline: first.rate,
+    baselineName: 'the first full window of the same run',
+    target: 'ratio >= 0.9 (no decay with use)',
+    detail: { 'window s': options.windowSeconds, windows: windows.length, jobs: jobIds.length, deliveries: targets, 'min window rate': Math.min(...windows.slice(1).map((window) => window.rate)), ...sizes },
+  }];
+  return { bench: 'soak', params: { minutes: options.minutes, window_s: options.windowSeconds, accounts: options.accounts, backlog: options.backlog, accept_concurrency: options.acceptConcurrency }, figures };
+}

@@ -1,0 +1,29 @@
+// soak: steady publishing for BENCH_SOAK_MINUTES, the delivery rate of the last window against the
+// first full one (no decay with use), and the sizes of the tables that grow with use
+// (bench/scenarios/soak.ts).
+//   scripts/bench soak   (or: pnpm build && pnpm bench bench/soak)
+//   BENCH_SOAK_MINUTES (30), BENCH_SOAK_WINDOW_S (60), BENCH_SOAK_ACCOUNTS (10), BENCH_SOAK_BACKLOG (100),
+//   BENCH_ACCEPT_CONCURRENCY (8).
+import { benchSoak } from './scenarios/soak.ts';
+import { startBenchSystem } from './support/bench-system.ts';
+import { describe as describeResult, recordResult } from './support/results.ts';
+
+const minutes = Number(process.env.BENCH_SOAK_MINUTES ?? 30);
+const windowSeconds = Number(process.env.BENCH_SOAK_WINDOW_S ?? 60);
+
+it(`publishes steadily for ${minutes} min without the delivery rate decaying`, async () => {
+  const system = await startBenchSystem();
+  try {
+    const result = await benchSoak(system, {
+      minutes,
+      windowSeconds,
+      accounts: Number(process.env.BENCH_SOAK_ACCOUNTS ?? 10),
+      backlog: Number(process.env.BENCH_SOAK_BACKLOG ?? 100),
+      acceptConcurrency: Number(process.env.BENCH_ACCEPT_CONCURRENCY ?? 8),
+    });
+    recordResult(result);
+    console.log(describeResult(result));
+  } finally {
+    await system.close();
+  }
+}, (minutes * 60 + 1200) * 1000);
