@@ -1,7 +1,9 @@
 import { benchAccept } from '../../bench/scenarios/accept.ts';
+import { benchAnalytics } from '../../bench/scenarios/analytics.ts';
 import { benchDeliver } from '../../bench/scenarios/deliver.ts';
 import { benchFire } from '../../bench/scenarios/fire.ts';
 import { benchSoak } from '../../bench/scenarios/soak.ts';
+import { benchWebhooks } from '../../bench/scenarios/webhooks.ts';
 import { startBenchSystem, type BenchSystem } from '../../bench/support/bench-system.ts';
 import type { BenchResult } from '../../bench/support/results.ts';
 
@@ -10,6 +12,14 @@ import type { BenchResult } from '../../bench/support/results.ts';
  * with its figures. Nothing here is about time; the deliver scenario still checks exactly-once on the
  * sandbox's records and throws otherwise.
  */
+const expectFigures = (result: BenchResult) => {
+  expect(result.figures.length).toBeGreaterThan(0);
+  for (const figure of result.figures) {
+    expect({ name: figure.name, finite: Number.isFinite(figure.value) && figure.value > 0 }).toEqual({ name: figure.name, finite: true });
+    if (figure.baseline !== undefined) expect(figure.baseline).toBeGreaterThan(0);
+  }
+};
+
 describe('throughput benchmarks (smoke)', () => {
   let system: BenchSystem;
 
@@ -20,14 +30,6 @@ describe('throughput benchmarks (smoke)', () => {
   afterAll(async () => {
     await system?.close();
   }, 60_000);
-
-  const expectFigures = (result: BenchResult) => {
-    expect(result.figures.length).toBeGreaterThan(0);
-    for (const figure of result.figures) {
-      expect({ name: figure.name, finite: Number.isFinite(figure.value) && figure.value > 0 }).toEqual({ name: figure.name, finite: true });
-      if (figure.baseline !== undefined) expect(figure.baseline).toBeGreaterThan(0);
-    }
-  };
 
   it('accept: figures for the gateway and the bare server', async () => {
     const result = await benchAccept(system, { connections: 2, durationSeconds: 1 });
@@ -52,4 +54,21 @@ describe('throughput benchmarks (smoke)', () => {
     expectFigures(result);
     expect(result.figures[0]!.detail).toHaveProperty(['publisher.outbox_messages end']);
   }, 120_000);
+});
+
+// These two start their own systems (the dispatcher as a built process; analytics in this process).
+describe('webhooks and analytics benchmarks (smoke)', () => {
+  it('webhooks: a rate against the plain POST loop, and the dispatcher\'s RSS', async () => {
+    const result = await benchWebhooks({ events: 20, concurrency: 4 });
+    expectFigures(result);
+    expect(result.figures.map((figure) => figure.name)).toEqual(['webhooks: 20 events to one endpoint, published to received', 'RSS webhook-dispatcher']);
+    expect(result.figures[1]!.detail!['idle MB']).toBeGreaterThan(0);
+  }, 180_000);
+
+  it('analytics: list latencies against raw pg, and the background sync within X\'s limit', async () => {
+    const { result } = await benchAnalytics({ rows: 2000, samples: 5, syncAccounts: 2, syncPostsPerAccount: 20 });
+    expectFigures(result);
+    expect(result.figures).toHaveLength(3);
+    expect(result.figures[2]!.detail).toMatchObject({ 'rows synced': 40, 'accounts paused': 0 });
+  }, 180_000);
 });

@@ -33,7 +33,7 @@ import { loadServiceConfig as loadAnalyticsConfig } from '../../services/analyti
 import { PrismaClient as AnalyticsClient } from '../../services/analytics-sync/src/generated/prisma/client.ts';
 import { wire as wireAnalytics } from '../../services/analytics-sync/src/wiring.ts';
 import { loadServiceConfig as loadWebhookDispatcherConfig } from '../../services/webhook-dispatcher/src/config.ts';
-import { PrismaClient as WebhookDispatcherClient } from '../../services/webhook-dispatcher/src/generated/prisma/client.ts';
+import { openDispatcherDb } from '../../services/webhook-dispatcher/src/data/database.ts';
 import { wire as wireWebhookDispatcher } from '../../services/webhook-dispatcher/src/wiring.ts';
 import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
 import { PrismaClient as GatewayClient } from '../../services/gateway/src/generated/prisma/client.ts';
@@ -43,13 +43,15 @@ export const JWT_SECRET = 'system-harness-jwt-secret-32-characters!';
 
 interface ServiceModule {
   load: (env: Record<string, string | undefined>) => object & { PROBE_PORT: number; SHUTDOWN_GRACE_MS: number };
-  createClient: (adapter: never) => DatabaseClient;
+  /** Its Prisma client, or (`openClient`) the client of a service that runs without one. */
+  createClient?: (adapter: never) => DatabaseClient;
+  openClient?: (connection: never, pool: never) => DatabaseClient;
   wire: (runtime: ServiceRuntime<never>, config: never) => Promise<WorkerWiring>;
 }
 
 /**
  * Worker services the harness can start. A service joins by adding its entry: its config loader,
- * Prisma client and `wire(runtime, config)` from its `src/wiring.ts`.
+ * Prisma client (or `openClient`, as in its main.ts) and `wire(runtime, config)` from its `src/wiring.ts`.
  */
 export const SERVICES = {
   accounts: {
@@ -79,10 +81,10 @@ export const SERVICES = {
   },
   'webhook-dispatcher': {
     load: loadWebhookDispatcherConfig,
-    createClient: (adapter: never) => new WebhookDispatcherClient({ adapter }),
+    openClient: openDispatcherDb,
     wire: wireWebhookDispatcher as unknown as ServiceModule['wire'],
   },
-} satisfies Record<string, { load: unknown; createClient: unknown; wire: unknown }>;
+} satisfies Record<string, { load: unknown; wire: unknown } & ({ createClient: unknown } | { openClient: unknown })>;
 
 export type ServiceName = keyof typeof SERVICES;
 
@@ -180,7 +182,7 @@ export async function startSystem(options: SystemOptions): Promise<SystemHarness
       config,
       logger,
       probePort: 0,
-      createClient: module.createClient as never,
+      ...(module.openClient === undefined ? { createClient: module.createClient as never } : { openClient: module.openClient as never }),
       wire: (runtime) => module.wire(runtime as never, config as never),
     });
   }));

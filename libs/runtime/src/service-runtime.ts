@@ -6,7 +6,7 @@ import {
   OutboxRelay,
   serviceDatabaseName,
   type PgConnectionConfig,
-  type TransactionalClient,
+  type RawSql,
 } from '@svc/db';
 import type { Logger } from '@svc/logger';
 import { Broker } from '@svc/messaging';
@@ -27,8 +27,15 @@ export interface RuntimeConfig {
   DB_POOL_MAX?: number | undefined;
 }
 
-export interface DatabaseClient extends TransactionalClient {
+/** What the runtime itself needs of a service's database client: raw SQL (the outbox relay) and closing. */
+export interface DatabaseClient extends RawSql {
   $disconnect(): Promise<void>;
+}
+
+/** The service's database pool settings, given to `openClient`. */
+export interface DatabasePool {
+  max: number;
+  onPoolError: (error: Error) => void;
 }
 
 export interface ServiceRuntimeOptions<Db extends DatabaseClient> {
@@ -37,7 +44,14 @@ export interface ServiceRuntimeOptions<Db extends DatabaseClient> {
   serviceDir: string;
   config: RuntimeConfig;
   logger: Logger;
-  createClient: (adapter: PrismaAdapter) => Db;
+  /** The service's Prisma client over the runtime's adapter (every service but one). Give this or `openClient`. */
+  createClient?: (adapter: PrismaAdapter) => Db;
+  /**
+   * Instead of `createClient`: a client opened on the connection directly, for a service that keeps
+   * Prisma's client out of its process (the webhook-dispatcher: its memory, docs/performance.md).
+   * Its schema and migrations stay Prisma's either way (`prisma migrate deploy` in a child process).
+   */
+  openClient?: (connection: PgConnectionConfig, pool: DatabasePool) => Db;
   prefetch?: number;
 }
 
@@ -54,9 +68,16 @@ export interface ServiceRuntime<Db extends DatabaseClient> {
   stop(): Promise<void>;
 }
 
+function openDatabaseClient<Db extends DatabaseClient>(options: ServiceRuntimeOptions<Db>, connection: PgConnectionConfig, pool: DatabasePool): Db {
+  if (options.openClient !== undefined && options.createClient !== undefined) throw new Error(`${options.name}: give createClient or openClient, not both`);
+  if (options.openClient !== undefined) return options.openClient(connection, pool);
+  if (options.createClient !== undefined) return options.createClient(createPrismaAdapter(connection, pool));
+  throw new Error(`${options.name}: createClient or openClient is required`);
+}
+
 /**
- * Opens everything a service stands on, in order: its database (created if missing, migrated), the
- * Prisma client through the offline bridge, RabbitMQ, and the outbox relay.
+ * Opens everything a service stands on, in order: its database (created if missing, migrated), its
+ * client (Prisma's through the offline bridge, or the service's own), RabbitMQ, and the outbox relay.
  */
 export async function openServiceRuntime<Db extends DatabaseClient>(options: ServiceRuntimeOptions<Db>): Promise<ServiceRuntime<Db>> {
   const { config, logger, name } = options;
@@ -66,7 +87,8 @@ export async function openServiceRuntime<Db extends DatabaseClient>(options: Ser
   await migrateDatabase({ serviceDir: options.serviceDir, connection });
   logger.info({ database: connection.database }, 'migrations applied');
 
-  const db = options.createClient(createPrismaAdapter(connection, { max: config.DB_POOL_MAX ?? 10, onPoolError: (err) => logger.warn({ err }, 'idle database connection failed') }));
+  const pool: DatabasePool = { max: config.DB_POOL_MAX ?? 10, onPoolError: (err) => logger.warn({ err }, 'idle database connection failed') };
+  const db = openDatabaseClient(options, connection, pool);
   const metrics = createServiceMetrics(name);
   const broker = await Broker.connect({
     url: config.AMQP_URL,

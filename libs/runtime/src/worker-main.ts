@@ -10,7 +10,7 @@ export interface WorkerConfig extends RuntimeConfig {
 }
 
 export interface WorkerMainOptions<Config extends WorkerConfig, Db extends DatabaseClient>
-  extends Pick<WorkerServiceOptions<Db>, 'name' | 'serviceDir' | 'createClient' | 'prefetch'> {
+  extends Pick<WorkerServiceOptions<Db>, 'name' | 'serviceDir' | 'createClient' | 'openClient' | 'prefetch'> {
   loadConfig: () => Config;
   wire?: (runtime: ServiceRuntime<Db>, config: Config) => Promise<WorkerWiring>;
 }
@@ -29,7 +29,8 @@ export function workerMain<Config extends WorkerConfig, Db extends DatabaseClien
     config,
     logger,
     probePort: config.PROBE_PORT,
-    createClient: options.createClient,
+    ...(options.createClient === undefined ? {} : { createClient: options.createClient }),
+    ...(options.openClient === undefined ? {} : { openClient: options.openClient }),
     ...(options.prefetch === undefined ? {} : { prefetch: options.prefetch }),
     ...(options.wire === undefined ? {} : { wire: (runtime: ServiceRuntime<Db>) => options.wire!(runtime, config) }),
   }).then(

@@ -54,7 +54,7 @@ export const configSchema = Type.Object({
    */
   WEBHOOK_SWEEP_GRACE_MS: Type.Integer({ minimum: 1000, default: 120_000 }),
   WEBHOOK_SWEEP_INTERVAL_MS: Type.Integer({ minimum: 100, default: 30_000 }),
-  /** Connections of the pool that runs the per-delivery statements (besides Prisma's own pool). */
+  /** Connections of the pool that runs the per-delivery statements (besides the `DB_POOL_MAX` pool of the API, sweeper and relay). */
   WEBHOOK_DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
   /**
    * Rows one batched statement writes at most: events planned together (one subscribers lookup and

@@ -5,6 +5,7 @@ import { Counter } from 'prom-client';
 import type { Config } from './config.ts';
 import { attemptCommands, attemptHandlers } from './consumers/delivery-attempt.consumer.ts';
 import { customerEvents, eventHandlers, EVENTS_QUEUE } from './consumers/events.consumer.ts';
+import type { DispatcherDb } from './data/database.ts';
 import { DeliveriesRepository } from './data/deliveries.repository.ts';
 import { EndpointsRepository } from './data/endpoints.repository.ts';
 import { AttemptCommands, DELIVERIES_QUEUE } from './domain/attempt-commands.ts';
@@ -16,7 +17,6 @@ import { EventFanOut } from './domain/fan-out-event.ts';
 import { HttpSender } from './domain/http-sender.ts';
 import { parseSchedule } from './domain/retry-schedule.ts';
 import { SecretBox } from './domain/secrets.ts';
-import type { PrismaClient } from './generated/prisma/client.ts';
 import { webhooksRpc, webhooksRpcHandlers } from './rpc/webhooks.handlers.ts';
 
 /**
@@ -24,7 +24,7 @@ import { webhooksRpc, webhooksRpcHandlers } from './rpc/webhooks.handlers.ts';
  * events consumer (fan-out), the attempts consumer (delivery, retries), RPC for the gateway and the
  * overdue sweeper.
  */
-export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config): Promise<WorkerWiring> {
+export async function wire(runtime: ServiceRuntime<DispatcherDb>, config: Config): Promise<WorkerWiring> {
   const { db, logger, broker } = runtime;
   const secrets = new SecretBox(vaultFromConfig(config.VAULT_KEYS, config.VAULT_ACTIVE_KEY_ID));
   const hot = createPgRawSql(runtime.connection, { max: config.WEBHOOK_DB_POOL_SIZE, onIdleError: (error) => logger.warn({ err: error }, 'idle database connection failed') });

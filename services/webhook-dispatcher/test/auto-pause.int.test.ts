@@ -3,22 +3,22 @@
 // longer than the threshold starts a new streak; any success clears it.
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { createPrismaAdapter } from '@svc/db';
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
+import { openDispatcherDb, type DispatcherDb } from '../src/data/database.ts';
 import { DeliveriesRepository, type AttemptRecord } from '../src/data/deliveries.repository.ts';
 import { EndpointsRepository } from '../src/data/endpoints.repository.ts';
-import { PrismaClient } from '../src/generated/prisma/client.ts';
 
 const DAY = 24 * 3600_000;
 const THRESHOLD = 5 * DAY;
 let database: TestDatabase;
-let db: PrismaClient;
+let db: DispatcherDb;
 let endpoints: EndpointsRepository;
 let deliveries: DeliveriesRepository;
 
 beforeAll(async () => {
   database = await createTestDatabase({ prefix: 'wh_pause', serviceDir: path.resolve(__dirname, '..') });
-  db = new PrismaClient({ adapter: createPrismaAdapter(database.connection) });
+  // An idle connection dropped by the server is nothing this test checks; the pool replaces it.
+  db = openDispatcherDb(database.connection, { max: 4, onPoolError: () => undefined });
   endpoints = new EndpointsRepository(db);
   deliveries = new DeliveriesRepository(db);
 });
@@ -54,9 +54,19 @@ const attempt = (ids: { endpointId: string; deliveryId: string }, outcome: { sta
   deliveries.record(attemptRecord(ids, outcome));
 
 const setClock = (endpointId: string, failingSinceAgoMs: number, lastFailureAgoMs: number) =>
-  db.webhookEndpoint.update({ where: { id: endpointId }, data: { failingSince: new Date(Date.now() - failingSinceAgoMs), lastFailureAt: new Date(Date.now() - lastFailureAgoMs) } });
+  endpoints.update('org_pause', endpointId, { failingSince: new Date(Date.now() - failingSinceAgoMs), lastFailureAt: new Date(Date.now() - lastFailureAgoMs) });
 
-const read = (endpointId: string) => db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId } });
+const read = async (endpointId: string) => {
+  const row = await endpoints.find('org_pause', endpointId);
+  if (row === null) throw new Error(`endpoint ${endpointId} is missing`);
+  return row;
+};
+
+const readDelivery = async (ids: { endpointId: string; deliveryId: string }) => {
+  const row = await deliveries.find('org_pause', ids.endpointId, ids.deliveryId);
+  if (row === null) throw new Error(`delivery ${ids.deliveryId} is missing`);
+  return row;
+};
 
 describe('endpoint failure clock', () => {
   it('starts on a failure and pauses once failures kept coming past the threshold', async () => {
@@ -105,7 +115,7 @@ describe('a batch of attempts in one statement', () => {
     expect(statuses).toEqual([null, 'active']);
     expect((await read(a.endpointId)).updatedAt).toEqual(before.updatedAt);
     expect((await read(b.endpointId)).failingSince).not.toBeNull();
-    const rows = await db.webhookDelivery.findMany({ where: { id: { in: [a.deliveryId, b.deliveryId] } }, include: { attempts: true } });
+    const rows = [await readDelivery(a), await readDelivery(b)];
     const byId = new Map(rows.map((row) => [row.id, row]));
     expect(byId.get(a.deliveryId)).toMatchObject({ status: 'succeeded', attemptCount: 1, nextAttemptAt: null });
     expect(byId.get(b.deliveryId)).toMatchObject({ status: 'pending', attemptCount: 1 });
@@ -116,7 +126,7 @@ describe('a batch of attempts in one statement', () => {
   it('counts two attempts of one delivery in one batch, the last one deciding its state', async () => {
     const ids = await endpointWithDelivery();
     await deliveries.recordMany([attemptRecord(ids, { statusCode: 500 }), attemptRecord(ids, ok)]);
-    const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: ids.deliveryId }, include: { attempts: true } });
+    const row = await readDelivery(ids);
     expect(row).toMatchObject({ status: 'succeeded', attemptCount: 2 });
     expect(row.attempts).toHaveLength(2);
   });

@@ -1,5 +1,4 @@
 import type { RawSql } from '@svc/db';
-import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
 import { isUuid } from './endpoints.repository.ts';
 
 export interface NewDelivery {
@@ -59,15 +58,48 @@ interface EndpointOutcome {
   gone: boolean;
 }
 
-export type DeliveryWithAttempts = Prisma.WebhookDeliveryGetPayload<{ include: { attempts: true } }>;
+/** A `webhook_attempts` row (prisma/schema/webhooks.prisma owns the table). */
+export interface AttemptRow {
+  id: string;
+  deliveryId: string;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  responseExcerpt: string | null;
+  createdAt: Date;
+}
+
+/** A `webhook_deliveries` row with its attempts, oldest first (what the API lists and replays). */
+export interface DeliveryWithAttempts {
+  id: string;
+  orgId: string;
+  endpointId: string;
+  eventKey: string;
+  eventType: string;
+  body: string;
+  status: string;
+  attemptCount: number;
+  nextAttemptAt: Date | null;
+  manual: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  attempts: AttemptRow[];
+}
+
+const DELIVERY_COLUMNS = `id::text AS id, org_id AS "orgId", endpoint_id::text AS "endpointId", event_key AS "eventKey",
+  event_type AS "eventType", body, status, attempt_count AS "attemptCount", next_attempt_at AS "nextAttemptAt", manual,
+  created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /**
  * Deliveries and attempts. The per-attempt statements (claim, record) are raw SQL, one round trip
  * each, because they run for every delivery (STYLE 16; bench/webhooks.bench.ts measures them).
  */
 export class DeliveriesRepository {
-  /** `sql` runs the per-delivery statements (a plain pg pool in production: see libs/db/src/pg-raw-sql.ts). */
-  constructor(private readonly db: PrismaClient, private readonly sql: RawSql = db) {}
+  /**
+   * `sql` runs the per-delivery statements, `db` the API's reads and the sweeper's (both plain pg pools
+   * in production, see libs/db/src/pg-raw-sql.ts; separate so the API's reads never wait behind a burst).
+   */
+  constructor(private readonly db: RawSql, private readonly sql: RawSql = db) {}
 
   /** Inserts the deliveries that do not exist yet (by endpoint and event key); returns those inserted. */
   insertMany(rows: readonly NewDelivery[]): Promise<{ id: string; endpoint_id: string }[]> {
@@ -225,25 +257,56 @@ export class DeliveriesRepository {
     );
   }
 
-  find(orgId: string, endpointId: string, deliveryId: string): Promise<DeliveryWithAttempts | null> {
-    if (!isUuid(deliveryId) || !isUuid(endpointId)) return Promise.resolve(null);
-    return this.db.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId, orgId }, include: { attempts: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } } });
+  async find(orgId: string, endpointId: string, deliveryId: string): Promise<DeliveryWithAttempts | null> {
+    if (!isUuid(deliveryId) || !isUuid(endpointId)) return null;
+    const rows = await this.db.$queryRawUnsafe<Omit<DeliveryWithAttempts, 'attempts'>[]>(
+      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = $1::uuid AND endpoint_id = $2::uuid AND org_id = $3`,
+      deliveryId,
+      endpointId,
+      orgId,
+    );
+    const [delivery] = await this.withAttempts(rows);
+    return delivery ?? null;
   }
 
   /** Newest first, keyset on (created_at, id), one extra row to tell whether more follow. */
-  page(orgId: string, endpointId: string, limit: number, after?: { createdAt: Date; id: string }): Promise<DeliveryWithAttempts[]> {
-    const where: Prisma.WebhookDeliveryWhereInput = { orgId, endpointId };
-    if (after !== undefined) where.OR = [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }];
-    return this.db.webhookDelivery.findMany({
-      where,
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: limit + 1,
-      include: { attempts: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } },
-    });
+  async page(orgId: string, endpointId: string, limit: number, after?: { createdAt: Date; id: string }): Promise<DeliveryWithAttempts[]> {
+    const rows = await this.db.$queryRawUnsafe<Omit<DeliveryWithAttempts, 'attempts'>[]>(
+      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
+        WHERE endpoint_id = $1::uuid AND org_id = $2
+          AND ($4::timestamptz IS NULL OR (created_at, id) < ($4::timestamptz, $5::uuid))
+        ORDER BY created_at DESC, id DESC
+        LIMIT $3`,
+      endpointId,
+      orgId,
+      limit + 1,
+      after?.createdAt ?? null,
+      after?.id ?? null,
+    );
+    return this.withAttempts(rows);
   }
 
-  count(orgId: string, endpointId: string): Promise<number> {
-    return this.db.webhookDelivery.count({ where: { orgId, endpointId } });
+  async count(orgId: string, endpointId: string): Promise<number> {
+    const [row] = await this.db.$queryRawUnsafe<{ count: string }[]>(
+      'SELECT count(*) AS count FROM webhook_deliveries WHERE endpoint_id = $1::uuid AND org_id = $2',
+      endpointId,
+      orgId,
+    );
+    return Number(row?.count ?? 0);
+  }
+
+  /** The deliveries' attempts, oldest first, in one statement for the whole page. */
+  private async withAttempts(deliveries: Omit<DeliveryWithAttempts, 'attempts'>[]): Promise<DeliveryWithAttempts[]> {
+    if (deliveries.length === 0) return [];
+    const attempts = await this.db.$queryRawUnsafe<AttemptRow[]>(
+      `SELECT id::text AS id, delivery_id::text AS "deliveryId", status_code AS "statusCode", duration_ms AS "durationMs", error,
+              response_excerpt AS "responseExcerpt", created_at AS "createdAt"
+         FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[]) ORDER BY created_at, id`,
+      deliveries.map((delivery) => delivery.id),
+    );
+    const byDelivery = new Map<string, AttemptRow[]>(deliveries.map((delivery) => [delivery.id, []]));
+    for (const attempt of attempts) byDelivery.get(attempt.deliveryId)?.push(attempt);
+    return deliveries.map((delivery) => ({ ...delivery, attempts: byDelivery.get(delivery.id) ?? [] }));
   }
 
   /**
