@@ -39,6 +39,8 @@ export interface BenchSystemOptions {
   env?: Record<string, string>;
   /** Writes the publisher's V8 CPU profile (`--cpu-prof`) into this directory when it stops. */
   publisherProfileDir?: string;
+  /** Any service's V8 CPU profile (`--cpu-prof`), written into the directory given when it stops. */
+  profileDirs?: Partial<Record<BenchService, string>>;
 }
 
 export function rssMb(pid: number): number {
@@ -114,7 +116,8 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
     },
   };
   const start = async (name: BenchService) => {
-    const nodeArgs = name === 'publisher' && options.publisherProfileDir !== undefined ? ['--cpu-prof', `--cpu-prof-dir=${options.publisherProfileDir}`] : [];
+    const profileDir = options.profileDirs?.[name] ?? (name === 'publisher' ? options.publisherProfileDir : undefined);
+    const nodeArgs = profileDir !== undefined ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
     processes.set(name, await startServiceProcess(name, { ...env, DATABASE_NAME: `${runId}_${name}` }, nodeArgs));
   };
   try {
