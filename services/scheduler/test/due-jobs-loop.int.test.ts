@@ -76,6 +76,27 @@ describe('due jobs loop (scheduler database)', () => {
     expect(await dispatchCount(overtaken)).toBe(0);
   });
 
+  it('wakes at the next due time instead of a whole poll interval later, never before it', async () => {
+    const loop = new DueJobsLoop({ db, logger, pollMs: 60_000, batchSize: 50, jobsPerDispatch: 20, wake: () => undefined });
+    await db.$executeRawUnsafe("UPDATE scheduled_jobs SET status = 'canceled' WHERE status = 'scheduled'");
+    expect(await loop.untilNextDue()).toBe(60_000); // nothing waiting: the poll interval
+    const id = randomUUID();
+    await schedulerCommandHandlers(db)['scheduler.job_schedule.v1'](envelope('scheduler.job_schedule.v1', { job_id: id, run_at: new Date(Date.now() + 2000).toISOString() }), context);
+    const wait = await loop.untilNextDue();
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(2000);
+    loop.start();
+    try {
+      // With a 60 s poll, only the wake-up at the due time can fire it within these 20 s.
+      for (let i = 0; i < 400 && (await dispatchCount(id)) === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      await loop.stop();
+    }
+    expect(await dispatchCount(id)).toBe(1);
+    const [row] = await db.$queryRawUnsafe<{ early: boolean }[]>('SELECT fired_at < run_at AS early FROM scheduled_jobs WHERE job_id = $1::uuid', id);
+    expect(row?.early).toBe(false);
+  });
+
   it('runs its first pass at start and stops cleanly', async () => {
     const id = randomUUID();
     await schedulerCommandHandlers(db)['scheduler.job_schedule.v1'](envelope('scheduler.job_schedule.v1', { job_id: id, run_at: new Date(Date.now() - 5000).toISOString() }), context);

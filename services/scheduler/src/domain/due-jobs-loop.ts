@@ -74,15 +74,31 @@ export class DueJobsLoop {
     return fired.length;
   }
 
+  /**
+   * How long until the next waiting job is due, by the database clock, capped at the poll interval:
+   * the loop wakes at a job's due time instead of up to a poll interval after it (jobs are often due
+   * on a whole second, many at once). Rows already due but locked by another replica are not waited
+   * for (`run_at > now()`), so a busy replica never makes this one spin.
+   */
+  async untilNextDue(): Promise<number> {
+    const [next] = await this.options.db.$queryRawUnsafe<{ ms: number | null }[]>(
+      "SELECT (EXTRACT(EPOCH FROM (min(run_at) - now())) * 1000)::float8 AS ms FROM scheduled_jobs WHERE status = 'scheduled' AND run_at > now()",
+    );
+    const ms = next?.ms ?? null;
+    return ms === null ? this.options.pollMs : Math.min(this.options.pollMs, Math.max(1, Math.ceil(ms)));
+  }
+
   private async run(): Promise<void> {
     while (this.running) {
       let fired = 0;
+      let waitMs = this.options.pollMs;
       try {
         fired = await this.fireDue();
+        if (fired < this.options.batchSize) waitMs = await this.untilNextDue();
       } catch (error) {
         this.options.logger.error({ err: error }, 'firing due jobs failed');
       }
-      if (fired < this.options.batchSize) await this.sleep(this.options.pollMs);
+      if (fired < this.options.batchSize) await this.sleep(waitMs);
     }
   }
 
