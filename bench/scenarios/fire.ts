@@ -1,6 +1,8 @@
 // fire: many jobs scheduled for the same second (the publisher run with SCHEDULE_MIN_LEAD_SECONDS=0),
 // then how late each left `scheduled`: queued_at - scheduled_at, read from the publisher's database.
-import { uniqueName } from '@svc/testing';
+import { createNames } from '@svc/messaging';
+import { TEST_AMQP_URL, uniqueName } from '@svc/testing';
+import amqp from 'amqplib';
 import type { BenchSystem } from '../support/bench-system.ts';
 import { publishJobs, sleep } from '../support/publish-jobs.ts';
 import { percentile, type BenchResult } from '../support/results.ts';
@@ -24,6 +26,7 @@ export async function benchFire(system: BenchSystem, options: FireOptions): Prom
   if (Date.now() >= due.getTime()) throw new Error(`accepting ${options.jobs} jobs took past their due time: raise the lead (BENCH_FIRE_LEAD_S, now ${options.leadSeconds})`);
 
   const db = await system.database('publisher');
+  const dispatches = await watchDispatches(system.namespace);
   try {
     // `queued_at` is now() in the dispatching transaction, i.e. when it began: its commit is later.
     // So the jobs are also watched every 50 ms from the due time, and the moment each was first seen
@@ -45,7 +48,7 @@ export async function benchFire(system: BenchSystem, options: FireOptions): Prom
       [jobs],
     );
     const lateness = rows.map((row) => row.late_ms).sort((a, b) => a - b);
-    const stages = await schedulerStages(system, due);
+    const stages = { fired: await claimLateness(system, due), relayed: dispatches.jobLateness(due), messages: dispatches.messages() };
     return {
       bench: 'fire',
       params: { jobs: options.jobs, lead_seconds: options.leadSeconds },
@@ -70,33 +73,48 @@ export async function benchFire(system: BenchSystem, options: FireOptions): Prom
       ],
     };
   } finally {
+    await dispatches.close();
+    await db.end();
+  }
+}
+
+/** How late the scheduler claimed each job (`fired_at`, its database clock), ascending. */
+async function claimLateness(system: BenchSystem, due: Date): Promise<number[]> {
+  const db = await system.database('scheduler');
+  try {
+    const { rows } = await db.query<{ ms: number }>(
+      'SELECT (extract(epoch FROM fired_at - run_at) * 1000)::float8 AS ms FROM scheduled_jobs WHERE run_at = $1 AND fired_at IS NOT NULL ORDER BY 1',
+      [due],
+    );
+    return rows.map((row) => row.ms);
+  } finally {
     await db.end();
   }
 }
 
 /**
- * Where the time went before the publisher: per job, how late the scheduler claimed it (`fired_at`)
- * and how late its dispatch command left the scheduler's outbox (`published_at`), plus how many
- * dispatch messages carried the jobs (single-job v1 or batched v2).
+ * Watches the dispatch commands the scheduler publishes (an exclusive queue bound to their types,
+ * deleted with its connection), noting when each arrived: the outbox deletes a row once sent, so
+ * the broker is where "relayed" is seen. A copy of a message already seen (at-least-once relay) is
+ * not counted again.
  */
-async function schedulerStages(system: BenchSystem, due: Date): Promise<{ fired: number[]; relayed: number[]; messages: number }> {
-  const db = await system.database('scheduler');
-  try {
-    const fired = await db.query<{ ms: number }>(
-      'SELECT (extract(epoch FROM fired_at - run_at) * 1000)::float8 AS ms FROM scheduled_jobs WHERE run_at = $1 AND fired_at IS NOT NULL ORDER BY 1',
-      [due],
-    );
-    const relayed = await db.query<{ ms: number }>(
-      `SELECT (extract(epoch FROM o.published_at - $1::timestamptz) * 1000)::float8 AS ms
-         FROM outbox_messages o,
-              LATERAL jsonb_array_elements(COALESCE(o.envelope->'payload'->'jobs', jsonb_build_array(o.envelope->'payload'))) AS job
-        WHERE o.type LIKE 'publisher.job_dispatch.%' AND o.published_at IS NOT NULL
-        ORDER BY 1`,
-      [due],
-    );
-    const messages = await db.query<{ n: string }>("SELECT count(*) AS n FROM outbox_messages WHERE type LIKE 'publisher.job_dispatch.%'");
-    return { fired: fired.rows.map((row) => row.ms), relayed: relayed.rows.map((row) => row.ms), messages: Number(messages.rows[0]?.n ?? 0) };
-  } finally {
-    await db.end();
-  }
+async function watchDispatches(namespace: string) {
+  const connection = await amqp.connect(TEST_AMQP_URL);
+  const channel = await connection.createChannel();
+  const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
+  const { commands } = createNames(namespace);
+  await channel.assertExchange(commands, 'topic', { durable: true });
+  for (const type of ['publisher.job_dispatch.v1', 'publisher.job_dispatch.v2']) await channel.bindQueue(queue, commands, type);
+  const arrivals = new Map<string, { at: number; jobs: number }>();
+  await channel.consume(queue, (message) => {
+    if (message === null) return;
+    const envelope = JSON.parse(message.content.toString('utf8')) as { message_id: string; payload: { jobs?: unknown[] } };
+    if (!arrivals.has(envelope.message_id)) arrivals.set(envelope.message_id, { at: Date.now(), jobs: envelope.payload.jobs?.length ?? 1 });
+  }, { noAck: true });
+  return {
+    messages: () => arrivals.size,
+    /** Per job, how long after `due` its command arrived, ascending. */
+    jobLateness: (due: Date) => [...arrivals.values()].flatMap(({ at, jobs }) => Array.from({ length: jobs }, () => at - due.getTime())).sort((a, b) => a - b),
+    close: () => connection.close(),
+  };
 }

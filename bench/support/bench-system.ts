@@ -22,6 +22,8 @@ export type BenchService = (typeof BENCH_SERVICES)[number];
 
 export interface BenchSystem {
   api: string;
+  /** The run's AMQP namespace (to watch what the services publish). */
+  namespace: string;
   auth: string;
   sandbox: RunningSandbox;
   processes: Map<BenchService, ServiceProcess>;
@@ -77,6 +79,7 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
   const processes = new Map<BenchService, ServiceProcess>();
   const system: BenchSystem = {
     api,
+    namespace,
     auth: `Bearer ${await new SignJWT({ sub: 'user_1', org_id: `org_${runId}` }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('2h').sign(new TextEncoder().encode(JWT_SECRET))}`,
     sandbox,
     processes,
