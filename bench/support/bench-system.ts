@@ -22,6 +22,8 @@ export type BenchService = (typeof BENCH_SERVICES)[number];
 
 export interface BenchSystem {
   api: string;
+  /** The run's AMQP namespace (to watch what the services publish). */
+  namespace: string;
   auth: string;
   sandbox: RunningSandbox;
   processes: Map<BenchService, ServiceProcess>;
@@ -39,6 +41,8 @@ export interface BenchSystemOptions {
   env?: Record<string, string>;
   /** Writes the publisher's V8 CPU profile (`--cpu-prof`) into this directory when it stops. */
   publisherProfileDir?: string;
+  /** Any service's V8 CPU profile (`--cpu-prof`), written into the directory given when it stops. */
+  profileDirs?: Partial<Record<BenchService, string>>;
 }
 
 export function rssMb(pid: number): number {
@@ -75,6 +79,7 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
   const processes = new Map<BenchService, ServiceProcess>();
   const system: BenchSystem = {
     api,
+    namespace,
     auth: `Bearer ${await new SignJWT({ sub: 'user_1', org_id: `org_${runId}` }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('2h').sign(new TextEncoder().encode(JWT_SECRET))}`,
     sandbox,
     processes,
@@ -114,7 +119,8 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
     },
   };
   const start = async (name: BenchService) => {
-    const nodeArgs = name === 'publisher' && options.publisherProfileDir !== undefined ? ['--cpu-prof', `--cpu-prof-dir=${options.publisherProfileDir}`] : [];
+    const profileDir = options.profileDirs?.[name] ?? (name === 'publisher' ? options.publisherProfileDir : undefined);
+    const nodeArgs = profileDir !== undefined ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
     processes.set(name, await startServiceProcess(name, { ...env, DATABASE_NAME: `${runId}_${name}` }, nodeArgs));
   };
   try {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { publisherJobDispatch } from '@svc/contracts';
 import { createLogger } from '@svc/logger';
 import { runWorkerService, type DatabaseClient, type RunningWorker } from '@svc/runtime';
 import request from 'supertest';
@@ -103,7 +104,7 @@ describe('publishing: scheduling', () => {
     // Two replicas start together on the same database: each late job fires exactly once, counted
     // on the broker (the outbox deletes what it sent). Measured from the moment the replicas are up
     // (start-up itself runs migrations, slow under load).
-    const tap = await tapMessages(system.namespace, ['publisher.job_dispatch.v1']);
+    const tap = await tapMessages(system.namespace, ['publisher.job_dispatch.v2']);
     await Promise.all([startScheduler(database), startScheduler(database)]);
     const started = Date.now();
     for (const id of ids) {
@@ -112,7 +113,10 @@ describe('publishing: scheduling', () => {
       expect((await waitForFinal(system, auth, id)).status).toBe('published');
     }
     await tap.close();
-    const dispatched = tap.envelopes.map((envelope) => String(envelope.payload.job_id)).filter((id) => ids.includes(id));
+    // Each job in exactly one dispatch command (a command carries every job one pass claimed).
+    const dispatched = tap.envelopes
+      .flatMap((envelope) => (envelope.payload.jobs as { job_id: string }[]).map((job) => job.job_id))
+      .filter((id) => ids.includes(id));
     expect(dispatched.sort()).toEqual([...ids].sort());
     const posts = await system.sandbox.posts('x');
     for (let n = 0; n < ids.length; n += 1) expect(posts.filter((post) => post.text === `after restart ${n} ${at.getTime()}`)).toHaveLength(1);
@@ -129,6 +133,18 @@ describe('publishing: scheduling', () => {
     const post = await waitForFinal(system, auth, id);
     expect(post.status).toBe('published');
     expect((await system.sandbox.posts('x')).filter((item) => item.text === `publisher restart ${at.getTime()}`)).toHaveLength(1);
+  }, 30_000);
+
+  it('still dispatches a job named by a v1 command, as a scheduler of the previous release sends it (rolling deploy)', async () => {
+    // Due in an hour, so only the v1 command below can move it now.
+    const at = new Date(Date.now() + 3600_000);
+    const id = await schedule(`v1 dispatch ${at.getTime()}`, at);
+    // Sent on the publisher's own connection (the first scheduler was stopped by an earlier case): the
+    // broker routes a command by its type, whoever publishes it.
+    await system.workers.publisher!.runtime.broker.publish(publisherJobDispatch, { job_id: id, scheduled_at: at.toISOString() }, { orgId: null, requestId: null });
+    await queuedAt(id);
+    expect((await waitForFinal(system, auth, id)).status).toBe('published');
+    expect((await system.sandbox.posts('x')).filter((post) => post.text === `v1 dispatch ${at.getTime()}`)).toHaveLength(1);
   }, 30_000);
 
   it('resolves cancel racing the firing to exactly one outcome per job, many times over', async () => {

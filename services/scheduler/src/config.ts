@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { commonConfigSchema, loadConfig } from '@svc/config';
+import { JOB_DISPATCH_MAX_JOBS } from '@svc/contracts';
 
 /** Every setting of the scheduler service; the only module that reads the environment. */
 export const configSchema = Type.Object({
@@ -9,6 +10,11 @@ export const configSchema = Type.Object({
   SCHEDULER_POLL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 200 }),
   /** Due jobs claimed per pass (one transaction); a backlog drains pass after pass without waiting. */
   SCHEDULER_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 10_000, default: 200 }),
+  /**
+   * Due jobs handed to the publisher per dispatch command (publisher.job_dispatch.v2): it queues each
+   * command's jobs in one transaction, so a burst costs a few transactions instead of one per job.
+   */
+  SCHEDULER_JOBS_PER_DISPATCH: Type.Integer({ minimum: 1, maximum: JOB_DISPATCH_MAX_JOBS, default: 100 }),
   /** How often the rescue and prune pass runs. */
   SCHEDULER_MAINTENANCE_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 30_000 }),
   /** A dispatch the publisher has not confirmed (post.queued) is sent again after this, then twice as long each time. */

@@ -10,7 +10,7 @@ import type { PrismaClient } from './generated/prisma/client.ts';
 export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config): Promise<WorkerWiring> {
   const { db, logger, relay } = runtime;
   await runtime.broker.consume({ queue: 'scheduler.work', messages: schedulerMessages, handlers: schedulerCommandHandlers(db) });
-  const loop = new DueJobsLoop({ db, logger, pollMs: config.SCHEDULER_POLL_MS, batchSize: config.SCHEDULER_BATCH_SIZE, wake: () => relay.wake(), onFired: firingLagMetric(runtime.metrics.registry) });
+  const loop = new DueJobsLoop({ db, logger, pollMs: config.SCHEDULER_POLL_MS, batchSize: config.SCHEDULER_BATCH_SIZE, jobsPerDispatch: config.SCHEDULER_JOBS_PER_DISPATCH, wake: () => relay.wake(), onFired: firingLagMetric(runtime.metrics.registry) });
   loop.start();
   const maintenance = new MaintenanceLoop({
     db,
@@ -20,6 +20,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     maxRedispatches: config.SCHEDULER_MAX_REDISPATCHES,
     retentionHours: config.SCHEDULER_RETENTION_HOURS,
     batchSize: config.SCHEDULER_BATCH_SIZE,
+    jobsPerDispatch: config.SCHEDULER_JOBS_PER_DISPATCH,
     wake: () => relay.wake(),
   });
   maintenance.start();

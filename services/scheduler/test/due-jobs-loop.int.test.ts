@@ -24,10 +24,18 @@ describe('due jobs loop (scheduler database)', () => {
     await database?.drop();
   });
 
-  const dispatchCount = async (jobId: string) =>
-    Number((await db.$queryRawUnsafe<{ n: bigint }[]>("SELECT count(*) AS n FROM outbox_messages WHERE type = 'publisher.job_dispatch.v1' AND envelope->'payload'->>'job_id' = $1", jobId))[0]?.n ?? 0);
+  /** How many dispatch commands in the outbox carry each job (a v2 command carries many). */
+  const dispatchCounts = async () => {
+    const rows = await db.$queryRawUnsafe<{ job_id: string; n: bigint }[]>(
+      `SELECT job->>'job_id' AS job_id, count(*) AS n
+         FROM outbox_messages, jsonb_array_elements(envelope->'payload'->'jobs') AS job
+        WHERE type = 'publisher.job_dispatch.v2' GROUP BY 1`,
+    );
+    return new Map(rows.map((row) => [row.job_id, Number(row.n)]));
+  };
+  const dispatchCount = async (jobId: string) => (await dispatchCounts()).get(jobId) ?? 0;
 
-  it('fires due (and late) jobs once even with several replicas claiming together, and leaves future ones', async () => {
+  it('fires due (and late) jobs once even with several replicas claiming together, many jobs a command, and leaves future ones', async () => {
     const handlers = schedulerCommandHandlers(db);
     const late = Array.from({ length: 300 }, () => randomUUID());
     for (const id of late) await handlers['scheduler.job_schedule.v1'](envelope('scheduler.job_schedule.v1', { job_id: id, run_at: new Date(Date.now() - 60_000).toISOString() }), context);
@@ -36,17 +44,22 @@ describe('due jobs loop (scheduler database)', () => {
     // A redelivered schedule command changes nothing.
     await handlers['scheduler.job_schedule.v1'](envelope('scheduler.job_schedule.v1', { job_id: late[0]!, run_at: new Date(Date.now() - 60_000).toISOString() }), context);
 
-    const loops = [1, 2, 3].map(() => new DueJobsLoop({ db, logger, pollMs: 10, batchSize: 50, wake: () => undefined }));
+    const loops = [1, 2, 3].map(() => new DueJobsLoop({ db, logger, pollMs: 10, batchSize: 50, jobsPerDispatch: 20, wake: () => undefined }));
     const fired = await Promise.all(loops.map(async (loop) => {
       let total = 0;
       for (let pass = 0; pass < 10; pass += 1) total += await loop.fireDue();
       return total;
     }));
     expect(fired.reduce((a, b) => a + b, 0)).toBe(late.length);
-    for (const id of late.slice(0, 20)) expect(await dispatchCount(id)).toBe(1);
-    expect(await dispatchCount(future)).toBe(0);
-    const [envelopeRow] = await db.$queryRawUnsafe<{ envelope: { org_id: string; request_id: string } }[]>("SELECT envelope FROM outbox_messages WHERE envelope->'payload'->>'job_id' = $1", late[0]);
-    expect(envelopeRow?.envelope).toEqual(expect.objectContaining({ org_id: 'org_1', request_id: 'req' }));
+    const counts = await dispatchCounts();
+    for (const id of late) expect({ id, commands: counts.get(id) }).toEqual({ id, commands: 1 });
+    expect(counts.has(future)).toBe(false);
+    // 50 rows a pass, 20 jobs a command: 3 commands a full pass (20, 20, 10), never one per job.
+    const commands = await db.$queryRawUnsafe<{ envelope: { org_id: string | null; payload: { jobs: unknown[] } } }[]>("SELECT envelope FROM outbox_messages WHERE type = 'publisher.job_dispatch.v2'");
+    expect(commands.length).toBeLessThanOrEqual(late.length / 10);
+    expect(Math.max(...commands.map((row) => row.envelope.payload.jobs.length))).toBe(20);
+    expect(commands.every((row) => row.envelope.org_id === 'org_1')).toBe(true);
+    expect(await db.$queryRawUnsafe("SELECT 1 FROM outbox_messages WHERE type = 'publisher.job_dispatch.v1'")).toEqual([]);
   });
 
   it('drops a canceled job, even when the unschedule overtakes the schedule', async () => {
@@ -58,16 +71,37 @@ describe('due jobs loop (scheduler database)', () => {
     await handlers['scheduler.job_unschedule.v1'](envelope('scheduler.job_unschedule.v1', { job_id: canceled }), context);
     await handlers['scheduler.job_unschedule.v1'](envelope('scheduler.job_unschedule.v1', { job_id: overtaken }), context);
     await handlers['scheduler.job_schedule.v1'](envelope('scheduler.job_schedule.v1', { job_id: overtaken, run_at: due }), context);
-    await new DueJobsLoop({ db, logger, pollMs: 10, batchSize: 50, wake: () => undefined }).fireDue();
+    await new DueJobsLoop({ db, logger, pollMs: 10, batchSize: 50, jobsPerDispatch: 20, wake: () => undefined }).fireDue();
     expect(await dispatchCount(canceled)).toBe(0);
     expect(await dispatchCount(overtaken)).toBe(0);
+  });
+
+  it('wakes at the next due time instead of a whole poll interval later, never before it', async () => {
+    const loop = new DueJobsLoop({ db, logger, pollMs: 60_000, batchSize: 50, jobsPerDispatch: 20, wake: () => undefined });
+    await db.$executeRawUnsafe("UPDATE scheduled_jobs SET status = 'canceled' WHERE status = 'scheduled'");
+    expect(await loop.untilNextDue()).toBe(60_000); // nothing waiting: the poll interval
+    const id = randomUUID();
+    await schedulerCommandHandlers(db)['scheduler.job_schedule.v1'](envelope('scheduler.job_schedule.v1', { job_id: id, run_at: new Date(Date.now() + 2000).toISOString() }), context);
+    const wait = await loop.untilNextDue();
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(2000);
+    loop.start();
+    try {
+      // With a 60 s poll, only the wake-up at the due time can fire it within these 20 s.
+      for (let i = 0; i < 400 && (await dispatchCount(id)) === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      await loop.stop();
+    }
+    expect(await dispatchCount(id)).toBe(1);
+    const [row] = await db.$queryRawUnsafe<{ early: boolean }[]>('SELECT fired_at < run_at AS early FROM scheduled_jobs WHERE job_id = $1::uuid', id);
+    expect(row?.early).toBe(false);
   });
 
   it('runs its first pass at start and stops cleanly', async () => {
     const id = randomUUID();
     await schedulerCommandHandlers(db)['scheduler.job_schedule.v1'](envelope('scheduler.job_schedule.v1', { job_id: id, run_at: new Date(Date.now() - 5000).toISOString() }), context);
     let woken = 0;
-    const loop = new DueJobsLoop({ db, logger, pollMs: 60_000, batchSize: 50, wake: () => void (woken += 1) });
+    const loop = new DueJobsLoop({ db, logger, pollMs: 60_000, batchSize: 50, jobsPerDispatch: 20, wake: () => void (woken += 1) });
     loop.start();
     for (let i = 0; i < 100 && (await dispatchCount(id)) === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
     await loop.stop();

@@ -29,20 +29,27 @@ describe('scheduler rescue and retention (scheduler database)', () => {
     await database?.drop();
   });
 
+  /** Dispatch commands in the outbox that carry the job (a v2 command carries many). */
   const dispatchCount = async (jobId: string) =>
-    Number((await db.$queryRawUnsafe<{ n: bigint }[]>("SELECT count(*) AS n FROM outbox_messages WHERE type = 'publisher.job_dispatch.v1' AND envelope->'payload'->>'job_id' = $1", jobId))[0]?.n ?? 0);
+    Number(
+      (await db.$queryRawUnsafe<{ n: bigint }[]>(
+        `SELECT count(*) AS n FROM outbox_messages
+          WHERE type = 'publisher.job_dispatch.v2' AND envelope->'payload'->'jobs' @> jsonb_build_array(jsonb_build_object('job_id', $1::text))`,
+        jobId,
+      ))[0]?.n ?? 0,
+    );
   const statusOf = async (jobId: string) => (await db.scheduledJob.findUnique({ where: { jobId } }))?.status;
   /** Moves the last (re)dispatch of a job into the past, as if that much time had gone by without a confirmation. */
   const age = (jobId: string, seconds: number) =>
     db.$executeRawUnsafe(`UPDATE scheduled_jobs SET fired_at = fired_at - make_interval(secs => $2::float8) WHERE job_id = $1::uuid`, jobId, seconds);
   const maintenance = (maxRedispatches = 8) =>
-    new MaintenanceLoop({ db, logger, intervalMs: 60_000, redispatchAfterMs: 60_000, maxRedispatches, retentionHours: 168, batchSize: 50, wake: () => undefined });
+    new MaintenanceLoop({ db, logger, intervalMs: 60_000, redispatchAfterMs: 60_000, maxRedispatches, retentionHours: 168, batchSize: 50, jobsPerDispatch: 20, wake: () => undefined });
 
   async function fired(): Promise<string> {
     const jobId = randomUUID();
     const handlers = schedulerCommandHandlers(db);
     await handlers['scheduler.job_schedule.v1'](envelope('scheduler.job_schedule.v1', { job_id: jobId, run_at: new Date(Date.now() - 1000).toISOString() }), context);
-    await new DueJobsLoop({ db, logger, pollMs: 10, batchSize: 500, wake: () => undefined }).fireDue();
+    await new DueJobsLoop({ db, logger, pollMs: 10, batchSize: 500, jobsPerDispatch: 20, wake: () => undefined }).fireDue();
     expect(await dispatchCount(jobId)).toBe(1);
     return jobId;
   }

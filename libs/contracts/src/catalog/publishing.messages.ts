@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineMessage } from '../message-definition.ts';
 import { NullableDate, Provider } from '../schemas/accounts.schemas.ts';
-import { DeliveryStatus, JobStatus, NetworkOptions, PostView } from '../schemas/publishing.schemas.ts';
+import { DeliveryStatus, JOB_DISPATCH_MAX_JOBS, JobStatus, NetworkOptions, PostView } from '../schemas/publishing.schemas.ts';
 
 // The publisher owns jobs (= posts) and their per-account deliveries; the scheduler owns due times.
 // RPC serves the gateway; commands move work between the two services through their outboxes.
@@ -72,12 +72,34 @@ export const publisherDeliveryRun = defineMessage({
   description: 'Publish one target account of a job (or resolve a delivery left in flight).',
 });
 
-/** A scheduled job is due: the scheduler hands it back to the publisher. */
+/**
+ * A scheduled job is due: the scheduler hands it back to the publisher. Superseded by v2 (many jobs a
+ * message); still consumed, because a v1 sent by a scheduler of the previous release can be in flight
+ * (its outbox, the queue, a delay tier) during and after a rolling deploy.
+ */
 export const publisherJobDispatch = defineMessage({
   kind: 'command',
   type: 'publisher.job_dispatch.v1',
   payload: Type.Object({ job_id: Type.String(), scheduled_at: Type.String() }),
   description: 'A scheduled job reached its time; queue its deliveries unless it was canceled.',
+});
+
+const Uuid = Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' });
+
+/**
+ * Scheduled jobs that fell due together, handed back in one command: the publisher queues them in one
+ * transaction instead of one per job (issue 14, 1,000 jobs due the same second). Jobs of several
+ * organizations may share a message: the envelope's `org_id` is set only when they all belong to one.
+ * Each job is still dispatched at most once (the publisher's conditional `scheduled -> queued`) and
+ * confirmed one by one (post.queued).
+ */
+export const publisherJobDispatchBatch = defineMessage({
+  kind: 'command',
+  type: 'publisher.job_dispatch.v2',
+  payload: Type.Object({
+    jobs: Type.Array(Type.Object({ job_id: Uuid, scheduled_at: Type.String({ format: 'date-time' }) }), { minItems: 1, maxItems: JOB_DISPATCH_MAX_JOBS }),
+  }),
+  description: 'Scheduled jobs reached their time; queue the deliveries of every one not canceled.',
 });
 
 export const schedulerJobSchedule = defineMessage({

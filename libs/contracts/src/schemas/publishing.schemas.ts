@@ -10,6 +10,9 @@ export const DELIVERY_STATUSES = ['pending', 'in_flight', 'published', 'failed',
 export type DeliveryStatusType = (typeof DELIVERY_STATUSES)[number];
 export const DeliveryStatus = Type.Unsafe<DeliveryStatusType>({ type: 'string', enum: [...DELIVERY_STATUSES] });
 
+/** Most due jobs one `publisher.job_dispatch.v2` carries: bounds the publisher's transaction (a job has up to 100 targets). */
+export const JOB_DISPATCH_MAX_JOBS = 500;
+
 /** Per-network options keyed by network name (`provider_options` of jobs, `platform_options` of posts). */
 export const NetworkOptions = Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()));
 

@@ -1,10 +1,10 @@
-import { publisherDeliveryRun, publisherJobDispatch, type Handlers } from '@svc/contracts';
-import type { PrismaClient } from '../generated/prisma/client.ts';
-import { dispatchJob } from '../domain/dispatch-job.ts';
+import { publisherDeliveryRun, publisherJobDispatch, publisherJobDispatchBatch, type Handlers } from '@svc/contracts';
+import { dispatchJobs, type DispatchDeps } from '../domain/dispatch-job.ts';
 import type { DeliveryRunner } from '../domain/run-delivery.ts';
 
 export const deliveryCommands = [publisherDeliveryRun] as const;
-export const dispatchCommands = [publisherJobDispatch] as const;
+/** v2 carries many due jobs (the scheduler sends it); v1, one job, is what a scheduler of the previous release sent. */
+export const dispatchCommands = [publisherJobDispatchBatch, publisherJobDispatch] as const;
 
 /**
  * Both handlers are idempotent on the state they change (conditional UPDATEs), not on the message
@@ -16,10 +16,13 @@ export function deliveryCommandHandlers(deps: { runner: DeliveryRunner }): Handl
   };
 }
 
-export function dispatchCommandHandlers(deps: { db: PrismaClient; wake: () => void }): Handlers<typeof dispatchCommands> {
+export function dispatchCommandHandlers(deps: DispatchDeps): Handlers<typeof dispatchCommands> {
   return {
+    'publisher.job_dispatch.v2': async (env) => {
+      await dispatchJobs(deps, env.payload.jobs.map((job) => job.job_id));
+    },
     'publisher.job_dispatch.v1': async (env) => {
-      await dispatchJob({ db: deps.db, wake: deps.wake }, env.payload.job_id);
+      await dispatchJobs(deps, [env.payload.job_id]);
     },
   };
 }

@@ -1,28 +1,78 @@
-import { createEnvelope, postQueued, publisherDeliveryRun } from '@svc/contracts';
+import { createEnvelope, postQueued, publisherDeliveryRun, type Envelope } from '@svc/contracts';
 import { enqueueOutbox } from '@svc/db';
+import { isUuid } from '../data/jobs.repository.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { toEventPayload } from './post-view.ts';
 
+export interface DispatchDeps {
+  db: PrismaClient;
+  wake: () => void;
+}
+
 /**
- * A scheduled job is due: `scheduled -> queued` with one conditional UPDATE (the mirror of cancel),
- * then its delivery commands and post.queued in the same transaction. A canceled or already
- * dispatched job makes this a no-op, so a redelivered command is harmless.
+ * Scheduled jobs are due: `scheduled -> queued` for every one still scheduled (the mirror of cancel),
+ * then their post.queued and delivery commands, all in one transaction whatever the number of jobs
+ * (issue 14: one transaction per job could not queue 1,000 jobs due the same second within a second).
+ * A canceled or already dispatched job is skipped, so a redelivered or duplicated command is harmless.
+ * Returns the ids dispatched by this call.
+ *
+ * When the batch fails (say one job whose event does not validate), each job is tried in its own
+ * transaction, so one bad job never holds back the others; the first error is then rethrown for the
+ * message to be retried (the jobs already queued are no-ops then) and parked in the end.
  */
-export async function dispatchJob(deps: { db: PrismaClient; wake: () => void }, jobId: string): Promise<boolean> {
+export async function dispatchJobs(deps: DispatchDeps, jobIds: readonly string[]): Promise<string[]> {
+  // A malformed id cannot name a job (and would fail the whole statement's uuid cast).
+  const ids = [...new Set(jobIds.filter(isUuid))];
+  if (ids.length === 0) return [];
+  try {
+    return await dispatchTogether(deps, ids);
+  } catch (error) {
+    if (ids.length === 1) throw error;
+    const dispatched: string[] = [];
+    let firstError: unknown;
+    for (const id of ids) {
+      try {
+        dispatched.push(...(await dispatchTogether(deps, [id])));
+      } catch (jobError) {
+        firstError ??= jobError;
+      }
+    }
+    if (firstError !== undefined) throw firstError;
+    return dispatched;
+  }
+}
+
+/** One job: true when this call moved it to queued. */
+export async function dispatchJob(deps: DispatchDeps, jobId: string): Promise<boolean> {
+  return (await dispatchJobs(deps, [jobId])).length === 1;
+}
+
+async function dispatchTogether(deps: DispatchDeps, ids: string[]): Promise<string[]> {
   const dispatched = await deps.db.$transaction(async (tx) => {
-    const won = await tx.$executeRawUnsafe(
-      "UPDATE jobs SET status = 'queued', queued_at = now(), updated_at = now() WHERE id = $1::uuid AND status = 'scheduled'",
-      jobId,
+    // Rows locked in id order, so two batches sharing jobs (a redelivery next to a re-send) wait for
+    // each other instead of deadlocking. FOR UPDATE re-checks `status` once a racing cancel or
+    // dispatch commits: exactly one of them moves the job.
+    const won = await tx.$queryRawUnsafe<{ id: string }[]>(
+      `WITH due AS (
+         SELECT id FROM jobs WHERE id = ANY($1::uuid[]) AND status = 'scheduled' ORDER BY id FOR UPDATE)
+       UPDATE jobs j SET status = 'queued', queued_at = now(), updated_at = now()
+         FROM due WHERE j.id = due.id
+       RETURNING j.id::text AS id`,
+      ids,
     );
-    if (won === 0) return false;
-    const job = (await tx.job.findUnique({ where: { id: jobId }, include: { deliveries: true } }))!;
-    const context = { orgId: job.orgId, requestId: job.requestId };
-    await enqueueOutbox(tx, [
-      createEnvelope(postQueued, toEventPayload(job), context),
-      ...job.deliveries.filter((delivery) => delivery.status === 'pending').map((delivery) => createEnvelope(publisherDeliveryRun, { job_id: jobId, delivery_id: delivery.id }, context)),
-    ]);
-    return true;
+    if (won.length === 0) return [];
+    const jobs = await tx.job.findMany({ where: { id: { in: won.map((row) => row.id) } }, include: { deliveries: true } });
+    const envelopes: Envelope[] = [];
+    for (const job of jobs) {
+      const context = { orgId: job.orgId, requestId: job.requestId };
+      envelopes.push(createEnvelope(postQueued, toEventPayload(job), context));
+      for (const delivery of job.deliveries) {
+        if (delivery.status === 'pending') envelopes.push(createEnvelope(publisherDeliveryRun, { job_id: job.id, delivery_id: delivery.id }, context));
+      }
+    }
+    await enqueueOutbox(tx, envelopes);
+    return jobs.map((job) => job.id);
   });
-  if (dispatched) deps.wake();
+  if (dispatched.length > 0) deps.wake();
   return dispatched;
 }

@@ -1,5 +1,5 @@
 import type { PrismaClient } from '../generated/prisma/client.ts';
-import { dispatchJob } from './dispatch-job.ts';
+import { dispatchJobs } from './dispatch-job.ts';
 
 const BATCH = 100;
 
@@ -8,7 +8,8 @@ const BATCH = 100;
  * time never got its dispatch (the schedule command was parked on its way to the scheduler, so the
  * scheduler has no row to rescue, or every re-sent dispatch was lost). It is dispatched here; the
  * dispatch is the same conditional `scheduled -> queued` as the scheduler's, so whichever comes
- * first wins and the other is a no-op. Returns how many it dispatched.
+ * first wins and the other is a no-op. Up to 100 jobs a pass, dispatched in one transaction.
+ * Returns how many it dispatched.
  */
 export async function dispatchOverdueScheduled(deps: { db: PrismaClient; wake: () => void }, overdueMs: number): Promise<number> {
   const overdue = await deps.db.$queryRawUnsafe<{ id: string }[]>(
@@ -18,7 +19,5 @@ export async function dispatchOverdueScheduled(deps: { db: PrismaClient; wake: (
     overdueMs / 1000,
     BATCH,
   );
-  let dispatched = 0;
-  for (const row of overdue) if (await dispatchJob(deps, row.id)) dispatched += 1;
-  return dispatched;
+  return (await dispatchJobs(deps, overdue.map((row) => row.id))).length;
 }

@@ -1,33 +1,31 @@
-import { createEnvelope, publisherJobDispatch } from '@svc/contracts';
 import { enqueueOutbox } from '@svc/db';
 import type { Logger } from '@svc/logger';
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import { dispatchCommands, type DispatchRow } from './dispatch-commands.ts';
 
 export interface DueJobsLoopOptions {
   db: PrismaClient;
   logger: Logger;
   pollMs: number;
   batchSize: number;
+  /** Jobs per dispatch command (publisher.job_dispatch.v2). */
+  jobsPerDispatch: number;
   /** Wakes the outbox relay right after a batch committed. */
   wake: () => void;
   /** Observes how late each job fired, by the database clock (metrics). */
   onFired?: (lagMs: number) => void;
 }
 
-interface FiredRow {
-  job_id: string;
-  org_id: string;
-  run_at: Date;
-  request_id: string | null;
+interface FiredRow extends DispatchRow {
   lag_ms: number;
 }
 
 /**
  * Fires due jobs (reliability.md §3.1): each pass claims rows with `run_at <= now()` (the database
- * clock, never the process's) FOR UPDATE SKIP LOCKED, marks them fired and writes one
- * publisher.job_dispatch.v1 per row to the outbox, all in one transaction. Any number of replicas
- * may run: a row is claimed by exactly one. The first pass runs at start, so jobs that came due
- * while every scheduler was down fire at once.
+ * clock, never the process's) FOR UPDATE SKIP LOCKED, marks them fired and writes their dispatch to
+ * the outbox (many jobs per publisher.job_dispatch.v2 command), all in one transaction. Any number
+ * of replicas may run: a row is claimed by exactly one. The first pass runs at start, so jobs that
+ * came due while every scheduler was down fire at once.
  */
 export class DueJobsLoop {
   private running = false;
@@ -65,10 +63,7 @@ export class DueJobsLoop {
         this.options.batchSize,
       );
       if (rows.length === 0) return rows;
-      await enqueueOutbox(
-        tx,
-        rows.map((row) => createEnvelope(publisherJobDispatch, { job_id: row.job_id, scheduled_at: row.run_at.toISOString() }, { orgId: row.org_id, requestId: row.request_id })),
-      );
+      await enqueueOutbox(tx, dispatchCommands(rows, this.options.jobsPerDispatch));
       return rows;
     });
     if (fired.length > 0) {
@@ -79,15 +74,31 @@ export class DueJobsLoop {
     return fired.length;
   }
 
+  /**
+   * How long until the next waiting job is due, by the database clock, capped at the poll interval:
+   * the loop wakes at a job's due time instead of up to a poll interval after it (jobs are often due
+   * on a whole second, many at once). Rows already due but locked by another replica are not waited
+   * for (`run_at > now()`), so a busy replica never makes this one spin.
+   */
+  async untilNextDue(): Promise<number> {
+    const [next] = await this.options.db.$queryRawUnsafe<{ ms: number | null }[]>(
+      "SELECT (EXTRACT(EPOCH FROM (min(run_at) - now())) * 1000)::float8 AS ms FROM scheduled_jobs WHERE status = 'scheduled' AND run_at > now()",
+    );
+    const ms = next?.ms ?? null;
+    return ms === null ? this.options.pollMs : Math.min(this.options.pollMs, Math.max(1, Math.ceil(ms)));
+  }
+
   private async run(): Promise<void> {
     while (this.running) {
       let fired = 0;
+      let waitMs = this.options.pollMs;
       try {
         fired = await this.fireDue();
+        if (fired < this.options.batchSize) waitMs = await this.untilNextDue();
       } catch (error) {
         this.options.logger.error({ err: error }, 'firing due jobs failed');
       }
-      if (fired < this.options.batchSize) await this.sleep(this.options.pollMs);
+      if (fired < this.options.batchSize) await this.sleep(waitMs);
     }
   }
 

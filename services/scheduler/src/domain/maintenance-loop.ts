@@ -11,6 +11,8 @@ export interface MaintenanceLoopOptions {
   maxRedispatches: number;
   retentionHours: number;
   batchSize: number;
+  /** Jobs per re-sent dispatch command (publisher.job_dispatch.v2). */
+  jobsPerDispatch: number;
   /** Wakes the outbox relay after dispatches were written again. */
   wake: () => void;
 }
@@ -50,7 +52,7 @@ export class MaintenanceLoop {
     const { db, logger, batchSize } = this.options;
     let resent = 0;
     for (let handled = batchSize; handled === batchSize && !this.stopping; ) {
-      handled = await redispatchUnconfirmed({ db, logger, afterMs: this.options.redispatchAfterMs, maxRedispatches: this.options.maxRedispatches, batchSize });
+      handled = await redispatchUnconfirmed({ db, logger, afterMs: this.options.redispatchAfterMs, maxRedispatches: this.options.maxRedispatches, batchSize, jobsPerDispatch: this.options.jobsPerDispatch });
       resent += handled;
     }
     if (resent > 0) this.options.wake();

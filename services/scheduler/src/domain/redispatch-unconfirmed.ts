@@ -1,7 +1,7 @@
-import { createEnvelope, publisherJobDispatch } from '@svc/contracts';
 import { enqueueOutbox } from '@svc/db';
 import type { Logger } from '@svc/logger';
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import { dispatchCommands, type DispatchRow } from './dispatch-commands.ts';
 
 export interface RedispatchOptions {
   db: PrismaClient;
@@ -11,13 +11,11 @@ export interface RedispatchOptions {
   /** Re-sends allowed before the row is marked `unconfirmed` and logged as an error. */
   maxRedispatches: number;
   batchSize: number;
+  /** Jobs per dispatch command (publisher.job_dispatch.v2). */
+  jobsPerDispatch: number;
 }
 
-interface StaleRow {
-  job_id: string;
-  org_id: string;
-  run_at: Date;
-  request_id: string | null;
+interface StaleRow extends DispatchRow {
   redispatches: number;
 }
 
@@ -49,10 +47,7 @@ export async function redispatchUnconfirmed(options: RedispatchOptions): Promise
     );
     const resend = stale.filter((row) => row.redispatches <= options.maxRedispatches);
     if (resend.length > 0) {
-      await enqueueOutbox(
-        tx,
-        resend.map((row) => createEnvelope(publisherJobDispatch, { job_id: row.job_id, scheduled_at: row.run_at.toISOString() }, { orgId: row.org_id, requestId: row.request_id })),
-      );
+      await enqueueOutbox(tx, dispatchCommands(resend, options.jobsPerDispatch));
     }
     return { rows: stale, exhausted: stale.filter((row) => row.redispatches > options.maxRedispatches) };
   });
