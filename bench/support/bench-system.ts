@@ -39,6 +39,32 @@ export interface BenchSystemOptions {
   env?: Record<string, string>;
   /** Writes the publisher's V8 CPU profile (`--cpu-prof`) into this directory when it stops. */
   publisherProfileDir?: string;
+  /** Writes the V8 CPU profile of each service named in `profileServices` (all by default) into this directory. */
+  profileDir?: string;
+  profileServices?: readonly BenchService[];
+}
+
+/**
+ * `BENCH_SERVICE_ENV="DELIVERY_CONCURRENCY=1,DB_POOL_MAX=20"`: extra environment for every service, to
+ * measure one setting against the defaults without editing a benchmark.
+ */
+export function serviceEnvFromEnv(): Record<string, string> {
+  const pairs = (process.env.BENCH_SERVICE_ENV ?? '').split(',').map((pair) => pair.trim()).filter(Boolean);
+  return Object.fromEntries(pairs.map((pair) => {
+    const at = pair.indexOf('=');
+    if (at < 1) throw new Error(`BENCH_SERVICE_ENV: "${pair}" is not NAME=value`);
+    return [pair.slice(0, at), pair.slice(at + 1)];
+  }));
+}
+
+/** `BENCH_PROFILE=<dir>` and `BENCH_PROFILE_SERVICES=gateway,publisher` (all four when unset), as options. */
+export function profileOptionsFromEnv(): Pick<BenchSystemOptions, 'profileDir' | 'profileServices'> {
+  const dir = process.env.BENCH_PROFILE;
+  if (!dir) return {};
+  const names = (process.env.BENCH_PROFILE_SERVICES ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !(BENCH_SERVICES as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`BENCH_PROFILE_SERVICES names no bench service: ${unknown.join(', ')}`);
+  return { profileDir: dir, ...(names.length === 0 ? {} : { profileServices: names as BenchService[] }) };
 }
 
 export function rssMb(pid: number): number {
@@ -106,7 +132,7 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
       const broker = await Broker.connect({ url: env.AMQP_URL!, namespace, service: 'bench', logger: createLogger({ service: 'bench', level: 'silent' }) });
       const queues = ['gateway', 'accounts', 'publisher', 'scheduler', 'webhook-dispatcher', 'analytics-sync', 'billing']
         .flatMap((name) => [`${name}.rpc`, `${name}.work`, `${name}.work.parking`, `${name}.plans`, `${name}.plans.parking`]);
-      await broker.deleteTopology({ queues: [...queues, 'publisher.dispatch', 'publisher.dispatch.parking', 'webhook-dispatcher.deliveries', 'webhook-dispatcher.deliveries.parking'] });
+      await broker.deleteTopology({ queues: [...queues, 'publisher.dispatch', 'publisher.dispatch.parking', 'publisher.accounts', 'publisher.accounts.parking', 'webhook-dispatcher.deliveries', 'webhook-dispatcher.deliveries.parking'] });
       await broker.close();
       await Promise.all(BENCH_SERVICES.map((name) => dropDatabase(connectionConfig(TEST_DATABASE_URL, `${runId}_${name}`))));
       await sandbox.close();
@@ -114,7 +140,11 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
     },
   };
   const start = async (name: BenchService) => {
-    const nodeArgs = name === 'publisher' && options.publisherProfileDir !== undefined ? ['--cpu-prof', `--cpu-prof-dir=${options.publisherProfileDir}`] : [];
+    // Named after the service (node's default name says only the date and pid).
+    const dir = options.profileDir !== undefined && (options.profileServices ?? BENCH_SERVICES).includes(name)
+      ? options.profileDir
+      : name === 'publisher' ? options.publisherProfileDir : undefined;
+    const nodeArgs = dir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}.${Date.now()}.cpuprofile`];
     processes.set(name, await startServiceProcess(name, { ...env, DATABASE_NAME: `${runId}_${name}` }, nodeArgs));
   };
   try {
