@@ -31,6 +31,8 @@ export interface BenchSystem {
   connectXAccounts(count: number): Promise<string[]>;
   /** RSS of every service process now, in MB. */
   rss(): Record<BenchService, number>;
+  /** CPU time (user + system) every service process has used so far, in ms (/proc/<pid>/stat). */
+  cpuMs(): Record<BenchService, number>;
   close(): Promise<void>;
 }
 
@@ -71,6 +73,20 @@ export function rssMb(pid: number): number {
   try {
     const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+const CLOCK_TICKS_PER_S = 100;
+
+/** CPU time a process has used, in ms: utime + stime of /proc/<pid>/stat (clock ticks of 10 ms on Linux). */
+export function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces), counted from its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
   } catch {
     return 0;
   }
@@ -126,6 +142,7 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
       return ids;
     },
     rss: () => Object.fromEntries(BENCH_SERVICES.map((name) => [name, rssMb(processes.get(name)?.child.pid ?? 0)])) as Record<BenchService, number>,
+    cpuMs: () => Object.fromEntries(BENCH_SERVICES.map((name) => [name, cpuMs(processes.get(name)?.child.pid ?? 0)])) as Record<BenchService, number>,
     close: async () => {
       // SIGTERM, not SIGKILL: a graceful exit is when node writes the --cpu-prof profile.
       await Promise.all([...processes.values()].map((service) => signalServiceProcess(service, 'SIGTERM')));
