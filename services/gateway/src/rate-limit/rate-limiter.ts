@@ -30,24 +30,6 @@ function limiter(redis: Redis, points: number, duration: number, keyPrefix: stri
   });
 }
 
-/**
- * Both windows of an authenticated request in one Redis round trip (it was one call per limit, and
- * those two calls were ~20% of the gateway's CPU per accepted post: docs/performance.md, Accept
- * path). The same counting as rate-limiter-flexible's Redis store, on the same keys: a counter per
- * window created with its expiry (SET NX PX), incremented, read back with its remaining time. Both
- * keys live on one Redis (no cluster slots to match).
- */
-const CONSUME_WINDOWS = `
-local out = {}
-for i, key in ipairs(KEYS) do
-  redis.call('SET', key, 0, 'PX', ARGV[1], 'NX')
-  out[2 * i - 1] = redis.call('INCR', key)
-  out[2 * i] = redis.call('PTTL', key)
-end
-return out`;
-
-type WindowsRedis = Redis & { consumeWindows(keyCounter: string, orgCounter: string, windowMs: number): Promise<number[]> };
-
 function state(points: number, res: RateLimiterRes): RateLimitState {
   return { limit: points, remaining: Math.max(0, res.remainingPoints), resetSeconds: Math.ceil(res.msBeforeNext / 1000) };
 }
@@ -61,20 +43,15 @@ export function rateLimitHeaders(s: RateLimitState): Record<string, string> {
  * dashboard user), one per organization. The headers describe whichever is closer to running out.
  */
 export class RateLimiter {
-  private readonly redis: WindowsRedis;
-  private readonly prefix: string;
-  /** Where each replica counts alone while Redis cannot be reached. */
-  private readonly perKeyLocal: RateLimiterMemory;
-  private readonly perOrgLocal: RateLimiterMemory;
+  private readonly perKey: RateLimiterRedis;
+  private readonly perOrg: RateLimiterRedis;
   private readonly perAddress: RateLimiterRedis;
 
   constructor(redis: Redis, private readonly settings: RateLimitSettings) {
-    this.prefix = settings.keyPrefix ?? 'rl';
-    redis.defineCommand('consumeWindows', { numberOfKeys: 2, lua: CONSUME_WINDOWS });
-    this.redis = redis as WindowsRedis;
-    this.perKeyLocal = new RateLimiterMemory({ points: settings.perKey, duration: settings.windowSeconds, keyPrefix: `${this.prefix}:key` });
-    this.perOrgLocal = new RateLimiterMemory({ points: settings.perOrg, duration: settings.windowSeconds, keyPrefix: `${this.prefix}:org` });
-    this.perAddress = limiter(redis, settings.perAddress, settings.windowSeconds, `${this.prefix}:addr`);
+    const prefix = settings.keyPrefix ?? 'rl';
+    this.perKey = limiter(redis, settings.perKey, settings.windowSeconds, `${prefix}:key`);
+    this.perOrg = limiter(redis, settings.perOrg, settings.windowSeconds, `${prefix}:org`);
+    this.perAddress = limiter(redis, settings.perAddress, settings.windowSeconds, `${prefix}:addr`);
   }
 
   /** Counts one request without a valid credential from a client address (behind TRUST_PROXY_HOPS). */
@@ -96,39 +73,20 @@ export class RateLimiter {
 
   /** Counts one request; throws a 429 AppError (with Retry-After and RateLimit headers) when over a limit. */
   async consume(principal: Principal): Promise<RateLimitState> {
-    const counts = await this.count(callerKey(principal), principal.orgId);
-    const states = counts.map(({ consumed, msLeft }, index) => {
+    const results = await Promise.allSettled([
+      this.perKey.consume(callerKey(principal)),
+      this.perOrg.consume(principal.orgId),
+    ]);
+    const states = results.map((result, index) => {
       const points = index === 0 ? this.settings.perKey : this.settings.perOrg;
-      const current: RateLimitState = { limit: points, remaining: Math.max(0, points - consumed), resetSeconds: Math.ceil(Math.max(0, msLeft) / 1000) };
-      return { state: current, limited: consumed > points };
+      if (result.status === 'fulfilled') return { state: state(points, result.value), limited: false };
+      if (result.reason instanceof RateLimiterRes) return { state: state(points, result.reason), limited: true };
+      throw result.reason;
     });
     const limited = states.filter((entry) => entry.limited);
     if (limited.length > 0) {
       throw this.limited(limited.reduce((a, b) => (a.state.resetSeconds >= b.state.resetSeconds ? a : b)).state);
     }
     return states.map((entry) => entry.state).reduce((a, b) => (a.remaining / a.limit <= b.remaining / b.limit ? a : b));
-  }
-
-  /** Both windows counted in Redis in one call, or in this replica's memory when Redis fails. */
-  private async count(key: string, orgId: string): Promise<{ consumed: number; msLeft: number }[]> {
-    const windowMs = this.settings.windowSeconds * 1000;
-    try {
-      const [keyConsumed, keyMs, orgConsumed, orgMs] = await this.redis.consumeWindows(`${this.prefix}:key:${key}`, `${this.prefix}:org:${orgId}`, windowMs);
-      return [{ consumed: keyConsumed!, msLeft: keyMs! }, { consumed: orgConsumed!, msLeft: orgMs! }];
-    } catch {
-      // Redis unreachable (the client fails at once, without an offline queue): count locally, as
-      // rate-limiter-flexible's insurance limiter did, rather than failing the request.
-      return Promise.all([this.local(this.perKeyLocal, key), this.local(this.perOrgLocal, orgId)]);
-    }
-  }
-
-  private async local(limiter: RateLimiterMemory, key: string): Promise<{ consumed: number; msLeft: number }> {
-    try {
-      const res = await limiter.consume(key);
-      return { consumed: res.consumedPoints, msLeft: res.msBeforeNext };
-    } catch (error) {
-      if (!(error instanceof RateLimiterRes)) throw error;
-      return { consumed: error.consumedPoints, msLeft: error.msBeforeNext };
-    }
   }
 }
