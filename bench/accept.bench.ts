@@ -1,15 +1,17 @@
 // accept: POST /v1/publish under autocannon vs a bare node:http 202 server (bench/scenarios/accept.ts).
 //   scripts/bench accept   (or: pnpm build && pnpm bench bench/accept)
-//   BENCH_ACCEPT_CONNECTIONS (64), BENCH_ACCEPT_SECONDS (20)
+//   BENCH_ACCEPT_CONNECTIONS (64), BENCH_ACCEPT_SECONDS (20), BENCH_PROFILE=<dir> writes a --cpu-prof
+//   profile of each service there (BENCH_PROFILE_SERVICES=gateway,publisher to pick some),
+//   BENCH_SERVICE_ENV="NAME=value,..." extra environment for every service
 import { benchAccept } from './scenarios/accept.ts';
-import { startBenchSystem } from './support/bench-system.ts';
+import { profileOptionsFromEnv, serviceEnvFromEnv, startBenchSystem } from './support/bench-system.ts';
 import { describe as describeResult, recordResult } from './support/results.ts';
 
 const connections = Number(process.env.BENCH_ACCEPT_CONNECTIONS ?? 64);
 const durationSeconds = Number(process.env.BENCH_ACCEPT_SECONDS ?? 20);
 
 it(`accepts POST /v1/publish with ${connections} connections for ${durationSeconds} s vs a bare 202 server`, async () => {
-  const system = await startBenchSystem();
+  const system = await startBenchSystem({ ...profileOptionsFromEnv(), env: serviceEnvFromEnv() });
   try {
     const result = await benchAccept(system, { connections, durationSeconds });
     recordResult(result);

@@ -3,9 +3,9 @@
 // (bench/scenarios/deliver.ts).
 //   scripts/bench deliver   (or: pnpm build && pnpm bench bench/deliver)
 //   BENCH_DELIVER_JOBS (200), BENCH_DELIVER_ACCOUNTS (50), BENCH_ACCEPT_CONCURRENCY (16),
-//   BENCH_DELIVER_TIMEOUT_S (1800), BENCH_PROFILE=<dir>: the publisher's --cpu-prof profile goes there.
+//   BENCH_DELIVER_TIMEOUT_S (1800), BENCH_PROFILE=<dir>: the services' --cpu-prof profiles go there (BENCH_PROFILE_SERVICES to choose).
 import { benchDeliver } from './scenarios/deliver.ts';
-import { startBenchSystem } from './support/bench-system.ts';
+import { profileOptionsFromEnv, startBenchSystem } from './support/bench-system.ts';
 import { describe as describeResult, recordResult } from './support/results.ts';
 
 const jobs = Number(process.env.BENCH_DELIVER_JOBS ?? 200);
@@ -14,7 +14,7 @@ const acceptConcurrency = Number(process.env.BENCH_ACCEPT_CONCURRENCY ?? 16);
 const timeoutMs = Number(process.env.BENCH_DELIVER_TIMEOUT_S ?? 1800) * 1000;
 
 it(`delivers ${jobs} jobs x ${accounts} X accounts exactly once vs raw amqplib`, async () => {
-  const system = await startBenchSystem(process.env.BENCH_PROFILE ? { publisherProfileDir: process.env.BENCH_PROFILE } : {});
+  const system = await startBenchSystem(profileOptionsFromEnv());
   try {
     const result = await benchDeliver(system, { jobs, accounts, acceptConcurrency, timeoutMs });
     recordResult(result);

@@ -33,22 +33,60 @@ export interface BenchSystem {
   connectXAccounts(count: number): Promise<string[]>;
   /** RSS of every service process now, in MB. */
   rss(): Record<BenchService, number>;
+  /** CPU time (user + system) every service process has used so far, in ms (/proc/<pid>/stat). */
+  cpuMs(): Record<BenchService, number>;
   close(): Promise<void>;
 }
 
 export interface BenchSystemOptions {
   /** Extra environment for every service (e.g. SCHEDULE_MIN_LEAD_SECONDS). */
   env?: Record<string, string>;
-  /** Writes the publisher's V8 CPU profile (`--cpu-prof`) into this directory when it stops. */
-  publisherProfileDir?: string;
-  /** Any service's V8 CPU profile (`--cpu-prof`), written into the directory given when it stops. */
-  profileDirs?: Partial<Record<BenchService, string>>;
+  /** Writes the V8 CPU profile of each service named in `profileServices` (all by default) into this directory. */
+  profileDir?: string;
+  profileServices?: readonly BenchService[];
+}
+
+/**
+ * `BENCH_SERVICE_ENV="DELIVERY_CONCURRENCY=1,DB_POOL_MAX=20"`: extra environment for every service, to
+ * measure one setting against the defaults without editing a benchmark.
+ */
+export function serviceEnvFromEnv(): Record<string, string> {
+  const pairs = (process.env.BENCH_SERVICE_ENV ?? '').split(',').map((pair) => pair.trim()).filter(Boolean);
+  return Object.fromEntries(pairs.map((pair) => {
+    const at = pair.indexOf('=');
+    if (at < 1) throw new Error(`BENCH_SERVICE_ENV: "${pair}" is not NAME=value`);
+    return [pair.slice(0, at), pair.slice(at + 1)];
+  }));
+}
+
+/** `BENCH_PROFILE=<dir>` and `BENCH_PROFILE_SERVICES=gateway,publisher` (all four when unset), as options. */
+export function profileOptionsFromEnv(): Pick<BenchSystemOptions, 'profileDir' | 'profileServices'> {
+  const dir = process.env.BENCH_PROFILE;
+  if (!dir) return {};
+  const names = (process.env.BENCH_PROFILE_SERVICES ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !(BENCH_SERVICES as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`BENCH_PROFILE_SERVICES names no bench service: ${unknown.join(', ')}`);
+  return { profileDir: dir, ...(names.length === 0 ? {} : { profileServices: names as BenchService[] }) };
 }
 
 export function rssMb(pid: number): number {
   try {
     const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+const CLOCK_TICKS_PER_S = 100;
+
+/** CPU time a process has used, in ms: utime + stime of /proc/<pid>/stat (clock ticks of 10 ms on Linux). */
+export function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces), counted from its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
   } catch {
     return 0;
   }
@@ -105,13 +143,14 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
       return ids;
     },
     rss: () => Object.fromEntries(BENCH_SERVICES.map((name) => [name, rssMb(processes.get(name)?.child.pid ?? 0)])) as Record<BenchService, number>,
+    cpuMs: () => Object.fromEntries(BENCH_SERVICES.map((name) => [name, cpuMs(processes.get(name)?.child.pid ?? 0)])) as Record<BenchService, number>,
     close: async () => {
       // SIGTERM, not SIGKILL: a graceful exit is when node writes the --cpu-prof profile.
       await Promise.all([...processes.values()].map((service) => signalServiceProcess(service, 'SIGTERM')));
       const broker = await Broker.connect({ url: env.AMQP_URL!, namespace, service: 'bench', logger: createLogger({ service: 'bench', level: 'silent' }) });
       const queues = ['gateway', 'accounts', 'publisher', 'scheduler', 'webhook-dispatcher', 'analytics-sync', 'billing']
         .flatMap((name) => [`${name}.rpc`, `${name}.work`, `${name}.work.parking`, `${name}.plans`, `${name}.plans.parking`]);
-      await broker.deleteTopology({ queues: [...queues, 'publisher.dispatch', 'publisher.dispatch.parking', 'webhook-dispatcher.deliveries', 'webhook-dispatcher.deliveries.parking'] });
+      await broker.deleteTopology({ queues: [...queues, 'publisher.dispatch', 'publisher.dispatch.parking', 'publisher.accounts', 'publisher.accounts.parking', 'webhook-dispatcher.deliveries', 'webhook-dispatcher.deliveries.parking'] });
       await broker.close();
       await Promise.all(BENCH_SERVICES.map((name) => dropDatabase(connectionConfig(TEST_DATABASE_URL, `${runId}_${name}`))));
       await sandbox.close();
@@ -119,8 +158,9 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
     },
   };
   const start = async (name: BenchService) => {
-    const profileDir = options.profileDirs?.[name] ?? (name === 'publisher' ? options.publisherProfileDir : undefined);
-    const nodeArgs = profileDir !== undefined ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+    // Named after the service (node's default name says only the date and pid).
+    const dir = options.profileDir !== undefined && (options.profileServices ?? BENCH_SERVICES).includes(name) ? options.profileDir : undefined;
+    const nodeArgs = dir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}.${Date.now()}.cpuprofile`];
     processes.set(name, await startServiceProcess(name, { ...env, DATABASE_NAME: `${runId}_${name}` }, nodeArgs));
   };
   try {

@@ -1,7 +1,7 @@
 import { publisherJobCreate } from '@svc/contracts';
 import request from 'supertest';
 import { startSystem, type SystemHarness } from '../support/system-harness.ts';
-import { connectAccount, validBody, waitForFinal } from './publishing-support.ts';
+import { connectAccount, validBody, waitForFinal, waitForReplica } from './publishing-support.ts';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -130,6 +130,8 @@ describe('publishing: accepting jobs and posts', () => {
       await system.sandbox.fault('linkedin', 'token_revoked', 1);
       const refresh = await request(system.gateway).post(`/v1/accounts/${revoked}/refresh`).set('Authorization', auth);
       expect(refresh.status).toBe(409);
+      // Accept reads the publisher's replica of accounts, which follows accounts a moment behind.
+      await waitForReplica(system, revoked, (row) => row?.health === 'revoked' || row?.health === 'requires_reconnect');
       const res = await publish({ account_ids: [x, revoked], text: 'hi' });
       expectRule(res, '/body/account_ids/1', 'account_unusable');
       await system.sandbox.reset();

@@ -52,3 +52,26 @@ export async function waitForFinal(system: SystemHarness, auth: string, id: stri
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface ReplicaRow {
+  health: string;
+  handle: string | null;
+  deleted: boolean;
+  version: string;
+}
+
+/**
+ * Waits until the publisher's account replica (fed by account.state_changed.v1) shows the account as
+ * `until` wants: the replica follows accounts through the outbox relay, so a change is seen there a
+ * moment after it commits (docs/architecture.md, Publishing).
+ */
+export async function waitForReplica(system: SystemHarness, accountId: string, until: (row: ReplicaRow | undefined) => boolean, timeoutMs = 10_000): Promise<ReplicaRow | undefined> {
+  const db = system.workers.publisher!.runtime.db;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [row] = await db.$queryRawUnsafe<ReplicaRow[]>('SELECT health, handle, deleted, version::text FROM account_replicas WHERE account_id = $1::uuid', accountId);
+    if (until(row)) return row;
+    if (Date.now() > deadline) throw new Error(`the publisher's replica of ${accountId} is ${JSON.stringify(row)} after ${timeoutMs} ms`);
+    await sleep(25);
+  }
+}

@@ -222,7 +222,7 @@ export async function startSystem(options: SystemOptions): Promise<SystemHarness
       await Promise.all(Object.values(workers).filter((worker) => worker.runtime.broker.isConnected()).map((worker) => worker.runtime.broker.deleteTopology().catch(() => undefined)));
       await Promise.all(Object.values(workers).map((worker) => worker.stop()));
       const serviceQueues = [...Object.keys(SERVICES), 'gateway'].flatMap((name) => [`${name}.work`, `${name}.work.parking`, `${name}.rpc`, `${name}.plans`, `${name}.plans.parking`]);
-      serviceQueues.push('webhook-dispatcher.deliveries', 'webhook-dispatcher.deliveries.parking', 'publisher.dispatch', 'publisher.dispatch.parking');
+      serviceQueues.push('webhook-dispatcher.deliveries', 'webhook-dispatcher.deliveries.parking', 'publisher.dispatch', 'publisher.dispatch.parking', 'publisher.accounts', 'publisher.accounts.parking');
       await gatewayRuntime.broker.deleteTopology({ queues: serviceQueues });
       publicServer.closeAllConnections();
       await new Promise<void>((resolve) => publicServer.close(() => resolve()));

@@ -53,3 +53,29 @@ describe('JWT verification with keys from a JWKS URL', () => {
     await expect(createJwtVerifier({ algorithm: 'RS256', jwksUrl })(stranger)).rejects.toMatchObject({ code: 'unauthorized', message: expect.stringMatching(/unknown key/) });
   });
 });
+
+describe('verified tokens are remembered', () => {
+  const secret = 'a-test-secret-of-at-least-32-characters!';
+  const signHs = (exp: number) => new SignJWT({ sub: 'u1', org_id: 'org_1' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(exp).sign(new TextEncoder().encode(secret));
+
+  afterEach(() => jest.useRealTimers());
+
+  it('still refuses a remembered token once it has expired', async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    const now = Date.now();
+    const verify = createJwtVerifier({ algorithm: 'HS256', secret });
+    const token = await signHs(Math.floor(now / 1000) + 2);
+    await expect(verify(token)).resolves.toEqual({ userId: 'u1', orgId: 'org_1' });
+    await expect(verify(token)).resolves.toEqual({ userId: 'u1', orgId: 'org_1' });
+    jest.setSystemTime(now + 3000);
+    await expect(verify(token)).rejects.toMatchObject({ code: 'unauthorized', message: expect.stringMatching(/expired/) });
+  });
+
+  it('verifies a token that differs by one byte afresh', async () => {
+    const verify = createJwtVerifier({ algorithm: 'HS256', secret });
+    const token = await signHs(Math.floor(Date.now() / 1000) + 300);
+    await expect(verify(token)).resolves.toMatchObject({ orgId: 'org_1' });
+    const tampered = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
+    await expect(verify(tampered)).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+});

@@ -69,6 +69,15 @@ export const configSchema = Type.Object({
    * history), the relay, the sweeper and the lease heartbeats run at once (docs/operations.md).
    */
   DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 30 }),
+  /**
+   * The accept path's own plain pg pool (group commits of job creates, account replica reads and
+   * updates; docs/performance.md): one batch is written at a time, the rest are single-row reads.
+   * Kept apart from DB_POOL_MAX so deliveries waiting on their organization's lock cannot take the
+   * connections accepts need.
+   */
+  ACCEPT_DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 20, default: 4 }),
+  /** Jobs written by one accept statement at most. */
+  ACCEPT_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 1000, default: 200 }),
   /** Deliveries run at once per publisher process (the broker prefetch of publisher.work). */
   DELIVERY_CONCURRENCY: Type.Integer({ minimum: 1, default: 20 }),
   /**

@@ -1,13 +1,18 @@
+import { createPgRawSql } from '@svc/db';
 import { storageFromConfig, type MediaStorage } from '@svc/media';
 import { providersFromConfig, type Providers } from '@svc/providers';
 import type { ServiceRuntime, WorkerWiring } from '@svc/runtime';
 import type { Config } from './config.ts';
 import { deliveryCommandHandlers, deliveryCommands, dispatchCommandHandlers, dispatchCommands } from './consumers/publisher.consumers.ts';
+import { accountMessages, accountStateHandlers } from './consumers/account-state.consumer.ts';
 import { planChangedHandlers, planMessages } from './consumers/plan-changed.consumer.ts';
+import { AcceptRepository } from './data/accept.repository.ts';
+import { AccountReplicasRepository } from './data/account-replicas.repository.ts';
 import { JobsRepository } from './data/jobs.repository.ts';
 import { MediaRepository } from './data/media.repository.ts';
 import { PlanLimitsRepository } from './data/plan-limits.repository.ts';
-import { accountsClient, type AccountsClient } from './domain/accounts-client.ts';
+import { AcceptBatcher } from './domain/accept-batcher.ts';
+import { accountsClient, replicatedAccountsClient, type AccountsClient } from './domain/accounts-client.ts';
 import { deliveryDeferredMetric, deliveryMetrics } from './domain/delivery-metrics.ts';
 import { dispatchOverdueScheduled } from './domain/dispatch-overdue.ts';
 import { InFlightSweeper } from './domain/in-flight-sweeper.ts';
@@ -42,6 +47,13 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     quotaBytes: config.MEDIA_ORG_QUOTA_BYTES,
   };
   const wake = () => relay.wake();
+  const acceptSql = createPgRawSql(runtime.connection, { max: config.ACCEPT_DB_POOL_SIZE, onIdleError: (error) => logger.warn({ err: error }, 'idle database connection failed') });
+  const acceptRepository = new AcceptRepository(acceptSql, config.PLAN_FREE_POSTS_PER_MONTH);
+  const accept = new AcceptBatcher({ maxSize: config.ACCEPT_BATCH_SIZE, store: (batch) => acceptRepository.store(batch) });
+  const replica = new AccountReplicasRepository(acceptSql);
+  // Accept reads the replica (RPC only for accounts it does not know yet); delivery keeps asking
+  // accounts for credentials, which is also where a replica that lagged behind a revoke is caught.
+  const acceptAccounts = replicatedAccountsClient(replica, accounts);
   const runner = new DeliveryRunner({
     db,
     accounts,
@@ -63,12 +75,13 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   await runtime.broker.serveRpc({
     messages: [...publisherRpc, ...mediaRpc],
     handlers: {
-      ...publisherRpcHandlers({ db, jobs, limits, wake, create: { db, accounts, limits, allowPrivateUrls: config.ALLOW_PRIVATE_URLS, minLeadSeconds: config.SCHEDULE_MIN_LEAD_SECONDS, wake, media: resolveDeps, mediaPublicBaseUrl: config.MEDIA_PUBLIC_BASE_URL, tiktokVerifiedPrefixes: config.TIKTOK_VERIFIED_URL_PREFIXES.split(',').map((prefix) => prefix.trim()).filter(Boolean) } }),
+      ...publisherRpcHandlers({ db, jobs, limits, wake, create: { db, accounts: acceptAccounts, accept, allowPrivateUrls: config.ALLOW_PRIVATE_URLS, minLeadSeconds: config.SCHEDULE_MIN_LEAD_SECONDS, wake, media: resolveDeps, mediaPublicBaseUrl: config.MEDIA_PUBLIC_BASE_URL, tiktokVerifiedPrefixes: config.TIKTOK_VERIFIED_URL_PREFIXES.split(',').map((prefix) => prefix.trim()).filter(Boolean) } }),
       ...mediaRpcHandlers({ media, storage, publicBaseUrl: config.MEDIA_PUBLIC_BASE_URL, quotaBytes: config.MEDIA_ORG_QUOTA_BYTES }),
     },
   });
   // Its own queue, so a plan change is never stuck behind slow deliveries.
   await runtime.broker.consume({ queue: 'publisher.plans', messages: planMessages, handlers: planChangedHandlers(limits), prefetch: 10 });
+  await runtime.broker.consume({ queue: 'publisher.accounts', messages: accountMessages, handlers: accountStateHandlers(replica), prefetch: 20 });
   // Due scheduled jobs have their own queue: a burst of slow deliveries never holds up their fan-out.
   await runtime.broker.consume({ queue: 'publisher.dispatch', messages: dispatchCommands, handlers: dispatchCommandHandlers({ db, wake }), prefetch: 10 });
   await runtime.broker.consume({ queue: 'publisher.work', messages: deliveryCommands, handlers: deliveryCommandHandlers({ runner }), prefetch: config.DELIVERY_CONCURRENCY });
@@ -81,5 +94,13 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     dispatchOverdue: () => dispatchOverdueScheduled({ db, wake }, config.SCHEDULE_OVERDUE_DISPATCH_MS),
   });
   sweeper.start();
-  return { stop: () => sweeper.stop() };
+  return {
+    // Accepts in flight finish (consumers and the RPC server stop first) before their pool closes.
+    // stopConsuming is idempotent: the runtime's own stop finds nothing left to stop.
+    stop: async () => {
+      await sweeper.stop();
+      await runtime.broker.stopConsuming({ deadlineMs: Math.max(1000, config.SHUTDOWN_GRACE_MS - 5000) });
+      await acceptSql.end();
+    },
+  };
 }

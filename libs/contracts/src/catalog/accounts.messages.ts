@@ -165,6 +165,30 @@ export const connectionRevoked = defineMessage({
   description: 'A connected account was revoked or needs reconnecting.',
 });
 
+/**
+ * Event-carried state: what other services may keep about an account (the publisher's replica, read
+ * on every accept instead of an `accounts.lookup` RPC). Written by a trigger on the accounts table in
+ * the same transaction as the change, whenever one of these facts changes (connect, reconnect,
+ * refresh outcome, health, delete), never for a token refresh alone. `version` grows with every
+ * change of one account (a sequence taken under the row's lock): a consumer keeps the highest, so a
+ * redelivered or overtaken event changes nothing. `deleted` is final. No token or secret is carried.
+ */
+export const accountStateChanged = defineMessage({
+  kind: 'event',
+  type: 'account.state_changed.v1',
+  payload: Type.Object({
+    account_id: Type.String(),
+    provider: Provider,
+    handle: Type.Union([Type.String(), Type.Null()]),
+    health: Health,
+    /** The stored identifiers the content rules read (`ruleExtrasOf`), as `accounts.lookup` gives them. */
+    rule_extras: Type.Record(Type.String(), Type.String()),
+    deleted: Type.Boolean(),
+    version: Type.Integer({ minimum: 1 }),
+  }),
+  description: 'An account was connected, changed health or handle, or was deleted (its state as of the change).',
+});
+
 /** Counts for the dashboard: connected (usable) accounts and the distinct networks they are on. */
 export const accountsSummary = defineMessage({
   kind: 'rpc',

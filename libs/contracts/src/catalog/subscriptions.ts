@@ -1,5 +1,5 @@
 import type { EventDefinition } from '../message-definition.ts';
-import { connectionRevoked } from './accounts.messages.ts';
+import { accountStateChanged, connectionRevoked } from './accounts.messages.ts';
 import { billingPlanChanged } from './billing.messages.ts';
 import { postFailed, postPublished, postQueued } from './publishing.messages.ts';
 
@@ -18,6 +18,8 @@ export const eventSubscriptions = {
   // The scheduler's confirmation that a dispatched job left `scheduled` (its rescue pass re-sends
   // dispatches that never got one).
   'scheduler.work': [postQueued],
+  // The publisher's replica of the accounts it publishes to (read at accept time, docs/architecture.md).
+  'publisher.accounts': [accountStateChanged],
 } as const satisfies Record<string, readonly EventDefinition[]>;
 
 export type SubscribedQueue = keyof typeof eventSubscriptions;

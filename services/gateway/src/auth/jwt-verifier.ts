@@ -30,11 +30,38 @@ function describe(error: unknown): AppError {
   return invalid('The dashboard token could not be verified.', error);
 }
 
+/** Tokens remembered as verified, at most; the oldest is forgotten first. */
+const CACHE_MAX = 10_000;
+/**
+ * How long a verified token is taken on its word before it is verified again (never past its `exp`):
+ * with JWKS keys, a key withdrawn from the set stops being accepted within this long.
+ */
+const CACHE_TTL_MS = 60_000;
+
 /**
  * Verifies dashboard JWTs with the one algorithm pinned by config (RFC 8725: never trust the
  * token's own `alg`), requiring `sub`, `org_id` and `exp`, and `iss`/`aud` when configured.
+ *
+ * A token verified once is remembered (the exact string, so a changed byte is verified afresh) until
+ * its `exp` or for CACHE_TTL_MS, whichever comes first: a dashboard client sends the same token on
+ * every call, and verifying it (HMAC or signature, JSON, claims) was ~10% of the gateway's CPU per
+ * accepted post (docs/performance.md, Accept path). A JWT cannot be revoked before `exp` anyway.
  */
 export function createJwtVerifier(settings: JwtSettings): (token: string) => Promise<DashboardClaims> {
+  const verified = new Map<string, { claims: DashboardClaims; until: number }>();
+  const verify = createUncachedJwtVerifier(settings);
+  return async (token) => {
+    const hit = verified.get(token);
+    if (hit !== undefined && Date.now() < hit.until) return hit.claims;
+    verified.delete(token);
+    const { claims, expiresAtMs } = await verify(token);
+    if (verified.size >= CACHE_MAX) verified.delete(verified.keys().next().value!);
+    verified.set(token, { claims, until: Math.min(expiresAtMs, Date.now() + CACHE_TTL_MS) });
+    return claims;
+  };
+}
+
+function createUncachedJwtVerifier(settings: JwtSettings): (token: string) => Promise<{ claims: DashboardClaims; expiresAtMs: number }> {
   const key: Uint8Array | JWTVerifyGetKey = settings.algorithm === 'HS256'
     ? new TextEncoder().encode(settings.secret)
     : createRemoteJWKSet(new URL(settings.jwksUrl ?? ''), { cooldownDuration: 30_000, timeoutDuration: 5_000 });
@@ -56,6 +83,7 @@ export function createJwtVerifier(settings: JwtSettings): (token: string) => Pro
       throw invalid('The dashboard token needs an org_id claim of 1 to 64 letters, digits, "_" or "-".');
     }
     if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw invalid('The dashboard token needs a sub claim.');
-    return { userId: payload.sub, orgId };
+    // `exp` is required and checked by jwtVerify, so it is a number of seconds here.
+    return { claims: { userId: payload.sub, orgId }, expiresAtMs: (payload.exp ?? 0) * 1000 };
   };
 }

@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { createEnvelope, postQueued, publisherDeliveryRun, schedulerJobSchedule, type PostViewType } from '@svc/contracts';
-import { enqueueOutbox } from '@svc/db';
 import { conflict, validationError, type ErrorDetail } from '@svc/errors';
 import { checkUrl } from '@svc/http';
 import { checkContent, isNetwork, isTikTokVerifiedUrl, type Network } from '@svc/providers';
-import type { PlanLimitsRepository } from '../data/plan-limits.repository.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { AcceptBatcher } from './accept-batcher.ts';
 import type { AccountsClient } from './accounts-client.ts';
 import type { MediaRow } from '../data/media.repository.ts';
 import { publicUrlOf } from './media-view.ts';
-import { takePostQuota } from './post-quota.ts';
-import { toEventPayload, toPostView } from './post-view.ts';
+import { planLimitReached } from './post-quota.ts';
+import { toPostView } from './post-view.ts';
 import { resolveJobMedia, type ResolveMediaDeps } from './resolve-media.ts';
 
 export interface CreateJobInput {
@@ -34,8 +33,8 @@ export interface CreateJobDeps {
   accounts: AccountsClient;
   allowPrivateUrls: boolean;
   minLeadSeconds: number;
-  /** The organization's posts limit and monthly usage (billing's plan, replicated). */
-  limits: PlanLimitsRepository;
+  /** Writes validated jobs in group commits, each counted against its organization's monthly posts limit. */
+  accept: AcceptBatcher;
   /** The media library: resolves media_ids and imports media_urls at accept time. */
   media: ResolveMediaDeps;
   mediaPublicBaseUrl: string;
@@ -124,7 +123,7 @@ export async function createJob(deps: CreateJobDeps, input: CreateJobInput): Pro
     if (!providers.includes(provider)) providers.push(provider);
     return { id: randomUUID(), jobId, orgId: input.orgId, accountId, provider, position, status: 'pending' };
   });
-  let job;
+  let job: PostViewType;
   try {
     job = await insertJob(deps, input, { jobId, providers, deliveries, scheduledAt, mediaIds: rows.map((row) => row.id) });
   } catch (error) {
@@ -134,7 +133,7 @@ export async function createJob(deps: CreateJobDeps, input: CreateJobInput): Pro
     throw error;
   }
   deps.wake();
-  return toPostView(job);
+  return job;
 }
 
 async function existingJob(db: PrismaClient, orgId: string, jobId: string): Promise<PostViewType | null> {
@@ -160,40 +159,58 @@ function incompatible(rows: MediaRow[], provider: Network): { mediaId: string; r
   });
 }
 
-/** The job, its deliveries, its unit of the monthly quota and the outbox messages of its first step, in one transaction. */
-function insertJob(deps: CreateJobDeps, input: CreateJobInput, { jobId, providers, deliveries, scheduledAt, mediaIds }: NewJob) {
+/**
+ * The job, its deliveries, its unit of the monthly quota and the outbox messages of its first step,
+ * committed together by the accept batcher (one statement for every job validated meanwhile).
+ */
+async function insertJob(deps: CreateJobDeps, input: CreateJobInput, { jobId, providers, deliveries, scheduledAt, mediaIds }: NewJob): Promise<PostViewType> {
   const context = { orgId: input.orgId, requestId: input.requestId };
-  return deps.db.$transaction(async (tx) => {
-    await tx.job.create({
-      data: {
-        id: jobId,
-        orgId: input.orgId,
-        status: scheduledAt === null ? 'queued' : 'scheduled',
-        text: input.text,
-        mediaUrls: input.mediaUrls,
-        mediaIds,
-        options: input.options as object,
-        accountIds: input.accountIds,
-        providers,
-        scheduledAt,
-        requestId: input.requestId,
-        queuedAt: scheduledAt === null ? new Date() : null,
-      },
-    });
-    await tx.delivery.createMany({ data: deliveries });
-    const created = (await tx.job.findUnique({ where: { id: jobId }, include: { deliveries: true } }))!;
-    await enqueueOutbox(
-      tx,
-      scheduledAt === null
-        ? [
-          createEnvelope(postQueued, toEventPayload(created), context),
-          ...deliveries.map((delivery) => createEnvelope(publisherDeliveryRun, { job_id: jobId, delivery_id: delivery.id }, context)),
-        ]
-        : [createEnvelope(schedulerJobSchedule, { job_id: jobId, run_at: scheduledAt.toISOString() }, context)],
-    );
-    // Last, so the organization's usage row stays locked only from here to the commit: concurrent
-    // jobs of one organization serialize on that row for as short a time as possible.
-    await takePostQuota(deps.limits, input.orgId, tx);
-    return created;
+  const status = scheduledAt === null ? 'queued' : 'scheduled';
+  const results = deliveries.map((delivery) => ({
+    account_id: delivery.accountId,
+    provider: delivery.provider,
+    status: 'pending' as const,
+    platform_post_id: null,
+    platform_post_url: null,
+    error_code: null,
+    error_message: null,
+    attempts: 0,
+    published_at: null,
+  }));
+  const envelopes = scheduledAt === null
+    ? [
+      createEnvelope(postQueued, {
+        id: jobId, job_id: jobId, status, account_ids: input.accountIds, platforms: providers, text: input.text, scheduled_at: null, error_message: null,
+        results: results.map(({ attempts: _attempts, ...result }) => result),
+      }, context),
+      ...deliveries.map((delivery) => createEnvelope(publisherDeliveryRun, { job_id: jobId, delivery_id: delivery.id }, context)),
+    ]
+    : [createEnvelope(schedulerJobSchedule, { job_id: jobId, run_at: scheduledAt.toISOString() }, context)];
+  const outcome = await deps.accept.add({
+    id: jobId,
+    orgId: input.orgId,
+    status,
+    text: input.text,
+    mediaUrls: input.mediaUrls,
+    mediaIds,
+    options: input.options,
+    accountIds: input.accountIds,
+    providers,
+    scheduledAt,
+    requestId: input.requestId,
+    deliveries: deliveries.map(({ id, accountId, provider, position }) => ({ id, accountId, provider, position })),
+    envelopes,
   });
+  if (outcome.kind === 'quota') throw planLimitReached(outcome.plan, outcome.used, outcome.limit);
+  return {
+    id: jobId,
+    status,
+    text: input.text,
+    account_ids: input.accountIds,
+    providers,
+    media_urls: input.mediaUrls,
+    scheduled_at: scheduledAt?.toISOString() ?? null,
+    created_at: outcome.createdAt.toISOString(),
+    results,
+  };
 }

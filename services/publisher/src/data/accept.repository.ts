@@ -1,0 +1,157 @@
+import type { Envelope } from '@svc/contracts';
+import type { RawSql } from '@svc/db';
+
+/** One validated job to store: its row, its deliveries and the outbox messages of its first step. */
+export interface NewJobRow {
+  id: string;
+  orgId: string;
+  status: 'queued' | 'scheduled';
+  text: string;
+  mediaUrls: string[];
+  mediaIds: string[];
+  options: Record<string, Record<string, unknown>>;
+  accountIds: string[];
+  providers: string[];
+  scheduledAt: Date | null;
+  requestId: string | null;
+  deliveries: { id: string; accountId: string; provider: string; position: number }[];
+  envelopes: Envelope[];
+}
+
+/** What became of one job of a batch. `quota`: the organization's monthly posts were used up before its turn. */
+export type StoreOutcome =
+  | { kind: 'stored'; createdAt: Date }
+  | { kind: 'quota'; plan: string; used: number; limit: number };
+
+interface OutcomeRow {
+  seq: number;
+  created_at: Date | null;
+  /** Null when the organization had no usage row for this month (seeded, then the job is tried again). */
+  granted: number | null;
+  after_used: number | null;
+  lim: number | null;
+  plan: string | null;
+}
+
+// The month of a usage row is the database clock's calendar month in UTC (as in plan-limits.repository.ts).
+const PERIOD = "(date_trunc('month', now() AT TIME ZONE 'UTC'))::date";
+
+/**
+ * Every job of the batch in ONE statement (one round trip, one commit, one WAL flush): the usage rows
+ * of the batch's organizations are locked in org order, each organization gets
+ * min(its jobs in the batch, what is left of its month) units, the first that many of its jobs (in
+ * batch order) are inserted with their deliveries and outbox rows, and the rest are answered 402.
+ *
+ * Why one statement: with a transaction of several statements, the usage row stayed locked while the
+ * publisher's event loop got round to sending the next one; under load that was tens of ms per job,
+ * and one organization's accepts queue on that row (docs/performance.md, Accept path).
+ *
+ * Correctness of the count under concurrency (READ COMMITTED): `cur` locks each usage row FOR UPDATE,
+ * which waits for a concurrent batch and then reads the row's latest committed version; the UPDATE
+ * re-reads that same latest version (EvalPlanQual) and adds the grant computed from it, so two
+ * batches racing for the last units cannot both get them. Deliveries reference jobs inserted by a
+ * sibling CTE: foreign keys are checked at the end of the statement, when both are in.
+ */
+const STORE_SQL = `
+WITH req AS (
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
+    seq int, id uuid, org_id text, status text, text text, media_urls text[], media_ids text[], options jsonb,
+    account_ids text[], providers text[], scheduled_at timestamptz, request_id text)
+),
+need AS (SELECT org_id, count(*)::int AS k FROM req GROUP BY org_id),
+cur AS (
+  SELECT u.org_id, u.used, COALESCE(l.posts_per_month, $4::int) AS lim, COALESCE(l.plan, 'free') AS plan
+  FROM post_usage u LEFT JOIN plan_limits l ON l.org_id = u.org_id
+  WHERE u.period = ${PERIOD} AND u.org_id IN (SELECT org_id FROM need)
+  ORDER BY u.org_id
+  FOR UPDATE OF u
+),
+grants AS (
+  SELECT need.org_id, cur.lim, cur.plan, cur.used, GREATEST(0, LEAST(need.k, cur.lim - cur.used)) AS g
+  FROM need JOIN cur ON cur.org_id = need.org_id
+),
+upd AS (
+  UPDATE post_usage u SET used = u.used + grants.g
+  FROM grants WHERE u.org_id = grants.org_id AND u.period = ${PERIOD} AND grants.g > 0
+  RETURNING u.org_id
+),
+ok AS (
+  SELECT ranked.* FROM (SELECT req.*, row_number() OVER (PARTITION BY req.org_id ORDER BY req.seq) AS nth FROM req) ranked
+  JOIN grants ON grants.org_id = ranked.org_id
+  WHERE ranked.nth <= grants.g
+),
+jobs_in AS (
+  INSERT INTO jobs (id, org_id, status, text, media_urls, media_ids, options, account_ids, providers, scheduled_at, request_id, queued_at, updated_at)
+  SELECT id, org_id, status, text, media_urls, media_ids, options, account_ids, providers, scheduled_at, request_id,
+         CASE WHEN status = 'queued' THEN now() END, now()
+  FROM ok
+  RETURNING id, created_at
+),
+deliveries_in AS (
+  INSERT INTO deliveries (id, job_id, org_id, account_id, provider, position, status, updated_at)
+  SELECT d.id, d.job_id, ok.org_id, d.account_id, d.provider, d.position, 'pending', now()
+  FROM jsonb_to_recordset($2::jsonb) AS d(id uuid, job_id uuid, account_id text, provider text, position int)
+  JOIN ok ON ok.id = d.job_id
+),
+outbox_in AS (
+  INSERT INTO outbox_messages (id, type, envelope)
+  SELECT (m.envelope->>'message_id')::uuid, m.envelope->>'type', m.envelope
+  FROM jsonb_to_recordset($3::jsonb) AS m(job_id uuid, envelope jsonb)
+  JOIN ok ON ok.id = m.job_id
+  ON CONFLICT (id) DO NOTHING
+)
+SELECT req.seq, jobs_in.created_at, grants.g AS granted, grants.used + grants.g AS after_used, grants.lim, grants.plan
+FROM req
+LEFT JOIN grants ON grants.org_id = req.org_id
+LEFT JOIN jobs_in ON jobs_in.id = req.id
+ORDER BY req.seq`;
+
+/** The accept path's writes, on a plain pg pool of its own (measured against Prisma in docs/performance.md). */
+export class AcceptRepository {
+  constructor(private readonly sql: RawSql, private readonly freePostsPerMonth: number) {}
+
+  /** Stores the jobs, in order, each counted against its organization's month; one outcome per job. */
+  async store(jobs: readonly NewJobRow[]): Promise<StoreOutcome[]> {
+    const outcomes: (StoreOutcome | undefined)[] = new Array(jobs.length);
+    let rows = await this.run(jobs);
+    const unseeded = rows.filter((row) => row.granted === null).map((row) => row.seq);
+    if (unseeded.length > 0) {
+      // The first job of an organization this month: its usage row is created at 0 (no lock held,
+      // nothing counted), then those jobs go again. Once a month per organization.
+      await this.sql.$executeRawUnsafe(
+        `INSERT INTO post_usage (org_id, period, used) SELECT DISTINCT unnest($1::text[]), ${PERIOD}, 0 ON CONFLICT DO NOTHING`,
+        [...new Set(unseeded.map((seq) => jobs[seq]!.orgId))],
+      );
+      const retried = await this.run(unseeded.map((seq) => jobs[seq]!));
+      rows = rows.filter((row) => row.granted !== null).concat(retried.map((row) => ({ ...row, seq: unseeded[row.seq]! })));
+    }
+    for (const row of rows) {
+      if (row.created_at !== null) outcomes[row.seq] = { kind: 'stored', createdAt: row.created_at };
+      else if (row.granted !== null) outcomes[row.seq] = { kind: 'quota', plan: row.plan ?? 'free', used: row.after_used ?? 0, limit: row.lim ?? this.freePostsPerMonth };
+    }
+    return outcomes.map((outcome, seq) => {
+      if (outcome === undefined) throw new Error(`the accept batch gave job ${jobs[seq]!.id} no outcome`);
+      return outcome;
+    });
+  }
+
+  private run(jobs: readonly NewJobRow[]): Promise<OutcomeRow[]> {
+    const req = jobs.map((job, seq) => ({
+      seq,
+      id: job.id,
+      org_id: job.orgId,
+      status: job.status,
+      text: job.text,
+      media_urls: job.mediaUrls,
+      media_ids: job.mediaIds,
+      options: job.options,
+      account_ids: job.accountIds,
+      providers: job.providers,
+      scheduled_at: job.scheduledAt?.toISOString() ?? null,
+      request_id: job.requestId,
+    }));
+    const deliveries = jobs.flatMap((job) => job.deliveries.map((delivery) => ({ id: delivery.id, job_id: job.id, account_id: delivery.accountId, provider: delivery.provider, position: delivery.position })));
+    const messages = jobs.flatMap((job) => job.envelopes.map((envelope) => ({ job_id: job.id, envelope })));
+    return this.sql.$queryRawUnsafe<OutcomeRow[]>(STORE_SQL, JSON.stringify(req), JSON.stringify(deliveries), JSON.stringify(messages), this.freePostsPerMonth);
+  }
+}
