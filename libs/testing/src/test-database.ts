@@ -22,6 +22,14 @@ export async function createTestDatabase(options: { prefix: string; serviceDir?:
   } catch (error) {
     throw new Error(`Integration tests need PostgreSQL at ${TEST_DATABASE_URL}: start it (pg_ctlcluster 15 main start) or set DATABASE_URL. ${(error as Error).message}`);
   }
-  if (options.serviceDir !== undefined) await migrateDatabase({ serviceDir: options.serviceDir, connection });
+  if (options.serviceDir !== undefined) {
+    try {
+      await migrateDatabase({ serviceDir: options.serviceDir, connection });
+    } catch (error) {
+      // The caller never gets a handle to drop it: a failed migration must not leave the database behind.
+      await dropDatabase(connection).catch(() => undefined);
+      throw error;
+    }
+  }
   return { connection, url: connectionUrl(connection), drop: () => dropDatabase(connection) };
 }

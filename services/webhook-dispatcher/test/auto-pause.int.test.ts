@@ -2,36 +2,18 @@
 // at once; failing with no success past the threshold pauses while failures keep coming; a quiet gap
 // longer than the threshold starts a new streak; any success clears it.
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { createTestDatabase, type TestDatabase } from '@svc/testing';
-import { openDispatcherDb, type DispatcherDb } from '../src/data/database.ts';
-import { DeliveriesRepository, type AttemptRecord } from '../src/data/deliveries.repository.ts';
-import { EndpointsRepository } from '../src/data/endpoints.repository.ts';
+import { type AttemptRecord } from '../src/data/deliveries.repository.ts';
+import { useDispatcherDatabase } from './dispatcher-database.ts';
 
 const DAY = 24 * 3600_000;
 const THRESHOLD = 5 * DAY;
-let database: TestDatabase;
-let db: DispatcherDb;
-let endpoints: EndpointsRepository;
-let deliveries: DeliveriesRepository;
-
-beforeAll(async () => {
-  database = await createTestDatabase({ prefix: 'wh_pause', serviceDir: path.resolve(__dirname, '..') });
-  // An idle connection dropped by the server is nothing this test checks; the pool replaces it.
-  db = openDispatcherDb(database.connection, { max: 4, onPoolError: () => undefined });
-  endpoints = new EndpointsRepository(db);
-  deliveries = new DeliveriesRepository(db);
-});
-afterAll(async () => {
-  await db.$disconnect();
-  await database.drop();
-});
+const t = useDispatcherDatabase('wh_pause');
 
 async function endpointWithDelivery(): Promise<{ endpointId: string; deliveryId: string }> {
   const endpointId = randomUUID();
-  await endpoints.create({ id: endpointId, orgId: 'org_pause', url: 'https://example.com/hook', events: ['post.published'], payloadFormat: 'envelope', secretCipher: 'v1.k1.x.y.z' });
+  await t.endpoints.create({ id: endpointId, orgId: 'org_pause', url: 'https://example.com/hook', events: ['post.published'], payloadFormat: 'envelope', secretCipher: 'v1.k1.x.y.z' });
   const deliveryId = randomUUID();
-  await deliveries.insertMany([{ id: deliveryId, orgId: 'org_pause', endpointId, eventKey: randomUUID(), eventType: 'post.published', body: '{}', manual: false }]);
+  await t.deliveries.insertMany([{ id: deliveryId, orgId: 'org_pause', endpointId, eventKey: randomUUID(), eventType: 'post.published', body: '{}', manual: false }]);
   return { endpointId, deliveryId };
 }
 
@@ -51,19 +33,19 @@ const attemptRecord = (ids: { endpointId: string; deliveryId: string }, outcome:
   });
 
 const attempt = (ids: { endpointId: string; deliveryId: string }, outcome: { statusCode: number; succeeded?: boolean }) =>
-  deliveries.record(attemptRecord(ids, outcome));
+  t.deliveries.record(attemptRecord(ids, outcome));
 
 const setClock = (endpointId: string, failingSinceAgoMs: number, lastFailureAgoMs: number) =>
-  endpoints.update('org_pause', endpointId, { failingSince: new Date(Date.now() - failingSinceAgoMs), lastFailureAt: new Date(Date.now() - lastFailureAgoMs) });
+  t.endpoints.update('org_pause', endpointId, { failingSince: new Date(Date.now() - failingSinceAgoMs), lastFailureAt: new Date(Date.now() - lastFailureAgoMs) });
 
 const read = async (endpointId: string) => {
-  const row = await endpoints.find('org_pause', endpointId);
+  const row = await t.endpoints.find('org_pause', endpointId);
   if (row === null) throw new Error(`endpoint ${endpointId} is missing`);
   return row;
 };
 
 const readDelivery = async (ids: { endpointId: string; deliveryId: string }) => {
-  const row = await deliveries.find('org_pause', ids.endpointId, ids.deliveryId);
+  const row = await t.deliveries.find('org_pause', ids.endpointId, ids.deliveryId);
   if (row === null) throw new Error(`delivery ${ids.deliveryId} is missing`);
   return row;
 };
@@ -111,7 +93,7 @@ describe('a batch of attempts in one statement', () => {
     const a = await endpointWithDelivery();
     const b = await endpointWithDelivery();
     const before = await read(a.endpointId);
-    const statuses = await deliveries.recordMany([attemptRecord(a, ok), attemptRecord(b, { statusCode: 500 })]);
+    const statuses = await t.deliveries.recordMany([attemptRecord(a, ok), attemptRecord(b, { statusCode: 500 })]);
     expect(statuses).toEqual([null, 'active']);
     expect((await read(a.endpointId)).updatedAt).toEqual(before.updatedAt);
     expect((await read(b.endpointId)).failingSince).not.toBeNull();
@@ -125,7 +107,7 @@ describe('a batch of attempts in one statement', () => {
 
   it('counts two attempts of one delivery in one batch, the last one deciding its state', async () => {
     const ids = await endpointWithDelivery();
-    await deliveries.recordMany([attemptRecord(ids, { statusCode: 500 }), attemptRecord(ids, ok)]);
+    await t.deliveries.recordMany([attemptRecord(ids, { statusCode: 500 }), attemptRecord(ids, ok)]);
     const row = await readDelivery(ids);
     expect(row).toMatchObject({ status: 'succeeded', attemptCount: 2 });
     expect(row.attempts).toHaveLength(2);
@@ -134,7 +116,7 @@ describe('a batch of attempts in one statement', () => {
   it('a failure then a success clears the clock, even past the threshold', async () => {
     const ids = await endpointWithDelivery();
     await setClock(ids.endpointId, THRESHOLD + DAY, DAY);
-    expect(await deliveries.recordMany([attemptRecord(ids, { statusCode: 500 }), attemptRecord(ids, ok)])).toEqual(['active', 'active']);
+    expect(await t.deliveries.recordMany([attemptRecord(ids, { statusCode: 500 }), attemptRecord(ids, ok)])).toEqual(['active', 'active']);
     const row = await read(ids.endpointId);
     expect(row).toMatchObject({ status: 'active', failingSince: null, lastFailureAt: null });
   });
@@ -142,7 +124,7 @@ describe('a batch of attempts in one statement', () => {
   it('a success then a failure starts a new streak now instead of pausing', async () => {
     const ids = await endpointWithDelivery();
     await setClock(ids.endpointId, THRESHOLD + DAY, DAY);
-    expect(await deliveries.recordMany([attemptRecord(ids, ok), attemptRecord(ids, { statusCode: 500 })])).toEqual(['active', 'active']);
+    expect(await t.deliveries.recordMany([attemptRecord(ids, ok), attemptRecord(ids, { statusCode: 500 })])).toEqual(['active', 'active']);
     const row = await read(ids.endpointId);
     expect(Date.now() - row.failingSince!.getTime()).toBeLessThan(60_000);
     expect(row.lastFailureAt).not.toBeNull();
@@ -150,14 +132,14 @@ describe('a batch of attempts in one statement', () => {
 
   it('a 410 pauses at once, whatever else the batch holds', async () => {
     const ids = await endpointWithDelivery();
-    expect(await deliveries.recordMany([attemptRecord(ids, { statusCode: 410 }), attemptRecord(ids, ok)])).toEqual(['auto_paused', 'auto_paused']);
+    expect(await t.deliveries.recordMany([attemptRecord(ids, { statusCode: 410 }), attemptRecord(ids, ok)])).toEqual(['auto_paused', 'auto_paused']);
     expect((await read(ids.endpointId)).pausedAt).not.toBeNull();
   });
 
   it('pauses a streak past the threshold when the batch only failed', async () => {
     const ids = await endpointWithDelivery();
     await setClock(ids.endpointId, THRESHOLD + DAY, DAY);
-    expect(await deliveries.recordMany([attemptRecord(ids, { statusCode: 500 }), attemptRecord(ids, { statusCode: 503 })])).toEqual(['auto_paused', 'auto_paused']);
+    expect(await t.deliveries.recordMany([attemptRecord(ids, { statusCode: 500 }), attemptRecord(ids, { statusCode: 503 })])).toEqual(['auto_paused', 'auto_paused']);
   });
 });
 

@@ -2,39 +2,21 @@
 // their declared row types are checked here against the migrated schema: every field present with
 // its JS type, tenant scoping, the keyset page and its attempts' order, and the delete cascade.
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { createTestDatabase, type TestDatabase } from '@svc/testing';
-import { openDispatcherDb, type DispatcherDb } from '../src/data/database.ts';
-import { DeliveriesRepository } from '../src/data/deliveries.repository.ts';
-import { EndpointsRepository, type EndpointRow } from '../src/data/endpoints.repository.ts';
+import { type EndpointRow } from '../src/data/endpoints.repository.ts';
+import { useDispatcherDatabase } from './dispatcher-database.ts';
 
-let database: TestDatabase;
-let db: DispatcherDb;
-let endpoints: EndpointsRepository;
-let deliveries: DeliveriesRepository;
-
-beforeAll(async () => {
-  database = await createTestDatabase({ prefix: 'wh_repo', serviceDir: path.resolve(__dirname, '..') });
-  // An idle connection dropped by the server is nothing this test checks; the pool replaces it.
-  db = openDispatcherDb(database.connection, { max: 4, onPoolError: () => undefined });
-  endpoints = new EndpointsRepository(db);
-  deliveries = new DeliveriesRepository(db);
-});
-afterAll(async () => {
-  await db.$disconnect();
-  await database.drop();
-});
+const t = useDispatcherDatabase('wh_repo');
 
 const newEndpoint = (orgId: string, url = 'https://example.com/hook') =>
-  endpoints.create({ id: randomUUID(), orgId, url, events: ['post.published', 'post.failed'], payloadFormat: 'envelope', secretCipher: 'v1.k1.a.b.c' });
+  t.endpoints.create({ id: randomUUID(), orgId, url, events: ['post.published', 'post.failed'], payloadFormat: 'envelope', secretCipher: 'v1.k1.a.b.c' });
 
 async function deliveryWithAttempts(orgId: string, endpointId: string, statusCodes: number[]): Promise<string> {
   const id = randomUUID();
-  await deliveries.insertMany([{ id, orgId, endpointId, eventKey: randomUUID(), eventType: 'post.published', body: '{"a":1}', manual: false }]);
+  await t.deliveries.insertMany([{ id, orgId, endpointId, eventKey: randomUUID(), eventType: 'post.published', body: '{"a":1}', manual: false }]);
   for (const statusCode of statusCodes) {
     // Attempts of one millisecond would order by their random ids: space them as retries are.
     await new Promise((resolve) => setTimeout(resolve, 5));
-    await deliveries.record({
+    await t.deliveries.record({
       attemptId: randomUUID(), deliveryId: id, endpointId, statusCode, durationMs: 5, error: null, excerpt: `got ${statusCode}`,
       status: statusCode < 300 ? 'succeeded' : 'pending', nextAttemptAt: statusCode < 300 ? null : new Date(Date.now() + 60_000),
       succeeded: statusCode < 300, gone: false, autoPauseAfterMs: 3600_000,
@@ -54,33 +36,33 @@ describe('EndpointsRepository', () => {
     const kind = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : value instanceof Date ? 'date' : typeof value);
     expect(Object.fromEntries(Object.entries(created).map(([key, value]) => [key, kind(value)]))).toEqual(expected);
     expect(created).toMatchObject({ orgId: 'org_repo_types', events: ['post.published', 'post.failed'], status: 'active', payloadFormat: 'envelope' });
-    expect(await endpoints.find('org_repo_types', created.id)).toEqual(created);
+    expect(await t.endpoints.find('org_repo_types', created.id)).toEqual(created);
   });
 
   it('lists, finds, updates and deletes within the organization only', async () => {
     const first = await newEndpoint('org_repo_a', 'https://example.com/1');
     const second = await newEndpoint('org_repo_a', 'https://example.com/2');
     await newEndpoint('org_repo_b');
-    expect((await endpoints.list('org_repo_a')).map((row) => row.url)).toEqual(['https://example.com/1', 'https://example.com/2']);
-    expect(await endpoints.find('org_repo_b', first.id)).toBeNull();
-    expect(await endpoints.find('org_repo_a', 'not-a-uuid')).toBeNull();
-    expect(await endpoints.update('org_repo_b', first.id, { status: 'disabled' })).toBeNull();
-    expect(await endpoints.delete('org_repo_b', first.id)).toBe(false);
-    expect((await endpoints.find('org_repo_a', first.id))?.status).toBe('active');
+    expect((await t.endpoints.list('org_repo_a')).map((row) => row.url)).toEqual(['https://example.com/1', 'https://example.com/2']);
+    expect(await t.endpoints.find('org_repo_b', first.id)).toBeNull();
+    expect(await t.endpoints.find('org_repo_a', 'not-a-uuid')).toBeNull();
+    expect(await t.endpoints.update('org_repo_b', first.id, { status: 'disabled' })).toBeNull();
+    expect(await t.endpoints.delete('org_repo_b', first.id)).toBe(false);
+    expect((await t.endpoints.find('org_repo_a', first.id))?.status).toBe('active');
 
     const expires = new Date(Date.now() + 3600_000);
-    const updated = await endpoints.update('org_repo_a', second.id, { events: ['post.queued'], previousSecretCipher: 'v1.k1.old', previousSecretExpiresAt: expires, pausedAt: null });
+    const updated = await t.endpoints.update('org_repo_a', second.id, { events: ['post.queued'], previousSecretCipher: 'v1.k1.old', previousSecretExpiresAt: expires, pausedAt: null });
     expect(updated).toMatchObject({ id: second.id, events: ['post.queued'], previousSecretCipher: 'v1.k1.old', previousSecretExpiresAt: expires, pausedAt: null, url: 'https://example.com/2' });
     expect(updated!.updatedAt.getTime()).toBeGreaterThanOrEqual(second.updatedAt.getTime());
-    await endpoints.update('org_repo_a', second.id, { status: 'auto_paused', failingSince: new Date(), pausedAt: new Date() });
-    expect(await endpoints.update('org_repo_a', second.id, { status: 'active', failingSince: null, lastFailureAt: null, pausedAt: null })).toMatchObject({ status: 'active', failingSince: null, pausedAt: null });
+    await t.endpoints.update('org_repo_a', second.id, { status: 'auto_paused', failingSince: new Date(), pausedAt: new Date() });
+    expect(await t.endpoints.update('org_repo_a', second.id, { status: 'active', failingSince: null, lastFailureAt: null, pausedAt: null })).toMatchObject({ status: 'active', failingSince: null, pausedAt: null });
 
     const deliveryId = await deliveryWithAttempts('org_repo_a', first.id, [500]);
-    expect(await endpoints.delete('org_repo_a', first.id)).toBe(true);
-    expect(await endpoints.find('org_repo_a', first.id)).toBeNull();
+    expect(await t.endpoints.delete('org_repo_a', first.id)).toBe(true);
+    expect(await t.endpoints.find('org_repo_a', first.id)).toBeNull();
     // Its deliveries and their attempts went with it (foreign keys cascade).
-    expect(await db.$queryRawUnsafe('SELECT id FROM webhook_deliveries WHERE id = $1::uuid', deliveryId)).toEqual([]);
-    expect(await db.$queryRawUnsafe('SELECT id FROM webhook_attempts WHERE delivery_id = $1::uuid', deliveryId)).toEqual([]);
+    expect(await t.db.$queryRawUnsafe('SELECT id FROM webhook_deliveries WHERE id = $1::uuid', deliveryId)).toEqual([]);
+    expect(await t.db.$queryRawUnsafe('SELECT id FROM webhook_attempts WHERE delivery_id = $1::uuid', deliveryId)).toEqual([]);
   });
 });
 
@@ -89,14 +71,14 @@ describe('DeliveriesRepository reads', () => {
     const endpoint = await newEndpoint('org_repo_pages');
     const ids: string[] = [];
     for (let i = 0; i < 5; i += 1) ids.push(await deliveryWithAttempts('org_repo_pages', endpoint.id, i === 0 ? [500, 503, 204] : [204]));
-    expect(await deliveries.count('org_repo_pages', endpoint.id)).toBe(5);
-    expect(await deliveries.count('org_repo_other', endpoint.id)).toBe(0);
-    expect(await deliveries.page('org_repo_other', endpoint.id, 10)).toEqual([]);
+    expect(await t.deliveries.count('org_repo_pages', endpoint.id)).toBe(5);
+    expect(await t.deliveries.count('org_repo_other', endpoint.id)).toBe(0);
+    expect(await t.deliveries.page('org_repo_other', endpoint.id, 10)).toEqual([]);
 
     const seen: string[] = [];
     let after: { createdAt: Date; id: string } | undefined;
     for (;;) {
-      const rows = await deliveries.page('org_repo_pages', endpoint.id, 2, after);
+      const rows = await t.deliveries.page('org_repo_pages', endpoint.id, 2, after);
       const page = rows.slice(0, 2);
       seen.push(...page.map((row) => row.id));
       if (rows.length <= 2) break;
@@ -104,15 +86,15 @@ describe('DeliveriesRepository reads', () => {
       after = { createdAt: last.createdAt, id: last.id };
     }
     // Rows of one millisecond order by id, so compare with the database's own order.
-    const order = await db.$queryRawUnsafe<{ id: string }[]>('SELECT id::text AS id FROM webhook_deliveries WHERE endpoint_id = $1::uuid ORDER BY created_at DESC, id DESC', endpoint.id);
+    const order = await t.db.$queryRawUnsafe<{ id: string }[]>('SELECT id::text AS id FROM webhook_deliveries WHERE endpoint_id = $1::uuid ORDER BY created_at DESC, id DESC', endpoint.id);
     expect(seen).toEqual(order.map((row) => row.id));
     expect(new Set(seen)).toEqual(new Set(ids));
 
-    const oldest = await deliveries.find('org_repo_pages', endpoint.id, ids[0]!);
+    const oldest = await t.deliveries.find('org_repo_pages', endpoint.id, ids[0]!);
     expect(oldest).toMatchObject({ id: ids[0], orgId: 'org_repo_pages', endpointId: endpoint.id, eventType: 'post.published', body: '{"a":1}', status: 'succeeded', attemptCount: 3, nextAttemptAt: null, manual: false });
     expect(oldest!.createdAt).toBeInstanceOf(Date);
     expect(oldest!.attempts.map((attempt) => [attempt.statusCode, attempt.responseExcerpt, attempt.durationMs])).toEqual([[500, 'got 500', 5], [503, 'got 503', 5], [204, 'got 204', 5]]);
     expect(oldest!.attempts.every((attempt) => attempt.createdAt instanceof Date && attempt.deliveryId === ids[0])).toBe(true);
-    expect(await deliveries.find('org_repo_other', endpoint.id, ids[0]!)).toBeNull();
+    expect(await t.deliveries.find('org_repo_other', endpoint.id, ids[0]!)).toBeNull();
   });
 });
