@@ -84,13 +84,17 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
     jobIds.push(((await res.json()) as { job_id: string }).job_id);
   };
   const open = async () => Number((await publisher.query<{ n: string }>('SELECT count(*) AS n FROM jobs WHERE finished_at IS NULL')).rows[0]!.n);
+  // A refused accept ends the soak at once (it is a failure, not a pause in the load).
+  let feederError: unknown;
   const feeder = (async () => {
     while (!stopping) {
       const missing = options.backlog - (await open());
       if (missing > 0) await Promise.all(Array.from({ length: Math.min(missing, options.acceptConcurrency) }, () => submit()));
       else await sleep(100);
     }
-  })();
+  })().catch((error: unknown) => {
+    feederError = error;
+  });
 
   const windows: Window[] = [];
   const started = Date.now();
@@ -98,6 +102,7 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
   try {
     while (Date.now() - started < options.minutes * 60_000) {
       await sleep(options.windowSeconds * 1000);
+      if (feederError !== undefined) throw feederError;
       const to = new Date();
       const { rows: [finished] } = await publisher.query<{ n: string }>('SELECT count(*) AS n FROM deliveries WHERE finished_at >= $1 AND finished_at < $2', [from, to]);
       const deliveries = Number(finished!.n);
@@ -110,6 +115,7 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
     stopping = true;
     await feeder;
   }
+  if (feederError !== undefined) throw feederError;
 
   // Drain, then exactly once from the network's records.
   const drainDeadline = Date.now() + 600_000;
