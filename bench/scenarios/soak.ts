@@ -83,6 +83,8 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
     if (res.status !== 202) throw new Error(`soak job ${n} was not accepted: ${res.status} ${await res.text()}`);
     jobIds.push(((await res.json()) as { job_id: string }).job_id);
   };
+  // Without autovacuum every table that churns decays; the figure says which way the server ran.
+  const autovacuum = (await publisher.query<{ autovacuum: string }>('SHOW autovacuum')).rows[0]!.autovacuum;
   const open = async () => Number((await publisher.query<{ n: string }>('SELECT count(*) AS n FROM jobs WHERE finished_at IS NULL')).rows[0]!.n);
   // A refused accept ends the soak at once (it is a failure, not a pause in the load).
   let feederError: unknown;
@@ -141,7 +143,7 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
     baseline: first.rate,
     baselineName: 'the first full window of the same run',
     target: 'ratio >= 0.9 (no decay with use)',
-    detail: { 'window s': options.windowSeconds, windows: windows.length, jobs: jobIds.length, deliveries: targets, 'min window rate': Math.min(...windows.slice(1).map((window) => window.rate)), ...sizes },
+    detail: { autovacuum, 'window s': options.windowSeconds, windows: windows.length, jobs: jobIds.length, deliveries: targets, 'min window rate': Math.min(...windows.slice(1).map((window) => window.rate)), ...sizes },
   }];
   return { bench: 'soak', params: { minutes: options.minutes, window_s: options.windowSeconds, accounts: options.accounts, backlog: options.backlog, accept_concurrency: options.acceptConcurrency }, figures };
 }
