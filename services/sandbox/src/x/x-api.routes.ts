@@ -19,6 +19,8 @@ export function registerXApi(router: Router, ctx: SandboxContext): void {
   const auth = requireXToken(ctx);
   const media = state.store<XMedia>(X_STORES.media);
   const tweets = state.store<XTweet>(X_STORES.tweets);
+  // X refuses a user's second post of the same text; looked up by key, not by scanning every tweet.
+  const byText = state.store<string>(X_STORES.tweetsByText);
 
   router.get('/2/users/me', gate, auth, requireXScopes('tweet.read', 'users.read'), (req, res) => {
     const { userId, subscription } = xCallerOf(res);
@@ -43,11 +45,12 @@ export function registerXApi(router: Router, ctx: SandboxContext): void {
       return invalidRequest(res, 'media.media_ids', 'A post may have 4 images, or 1 GIF, or 1 video.');
     }
     if (weightedLength(text) > textLimitOf(subscription)) return problem(res, 403, 'Forbidden', 'You are not permitted to perform this action.');
-    if (text !== '' && [...tweets.values()].some((tweet) => tweet.userId === userId && tweet.text === text)) {
+    if (text !== '' && byText.has(`${userId}\n${text}`)) {
       return problem(res, 403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
     }
     const tweet: XTweet = { id: numericId(19, '1'), userId, text, mediaIds, createdAt: new Date(state.now()).toISOString() };
     tweets.set(tweet.id, tweet);
+    if (text !== '') byText.set(`${userId}\n${text}`, tweet.id);
     state.recordPost({
       network: 'x',
       id: tweet.id,

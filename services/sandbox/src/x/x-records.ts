@@ -22,4 +22,5 @@ export interface XTweet {
 /** X's media key, `<type>_<media id>`: 3 photo, 13 (amplify) video, 16 animated GIF. */
 export const mediaKey = (media: Pick<XMedia, 'id' | 'category'>) => `${media.category.endsWith('video') ? 13 : media.category.endsWith('gif') ? 16 : 3}_${media.id}`;
 
-export const X_STORES = { media: 'x.media', tweets: 'x.tweets', windows: 'x.windows' } as const;
+/** `tweetsByText`: `${userId}\n${text}` -> tweet id, so the duplicate check does not scan every tweet. */
+export const X_STORES = { media: 'x.media', tweets: 'x.tweets', tweetsByText: 'x.tweets_by_text', windows: 'x.windows' } as const;
