@@ -70,17 +70,10 @@ export interface AttemptRow {
 }
 
 /** A `webhook_deliveries` row with its attempts, oldest first (what the API lists and replays). */
-export interface DeliveryWithAttempts {
-  id: string;
-  orgId: string;
-  endpointId: string;
-  eventKey: string;
-  eventType: string;
-  body: string;
+export interface DeliveryWithAttempts extends Omit<NewDelivery, 'leaseMs'> {
   status: string;
   attemptCount: number;
   nextAttemptAt: Date | null;
-  manual: boolean;
   createdAt: Date;
   updatedAt: Date;
   attempts: AttemptRow[];
