@@ -38,6 +38,30 @@ interface Window {
   rate: number;
   /** `service.table` -> live rows, and dead tuples for the outboxes. */
   rows: Record<string, number>;
+  /** CPU ms per delivery finished in the window, per service process and the bench process (feeder and sandbox). */
+  cpuPerDelivery: Record<string, number>;
+  /** Rows the publisher's database read per delivery in the window, per table (sequential + index fetches). */
+  readsPerDelivery: Record<string, number>;
+}
+
+/** CPU used so far by every service process and by this process, in ms. */
+function cpuNow(system: BenchSystem): Record<string, number> {
+  const usage = process.cpuUsage();
+  return { ...system.cpuMs(), bench: (usage.user + usage.system) / 1000 };
+}
+
+/** Rows read so far per table of one database (what a query that scans a growing table shows up in). */
+async function tableReads(db: pg.Client): Promise<Record<string, number>> {
+  const { rows } = await db.query<{ relname: string; n: string }>(
+    'SELECT relname, coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) AS n FROM pg_stat_user_tables',
+  );
+  return Object.fromEntries(rows.map((row) => [row.relname, Number(row.n)]));
+}
+
+/** What grew between two samples, per delivery, keeping only what is worth reading. */
+function perDelivery(before: Record<string, number>, after: Record<string, number>, deliveries: number, floor: number): Record<string, number> {
+  const entries = Object.entries(after).map(([key, value]) => [key, (value - (before[key] ?? 0)) / Math.max(1, deliveries)] as const);
+  return Object.fromEntries(entries.filter(([, value]) => value >= floor).map(([key, value]) => [key, Math.round(value * 10) / 10]));
 }
 
 async function tableRows(databases: Map<BenchService, pg.Client>): Promise<Record<string, number>> {
@@ -71,6 +95,9 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
   let submitted = 0;
   let stopping = false;
   const jobIds: string[] = [];
+  // The feeder asks only about the jobs it still counts as open (primary-key lookups): counting every
+  // unfinished job scanned the whole jobs table a dozen times a second, a cost that grew with the run.
+  const unfinished = new Set<string>();
 
   // One in ten jobs carries an Idempotency-Key (records the gateway keeps), one in ten is scheduled
   // two seconds ahead (rows the scheduler keeps): the soak exercises what grows with use.
@@ -81,11 +108,17 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
     const body = { account_ids: accounts, text: `${prefix} #${n}`, ...(n % 10 === 7 ? { scheduled_at: new Date(Date.now() + 2000).toISOString() } : {}) };
     const res = await fetch(`${system.api}/v1/publish`, { method: 'POST', headers, body: JSON.stringify(body) });
     if (res.status !== 202) throw new Error(`soak job ${n} was not accepted: ${res.status} ${await res.text()}`);
-    jobIds.push(((await res.json()) as { job_id: string }).job_id);
+    const { job_id: id } = (await res.json()) as { job_id: string };
+    jobIds.push(id);
+    unfinished.add(id);
   };
   // Without autovacuum every table that churns decays; the figure says which way the server ran.
   const autovacuum = (await publisher.query<{ autovacuum: string }>('SHOW autovacuum')).rows[0]!.autovacuum;
-  const open = async () => Number((await publisher.query<{ n: string }>('SELECT count(*) AS n FROM jobs WHERE finished_at IS NULL')).rows[0]!.n);
+  const open = async () => {
+    const { rows } = await publisher.query<{ id: string }>('SELECT id FROM jobs WHERE id = ANY($1::uuid[]) AND finished_at IS NOT NULL', [[...unfinished]]);
+    for (const row of rows) unfinished.delete(row.id);
+    return unfinished.size;
+  };
   // A refused accept ends the soak at once (it is a failure, not a pause in the load).
   let feederError: unknown;
   const feeder = (async () => {
@@ -101,6 +134,8 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
   const windows: Window[] = [];
   const started = Date.now();
   let from = new Date();
+  let cpuBefore = cpuNow(system);
+  let readsBefore = await tableReads(publisher);
   try {
     while (Date.now() - started < options.minutes * 60_000) {
       await sleep(options.windowSeconds * 1000);
@@ -108,10 +143,21 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
       const to = new Date();
       const { rows: [finished] } = await publisher.query<{ n: string }>('SELECT count(*) AS n FROM deliveries WHERE finished_at >= $1 AND finished_at < $2', [from, to]);
       const deliveries = Number(finished!.n);
-      const window = { endedAtS: Math.round((to.getTime() - started) / 1000), deliveries, rate: deliveries / ((to.getTime() - from.getTime()) / 1000), rows: await tableRows(databases) };
+      const cpuAfter = cpuNow(system);
+      const readsAfter = await tableReads(publisher);
+      const window: Window = {
+        endedAtS: Math.round((to.getTime() - started) / 1000),
+        deliveries,
+        rate: deliveries / ((to.getTime() - from.getTime()) / 1000),
+        rows: await tableRows(databases),
+        cpuPerDelivery: perDelivery(cpuBefore, cpuAfter, deliveries, 0),
+        readsPerDelivery: perDelivery(readsBefore, readsAfter, deliveries, 0.5),
+      };
       windows.push(window);
-      console.log(`soak ${window.endedAtS} s: ${window.rate.toFixed(1)} deliveries/s, ${JSON.stringify(window.rows)}`);
+      console.log(`soak ${window.endedAtS} s: ${window.rate.toFixed(1)} deliveries/s, cpu ms/delivery ${JSON.stringify(window.cpuPerDelivery)}, publisher rows read/delivery ${JSON.stringify(window.readsPerDelivery)}, ${JSON.stringify(window.rows)}`);
       from = to;
+      cpuBefore = cpuAfter;
+      readsBefore = readsAfter;
     }
   } finally {
     stopping = true;
@@ -135,7 +181,16 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
   // The first window warms up (processes, JIT, pools): the baseline is the second.
   const first = windows[Math.min(1, windows.length - 1)]!;
   const last = windows.at(-1)!;
-  const sizes = Object.fromEntries(Object.keys(last.rows).flatMap((key) => [[`${key} start`, first.rows[key]!], [`${key} end`, last.rows[key]!]]));
+  const startEnd = (name: string, start: Record<string, number>, end: Record<string, number>) =>
+    Object.keys({ ...start, ...end }).flatMap((key) => {
+      const label = name === '' ? key : `${key} ${name}`;
+      return [[`${label} start`, start[key] ?? 0], [`${label} end`, end[key] ?? 0]];
+    });
+  const sizes = Object.fromEntries([
+    ...startEnd('', first.rows, last.rows),
+    ...startEnd('cpu ms/delivery', first.cpuPerDelivery, last.cpuPerDelivery),
+    ...startEnd('rows read/delivery', first.readsPerDelivery, last.readsPerDelivery),
+  ]);
   const figures: BenchFigure[] = [{
     name: `soak: ${options.minutes} min steady publishing, ${accounts.length} X accounts a job, ${options.backlog} jobs open`,
     value: last.rate,

@@ -21,20 +21,24 @@ export const BENCH_SERVICES = ['gateway', 'accounts', 'publisher', 'scheduler'] 
 export type BenchService = (typeof BENCH_SERVICES)[number];
 
 export interface BenchSystem {
+  /** The first gateway's base URL. */
   api: string;
+  /** Every gateway's base URL (one per replica): load generators spread their requests over them. */
+  apis: string[];
   /** The run's AMQP namespace (to watch what the services publish). */
   namespace: string;
   auth: string;
   sandbox: RunningSandbox;
-  processes: Map<BenchService, ServiceProcess>;
+  /** Every service process by instance name: the service's name, then `publisher-2`, ... for replicas. */
+  processes: Map<string, ServiceProcess>;
   /** A pg client on one service's database (the caller ends it). */
   database(service: BenchService): Promise<pg.Client>;
   /** Connects `count` X accounts through the API and returns their ids. */
   connectXAccounts(count: number): Promise<string[]>;
-  /** RSS of every service process now, in MB. */
-  rss(): Record<BenchService, number>;
-  /** CPU time (user + system) every service process has used so far, in ms (/proc/<pid>/stat). */
-  cpuMs(): Record<BenchService, number>;
+  /** RSS of every service process now, in MB, by instance name. */
+  rss(): Record<string, number>;
+  /** CPU time (user + system) every service process has used so far, in ms (/proc/<pid>/stat), by instance name. */
+  cpuMs(): Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -44,6 +48,23 @@ export interface BenchSystemOptions {
   /** Writes the V8 CPU profile of each service named in `profileServices` (all by default) into this directory. */
   profileDir?: string;
   profileServices?: readonly BenchService[];
+  /** Processes per service (1 each by default): the scale-out benchmark runs 2 publishers and 2 gateways. */
+  replicas?: Partial<Record<BenchService, number>>;
+}
+
+/** `publisher`, then `publisher-2`, `publisher-3`, ... */
+export function instanceName(service: BenchService, replica: number): string {
+  return replica === 1 ? service : `${service}-${replica}`;
+}
+
+/** Adds up a per-instance record by service (a service's replicas together). */
+export function byService(perInstance: Record<string, number>): Record<BenchService, number> {
+  const totals = Object.fromEntries(BENCH_SERVICES.map((name) => [name, 0])) as Record<BenchService, number>;
+  for (const [instance, value] of Object.entries(perInstance)) {
+    const service = BENCH_SERVICES.find((name) => instance === name || instance.startsWith(`${name}-`));
+    if (service !== undefined) totals[service] += value;
+  }
+  return totals;
 }
 
 /**
@@ -98,11 +119,12 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
   const mediaDir = path.join(os.tmpdir(), runId);
   // The sandbox records every post in memory; Instagram's quota is the only one it enforces.
   const sandbox = await startSandbox({ igQuotaTotal: 1_000_000 });
-  const port = await freePort();
-  const api = `http://127.0.0.1:${port}`;
+  const replicas = (service: BenchService) => options.replicas?.[service] ?? 1;
+  const ports = await Promise.all(Array.from({ length: replicas('gateway') }, () => freePort()));
+  const apis = ports.map((port) => `http://127.0.0.1:${port}`);
+  const api = apis[0]!;
   const env = harnessEnv(namespace, sandbox.baseUrl, { dir: mediaDir, publicBaseUrl: api }, {
     LOG_LEVEL: 'info',
-    PORT: String(port),
     // Limits out of the way: the benchmarks measure throughput, not the limits.
     RATE_LIMIT_PER_KEY: '100000000', RATE_LIMIT_PER_ORG: '100000000', RATE_LIMIT_PER_ADDRESS: '100000000',
     PLAN_FREE_POSTS_PER_MONTH: '100000000',
@@ -114,9 +136,12 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
   // measures each service with its own defaults (the publisher's 30, the others' 10).
   if (options.env?.DB_POOL_MAX === undefined) delete env.DB_POOL_MAX;
   if (options.env?.WEBHOOK_DB_POOL_SIZE === undefined) delete env.WEBHOOK_DB_POOL_SIZE;
-  const processes = new Map<BenchService, ServiceProcess>();
+  const processes = new Map<string, ServiceProcess>();
+  const perInstance = (read: (pid: number) => number) =>
+    Object.fromEntries([...processes].map(([name, service]) => [name, read(service.child.pid ?? 0)]));
   const system: BenchSystem = {
     api,
+    apis,
     namespace,
     auth: `Bearer ${await new SignJWT({ sub: 'user_1', org_id: `org_${runId}` }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('2h').sign(new TextEncoder().encode(JWT_SECRET))}`,
     sandbox,
@@ -142,8 +167,8 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
       }
       return ids;
     },
-    rss: () => Object.fromEntries(BENCH_SERVICES.map((name) => [name, rssMb(processes.get(name)?.child.pid ?? 0)])) as Record<BenchService, number>,
-    cpuMs: () => Object.fromEntries(BENCH_SERVICES.map((name) => [name, cpuMs(processes.get(name)?.child.pid ?? 0)])) as Record<BenchService, number>,
+    rss: () => perInstance(rssMb),
+    cpuMs: () => perInstance(cpuMs),
     close: async () => {
       // SIGTERM, not SIGKILL: a graceful exit is when node writes the --cpu-prof profile.
       await Promise.all([...processes.values()].map((service) => signalServiceProcess(service, 'SIGTERM')));
@@ -157,19 +182,25 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
       await rm(mediaDir, { recursive: true, force: true });
     },
   };
-  const start = async (name: BenchService) => {
-    // Named after the service (node's default name says only the date and pid).
+  const start = async (name: BenchService, replica = 1) => {
+    const instance = instanceName(name, replica);
+    // Named after the instance (node's default name says only the date and pid).
     const dir = options.profileDir !== undefined && (options.profileServices ?? BENCH_SERVICES).includes(name) ? options.profileDir : undefined;
-    const nodeArgs = dir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}.${Date.now()}.cpuprofile`];
-    processes.set(name, await startServiceProcess(name, { ...env, DATABASE_NAME: `${runId}_${name}` }, nodeArgs));
+    const nodeArgs = dir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${instance}.${Date.now()}.cpuprofile`];
+    const port: Record<string, string> = name === 'gateway' ? { PORT: String(ports[replica - 1]) } : {};
+    processes.set(instance, await startServiceProcess(name, { ...env, ...port, DATABASE_NAME: `${runId}_${name}` }, nodeArgs));
+  };
+  // allSettled: when one fails, the others are in `processes` before close() stops them.
+  const startAll = async (starts: Promise<void>[]) => {
+    const failed = (await Promise.allSettled(starts)).find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
   };
   try {
     // The gateway first: it declares the exchanges the others bind to (as in the fault suite).
     await start('gateway');
-    // allSettled: when one fails, the others are in `processes` before close() stops them.
-    const started = await Promise.allSettled((['accounts', 'publisher', 'scheduler'] as const).map(start));
-    const failed = started.find((outcome) => outcome.status === 'rejected');
-    if (failed) throw failed.reason;
+    await startAll((['accounts', 'publisher', 'scheduler'] as const).map((name) => start(name)));
+    // Replicas once the first of each has migrated its database, as a rollout adds pods.
+    await startAll(BENCH_SERVICES.flatMap((name) => Array.from({ length: replicas(name) - 1 }, (_, k) => start(name, k + 2))));
   } catch (error) {
     await system.close().catch(() => undefined);
     throw error;

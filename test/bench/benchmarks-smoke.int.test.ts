@@ -2,6 +2,7 @@ import { benchAccept } from '../../bench/scenarios/accept.ts';
 import { benchAnalytics } from '../../bench/scenarios/analytics.ts';
 import { benchDeliver } from '../../bench/scenarios/deliver.ts';
 import { benchFire } from '../../bench/scenarios/fire.ts';
+import { benchScaleOut } from '../../bench/scenarios/scale-out.ts';
 import { benchSoak } from '../../bench/scenarios/soak.ts';
 import { benchWebhooks } from '../../bench/scenarios/webhooks.ts';
 import { startBenchSystem, type BenchSystem } from '../../bench/support/bench-system.ts';
@@ -55,7 +56,23 @@ describe('throughput benchmarks (smoke)', () => {
     const result = await benchSoak(system, { minutes: 0.1, windowSeconds: 2, accounts: 2, backlog: 4, acceptConcurrency: 2 });
     expectFigures(result);
     expect(result.figures[0]!.detail).toHaveProperty(['publisher.outbox_messages end']);
+    expect(result.figures[0]!.detail).toHaveProperty(['publisher cpu ms/delivery end']);
   }, 120_000);
+});
+
+// Starts its own systems: one of each process, then two publishers and two gateways.
+describe('scale-out benchmark (smoke)', () => {
+  it('accept and deliver with one and with two publishers and gateways, every replica running', async () => {
+    const result = await benchScaleOut({
+      replicas: 2,
+      accept: { connections: 2, durationSeconds: 3 },
+      deliver: { jobs: 4, accounts: 2, acceptConcurrency: 2, timeoutMs: 60_000 },
+      env: {},
+    });
+    expectFigures(result);
+    expect(result.figures[1]!.detail).toMatchObject({ 'peak MB publisher-2': expect.any(Number), 'peak MB gateway-2': expect.any(Number) });
+    expect(result.figures[1]!.detail!['peak MB publisher-2']).toBeGreaterThan(0);
+  }, 300_000);
 });
 
 // These two start their own systems (the dispatcher as a built process; analytics in this process).
