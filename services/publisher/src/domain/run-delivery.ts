@@ -2,6 +2,7 @@ import { createEnvelope, publisherDeliveryRun } from '@svc/contracts';
 import { isAppError } from '@svc/errors';
 import type { Logger } from '@svc/logger';
 import { isProviderError, type MediaInput, type Network, type Providers, type PublishResult } from '@svc/providers';
+import { readDeliveryToRun, type DeliveryToRun } from '../data/delivery-to-run.ts';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
 import type { AccountCredentials, AccountsClient } from './accounts-client.ts';
 import { deliveryErrorCodes, type DeliveryErrorCode } from './errors.ts';
@@ -10,7 +11,6 @@ import { countFinishedDelivery } from './finish-job.ts';
 import { reconcileDelivery } from './reconcile-delivery.ts';
 import { deliveryMedia, type DeliveryMediaDeps } from './delivery-media.ts';
 import { enqueueOutboxAfter } from './outbox-at.ts';
-import type { DeliveryRow } from './post-view.ts';
 
 export interface RunDeliveryDeps {
   db: PrismaClient;
@@ -85,12 +85,12 @@ export class DeliveryRunner {
   constructor(private readonly deps: RunDeliveryDeps) {}
 
   async run(deliveryId: string): Promise<void> {
-    const delivery = await this.deps.db.delivery.findUnique({ where: { id: deliveryId } });
-    if (delivery === null) return;
+    const read = await readDeliveryToRun(this.deps.db, deliveryId);
+    if (read === undefined) return;
+    const { delivery, job } = read;
     if (delivery.status === 'in_flight') return this.takeOver(delivery);
     if (delivery.status !== 'pending') return;
-    const job = await this.deps.db.job.findUnique({ where: { id: delivery.jobId } });
-    if (job === null || !['queued', 'processing'].includes(job.status)) return;
+    if (!['queued', 'processing'].includes(job.status)) return;
 
     let credentials: AccountCredentials;
     try {
@@ -145,7 +145,7 @@ export class DeliveryRunner {
    * new attempt when the post is verifiably absent and may be posted again, undefined when the
    * delivery was settled (found, failed) or put back to look again later.
    */
-  private async reconcile(delivery: DeliveryRow, claim: Claim, credentials: AccountCredentials, text: string, mediaCount: number, requestId: string | null): Promise<number | undefined> {
+  private async reconcile(delivery: DeliveryToRun, claim: Claim, credentials: AccountCredentials, text: string, mediaCount: number, requestId: string | null): Promise<number | undefined> {
     const network = LABEL[delivery.provider as Network];
     const found = await reconcileDelivery(
       { db: this.deps.db, providers: this.deps.providers, logger: this.deps.logger },
@@ -196,7 +196,7 @@ export class DeliveryRunner {
    * per-organization limit, claims of one organization are serialized by an advisory lock so the
    * count of its live leases cannot be read stale by two workers at once.
    */
-  private async claim(delivery: DeliveryRow): Promise<Claim | 'org_busy' | undefined> {
+  private async claim(delivery: DeliveryToRun): Promise<Claim | 'org_busy' | undefined> {
     const limit = this.deps.orgConcurrency;
     return this.deps.db.$transaction(async (tx) => {
       if (limit !== undefined) {
@@ -234,7 +234,7 @@ export class DeliveryRunner {
   }
 
   /** The organization already uses its share of delivery slots: try again shortly, acknowledging this command. */
-  private async deferForOrg(delivery: DeliveryRow, requestId: string | null): Promise<void> {
+  private async deferForOrg(delivery: DeliveryToRun, requestId: string | null): Promise<void> {
     const delayMs = this.deps.orgBusyDelayMs ?? 2000;
     await this.deps.db.$transaction(async (tx) => {
       const envelope = createEnvelope(publisherDeliveryRun, { job_id: delivery.jobId, delivery_id: delivery.id }, { orgId: delivery.orgId, requestId });
@@ -244,7 +244,7 @@ export class DeliveryRunner {
     this.deps.logger.debug({ delivery_id: delivery.id, org_id: delivery.orgId, delay_ms: delayMs }, 'organization at its delivery limit; deferred');
   }
 
-  private async attempt(delivery: DeliveryRow, { number: attempt, resume }: { number: number; resume: string | null }, first: AccountCredentials, text: string, media: MediaInput[], options: Record<string, unknown>, requestId: string | null): Promise<Outcome> {
+  private async attempt(delivery: DeliveryToRun, { number: attempt, resume }: { number: number; resume: string | null }, first: AccountCredentials, text: string, media: MediaInput[], options: Record<string, unknown>, requestId: string | null): Promise<Outcome> {
     const adapter = this.deps.providers[delivery.provider as Network];
     // A handle on the attempt (TikTok publish_id, Facebook video id, X or LinkedIn uploaded media) is
     // stored as soon as the network gives it, so a reconciliation after a crash can ask about this
@@ -275,7 +275,7 @@ export class DeliveryRunner {
     }
   }
 
-  private classify(delivery: DeliveryRow, attempt: number, error: unknown): Outcome {
+  private classify(delivery: DeliveryToRun, attempt: number, error: unknown): Outcome {
     const network = LABEL[delivery.provider as Network];
     if (!isProviderError(error)) {
       this.deps.logger.error({ err: error, delivery_id: delivery.id }, 'unexpected failure during a network call');
@@ -291,7 +291,7 @@ export class DeliveryRunner {
   }
 
   /** The account is gone or needs reconnecting since the job was accepted: that target fails, the others go on. */
-  private accountLost(delivery: DeliveryRow, error: unknown): Extract<Outcome, { kind: 'failed' }> | undefined {
+  private accountLost(delivery: DeliveryToRun, error: unknown): Extract<Outcome, { kind: 'failed' }> | undefined {
     if (!isAppError(error)) return undefined;
     if (error.code === 'not_found') {
       return { kind: 'failed', code: deliveryErrorCodes.accountDeleted, message: `The ${delivery.provider} account ${delivery.accountId} was deleted after the job was accepted.` };
@@ -303,7 +303,7 @@ export class DeliveryRunner {
   }
 
   /** Waits `max(backoff, Retry-After)`; a quota deferral waits for the window and is counted apart. */
-  private async retryLater(delivery: DeliveryRow, attempt: number, outcome: Extract<Outcome, { kind: 'retry' }>, requestId: string | null, quotaDeferral: boolean): Promise<void> {
+  private async retryLater(delivery: DeliveryToRun, attempt: number, outcome: Extract<Outcome, { kind: 'retry' }>, requestId: string | null, quotaDeferral: boolean): Promise<void> {
     const backoff = this.deps.backoffMs[Math.min(attempt - 1, this.deps.backoffMs.length - 1)] ?? 1000;
     const delayMs = Math.max(backoff, outcome.retryAfterMs ?? 0);
     await this.putBack(delivery, attempt, { code: outcome.code, message: outcome.message, delayMs, reconcileTries: undefined, quotaDeferral }, requestId);
@@ -311,7 +311,7 @@ export class DeliveryRunner {
   }
 
   /** The attempt's outcome is uncertain: the delivery waits, pending, to look its post up (lookup `tries` + 1). */
-  private async awaitLookup(delivery: DeliveryRow, attempt: number, message: string, tries: number, requestId: string | null): Promise<void> {
+  private async awaitLookup(delivery: DeliveryToRun, attempt: number, message: string, tries: number, requestId: string | null): Promise<void> {
     const delays = this.deps.reconcileDelaysMs;
     const delayMs = delays[Math.min(tries, delays.length - 1)] ?? 5000;
     await this.putBack(delivery, attempt, { code: deliveryErrorCodes.reconciling, message, delayMs, reconcileTries: tries }, requestId);
@@ -322,7 +322,7 @@ export class DeliveryRunner {
    * in_flight -> pending with a command due in `delayMs`, if this attempt still owns the delivery.
    * With `reconcileTries`, the next claim looks the attempt's post up instead of posting.
    */
-  private async putBack(delivery: DeliveryRow, attempt: number, next: { code: string; message: string; delayMs: number; reconcileTries: number | undefined; quotaDeferral?: boolean }, requestId: string | null): Promise<void> {
+  private async putBack(delivery: DeliveryToRun, attempt: number, next: { code: string; message: string; delayMs: number; reconcileTries: number | undefined; quotaDeferral?: boolean }, requestId: string | null): Promise<void> {
     const reconcile = next.reconcileTries !== undefined;
     await this.persistently(delivery, () => this.deps.db.$transaction(async (tx) => {
       const moved = await tx.$executeRawUnsafe(
@@ -351,13 +351,13 @@ export class DeliveryRunner {
    * if it was the last. Retried in-process a few times: once a post exists, losing its id to a
    * database blip would turn a success into `outcome_unknown`.
    */
-  private async finish(delivery: DeliveryRow, attempt: number, outcome: Final): Promise<void> {
+  private async finish(delivery: DeliveryToRun, attempt: number, outcome: Final): Promise<void> {
     await this.persistently(delivery, () => this.record(delivery, attempt, outcome));
     this.deps.wake();
   }
 
   /** Runs a write after a network call a few times before failing the handler (whose retry would find the delivery in flight). */
-  private async persistently(delivery: DeliveryRow, write: () => Promise<void>): Promise<void> {
+  private async persistently(delivery: DeliveryToRun, write: () => Promise<void>): Promise<void> {
     for (let tries = 1; ; tries += 1) {
       try {
         await write();
@@ -370,7 +370,7 @@ export class DeliveryRunner {
     }
   }
 
-  private async record(delivery: DeliveryRow, attempt: number, outcome: Final): Promise<void> {
+  private async record(delivery: DeliveryToRun, attempt: number, outcome: Final): Promise<void> {
     await this.deps.db.$transaction(async (tx) => {
       const owned = outcome.kind === 'published'
         ? await tx.$executeRawUnsafe(
@@ -396,7 +396,7 @@ export class DeliveryRunner {
    * The network accepted a post after this attempt's lease ran out and another worker resolved it
    * as outcome_unknown: keep the native id (it is the truth) without announcing the job twice.
    */
-  private async recordLateSuccess(tx: Prisma.TransactionClient, delivery: DeliveryRow, result: PublishResult): Promise<void> {
+  private async recordLateSuccess(tx: Prisma.TransactionClient, delivery: DeliveryToRun, result: PublishResult): Promise<void> {
     this.deps.logger.warn({ delivery_id: delivery.id }, 'network accepted a post after its lease expired; recording its id');
     await tx.$executeRawUnsafe(
       "UPDATE deliveries SET platform_post_id = $2, platform_post_url = $3, updated_at = now() WHERE id = $1::uuid AND platform_post_id IS NULL",
@@ -410,7 +410,7 @@ export class DeliveryRunner {
    * it). Taking over is one conditional UPDATE, so a delivery its owner just moved on is left alone;
    * the taken delivery waits, pending, for a lookup of the dead attempt's post.
    */
-  private async takeOver(delivery: DeliveryRow): Promise<void> {
+  private async takeOver(delivery: DeliveryToRun): Promise<void> {
     const network = LABEL[delivery.provider as Network];
     const taken = await this.deps.db.$executeRawUnsafe(
       `UPDATE deliveries SET status = 'pending', lease_until = NULL, next_attempt_at = NULL, updated_at = now(),

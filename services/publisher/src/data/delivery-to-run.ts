@@ -1,0 +1,45 @@
+import type { RawSql } from '@svc/db';
+import type { DeliveryRow } from '../domain/post-view.ts';
+import type { Prisma } from '../generated/prisma/client.ts';
+import { isUuid } from './jobs.repository.ts';
+
+/** What running a delivery reads of it. */
+export type DeliveryToRun = Pick<DeliveryRow, 'id' | 'jobId' | 'orgId' | 'accountId' | 'provider' | 'status' | 'attempts'>;
+/** What running a delivery reads of its job. */
+export type JobToRun = Pick<Prisma.JobGetPayload<object>, 'orgId' | 'status' | 'requestId' | 'text' | 'options' | 'mediaIds' | 'mediaUrls'>;
+
+interface Row {
+  id: string;
+  job_id: string;
+  org_id: string;
+  account_id: string;
+  provider: string;
+  status: string;
+  attempts: number;
+  job_status: string;
+  request_id: string | null;
+  text: string;
+  options: JobToRun['options'];
+  media_ids: string[];
+  media_urls: string[];
+}
+
+/**
+ * A delivery and its job in one raw statement: the first read of every delivery. Two Prisma model
+ * reads cost two round trips and a pass through Prisma's query compiler each (docs/performance.md).
+ */
+export async function readDeliveryToRun(db: RawSql, deliveryId: string): Promise<{ delivery: DeliveryToRun; job: JobToRun } | undefined> {
+  if (!isUuid(deliveryId)) return undefined;
+  const [row] = await db.$queryRawUnsafe<Row[]>(
+    `SELECT d.id, d.job_id, d.org_id, d.account_id, d.provider, d.status, d.attempts,
+            j.status AS job_status, j.request_id, j.text, j.options, j.media_ids, j.media_urls
+       FROM deliveries d JOIN jobs j ON j.id = d.job_id
+      WHERE d.id = $1::uuid`,
+    deliveryId,
+  );
+  if (row === undefined) return undefined;
+  return {
+    delivery: { id: row.id, jobId: row.job_id, orgId: row.org_id, accountId: row.account_id, provider: row.provider, status: row.status, attempts: row.attempts },
+    job: { orgId: row.org_id, status: row.job_status, requestId: row.request_id, text: row.text, options: row.options, mediaIds: row.media_ids, mediaUrls: row.media_urls },
+  };
+}
