@@ -5,7 +5,7 @@
 // service process idle and at its peak during the run.
 import amqp from 'amqplib';
 import { TEST_AMQP_URL, uniqueName } from '@svc/testing';
-import type { BenchSystem } from '../support/bench-system.ts';
+import { byService, type BenchSystem } from '../support/bench-system.ts';
 import { publishJobs, sleep } from '../support/publish-jobs.ts';
 import type { BenchFigure, BenchResult } from '../support/results.ts';
 
@@ -65,6 +65,7 @@ export async function benchDeliver(system: BenchSystem, options: DeliverOptions)
   try {
     const prefix = uniqueName('deliver');
     const requests = Array.from({ length: options.jobs }, (_, n) => ({ account_ids: accounts, text: `${prefix} #${n}` }));
+    const cpuBefore = byService(system.cpuMs());
     const started = Date.now();
     const jobs = await publishJobs(system, requests, options.acceptConcurrency);
     const accepted = Date.now();
@@ -80,6 +81,7 @@ export async function benchDeliver(system: BenchSystem, options: DeliverOptions)
       state = { done: Number(rows[0]!.done), published: Number(rows[0]!.published), last: rows[0]!.last };
     }
     clearInterval(sampler);
+    const cpuAfter = byService(system.cpuMs());
     const elapsedMs = state.last!.getTime() - started;
 
     // Exactly once, from the network's own records: every job's text once on every account.
@@ -101,7 +103,11 @@ export async function benchDeliver(system: BenchSystem, options: DeliverOptions)
         baseline: baselineRate,
         baselineName: 'raw amqplib confirm + consume',
         target: '>= 1,000 deliveries/s',
-        detail: { 'seconds': elapsedMs / 1000, 'accepted in s': (accepted - started) / 1000, 'jobs published': state.published, 'posts on X': posts.length, duplicates, missing },
+        detail: {
+          'seconds': elapsedMs / 1000, 'accepted in s': (accepted - started) / 1000, 'jobs published': state.published, 'posts on X': posts.length, duplicates, missing,
+          // True CPU (/proc), each service's replicas added up: the figure to compare changes by on a noisy machine.
+          ...Object.fromEntries(Object.entries(cpuAfter).map(([name, ms]) => [`${name} cpu ms/delivery`, Math.round(((ms - cpuBefore[name as keyof typeof cpuBefore]) / targets) * 100) / 100])),
+        },
       },
       ...Object.keys(idle).map((name): BenchFigure => ({
         name: `RSS ${name}`,

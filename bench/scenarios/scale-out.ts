@@ -2,7 +2,7 @@
 // of each (accounts and the scheduler stay single), in the same run: the figure is the throughput with
 // replicas, the baseline the single-process figure. Each topology gets fresh systems (one for accept,
 // one for deliver, so the accepted jobs' deliveries do not run into the deliver measurement).
-import { byService, startBenchSystem, type BenchSystem, type BenchSystemOptions } from '../support/bench-system.ts';
+import { startBenchSystem, type BenchSystem, type BenchSystemOptions } from '../support/bench-system.ts';
 import type { BenchFigure, BenchResult } from '../support/results.ts';
 import { benchAccept, type AcceptOptions } from './accept.ts';
 import { benchDeliver, type DeliverOptions } from './deliver.ts';
@@ -39,17 +39,15 @@ async function measure(replicas: number, options: ScaleOutOptions): Promise<Meas
   const systemOptions: BenchSystemOptions = { env: options.env, replicas: { publisher: replicas, gateway: replicas } };
   const accept = await withSystem(systemOptions, (system) => benchAccept(system, options.accept));
   return withSystem(systemOptions, async (system) => {
-    const before = byService(system.cpuMs());
     const deliver = await benchDeliver(system, options.deliver);
-    const after = byService(system.cpuMs());
     const [delivered, ...rss] = deliver.figures;
-    const targets = options.deliver.jobs * options.deliver.accounts;
+    const cpu = Object.entries(delivered!.detail ?? {}).filter(([key]) => key.endsWith(' cpu ms/delivery'));
     return {
       acceptRps: accept.figures[0]!.value,
       acceptP99: Number(accept.figures[0]!.detail?.['p99 ms']),
       deliverRate: delivered!.value,
       deliverSeconds: Number(delivered!.detail?.seconds),
-      cpuPerDelivery: Object.fromEntries(Object.entries(after).map(([name, ms]) => [name, Math.round(((ms - before[name as keyof typeof before]) / targets) * 100) / 100])),
+      cpuPerDelivery: Object.fromEntries(cpu.map(([key, ms]) => [key.replace(' cpu ms/delivery', ''), Number(ms)])),
       peakRss: Object.fromEntries(rss.map((figure) => [figure.name.replace(/^RSS /, ''), Math.round(figure.value)])),
     };
   });
