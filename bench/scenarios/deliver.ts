@@ -6,6 +6,7 @@
 import amqp from 'amqplib';
 import { TEST_AMQP_URL, uniqueName } from '@svc/testing';
 import { byService, type BenchSystem } from '../support/bench-system.ts';
+import { machineCpu, machineCpuDetail } from '../support/machine-cpu.ts';
 import { publishJobs, sleep } from '../support/publish-jobs.ts';
 import type { BenchFigure, BenchResult } from '../support/results.ts';
 
@@ -66,6 +67,7 @@ export async function benchDeliver(system: BenchSystem, options: DeliverOptions)
     const prefix = uniqueName('deliver');
     const requests = Array.from({ length: options.jobs }, (_, n) => ({ account_ids: accounts, text: `${prefix} #${n}` }));
     const cpuBefore = byService(system.cpuMs());
+    const machineBefore = machineCpu();
     const started = Date.now();
     const jobs = await publishJobs(system, requests, options.acceptConcurrency);
     const accepted = Date.now();
@@ -82,6 +84,7 @@ export async function benchDeliver(system: BenchSystem, options: DeliverOptions)
     }
     clearInterval(sampler);
     const cpuAfter = byService(system.cpuMs());
+    const machine = machineCpuDetail(machineBefore, machineCpu(), targets, 'delivery');
     const elapsedMs = state.last!.getTime() - started;
 
     // Exactly once, from the network's own records: every job's text once on every account.
@@ -107,6 +110,7 @@ export async function benchDeliver(system: BenchSystem, options: DeliverOptions)
           'seconds': elapsedMs / 1000, 'accepted in s': (accepted - started) / 1000, 'jobs published': state.published, 'posts on X': posts.length, duplicates, missing,
           // True CPU (/proc), each service's replicas added up: the figure to compare changes by on a noisy machine.
           ...Object.fromEntries(Object.entries(cpuAfter).map(([name, ms]) => [`${name} cpu ms/delivery`, Math.round(((ms - cpuBefore[name as keyof typeof cpuBefore]) / targets) * 100) / 100])),
+          ...machine,
         },
       },
       ...Object.keys(idle).map((name): BenchFigure => ({

@@ -40,7 +40,7 @@ interface Window {
   rows: Record<string, number>;
   /** CPU ms per delivery finished in the window, per service process and the bench process (feeder and sandbox). */
   cpuPerDelivery: Record<string, number>;
-  /** Rows the publisher's database read per delivery in the window, per table (sequential + index fetches). */
+  /** Rows and index entries the publisher's database read per delivery in the window: per table (sequential scans) and per index. */
   readsPerDelivery: Record<string, number>;
 }
 
@@ -50,12 +50,17 @@ function cpuNow(system: BenchSystem): Record<string, number> {
   return { ...system.cpuMs(), bench: (usage.user + usage.system) / 1000 };
 }
 
-/** Rows read so far per table of one database (what a query that scans a growing table shows up in). */
+/**
+ * Rows read so far by sequential scans per table, and entries read per index, in one database: a
+ * query that scans a growing table, or an index walking dead entries, shows up as a count per
+ * delivery that grows from window to window.
+ */
 async function tableReads(db: pg.Client): Promise<Record<string, number>> {
-  const { rows } = await db.query<{ relname: string; n: string }>(
-    'SELECT relname, coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) AS n FROM pg_stat_user_tables',
+  const { rows } = await db.query<{ name: string; n: string }>(
+    `SELECT relname || ' seq' AS name, coalesce(seq_tup_read, 0) AS n FROM pg_stat_user_tables
+     UNION ALL SELECT indexrelname, idx_tup_read FROM pg_stat_user_indexes`,
   );
-  return Object.fromEntries(rows.map((row) => [row.relname, Number(row.n)]));
+  return Object.fromEntries(rows.map((row) => [row.name, Number(row.n)]));
 }
 
 /** What grew between two samples, per delivery, keeping only what is worth reading. */

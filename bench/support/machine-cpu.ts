@@ -1,0 +1,58 @@
+// Where a benchmark's CPU went on the whole machine, not only in the services: PostgreSQL's backends,
+// RabbitMQ, this process (load generator and in-process sandbox), and how busy the cores were. On a
+// machine where everything shares two cores, this says whether a faster service or more replicas can
+// still help, or whether the cores are already spent.
+import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import { cpuMs } from './bench-system.ts';
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+export interface MachineCpu {
+  /** ms the cores were busy (not idle, not waiting on I/O), all cores added up. */
+  busyMs: number;
+  /** ms the cores existed, all cores added up (busy share = busyMs / totalMs). */
+  totalMs: number;
+  /** CPU ms used so far by PostgreSQL's processes, RabbitMQ's, and this process. */
+  postgres: number;
+  rabbitmq: number;
+  bench: number;
+}
+
+function cores(): { busyMs: number; totalMs: number } {
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = user! + nice! + system! + idle! + iowait! + irq! + softirq! + steal!;
+  return { busyMs: (total - idle! - iowait!) * TICK_MS, totalMs: total * TICK_MS };
+}
+
+/** CPU ms of every live process whose command name is `name` (a process that exited since is not counted). */
+function byCommand(name: string): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === name) total += cpuMs(Number(entry));
+    } catch {
+      // gone between the listing and the read
+    }
+  }
+  return total;
+}
+
+export function machineCpu(): MachineCpu {
+  const usage = process.cpuUsage();
+  return { ...cores(), postgres: byCommand('postgres'), rabbitmq: byCommand('beam.smp'), bench: (usage.user + usage.system) / 1000 };
+}
+
+/** The machine's CPU between two samples, per unit of work (e.g. per delivery), as benchmark detail. */
+export function machineCpuDetail(before: MachineCpu, after: MachineCpu, units: number, unit: string): Record<string, number> {
+  const per = (key: keyof MachineCpu) => Math.round(((after[key] - before[key]) / Math.max(1, units)) * 100) / 100;
+  const busy = (after.busyMs - before.busyMs) / Math.max(1, after.totalMs - before.totalMs);
+  return {
+    [`machine busy % of ${os.cpus().length} cores`]: Math.round(busy * 1000) / 10,
+    [`machine cpu ms/${unit}`]: per('busyMs'),
+    [`postgres cpu ms/${unit}`]: per('postgres'),
+    [`rabbitmq cpu ms/${unit}`]: per('rabbitmq'),
+    [`bench process cpu ms/${unit}`]: per('bench'),
+  };
+}
