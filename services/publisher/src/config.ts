@@ -78,6 +78,12 @@ export const configSchema = Type.Object({
   ACCEPT_DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 20, default: 4 }),
   /** Jobs written by one accept statement at most. */
   ACCEPT_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 1000, default: 200 }),
+  /**
+   * How long a delivery reuses an account's token that accounts answered for an earlier delivery of
+   * the same account in this process (domain/credentials-cache.ts); an account.state_changed event
+   * drops it at once. 0 asks accounts for every delivery.
+   */
+  DELIVERY_CREDENTIALS_CACHE_MS: Type.Integer({ minimum: 0, maximum: 300_000, default: 30_000 }),
   /** Deliveries run at once per publisher process (the broker prefetch of publisher.work). */
   DELIVERY_CONCURRENCY: Type.Integer({ minimum: 1, default: 20 }),
   /**

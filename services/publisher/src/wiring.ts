@@ -13,6 +13,7 @@ import { MediaRepository } from './data/media.repository.ts';
 import { PlanLimitsRepository } from './data/plan-limits.repository.ts';
 import { AcceptBatcher } from './domain/accept-batcher.ts';
 import { accountsClient, replicatedAccountsClient, type AccountsClient } from './domain/accounts-client.ts';
+import { CredentialsCache } from './domain/credentials-cache.ts';
 import { deliveryDeferredMetric, deliveryMetrics } from './domain/delivery-metrics.ts';
 import { dispatchOverdueScheduled } from './domain/dispatch-overdue.ts';
 import { InFlightSweeper } from './domain/in-flight-sweeper.ts';
@@ -21,6 +22,9 @@ import { DeliveryRunner } from './domain/run-delivery.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
 import { mediaRpc, mediaRpcHandlers } from './rpc/media.handlers.ts';
 import { publisherRpc, publisherRpcHandlers } from './rpc/publisher.handlers.ts';
+
+/** Accounts whose token one process keeps at most (a few hundred bytes each). */
+const CREDENTIALS_CACHE_ENTRIES = 10_000;
 
 /** Overrides for tests: network adapters, the accounts client, and a hook in the crash window. */
 export interface PublisherWireOptions {
@@ -51,12 +55,13 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   const acceptRepository = new AcceptRepository(acceptSql, config.PLAN_FREE_POSTS_PER_MONTH);
   const accept = new AcceptBatcher({ maxSize: config.ACCEPT_BATCH_SIZE, store: (batch) => acceptRepository.store(batch) });
   const replica = new AccountReplicasRepository(acceptSql);
-  // Accept reads the replica (RPC only for accounts it does not know yet); delivery keeps asking
-  // accounts for credentials, which is also where a replica that lagged behind a revoke is caught.
+  // Accept reads the replica (RPC only for accounts it does not know yet); delivery asks accounts
+  // for credentials, reused briefly per account and dropped by the same events that feed the replica.
   const acceptAccounts = replicatedAccountsClient(replica, accounts);
+  const credentials = new CredentialsCache({ ttlMs: config.DELIVERY_CREDENTIALS_CACHE_MS, maxEntries: CREDENTIALS_CACHE_ENTRIES });
   const runner = new DeliveryRunner({
     db,
-    accounts,
+    accounts: credentials.wrap(accounts),
     providers,
     logger,
     maxAttempts: config.DELIVERY_MAX_ATTEMPTS,
@@ -81,7 +86,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   });
   // Its own queue, so a plan change is never stuck behind slow deliveries.
   await runtime.broker.consume({ queue: 'publisher.plans', messages: planMessages, handlers: planChangedHandlers(limits), prefetch: 10 });
-  await runtime.broker.consume({ queue: 'publisher.accounts', messages: accountMessages, handlers: accountStateHandlers(replica), prefetch: 20 });
+  await runtime.broker.consume({ queue: 'publisher.accounts', messages: accountMessages, handlers: accountStateHandlers(replica, credentials), prefetch: 20 });
   // Due scheduled jobs have their own queue: a burst of slow deliveries never holds up their fan-out.
   await runtime.broker.consume({ queue: 'publisher.dispatch', messages: dispatchCommands, handlers: dispatchCommandHandlers({ db, wake }), prefetch: 10 });
   await runtime.broker.consume({ queue: 'publisher.work', messages: deliveryCommands, handlers: deliveryCommandHandlers({ runner }), prefetch: config.DELIVERY_CONCURRENCY });
