@@ -3,9 +3,10 @@
 // (bench/scenarios/deliver.ts).
 //   scripts/bench deliver   (or: pnpm build && pnpm bench bench/deliver)
 //   BENCH_DELIVER_JOBS (200), BENCH_DELIVER_ACCOUNTS (50), BENCH_ACCEPT_CONCURRENCY (16),
-//   BENCH_DELIVER_TIMEOUT_S (1800), BENCH_PROFILE=<dir>: the services' --cpu-prof profiles go there (BENCH_PROFILE_SERVICES to choose).
+//   BENCH_DELIVER_TIMEOUT_S (1800), BENCH_PROFILE=<dir>: the services' --cpu-prof profiles go there (BENCH_PROFILE_SERVICES to choose),
+//   BENCH_SERVICE_ENV="NAME=value,..." extra environment for every service (e.g. DELIVERY_CREDENTIALS_CACHE_MS=0).
 import { benchDeliver } from './scenarios/deliver.ts';
-import { profileOptionsFromEnv, startBenchSystem } from './support/bench-system.ts';
+import { profileOptionsFromEnv, serviceEnvFromEnv, startBenchSystem } from './support/bench-system.ts';
 import { describe as describeResult, recordResult } from './support/results.ts';
 
 const jobs = Number(process.env.BENCH_DELIVER_JOBS ?? 200);
@@ -14,7 +15,7 @@ const acceptConcurrency = Number(process.env.BENCH_ACCEPT_CONCURRENCY ?? 16);
 const timeoutMs = Number(process.env.BENCH_DELIVER_TIMEOUT_S ?? 1800) * 1000;
 
 it(`delivers ${jobs} jobs x ${accounts} X accounts exactly once vs raw amqplib`, async () => {
-  const system = await startBenchSystem(profileOptionsFromEnv());
+  const system = await startBenchSystem({ ...profileOptionsFromEnv(), env: serviceEnvFromEnv() });
   try {
     const result = await benchDeliver(system, { jobs, accounts, acceptConcurrency, timeoutMs });
     recordResult(result);

@@ -28,6 +28,8 @@ export interface BenchSystem {
   /** The run's AMQP namespace (to watch what the services publish). */
   namespace: string;
   auth: string;
+  /** The organization `auth` acts for (every job of the run is its). */
+  orgId: string;
   sandbox: RunningSandbox;
   /** Every service process by instance name: the service's name, then `publisher-2`, ... for replicas. */
   processes: Map<string, ServiceProcess>;
@@ -143,6 +145,7 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
     api,
     apis,
     namespace,
+    orgId: `org_${runId}`,
     auth: `Bearer ${await new SignJWT({ sub: 'user_1', org_id: `org_${runId}` }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('2h').sign(new TextEncoder().encode(JWT_SECRET))}`,
     sandbox,
     processes,
