@@ -135,9 +135,10 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
     ...options.env,
   });
   // The test harness shrinks the database pools so two test systems fit at once; a benchmark
-  // measures each service with its own defaults (the publisher's 30, the others' 10).
+  // measures each service with its own defaults (the publisher's 16 + 24 for deliveries, the others' 10).
   if (options.env?.DB_POOL_MAX === undefined) delete env.DB_POOL_MAX;
   if (options.env?.WEBHOOK_DB_POOL_SIZE === undefined) delete env.WEBHOOK_DB_POOL_SIZE;
+  if (options.env?.DELIVERY_DB_POOL_SIZE === undefined) delete env.DELIVERY_DB_POOL_SIZE;
   const processes = new Map<string, ServiceProcess>();
   const perInstance = (read: (pid: number) => number) =>
     Object.fromEntries([...processes].map(([name, service]) => [name, read(service.child.pid ?? 0)]));

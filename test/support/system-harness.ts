@@ -132,8 +132,9 @@ export function harnessEnv(namespace: string, sandboxUrl: string, media: { dir: 
     // Tests poll every few ms: the publisher's hand-off budget in polls is raised to match.
     PROVIDER_HANDOFF_POLL_MAX_ATTEMPTS: '20',
     // Two test files run at once, each with a whole system: small pools keep them under
-    // PostgreSQL's 100 connections (the publisher's own default, 30, is sized for production).
+    // PostgreSQL's 100 connections (the publisher's own defaults are sized for production).
     DB_POOL_MAX: '8',
+    DELIVERY_DB_POOL_SIZE: '8',
     WEBHOOK_DB_POOL_SIZE: '8',
     // Like a deployment that verified its media domain with TikTok (PULL_FROM_URL from there).
     TIKTOK_VERIFIED_URL_PREFIXES: media.publicBaseUrl,

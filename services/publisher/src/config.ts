@@ -65,10 +65,17 @@ export const configSchema = Type.Object({
    */
   DELIVERY_STALE_PENDING_MS: Type.Integer({ minimum: 1000, default: 45 * 60_000 }),
   /**
-   * Database connections per publisher process: the delivery handlers, the RPC handlers (accept,
-   * history), the relay, the sweeper and the lease heartbeats run at once (docs/operations.md).
+   * Prisma's database connections per publisher process: the RPC handlers (history, cancel, media),
+   * the dispatch of due jobs, the relay and the sweeper (docs/operations.md). Deliveries and accepts
+   * have pools of their own.
    */
-  DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 30 }),
+  DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 16 }),
+  /**
+   * The deliveries' plain pg pool (claims, records, lease heartbeats, lookups): one connection per
+   * delivery handler at most (`DELIVERY_CONCURRENCY`) while it claims or records, plus the heartbeats
+   * of the deliveries in flight. A claim holds its connection while it waits for its organization's lock.
+   */
+  DELIVERY_DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 24 }),
   /**
    * The accept path's own plain pg pool (group commits of job creates, account replica reads and
    * updates; docs/performance.md): one batch is written at a time, the rest are single-row reads.

@@ -59,8 +59,10 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   // for credentials, reused briefly per account and dropped by the same events that feed the replica.
   const acceptAccounts = replicatedAccountsClient(replica, accounts);
   const credentials = new CredentialsCache({ ttlMs: config.DELIVERY_CREDENTIALS_CACHE_MS, maxEntries: CREDENTIALS_CACHE_ENTRIES });
+  // Every statement of a delivery is raw SQL: on plain pg it costs a fraction of Prisma's raw path.
+  const deliverySql = createPgRawSql(runtime.connection, { max: config.DELIVERY_DB_POOL_SIZE, onIdleError: (error) => logger.warn({ err: error }, 'idle database connection failed') });
   const runner = new DeliveryRunner({
-    db,
+    db: deliverySql,
     accounts: credentials.wrap(accounts),
     providers,
     logger,
@@ -105,7 +107,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     stop: async () => {
       await sweeper.stop();
       await runtime.broker.stopConsuming({ deadlineMs: Math.max(1000, config.SHUTDOWN_GRACE_MS - 5000) });
-      await acceptSql.end();
+      await Promise.all([acceptSql.end(), deliverySql.end()]);
     },
   };
 }

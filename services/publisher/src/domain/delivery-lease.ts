@@ -1,5 +1,5 @@
 import type { Logger } from '@svc/logger';
-import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { RawSql } from '@svc/db';
 
 /**
  * Keeps an attempt's lease alive while its worker runs: renewed every third of the lease, so a
@@ -7,7 +7,7 @@ import type { PrismaClient } from '../generated/prisma/client.ts';
  * the delivery over in seconds instead of after the longest possible upload. A renewal that fails
  * (database blip) is tried again at the next beat; two missed beats still leave a third of the lease.
  */
-export function holdLease(db: PrismaClient, logger: Logger, deliveryId: string, leaseMs: number): { release: () => void } {
+export function holdLease(db: RawSql, logger: Logger, deliveryId: string, leaseMs: number): { release: () => void } {
   const timer = setInterval(() => {
     db.$executeRawUnsafe(
       `UPDATE deliveries SET lease_until = now() + make_interval(secs => $2::float8)

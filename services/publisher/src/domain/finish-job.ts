@@ -1,6 +1,6 @@
 import { createEnvelope, postFailed, postPublished } from '@svc/contracts';
-import { enqueueOutbox } from '@svc/db';
-import type { Prisma } from '../generated/prisma/client.ts';
+import { enqueueOutbox, type RawSql } from '@svc/db';
+import { markJobFinished } from '../data/finished-job.ts';
 import { toEventPayload } from './post-view.ts';
 
 /**
@@ -10,7 +10,7 @@ import { toEventPayload } from './post-view.ts';
  * of targets derives the job's status and announces it: published (every target), partial (some),
  * failed (none) (decisions §3). Only then are the deliveries read, once, for the event.
  */
-export async function countFinishedDelivery(tx: Prisma.TransactionClient, jobId: string, published: boolean): Promise<void> {
+export async function countFinishedDelivery(tx: RawSql, jobId: string, published: boolean): Promise<void> {
   const [job] = await tx.$queryRawUnsafe<{ status: string; finished: number; published: number; total: number }[]>(
     `UPDATE jobs SET finished_deliveries = finished_deliveries + 1, published_deliveries = published_deliveries + $2, updated_at = now()
       WHERE id = $1::uuid
@@ -20,7 +20,8 @@ export async function countFinishedDelivery(tx: Prisma.TransactionClient, jobId:
   );
   if (job === undefined || job.finished < job.total || !['queued', 'processing'].includes(job.status)) return;
   const status = job.published === job.total ? 'published' : job.published > 0 ? 'partial' : 'failed';
-  const finished = await tx.job.update({ where: { id: jobId }, data: { status, finishedAt: new Date() }, include: { deliveries: true } });
+  const finished = await markJobFinished(tx, jobId, status);
+  if (finished === undefined) return;
   const context = { orgId: finished.orgId, requestId: finished.requestId };
   await enqueueOutbox(tx, [createEnvelope(status === 'failed' ? postFailed : postPublished, toEventPayload(finished), context)]);
 }

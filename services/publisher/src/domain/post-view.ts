@@ -5,10 +5,15 @@ import type { Prisma } from '../generated/prisma/client.ts';
 export type JobWithDeliveries = Prisma.JobGetPayload<{ include: { deliveries: true } }>;
 export type DeliveryRow = Prisma.DeliveryGetPayload<object>;
 
-const byPosition = (a: DeliveryRow, b: DeliveryRow) => a.position - b.position;
+/** What the post's view and its events read of a delivery. */
+export type DeliveryViewRow = Pick<DeliveryRow, 'position' | 'accountId' | 'provider' | 'status' | 'platformPostId' | 'platformPostUrl' | 'errorCode' | 'errorMessage' | 'attempts' | 'publishedAt'>;
+/** What the post's view and its events read of a job (a Prisma job with its deliveries is one). */
+export type JobViewRow = Pick<JobWithDeliveries, 'id' | 'status' | 'text' | 'accountIds' | 'providers' | 'mediaUrls' | 'scheduledAt' | 'createdAt'> & { deliveries: DeliveryViewRow[] };
+
+const byPosition = (a: DeliveryViewRow, b: DeliveryViewRow) => a.position - b.position;
 
 /** The post as API users see it: one result per target account, in request order. */
-export function toPostView(job: JobWithDeliveries): PostViewType {
+export function toPostView(job: JobViewRow): PostViewType {
   return {
     id: job.id,
     status: job.status as JobStatusType,
@@ -33,14 +38,14 @@ export function toPostView(job: JobWithDeliveries): PostViewType {
 }
 
 /** One sentence naming every failed target, for `error_message` of post.failed and partial post.published. */
-export function failureSummary(deliveries: readonly DeliveryRow[]): string | null {
+export function failureSummary(deliveries: readonly DeliveryViewRow[]): string | null {
   const failed = [...deliveries].sort(byPosition).filter((delivery) => delivery.status === 'failed');
   if (failed.length === 0) return null;
   return failed.map((delivery) => `${delivery.provider} account ${delivery.accountId}: ${delivery.errorMessage ?? delivery.errorCode ?? 'failed'}`).join('; ');
 }
 
 /** What webhooks need in both shapes: Shape A (`id`, `account_ids`, `platforms`, `text`, `error_message`), Shape B (`job_id`, `results`). */
-export function toEventPayload(job: JobWithDeliveries): PayloadOf<typeof postPublished> {
+export function toEventPayload(job: JobViewRow): PayloadOf<typeof postPublished> {
   const view = toPostView(job);
   return {
     id: view.id,

@@ -1,6 +1,6 @@
+import type { RawSql } from '@svc/db';
 import type { Logger } from '@svc/logger';
 import { isProviderError, type Credentials, type Network, type Providers, type PublishResult } from '@svc/providers';
-import type { PrismaClient } from '../generated/prisma/client.ts';
 
 export type Reconciliation =
   /** The attempt's post exists. */
@@ -23,7 +23,7 @@ export interface ReconcileTarget {
 }
 
 export interface ReconcileDeps {
-  db: PrismaClient;
+  db: RawSql;
   providers: Providers;
   logger: Logger;
 }

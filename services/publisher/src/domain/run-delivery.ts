@@ -1,9 +1,9 @@
 import { createEnvelope, publisherDeliveryRun } from '@svc/contracts';
+import type { RawSql, TransactionalClient } from '@svc/db';
 import { isAppError } from '@svc/errors';
 import type { Logger } from '@svc/logger';
 import { isProviderError, type MediaInput, type Network, type Providers, type PublishResult } from '@svc/providers';
 import { readDeliveryToRun, type DeliveryToRun } from '../data/delivery-to-run.ts';
-import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
 import type { AccountCredentials, AccountsClient } from './accounts-client.ts';
 import { deliveryErrorCodes, type DeliveryErrorCode } from './errors.ts';
 import { holdLease } from './delivery-lease.ts';
@@ -13,7 +13,11 @@ import { deliveryMedia, type DeliveryMediaDeps } from './delivery-media.ts';
 import { enqueueOutboxAfter } from './outbox-at.ts';
 
 export interface RunDeliveryDeps {
-  db: PrismaClient;
+  /**
+   * The deliveries' database: every statement of a delivery is raw SQL, sent on a plain pg pool in
+   * production (`DELIVERY_DB_POOL_SIZE`), which costs a fraction of Prisma's raw path (docs/performance.md).
+   */
+  db: TransactionalClient;
   accounts: AccountsClient;
   providers: Providers;
   logger: Logger;
@@ -396,7 +400,7 @@ export class DeliveryRunner {
    * The network accepted a post after this attempt's lease ran out and another worker resolved it
    * as outcome_unknown: keep the native id (it is the truth) without announcing the job twice.
    */
-  private async recordLateSuccess(tx: Prisma.TransactionClient, delivery: DeliveryToRun, result: PublishResult): Promise<void> {
+  private async recordLateSuccess(tx: RawSql, delivery: DeliveryToRun, result: PublishResult): Promise<void> {
     this.deps.logger.warn({ delivery_id: delivery.id }, 'network accepted a post after its lease expired; recording its id');
     await tx.$executeRawUnsafe(
       "UPDATE deliveries SET platform_post_id = $2, platform_post_url = $3, updated_at = now() WHERE id = $1::uuid AND platform_post_id IS NULL",
