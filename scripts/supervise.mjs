@@ -2,7 +2,11 @@
 // prefixed logs, restarting a crashed one with backoff. SIGINT, SIGTERM or SIGHUP stops every child
 // gracefully, restarts none, and the supervisor exits when all have stopped.
 // SERVICES=gateway,publisher runs only the services named (the sandbox counts as one).
+import { readFileSync } from 'node:fs';
 import { concurrently } from 'concurrently';
+
+// The V8 flags every service runs with, as in the image (deploy/Dockerfile); NODE_OPTIONS overrides.
+const nodeOptions = process.env.NODE_OPTIONS ?? readFileSync(new URL('../deploy/node-options', import.meta.url), 'utf8').trim();
 
 const all = ['gateway', 'accounts', 'publisher', 'scheduler', 'webhook-dispatcher', 'analytics-sync', 'billing'];
 if (process.env.SANDBOX !== 'off') all.unshift('sandbox');
@@ -17,7 +21,7 @@ const services = only === undefined || only.length === 0 ? all : all.filter((nam
 const commands = services.map((name) => ({
   name,
   command: `node services/${name}/dist/main.js`,
-  env: name === 'sandbox' ? { PORT: process.env.SANDBOX_PORT ?? '4010' } : {},
+  env: name === 'sandbox' ? { PORT: process.env.SANDBOX_PORT ?? '4010' } : { NODE_OPTIONS: nodeOptions },
 }));
 
 const { result } = concurrently(commands, {

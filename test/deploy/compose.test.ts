@@ -249,6 +249,11 @@ describe('deploy/Dockerfile', () => {
     expect(finalStage.find((i) => i.keyword === 'STOPSIGNAL')?.args).toBe('SIGTERM');
   });
 
+  it('runs every service with the V8 flags of deploy/node-options (scripts/start and the tests read that file)', () => {
+    const env = finalStage.filter((i) => i.keyword === 'ENV').map((i) => i.args).find((args) => args.startsWith('NODE_OPTIONS='));
+    expect(env).toBe(`NODE_OPTIONS="${readRepoFile('deploy/node-options').trim()}"`);
+  });
+
   it('keeps local build output out of the build context', () => {
     const ignored = readRepoFile('deploy/Dockerfile.dockerignore').split('\n').map((line) => line.trim());
     expect(ignored).toEqual(expect.arrayContaining(['**/node_modules', '**/dist', '.git']));

@@ -1,10 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 
 const root = path.resolve(__dirname, '../..');
+
+/** The V8 flags every service runs with, as in the image (deploy/Dockerfile); NODE_OPTIONS overrides. */
+export const SERVICE_NODE_OPTIONS = readFileSync(path.join(root, 'deploy/node-options'), 'utf8').trim();
 
 /** A built service (dist/) running as its own process, the way scripts/start and Kubernetes run it. */
 export interface ServiceProcess {
@@ -27,7 +30,7 @@ export function serviceEntry(name: string): string {
  * the entry (e.g. `--cpu-prof`, which NODE_OPTIONS does not accept).
  */
 export function startServiceProcess(name: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, serviceEntry(name)], { env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', PROBE_PORT: '0', PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, serviceEntry(name)], { env: { ...process.env, NODE_OPTIONS: process.env.NODE_OPTIONS ?? SERVICE_NODE_OPTIONS, NODE_ENV: 'test', LOG_LEVEL: 'info', PROBE_PORT: '0', PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (line) => lines.push(line));
   return new Promise((resolve, reject) => {
