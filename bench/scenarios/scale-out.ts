@@ -10,7 +10,7 @@ import { benchDeliver, type DeliverOptions } from './deliver.ts';
 export interface ScaleOutOptions {
   replicas: number;
   accept: AcceptOptions;
-  deliver: Omit<DeliverOptions, 'timeoutMs'> & { timeoutMs: number };
+  deliver: DeliverOptions;
   /** Environment for every service of every system. */
   env: Record<string, string>;
 }

@@ -55,7 +55,7 @@ export interface BenchSystemOptions {
 }
 
 /** `publisher`, then `publisher-2`, `publisher-3`, ... */
-export function instanceName(service: BenchService, replica: number): string {
+function instanceName(service: BenchService, replica: number): string {
   return replica === 1 ? service : `${service}-${replica}`;
 }
 
