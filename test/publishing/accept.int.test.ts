@@ -125,6 +125,37 @@ describe('publishing: accepting jobs and posts', () => {
       expect(ok.body).toEqual({ job_id: expect.any(String), status: 'scheduled', scheduled_at: expect.any(String) });
     });
 
+    it('accepts scheduled_at in any timezone and answers the same instant', async () => {
+      // 10 minutes ahead, written as local time two hours east of UTC.
+      const at = new Date(Math.floor((Date.now() + 600_000) / 1000) * 1000);
+      const local = new Date(at.getTime() + 2 * 3_600_000).toISOString().replace('Z', '+02:00');
+      const res = await publish({ account_ids: [x], text: 'offset', scheduled_at: local });
+      expect(res.status).toBe(202);
+      expect(Date.parse(res.body.scheduled_at)).toBe(at.getTime());
+    });
+
+    it('answers 400 for malformed JSON and 413 for a body over 1 MiB on the publish route, with the error body', async () => {
+      const malformed = await request(system.gateway).post('/v1/publish').set('Authorization', auth).set('Content-Type', 'application/json').send('{"account_ids": [');
+      expect(malformed.status).toBe(400);
+      expect(malformed.body.error).toMatchObject({ code: 'validation_error', request_id: expect.any(String) });
+      const huge = await request(system.gateway).post('/v1/publish').set('Authorization', auth).set('Content-Type', 'application/json')
+        .send(JSON.stringify({ account_ids: [x], text: 'x'.repeat(1_048_600) }));
+      expect(huge.status).toBe(413);
+      expect(huge.body.error.code).toBe('payload_too_large');
+    });
+
+    it('answers 401 unauthorized with a request id on every publishing route without a credential', async () => {
+      for (const call of [
+        request(system.gateway).get('/v1/publish'),
+        request(system.gateway).post(`/v1/publish/${UNKNOWN_ID}/cancel`),
+        request(system.gateway).get(`/v1/posts/${UNKNOWN_ID}`),
+      ]) {
+        const res = await call;
+        expect(res.status).toBe(401);
+        expect(res.body.error).toMatchObject({ code: 'unauthorized', request_id: expect.any(String) });
+      }
+    });
+
     it('rejects accounts that need reconnecting', async () => {
       const revoked = await connectAccount(system, auth, 'linkedin');
       await system.sandbox.fault('linkedin', 'token_revoked', 1);
@@ -163,6 +194,17 @@ describe('publishing: accepting jobs and posts', () => {
         expect.objectContaining({ account_id: x, provider: 'x', status: 'published', attempts: 1, platform_post_url: expect.any(String), published_at: expect.any(String) }),
         expect.objectContaining({ account_id: ig, provider: 'instagram', status: 'published', attempts: 1 }),
       ]);
+    });
+
+    it('accepts the limits themselves: text of exactly 5000 characters (to Facebook, which allows it)', async () => {
+      // In the other organization: this one's connected networks are counted by the stats test.
+      const page = await connectAccount(system, otherAuth, 'facebook');
+      const text = `${'é'.repeat(4990)}${'a'.repeat(10)}`;
+      const res = await request(system.gateway).post('/v1/publish').set('Authorization', otherAuth).send({ account_ids: [page], text });
+      expect(res.status).toBe(202);
+      expect((await waitForFinal(system, otherAuth, res.body.job_id)).status).toBe('published');
+      // The whole text reached the network.
+      expect((await system.sandbox.posts('facebook')).filter((post) => post.text === text)).toHaveLength(1);
     });
 
     it('accepts an API key as well as a dashboard JWT', async () => {

@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { startSystem, type SystemHarness } from '../support/system-harness.ts';
-import { connectAccount } from './publishing-support.ts';
+import { connectAccount, waitForFinal } from './publishing-support.ts';
 
-interface Page { items: { id: string; job_id: string; status: string; text: string; providers: string[]; created_at: string }[]; next_cursor: string | null; total: number }
+interface Page { items: { id: string; job_id: string; status: string; text: string; providers: string[]; created_at: string; results: { provider: string; status: string; platform_post_id: string | null }[] }[]; next_cursor: string | null; total: number }
 
 describe('publishing: history', () => {
   let system: SystemHarness;
@@ -109,6 +109,28 @@ describe('publishing: history', () => {
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('validation_error');
     }
+  });
+
+  it('lists a finished job with its results (provider, status, native id) and filters by any status', async () => {
+    const jobId = created[1]!; // immediate, to LinkedIn
+    await waitForFinal(system, auth, jobId);
+    const items: Page['items'] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Page = await list('/v1/publish', { status: 'published', limit: 100, ...(cursor === null ? {} : { cursor }) });
+      items.push(...page.items);
+      cursor = page.next_cursor;
+    } while (cursor !== null);
+    expect(items.every((entry) => entry.status === 'published')).toBe(true);
+    expect(items.find((entry) => entry.job_id === jobId)).toEqual(expect.objectContaining({
+      status: 'published',
+      providers: ['linkedin'],
+      created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/),
+      results: [expect.objectContaining({ provider: 'linkedin', status: 'published', platform_post_id: expect.any(String) })],
+    }));
+    const scheduled = await list('/v1/publish', { status: 'scheduled', limit: 100 });
+    expect(scheduled.items.length).toBeGreaterThan(0);
+    expect(scheduled.items.every((entry) => entry.status === 'scheduled' && entry.results.every((result) => result.status === 'pending' && result.platform_post_id === null))).toBe(true);
   });
 
   it('shows nothing of other organizations', async () => {
