@@ -291,6 +291,16 @@ describe('DeliveryRunner (publisher database)', () => {
     expect(await delivery(id!)).toEqual(expect.objectContaining({ status: 'published', platformPostId: 'slow' }));
   });
 
+  it('fails a target the network refuses for good (validation) at once, with its code and one attempt, and never retries it', async () => {
+    network.mockRejectedValueOnce(new ProviderError({ network: 'x', kind: 'validation', networkMessage: 'Text too long' }));
+    const { deliveryIds: [id] } = await job();
+    await runner().run(id!);
+    expect(await delivery(id!)).toEqual(expect.objectContaining({ status: 'failed', errorCode: 'validation', attempts: 1, nextAttemptAt: null }));
+    expect((await delivery(id!)).errorMessage).toContain('Text too long');
+    await runner().run(id!);
+    expect(network).toHaveBeenCalledTimes(1);
+  });
+
   it('counts finished targets on the job: the last one announces it once', async () => {
     network.mockResolvedValueOnce({ platformPostId: 'a', url: 'u' }).mockRejectedValueOnce(new ProviderError({ network: 'x', kind: 'validation', networkMessage: 'too long' }));
     const { jobId, deliveryIds } = await job(2);
