@@ -5,9 +5,7 @@ import {
   migrateDatabase,
   OutboxRelay,
   serviceDatabaseName,
-  createPgRawSql,
   type PgConnectionConfig,
-  type PgRawSql,
   type RawSql,
 } from '@svc/db';
 import type { Logger } from '@svc/logger';
@@ -63,11 +61,6 @@ export interface ServiceRuntime<Db extends DatabaseClient> {
   logger: Logger;
   db: Db;
   connection: PgConnectionConfig;
-  /**
-   * A plain pg pool of `max` connections to the service's own database, for its hot raw statements
-   * (docs/performance.md); its idle-connection errors are logged. The caller ends it.
-   */
-  openPool(max: number): PgRawSql;
   broker: Broker;
   relay: OutboxRelay;
   metrics: ServiceMetrics;
@@ -134,6 +127,5 @@ export async function openServiceRuntime<Db extends DatabaseClient>(options: Ser
     })();
     return stopped;
   };
-  const openPool = (max: number) => createPgRawSql(connection, { max, onIdleError: pool.onPoolError });
-  return { name, logger, db, connection, openPool, broker, relay, metrics, stop };
+  return { name, logger, db, connection, broker, relay, metrics, stop };
 }

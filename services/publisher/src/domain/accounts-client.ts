@@ -1,7 +1,6 @@
 import { accountsLookup, credentialsGet, type ReplyOf } from '@svc/contracts';
 import type { Broker } from '@svc/messaging';
 import type { AccountReplicasRepository } from '../data/account-replicas.repository.ts';
-import { isUuid } from '../data/jobs.repository.ts';
 
 export type AccountSummary = ReplyOf<typeof accountsLookup>['items'][number];
 export type AccountCredentials = ReplyOf<typeof credentialsGet>;
@@ -20,6 +19,8 @@ export function accountsClient(broker: Broker): AccountsClient {
   };
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
  * Lookups answered from the publisher's replica (account_replicas, fed by account.state_changed.v1),
  * with the RPC only for what the replica does not know yet: an account connected moments ago whose
@@ -32,7 +33,7 @@ export function accountsClient(broker: Broker): AccountsClient {
 export function replicatedAccountsClient(replica: AccountReplicasRepository, rpc: AccountsClient): AccountsClient {
   return {
     lookup: async (orgId, accountIds, requestId) => {
-      const ids = accountIds.filter(isUuid);
+      const ids = accountIds.filter((id) => UUID.test(id));
       if (ids.length === 0) return [];
       const { found, deleted } = await replica.find(orgId, ids);
       const known = new Set(found.map((account) => account.id));
