@@ -25,7 +25,8 @@ describe('publishing: accepting jobs and posts', () => {
   }
 
   beforeAll(async () => {
-    system = await startSystem({ services: ['accounts', 'publisher', 'scheduler'] });
+    // One organization connects 101 accounts to try the account_ids limit: past the free plan's 25.
+    system = await startSystem({ services: ['accounts', 'publisher', 'scheduler'], env: { PLAN_FREE_CONNECTED_ACCOUNTS: '200' } });
     auth = `Bearer ${await system.token()}`;
     otherAuth = `Bearer ${await system.token()}`;
     ig = await connectAccount(system, auth, 'instagram');
@@ -216,6 +217,30 @@ describe('publishing: accepting jobs and posts', () => {
       expect(list.body.items[0].id).toBe(res.body.job_id);
     });
 
+    it('accepts exactly 100 account ids and delivers to each; 101 connected accounts are refused whole', async () => {
+      // A fresh organization, so the other tests' counts stay as they are. Distinct accounts: the
+      // list must not repeat an id, and unknown ids would be refused for another reason.
+      const org = `Bearer ${await system.token()}`;
+      const many: string[] = [];
+      for (let batch = 0; batch < 101; batch += 10) {
+        many.push(...(await Promise.all(Array.from({ length: Math.min(10, 101 - batch) }, () => connectAccount(system, org, 'x')))));
+      }
+      const over = await request(system.gateway).post('/v1/publish').set('Authorization', org).send({ account_ids: many, text: 'one hundred and one' });
+      expect(over.status).toBe(400);
+      expect(over.body).toEqual({ error: { code: 'validation_error', message: expect.any(String), details: [expect.objectContaining({ path: '/body/account_ids' })], request_id: over.headers['x-request-id'] } });
+      const hundred = many.slice(0, 100);
+      const text = `to one hundred accounts ${Date.now()}`;
+      const res = await request(system.gateway).post('/v1/publish').set('Authorization', org).send({ account_ids: hundred, text });
+      expect(res.status).toBe(202);
+      expect(res.body).toEqual({ job_id: expect.any(String), status: 'queued', scheduled_at: null });
+      const post = await waitForFinal(system, org, res.body.job_id, 60_000);
+      expect(post.status).toBe('published');
+      expect(post.results.map((result) => [result.account_id, result.status])).toEqual(hundred.map((id) => [id, 'published']));
+      expect((await system.sandbox.posts('x')).filter((item) => item.text === text)).toHaveLength(100);
+      // The refused request created nothing: this organization has the one job.
+      expect((await request(system.gateway).get('/v1/publish').set('Authorization', org)).body.total).toBe(1);
+    }, 120_000);
+
     it('hides jobs of other organizations (404)', async () => {
       const job = await publish({ account_ids: [x], text: 'mine' });
       const other = await request(system.gateway).get(`/v1/posts/${job.body.job_id}`).set('Authorization', otherAuth);
@@ -295,6 +320,47 @@ describe('publishing: accepting jobs and posts', () => {
       const good = await publish({ account_ids: [x], text: 'retry me' }, { 'Idempotency-Key': 'key-5b' });
       expect(good.status).toBe(202);
       expect((await publish({ account_ids: [x], text: 'long key' }, { 'Idempotency-Key': 'k'.repeat(256) })).status).toBe(400);
+    });
+
+    it('takes a key of 255 characters and replays it; refuses an empty key and one of 256 with the error body', async () => {
+      const longest = 'k'.repeat(255);
+      const body = { account_ids: [x], text: 'longest key' };
+      const first = await publish(body, { 'Idempotency-Key': longest });
+      expect(first.status).toBe(202);
+      const again = await publish(body, { 'Idempotency-Key': longest });
+      expect(again.status).toBe(202);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual(first.body);
+      const before = (await request(system.gateway).get('/v1/publish').set('Authorization', auth)).body.total as number;
+      for (const key of ['', `${longest}k`]) {
+        const res = await publish({ account_ids: [x], text: `key of ${key.length}` }, { 'Idempotency-Key': key });
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({
+          error: { code: 'validation_error', message: expect.any(String), details: [expect.objectContaining({ path: '/headers/idempotency-key' })], request_id: res.headers['x-request-id'] },
+        });
+      }
+      // Refused before anything was created.
+      expect((await request(system.gateway).get('/v1/publish').set('Authorization', auth)).body.total).toBe(before);
+    });
+
+    it('replays the first answer of POST /v1/posts for the same key and body (one post), and refuses another body with 422', async () => {
+      const post = (body: object) => request(system.gateway).post('/v1/posts').set('Authorization', auth).set('Idempotency-Key', 'posts-key-1').send(body);
+      const text = `posts idempotent ${Date.now()}`;
+      const body = { account_ids: [x], text, platform_options: { x: {} } };
+      const first = await post(body);
+      expect(first.status).toBe(202);
+      expect(first.body).toEqual(expect.objectContaining({ id: expect.any(String), status: 'queued', text }));
+      const again = await post({ platform_options: { x: {} }, text, account_ids: [x] });
+      expect(again.status).toBe(202);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual(first.body);
+      const other = await post({ ...body, text: `${text} edited` });
+      expect(other.status).toBe(422);
+      expect(other.body).toEqual({ error: expect.objectContaining({ code: 'idempotency_conflict', message: expect.any(String), request_id: other.headers['x-request-id'] }) });
+      expect((await waitForFinal(system, auth, first.body.id)).status).toBe('published');
+      const listed = (await request(system.gateway).get('/v1/posts').query({ limit: 100 }).set('Authorization', auth)).body.items as { id: string; text: string }[];
+      expect(listed.filter((item) => item.text.startsWith(text)).map((item) => item.id)).toEqual([first.body.id]);
+      expect((await system.sandbox.posts('x')).filter((item) => item.text.startsWith(text))).toHaveLength(1);
     });
   });
 

@@ -1,5 +1,7 @@
 import { postFailed, postPublished, postQueued, type Envelope } from '@svc/contracts';
 import request from 'supertest';
+import { tapMessages } from '../support/message-tap.ts';
+import { oauthRoundTrip } from '../support/oauth-round-trip.ts';
 import { startSystem, type SystemHarness } from '../support/system-harness.ts';
 import { connectAccount, NETWORKS, sleep, validBody, waitForFinal, type Network, type PostBody } from './publishing-support.ts';
 
@@ -173,6 +175,47 @@ describe('publishing: delivery', () => {
     expect(post.status).toBe('partial');
     expect(post.results[1]).toEqual(expect.objectContaining({ account_id: doomed, status: 'failed', error_code: 'account_unusable' }));
     expect(post.results[1]!.error_message).toContain('reconnect');
+  });
+
+  describe('a forced token refresh that fails during delivery (decisions §3)', () => {
+    // The post call answers 401 (expired); the publisher forces a refresh, which the network refuses
+    // too. A BYOK token has nothing to refresh with, so its "refresh" is the profile read that proves
+    // it still works; an OAuth account spends its refresh token at the token endpoint.
+    // X refuses a spent refresh token the way it refuses a revoked grant (invalid_request), which
+    // accounts records as `revoked`; a refused re-validation is an expired token, `requires_reconnect`.
+    // Either one is a connection to reconnect: both are announced, and accept refuses both.
+    it.each<[string, string[], (auth: string) => Promise<string>]>([
+      ['a BYOK token, re-validated', ['requires_reconnect'], (owner) => connectAccount(system, owner, 'x')],
+      ['an OAuth token, refreshed with its refresh token', ['requires_reconnect', 'revoked'], async (owner) => {
+        const res = await oauthRoundTrip(system.gateway, owner, 'x');
+        expect(res.status).toBe(200);
+        return (res.body as { account_id: string }).account_id;
+      }],
+    ])('on %s: the account needs reconnecting, connection.revoked is emitted, the target fails account_unusable', async (_name, healths, connect) => {
+      const tap = await tapMessages(system.namespace, ['connection.revoked.v1']);
+      try {
+        const doomed = await connect(auth);
+        await system.sandbox.fault('x', 'token_expired', 2);
+        const text = `refresh refused ${Date.now()}`;
+        const res = await publish({ account_ids: [doomed], text });
+        expect(res.status).toBe(202);
+        const post = await waitForFinal(system, auth, res.body.job_id);
+        // Both faults went to this delivery's two calls: the post and the refresh.
+        expect(await system.sandbox.pendingFaults()).toEqual([]);
+        expect(post.status).toBe('failed');
+        expect(post.results).toEqual([expect.objectContaining({ account_id: doomed, status: 'failed', error_code: 'account_unusable', platform_post_id: null, attempts: 1 })]);
+        expect(post.results[0]!.error_message).toContain('reconnect');
+        expect((await system.sandbox.posts('x')).filter((item) => item.text === text)).toHaveLength(0);
+        expect((await waitForEvent(res.body.job_id, 'post.failed.v1')).payload.status).toBe('failed');
+        const [revoked] = (await tap.until((seen) => seen.some((event) => event.payload.account_id === doomed))).filter((event) => event.payload.account_id === doomed);
+        expect(revoked!.payload).toEqual(expect.objectContaining({ account_id: doomed, provider: 'x' }));
+        expect(healths).toContain(revoked!.payload.health);
+        const listed = (await request(system.gateway).get('/v1/accounts').query({ limit: 100 }).set('Authorization', auth)).body.items as { id: string; health: string }[];
+        expect(listed.find((account) => account.id === doomed)?.health).toBe(revoked!.payload.health);
+      } finally {
+        await tap.close();
+      }
+    });
   });
 
   it('counts stats from deliveries of this month', async () => {

@@ -7,6 +7,8 @@ import { PrismaClient } from '../../services/gateway/src/generated/prisma/client
 import { IdempotencyPruner } from '../../services/gateway/src/idempotency/idempotency-pruner.ts';
 import { IdempotencyStore, type OperationId } from '../../services/gateway/src/idempotency/idempotency-store.ts';
 
+const DAY_MS = 24 * 3600_000;
+
 /** The gateway's Idempotency-Key store against its real table (decisions §2). */
 describe('IdempotencyStore (gateway database)', () => {
   let database: TestDatabase;
@@ -139,6 +141,29 @@ describe('IdempotencyStore (gateway database)', () => {
     const fresh = await store.run(s, { z: 2 }, async (operation) => { seen.push(operation); return { status: 202, body: { n: 2 } }; });
     expect(fresh.body).toEqual({ n: 2 });
     expect(seen[1]).not.toBe(seen[0]);
+  });
+
+  it('keeps a key for 24 h by default: just under a day old it replays, just over it starts afresh', async () => {
+    // Built as compose.ts builds the gateway's store: no options, so the default retention is what runs.
+    const store = new IdempotencyStore(db);
+    const s = scope();
+    const seen: OperationId[] = [];
+    const answer = (n: number) => async (operation: OperationId) => { seen.push(operation); return { status: 202, body: { n } }; };
+    // Time passes by ageing the record: the store compares its timestamps with the database clock.
+    const age = (ms: number) => db.$executeRawUnsafe(
+      'UPDATE idempotency_records SET created_at = created_at - make_interval(secs => $3::float8), expires_at = expires_at - make_interval(secs => $3::float8) WHERE org_id = $1 AND key = $2',
+      s.orgId, s.key, ms / 1000,
+    );
+    await store.run(s, { r: 1 }, answer(1));
+    await age(DAY_MS - 60_000);
+    expect(await store.run(s, { r: 1 }, answer(2))).toEqual({ status: 202, body: { n: 1 }, headers: { 'Idempotent-Replayed': 'true' } });
+    await expect(store.run(s, { r: 2 }, answer(3))).rejects.toMatchObject({ code: 'idempotency_conflict', status: 422 });
+    await age(2 * 60_000);
+    // A day and a minute old: the key is free again, for any body, as a new operation.
+    expect(await store.run(s, { r: 2 }, answer(4))).toEqual({ status: 202, body: { n: 4 } });
+    expect(seen).toHaveLength(2);
+    expect(seen[1]).not.toBe(seen[0]);
+    expect(await store.run(s, { r: 2 }, answer(5))).toEqual({ status: 202, body: { n: 4 }, headers: { 'Idempotent-Replayed': 'true' } });
   });
 
   it('runs without a key as if there were no store', async () => {
