@@ -39,6 +39,36 @@ interface ClaimedRow {
 
 const MAX_BACKOFF_MS = 60_000;
 
+/**
+ * The relay's claim ($1 rows, locked for $2 seconds), in two scans of the claim index
+ * `(attempts, available_at)`. First the never-tried rows, due order: a range scan that ends at the
+ * first row not yet due, so delayed commands (lookups, deferrals, later schedules) are never walked.
+ * Then, only if the batch has room, the retries, least-tried first (only they are walked whole, and
+ * only while the broker refuses something). A claim changes no indexed column (`attempts` counts refusals and
+ * is raised only when one is settled), so it adds no index entry: a published row leaves one dead
+ * entry behind, not two (docs/performance.md, the soak's late claim reads). `attempts` is returned
+ * as this try's number.
+ */
+export const CLAIM_SQL = `
+  WITH fresh AS (
+    SELECT id FROM outbox_messages
+     WHERE attempts = 0 AND available_at <= now() AND published_at IS NULL AND parked_at IS NULL
+       AND (locked_until IS NULL OR locked_until < now())
+     ORDER BY available_at
+     FOR UPDATE SKIP LOCKED
+     LIMIT $1),
+  retried AS (
+    SELECT id FROM outbox_messages
+     WHERE attempts > 0 AND available_at <= now() AND published_at IS NULL AND parked_at IS NULL
+       AND (locked_until IS NULL OR locked_until < now())
+     ORDER BY attempts, available_at
+     FOR UPDATE SKIP LOCKED
+     LIMIT (SELECT $1 - count(*) FROM fresh)),
+  batch AS (SELECT id FROM fresh UNION ALL SELECT id FROM retried)
+  UPDATE outbox_messages o SET locked_until = now() + make_interval(secs => $2::float8)
+    FROM batch WHERE o.id = batch.id
+  RETURNING o.id::text AS id, o.envelope, o.attempts + 1 AS attempts`;
+
 type FailureKind = 'unpublishable' | 'refused' | 'outage';
 
 /**
@@ -106,28 +136,12 @@ export class OutboxRelay {
 
   /**
    * Claims and relays one batch; returns how many rows were claimed. Never-tried rows are claimed
-   * first (ORDER BY attempts, then due time), so a pile of rows the broker keeps refusing cannot
-   * starve fresh ones; among retries, the least-tried go first. The claim index holds
-   * `(attempts, available_at)`, so rows due later (delayed commands) are passed over in the index
-   * without reading them. Failures are settled in two statements per
+   * first, in due order, so a pile of rows the broker keeps refusing cannot starve fresh ones; among
+   * retries, the least-tried go first (`CLAIM_SQL`). Failures are settled in two statements per
    * batch, whatever their number, and logged once per batch.
    */
   async relayBatch(): Promise<number> {
-    const rows = await this.options.db.$queryRawUnsafe<ClaimedRow[]>(
-      `WITH batch AS (
-         SELECT id FROM outbox_messages
-          WHERE published_at IS NULL AND parked_at IS NULL AND available_at <= now()
-            AND (locked_until IS NULL OR locked_until < now())
-          ORDER BY attempts, available_at
-          FOR UPDATE SKIP LOCKED
-          LIMIT $1)
-       UPDATE outbox_messages o
-          SET attempts = o.attempts + 1, locked_until = now() + make_interval(secs => $2::float8)
-         FROM batch WHERE o.id = batch.id
-       RETURNING o.id::text AS id, o.envelope, o.attempts`,
-      this.batchSize,
-      this.claimTimeoutMs / 1000,
-    );
+    const rows = await this.options.db.$queryRawUnsafe<ClaimedRow[]>(CLAIM_SQL, this.batchSize, this.claimTimeoutMs / 1000);
     if (rows.length === 0) return 0;
     const outcomes = await Promise.allSettled(rows.map((row) => this.options.publisher.publishEnvelope(row.envelope)));
     const published: string[] = [];
@@ -164,12 +178,12 @@ export class OutboxRelay {
   }
 
   private async scheduleRetries(retry: { id: string; error: string; delayMs: number; counted: boolean }[]): Promise<void> {
-    // An outage (broker unreachable) does not spend the message's budget: its claim is given back.
+    // An outage (broker unreachable) does not spend the message's budget; a refusal does.
     await this.options.db.$executeRawUnsafe(
       `UPDATE outbox_messages o
           SET locked_until = NULL, last_error = r.error,
               available_at = now() + make_interval(secs => r.delay_ms / 1000.0),
-              attempts = CASE WHEN r.counted THEN o.attempts ELSE o.attempts - 1 END
+              attempts = o.attempts + CASE WHEN r.counted THEN 1 ELSE 0 END
          FROM unnest($1::uuid[], $2::text[], $3::float8[], $4::boolean[]) AS r(id, error, delay_ms, counted)
         WHERE o.id = r.id`,
       retry.map((entry) => entry.id),
@@ -186,7 +200,7 @@ export class OutboxRelay {
 
   private async park(parked: { row: ClaimedRow; error: string; reason: ParkReason }[]): Promise<void> {
     await this.options.db.$executeRawUnsafe(
-      `UPDATE outbox_messages o SET parked_at = now(), locked_until = NULL, last_error = r.error
+      `UPDATE outbox_messages o SET parked_at = now(), locked_until = NULL, last_error = r.error, attempts = o.attempts + 1
          FROM unnest($1::uuid[], $2::text[]) AS r(id, error) WHERE o.id = r.id`,
       parked.map((entry) => entry.row.id),
       parked.map((entry) => entry.error),
