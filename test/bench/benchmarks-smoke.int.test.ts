@@ -2,6 +2,7 @@ import { benchAccept } from '../../bench/scenarios/accept.ts';
 import { benchAnalytics } from '../../bench/scenarios/analytics.ts';
 import { benchDeliver } from '../../bench/scenarios/deliver.ts';
 import { benchFire } from '../../bench/scenarios/fire.ts';
+import { benchOutboxRelay } from '../../bench/scenarios/outbox-relay.ts';
 import { benchScaleOut } from '../../bench/scenarios/scale-out.ts';
 import { benchSoak } from '../../bench/scenarios/soak.ts';
 import { benchWebhooks } from '../../bench/scenarios/webhooks.ts';
@@ -75,8 +76,14 @@ describe('scale-out benchmark (smoke)', () => {
   }, 300_000);
 });
 
-// These two start their own systems (the dispatcher as a built process; analytics in this process).
-describe('webhooks and analytics benchmarks (smoke)', () => {
+// These start their own systems (the dispatcher as a built process; analytics and the relay in this process).
+describe('webhooks, analytics and outbox relay benchmarks (smoke)', () => {
+  it('outbox relay: a rate on plain pg against Prisma and against publishing directly', async () => {
+    const result = await benchOutboxRelay({ messages: 200, delayed: 100 });
+    expectFigures(result);
+    expect(result.figures).toHaveLength(2);
+  }, 60_000);
+
   it('webhooks: a rate against the plain POST loop, and the dispatcher\'s RSS', async () => {
     const result = await benchWebhooks({ events: 20, concurrency: 4 });
     expectFigures(result);

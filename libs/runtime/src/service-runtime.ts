@@ -5,7 +5,9 @@ import {
   migrateDatabase,
   OutboxRelay,
   serviceDatabaseName,
+  createPgRawSql,
   type PgConnectionConfig,
+  type PgRawSql,
   type RawSql,
 } from '@svc/db';
 import type { Logger } from '@svc/logger';
@@ -13,6 +15,9 @@ import { Broker } from '@svc/messaging';
 import { createServiceMetrics, registerOutboxGauge, type ServiceMetrics } from './metrics.ts';
 
 type PrismaAdapter = ReturnType<typeof createPrismaAdapter>;
+
+/** Connections of the outbox relay's own pool: its loop runs one statement at a time; the other serves the parked-rows gauge. */
+const RELAY_POOL_SIZE = 2;
 
 /** The settings every service shares (see commonConfigSchema in @svc/config). */
 export interface RuntimeConfig {
@@ -27,7 +32,7 @@ export interface RuntimeConfig {
   DB_POOL_MAX?: number | undefined;
 }
 
-/** What the runtime itself needs of a service's database client: raw SQL (the outbox relay) and closing. */
+/** Every service's database client: raw SQL (shared helpers and tests read any service's tables) and closing. */
 export interface DatabaseClient extends RawSql {
   $disconnect(): Promise<void>;
 }
@@ -61,6 +66,11 @@ export interface ServiceRuntime<Db extends DatabaseClient> {
   logger: Logger;
   db: Db;
   connection: PgConnectionConfig;
+  /**
+   * A plain pg pool of `max` connections to the service's own database, for its hot raw statements
+   * (docs/performance.md); its idle-connection errors are logged. The caller ends it.
+   */
+  openPool(max: number): PgRawSql;
   broker: Broker;
   relay: OutboxRelay;
   metrics: ServiceMetrics;
@@ -107,8 +117,12 @@ export async function openServiceRuntime<Db extends DatabaseClient>(options: Ser
       onReconnect: () => metrics.brokerReconnects.inc(),
     },
   });
+  const openPool = (max: number) => createPgRawSql(connection, { max, onIdleError: pool.onPoolError });
+  // The relay's claim and deletes run for every message the service sends: on plain pg, not through
+  // Prisma's raw path, which measured several times the cost per statement (docs/performance.md).
+  const relaySql = openPool(RELAY_POOL_SIZE);
   const relay = new OutboxRelay({
-    db,
+    db: relaySql,
     publisher: broker,
     logger,
     listenConnection: connection,
@@ -123,9 +137,9 @@ export async function openServiceRuntime<Db extends DatabaseClient>(options: Ser
       await relay.stop();
       await broker.stopConsuming({ deadlineMs: Math.max(1000, config.SHUTDOWN_GRACE_MS - 5000) });
       await broker.close();
-      await db.$disconnect();
+      await Promise.all([relaySql.end(), db.$disconnect()]);
     })();
     return stopped;
   };
-  return { name, logger, db, connection, broker, relay, metrics, stop };
+  return { name, logger, db, connection, openPool, broker, relay, metrics, stop };
 }

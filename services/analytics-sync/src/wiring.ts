@@ -1,4 +1,3 @@
-import { createPgRawSql } from '@svc/db';
 import { analyticsFromConfig, type NetworkAnalytics } from '@svc/providers';
 import type { ServiceRuntime, WorkerWiring } from '@svc/runtime';
 import type { Config } from './config.ts';
@@ -23,7 +22,7 @@ export interface AnalyticsWireOptions {
 /** Builds analytics-sync from its runtime: the post.published consumer, the list RPC, the background sync. */
 export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config, options: AnalyticsWireOptions = {}): Promise<WorkerWiring> {
   const { db, logger, broker } = runtime;
-  const reads = createPgRawSql(runtime.connection, { max: config.ANALYTICS_DB_POOL_SIZE, onIdleError: (error) => logger.warn({ err: error }, 'idle database connection failed') });
+  const reads = runtime.openPool(config.ANALYTICS_DB_POOL_SIZE);
   const repo = new AnalyticsRepository(db, reads);
   const deps: RefreshDeps = {
     repo,

@@ -1,4 +1,3 @@
-import { createPgRawSql } from '@svc/db';
 import { storageFromConfig, type MediaStorage } from '@svc/media';
 import { providersFromConfig, type Providers } from '@svc/providers';
 import type { ServiceRuntime, WorkerWiring } from '@svc/runtime';
@@ -51,7 +50,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     quotaBytes: config.MEDIA_ORG_QUOTA_BYTES,
   };
   const wake = () => relay.wake();
-  const acceptSql = createPgRawSql(runtime.connection, { max: config.ACCEPT_DB_POOL_SIZE, onIdleError: (error) => logger.warn({ err: error }, 'idle database connection failed') });
+  const acceptSql = runtime.openPool(config.ACCEPT_DB_POOL_SIZE);
   const acceptRepository = new AcceptRepository(acceptSql, config.PLAN_FREE_POSTS_PER_MONTH);
   const accept = new AcceptBatcher({ maxSize: config.ACCEPT_BATCH_SIZE, store: (batch) => acceptRepository.store(batch) });
   const replica = new AccountReplicasRepository(acceptSql);
@@ -60,7 +59,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   const acceptAccounts = replicatedAccountsClient(replica, accounts);
   const credentials = new CredentialsCache({ ttlMs: config.DELIVERY_CREDENTIALS_CACHE_MS, maxEntries: CREDENTIALS_CACHE_ENTRIES });
   // Every statement of a delivery is raw SQL: on plain pg it costs a fraction of Prisma's raw path.
-  const deliverySql = createPgRawSql(runtime.connection, { max: config.DELIVERY_DB_POOL_SIZE, onIdleError: (error) => logger.warn({ err: error }, 'idle database connection failed') });
+  const deliverySql = runtime.openPool(config.DELIVERY_DB_POOL_SIZE);
   const runner = new DeliveryRunner({
     db: deliverySql,
     accounts: credentials.wrap(accounts),

@@ -1,5 +1,4 @@
 import { vaultFromConfig } from '@svc/crypto';
-import { createPgRawSql } from '@svc/db';
 import type { ServiceRuntime, WorkerWiring } from '@svc/runtime';
 import { Counter } from 'prom-client';
 import type { Config } from './config.ts';
@@ -27,7 +26,7 @@ import { webhooksRpc, webhooksRpcHandlers } from './rpc/webhooks.handlers.ts';
 export async function wire(runtime: ServiceRuntime<DispatcherDb>, config: Config): Promise<WorkerWiring> {
   const { db, logger, broker } = runtime;
   const secrets = new SecretBox(vaultFromConfig(config.VAULT_KEYS, config.VAULT_ACTIVE_KEY_ID));
-  const hot = createPgRawSql(runtime.connection, { max: config.WEBHOOK_DB_POOL_SIZE, onIdleError: (error) => logger.warn({ err: error }, 'idle database connection failed') });
+  const hot = runtime.openPool(config.WEBHOOK_DB_POOL_SIZE);
   const endpoints = new EndpointsRepository(db, hot);
   const deliveries = new DeliveriesRepository(db, hot);
   const commands = new AttemptCommands(broker);

@@ -1,6 +1,7 @@
 import { accountsLookup, credentialsGet, type ReplyOf } from '@svc/contracts';
 import type { Broker } from '@svc/messaging';
 import type { AccountReplicasRepository } from '../data/account-replicas.repository.ts';
+import { isUuid } from '../data/jobs.repository.ts';
 
 export type AccountSummary = ReplyOf<typeof accountsLookup>['items'][number];
 export type AccountCredentials = ReplyOf<typeof credentialsGet>;
@@ -19,8 +20,6 @@ export function accountsClient(broker: Broker): AccountsClient {
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * Lookups answered from the publisher's replica (account_replicas, fed by account.state_changed.v1),
  * with the RPC only for what the replica does not know yet: an account connected moments ago whose
@@ -33,7 +32,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function replicatedAccountsClient(replica: AccountReplicasRepository, rpc: AccountsClient): AccountsClient {
   return {
     lookup: async (orgId, accountIds, requestId) => {
-      const ids = accountIds.filter((id) => UUID.test(id));
+      const ids = accountIds.filter(isUuid);
       if (ids.length === 0) return [];
       const { found, deleted } = await replica.find(orgId, ids);
       const known = new Set(found.map((account) => account.id));
