@@ -2,10 +2,10 @@
 // the outbox in transactions of 100, relayed to RabbitMQ with confirms and consumed, while delayed rows
 // (deferrals, retries, later lookups) wait in the same table. Run twice in the same run, with the
 // relay's statements through Prisma's raw path and through a plain pg pool (what the service runtime
-// gives it), against publishing the same messages straight to the broker.
+// gives it, with the same session settings), against publishing the same messages straight to the broker.
 import path from 'node:path';
 import { createEnvelope, systemProbe, type Envelope } from '@svc/contracts';
-import { createPgRawSql, createPrismaAdapter, enqueueOutbox, OutboxRelay, type PgConnectionConfig, type RawSql } from '@svc/db';
+import { createPgRawSql, createPrismaAdapter, enqueueOutbox, OutboxRelay, RELAY_SESSION_SETTINGS, type PgConnectionConfig, type RawSql } from '@svc/db';
 import { createLogger } from '@svc/logger';
 import { Broker } from '@svc/messaging';
 import { createTestDatabase, TEST_AMQP_URL, uniqueNamespace } from '@svc/testing';
@@ -32,7 +32,7 @@ export async function benchOutboxRelay(options: OutboxRelayBenchOptions): Promis
   const { messages } = options;
   const database = await createTestDatabase({ prefix: 'bench_relay', serviceDir: path.resolve(__dirname, '../../services/accounts') });
   const prisma = new PrismaClient({ adapter: createPrismaAdapter(database.connection) });
-  const pg = createPgRawSql(database.connection, { max: 2, onIdleError: () => undefined });
+  const pg = createPgRawSql(database.connection, { max: 2, onIdleError: () => undefined, settings: RELAY_SESSION_SETTINGS });
   const broker = await Broker.connect({ url: TEST_AMQP_URL, namespace: uniqueNamespace('bench'), service: 'bench', logger });
   try {
     await prisma.$executeRawUnsafe(

@@ -69,6 +69,17 @@ export const CLAIM_SQL = `
     FROM batch WHERE o.id = batch.id
   RETURNING o.id::text AS id, o.envelope, o.attempts + 1 AS attempts`;
 
+/**
+ * Session settings for the connections the relay runs on. After an autoanalyze of a table that churns
+ * this fast, the planner can take the claim for a bitmap scan of a few rows: a bitmap scan reads every
+ * entry in the range, dead ones included, and never marks them dead for the next scan, so each claim
+ * read thousands of entries until the next vacuum (the soak: 18 entries per claim, then 200 -> 4,250
+ * within each minute after the plan flipped, docs/performance.md). With bitmap and sequential scans
+ * priced out, the claim walks the index in order (killing the dead entries it passes) and the claimed
+ * rows are found by primary key. Every statement of the relay is one of those two shapes.
+ */
+export const RELAY_SESSION_SETTINGS: Readonly<Record<string, string>> = { enable_bitmapscan: 'off', enable_seqscan: 'off' };
+
 type FailureKind = 'unpublishable' | 'refused' | 'outage';
 
 /**

@@ -13,9 +13,21 @@ export interface PgRawSql extends TransactionalClient {
   end(): Promise<void>;
 }
 
-export function createPgRawSql(connection: PgConnectionConfig, options: { max: number; onIdleError: (error: Error) => void }): PgRawSql {
+export interface PgRawSqlOptions {
+  max: number;
+  onIdleError: (error: Error) => void;
+  /** Settings of every connection's session (`-c name=value` at connect), e.g. planner switches for a pool with one job. */
+  settings?: Record<string, string>;
+}
+
+export function createPgRawSql(connection: PgConnectionConfig, options: PgRawSqlOptions): PgRawSql {
   const { host, port, user, password, database } = connection;
-  const pool = new pg.Pool({ host, port, user, database, max: options.max, ...(password === undefined ? {} : { password }) });
+  const settings = Object.entries(options.settings ?? {}).map(([name, value]) => `-c ${name}=${value}`).join(' ');
+  const pool = new pg.Pool({
+    host, port, user, database, max: options.max,
+    ...(password === undefined ? {} : { password }),
+    ...(settings === '' ? {} : { options: settings }),
+  });
   pool.on('error', options.onIdleError);
   return {
     ...rawSqlOn(pool),

@@ -8,8 +8,10 @@ import { createTestDatabase, type TestDatabase } from '@svc/testing';
 import { PrismaClient } from '../../../services/accounts/src/generated/prisma/client.ts';
 import { enqueueOutbox } from '../src/outbox.ts';
 import { listParkedOutbox, requeueParkedOutbox } from '../src/outbox-parked.ts';
-import { CLAIM_SQL, OutboxRelay, type EnvelopePublisher, type ParkReason } from '../src/outbox-relay.ts';
+import { CLAIM_SQL, OutboxRelay, RELAY_SESSION_SETTINGS, type EnvelopePublisher, type ParkReason } from '../src/outbox-relay.ts';
+import { createPgRawSql } from '../src/pg-raw-sql.ts';
 import { createPrismaAdapter } from '../src/prisma-bridge.ts';
+import type { RawSql } from '../src/raw-sql.ts';
 
 const logger = createLogger({ service: 'outbox-parking-test', level: 'silent' });
 let database: TestDatabase;
@@ -149,6 +151,35 @@ describe('outbox relay give-up-and-park', () => {
     const sink = publisher(() => undefined);
     expect(await new OutboxRelay({ db, publisher: sink, logger }).relayBatch()).toBe(5);
     expect(sink.sent.map((sent) => sent.message_id).sort()).toEqual(due.map((envelope) => envelope.message_id).sort());
+  });
+});
+
+describe('the relay\'s connections', () => {
+  it('claim through the index even when the statistics after a burst favour scanning the table', async () => {
+    // A burst relayed and deleted, then analyzed (autoanalyze does this on a busy outbox): the
+    // planner sees a few live rows and takes a sequential or bitmap scan, both of which read every
+    // dead row of the burst on every claim until the next vacuum.
+    await db.$executeRawUnsafe(
+      `INSERT INTO outbox_messages (id, type, envelope, available_at)
+       SELECT gen_random_uuid(), 'system.probe.v1', '{}'::jsonb, now() - interval '10 minutes' + i * interval '10 milliseconds'
+         FROM generate_series(1, 12000) AS i`,
+    );
+    await db.$executeRawUnsafe('DELETE FROM outbox_messages WHERE id IN (SELECT id FROM outbox_messages ORDER BY available_at LIMIT 11800)');
+    await db.$executeRawUnsafe('ANALYZE outbox_messages');
+    const planText = async (sql: RawSql) =>
+      (await sql.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${CLAIM_SQL}`, 100, 30)).map((line) => line['QUERY PLAN']).join('\n');
+    // The setup reproduces the problem on an ordinary connection...
+    expect(await planText(db)).toMatch(/Seq Scan on outbox_messages|Bitmap Heap Scan on outbox_messages/);
+    // ...and the relay's connections walk the claim index in order and find the claimed rows by key.
+    const relaySql = createPgRawSql(database.connection, { max: 1, onIdleError: () => undefined, settings: RELAY_SESSION_SETTINGS });
+    try {
+      const plan = await planText(relaySql);
+      expect(plan).not.toMatch(/Seq Scan|Bitmap/);
+      expect(plan).toMatch(/Index Scan using outbox_messages_claim_idx/);
+      expect(plan).toMatch(/Index Scan using outbox_messages_pkey/);
+    } finally {
+      await relaySql.end();
+    }
   });
 });
 
