@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { createPrismaAdapter } from '@svc/db';
+import { createPgRawSql, createPrismaAdapter } from '@svc/db';
 import { AppError } from '@svc/errors';
 import { createLogger } from '@svc/logger';
 import { ProviderError, type LookupInput, type LookupResult, type Providers, type PublishInput, type PublishResult } from '@svc/providers';
@@ -395,5 +395,38 @@ describe('DeliveryRunner (publisher database)', () => {
     network.mockResolvedValue({ platformPostId: 'p3', url: 'https://x.test/p3' });
     await limited.run(deliveryIds[2]!);
     expect(await delivery(deliveryIds[2]!)).toEqual(expect.objectContaining({ status: 'published', attempts: 1 }));
+  });
+
+  it('holds an organization to its limit when its claims race: 12 at once, limit 3, exactly 3 in flight', async () => {
+    // The claims run on separate connections at the same moment: without the organization's lock,
+    // each could count the live leases before the others commit and all would pass.
+    const releases: (() => void)[] = [];
+    network.mockImplementation(() => new Promise<PublishResult>((resolve) => releases.push(() => resolve({ platformPostId: `p${releases.length}`, url: 'https://x.test/p' }))));
+    const orgId = `org_race_${randomUUID()}`;
+    const { jobId, deliveryIds } = await job(12, orgId);
+    const pool = createPgRawSql(database.connection, { max: 12, onIdleError: () => undefined });
+    try {
+      const limited = runner({ db: pool, orgConcurrency: 3, orgBusyDelayMs: 60_000 });
+      const running = deliveryIds.map((id) => limited.run(id));
+      for (const deadline = Date.now() + 10_000; network.mock.calls.length < 3; ) {
+        if (Date.now() > deadline) throw new Error('three deliveries never reached the network');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300)); // any claim past the limit would call now
+      const statuses = await db.delivery.groupBy({ by: ['status'], where: { jobId }, _count: true });
+      expect(Object.fromEntries(statuses.map((row) => [row.status, row._count]))).toEqual({ in_flight: 3, pending: 9 });
+      expect(network).toHaveBeenCalledTimes(3);
+      expect(await jobStatus(jobId)).toBe('processing');
+      releases.forEach((release) => release());
+      await Promise.all(running);
+      // The nine past the limit were each put back once, for later.
+      const [deferred] = await db.$queryRawUnsafe<{ n: number }[]>(
+        "SELECT count(*)::int AS n FROM outbox_messages WHERE type = 'publisher.delivery_run.v1' AND envelope->'payload'->>'job_id' = $1 AND available_at > now()",
+        jobId,
+      );
+      expect(deferred?.n).toBe(9);
+    } finally {
+      await pool.end();
+    }
   });
 });
