@@ -1,13 +1,6 @@
-import path from 'node:path';
-import { connectionConfig, dropDatabase } from '@svc/db';
-import { createLogger } from '@svc/logger';
-import { runWorkerService, type RunningWorker } from '@svc/runtime';
-import { TEST_DATABASE_URL, uniqueName } from '@svc/testing';
 import request from 'supertest';
-import { loadServiceConfig } from '../../services/publisher/src/config.ts';
-import { PrismaClient } from '../../services/publisher/src/generated/prisma/client.ts';
-import { wire } from '../../services/publisher/src/wiring.ts';
 import { startSystem, type SystemHarness } from '../support/system-harness.ts';
+import { startHookedPublisher, type HookedPublisher } from './hooked-publisher.ts';
 import { connectAccount, sleep, waitForFinal, type PostBody } from './publishing-support.ts';
 
 /**
@@ -17,24 +10,15 @@ import { connectAccount, sleep, waitForFinal, type PostBody } from './publishing
  */
 describe('publishing: cancelling a job while it is processing', () => {
   let system: SystemHarness;
-  let publisher: RunningWorker<PrismaClient>;
+  let publisher: HookedPublisher | undefined;
   let auth: string;
-  const database = uniqueName('cancel_publisher');
   const held: { deliveryId: string; release: () => void }[] = [];
 
   beforeAll(async () => {
     system = await startSystem({ services: ['accounts'] });
-    const config = loadServiceConfig({ ...system.env, DATABASE_NAME: database, PROBE_PORT: '0' });
-    publisher = await runWorkerService({
-      name: 'publisher',
-      serviceDir: path.resolve(__dirname, '../../services/publisher'),
-      config,
-      logger: createLogger({ service: 'publisher', level: config.LOG_LEVEL }),
-      probePort: 0,
-      createClient: (adapter) => new PrismaClient({ adapter }),
-      wire: (runtime) => wire(runtime, config, {
-        afterNetworkCall: (deliveryId) => new Promise<void>((resolve) => void held.push({ deliveryId, release: resolve })),
-      }),
+    publisher = await startHookedPublisher(system, {
+      name: 'cancel_publisher',
+      afterNetworkCall: (deliveryId) => new Promise<void>((resolve) => void held.push({ deliveryId, release: resolve })),
     });
     auth = `Bearer ${await system.token()}`;
   }, 60_000);
@@ -42,11 +26,8 @@ describe('publishing: cancelling a job while it is processing', () => {
   afterAll(async () => {
     // A delivery still held would keep the publisher's shutdown waiting for its handler.
     for (const hold of held) hold.release();
-    // Its queues are this namespace's, on the shared broker: deleted as the harness deletes its workers'.
-    await publisher?.runtime.broker.deleteTopology().catch(() => undefined);
     await publisher?.stop();
     await system?.close();
-    await dropDatabase(connectionConfig(TEST_DATABASE_URL, database));
   });
 
   async function waitForHold(): Promise<void> {

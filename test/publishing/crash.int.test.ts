@@ -1,13 +1,6 @@
-import path from 'node:path';
-import { connectionConfig, dropDatabase } from '@svc/db';
-import { createLogger } from '@svc/logger';
-import { runWorkerService, type RunningWorker } from '@svc/runtime';
-import { TEST_DATABASE_URL, uniqueName } from '@svc/testing';
 import request from 'supertest';
-import { loadServiceConfig } from '../../services/publisher/src/config.ts';
-import { PrismaClient } from '../../services/publisher/src/generated/prisma/client.ts';
-import { wire } from '../../services/publisher/src/wiring.ts';
 import { startSystem, type SystemHarness } from '../support/system-harness.ts';
+import { startHookedPublisher, type HookedPublisher } from './hooked-publisher.ts';
 import { connectAccount, sleep, waitForFinal } from './publishing-support.ts';
 
 /**
@@ -18,30 +11,22 @@ import { connectAccount, sleep, waitForFinal } from './publishing-support.ts';
  */
 describe('publishing: a worker dying mid-delivery', () => {
   let system: SystemHarness;
-  let publisher: RunningWorker<PrismaClient>;
+  let publisher: HookedPublisher | undefined;
   let auth: string;
-  const database = uniqueName('crash_publisher');
   const died: { deliveries: string[] } = { deliveries: [] };
 
   beforeAll(async () => {
     system = await startSystem({ services: ['accounts'] });
-    const config = loadServiceConfig({ ...system.env, DATABASE_NAME: database, PROBE_PORT: '0', DELIVERY_LEASE_MS: '1500', DELIVERY_SWEEP_INTERVAL_MS: '500' });
-    publisher = await runWorkerService({
-      name: 'publisher',
-      serviceDir: path.resolve(__dirname, '../../services/publisher'),
-      config,
-      logger: createLogger({ service: 'publisher', level: config.LOG_LEVEL }),
-      probePort: 0,
-      createClient: (adapter) => new PrismaClient({ adapter }),
+    publisher = await startHookedPublisher(system, {
+      name: 'crash_publisher',
+      env: { DELIVERY_LEASE_MS: '1500', DELIVERY_SWEEP_INTERVAL_MS: '500' },
       // The first delivery's worker dies right after the network accepted the post: nothing is
       // recorded and its lease is no longer renewed, like a process killed there.
-      wire: (runtime) => wire(runtime, config, {
-        afterNetworkCall: (deliveryId) => {
-          if (died.deliveries.length > 0) return Promise.resolve();
-          died.deliveries.push(deliveryId);
-          return Promise.reject(new Error('the worker died after the network call'));
-        },
-      }),
+      afterNetworkCall: (deliveryId) => {
+        if (died.deliveries.length > 0) return Promise.resolve();
+        died.deliveries.push(deliveryId);
+        return Promise.reject(new Error('the worker died after the network call'));
+      },
     });
     auth = `Bearer ${await system.token()}`;
   }, 60_000);
@@ -49,7 +34,6 @@ describe('publishing: a worker dying mid-delivery', () => {
   afterAll(async () => {
     await publisher?.stop();
     await system?.close();
-    await dropDatabase(connectionConfig(TEST_DATABASE_URL, database));
   });
 
   it('produces exactly one post and reports it published with the network\'s own id', async () => {
