@@ -44,10 +44,10 @@ const MAX_BACKOFF_MS = 60_000;
  * `(attempts, available_at)`. First the never-tried rows, due order: a range scan that ends at the
  * first row not yet due, so delayed commands (lookups, deferrals, later schedules) are never walked.
  * Then, only if the batch has room, the retries, least-tried first (only they are walked whole, and
- * only while the broker refuses something). A claim changes no indexed column (`attempts` counts refusals and
- * is raised only when one is settled), so it adds no index entry: a published row leaves one dead
- * entry behind, not two (docs/performance.md, the soak's late claim reads). `attempts` is returned
- * as this try's number.
+ * only while the broker refuses something). A claim changes no indexed column (`attempts` counts
+ * refusals and is raised only when one is settled), so it adds no index entry: a published row
+ * leaves one dead entry behind, not two (docs/performance.md, "The outbox relay"). `attempts` is
+ * returned as this try's number.
  */
 export const CLAIM_SQL = `
   WITH fresh AS (
