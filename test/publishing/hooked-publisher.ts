@@ -15,25 +15,35 @@ export interface HookedPublisher {
 }
 
 /**
- * A publisher of the test's own next to a system started without one, wired with the crash-window
- * hook (after the network accepted a post, before it is recorded): what the crash and cancel tests
- * break or hold a delivery with.
+ * A publisher process of the test's own, on `database` (created if missing), next to a system started
+ * without one or in place of its stopped one; `afterNetworkCall` is the wiring's crash-window hook.
  */
-export async function startHookedPublisher(
+export function startTestPublisher(
   system: SystemHarness,
-  options: { name: string; env?: Record<string, string>; afterNetworkCall: (deliveryId: string) => Promise<void> },
-): Promise<HookedPublisher> {
-  const database = uniqueName(options.name);
-  const config = loadServiceConfig({ ...system.env, DATABASE_NAME: database, PROBE_PORT: '0', ...options.env });
-  const worker = await runWorkerService({
+  options: { database: string; env?: Record<string, string>; afterNetworkCall?: (deliveryId: string) => Promise<void> },
+): Promise<RunningWorker<PrismaClient>> {
+  const config = loadServiceConfig({ ...system.env, DATABASE_NAME: options.database, PROBE_PORT: '0', ...options.env });
+  return runWorkerService({
     name: 'publisher',
     serviceDir: path.resolve(__dirname, '../../services/publisher'),
     config,
     logger: createLogger({ service: 'publisher', level: config.LOG_LEVEL }),
     probePort: 0,
     createClient: (adapter) => new PrismaClient({ adapter }),
-    wire: (runtime) => wire(runtime, config, { afterNetworkCall: options.afterNetworkCall }),
+    wire: (runtime) => wire(runtime, config, options.afterNetworkCall === undefined ? {} : { afterNetworkCall: options.afterNetworkCall }),
   });
+}
+
+/**
+ * A test publisher with the crash-window hook (after the network accepted a post, before it is
+ * recorded) on a database of its own: what the crash and cancel tests break or hold a delivery with.
+ */
+export async function startHookedPublisher(
+  system: SystemHarness,
+  options: { name: string; env?: Record<string, string>; afterNetworkCall: (deliveryId: string) => Promise<void> },
+): Promise<HookedPublisher> {
+  const database = uniqueName(options.name);
+  const worker = await startTestPublisher(system, { database, afterNetworkCall: options.afterNetworkCall, ...(options.env === undefined ? {} : { env: options.env }) });
   return {
     worker,
     stop: async () => {

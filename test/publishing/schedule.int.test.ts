@@ -3,14 +3,13 @@ import { publisherJobDispatch } from '@svc/contracts';
 import { createLogger } from '@svc/logger';
 import { runWorkerService, type DatabaseClient, type RunningWorker } from '@svc/runtime';
 import request from 'supertest';
-import { loadServiceConfig as loadPublisherConfig } from '../../services/publisher/src/config.ts';
-import { PrismaClient as PublisherPrisma, type PrismaClient as PublisherClient } from '../../services/publisher/src/generated/prisma/client.ts';
-import { wire as wirePublisher } from '../../services/publisher/src/wiring.ts';
+import type { PrismaClient as PublisherClient } from '../../services/publisher/src/generated/prisma/client.ts';
 import { loadServiceConfig as loadSchedulerConfig } from '../../services/scheduler/src/config.ts';
 import { PrismaClient as SchedulerClient } from '../../services/scheduler/src/generated/prisma/client.ts';
 import { wire as wireScheduler } from '../../services/scheduler/src/wiring.ts';
 import { tapMessages } from '../support/message-tap.ts';
 import { startSystem, type SystemHarness } from '../support/system-harness.ts';
+import { startTestPublisher } from './hooked-publisher.ts';
 import { connectAccount, sleep, waitForFinal } from './publishing-support.ts';
 
 // Scheduled jobs need `scheduled_at` at least SCHEDULE_MIN_LEAD_SECONDS ahead (60 s by the spec);
@@ -41,16 +40,7 @@ describe('publishing: scheduling', () => {
   }
 
   async function startPublisher(database: string): Promise<RunningWorker<DatabaseClient>> {
-    const config = loadPublisherConfig({ ...system.env, SCHEDULE_MIN_LEAD_SECONDS: '1', DATABASE_NAME: database, PROBE_PORT: '0' });
-    const worker = await runWorkerService({
-      name: 'publisher',
-      serviceDir: path.resolve(__dirname, '../../services/publisher'),
-      config,
-      logger: createLogger({ service: 'publisher', level: config.LOG_LEVEL }),
-      probePort: 0,
-      createClient: (adapter) => new PublisherPrisma({ adapter }),
-      wire: (runtime) => wirePublisher(runtime, config),
-    });
+    const worker = await startTestPublisher(system, { database, env: { SCHEDULE_MIN_LEAD_SECONDS: '1' } });
     return worker as unknown as RunningWorker<DatabaseClient>;
   }
 
