@@ -170,7 +170,9 @@ describe('OAuth links cannot be hijacked or abused', () => {
       const res = await request(h.gateway).get('/v1/oauth/linkedin/callback').set('Cookie', cookie).query({ state: params.get('state'), error, error_description: 'Call +1-555-0100 to verify your account at evil.example' });
       expect(res.status).toBe(400);
       expect(res.body.error.message).toBe('The network refused the authorization; start the connection again.');
-      expect(JSON.stringify(res.body)).not.toMatch(/evil|script|555/);
+      // The request id is a random UUID that can itself contain "555": leave it out of the search.
+      const { request_id: _requestId, ...shown } = res.body.error;
+      expect(JSON.stringify(shown)).not.toMatch(/evil|script|555/);
       expect(res.body.error.details[0].message).toBe(code);
     }
   });
