@@ -68,6 +68,16 @@ async function load(url: string | string[], headers: Record<string, string>, bod
   return { refused, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts, total: result.requests.total };
 }
 
+/** Deliveries finished so far: the accepted jobs' deliveries share the publisher and the cores with accept. */
+async function finishedDeliveries(system: BenchSystem): Promise<number> {
+  const db = await system.database('publisher');
+  try {
+    return Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM deliveries WHERE finished_at IS NOT NULL')).rows[0]!.n);
+  } finally {
+    await db.end();
+  }
+}
+
 export async function benchAccept(system: BenchSystem, options: AcceptOptions): Promise<BenchResult> {
   const [account] = await system.connectXAccounts(1);
   const headers = { authorization: system.auth, 'content-type': 'application/json' };
@@ -78,9 +88,11 @@ export async function benchAccept(system: BenchSystem, options: AcceptOptions): 
   const urls = system.apis.map((api) => `${api}/v1/publish`);
   // A short warm-up (connections, JIT, pools), not counted.
   await load(urls, headers, body, { connections: options.connections, durationSeconds: 1 });
+  const finishedBefore = await finishedDeliveries(system);
   const cpuBefore = byService(system.cpuMs());
   const api = await load(urls, headers, body, options);
   const cpuAfter = byService(system.cpuMs());
+  const deliveredDuring = (await finishedDeliveries(system)) - finishedBefore;
   if (api.total === 0) throw new Error('autocannon completed no request against the gateway');
   // CPU each process spent per accepted request during the measured run (deliveries of the jobs
   // accepted meanwhile included: they run in the publisher and ask accounts for credentials).
@@ -97,6 +109,7 @@ export async function benchAccept(system: BenchSystem, options: AcceptOptions): 
         baselineName: 'bare node:http 202',
         target: '>= 2,000 req/s, p99 < 100 ms',
         detail: { 'p50 ms': api.p50, 'p99 ms': api.p99, non2xx: api.non2xx, ...(api.refused === '' ? {} : { 'non2xx codes': api.refused }), errors: api.errors, requests: api.total, 'baseline p50 ms': baseline.p50, 'baseline p99 ms': baseline.p99,
+          'deliveries finished meanwhile': deliveredDuring,
           'gateway cpu ms/req': cpuPerRequest('gateway'), 'accounts cpu ms/req': cpuPerRequest('accounts'), 'publisher cpu ms/req': cpuPerRequest('publisher') },
       },
     ],

@@ -17,6 +17,8 @@ export interface DeliverOptions {
   acceptConcurrency: number;
   /** Gives up (and fails) when the jobs are not all terminal this long after the last accept. */
   timeoutMs: number;
+  /** X answers every create call this late (the sandbox's create latency), as a real network does; default none. */
+  xCreateLatencyMs?: number;
 }
 
 /** Messages/s of a confirmed publish (200 in flight) and a consume (prefetch 200, one ack each) of `count` persistent messages. */
@@ -55,6 +57,8 @@ export async function rawAmqpRate(count: number): Promise<number> {
 export async function benchDeliver(system: BenchSystem, options: DeliverOptions): Promise<BenchResult> {
   const targets = options.jobs * options.accounts;
   const accounts = await system.connectXAccounts(options.accounts);
+  const latencyMs = options.xCreateLatencyMs ?? 0;
+  await system.sandbox.createLatency('x', latencyMs);
   const baselineRate = await rawAmqpRate(targets);
 
   const idle = system.rss();
@@ -100,13 +104,14 @@ export async function benchDeliver(system: BenchSystem, options: DeliverOptions)
     const rate = (targets / elapsedMs) * 1000;
     const figures: BenchFigure[] = [
       {
-        name: `deliver: ${options.jobs} jobs x ${options.accounts} X accounts, accept to all terminal`,
+        name: `deliver: ${options.jobs} jobs x ${options.accounts} X accounts${latencyMs > 0 ? `, X answering in ${latencyMs} ms` : ''}, accept to all terminal`,
         value: rate,
         unit: 'deliveries/s',
         baseline: baselineRate,
         baselineName: 'raw amqplib confirm + consume',
         target: '>= 1,000 deliveries/s',
         detail: {
+          ...(latencyMs > 0 ? { 'X create latency ms': latencyMs } : {}),
           'seconds': elapsedMs / 1000, 'accepted in s': (accepted - started) / 1000, 'jobs published': state.published, 'posts on X': posts.length, duplicates, missing,
           // True CPU (/proc), each service's replicas added up: the figure to compare changes by on a noisy machine.
           ...Object.fromEntries(Object.entries(cpuAfter).map(([name, ms]) => [`${name} cpu ms/delivery`, Math.round(((ms - cpuBefore[name as keyof typeof cpuBefore]) / targets) * 100) / 100])),

@@ -2,6 +2,9 @@
 // of each (accounts and the scheduler stay single), in the same run: the figure is the throughput with
 // replicas, the baseline the single-process figure. Each topology gets fresh systems (one for accept,
 // one for deliver, so the accepted jobs' deliveries do not run into the deliver measurement).
+// With `latency`, the deliver benchmark runs once more on each topology with X answering every
+// create call that late, as real networks do: there a publisher is bound by its delivery slots
+// (DELIVERY_CONCURRENCY / latency), not by its CPU, which is what replicas add on any machine.
 import { startBenchSystem, type BenchSystem, type BenchSystemOptions } from '../support/bench-system.ts';
 import type { BenchFigure, BenchResult } from '../support/results.ts';
 import { benchAccept, type AcceptOptions } from './accept.ts';
@@ -13,6 +16,8 @@ export interface ScaleOutOptions {
   deliver: DeliverOptions;
   /** Environment for every service of every system. */
   env: Record<string, string>;
+  /** The deliver benchmark again, with X's create latency (ms) and this many jobs. */
+  latency?: { ms: number; jobs: number };
 }
 
 interface Measured {
@@ -35,22 +40,31 @@ async function withSystem<T>(options: BenchSystemOptions, use: (system: BenchSys
   }
 }
 
-async function measure(replicas: number, options: ScaleOutOptions): Promise<Measured> {
-  const systemOptions: BenchSystemOptions = { env: options.env, replicas: { publisher: replicas, gateway: replicas } };
-  const accept = await withSystem(systemOptions, (system) => benchAccept(system, options.accept));
+type Delivered = Omit<Measured, 'acceptRps' | 'acceptP99'>;
+
+function deliverOn(systemOptions: BenchSystemOptions, options: DeliverOptions): Promise<Delivered> {
   return withSystem(systemOptions, async (system) => {
-    const deliver = await benchDeliver(system, options.deliver);
+    const deliver = await benchDeliver(system, options);
     const [delivered, ...rss] = deliver.figures;
     const cpu = Object.entries(delivered!.detail ?? {}).filter(([key]) => key.includes('cpu ms/delivery') || key.startsWith('machine busy'));
     return {
-      acceptRps: accept.figures[0]!.value,
-      acceptP99: Number(accept.figures[0]!.detail?.['p99 ms']),
       deliverRate: delivered!.value,
       deliverSeconds: Number(delivered!.detail?.seconds),
       deliverCpu: Object.fromEntries(cpu.map(([key, ms]) => [key, Number(ms)])),
       peakRss: Object.fromEntries(rss.map((figure) => [figure.name.replace(/^RSS /, ''), Math.round(figure.value)])),
     };
   });
+}
+
+const topologyOf = (replicas: number, env: Record<string, string>): BenchSystemOptions => ({ env, replicas: { publisher: replicas, gateway: replicas } });
+
+async function measure(replicas: number, options: ScaleOutOptions): Promise<Measured> {
+  const accept = await withSystem(topologyOf(replicas, options.env), (system) => benchAccept(system, options.accept));
+  return {
+    acceptRps: accept.figures[0]!.value,
+    acceptP99: Number(accept.figures[0]!.detail?.['p99 ms']),
+    ...await deliverOn(topologyOf(replicas, options.env), options.deliver),
+  };
 }
 
 export async function benchScaleOut(options: ScaleOutOptions): Promise<BenchResult> {
@@ -84,9 +98,24 @@ export async function benchScaleOut(options: ScaleOutOptions): Promise<BenchResu
       },
     },
   ];
+  if (options.latency !== undefined) {
+    const { ms, jobs } = options.latency;
+    const slow: DeliverOptions = { ...options.deliver, jobs, xCreateLatencyMs: ms };
+    const slowSingle = await deliverOn(topologyOf(1, options.env), slow);
+    const slowScaled = await deliverOn(topologyOf(options.replicas, options.env), slow);
+    figures.push({
+      name: `scale-out: deliver ${jobs} jobs x ${options.deliver.accounts} X accounts, X answering in ${ms} ms, ${topology}`,
+      value: slowScaled.deliverRate,
+      unit: 'deliveries/s',
+      baseline: slowSingle.deliverRate,
+      baselineName: '1 publisher + 1 gateway, same run',
+      target: 'throughput grows with replicas',
+      detail: { seconds: slowScaled.deliverSeconds, 'baseline seconds': slowSingle.deliverSeconds, ...slowScaled.deliverCpu, ...detail('baseline', slowSingle.deliverCpu) },
+    });
+  }
   return {
     bench: 'scale-out',
-    params: { replicas: options.replicas, jobs: options.deliver.jobs, accounts: options.deliver.accounts, connections: options.accept.connections, seconds: options.accept.durationSeconds, env: Object.entries(options.env).map(([name, value]) => `${name}=${value}`).join(',') },
+    params: { replicas: options.replicas, jobs: options.deliver.jobs, ...(options.latency === undefined ? {} : { latency_ms: options.latency.ms, latency_jobs: options.latency.jobs }), accounts: options.deliver.accounts, connections: options.accept.connections, seconds: options.accept.durationSeconds, env: Object.entries(options.env).map(([name, value]) => `${name}=${value}`).join(',') },
     figures,
   };
 }

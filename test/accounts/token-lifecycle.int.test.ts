@@ -141,11 +141,17 @@ describe('token lifecycle', () => {
       return row.refreshLeaseUntil !== null && row.refreshLeaseUntil.getTime() > Date.now() ? row : undefined;
     });
     expect(lease.refreshLeaseOwner).not.toBeNull();
-    // A row lock held across the network call showed up here as an idle-in-transaction session.
-    const sessions = await db().$queryRawUnsafe<{ n: number }[]>(
-      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'",
+    // A row lock held across the network call showed up here as an idle-in-transaction session. The
+    // call lasts PROVIDER_TIMEOUT_MS (2 s), so such a transaction is idle in both samples, 300 ms
+    // apart; one sample alone also caught the service's own short transactions on a loaded machine.
+    const idleInTransaction = () => db().$queryRawUnsafe<{ pid: number; xact_start: Date }[]>(
+      "SELECT pid, xact_start FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'",
     );
-    expect(sessions[0]!.n).toBe(0);
+    const firstSample = await idleInTransaction();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const secondSample = await idleInTransaction();
+    const heldAcross = firstSample.filter((one) => secondSample.some((other) => other.pid === one.pid && other.xact_start.getTime() === one.xact_start.getTime()));
+    expect(heldAcross).toHaveLength(0);
     // A second refresh waits for the first instead of spending the refresh token again.
     const second = request(h.gateway).post(`/v1/accounts/${id}/refresh`).set('Authorization', auth).then((res) => res);
     expect((await slow).status).toBe(503);

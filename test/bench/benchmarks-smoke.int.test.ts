@@ -69,10 +69,12 @@ describe('scale-out benchmark (smoke)', () => {
       accept: { connections: 2, durationSeconds: 3 },
       deliver: { jobs: 4, accounts: 2, acceptConcurrency: 2, timeoutMs: 60_000 },
       env: {},
+      latency: { ms: 50, jobs: 2 },
     });
     expectFigures(result);
     expect(result.figures[1]!.detail).toMatchObject({ 'peak MB publisher-2': expect.any(Number), 'peak MB gateway-2': expect.any(Number) });
     expect(result.figures[1]!.detail!['peak MB publisher-2']).toBeGreaterThan(0);
+    expect(result.figures[2]!.name).toMatch(/X answering in 50 ms/);
   }, 300_000);
 });
 

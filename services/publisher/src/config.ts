@@ -95,11 +95,10 @@ export const configSchema = Type.Object({
   DELIVERY_CONCURRENCY: Type.Integer({ minimum: 1, default: 20 }),
   /**
    * Deliveries of one organization in flight at once, counted across every publisher process
-   * (live leases): one tenant's slow or huge media cannot hold every slot.
+   * (live leases): one tenant's slow or huge media cannot hold every slot. Past it a delivery waits
+   * in the database until a delivery of the same organization frees a slot (or the sweep finds one).
    */
   DELIVERY_ORG_CONCURRENCY: Type.Integer({ minimum: 1, default: 5 }),
-  /** How long a delivery of an organization at its limit waits before trying again. */
-  DELIVERY_ORG_BUSY_DELAY_MS: Type.Integer({ minimum: 100, default: 2000 }),
 });
 
 export type Config = Static<typeof configSchema>;

@@ -18,6 +18,7 @@ import { dispatchOverdueScheduled } from './domain/dispatch-overdue.ts';
 import { InFlightSweeper } from './domain/in-flight-sweeper.ts';
 import { requeueStalePending } from './domain/requeue-deliveries.ts';
 import { DeliveryRunner } from './domain/run-delivery.ts';
+import { wakeWaitingEverywhere } from './data/org-waiting.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
 import { mediaRpc, mediaRpcHandlers } from './rpc/media.handlers.ts';
 import { publisherRpc, publisherRpcHandlers } from './rpc/publisher.handlers.ts';
@@ -72,7 +73,6 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     reconcileDelaysMs: config.DELIVERY_RECONCILE_DELAYS_MS.split(',').map(Number),
     media: { repository: media, storage, publicBaseUrl: config.MEDIA_PUBLIC_BASE_URL },
     orgConcurrency: config.DELIVERY_ORG_CONCURRENCY,
-    orgBusyDelayMs: config.DELIVERY_ORG_BUSY_DELAY_MS,
     wake,
     onOutcome: deliveryMetrics(runtime.metrics.registry),
     onDeferred: deliveryDeferredMetric(runtime.metrics.registry),
@@ -98,6 +98,11 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     resolve: (id) => runner.run(id),
     requeueStale: () => requeueStalePending(db, config.DELIVERY_STALE_PENDING_MS, wake),
     dispatchOverdue: () => dispatchOverdueScheduled({ db, wake }, config.SCHEDULE_OVERDUE_DISPATCH_MS),
+    wakeWaiting: async () => {
+      const woken = await wakeWaitingEverywhere(deliverySql, config.DELIVERY_ORG_CONCURRENCY);
+      if (woken > 0) wake();
+      return woken;
+    },
   });
   sweeper.start();
   return {

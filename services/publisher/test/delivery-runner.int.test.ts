@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { assertEnvelope, assertPayload, publisherDeliveryRun } from '@svc/contracts';
 import { createPgRawSql, createPrismaAdapter } from '@svc/db';
 import { AppError } from '@svc/errors';
 import { createLogger } from '@svc/logger';
@@ -10,6 +11,7 @@ import { InFlightSweeper } from '../src/domain/in-flight-sweeper.ts';
 import { dispatchOverdueScheduled } from '../src/domain/dispatch-overdue.ts';
 import { REQUEUE_BATCH, requeueStalePending } from '../src/domain/requeue-deliveries.ts';
 import { DeliveryRunner, type RunDeliveryDeps } from '../src/domain/run-delivery.ts';
+import { wakeWaitingEverywhere } from '../src/data/org-waiting.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
 
 /** The delivery state machine against a real database, with a scripted network and accounts service. */
@@ -310,6 +312,44 @@ describe('DeliveryRunner (publisher database)', () => {
     expect(await eventsOf(jobId)).toEqual(['post.published.v1']);
   });
 
+  it('counts every target of a job recorded at once on separate connections: the job finishes once, with one event', async () => {
+    // Each outcome is one statement that counts it on the job unless it is the job's last; the last,
+    // whichever connection gets there, finishes the job in a transaction.
+    const { jobId, deliveryIds } = await job(16);
+    let calls = 0;
+    network.mockImplementation(async () => {
+      calls += 1;
+      if (calls % 4 === 0) throw new ProviderError({ network: 'x', kind: 'validation', networkMessage: 'too long' });
+      return { platformPostId: `p${calls}`, url: 'https://x.test/p' };
+    });
+    const pool = createPgRawSql(database.connection, { max: 16, onIdleError: () => undefined });
+    try {
+      await Promise.all(deliveryIds.map((id) => runner({ db: pool }).run(id)));
+    } finally {
+      await pool.end();
+    }
+    const row = await db.job.findUniqueOrThrow({ where: { id: jobId } });
+    expect(row).toEqual(expect.objectContaining({ status: 'partial', finishedDeliveries: 16, publishedDeliveries: 12 }));
+    expect(row.finishedAt).not.toBeNull();
+    expect(await eventsOf(jobId)).toEqual(['post.published.v1']);
+    const statuses = await db.delivery.groupBy({ by: ['status'], where: { jobId }, _count: true });
+    expect(Object.fromEntries(statuses.map((entry) => [entry.status, entry._count]))).toEqual({ published: 12, failed: 4 });
+  });
+
+  it('records an outcome only for the attempt that owns the delivery, in one statement or in the last target\'s transaction', async () => {
+    network.mockResolvedValue({ platformPostId: 'late', url: 'https://x.test/late' });
+    const { jobId, deliveryIds: [first, second] } = await job(3);
+    // Attempt 1 of `first` lost its lease and another worker failed it: its late success keeps the id, counts nothing more.
+    await runner({ afterNetworkCall: async (id) => {
+      await db.$executeRawUnsafe("UPDATE deliveries SET status = 'failed', error_code = 'outcome_unknown', finished_at = now() WHERE id = $1::uuid", id);
+      await db.$executeRawUnsafe('UPDATE jobs SET finished_deliveries = finished_deliveries + 1 WHERE id = $1::uuid', jobId);
+    } }).run(first!);
+    expect(await delivery(first!)).toEqual(expect.objectContaining({ status: 'failed', platformPostId: 'late' }));
+    await runner().run(second!);
+    const row = await db.job.findUniqueOrThrow({ where: { id: jobId } });
+    expect(row).toEqual(expect.objectContaining({ status: 'processing', finishedDeliveries: 2, publishedDeliveries: 1 }));
+  });
+
   it('sweeps expired in-flight deliveries and re-enqueues pending ones that lost their command, in batches', async () => {
     const { deliveryIds: [stuck] } = await job();
     const { deliveryIds: lost } = await job(REQUEUE_BATCH + 20);
@@ -325,6 +365,7 @@ describe('DeliveryRunner (publisher database)', () => {
         return requeueStalePending(db, 3600_000, () => undefined);
       },
       dispatchOverdue: async () => 0,
+      wakeWaiting: async () => 0,
     });
     await sweeper.sweep();
     expect(resolved).toContain(stuck);
@@ -365,24 +406,28 @@ describe('DeliveryRunner (publisher database)', () => {
     expect(await dispatchOverdueScheduled({ db, wake: () => undefined }, 10 * 60_000)).toBe(0);
   });
 
-  it('limits deliveries in flight per organization: past it a delivery is deferred, other organizations go on', async () => {
+  const waiting = async (ids: string[]) =>
+    (await db.$queryRawUnsafe<{ id: string }[]>('SELECT id::text AS id FROM deliveries WHERE id = ANY($1::uuid[]) AND org_wait_since IS NOT NULL', ids)).map((row) => row.id);
+
+  it('limits deliveries in flight per organization: past it a delivery waits, the one that frees a slot wakes it, other organizations go on', async () => {
     const releases: (() => void)[] = [];
     network.mockImplementation(() => new Promise<PublishResult>((resolve) => releases.push(() => resolve({ platformPostId: 'p', url: 'https://x.test/p' }))));
     const busyOrg = `org_busy_${randomUUID()}`;
     const { deliveryIds } = await job(3, busyOrg);
     const { deliveryIds: [other] } = await job(1, `org_other_${randomUUID()}`);
-    const limited = runner({ orgConcurrency: 2, orgBusyDelayMs: 3000 });
+    let relayWakes = 0;
+    const limited = runner({ orgConcurrency: 2, wake: () => void (relayWakes += 1) });
     const running = [limited.run(deliveryIds[0]!), limited.run(deliveryIds[1]!)];
     for (const deadline = Date.now() + 10_000; network.mock.calls.length < 2; ) {
       if (Date.now() > deadline) throw new Error('the first two deliveries never reached the network');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    // The third of the same organization is not claimed: it returns at once with a command 3 s ahead.
+    // The third of the same organization is not claimed: its command is done, the delivery waits, with no command anywhere.
     await limited.run(deliveryIds[2]!);
     expect(network).toHaveBeenCalledTimes(2);
     expect(await delivery(deliveryIds[2]!)).toEqual(expect.objectContaining({ status: 'pending', attempts: 0 }));
-    const [deferred] = await outbox('publisher.delivery_run.v1', deliveryIds[2]!);
-    expect(deferred?.delay_ms).toBeGreaterThan(1500);
+    expect(await waiting([deliveryIds[2]!])).toEqual([deliveryIds[2]]);
+    expect(await outbox('publisher.delivery_run.v1', deliveryIds[2]!)).toEqual([]);
     // Another organization still gets a slot.
     const otherRun = limited.run(other!);
     for (const deadline = Date.now() + 10_000; network.mock.calls.length < 3; ) {
@@ -391,10 +436,42 @@ describe('DeliveryRunner (publisher database)', () => {
     }
     releases.forEach((release) => release());
     await Promise.all([...running, otherRun]);
-    // With slots free again, the deferred delivery runs.
+    // The first slot freed woke the waiting delivery: a command due now, written with the wake, and the relay woken.
+    expect(await waiting([deliveryIds[2]!])).toEqual([]);
+    const [woken] = await outbox('publisher.delivery_run.v1', deliveryIds[2]!);
+    expect(woken?.delay_ms).toBeLessThanOrEqual(0);
+    expect(relayWakes).toBeGreaterThan(0);
+    const [envelope] = await db.$queryRawUnsafe<{ envelope: unknown }[]>("SELECT envelope FROM outbox_messages WHERE type = 'publisher.delivery_run.v1' AND envelope->'payload'->>'delivery_id' = $1", deliveryIds[2]);
+    assertEnvelope(envelope!.envelope);
+    expect(envelope!.envelope).toEqual(expect.objectContaining({ type: 'publisher.delivery_run.v1', org_id: busyOrg, payload: { job_id: expect.any(String), delivery_id: deliveryIds[2] } }));
+    assertPayload(publisherDeliveryRun, (envelope!.envelope as { payload: unknown }).payload);
     network.mockResolvedValue({ platformPostId: 'p3', url: 'https://x.test/p3' });
     await limited.run(deliveryIds[2]!);
-    expect(await delivery(deliveryIds[2]!)).toEqual(expect.objectContaining({ status: 'published', attempts: 1 }));
+    expect(await delivery(deliveryIds[2]!)).toEqual(expect.objectContaining({ status: 'published', attempts: 1, orgWaitSince: null }));
+  });
+
+  it('wakes waiting deliveries on the sweep where their organization\'s slots freed without a statement (a dead worker\'s lease ran out)', async () => {
+    const orgId = `org_sweep_${randomUUID()}`;
+    const { deliveryIds: [dead, ...rest] } = await job(4, orgId);
+    await db.$executeRawUnsafe("UPDATE deliveries SET status = 'in_flight', attempts = 1, lease_until = now() + interval '1 minute' WHERE id = $1::uuid", dead);
+    const limited = runner({ orgConcurrency: 1 });
+    for (const id of rest) await limited.run(id);
+    expect((await waiting(rest)).sort()).toEqual([...rest].sort());
+    // Still busy: the sweep wakes nobody of this organization.
+    await wakeWaitingEverywhere(db, 1);
+    expect(await waiting(rest)).toHaveLength(3);
+    // The dead worker's lease runs out: one slot, so the sweep wakes one, the oldest waiting.
+    await db.$executeRawUnsafe("UPDATE deliveries SET lease_until = now() - interval '1 second' WHERE id = $1::uuid", dead);
+    expect(await wakeWaitingEverywhere(db, 1)).toBeGreaterThanOrEqual(1);
+    expect((await waiting(rest)).sort()).toEqual(rest.slice(1).sort());
+    expect(await outbox('publisher.delivery_run.v1', rest[0]!)).toHaveLength(1);
+    // A waiting delivery whose job was cancelled is no longer pending: never woken.
+    await db.$executeRawUnsafe("UPDATE deliveries SET status = 'failed' WHERE id = $1::uuid", rest[1]);
+    await db.$executeRawUnsafe("UPDATE deliveries SET status = 'published', lease_until = NULL WHERE id = $1::uuid", dead);
+    await wakeWaitingEverywhere(db, 1);
+    expect(await waiting(rest)).toEqual([rest[1]]); // still marked, but not pending: passed over
+    expect(await outbox('publisher.delivery_run.v1', rest[2]!)).toHaveLength(1);
+    expect(await outbox('publisher.delivery_run.v1', rest[1]!)).toEqual([]);
   });
 
   it('holds an organization to its limit when its claims race: 12 at once, limit 3, exactly 3 in flight', async () => {
@@ -406,7 +483,7 @@ describe('DeliveryRunner (publisher database)', () => {
     const { jobId, deliveryIds } = await job(12, orgId);
     const pool = createPgRawSql(database.connection, { max: 12, onIdleError: () => undefined });
     try {
-      const limited = runner({ db: pool, orgConcurrency: 3, orgBusyDelayMs: 60_000 });
+      const limited = runner({ db: pool, orgConcurrency: 3 });
       const running = deliveryIds.map((id) => limited.run(id));
       for (const deadline = Date.now() + 10_000; network.mock.calls.length < 3; ) {
         if (Date.now() > deadline) throw new Error('three deliveries never reached the network');
@@ -417,14 +494,18 @@ describe('DeliveryRunner (publisher database)', () => {
       expect(Object.fromEntries(statuses.map((row) => [row.status, row._count]))).toEqual({ in_flight: 3, pending: 9 });
       expect(network).toHaveBeenCalledTimes(3);
       expect(await jobStatus(jobId)).toBe('processing');
+      // The nine past the limit wait, with no command: nothing churns while the organization is busy.
+      expect(await waiting(deliveryIds)).toHaveLength(9);
+      const commands = async () => (await db.$queryRawUnsafe<{ n: number }[]>(
+        "SELECT count(*)::int AS n FROM outbox_messages WHERE type = 'publisher.delivery_run.v1' AND envelope->'payload'->>'job_id' = $1",
+        jobId,
+      ))[0]?.n;
+      expect(await commands()).toBe(0);
       releases.forEach((release) => release());
       await Promise.all(running);
-      // The nine past the limit were each put back once, for later.
-      const [deferred] = await db.$queryRawUnsafe<{ n: number }[]>(
-        "SELECT count(*)::int AS n FROM outbox_messages WHERE type = 'publisher.delivery_run.v1' AND envelope->'payload'->>'job_id' = $1 AND available_at > now()",
-        jobId,
-      );
-      expect(deferred?.n).toBe(9);
+      // Each of the three freed slots woke one of them, oldest first.
+      expect(await commands()).toBe(3);
+      expect(await waiting(deliveryIds)).toHaveLength(6);
     } finally {
       await pool.end();
     }

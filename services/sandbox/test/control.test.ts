@@ -30,6 +30,26 @@ describe('sandbox control API (decisions §7)', () => {
     expect((await request(app).get('/__sandbox/faults')).body).toEqual({ pending: [] });
   });
 
+  it('answers the calls that create a post after the network\'s create latency, and nothing else', async () => {
+    await request(app).post('/__sandbox/reset').expect(204);
+    for (const body of [{ network: 'myspace', create_ms: 10 }, { network: 'x', create_ms: -1 }, { network: 'x', create_ms: 1.5 }, { network: 'x', create_ms: '300' }, { network: 'x', create_ms: 60_001 }, { network: 'x' }]) {
+      expect((await request(app).put('/__sandbox/latency').send(body)).status).toBe(400);
+    }
+    const set = await request(app).put('/__sandbox/latency').send({ network: 'facebook', create_ms: 300 });
+    expect(set.body).toEqual({ latency: { facebook: { create_ms: 300 } } });
+    const started = Date.now();
+    await request(app).post('/facebook/v25.0/99/feed').send({ message: 'late', access_token: 'tok' }).expect(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(280);
+    // With a minute of latency, a call it wrongly delayed would outlive the test's 5 s.
+    await request(app).put('/__sandbox/latency').send({ network: 'facebook', create_ms: 0 }).expect(200);
+    expect((await request(app).put('/__sandbox/latency').send({ network: 'x', create_ms: 60_000 })).body).toEqual({ latency: { x: { create_ms: 60_000 } } });
+    await request(app).post('/facebook/v25.0/99/feed').send({ message: 'another network', access_token: 'tok' }).expect(200);
+    await request(app).put('/__sandbox/latency').send({ network: 'facebook', create_ms: 60_000 }).expect(200);
+    await request(app).get('/facebook/v25.0/99/published_posts').query({ access_token: 'tok' }).expect(200);
+    await request(app).post('/__sandbox/reset').expect(204);
+    await request(app).post('/facebook/v25.0/99/feed').send({ message: 'after reset', access_token: 'tok' }).expect(200);
+  });
+
   it('lists received posts per network and validates metrics', async () => {
     await request(app).post('/__sandbox/reset').expect(204);
     await request(app).post('/facebook/v25.0/99/feed').send({ message: 'recorded', access_token: 'tok' }).expect(200);

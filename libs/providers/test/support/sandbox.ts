@@ -12,6 +12,8 @@ export interface RunningSandbox {
   /** Decisions §7's `lost_response` / `slow_response` on the next `count` calls that create a post. */
   outcomeFault: (network: string, fault: 'lost_response' | 'slow_response', count?: number, delaySeconds?: number) => Promise<void>;
   setMetrics: (network: string, postId: string, metrics: Record<string, unknown>) => Promise<void>;
+  /** Every later call that creates a post on `network` answers `ms` late (0 removes it). */
+  createLatency: (network: string, ms: number) => Promise<void>;
   posts: (network: string) => Promise<{ id: string; account: string; text: string; media: { url: string; kind: string }[]; options: Record<string, unknown>; url: string }[]>;
   pendingFaults: () => Promise<unknown[]>;
 }
@@ -44,6 +46,7 @@ export async function startSandbox(options: Pick<SandboxOptions, 'igQuotaTotal' 
     outcomeFault: async (network, fault, count = 1, delaySeconds) =>
       void (await control('POST', '/faults', { network, fault, count, ...(delaySeconds === undefined ? {} : { delay_seconds: delaySeconds }) })),
     setMetrics: async (network, postId, metrics) => void (await control('POST', '/metrics', { network, post_id: postId, metrics })),
+    createLatency: async (network, ms) => void (await control('PUT', '/latency', { network, create_ms: ms })),
     posts: async (network) => ((await control('GET', `/posts?network=${network}`)) as { posts: never[] }).posts,
     pendingFaults: async () => ((await control('GET', '/faults')) as { pending: unknown[] }).pending,
   };

@@ -4,7 +4,10 @@ import type { Prisma } from '../generated/prisma/client.ts';
 import { isUuid } from './jobs.repository.ts';
 
 /** What running a delivery reads of it. */
-export type DeliveryToRun = Pick<DeliveryRow, 'id' | 'jobId' | 'orgId' | 'accountId' | 'provider' | 'status' | 'attempts'>;
+export type DeliveryToRun = Pick<DeliveryRow, 'id' | 'jobId' | 'orgId' | 'accountId' | 'provider' | 'status' | 'attempts'> & {
+  /** The job's targets not finished when this was read (it only falls): 1 means this delivery is its last. */
+  unfinishedTargets: number;
+};
 /** What running a delivery reads of its job. */
 export type JobToRun = Pick<Prisma.JobGetPayload<object>, 'orgId' | 'status' | 'requestId' | 'text' | 'options' | 'mediaIds' | 'mediaUrls'>;
 
@@ -16,6 +19,7 @@ interface Row {
   provider: string;
   status: string;
   attempts: number;
+  unfinished_targets: number;
   job_status: string;
   request_id: string | null;
   text: string;
@@ -32,6 +36,7 @@ export async function readDeliveryToRun(db: RawSql, deliveryId: string): Promise
   if (!isUuid(deliveryId)) return undefined;
   const [row] = await db.$queryRawUnsafe<Row[]>(
     `SELECT d.id, d.job_id, d.org_id, d.account_id, d.provider, d.status, d.attempts,
+            cardinality(j.account_ids) - j.finished_deliveries AS unfinished_targets,
             j.status AS job_status, j.request_id, j.text, j.options, j.media_ids, j.media_urls
        FROM deliveries d JOIN jobs j ON j.id = d.job_id
       WHERE d.id = $1::uuid`,
@@ -39,7 +44,7 @@ export async function readDeliveryToRun(db: RawSql, deliveryId: string): Promise
   );
   if (row === undefined) return undefined;
   return {
-    delivery: { id: row.id, jobId: row.job_id, orgId: row.org_id, accountId: row.account_id, provider: row.provider, status: row.status, attempts: row.attempts },
+    delivery: { id: row.id, jobId: row.job_id, orgId: row.org_id, accountId: row.account_id, provider: row.provider, status: row.status, attempts: row.attempts, unfinishedTargets: row.unfinished_targets },
     job: { orgId: row.org_id, status: row.job_status, requestId: row.request_id, text: row.text, options: row.options, mediaIds: row.media_ids, mediaUrls: row.media_urls },
   };
 }

@@ -12,6 +12,8 @@ export interface InFlightSweeperOptions {
   requeueStale: () => Promise<number>;
   /** Dispatches scheduled jobs long past their time (their dispatch never came); returns how many. */
   dispatchOverdue: () => Promise<number>;
+  /** Wakes deliveries waiting for their organization's slots where slots are free; returns how many. */
+  wakeWaiting: () => Promise<number>;
 }
 
 const EXPIRED_BATCH = 100;
@@ -19,8 +21,9 @@ const EXPIRED_BATCH = 100;
 /**
  * Backstop so no job stays `queued`/`processing` forever: deliveries whose lease ran out (their
  * worker died; a live one renews it) are taken over and reconciled, and pending deliveries whose
- * command was parked get a new one, batch after batch, and scheduled jobs whose dispatch never came
- * are dispatched. Any number of replicas may sweep; take-overs
+ * command was parked get a new one, batch after batch, scheduled jobs whose dispatch never came
+ * are dispatched, and deliveries waiting for a slot of their organization are woken where slots are
+ * free. Any number of replicas may sweep; take-overs
  * are conditional UPDATEs, requeues skip rows another sweeper holds, and a duplicate command is harmless.
  */
 export class InFlightSweeper {
@@ -61,6 +64,8 @@ export class InFlightSweeper {
       if (requeued > 0) this.options.logger.warn({ count: requeued }, 'pending deliveries without a command; re-enqueued');
       const overdue = await this.options.dispatchOverdue();
       if (overdue > 0) this.options.logger.warn({ count: overdue }, 'scheduled jobs long past their time without a dispatch; dispatched');
+      const woken = await this.options.wakeWaiting();
+      if (woken > 0) this.options.logger.info({ count: woken }, 'deliveries waiting for a free slot of their organization woken by the sweep');
     } catch (error) {
       this.options.logger.error({ err: error }, 'in-flight sweep failed');
     }

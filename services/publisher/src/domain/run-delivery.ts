@@ -3,7 +3,10 @@ import type { RawSql, TransactionalClient } from '@svc/db';
 import { isAppError } from '@svc/errors';
 import type { Logger } from '@svc/logger';
 import { isProviderError, type MediaInput, type Network, type Providers, type PublishResult } from '@svc/providers';
-import { readDeliveryToRun, type DeliveryToRun } from '../data/delivery-to-run.ts';
+import { claimDelivery, type ClaimedAttempt } from '../data/delivery-claim.ts';
+import { markDeliveryOutcome, recordOutcomeUnlessLast, type RecordedOutcome } from '../data/delivery-outcome.ts';
+import { readDeliveryToRun, type DeliveryToRun, type JobToRun } from '../data/delivery-to-run.ts';
+import { hasWaitingDeliveries, wakeWaitingDeliveries } from '../data/org-waiting.ts';
 import type { AccountCredentials, AccountsClient } from './accounts-client.ts';
 import { deliveryErrorCodes, type DeliveryErrorCode } from './errors.ts';
 import { holdLease } from './delivery-lease.ts';
@@ -31,17 +34,17 @@ export interface RunDeliveryDeps {
   reconcileDelaysMs: number[];
   /**
    * Deliveries of one organization in flight at once, across every publisher process (issue 8):
-   * past it, a delivery is put back for `orgBusyDelayMs` instead of holding a consumer slot, so one
-   * tenant cannot occupy every slot. Undefined: no per-organization limit.
+   * past it, a delivery waits in the database for a slot (its command acknowledged, so it holds no
+   * consumer slot: one tenant cannot occupy every slot), and the delivery that frees one wakes it.
+   * Undefined: no per-organization limit.
    */
   orgConcurrency?: number;
-  orgBusyDelayMs?: number;
   wake: () => void;
   /** Observes every network attempt (metrics): published, retry or failed, with the error code. */
   onOutcome?: (provider: string, outcome: 'published' | 'retry' | 'failed', code: string) => void;
   /** The media library (records and storage); absent in tests whose jobs carry plain URLs only. */
   media?: DeliveryMediaDeps;
-  /** Observes a delivery put back because its organization was at its limit (metrics). */
+  /** Observes a delivery set waiting because its organization was at its limit (metrics). */
   onDeferred?: (provider: string) => void;
   /** Tests only: runs after the network accepted the post and before it is recorded (a crash window). */
   afterNetworkCall?: (deliveryId: string) => Promise<void>;
@@ -56,16 +59,6 @@ type Outcome =
 
 type Final = Extract<Outcome, { kind: 'published' | 'failed' }>;
 
-interface Claim {
-  attempt: number;
-  /** Set when this claim is for looking up the previous attempt's post (its start time). */
-  reconcileSince: Date | null;
-  reconcileTries: number;
-  handle: string | null;
-  /** A new attempt's predecessor's handle (its post does not exist): media it uploaded may be reused. */
-  previousHandle: string | null;
-  quotaDeferrals: number;
-}
 
 /** Tries at recording an outcome (250 ms, 1 s, 4 s apart) before the handler fails. */
 const RECORD_TRIES = 4;
@@ -102,46 +95,58 @@ export class DeliveryRunner {
     } catch (error) {
       const lost = this.accountLost(delivery, error);
       if (lost === undefined) throw error; // accounts unreachable: the broker retries, nothing was claimed yet
-      return this.finish(delivery, delivery.attempts, lost);
+      await this.finish(delivery, delivery.attempts, lost);
+      return;
     }
 
     const claim = await this.claim(delivery);
-    if (claim === 'org_busy') return this.deferForOrg(delivery, job.requestId);
+    if (claim === 'org_busy') return this.waitForSlot(delivery);
     if (claim === undefined) return;
     const lease = holdLease(this.deps.db, this.deps.logger, delivery.id, this.deps.leaseMs);
+    let othersWaiting: boolean | undefined;
     try {
-      const media = await deliveryMedia(this.deps.media, job, delivery.provider as Network);
-      if (media === undefined) {
-        return await this.finish(delivery, claim.attempt, { kind: 'failed', code: 'media_invalid', message: 'A media file of this post is no longer in the library.' });
-      }
-      let attempt = claim.attempt;
-      let resume = claim.previousHandle;
-      if (claim.reconcileSince !== null) {
-        const next = await this.reconcile(delivery, claim, credentials, job.text, media.length, job.requestId);
-        if (next === undefined) return;
-        attempt = next;
-        resume = claim.handle; // the looked-up attempt's post is verifiably absent
-      }
-      const options = (job.options as Record<string, Record<string, unknown> | undefined>)[delivery.provider] ?? {};
-      const outcome = await this.attempt(delivery, { number: attempt, resume }, credentials, job.text, media, options, job.requestId);
-      this.deps.onOutcome?.(delivery.provider, outcome.kind === 'uncertain' ? 'retry' : outcome.kind, outcome.kind === 'published' ? 'ok' : outcome.kind === 'uncertain' ? 'uncertain' : outcome.code);
-      if (outcome.kind === 'published') await this.deps.afterNetworkCall?.(delivery.id);
-      if (outcome.kind === 'uncertain') return await this.awaitLookup(delivery, attempt, outcome.message, 0, job.requestId);
-      if (outcome.kind === 'retry' && outcome.code === 'quota_exhausted' && claim.quotaDeferrals < (this.deps.maxQuotaDeferrals ?? 0)) {
-        return await this.retryLater(delivery, attempt, outcome, job.requestId, true);
-      }
-      if (outcome.kind === 'retry' && attempt - claim.quotaDeferrals < this.deps.maxAttempts) return await this.retryLater(delivery, attempt, outcome, job.requestId, false);
-      if (outcome.kind === 'retry') {
-        return await this.finish(delivery, attempt, {
-          kind: 'failed',
-          code: deliveryErrorCodes.retriesExhausted,
-          message: `${outcome.message} (gave up after ${attempt} attempts)`,
-        });
-      }
-      return await this.finish(delivery, attempt, outcome);
+      othersWaiting = await this.attemptClaimed(delivery, job, claim, credentials);
     } finally {
       lease.release();
+      await this.wakeNextWaiting(delivery.orgId, othersWaiting);
     }
+  }
+
+  /**
+   * The network part of a claimed attempt: everything until its outcome is recorded or it is put
+   * back. Returns whether deliveries of the organization wait, when recording the outcome said so.
+   */
+  private async attemptClaimed(delivery: DeliveryToRun, job: JobToRun, claim: ClaimedAttempt, credentials: AccountCredentials): Promise<boolean | undefined> {
+    const media = await deliveryMedia(this.deps.media, job, delivery.provider as Network);
+    if (media === undefined) {
+      return await this.finish(delivery, claim.attempt, { kind: 'failed', code: 'media_invalid', message: 'A media file of this post is no longer in the library.' });
+    }
+    let attempt = claim.attempt;
+    let resume = claim.previousHandle;
+    if (claim.reconcileSince !== null) {
+      const next = await this.reconcile(delivery, claim, credentials, job.text, media.length, job.requestId);
+      if (next === undefined) return;
+      attempt = next;
+      resume = claim.handle; // the looked-up attempt's post is verifiably absent
+    }
+    const options = (job.options as Record<string, Record<string, unknown> | undefined>)[delivery.provider] ?? {};
+    const outcome = await this.attempt(delivery, { number: attempt, resume }, credentials, job.text, media, options, job.requestId);
+    this.deps.onOutcome?.(delivery.provider, outcome.kind === 'uncertain' ? 'retry' : outcome.kind, outcome.kind === 'published' ? 'ok' : outcome.kind === 'uncertain' ? 'uncertain' : outcome.code);
+    if (outcome.kind === 'published') await this.deps.afterNetworkCall?.(delivery.id);
+    // Put back: the slot is free, and whether anyone waits is asked after (undefined).
+    if (outcome.kind === 'uncertain') return void await this.awaitLookup(delivery, attempt, outcome.message, 0, job.requestId);
+    if (outcome.kind === 'retry' && outcome.code === 'quota_exhausted' && claim.quotaDeferrals < (this.deps.maxQuotaDeferrals ?? 0)) {
+      return void await this.retryLater(delivery, attempt, outcome, job.requestId, true);
+    }
+    if (outcome.kind === 'retry' && attempt - claim.quotaDeferrals < this.deps.maxAttempts) return void await this.retryLater(delivery, attempt, outcome, job.requestId, false);
+    if (outcome.kind === 'retry') {
+      return await this.finish(delivery, attempt, {
+        kind: 'failed',
+        code: deliveryErrorCodes.retriesExhausted,
+        message: `${outcome.message} (gave up after ${attempt} attempts)`,
+      });
+    }
+    return await this.finish(delivery, attempt, outcome);
   }
 
   /**
@@ -149,7 +154,7 @@ export class DeliveryRunner {
    * new attempt when the post is verifiably absent and may be posted again, undefined when the
    * delivery was settled (found, failed) or put back to look again later.
    */
-  private async reconcile(delivery: DeliveryToRun, claim: Claim, credentials: AccountCredentials, text: string, mediaCount: number, requestId: string | null): Promise<number | undefined> {
+  private async reconcile(delivery: DeliveryToRun, claim: ClaimedAttempt, credentials: AccountCredentials, text: string, mediaCount: number, requestId: string | null): Promise<number | undefined> {
     const network = LABEL[delivery.provider as Network];
     const found = await reconcileDelivery(
       { db: this.deps.db, providers: this.deps.providers, logger: this.deps.logger },
@@ -195,57 +200,42 @@ export class DeliveryRunner {
     return next?.attempts;
   }
 
-  /**
-   * pending -> in_flight with a lease, committed before the network is called. With a
-   * per-organization limit, claims of one organization are serialized by an advisory lock so the
-   * count of its live leases cannot be read stale by two workers at once.
-   */
-  private async claim(delivery: DeliveryToRun): Promise<Claim | 'org_busy' | undefined> {
-    const limit = this.deps.orgConcurrency;
-    return this.deps.db.$transaction(async (tx) => {
-      if (limit !== undefined) {
-        await tx.$executeRawUnsafe("SELECT pg_advisory_xact_lock(hashtextextended('delivery-org:' || $1, 0))", delivery.orgId);
-        const [busy] = await tx.$queryRawUnsafe<{ n: number }[]>(
-          "SELECT count(*)::int AS n FROM deliveries WHERE org_id = $1 AND status = 'in_flight' AND lease_until > now()",
-          delivery.orgId,
-        );
-        if ((busy?.n ?? 0) >= limit) return 'org_busy' as const;
-      }
-      // A claim to look up an uncertain attempt keeps its number, start and handle; any other starts a new attempt.
-      // A new attempt also returns the handle of the one before (`previous_handle`, read from the row
-      // as it was): that attempt ended without a post, so its uploaded media may be reused.
-      const rows = await tx.$queryRawUnsafe<{ attempts: number; reconcile_since: Date | null; reconcile_tries: number; attempt_handle: string | null; previous_handle: string | null; quota_deferrals: number }[]>(
-        `UPDATE deliveries d SET status = 'in_flight', next_attempt_at = NULL, updated_at = now(),
-                lease_until = now() + make_interval(secs => $2::float8),
-                attempts = d.attempts + CASE WHEN d.reconcile_since IS NULL THEN 1 ELSE 0 END,
-                attempt_started_at = CASE WHEN d.reconcile_since IS NULL THEN now() ELSE d.attempt_started_at END,
-                attempt_handle = CASE WHEN d.reconcile_since IS NULL THEN NULL ELSE d.attempt_handle END
-           FROM (SELECT id, attempt_handle FROM deliveries WHERE id = $1::uuid FOR UPDATE) was
-          WHERE d.id = was.id AND d.status = 'pending' AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= now() + interval '1 second')
-          RETURNING d.attempts, d.reconcile_since, d.reconcile_tries, d.attempt_handle, d.quota_deferrals,
-                    CASE WHEN d.reconcile_since IS NULL THEN was.attempt_handle END AS previous_handle`,
-        delivery.id,
-        this.deps.leaseMs / 1000,
-      );
-      const [row] = rows;
-      if (row === undefined) return undefined;
-      await tx.$executeRawUnsafe(
-        "UPDATE jobs SET status = 'processing', started_at = now(), updated_at = now() WHERE id = $1::uuid AND status = 'queued'",
-        delivery.jobId,
-      );
-      return { attempt: row.attempts, reconcileSince: row.reconcile_since, reconcileTries: row.reconcile_tries, handle: row.attempt_handle, previousHandle: row.previous_handle, quotaDeferrals: row.quota_deferrals };
-    });
+  /** pending -> in_flight with a lease, committed before the network is called (one statement: data/delivery-claim.ts). */
+  private claim(delivery: DeliveryToRun): Promise<ClaimedAttempt | 'org_busy' | undefined> {
+    return claimDelivery(this.deps.db, delivery, this.deps.leaseMs, this.deps.orgConcurrency);
   }
 
-  /** The organization already uses its share of delivery slots: try again shortly, acknowledging this command. */
-  private async deferForOrg(delivery: DeliveryToRun, requestId: string | null): Promise<void> {
-    const delayMs = this.deps.orgBusyDelayMs ?? 2000;
-    await this.deps.db.$transaction(async (tx) => {
-      const envelope = createEnvelope(publisherDeliveryRun, { job_id: delivery.jobId, delivery_id: delivery.id }, { orgId: delivery.orgId, requestId });
-      await enqueueOutboxAfter(tx, envelope, delayMs);
-    });
+  /**
+   * The organization already uses its share of delivery slots: the claim set the delivery waiting
+   * and this command is done. One wake follows, for a slot freed while the claim ran: the delivery
+   * that freed it looked for waiting deliveries before this one's wait was committed.
+   */
+  private async waitForSlot(delivery: DeliveryToRun): Promise<void> {
     this.deps.onDeferred?.(delivery.provider);
-    this.deps.logger.debug({ delivery_id: delivery.id, org_id: delivery.orgId, delay_ms: delayMs }, 'organization at its delivery limit; deferred');
+    this.deps.logger.debug({ delivery_id: delivery.id, org_id: delivery.orgId }, 'organization at its delivery limit; waiting for a slot');
+    await this.wakeNextWaiting(delivery.orgId, true);
+  }
+
+  /**
+   * This delivery's slot is free (its outcome recorded or put back; if recording failed, it is still
+   * in flight and the count finds no free slot): the organization's oldest waiting delivery gets a
+   * command. `waiting` says whether any waits, when known: from the outcome's own statement, or
+   * true for a delivery that has just been set waiting. Otherwise a probe asks, after this
+   * delivery's outcome was committed: a wait committed earlier is seen, one committed later woke
+   * itself (`waitForSlot`). The outcome's statement looks before its commit, so a wait committed in
+   * between whose own wake also came before that commit is missed: it is woken by the next slot
+   * freed or, at the latest, by the sweeper, which wakes waiting deliveries of organizations with
+   * free slots on every pass (DELIVERY_SWEEP_INTERVAL_MS). So is one whose wake failed here.
+   */
+  private async wakeNextWaiting(orgId: string, waiting: boolean | undefined): Promise<void> {
+    const limit = this.deps.orgConcurrency;
+    if (limit === undefined || waiting === false) return;
+    try {
+      if (waiting === undefined && !(await hasWaitingDeliveries(this.deps.db, orgId))) return;
+      if (await wakeWaitingDeliveries(this.deps.db, orgId, limit, 1) > 0) this.deps.wake();
+    } catch (error) {
+      this.deps.logger.warn({ err: error, org_id: orgId }, 'waking a delivery waiting for a slot failed; the sweeper will');
+    }
   }
 
   private async attempt(delivery: DeliveryToRun, { number: attempt, resume }: { number: number; resume: string | null }, first: AccountCredentials, text: string, media: MediaInput[], options: Record<string, unknown>, requestId: string | null): Promise<Outcome> {
@@ -355,17 +345,17 @@ export class DeliveryRunner {
    * if it was the last. Retried in-process a few times: once a post exists, losing its id to a
    * database blip would turn a success into `outcome_unknown`.
    */
-  private async finish(delivery: DeliveryToRun, attempt: number, outcome: Final): Promise<void> {
-    await this.persistently(delivery, () => this.record(delivery, attempt, outcome));
+  private async finish(delivery: DeliveryToRun, attempt: number, outcome: Final): Promise<boolean | undefined> {
+    const othersWaiting = await this.persistently(delivery, () => this.record(delivery, attempt, outcome));
     this.deps.wake();
+    return othersWaiting;
   }
 
   /** Runs a write after a network call a few times before failing the handler (whose retry would find the delivery in flight). */
-  private async persistently(delivery: DeliveryToRun, write: () => Promise<void>): Promise<void> {
+  private async persistently<T>(delivery: DeliveryToRun, write: () => Promise<T>): Promise<T> {
     for (let tries = 1; ; tries += 1) {
       try {
-        await write();
-        return;
+        return await write();
       } catch (error) {
         if (tries >= RECORD_TRIES) throw error;
         this.deps.logger.warn({ err: error, delivery_id: delivery.id, tries }, 'recording a delivery outcome failed; trying again');
@@ -374,26 +364,25 @@ export class DeliveryRunner {
     }
   }
 
-  private async record(delivery: DeliveryToRun, attempt: number, outcome: Final): Promise<void> {
+  /** Returns whether deliveries of the organization wait for a slot when the one-statement path could tell. */
+  private async record(delivery: DeliveryToRun, attempt: number, outcome: Final): Promise<boolean | undefined> {
+    const recorded: RecordedOutcome = outcome.kind === 'published'
+      ? { kind: 'published', platformPostId: outcome.result.platformPostId, url: outcome.result.url }
+      : outcome;
+    // Not the job's last target as far as the read showed: one statement, unless it turns out last after all.
+    if (delivery.unfinishedTargets > 1) {
+      const alone = await recordOutcomeUnlessLast(this.deps.db, delivery.id, attempt, recorded);
+      if (alone.recorded) return alone.othersWaiting;
+    }
     await this.deps.db.$transaction(async (tx) => {
-      const owned = outcome.kind === 'published'
-        ? await tx.$executeRawUnsafe(
-          `UPDATE deliveries SET status = 'published', platform_post_id = $3, platform_post_url = $4, error_code = NULL, error_message = NULL,
-                  lease_until = NULL, reconcile_since = NULL, published_at = now(), finished_at = now(), updated_at = now()
-            WHERE id = $1::uuid AND status = 'in_flight' AND attempts = $2`,
-          delivery.id, attempt, outcome.result.platformPostId, outcome.result.url,
-        )
-        : await tx.$executeRawUnsafe(
-          `UPDATE deliveries SET status = 'failed', error_code = $3, error_message = $4, lease_until = NULL, reconcile_since = NULL, finished_at = now(), updated_at = now()
-            WHERE id = $1::uuid AND attempts = $2 AND status IN ('in_flight', 'pending') AND platform_post_id IS NULL`,
-          delivery.id, attempt, outcome.code, outcome.message.slice(0, 2000),
-        );
+      const owned = await markDeliveryOutcome(tx, delivery.id, attempt, recorded);
       if (owned === 0) {
         if (outcome.kind === 'published') await this.recordLateSuccess(tx, delivery, outcome.result);
         return;
       }
       await countFinishedDelivery(tx, delivery.jobId, outcome.kind === 'published');
     });
+    return undefined;
   }
 
   /**
@@ -433,9 +422,7 @@ export class DeliveryRunner {
       delivery.id,
     );
     if (lease === undefined) return; // no longer in flight: its owner finished or put it back
-    await this.deps.db.$transaction(async (tx) => {
-      const envelope = createEnvelope(publisherDeliveryRun, { job_id: delivery.jobId, delivery_id: delivery.id }, { orgId: delivery.orgId, requestId: null });
-      await enqueueOutboxAfter(tx, envelope, lease.remaining_ms + 250);
-    });
+    const envelope = createEnvelope(publisherDeliveryRun, { job_id: delivery.jobId, delivery_id: delivery.id }, { orgId: delivery.orgId, requestId: null });
+    await enqueueOutboxAfter(this.deps.db, envelope, lease.remaining_ms + 250);
   }
 }

@@ -46,6 +46,19 @@ export function controlRouter(state: SandboxState): Router {
     res.json({ pending: pendingFaults(state) });
   });
 
+  /** The network's create latency: every later call that creates a post answers `create_ms` late (0 removes it). */
+  router.put('/latency', (req, res) => {
+    const body = (req.body ?? {}) as { network?: unknown; create_ms?: unknown };
+    if (!isNetwork(body.network)) return void res.status(400).json(badRequest(`network must be one of ${NETWORKS.join(', ')}.`));
+    const createMs = Number(body.create_ms);
+    if (typeof body.create_ms !== 'number' || !Number.isInteger(createMs) || createMs < 0 || createMs > 60_000) {
+      return void res.status(400).json(badRequest('create_ms must be an integer from 0 to 60000.'));
+    }
+    if (createMs === 0) state.createLatencyMs.delete(body.network);
+    else state.createLatencyMs.set(body.network, createMs);
+    res.json({ latency: Object.fromEntries([...state.createLatencyMs].map(([network, ms]) => [network, { create_ms: ms }])) });
+  });
+
   router.get('/posts', (req, res) => {
     const network = req.query.network;
     if (network !== undefined && !isNetwork(network)) return void res.status(400).json(badRequest(`network must be one of ${NETWORKS.join(', ')}.`));

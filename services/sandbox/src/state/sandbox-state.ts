@@ -14,6 +14,12 @@ export class SandboxState {
   readonly outcomeFaults = new FaultQueue<OutcomeFaultKind>();
   readonly tokens: TokenStore;
   readonly posts: RecordedPost[] = [];
+  /**
+   * How long each network takes to answer a call that creates a post (ms; none by default), as a
+   * real network does (0.2-1 s for text, more with media). Benchmarks set it to measure what a
+   * publisher does while its calls wait (docs/performance.md, "Scale-out").
+   */
+  readonly createLatencyMs = new Map<NetworkName, number>();
   private readonly metrics = new Map<string, Record<string, MetricValue>>();
   private readonly objects = new Map<string, Map<string, unknown>>();
 
@@ -50,6 +56,7 @@ export class SandboxState {
   reset(): void {
     this.faults.clear();
     this.outcomeFaults.clear();
+    this.createLatencyMs.clear();
     this.tokens.clear();
     this.posts.length = 0;
     this.metrics.clear();
