@@ -56,3 +56,42 @@ describe('createPgRawSql transactions', () => {
     expect(answers).toEqual([[{ one: 1 }], [{ one: 1 }]]);
   });
 });
+
+describe('createPgRawSql prepared statements', () => {
+  type Prepared = { statement: string; generic_plans: string; custom_plans: string };
+  const preparedOnThisConnection = (tx: { $queryRawUnsafe: PgRawSql['$queryRawUnsafe'] }) =>
+    tx.$queryRawUnsafe<Prepared[]>('SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements');
+
+  it('prepares a statement with parameters once per connection, and plans it once after its first runs', async () => {
+    const text = 'SELECT count(*)::int AS n FROM pg_raw_probe WHERE n >= $1';
+    const prepared = await sql.$transaction(async (tx) => {
+      for (let run = 0; run < 8; run += 1) expect(await tx.$queryRawUnsafe<{ n: number }[]>(text, 0)).toEqual([{ n: 2 }]);
+      return preparedOnThisConnection(tx);
+    });
+    const mine = prepared.find((row) => row.statement === text);
+    expect(mine).toBeDefined();
+    // Planned per run until PostgreSQL settles on the generic plan (after five), then reused as is.
+    expect(Number(mine!.generic_plans)).toBeGreaterThan(0);
+    expect(Number(mine!.custom_plans)).toBeLessThanOrEqual(5);
+  });
+
+  it('runs a text without parameters as before: unprepared, and a script of several statements still runs', async () => {
+    await sql.$executeRawUnsafe('CREATE TABLE pg_raw_script (n int); INSERT INTO pg_raw_script VALUES (1); DROP TABLE pg_raw_script');
+    const prepared = await sql.$transaction(async (tx) => {
+      await tx.$queryRawUnsafe('SELECT 41 + 1 AS answer');
+      return preparedOnThisConnection(tx);
+    });
+    expect(prepared.map((row) => row.statement)).not.toContain('SELECT 41 + 1 AS answer');
+  });
+
+  it('stops preparing new texts past its bound, so texts built with values inside cannot grow every connection without end', async () => {
+    const { prepared, answers } = await sql.$transaction(async (tx) => {
+      const seen: number[] = [];
+      for (let k = 0; k < 520; k += 1) seen.push((await tx.$queryRawUnsafe<{ k: number }[]>(`SELECT ${k}::int + $1::int AS k`, 0))[0]!.k);
+      return { prepared: await preparedOnThisConnection(tx), answers: seen };
+    });
+    expect(answers).toEqual(Array.from({ length: 520 }, (_, k) => k));
+    expect(prepared.length).toBeLessThanOrEqual(500);
+    expect(prepared.length).toBeGreaterThan(400);
+  });
+});
