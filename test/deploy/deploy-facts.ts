@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { eventSubscriptions } from '@svc/contracts';
 
 /** Repository root, from test/deploy/. */
 export const repoRoot = join(__dirname, '..', '..');
@@ -35,6 +36,24 @@ export const workers: ServiceFacts[] = [
 ];
 
 export const productionServices: ServiceFacts[] = [gateway, ...workers];
+
+/**
+ * The broker queues (production names, `svc.` + logical name) a service consumes, read from what
+ * declares them: the event subscriptions of libs/contracts, its RPC queue when it serves RPC, and the
+ * queue names its sources pass to `consume` (as `queue: '...'` or a `..._QUEUE = '...'` constant).
+ */
+export function consumedQueues(service: string): string[] {
+  const dir = join(repoRoot, 'services', service, 'src');
+  const sources = readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts') && !file.startsWith('generated'))
+    .map((file) => readFileSync(join(dir, file), 'utf8'));
+  const logical = new Set(Object.keys(eventSubscriptions).filter((queue) => queue.startsWith(`${service}.`)));
+  for (const source of sources) {
+    if (source.includes('serveRpc(')) logical.add(`${service}.rpc`);
+    for (const match of source.matchAll(/(?:queue: |_QUEUE = )'([a-z-]+\.[a-z-]+)'/g)) logical.add(match[1]!);
+  }
+  return [...logical].map((queue) => `svc.${queue}`).sort();
+}
 
 export const commonEnv = ['NODE_ENV', 'LOG_LEVEL', 'AMQP_URL', 'AMQP_NAMESPACE', 'DATABASE_URL', 'SHUTDOWN_GRACE_MS', 'RPC_TIMEOUT_MS'];
 
