@@ -19,13 +19,26 @@ export interface PgRawSqlOptions {
   onIdleError: (error: Error) => void;
   /** Settings of every connection's session (`-c name=value` at connect), e.g. planner switches for a pool with one job. */
   settings?: Record<string, string>;
+  /** Seconds a connection serves before it is replaced (when next idle); default `CONNECTION_LIFETIME_S`. */
+  maxLifetimeSeconds?: number;
 }
+
+/**
+ * A connection keeps the generic plans of its prepared statements (below) until it closes or an
+ * ANALYZE of their tables invalidates them. A plan made while a table was empty can be ruinous once
+ * it fills: on a fresh database, the lease count of every claim walked all of its organization's
+ * deliveries, 850 to 1,556 rows per delivery and growing, for as long as no ANALYZE ran (soak,
+ * autovacuum off; docs/performance.md, "Prepared statements"). Replacing each connection after a
+ * minute bounds how long such a plan lives, at the cost of one connect and a few plannings per
+ * connection per minute.
+ */
+export const CONNECTION_LIFETIME_S = 60;
 
 export function createPgRawSql(connection: PgConnectionConfig, options: PgRawSqlOptions): PgRawSql {
   const { host, port, user, password, database } = connection;
   const settings = Object.entries(options.settings ?? {}).map(([name, value]) => `-c ${name}=${value}`).join(' ');
   const pool = new pg.Pool({
-    host, port, user, database, max: options.max,
+    host, port, user, database, max: options.max, maxLifetimeSeconds: options.maxLifetimeSeconds ?? CONNECTION_LIFETIME_S,
     ...(password === undefined ? {} : { password }),
     ...(settings === '' ? {} : { options: settings }),
   });

@@ -95,3 +95,21 @@ describe('createPgRawSql prepared statements', () => {
     expect(prepared.length).toBeGreaterThan(400);
   });
 });
+
+describe('createPgRawSql connection lifetime', () => {
+  it('replaces a connection after its lifetime, so the plans it kept are made again', async () => {
+    const short = createPgRawSql(database.connection, { max: 1, onIdleError: () => undefined, maxLifetimeSeconds: 1 });
+    try {
+      const backend = async () => (await short.$queryRawUnsafe<{ pid: number }[]>('SELECT pg_backend_pid() AS pid WHERE $1::int = 1', 1))[0]!.pid;
+      const first = await backend();
+      expect(await backend()).toBe(first);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const next = await backend();
+      expect(next).not.toBe(first);
+      // The statement is prepared again on the new connection.
+      expect(await backend()).toBe(next);
+    } finally {
+      await short.end();
+    }
+  });
+});
