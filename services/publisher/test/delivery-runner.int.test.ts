@@ -474,6 +474,20 @@ describe('DeliveryRunner (publisher database)', () => {
     expect(await outbox('publisher.delivery_run.v1', rest[1]!)).toEqual([]);
   });
 
+  it('leaves a delivery waiting for a slot to the wake, never to the requeue of pending deliveries that lost their command', async () => {
+    const orgId = `org_patient_${randomUUID()}`;
+    const { deliveryIds: [busy, patient, lost] } = await job(3, orgId);
+    await db.$executeRawUnsafe("UPDATE deliveries SET status = 'in_flight', attempts = 1, lease_until = now() + interval '1 minute' WHERE id = $1::uuid", busy);
+    await runner({ orgConcurrency: 1 }).run(patient!);
+    expect(await waiting([patient!])).toEqual([patient]);
+    // Both untouched for two hours: only the one that is not waiting lost its command.
+    await db.$executeRawUnsafe("UPDATE deliveries SET updated_at = now() - interval '2 hours' WHERE id = ANY($1::uuid[])", [patient, lost]);
+    expect(await requeueStalePending(db, 3600_000, () => undefined)).toBe(1);
+    expect(await outbox('publisher.delivery_run.v1', lost!)).toHaveLength(1);
+    expect(await outbox('publisher.delivery_run.v1', patient!)).toEqual([]);
+    expect(await waiting([patient!])).toEqual([patient]);
+  });
+
   it('holds an organization to its limit when its claims race: 12 at once, limit 3, exactly 3 in flight', async () => {
     // The claims run on separate connections at the same moment: without the organization's lock,
     // each could count the live leases before the others commit and all would pass.
