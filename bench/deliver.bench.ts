@@ -9,7 +9,7 @@
 //   organization, and its limit (5 by default) caps one organization's deliveries in flight, which a
 //   platform's many organizations are not (docs/performance.md, "One organization's limit").
 import { benchDeliver } from './scenarios/deliver.ts';
-import { profileOptionsFromEnv, serviceEnvFromEnv, startBenchSystem } from './support/bench-system.ts';
+import { envParam, oneOrganizationEnv, profileOptionsFromEnv, startBenchSystem } from './support/bench-system.ts';
 import { describe as describeResult, recordResult } from './support/results.ts';
 
 const jobs = Number(process.env.BENCH_DELIVER_JOBS ?? 200);
@@ -17,13 +17,13 @@ const accounts = Number(process.env.BENCH_DELIVER_ACCOUNTS ?? 50);
 const acceptConcurrency = Number(process.env.BENCH_ACCEPT_CONCURRENCY ?? 16);
 const timeoutMs = Number(process.env.BENCH_DELIVER_TIMEOUT_S ?? 1800) * 1000;
 
-const env = { DELIVERY_ORG_CONCURRENCY: '40', ...serviceEnvFromEnv() };
+const env = oneOrganizationEnv();
 
 it(`delivers ${jobs} jobs x ${accounts} X accounts exactly once vs raw amqplib`, async () => {
   const system = await startBenchSystem({ ...profileOptionsFromEnv(), env });
   try {
     const delivered = await benchDeliver(system, { jobs, accounts, acceptConcurrency, timeoutMs });
-    const result = { ...delivered, params: { ...delivered.params, env: Object.entries(env).map(([name, value]) => `${name}=${value}`).join(',') } };
+    const result = { ...delivered, params: { ...delivered.params, env: envParam(env) } };
     recordResult(result);
     console.log(describeResult(result));
   } finally {

@@ -7,7 +7,7 @@
 //   BENCH_SERVICE_ENV="NAME=value,..." (DELIVERY_ORG_CONCURRENCY is 40 unless set there: see the scenario),
 //   BENCH_SCALE_LATENCY_MS (300), BENCH_SCALE_LATENCY_JOBS (40): the deliver run again with X answering that late
 import { benchScaleOut } from './scenarios/scale-out.ts';
-import { serviceEnvFromEnv } from './support/bench-system.ts';
+import { oneOrganizationEnv } from './support/bench-system.ts';
 import { describe as describeResult, recordResult } from './support/results.ts';
 
 const replicas = Number(process.env.BENCH_SCALE_REPLICAS ?? 2);
@@ -22,10 +22,9 @@ it(`accepts and delivers faster with ${replicas} publishers and ${replicas} gate
       acceptConcurrency: Number(process.env.BENCH_ACCEPT_CONCURRENCY ?? 16),
       timeoutMs: 1_200_000,
     },
-    // The benchmark's jobs all belong to one organization, whose deliveries in flight are capped across
-    // every publisher (DELIVERY_ORG_CONCURRENCY, 5): a platform's many organizations are not. Raised to
-    // both publishers' slots (2 x DELIVERY_CONCURRENCY), so the measure is the processes, not one tenant's cap.
-    env: { DELIVERY_ORG_CONCURRENCY: '40', ...serviceEnvFromEnv() },
+    // One organization's cap raised to both publishers' slots (2 x DELIVERY_CONCURRENCY), so the
+    // measure is the processes, not one tenant's cap.
+    env: oneOrganizationEnv(),
     // X answering each create call in 300 ms (real networks: 0.2-1 s), fewer jobs: a publisher's 20 slots clear ~66/s there.
     latency: { ms: Number(process.env.BENCH_SCALE_LATENCY_MS ?? 300), jobs: Number(process.env.BENCH_SCALE_LATENCY_JOBS ?? 40) },
   });

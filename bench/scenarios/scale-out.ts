@@ -5,7 +5,7 @@
 // With `latency`, the deliver benchmark runs once more on each topology with X answering every
 // create call that late, as real networks do: there a publisher is bound by its delivery slots
 // (DELIVERY_CONCURRENCY / latency), not by its CPU, which is what replicas add on any machine.
-import { startBenchSystem, type BenchSystem, type BenchSystemOptions } from '../support/bench-system.ts';
+import { envParam, startBenchSystem, type BenchSystem, type BenchSystemOptions } from '../support/bench-system.ts';
 import type { BenchFigure, BenchResult } from '../support/results.ts';
 import { benchAccept, type AcceptOptions } from './accept.ts';
 import { benchDeliver, type DeliverOptions } from './deliver.ts';
@@ -115,7 +115,7 @@ export async function benchScaleOut(options: ScaleOutOptions): Promise<BenchResu
   }
   return {
     bench: 'scale-out',
-    params: { replicas: options.replicas, jobs: options.deliver.jobs, ...(options.latency === undefined ? {} : { latency_ms: options.latency.ms, latency_jobs: options.latency.jobs }), accounts: options.deliver.accounts, connections: options.accept.connections, seconds: options.accept.durationSeconds, env: Object.entries(options.env).map(([name, value]) => `${name}=${value}`).join(',') },
+    params: { replicas: options.replicas, jobs: options.deliver.jobs, ...(options.latency === undefined ? {} : { latency_ms: options.latency.ms, latency_jobs: options.latency.jobs }), accounts: options.deliver.accounts, connections: options.accept.connections, seconds: options.accept.durationSeconds, env: envParam(options.env) },
     figures,
   };
 }

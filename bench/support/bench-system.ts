@@ -82,6 +82,20 @@ export function serviceEnvFromEnv(): Record<string, string> {
   }));
 }
 
+/**
+ * The services' environment for a benchmark whose jobs all belong to one organization: its limit
+ * (DELIVERY_ORG_CONCURRENCY, 5 by default) raised to 40 unless BENCH_SERVICE_ENV sets it, since a
+ * platform's many organizations are not capped together (docs/performance.md, "One organization's limit").
+ */
+export function oneOrganizationEnv(): Record<string, string> {
+  return { DELIVERY_ORG_CONCURRENCY: '40', ...serviceEnvFromEnv() };
+}
+
+/** An environment as recorded in a result's params: `NAME=value,...`. */
+export function envParam(env: Record<string, string>): string {
+  return Object.entries(env).map(([name, value]) => `${name}=${value}`).join(',');
+}
+
 /** `BENCH_PROFILE=<dir>` and `BENCH_PROFILE_SERVICES=gateway,publisher` (all four when unset), as options. */
 export function profileOptionsFromEnv(): Pick<BenchSystemOptions, 'profileDir' | 'profileServices'> {
   const dir = process.env.BENCH_PROFILE;

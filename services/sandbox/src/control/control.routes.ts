@@ -50,8 +50,8 @@ export function controlRouter(state: SandboxState): Router {
   router.put('/latency', (req, res) => {
     const body = (req.body ?? {}) as { network?: unknown; create_ms?: unknown };
     if (!isNetwork(body.network)) return void res.status(400).json(badRequest(`network must be one of ${NETWORKS.join(', ')}.`));
-    const createMs = Number(body.create_ms);
-    if (typeof body.create_ms !== 'number' || !Number.isInteger(createMs) || createMs < 0 || createMs > 60_000) {
+    const createMs = body.create_ms;
+    if (typeof createMs !== 'number' || !Number.isInteger(createMs) || createMs < 0 || createMs > 60_000) {
       return void res.status(400).json(badRequest('create_ms must be an integer from 0 to 60000.'));
     }
     if (createMs === 0) state.createLatencyMs.delete(body.network);
