@@ -9,7 +9,8 @@ import { deliver, startBillingSystem, subscribe, subscriptionOf, waitForLimits, 
 let s: BillingSystem;
 let tap: MessageTap;
 beforeAll(async () => {
-  s = await startBillingSystem(['billing', 'accounts', 'publisher']);
+  // A retention pass every second, so the retention test below sees one (the default is hourly).
+  s = await startBillingSystem(['billing', 'accounts', 'publisher'], { PRUNE_INTERVAL_MS: '1000' });
   tap = await tapMessages(s.h.namespace, ['billing.plan_changed.v1']);
 }, 90_000);
 afterAll(async () => {
@@ -219,5 +220,31 @@ describe('portal, repeated checkout and tenant isolation', () => {
     await waitForLimits(s, a, PRO);
     expect(await subscriptionOf(s, b)).toMatchObject({ plan: 'free', status: 'none', limits: FREE, usage: { connected_accounts: { used: 0, limit: 25 }, posts_this_month: { used: 0, limit: 1000 } } });
     expect((await request(s.h.gateway).post('/v1/billing/portal').set('Authorization', b)).status).toBe(409);
+  });
+});
+
+describe('retention', () => {
+  it('forgets Stripe event ids past STRIPE_EVENTS_RETENTION_DAYS (30) and inbox ids past INBOX_RETENTION_HOURS (168), and keeps recent ones', async () => {
+    const db = billingDb();
+    const [oldEvent, newEvent, oldMessage, newMessage] = ['evt_old', 'evt_new', 'msg_old', 'msg_new'].map(uniqueName);
+    await db.$queryRawUnsafe(
+      `INSERT INTO stripe_events (id, type, stripe_created_at, processed_at)
+       VALUES ($1, 'invoice.paid', now() - interval '31 days', now() - interval '31 days'), ($2, 'invoice.paid', now() - interval '29 days', now() - interval '29 days')`,
+      oldEvent,
+      newEvent,
+    );
+    await db.$queryRawUnsafe(
+      `INSERT INTO processed_messages (consumer, message_id, processed_at)
+       VALUES ('retention-test', $1, now() - interval '169 hours'), ('retention-test', $2, now() - interval '167 hours')`,
+      oldMessage,
+      newMessage,
+    );
+    const ids = async () => [
+      ...(await db.$queryRawUnsafe<{ id: string }[]>('SELECT id FROM stripe_events WHERE id = ANY($1)', [oldEvent, newEvent])).map((row) => row.id),
+      ...(await db.$queryRawUnsafe<{ id: string }[]>('SELECT message_id AS id FROM processed_messages WHERE message_id = ANY($1)', [oldMessage, newMessage])).map((row) => row.id),
+    ];
+    const deadline = Date.now() + 15_000;
+    while ((await ids()).length > 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await ids()).sort()).toEqual([newEvent, newMessage].sort());
   });
 });

@@ -30,4 +30,12 @@ export const commonConfigSchema = {
    * (docs/operations.md, connection budget).
    */
   DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  /**
+   * How long a consumed message's id stays in `processed_messages` (the inbox). It must outlast any
+   * redelivery of that message: the broker's, the outbox relay's re-send after a lost confirm, the
+   * scheduler's re-dispatches (hours at most). 7 days by default.
+   */
+  INBOX_RETENTION_HOURS: Type.Integer({ minimum: 1, default: 168 }),
+  /** Time between retention passes: the inbox's, and those of a service's own history tables. */
+  PRUNE_INTERVAL_MS: Type.Integer({ minimum: 1000, default: 3_600_000 }),
 };

@@ -1,3 +1,4 @@
+import { deleteInBatches } from './delete-in-batches.ts';
 import type { RawSql, TransactionalClient } from './raw-sql.ts';
 
 export type InboxOutcome<R> = { duplicate: true } | { duplicate: false; result: R };
@@ -23,10 +24,17 @@ export async function processOnce<R>(
   });
 }
 
-/** Forgets processed ids older than the longest possible redelivery window. */
-export async function pruneInbox(db: RawSql, olderThanDays: number): Promise<number> {
-  return db.$executeRawUnsafe(
-    "DELETE FROM processed_messages WHERE processed_at < now() - make_interval(days => $1::int)",
-    olderThanDays,
-  );
+/**
+ * Forgets processed ids older than `retentionHours`, in batches (every service's runtime runs it
+ * periodically). The retention must outlast any redelivery of a message: a redelivered id no longer
+ * remembered would run its work again.
+ */
+export async function pruneInbox(db: RawSql, options: { retentionHours: number; batchSize: number; shouldStop?: () => boolean }): Promise<number> {
+  return deleteInBatches(db, {
+    table: 'processed_messages',
+    where: 'processed_at < now() - make_interval(hours => $1::int)',
+    params: [options.retentionHours],
+    batchSize: options.batchSize,
+    shouldStop: options.shouldStop,
+  });
 }

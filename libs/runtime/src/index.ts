@@ -5,3 +5,4 @@ export { openServiceRuntime, type ServiceRuntime, type ServiceRuntimeOptions, ty
 export { runWorkerService, type WorkerServiceOptions, type RunningWorker, type WorkerWiring } from './worker-service.ts';
 export { workerMain, type WorkerMainOptions, type WorkerConfig } from './worker-main.ts';
 export { startPeriodicTask, type PeriodicTask } from './periodic-task.ts';
+export { startPruner, type PrunerOptions } from './pruner.ts';

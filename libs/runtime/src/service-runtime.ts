@@ -4,6 +4,7 @@ import {
   ensureDatabase,
   migrateDatabase,
   OutboxRelay,
+  pruneInbox,
   RELAY_SESSION_SETTINGS,
   serviceDatabaseName,
   createPgRawSql,
@@ -14,8 +15,12 @@ import {
 import type { Logger } from '@svc/logger';
 import { Broker } from '@svc/messaging';
 import { createServiceMetrics, registerOutboxGauge, type ServiceMetrics } from './metrics.ts';
+import { startPruner } from './pruner.ts';
 
 type PrismaAdapter = ReturnType<typeof createPrismaAdapter>;
+
+/** Rows per DELETE of the inbox pruner. */
+const PRUNE_BATCH = 5000;
 
 /** Connections of the outbox relay's own pool: its loop runs one statement at a time; the other serves the parked-rows gauge. */
 const RELAY_POOL_SIZE = 2;
@@ -31,6 +36,9 @@ export interface RuntimeConfig {
   BROKER_USER_PREFIX?: string | undefined;
   /** Database pool size; 10 when absent. */
   DB_POOL_MAX?: number | undefined;
+  /** Inbox retention and the period of retention passes (commonConfigSchema); 168 h and 1 h when absent. */
+  INBOX_RETENTION_HOURS?: number | undefined;
+  PRUNE_INTERVAL_MS?: number | undefined;
 }
 
 /** Every service's database client: raw SQL (shared helpers and tests read any service's tables) and closing. */
@@ -132,11 +140,18 @@ export async function openServiceRuntime<Db extends DatabaseClient>(options: Ser
   });
   registerOutboxGauge(metrics.registry, () => relay.parkedCount());
   await relay.start();
+  // Every service keeps an inbox; without this its ids would pile up with every message consumed.
+  const inboxPruner = startPruner({
+    what: 'inbox ids',
+    intervalMs: config.PRUNE_INTERVAL_MS ?? 3_600_000,
+    logger,
+    prune: (shouldStop) => pruneInbox(db, { retentionHours: config.INBOX_RETENTION_HOURS ?? 168, batchSize: PRUNE_BATCH, shouldStop }),
+  });
 
   let stopped: Promise<void> | undefined;
   const stop = () => {
     stopped ??= (async () => {
-      await relay.stop();
+      await Promise.all([inboxPruner.stop(), relay.stop()]);
       await broker.stopConsuming({ deadlineMs: Math.max(1000, config.SHUTDOWN_GRACE_MS - 5000) });
       await broker.close();
       await Promise.all([relaySql.end(), db.$disconnect()]);

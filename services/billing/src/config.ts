@@ -28,6 +28,11 @@ export const configSchema = Type.Object({
   /** The paid plan's limits (the free plan's are PLAN_FREE_*). */
   PLAN_PRO_CONNECTED_ACCOUNTS: Type.Integer({ minimum: 0, default: 100 }),
   PLAN_PRO_POSTS_PER_MONTH: Type.Integer({ minimum: 0, default: 10_000 }),
+  /**
+   * How long an applied Stripe event's id is remembered (the webhook's exactly-once record). Stripe
+   * retries a webhook for up to 3 days, so at least 4; 30 covers a resend from the Dashboard too.
+   */
+  STRIPE_EVENTS_RETENTION_DAYS: Type.Integer({ minimum: 4, default: 30 }),
 });
 
 export type Config = Static<typeof configSchema>;

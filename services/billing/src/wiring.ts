@@ -1,4 +1,4 @@
-import type { ServiceRuntime, WorkerWiring } from '@svc/runtime';
+import { startPruner, type ServiceRuntime, type WorkerWiring } from '@svc/runtime';
 import type Stripe from 'stripe';
 import type { Config } from './config.ts';
 import { CustomersRepository } from './data/customers.repository.ts';
@@ -10,6 +10,9 @@ import { resyncPlans } from './domain/resync-plans.ts';
 import { stripeFromConfig } from './domain/stripe-client.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
 import { billingRpc, billingRpcHandlers } from './rpc/billing.handlers.ts';
+
+/** Rows per DELETE of the Stripe events pruner. */
+const PRUNE_BATCH = 1000;
 
 /** Overrides for tests: a Stripe client built elsewhere. */
 export interface BillingWireOptions {
@@ -28,6 +31,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   const customers = new CustomersRepository(db);
   const subscriptions = new SubscriptionsRepository(db);
   const orgPlans = new OrgPlansRepository(db);
+  const events = new StripeEventsRepository(db);
   const wake = () => relay.wake();
   await resyncPlans({ db, plans, subscriptions, orgPlans, logger, wake });
   await runtime.broker.serveRpc({
@@ -41,7 +45,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
         toleranceSeconds: config.STRIPE_WEBHOOK_TOLERANCE_SECONDS,
         transactionTimeoutMs: config.STRIPE_TIMEOUT_MS * 3 + 5000,
         customers,
-        events: new StripeEventsRepository(db),
+        events,
         plans,
         subscriptions,
         orgPlans,
@@ -53,5 +57,11 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
       subscriptions,
     }),
   });
-  return {};
+  const pruner = startPruner({
+    what: 'Stripe event ids',
+    intervalMs: config.PRUNE_INTERVAL_MS,
+    logger,
+    prune: (shouldStop) => events.prune(config.STRIPE_EVENTS_RETENTION_DAYS, PRUNE_BATCH, shouldStop),
+  });
+  return { stop: () => pruner.stop() };
 }

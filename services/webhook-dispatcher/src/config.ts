@@ -49,6 +49,12 @@ export const configSchema = Type.Object({
   /** Deliveries of this age or younger can be replayed. */
   WEBHOOK_REPLAY_WINDOW_MS: Type.Integer({ minimum: 1000, default: 14 * 24 * 3600_000 }),
   /**
+   * Settled deliveries (and their attempts) older than this are deleted, so the log is the size of
+   * its window whatever the rate of events. At least the replay window: a delivery that can be
+   * replayed must still be there.
+   */
+  WEBHOOK_DELIVERY_RETENTION_DAYS: Type.Integer({ minimum: 1, default: 30 }),
+  /**
    * The sweeper re-sends attempt commands for pending deliveries overdue by this much (a command lost
    * with a crash between commit and publish, or an attempt whose worker died).
    */
@@ -68,5 +74,8 @@ export const configSchema = Type.Object({
 export type Config = Static<typeof configSchema>;
 
 export function loadServiceConfig(env: Record<string, string | undefined> = process.env): Config {
-  return loadConfig(configSchema, env);
+  return loadConfig(configSchema, env, (config) =>
+    config.WEBHOOK_DELIVERY_RETENTION_DAYS * 24 * 3600_000 < config.WEBHOOK_REPLAY_WINDOW_MS
+      ? ['WEBHOOK_DELIVERY_RETENTION_DAYS must cover WEBHOOK_REPLAY_WINDOW_MS (deliveries that can be replayed must be kept)']
+      : []);
 }

@@ -1,5 +1,5 @@
 import { vaultFromConfig } from '@svc/crypto';
-import type { ServiceRuntime, WorkerWiring } from '@svc/runtime';
+import { startPruner, type ServiceRuntime, type WorkerWiring } from '@svc/runtime';
 import { Counter } from 'prom-client';
 import type { Config } from './config.ts';
 import { attemptCommands, attemptHandlers } from './consumers/delivery-attempt.consumer.ts';
@@ -17,6 +17,9 @@ import { HttpSender } from './domain/http-sender.ts';
 import { parseSchedule } from './domain/retry-schedule.ts';
 import { SecretBox } from './domain/secrets.ts';
 import { webhooksRpc, webhooksRpcHandlers } from './rpc/webhooks.handlers.ts';
+
+/** Deliveries per DELETE of the retention pass (each takes its attempts along). */
+const PRUNE_BATCH = 1000;
 
 /**
  * Builds the dispatcher from its runtime: endpoints and deliveries, the guarded HTTP client, the
@@ -77,12 +80,18 @@ export async function wire(runtime: ServiceRuntime<DispatcherDb>, config: Config
   });
   const sweeper = new DeliverySweeper({ deliveries, commands, logger, intervalMs: config.WEBHOOK_SWEEP_INTERVAL_MS, graceMs: config.WEBHOOK_SWEEP_GRACE_MS });
   sweeper.start();
+  const pruner = startPruner({
+    what: 'settled webhook deliveries',
+    intervalMs: config.PRUNE_INTERVAL_MS,
+    logger,
+    prune: (shouldStop) => deliveries.pruneSettled(config.WEBHOOK_DELIVERY_RETENTION_DAYS, PRUNE_BATCH, shouldStop),
+  });
   return {
     // In-flight attempts finish (consumers stop first) before their pool closes. stopConsuming is
     // idempotent: the runtime's own stop finds nothing left to stop. Idle keep-alive sockets to
     // receivers are unref'd by node's agent.
     stop: async () => {
-      await sweeper.stop();
+      await Promise.all([sweeper.stop(), pruner.stop()]);
       await broker.stopConsuming({ deadlineMs: Math.max(1000, config.SHUTDOWN_GRACE_MS - 5000) });
       await hot.end();
     },

@@ -98,3 +98,24 @@ describe('DeliveriesRepository reads', () => {
     expect(await t.deliveries.find('org_repo_other', endpoint.id, ids[0]!)).toBeNull();
   });
 });
+
+describe('DeliveriesRepository retention', () => {
+  it('deletes settled deliveries older than the retention with their attempts, batch after batch, and keeps pending and recent ones', async () => {
+    const endpoint = await newEndpoint('org_repo_retention');
+    const oldSucceeded = await Promise.all([200, 200, 200].map((code) => deliveryWithAttempts('org_repo_retention', endpoint.id, [code])));
+    const oldFailed = await deliveryWithAttempts('org_repo_retention', endpoint.id, [500]);
+    await t.db.$executeRawUnsafe(`UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL WHERE id = $1::uuid`, oldFailed);
+    const oldPending = await deliveryWithAttempts('org_repo_retention', endpoint.id, [500]);
+    const recent = await deliveryWithAttempts('org_repo_retention', endpoint.id, [200]);
+    const aged = [...oldSucceeded, oldFailed, oldPending];
+    await t.db.$executeRawUnsafe(`UPDATE webhook_deliveries SET created_at = now() - interval '31 days' WHERE id = ANY($1::uuid[])`, aged);
+
+    // Batches of 2. A stop asked for ends the pass after its current batch; the next pass deletes the rest.
+    expect(await t.deliveries.pruneSettled(30, 2, () => true)).toBe(2);
+    expect(await t.deliveries.pruneSettled(30, 2, () => false)).toBe(2);
+    const left = await t.db.$queryRawUnsafe<{ id: string }[]>('SELECT id::text AS id FROM webhook_deliveries WHERE endpoint_id = $1::uuid ORDER BY id', endpoint.id);
+    expect(left.map((row) => row.id).sort()).toEqual([oldPending, recent].sort());
+    const attempts = await t.db.$queryRawUnsafe<{ delivery_id: string }[]>('SELECT delivery_id::text AS delivery_id FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[])', [...oldSucceeded, oldFailed]);
+    expect(attempts).toEqual([]);
+  });
+});

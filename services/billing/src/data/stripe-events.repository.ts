@@ -1,3 +1,4 @@
+import { deleteInBatches } from '@svc/db';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
 
 type Db = PrismaClient | Prisma.TransactionClient;
@@ -20,5 +21,16 @@ export class StripeEventsRepository {
       event.created,
     );
     return inserted === 1;
+  }
+
+  /** Forgets event ids recorded longer ago than the retention, in batches; returns how many. */
+  async prune(retentionDays: number, batchSize: number, shouldStop: () => boolean): Promise<number> {
+    return deleteInBatches(this.db, {
+      table: 'stripe_events',
+      where: 'processed_at < now() - make_interval(days => $1::int)',
+      params: [retentionDays],
+      batchSize,
+      shouldStop,
+    });
   }
 }

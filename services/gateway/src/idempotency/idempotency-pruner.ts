@@ -1,3 +1,4 @@
+import { deleteInBatches } from '@svc/db';
 import type { Logger } from '@svc/logger';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 
@@ -45,16 +46,12 @@ export class IdempotencyPruner {
 
   /** Deletes every record expired now, in batches; returns how many. */
   async pruneExpired(): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const deleted = await this.options.db.$executeRawUnsafe(
-        `DELETE FROM idempotency_records WHERE ctid IN (
-           SELECT ctid FROM idempotency_records WHERE expires_at <= now() LIMIT $1 FOR UPDATE SKIP LOCKED)`,
-        this.batchSize,
-      );
-      total += deleted;
-      // Shutdown waits for the current batch only; the next pass (any replica) finishes the rest.
-      if (deleted < this.batchSize || this.stopping) return total;
-    }
+    return deleteInBatches(this.options.db, {
+      table: 'idempotency_records',
+      where: 'expires_at <= now()',
+      params: [],
+      batchSize: this.batchSize,
+      shouldStop: () => this.stopping,
+    });
   }
 }

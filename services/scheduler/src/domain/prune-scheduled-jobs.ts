@@ -1,3 +1,4 @@
+import { deleteInBatches } from '@svc/db';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 
 /**
@@ -7,17 +8,11 @@ import type { PrismaClient } from '../generated/prisma/client.ts';
  * command that arrives after its unschedule into a no-op. Returns how many rows were deleted.
  */
 export async function pruneScheduledJobs(db: PrismaClient, options: { retentionHours: number; batchSize: number; shouldStop?: () => boolean }): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const deleted = await db.$executeRawUnsafe(
-      `DELETE FROM scheduled_jobs WHERE job_id IN (
-         SELECT job_id FROM scheduled_jobs
-          WHERE status IN ('handed_over', 'canceled', 'unconfirmed') AND run_at < now() - make_interval(hours => $1::int)
-          LIMIT $2 FOR UPDATE SKIP LOCKED)`,
-      options.retentionHours,
-      options.batchSize,
-    );
-    total += deleted;
-    if (deleted < options.batchSize || options.shouldStop?.() === true) return total;
-  }
+  return deleteInBatches(db, {
+    table: 'scheduled_jobs',
+    where: "status IN ('handed_over', 'canceled', 'unconfirmed') AND run_at < now() - make_interval(hours => $1::int)",
+    params: [options.retentionHours],
+    batchSize: options.batchSize,
+    shouldStop: options.shouldStop,
+  });
 }

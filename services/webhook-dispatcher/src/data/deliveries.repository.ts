@@ -1,4 +1,4 @@
-import type { RawSql } from '@svc/db';
+import { deleteInBatches, type RawSql } from '@svc/db';
 import { isUuid } from './endpoints.repository.ts';
 
 export interface NewDelivery {
@@ -248,6 +248,17 @@ export class DeliveriesRepository {
       graceMs / 1000,
       limit,
     );
+  }
+
+  /** Deletes settled deliveries (and their attempts, by cascade) created longer ago than the retention, in batches. */
+  pruneSettled(retentionDays: number, batchSize: number, shouldStop: () => boolean): Promise<number> {
+    return deleteInBatches(this.db, {
+      table: 'webhook_deliveries',
+      where: "created_at < now() - make_interval(days => $1::int) AND status <> 'pending'",
+      params: [retentionDays],
+      batchSize,
+      shouldStop,
+    });
   }
 
   async find(orgId: string, endpointId: string, deliveryId: string): Promise<DeliveryWithAttempts | null> {
