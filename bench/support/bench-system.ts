@@ -16,8 +16,13 @@ import { startSandbox, testProviders, type RunningSandbox } from '../../libs/pro
 import { freePort, signalServiceProcess, startServiceProcess, type ServiceProcess } from '../../test/support/service-process.ts';
 import { harnessEnv, JWT_SECRET } from '../../test/support/system-harness.ts';
 
-/** The processes a publish goes through: accept (gateway, accounts, publisher), fire (scheduler). */
-export const BENCH_SERVICES = ['gateway', 'accounts', 'publisher', 'scheduler'] as const;
+/**
+ * Every service, as in production: a publish goes through the gateway, accounts and the publisher
+ * (the scheduler fires it when scheduled), and its events reach the webhook-dispatcher and
+ * analytics-sync, which do their share of the work on the same cores; billing idles, but its RSS is
+ * measured too.
+ */
+export const BENCH_SERVICES = ['gateway', 'accounts', 'publisher', 'scheduler', 'webhook-dispatcher', 'analytics-sync', 'billing'] as const;
 export type BenchService = (typeof BENCH_SERVICES)[number];
 
 export interface BenchSystem {
@@ -96,7 +101,7 @@ export function envParam(env: Record<string, string>): string {
   return Object.entries(env).map(([name, value]) => `${name}=${value}`).join(',');
 }
 
-/** `BENCH_PROFILE=<dir>` and `BENCH_PROFILE_SERVICES=gateway,publisher` (all four when unset), as options. */
+/** `BENCH_PROFILE=<dir>` and `BENCH_PROFILE_SERVICES=gateway,publisher` (every service when unset), as options. */
 export function profileOptionsFromEnv(): Pick<BenchSystemOptions, 'profileDir' | 'profileServices'> {
   const dir = process.env.BENCH_PROFILE;
   if (!dir) return {};
@@ -133,6 +138,7 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
   const namespace = uniqueNamespace('bench');
   const runId = uniqueName('bench').replace(/-/g, '_');
   const mediaDir = path.join(os.tmpdir(), runId);
+  const databaseOf = (service: BenchService) => `${runId}_${service.replace(/-/g, '_')}`;
   // The sandbox records every post in memory; Instagram's quota is the only one it enforces.
   const sandbox = await startSandbox({ igQuotaTotal: 1_000_000 });
   const replicas = (service: BenchService) => options.replicas?.[service] ?? 1;
@@ -165,7 +171,7 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
     sandbox,
     processes,
     database: async (service) => {
-      const client = new pg.Client(connectionConfig(TEST_DATABASE_URL, `${runId}_${service}`));
+      const client = new pg.Client(connectionConfig(TEST_DATABASE_URL, databaseOf(service)));
       await client.connect();
       return client;
     },
@@ -191,11 +197,11 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
       // SIGTERM, not SIGKILL: a graceful exit is when node writes the --cpu-prof profile.
       await Promise.all([...processes.values()].map((service) => signalServiceProcess(service, 'SIGTERM')));
       const broker = await Broker.connect({ url: env.AMQP_URL!, namespace, service: 'bench', logger: createLogger({ service: 'bench', level: 'silent' }) });
-      const queues = ['gateway', 'accounts', 'publisher', 'scheduler', 'webhook-dispatcher', 'analytics-sync', 'billing']
+      const queues = BENCH_SERVICES
         .flatMap((name) => [`${name}.rpc`, `${name}.work`, `${name}.work.parking`, `${name}.plans`, `${name}.plans.parking`]);
       await broker.deleteTopology({ queues: [...queues, 'publisher.dispatch', 'publisher.dispatch.parking', 'publisher.accounts', 'publisher.accounts.parking', 'webhook-dispatcher.deliveries', 'webhook-dispatcher.deliveries.parking'] });
       await broker.close();
-      await Promise.all(BENCH_SERVICES.map((name) => dropDatabase(connectionConfig(TEST_DATABASE_URL, `${runId}_${name}`))));
+      await Promise.all(BENCH_SERVICES.map((name) => dropDatabase(connectionConfig(TEST_DATABASE_URL, databaseOf(name)))));
       await sandbox.close();
       await rm(mediaDir, { recursive: true, force: true });
     },
@@ -206,7 +212,7 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
     const dir = options.profileDir !== undefined && (options.profileServices ?? BENCH_SERVICES).includes(name) ? options.profileDir : undefined;
     const nodeArgs = dir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${instance}.${Date.now()}.cpuprofile`];
     const port: Record<string, string> = name === 'gateway' ? { PORT: String(ports[replica - 1]) } : {};
-    processes.set(instance, await startServiceProcess(name, { ...env, ...port, DATABASE_NAME: `${runId}_${name}` }, nodeArgs));
+    processes.set(instance, await startServiceProcess(name, { ...env, ...port, DATABASE_NAME: databaseOf(name) }, nodeArgs));
   };
   // allSettled: when one fails, the others are in `processes` before close() stops them.
   const startAll = async (starts: Promise<void>[]) => {
@@ -216,7 +222,7 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
   try {
     // The gateway first: it declares the exchanges the others bind to (as in the fault suite).
     await start('gateway');
-    await startAll((['accounts', 'publisher', 'scheduler'] as const).map((name) => start(name)));
+    await startAll(BENCH_SERVICES.filter((name) => name !== 'gateway').map((name) => start(name)));
     // Replicas once the first of each has migrated its database, as a rollout adds pods.
     await startAll(BENCH_SERVICES.flatMap((name) => Array.from({ length: replicas(name) - 1 }, (_, k) => start(name, k + 2))));
   } catch (error) {

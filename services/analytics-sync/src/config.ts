@@ -9,6 +9,12 @@ export const configSchema = Type.Object({
   PROBE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9105 }),
   /** How long GET /v1/analytics/posts may spend refreshing missing or stale rows before answering. */
   ANALYTICS_READ_BUDGET_MS: Type.Integer({ minimum: 0, default: 2000 }),
+  /**
+   * A published post's first background read waits this long, so one lookup reads a burst of an
+   * account's posts (X takes 100 ids a call) instead of one call per post. A list read refreshes
+   * pending rows at once whatever this says.
+   */
+  ANALYTICS_FIRST_READ_DELAY_MS: Type.Integer({ minimum: 0, default: 60_000 }),
   /** Pause between background passes when nothing was due. */
   ANALYTICS_SYNC_INTERVAL_MS: Type.Integer({ minimum: 100, default: 60_000 }),
   /** Rows claimed per background pass. */
@@ -17,7 +23,7 @@ export const configSchema = Type.Object({
   ANALYTICS_SYNC_LEASE_MS: Type.Integer({ minimum: 1000, default: 10 * 60_000 }),
   /** Accounts refreshed at once (each one's posts are batched into as few calls as its network allows). */
   ANALYTICS_ACCOUNT_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 4 }),
-  /** Connections of the plain pg pool serving list reads (the RPC prefetch bounds what runs at once). */
+  /** Connections of the plain pg pool serving list reads and the post.published consumer (the RPC and consumer prefetch bound what runs at once). */
   ANALYTICS_DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
   /** How long a 429 without a reset time keeps an account paused. */
   ANALYTICS_RATE_LIMIT_DEFER_MS: Type.Integer({ minimum: 1000, default: 15 * 60_000 }),

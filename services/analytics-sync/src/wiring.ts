@@ -22,8 +22,10 @@ export interface AnalyticsWireOptions {
 /** Builds analytics-sync from its runtime: the post.published consumer, the list RPC, the background sync. */
 export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config, options: AnalyticsWireOptions = {}): Promise<WorkerWiring> {
   const { db, logger, broker } = runtime;
-  const reads = runtime.openPool(config.ANALYTICS_DB_POOL_SIZE);
-  const repo = new AnalyticsRepository(db, reads);
+  // The plain pg pool: the list's reads, and the post.published consumer's transaction (its
+  // statements through Prisma were most of this service's CPU per delivery: docs/performance.md).
+  const sql = runtime.openPool(config.ANALYTICS_DB_POOL_SIZE);
+  const repo = new AnalyticsRepository(db, sql);
   const deps: RefreshDeps = {
     repo,
     accounts: options.accounts ?? accountsClient(broker),
@@ -45,14 +47,14 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   });
   options.onSync?.(sync);
   await broker.serveRpc({ messages: analyticsRpc, handlers: analyticsRpcHandlers({ ...deps, readBudgetMs: config.ANALYTICS_READ_BUDGET_MS }) });
-  await broker.consume({ queue: 'analytics-sync.work', messages: analyticsEvents, handlers: analyticsEventHandlers({ db, repo, wake: () => sync.wake() }) });
+  await broker.consume({ queue: 'analytics-sync.work', messages: analyticsEvents, handlers: analyticsEventHandlers({ db: sql, repo, wake: (delayMs) => sync.wake(delayMs), firstReadDelayMs: config.ANALYTICS_FIRST_READ_DELAY_MS }) });
   if (config.ANALYTICS_BACKGROUND_SYNC) sync.start();
   return {
     // Requests in flight finish (consumers and RPC stop first) before their pool closes.
     stop: async () => {
       await sync.stop();
       await broker.stopConsuming({ deadlineMs: Math.max(1000, config.SHUTDOWN_GRACE_MS - 5000) });
-      await reads.end();
+      await sql.end();
     },
   };
 }

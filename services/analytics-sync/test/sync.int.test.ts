@@ -1,7 +1,7 @@
 // analytics-sync's freshness rules against a real database and the network sandbox, with time
 // injected (never waited for) and a scripted accounts service.
 import path from 'node:path';
-import { createPrismaAdapter } from '@svc/db';
+import { createPgRawSql, createPrismaAdapter } from '@svc/db';
 import { AppError } from '@svc/errors';
 import { createLogger } from '@svc/logger';
 import { analyticsFromConfig, type NetworkAnalytics } from '@svc/providers';
@@ -101,6 +101,46 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     expect(rows).toHaveLength(1);
     expect(rows[0]).toEqual(expect.objectContaining({ syncStatus: 'pending', metrics: {}, warnings: [], errorMessage: null, lastUpdatedAt: null, staleAfter: null, platformPostId: id }));
     expect(rows[0]!.createdAt.toISOString()).toBe('2026-06-01T12:00:00.000Z');
+  });
+
+  it('numbers an organization\'s rows 1, 2, 3... in event order without a gap, counting only new rows, also when events race (one statement per event, on a plain pg pool)', async () => {
+    const org = `org_seq_${Date.now()}`;
+    const sql = createPgRawSql(database.connection, { max: 4, onIdleError: () => undefined });
+    const record = (postId: string, targets: { accountId: string; platformPostId: string }[]) =>
+      recordPublished({ db: sql, repo, wake: () => undefined }, publishedEvent(org, postId, targets.map((target) => ({ ...target, provider: 'x' })), clock.read()));
+    try {
+      const first = newPostId();
+      await record(first, ['a1', 'a2', 'a3'].map((accountId) => ({ accountId, platformPostId: `${accountId}-1` })));
+      // a2 exists already: only a4 is new.
+      await record(first, ['a2', 'a4'].map((accountId) => ({ accountId, platformPostId: `${accountId}-1` })));
+      await Promise.all(Array.from({ length: 8 }, (_, n) => record(newPostId(), ['b1', 'b2', 'b3'].map((accountId) => ({ accountId, platformPostId: `${accountId}-${n}` })))));
+
+      const rows = await db.$queryRawUnsafe<{ seq: bigint; post_id: string; account_id: string }[]>('SELECT seq, post_id, account_id FROM analytics_rows WHERE org_id = $1 ORDER BY seq', org);
+      expect(rows.map((row) => Number(row.seq))).toEqual(Array.from({ length: 4 + 24 }, (_, n) => n + 1));
+      expect(rows.slice(0, 4).map((row) => [row.post_id, row.account_id])).toEqual([[first, 'a1'], [first, 'a2'], [first, 'a3'], [first, 'a4']]);
+      const [counter] = await db.$queryRawUnsafe<{ rows: bigint }[]>('SELECT rows FROM analytics_org_counters WHERE org_id = $1', org);
+      expect(Number(counter!.rows)).toBe(28);
+    } finally {
+      await sql.end();
+    }
+  });
+
+  it('leaves a post to the background for the first-read delay, then reads a burst of the account\'s posts in one lookup', async () => {
+    const ids = [await tweet('acct_burst', 'burst 1'), await tweet('acct_burst', 'burst 2'), await tweet('acct_burst', 'burst 3')];
+    const wakes: number[] = [];
+    const postIds: string[] = [];
+    for (const id of ids) {
+      const postId = newPostId();
+      postIds.push(postId);
+      await recordPublished({ db, repo, wake: (delayMs) => wakes.push(delayMs), firstReadDelayMs: MINUTE }, publishedEvent(ORG, postId, [{ accountId: 'acct_burst', provider: 'x', platformPostId: id }], clock.read()));
+    }
+    expect(wakes).toHaveLength(3);
+    expect((await rowsOf(postIds[0]!))[0]!.nextSyncAt.getTime()).toBe(clock.read().getTime() + MINUTE);
+    expect(await sync().runOnce()).toBe(0);
+    clock.advance(MINUTE);
+    expect(await sync().runOnce()).toBe(3);
+    expect(xReads).toEqual([expect.arrayContaining(ids)]);
+    for (const postId of postIds) expect((await rowsOf(postId))[0]!.syncStatus).toBe('synced');
   });
 
   it('refreshes on the cadence of the post age: 15 min the first day, hourly the first week', async () => {
@@ -251,6 +291,24 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
       await recordPublished({ db, repo, wake: () => background.wake() }, publishedEvent(ORG, postId, [{ accountId: 'acct_n', provider: 'x', platformPostId: id }], clock.read()));
       for (let i = 0; i < 100 && (await rowsOf(postId))[0]!.syncStatus === 'pending'; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
       expect((await rowsOf(postId))[0]).toEqual(expect.objectContaining({ syncStatus: 'synced', metrics: expect.objectContaining({ like_count: 3 }) }));
+    } finally {
+      await background.stop();
+    }
+  });
+
+  it('a wake for a row due later brings the next pass forward to that time, not later', async () => {
+    const id = await tweet('acct_o', 'wake later');
+    await setLikes(id, 4);
+    const background = new BackgroundSync({ deps: deps(), repo, logger, intervalMs: 60_000, batchSize: 100, leaseMs: 10 * MINUTE, stopWaitMs: 2000 });
+    background.start();
+    try {
+      // Let the first pass run and schedule the next one a minute away.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const postId = newPostId();
+      await recordPublished({ db, repo, wake: () => background.wake(300) }, publishedEvent(ORG, postId, [{ accountId: 'acct_o', provider: 'x', platformPostId: id }], clock.read()));
+      expect((await rowsOf(postId))[0]!.syncStatus).toBe('pending');
+      for (let i = 0; i < 100 && (await rowsOf(postId))[0]!.syncStatus === 'pending'; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect((await rowsOf(postId))[0]).toEqual(expect.objectContaining({ syncStatus: 'synced', metrics: expect.objectContaining({ like_count: 4 }) }));
     } finally {
       await background.stop();
     }

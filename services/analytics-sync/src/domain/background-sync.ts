@@ -23,6 +23,8 @@ export interface BackgroundSyncOptions {
  */
 export class BackgroundSync {
   private timer: NodeJS.Timeout | undefined;
+  /** When the scheduled pass runs (Date.now() ms), while one is scheduled. */
+  private nextPassAt: number | undefined;
   private running: Promise<void> | undefined;
   private stopped = true;
 
@@ -41,15 +43,21 @@ export class BackgroundSync {
     this.schedule(0);
   }
 
-  /** A new row is due now: run a pass soon instead of waiting for the interval. */
-  wake(): void {
-    if (!this.stopped && this.running === undefined) this.schedule(0);
+  /**
+   * A new row is due in `delayMs`: run a pass then instead of waiting for the interval, unless one is
+   * due sooner (a running pass schedules the next itself).
+   */
+  wake(delayMs = 0): void {
+    if (this.stopped || this.running !== undefined) return;
+    if (this.nextPassAt !== undefined && this.nextPassAt <= Date.now() + delayMs) return;
+    this.schedule(delayMs);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     this.timer = undefined;
+    this.nextPassAt = undefined;
     if (this.running === undefined) return;
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<void>((resolve) => {
@@ -64,8 +72,10 @@ export class BackgroundSync {
 
   private schedule(delayMs: number): void {
     clearTimeout(this.timer);
+    this.nextPassAt = Date.now() + delayMs;
     this.timer = setTimeout(() => {
       this.timer = undefined;
+      this.nextPassAt = undefined;
       this.running = this.pass().finally(() => {
         this.running = undefined;
       });
