@@ -1,6 +1,7 @@
 /**
- * Runs `run` now (or, with `firstRunAfterInterval`, one interval from now) and then again `intervalMs` after each run ends (never overlapping itself), until
- * stopped; `stop()` waits for a run in progress. `run` owns its errors: a throw is passed to `onError`.
+ * Runs `run` now (with `firstRunAfterInterval`, one interval from now) and then again `intervalMs`
+ * after each run ends (never overlapping itself), until stopped; `stop()` waits for a run in
+ * progress. `run` owns its errors: a throw is passed to `onError`.
  */
 export interface PeriodicTask {
   stop(): Promise<void>;

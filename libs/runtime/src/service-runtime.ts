@@ -20,7 +20,7 @@ import { startPruner } from './pruner.ts';
 type PrismaAdapter = ReturnType<typeof createPrismaAdapter>;
 
 /** Rows per DELETE of the inbox pruner. */
-const PRUNE_BATCH = 5000;
+const INBOX_PRUNE_BATCH = 5000;
 
 /** Connections of the outbox relay's own pool: its loop runs one statement at a time; the other serves the parked-rows gauge. */
 const RELAY_POOL_SIZE = 2;
@@ -145,7 +145,7 @@ export async function openServiceRuntime<Db extends DatabaseClient>(options: Ser
     what: 'inbox ids',
     intervalMs: config.PRUNE_INTERVAL_MS ?? 3_600_000,
     logger,
-    prune: (shouldStop) => pruneInbox(db, { retentionHours: config.INBOX_RETENTION_HOURS ?? 168, batchSize: PRUNE_BATCH, shouldStop }),
+    prune: (shouldStop) => pruneInbox(db, { retentionHours: config.INBOX_RETENTION_HOURS ?? 168, batchSize: INBOX_PRUNE_BATCH, shouldStop }),
   });
 
   let stopped: Promise<void> | undefined;
