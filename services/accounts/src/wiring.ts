@@ -1,7 +1,7 @@
 import { vaultFromConfig } from '@svc/crypto';
 import type { Network } from '@svc/providers';
 import { providersFromConfig, type Providers } from '@svc/providers';
-import { startPeriodicTask, type ServiceRuntime, type WorkerWiring } from '@svc/runtime';
+import { startPruner, type ServiceRuntime, type WorkerWiring } from '@svc/runtime';
 import type { Config } from './config.ts';
 import { planChangedHandlers, planMessages } from './consumers/plan-changed.consumer.ts';
 import { AccountsRepository } from './data/accounts.repository.ts';
@@ -47,13 +47,6 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   await runtime.broker.consume({ queue: 'accounts.plans', messages: planMessages, handlers: planChangedHandlers(limits), prefetch: 10 });
   const refresher = new TokenRefresher({ db, accounts, keeper, logger, intervalMs: config.TOKEN_REFRESH_INTERVAL_MS, aheadMs: config.TOKEN_REFRESH_AHEAD_MS, expiringWindowMs: config.TOKEN_EXPIRING_WINDOW_MS });
   refresher.start();
-  const flowPruner = startPeriodicTask({
-    intervalMs: config.OAUTH_FLOW_PRUNE_INTERVAL_MS,
-    run: async () => {
-      const pruned = await flow.prune(FLOW_PRUNE_GRACE_MS);
-      if (pruned > 0) logger.info({ count: pruned }, 'expired OAuth flows pruned');
-    },
-    onError: (error) => logger.error({ err: error }, 'OAuth flow pruning failed'),
-  });
+  const flowPruner = startPruner({ what: 'OAuth flows', intervalMs: config.OAUTH_FLOW_PRUNE_INTERVAL_MS, logger, prune: () => flow.prune(FLOW_PRUNE_GRACE_MS) });
   return { stop: async () => void (await Promise.all([refresher.stop(), flowPruner.stop()])) };
 }

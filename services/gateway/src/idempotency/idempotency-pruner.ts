@@ -1,5 +1,6 @@
 import { deleteInBatches } from '@svc/db';
 import type { Logger } from '@svc/logger';
+import { startPruner, type PeriodicTask } from '@svc/runtime';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 
 export interface IdempotencyPrunerOptions {
@@ -18,30 +19,24 @@ export interface IdempotencyPrunerOptions {
  * records still present are harmless: the store's insert takes an expired key over.
  */
 export class IdempotencyPruner {
-  private readonly intervalMs: number;
-  private readonly batchSize: number;
-  private timer: NodeJS.Timeout | undefined;
-  private pass: Promise<unknown> = Promise.resolve();
+  private task: PeriodicTask | undefined;
   private stopping = false;
 
-  constructor(private readonly options: IdempotencyPrunerOptions) {
-    this.intervalMs = options.intervalMs ?? 60_000;
-    this.batchSize = options.batchSize ?? 5000;
-  }
+  constructor(private readonly options: IdempotencyPrunerOptions) {}
 
   start(): void {
-    if (this.timer !== undefined) return;
-    this.timer = setInterval(() => {
-      this.pass = this.pruneExpired().catch((error: unknown) => this.options.logger.warn({ err: error }, 'pruning expired idempotency keys failed; next pass retries'));
-    }, this.intervalMs);
-    this.timer.unref();
+    this.task ??= startPruner({
+      what: 'idempotency keys',
+      intervalMs: this.options.intervalMs ?? 60_000,
+      logger: this.options.logger,
+      prune: () => this.pruneExpired(),
+    });
   }
 
+  /** Waits for the current batch only; the next pass (any replica) finishes the rest. */
   async stop(): Promise<void> {
     this.stopping = true;
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.pass;
+    await this.task?.stop();
   }
 
   /** Deletes every record expired now, in batches; returns how many. */
@@ -50,7 +45,7 @@ export class IdempotencyPruner {
       table: 'idempotency_records',
       where: 'expires_at <= now()',
       params: [],
-      batchSize: this.batchSize,
+      batchSize: this.options.batchSize ?? 5000,
       shouldStop: () => this.stopping,
     });
   }
