@@ -5,12 +5,12 @@ import type { Config } from './config.ts';
 import { deliveryCommandHandlers, deliveryCommands, dispatchCommandHandlers, dispatchCommands } from './consumers/publisher.consumers.ts';
 import { accountMessages, accountStateHandlers } from './consumers/account-state.consumer.ts';
 import { planChangedHandlers, planMessages } from './consumers/plan-changed.consumer.ts';
-import { AcceptRepository } from './data/accept.repository.ts';
+import { AcceptRepository, type NewJobRow } from './data/accept.repository.ts';
 import { AccountReplicasRepository } from './data/account-replicas.repository.ts';
 import { JobsRepository } from './data/jobs.repository.ts';
 import { MediaRepository } from './data/media.repository.ts';
 import { PlanLimitsRepository } from './data/plan-limits.repository.ts';
-import { AcceptBatcher } from './domain/accept-batcher.ts';
+import { GroupStatement } from './domain/group-statement.ts';
 import { accountsClient, replicatedAccountsClient, type AccountsClient } from './domain/accounts-client.ts';
 import { CredentialsCache } from './domain/credentials-cache.ts';
 import { deliveryDeferredMetric, deliveryMetrics } from './domain/delivery-metrics.ts';
@@ -53,7 +53,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   const wake = () => relay.wake();
   const acceptSql = runtime.openPool(config.ACCEPT_DB_POOL_SIZE);
   const acceptRepository = new AcceptRepository(acceptSql, config.PLAN_FREE_POSTS_PER_MONTH);
-  const accept = new AcceptBatcher({ maxSize: config.ACCEPT_BATCH_SIZE, store: (batch) => acceptRepository.store(batch) });
+  const accept = new GroupStatement({ maxSize: config.ACCEPT_BATCH_SIZE, run: (batch: readonly NewJobRow[]) => acceptRepository.store(batch) });
   const replica = new AccountReplicasRepository(acceptSql);
   // Accept reads the replica (RPC only for accounts it does not know yet); delivery asks accounts
   // for credentials, reused briefly per account and dropped by the same events that feed the replica.

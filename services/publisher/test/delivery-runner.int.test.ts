@@ -336,6 +336,41 @@ describe('DeliveryRunner (publisher database)', () => {
     expect(Object.fromEntries(statuses.map((entry) => [entry.status, entry._count]))).toEqual({ published: 12, failed: 4 });
   });
 
+  it('one runner delivering every target of jobs at once groups their reads and outcomes: each job finishes once, with exact counts', async () => {
+    const jobs = [await job(30), await job(25)];
+    let calls = 0;
+    network.mockImplementation(async () => {
+      calls += 1;
+      if (calls % 5 === 0) throw new ProviderError({ network: 'x', kind: 'validation', networkMessage: 'too long' });
+      return { platformPostId: `g${calls}`, url: 'https://x.test/g' };
+    });
+    const pool = createPgRawSql(database.connection, { max: 8, onIdleError: () => undefined });
+    const statements: string[] = [];
+    const query = pool.$queryRawUnsafe.bind(pool);
+    pool.$queryRawUnsafe = ((sql: string, ...values: unknown[]) => {
+      statements.push(sql);
+      return query(sql, ...values);
+    }) as typeof pool.$queryRawUnsafe;
+    try {
+      const shared = runner({ db: pool });
+      await Promise.all(jobs.flatMap(({ deliveryIds }) => deliveryIds.map((id) => shared.run(id))));
+    } finally {
+      await pool.end();
+    }
+    expect(calls).toBe(55);
+    // Fewer statements than deliveries: reads and outcomes travelled together.
+    expect(statements.filter((sql) => sql.includes('d.id = ANY($1::uuid[])')).length).toBeLessThan(55);
+    expect(statements.filter((sql) => sql.includes('unnest($1::uuid[]')).length).toBeLessThan(53);
+    for (const { jobId, deliveryIds } of jobs) {
+      const row = await db.job.findUniqueOrThrow({ where: { id: jobId } });
+      const statuses = await db.delivery.groupBy({ by: ['status'], where: { jobId }, _count: true });
+      const byStatus = Object.fromEntries(statuses.map((entry) => [entry.status, entry._count]));
+      expect(byStatus.published! + byStatus.failed!).toBe(deliveryIds.length);
+      expect(row).toEqual(expect.objectContaining({ status: 'partial', finishedDeliveries: deliveryIds.length, publishedDeliveries: byStatus.published }));
+      expect(await eventsOf(jobId)).toEqual(['post.published.v1']);
+    }
+  });
+
   it('records an outcome only for the attempt that owns the delivery, in one statement or in the last target\'s transaction', async () => {
     network.mockResolvedValue({ platformPostId: 'late', url: 'https://x.test/late' });
     const { jobId, deliveryIds: [first, second] } = await job(3);

@@ -31,33 +31,73 @@ export function markDeliveryOutcome(tx: RawSql, deliveryId: string, attempt: num
   return tx.$executeRawUnsafe(`UPDATE deliveries SET ${SET[outcome.kind]} WHERE id = $1::uuid AND ${OWNED[outcome.kind]}`, deliveryId, attempt, ...values(outcome));
 }
 
+export interface OutcomeToRecord {
+  deliveryId: string;
+  attempt: number;
+  outcome: RecordedOutcome;
+}
+
+export type RecordedUnlessLast = { recorded: false } | { recorded: true; othersWaiting: boolean };
+
 /**
- * The outcome and its count on the job in one statement, for a delivery that is not its job's last
- * (most of them): one round trip instead of four (BEGIN, two UPDATEs, COMMIT). The delivery's row
- * is locked first, as the transaction does, then the job's; the job's count moves only while it
- * stays short of the targets, and the delivery moves only if it did. False when nothing was
- * written: the attempt no longer owns the delivery, or this delivery finishes the job, whose status
- * and event need the transaction (`markDeliveryOutcome`, then `countFinishedDelivery`).
- * When written, it also says whether deliveries of the organization wait for a slot (as of the
- * statement's start), so the slot this one frees is offered without a probe of its own.
+ * The outcomes of deliveries that are not their job's last (most of them) and their counts on the
+ * jobs, in one statement for as many deliveries as finish together (domain/group-statement.ts): one
+ * round trip and one commit instead of four each (BEGIN, two UPDATEs, COMMIT). Each delivery moves
+ * only while its attempt still owns it (`OWNED`, per kind); the deliveries' rows are locked first,
+ * in id order, then the jobs', in id order, so two such statements never wait on each other in a
+ * cycle. A job's count moves by all of its deliveries here only while it stays short of its
+ * targets; otherwise none of them is written and each one is recorded by the transaction that
+ * finishes jobs (`markDeliveryOutcome`, then `countFinishedDelivery`), as is a delivery its attempt
+ * no longer owns. A delivery named twice is written once, for its first item.
+ * For each item written it also says whether deliveries of its organization wait for a slot (as of
+ * the statement's start), so the slot it frees is offered without a probe of its own.
  */
-export async function recordOutcomeUnlessLast(db: RawSql, deliveryId: string, attempt: number, outcome: RecordedOutcome): Promise<{ recorded: false } | { recorded: true; othersWaiting: boolean }> {
-  const owned = OWNED[outcome.kind];
-  const [row] = await db.$queryRawUnsafe<{ recorded: number; waiting: boolean }[]>(
-    `WITH own AS (SELECT id, job_id, org_id FROM deliveries WHERE id = $1::uuid AND ${owned} FOR UPDATE),
+export async function recordOutcomesUnlessLast(db: RawSql, items: readonly OutcomeToRecord[]): Promise<RecordedUnlessLast[]> {
+  const column = <T>(pick: (item: OutcomeToRecord) => T) => items.map(pick);
+  const rows = await db.$queryRawUnsafe<{ n: number; waiting: boolean }[]>(
+    `WITH input AS (
+       SELECT DISTINCT ON (id) * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS i(id, attempt, kind, a, b, n)
+        ORDER BY id, n),
+     own AS MATERIALIZED (
+       SELECT d.id, d.job_id, d.org_id, i.n, i.kind, i.a, i.b
+         FROM deliveries d JOIN input i ON i.id = d.id
+        WHERE d.attempts = i.attempt
+          AND (i.kind = 'published' AND d.status = 'in_flight'
+               OR i.kind = 'failed' AND d.status IN ('in_flight', 'pending') AND d.platform_post_id IS NULL)
+        ORDER BY d.id
+        FOR UPDATE OF d),
+     per_job AS (
+       SELECT job_id, count(*)::int AS finished, count(*) FILTER (WHERE kind = 'published')::int AS published FROM own GROUP BY job_id),
+     job_locks AS MATERIALIZED (
+       SELECT j.id FROM jobs j WHERE j.id IN (SELECT job_id FROM per_job) ORDER BY j.id FOR UPDATE),
      counted AS (
-       UPDATE jobs j SET finished_deliveries = j.finished_deliveries + 1,
-              published_deliveries = j.published_deliveries + ${outcome.kind === 'published' ? 1 : 0}, updated_at = now()
-         FROM own
-        WHERE j.id = own.job_id AND j.finished_deliveries + 1 < cardinality(j.account_ids)
+       UPDATE jobs j SET finished_deliveries = j.finished_deliveries + p.finished,
+              published_deliveries = j.published_deliveries + p.published, updated_at = now()
+         FROM per_job p
+        WHERE j.id = p.job_id AND j.id IN (SELECT id FROM job_locks) AND j.finished_deliveries + p.finished < cardinality(j.account_ids)
         RETURNING j.id),
-     done AS (UPDATE deliveries SET ${SET[outcome.kind]} WHERE id = $1::uuid AND ${owned} AND EXISTS (SELECT 1 FROM counted) RETURNING id)
-     SELECT count(*)::int AS recorded,
-            EXISTS (SELECT 1 FROM deliveries WHERE org_id = (SELECT org_id FROM own) AND ${WAITING}) AS waiting
+     done AS (
+       UPDATE deliveries d
+          SET status = o.kind, error_code = CASE WHEN o.kind = 'failed' THEN o.a END,
+              error_message = CASE WHEN o.kind = 'failed' THEN o.b END,
+              platform_post_id = CASE WHEN o.kind = 'published' THEN o.a ELSE d.platform_post_id END,
+              platform_post_url = CASE WHEN o.kind = 'published' THEN o.b ELSE d.platform_post_url END,
+              published_at = CASE WHEN o.kind = 'published' THEN now() ELSE d.published_at END,
+              lease_until = NULL, reconcile_since = NULL, finished_at = now(), updated_at = now()
+         FROM own o
+        WHERE d.id = o.id AND o.job_id IN (SELECT id FROM counted)
+        RETURNING o.n, o.org_id)
+     SELECT done.n::int AS n, EXISTS (SELECT 1 FROM deliveries WHERE org_id = done.org_id AND ${WAITING}) AS waiting
        FROM done`,
-    deliveryId,
-    attempt,
-    ...values(outcome),
+    column((item) => item.deliveryId),
+    column((item) => item.attempt),
+    column((item) => item.outcome.kind),
+    column((item) => values(item.outcome)[0]),
+    column((item) => values(item.outcome)[1]),
   );
-  return (row?.recorded ?? 0) > 0 ? { recorded: true, othersWaiting: row!.waiting } : { recorded: false };
+  const written = new Map(rows.map((row) => [Number(row.n), row.waiting]));
+  return items.map((_, index) => {
+    const waiting = written.get(index + 1);
+    return waiting === undefined ? { recorded: false } : { recorded: true, othersWaiting: waiting };
+  });
 }

@@ -28,23 +28,31 @@ interface Row {
   media_urls: string[];
 }
 
+export type DeliveryRead = { delivery: DeliveryToRun; job: JobToRun } | undefined;
+
 /**
- * A delivery and its job in one raw statement: the first read of every delivery. Two Prisma model
- * reads cost two round trips and a pass through Prisma's query compiler each (docs/performance.md).
+ * Deliveries and their jobs in one raw statement: the first read of every delivery, for as many
+ * deliveries as wait to be read (domain/group-statement.ts). One result per id, in order; undefined
+ * for an id that is not a delivery. Two Prisma model reads per delivery cost two round trips and a
+ * pass through Prisma's query compiler each (docs/performance.md).
  */
-export async function readDeliveryToRun(db: RawSql, deliveryId: string): Promise<{ delivery: DeliveryToRun; job: JobToRun } | undefined> {
-  if (!isUuid(deliveryId)) return undefined;
-  const [row] = await db.$queryRawUnsafe<Row[]>(
+export async function readDeliveriesToRun(db: RawSql, deliveryIds: readonly string[]): Promise<DeliveryRead[]> {
+  const ids = deliveryIds.filter(isUuid);
+  const rows = ids.length === 0 ? [] : await db.$queryRawUnsafe<Row[]>(
     `SELECT d.id, d.job_id, d.org_id, d.account_id, d.provider, d.status, d.attempts,
             cardinality(j.account_ids) - j.finished_deliveries AS unfinished_targets,
             j.status AS job_status, j.request_id, j.text, j.options, j.media_ids, j.media_urls
        FROM deliveries d JOIN jobs j ON j.id = d.job_id
-      WHERE d.id = $1::uuid`,
-    deliveryId,
+      WHERE d.id = ANY($1::uuid[])`,
+    ids,
   );
-  if (row === undefined) return undefined;
-  return {
-    delivery: { id: row.id, jobId: row.job_id, orgId: row.org_id, accountId: row.account_id, provider: row.provider, status: row.status, attempts: row.attempts, unfinishedTargets: row.unfinished_targets },
-    job: { orgId: row.org_id, status: row.job_status, requestId: row.request_id, text: row.text, options: row.options, mediaIds: row.media_ids, mediaUrls: row.media_urls },
-  };
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return deliveryIds.map((id) => {
+    const row = isUuid(id) ? byId.get(id.toLowerCase()) : undefined;
+    if (row === undefined) return undefined;
+    return {
+      delivery: { id: row.id, jobId: row.job_id, orgId: row.org_id, accountId: row.account_id, provider: row.provider, status: row.status, attempts: row.attempts, unfinishedTargets: row.unfinished_targets },
+      job: { orgId: row.org_id, status: row.job_status, requestId: row.request_id, text: row.text, options: row.options, mediaIds: row.media_ids, mediaUrls: row.media_urls },
+    };
+  });
 }

@@ -4,8 +4,8 @@ import { isAppError } from '@svc/errors';
 import type { Logger } from '@svc/logger';
 import { isProviderError, type MediaInput, type Network, type Providers, type PublishResult } from '@svc/providers';
 import { claimDelivery, type ClaimedAttempt } from '../data/delivery-claim.ts';
-import { markDeliveryOutcome, recordOutcomeUnlessLast, type RecordedOutcome } from '../data/delivery-outcome.ts';
-import { readDeliveryToRun, type DeliveryToRun, type JobToRun } from '../data/delivery-to-run.ts';
+import { markDeliveryOutcome, recordOutcomesUnlessLast, type OutcomeToRecord, type RecordedOutcome, type RecordedUnlessLast } from '../data/delivery-outcome.ts';
+import { readDeliveriesToRun, type DeliveryRead, type DeliveryToRun, type JobToRun } from '../data/delivery-to-run.ts';
 import { hasWaitingDeliveries, wakeWaitingDeliveries } from '../data/org-waiting.ts';
 import type { AccountCredentials, AccountsClient } from './accounts-client.ts';
 import { deliveryErrorCodes, type DeliveryErrorCode } from './errors.ts';
@@ -14,6 +14,7 @@ import { countFinishedDelivery } from './finish-job.ts';
 import { reconcileDelivery } from './reconcile-delivery.ts';
 import { deliveryMedia, type DeliveryMediaDeps } from './delivery-media.ts';
 import { enqueueOutboxAfter } from './outbox-at.ts';
+import { GroupStatement } from './group-statement.ts';
 
 export interface RunDeliveryDeps {
   /**
@@ -60,6 +61,9 @@ type Outcome =
 type Final = Extract<Outcome, { kind: 'published' | 'failed' }>;
 
 
+/** Deliveries read, or outcomes recorded, by one statement at most (more than a process runs at once). */
+const GROUP_MAX = 100;
+
 /** Tries at recording an outcome (250 ms, 1 s, 4 s apart) before the handler fails. */
 const RECORD_TRIES = 4;
 
@@ -79,10 +83,20 @@ const LABEL: Record<Network, string> = { instagram: 'Instagram', facebook: 'Face
  * row with a future `available_at`; an expired token is refreshed once and the call repeated.
  */
 export class DeliveryRunner {
-  constructor(private readonly deps: RunDeliveryDeps) {}
+  /**
+   * The two statements every delivery sends, each shared by the deliveries that get there at the
+   * same time (group commit: fewer round trips, socket writes and commits; docs/performance.md).
+   */
+  private readonly reads: GroupStatement<string, DeliveryRead>;
+  private readonly outcomes: GroupStatement<OutcomeToRecord, RecordedUnlessLast>;
+
+  constructor(private readonly deps: RunDeliveryDeps) {
+    this.reads = new GroupStatement({ maxSize: GROUP_MAX, run: (ids) => readDeliveriesToRun(deps.db, ids) });
+    this.outcomes = new GroupStatement({ maxSize: GROUP_MAX, run: (items) => recordOutcomesUnlessLast(deps.db, items) });
+  }
 
   async run(deliveryId: string): Promise<void> {
-    const read = await readDeliveryToRun(this.deps.db, deliveryId);
+    const read = await this.reads.add(deliveryId);
     if (read === undefined) return;
     const { delivery, job } = read;
     if (delivery.status === 'in_flight') return this.takeOver(delivery);
@@ -369,10 +383,11 @@ export class DeliveryRunner {
     const recorded: RecordedOutcome = outcome.kind === 'published'
       ? { kind: 'published', platformPostId: outcome.result.platformPostId, url: outcome.result.url }
       : outcome;
-    // Not the job's last target as far as the read showed: one statement, unless it turns out last after all.
+    // Not the job's last target as far as the read showed: one statement shared with the deliveries
+    // finishing now, unless this one (or the group's count for its job) turns out last after all.
     if (delivery.unfinishedTargets > 1) {
-      const alone = await recordOutcomeUnlessLast(this.deps.db, delivery.id, attempt, recorded);
-      if (alone.recorded) return alone.othersWaiting;
+      const grouped = await this.outcomes.add({ deliveryId: delivery.id, attempt, outcome: recorded });
+      if (grouped.recorded) return grouped.othersWaiting;
     }
     await this.deps.db.$transaction(async (tx) => {
       const owned = await markDeliveryOutcome(tx, delivery.id, attempt, recorded);
