@@ -13,7 +13,8 @@ export interface ClaimedAttempt {
 }
 
 interface Row {
-  busy: number;
+  n: number;
+  busy: boolean;
   attempts: number | null;
   reconcile_since: Date | null;
   reconcile_tries: number;
@@ -22,87 +23,113 @@ interface Row {
   quota_deferrals: number;
 }
 
-/**
- * The organization's advisory lock, then its live leases counted with a fresh snapshot (the
- * VOLATILE function of migration 20261123010000): claims of one organization are serialized, and
- * each one counts the claims committed before it. Both CTEs are MATERIALIZED so the lock is taken
- * before the count runs.
- */
-const ORG_LIMITED = `
-  lock AS MATERIALIZED (SELECT pg_advisory_xact_lock(hashtextextended('delivery-org:' || $4, 0))),
-  busy AS MATERIALIZED (SELECT delivery_org_leases($4) AS n FROM lock)`;
-// $4 is named here too: a parameter no query mentions has no type and PostgreSQL refuses the statement.
-const UNLIMITED = `
-  busy AS (SELECT 0 AS n, $4::text AS org)`;
+export interface DeliveryToClaim {
+  id: string;
+  orgId: string;
+}
+
+/** A claim's result: the attempt claimed, 'org_busy' (set waiting for a slot), or undefined (not claimable). */
+export type ClaimResult = ClaimedAttempt | 'org_busy' | undefined;
 
 /**
- * pending -> in_flight with a lease, and the job queued -> processing: one statement, so one round
- * trip and one commit, and the organization's lock is held for that statement only (it was held
- * across six round trips: BEGIN, lock, count, two UPDATEs, COMMIT; docs/performance.md). With the
- * organization at its limit, the delivery is marked waiting instead (`org_wait_since`, kept from
- * its first wait), under the same lock, so the delivery that frees a slot finds it
- * (data/org-waiting.ts).
- * A claim to look up an uncertain attempt keeps its number, start and handle; any other starts a
- * new attempt and returns the handle of the one before (`previous_handle`, read from the row as it
- * was): that attempt ended without a post, so its uploaded media may be reused.
+ * Each organization's advisory lock, in name order, then its live leases counted with a fresh
+ * snapshot (the VOLATILE function of migration 20261123010000): claims of one organization are
+ * serialized, and each statement counts the claims committed before it. `locked` reads every row of
+ * `busy`, and the deliveries are locked only after it (an InitPlan in their WHERE), so a statement
+ * takes its advisory locks before any row lock, as the statements it waits for do.
+ */
+const ORG_LIMITED = `
+  orgs AS MATERIALIZED (
+    SELECT o.org, pg_advisory_xact_lock(hashtextextended('delivery-org:' || o.org, 0)) AS locked
+      FROM (SELECT DISTINCT org FROM input ORDER BY org) o),
+  busy AS MATERIALIZED (SELECT org, delivery_org_leases(org) AS n FROM orgs),
+  locked AS MATERIALIZED (SELECT count(*) AS orgs FROM busy)`;
+const UNLIMITED = `
+  busy AS (SELECT DISTINCT org, 0 AS n FROM input),
+  locked AS (SELECT 1 AS orgs)`;
+
+/**
+ * pending -> in_flight with a lease, and each job queued -> processing, for every delivery of the
+ * group (domain/group-statement.ts): one statement, so one round trip and one commit, and each
+ * organization's lock is taken once per group and held for that statement only (it was held across
+ * six round trips per delivery: BEGIN, lock, count, two UPDATEs, COMMIT; docs/performance.md). An
+ * organization's free slots (the limit minus its live leases) go to its claimable deliveries in
+ * arrival order; the others are marked waiting instead (`org_wait_since`, kept from their first
+ * wait), under the same lock, so the delivery that frees a slot finds them (data/org-waiting.ts).
+ * Rows are locked in id order, deliveries then jobs, as the grouped outcome does.
+ * A claim to look up an uncertain attempt keeps its number, start and handle; any other starts a new
+ * attempt and returns the handle of the one before (`previous_handle`, read from the row as it was):
+ * that attempt ended without a post, so its uploaded media may be reused.
+ * A delivery named twice is claimed once, for its first item.
  */
 function claimSql(limited: boolean): string {
-  return `WITH ${limited ? ORG_LIMITED : UNLIMITED},
-  was AS (SELECT id, job_id, attempt_handle FROM deliveries WHERE id = $1::uuid AND (SELECT n FROM busy) < $5 FOR UPDATE),
+  return `WITH input AS (
+    SELECT DISTINCT ON (id) * FROM unnest($1::uuid[], $2::text[]) WITH ORDINALITY AS i(id, org, n) ORDER BY id, n),
+  ${limited ? ORG_LIMITED : UNLIMITED},
+  was AS MATERIALIZED (
+    SELECT d.id, d.job_id, d.attempt_handle, i.org, i.n FROM deliveries d JOIN input i ON i.id = d.id
+     WHERE d.status = 'pending' AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= now() + interval '1 second')
+       AND (SELECT orgs FROM locked) >= 0
+     ORDER BY d.id
+     FOR UPDATE OF d),
+  ranked AS MATERIALIZED (
+    SELECT w.*, row_number() OVER (PARTITION BY w.org ORDER BY w.n) <= $3::int - b.n AS gets_slot
+      FROM was w JOIN busy b ON b.org = w.org),
   claimed AS (
     UPDATE deliveries d SET status = 'in_flight', next_attempt_at = NULL, updated_at = now(),
-           lease_until = now() + make_interval(secs => $2::float8),
+           lease_until = now() + make_interval(secs => $4::float8),
            attempts = d.attempts + CASE WHEN d.reconcile_since IS NULL THEN 1 ELSE 0 END,
            attempt_started_at = CASE WHEN d.reconcile_since IS NULL THEN now() ELSE d.attempt_started_at END,
            attempt_handle = CASE WHEN d.reconcile_since IS NULL THEN NULL ELSE d.attempt_handle END,
            org_wait_since = NULL
-      FROM was
-     WHERE d.id = was.id AND d.status = 'pending' AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= now() + interval '1 second')
-     RETURNING d.attempts, d.reconcile_since, d.reconcile_tries, d.attempt_handle, d.quota_deferrals,
-               CASE WHEN d.reconcile_since IS NULL THEN was.attempt_handle END AS previous_handle),
+      FROM ranked r
+     WHERE d.id = r.id AND r.gets_slot AND d.status = 'pending'
+     RETURNING r.n, d.attempts, d.reconcile_since, d.reconcile_tries, d.attempt_handle, d.quota_deferrals,
+               CASE WHEN d.reconcile_since IS NULL THEN r.attempt_handle END AS previous_handle),
+  job_locks AS MATERIALIZED (
+    SELECT j.id FROM jobs j WHERE j.id IN (SELECT job_id FROM ranked WHERE gets_slot) AND j.status = 'queued' ORDER BY j.id FOR UPDATE),
   started AS (
     UPDATE jobs SET status = 'processing', started_at = now(), updated_at = now()
-     WHERE id = $3::uuid AND status = 'queued' AND EXISTS (SELECT 1 FROM claimed)),
+     WHERE id IN (SELECT id FROM job_locks) AND status = 'queued'),
   waiting AS (
-    UPDATE deliveries SET org_wait_since = COALESCE(org_wait_since, now()), updated_at = now()
-     WHERE id = $1::uuid AND (SELECT n FROM busy) >= $5 AND status = 'pending'
-       AND (next_attempt_at IS NULL OR next_attempt_at <= now() + interval '1 second'))
-SELECT (SELECT n FROM busy) AS busy, c.attempts, c.reconcile_since, c.reconcile_tries, c.attempt_handle, c.previous_handle, c.quota_deferrals
-  FROM (SELECT 1) one LEFT JOIN claimed c ON true`;
+    UPDATE deliveries d SET org_wait_since = COALESCE(d.org_wait_since, now()), updated_at = now()
+      FROM ranked r
+     WHERE d.id = r.id AND NOT r.gets_slot
+     RETURNING r.n)
+SELECT c.n::int AS n, false AS busy, c.attempts, c.reconcile_since, c.reconcile_tries, c.attempt_handle, c.previous_handle, c.quota_deferrals FROM claimed c
+UNION ALL
+SELECT w.n::int, true, NULL, NULL, 0, NULL, NULL, 0 FROM waiting w`;
 }
 
 const CLAIM_LIMITED = claimSql(true);
 const CLAIM_UNLIMITED = claimSql(false);
 
 /**
- * Claims the delivery's next attempt, committed before the network is called. `orgLimit`: the
- * organization's deliveries in flight at once across every publisher (undefined: no limit); past
- * it nothing is claimed, the delivery waits for a slot and 'org_busy' is returned. Undefined when
- * the delivery is not claimable (another worker has it, it is finished, or its retry is not due).
+ * Claims each delivery's next attempt, committed before the network is called. `orgLimit`: an
+ * organization's deliveries in flight at once across every publisher (undefined: no limit); past it
+ * nothing is claimed, the delivery waits for a slot and 'org_busy' is its result. Undefined for a
+ * delivery that is not claimable (another worker has it, it is finished, or its retry is not due).
  */
-export async function claimDelivery(
-  db: RawSql,
-  delivery: { id: string; jobId: string; orgId: string },
-  leaseMs: number,
-  orgLimit: number | undefined,
-): Promise<ClaimedAttempt | 'org_busy' | undefined> {
-  const [row] = await db.$queryRawUnsafe<Row[]>(
+export async function claimDeliveries(db: RawSql, deliveries: readonly DeliveryToClaim[], leaseMs: number, orgLimit: number | undefined): Promise<ClaimResult[]> {
+  const rows = await db.$queryRawUnsafe<Row[]>(
     orgLimit === undefined ? CLAIM_UNLIMITED : CLAIM_LIMITED,
-    delivery.id,
+    deliveries.map((delivery) => delivery.id),
+    deliveries.map((delivery) => delivery.orgId),
+    orgLimit ?? 2_147_483_647,
     leaseMs / 1000,
-    delivery.jobId,
-    delivery.orgId,
-    orgLimit ?? 1,
   );
-  if (row === undefined) return undefined;
-  if (orgLimit !== undefined && row.busy >= orgLimit) return 'org_busy';
-  if (row.attempts === null) return undefined;
-  return {
-    attempt: row.attempts,
-    reconcileSince: row.reconcile_since,
-    reconcileTries: row.reconcile_tries,
-    handle: row.attempt_handle,
-    previousHandle: row.previous_handle,
-    quotaDeferrals: row.quota_deferrals,
-  };
+  const byItem = new Map(rows.map((row) => [Number(row.n), row]));
+  return deliveries.map((_, index): ClaimResult => {
+    const row = byItem.get(index + 1);
+    if (row?.busy === true) return 'org_busy';
+    if (row === undefined || row.attempts === null) return undefined;
+    return {
+      attempt: row.attempts,
+      reconcileSince: row.reconcile_since,
+      reconcileTries: row.reconcile_tries,
+      handle: row.attempt_handle,
+      previousHandle: row.previous_handle,
+      quotaDeferrals: row.quota_deferrals,
+    };
+  });
 }

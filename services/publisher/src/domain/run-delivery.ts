@@ -3,7 +3,7 @@ import type { RawSql, TransactionalClient } from '@svc/db';
 import { isAppError } from '@svc/errors';
 import type { Logger } from '@svc/logger';
 import { isProviderError, type MediaInput, type Network, type Providers, type PublishResult } from '@svc/providers';
-import { claimDelivery, type ClaimedAttempt } from '../data/delivery-claim.ts';
+import { claimDeliveries, type ClaimedAttempt, type ClaimResult, type DeliveryToClaim } from '../data/delivery-claim.ts';
 import { markDeliveryOutcome, recordOutcomesUnlessLast, type OutcomeToRecord, type RecordedOutcome, type RecordedUnlessLast } from '../data/delivery-outcome.ts';
 import { readDeliveriesToRun, type DeliveryRead, type DeliveryToRun, type JobToRun } from '../data/delivery-to-run.ts';
 import { hasWaitingDeliveries, wakeWaitingDeliveries } from '../data/org-waiting.ts';
@@ -84,14 +84,16 @@ const LABEL: Record<Network, string> = { instagram: 'Instagram', facebook: 'Face
  */
 export class DeliveryRunner {
   /**
-   * The two statements every delivery sends, each shared by the deliveries that get there at the
+   * The three statements every delivery sends, each shared by the deliveries that get there at the
    * same time (group commit: fewer round trips, socket writes and commits; docs/performance.md).
    */
   private readonly reads: GroupStatement<string, DeliveryRead>;
+  private readonly claims: GroupStatement<DeliveryToClaim, ClaimResult>;
   private readonly outcomes: GroupStatement<OutcomeToRecord, RecordedUnlessLast>;
 
   constructor(private readonly deps: RunDeliveryDeps) {
     this.reads = new GroupStatement({ maxSize: GROUP_MAX, run: (ids) => readDeliveriesToRun(deps.db, ids) });
+    this.claims = new GroupStatement({ maxSize: GROUP_MAX, run: (items) => claimDeliveries(deps.db, items, deps.leaseMs, deps.orgConcurrency) });
     this.outcomes = new GroupStatement({ maxSize: GROUP_MAX, run: (items) => recordOutcomesUnlessLast(deps.db, items) });
   }
 
@@ -214,9 +216,9 @@ export class DeliveryRunner {
     return next?.attempts;
   }
 
-  /** pending -> in_flight with a lease, committed before the network is called (one statement: data/delivery-claim.ts). */
-  private claim(delivery: DeliveryToRun): Promise<ClaimedAttempt | 'org_busy' | undefined> {
-    return claimDelivery(this.deps.db, delivery, this.deps.leaseMs, this.deps.orgConcurrency);
+  /** pending -> in_flight with a lease, committed before the network is called (one statement per group: data/delivery-claim.ts). */
+  private claim(delivery: DeliveryToRun): Promise<ClaimResult> {
+    return this.claims.add({ id: delivery.id, orgId: delivery.orgId });
   }
 
   /**

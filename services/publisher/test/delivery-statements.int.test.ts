@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { createPgRawSql, type PgRawSql } from '@svc/db';
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
+import { claimDeliveries } from '../src/data/delivery-claim.ts';
 import { recordOutcomesUnlessLast, type OutcomeToRecord } from '../src/data/delivery-outcome.ts';
 import { readDeliveriesToRun } from '../src/data/delivery-to-run.ts';
 
 /**
- * The delivery's two grouped statements (publisher database only): the read of many deliveries, and
- * the outcomes of many deliveries with their counts on the jobs, each delivery's outcome its own.
+ * The delivery's grouped statements (publisher database only): the read, the claim and the outcome
+ * of many deliveries in one statement each, every delivery's result its own.
  */
 describe('grouped delivery statements', () => {
   let database: TestDatabase;
@@ -23,19 +24,19 @@ describe('grouped delivery statements', () => {
     await database?.drop();
   });
 
-  /** A job of `targets` deliveries, all in flight on attempt 1 (or `status`). */
-  async function job(targets: number, options: { orgId?: string; status?: string } = {}): Promise<{ jobId: string; ids: string[] }> {
+  /** A job of `targets` deliveries, all in flight on attempt 1 (or `status`, with the job `jobStatus`). */
+  async function job(targets: number, options: { orgId?: string; status?: string; jobStatus?: string } = {}): Promise<{ jobId: string; ids: string[] }> {
     const jobId = randomUUID();
     const orgId = options.orgId ?? 'org_1';
     const ids = Array.from({ length: targets }, () => randomUUID());
     await sql.$executeRawUnsafe(
       `INSERT INTO jobs (id, org_id, status, text, account_ids, providers, updated_at)
-       VALUES ($1::uuid, $2, 'processing', 'hello', $3::text[], ARRAY['x'], now())`,
-      jobId, orgId, ids.map((_, i) => `acct_${i}`),
+       VALUES ($1::uuid, $2, $4, 'hello', $3::text[], ARRAY['x'], now())`,
+      jobId, orgId, ids.map((_, i) => `acct_${i}`), options.jobStatus ?? 'processing',
     );
     await sql.$executeRawUnsafe(
       `INSERT INTO deliveries (id, job_id, org_id, account_id, provider, position, status, attempts, updated_at)
-       SELECT id, $1::uuid, $2, 'acct_' || (n - 1), 'x', (n - 1)::int, $4, 1, now() FROM unnest($3::uuid[]) WITH ORDINALITY AS t(id, n)`,
+       SELECT id, $1::uuid, $2, 'acct_' || (n - 1), 'x', (n - 1)::int, $4, CASE WHEN $4 = 'in_flight' THEN 1 ELSE 0 END, now() FROM unnest($3::uuid[]) WITH ORDINALITY AS t(id, n)`,
       jobId, orgId, ids, options.status ?? 'in_flight',
     );
     return { jobId, ids };
@@ -51,11 +52,62 @@ describe('grouped delivery statements', () => {
     return row;
   };
   const delivery = async (id: string) => {
-    const [row] = await sql.$queryRawUnsafe<{ status: string; platform_post_id: string | null; platform_post_url: string | null; error_code: string | null; finished_at: Date | null; lease_until: Date | null }[]>(
-      'SELECT status, platform_post_id, platform_post_url, error_code, finished_at, lease_until FROM deliveries WHERE id = $1::uuid', id,
+    const [row] = await sql.$queryRawUnsafe<{ status: string; attempts: number; platform_post_id: string | null; platform_post_url: string | null; error_code: string | null; finished_at: Date | null; lease_until: Date | null; org_wait_since: Date | null }[]>(
+      'SELECT status, attempts, platform_post_id, platform_post_url, error_code, finished_at, lease_until, org_wait_since FROM deliveries WHERE id = $1::uuid', id,
     );
     return row;
   };
+  const jobStatus = async (id: string) => (await sql.$queryRawUnsafe<{ status: string }[]>('SELECT status FROM jobs WHERE id = $1::uuid', id))[0]?.status;
+  const pending = (targets: number, orgId: string) => job(targets, { orgId, status: 'pending', jobStatus: 'queued' });
+  const claimed = (result: unknown) => typeof result === 'object' && result !== null;
+
+  it('claims a group: each organization\'s free slots go to its deliveries in arrival order, the rest wait for a slot', async () => {
+    const live = await job(2, { orgId: 'org_claim_a' }); // two leases of org A live already
+    await sql.$executeRawUnsafe("UPDATE deliveries SET lease_until = now() + interval '1 minute' WHERE job_id = $1::uuid", live.jobId);
+    const a = await pending(3, 'org_claim_a');
+    const b = await pending(2, 'org_claim_b');
+    const results = await claimDeliveries(sql, [
+      { id: a.ids[2]!, orgId: 'org_claim_a' }, { id: b.ids[0]!, orgId: 'org_claim_b' }, { id: a.ids[0]!, orgId: 'org_claim_a' },
+      { id: b.ids[1]!, orgId: 'org_claim_b' }, { id: a.ids[1]!, orgId: 'org_claim_a' },
+    ], 60_000, 3);
+    expect(results[0]).toEqual({ attempt: 1, reconcileSince: null, reconcileTries: 0, handle: null, previousHandle: null, quotaDeferrals: 0 });
+    expect(results.slice(1)).toEqual([expect.objectContaining({ attempt: 1 }), 'org_busy', expect.objectContaining({ attempt: 1 }), 'org_busy']);
+    expect(await delivery(a.ids[2]!)).toMatchObject({ status: 'in_flight', attempts: 1, org_wait_since: null });
+    expect((await delivery(a.ids[2]!))!.lease_until).not.toBeNull();
+    expect(await delivery(a.ids[0]!)).toMatchObject({ status: 'pending', attempts: 0 });
+    expect((await delivery(a.ids[0]!))!.org_wait_since).not.toBeNull();
+    expect(await jobStatus(a.jobId)).toBe('processing');
+    expect(await jobStatus(b.jobId)).toBe('processing');
+  });
+
+  it('claims nothing of a delivery in flight, not due or finished, a delivery named twice once, and without a limit every claimable one', async () => {
+    const { jobId, ids } = await pending(5, 'org_claim_c');
+    await sql.$executeRawUnsafe("UPDATE deliveries SET status = 'in_flight', attempts = 1 WHERE id = $1::uuid", ids[0]);
+    await sql.$executeRawUnsafe("UPDATE deliveries SET next_attempt_at = now() + interval '1 minute' WHERE id = $1::uuid", ids[1]);
+    await sql.$executeRawUnsafe("UPDATE deliveries SET status = 'published' WHERE id = $1::uuid", ids[2]);
+    await sql.$executeRawUnsafe("UPDATE deliveries SET reconcile_since = now(), attempts = 2, attempt_handle = 'h2' WHERE id = $1::uuid", ids[4]);
+    const items = [ids[0]!, ids[1]!, ids[2]!, ids[3]!, ids[3]!, ids[4]!].map((id) => ({ id, orgId: 'org_claim_c' }));
+    const results = await claimDeliveries(sql, items, 60_000, undefined);
+    expect(results.map(claimed)).toEqual([false, false, false, true, false, true]);
+    // A claim to look the uncertain attempt up keeps its number and handle.
+    expect(results[5]).toMatchObject({ attempt: 2, handle: 'h2', previousHandle: null });
+    expect(await delivery(ids[3]!)).toMatchObject({ status: 'in_flight', attempts: 1 });
+    expect(await jobStatus(jobId)).toBe('processing');
+  });
+
+  it('statements of one organization racing on separate connections never claim more than its limit', async () => {
+    const { ids } = await pending(40, 'org_claim_race');
+    const groups = Array.from({ length: 8 }, (_, g) => ids.slice(g * 5, g * 5 + 5).map((id) => ({ id, orgId: 'org_claim_race' })));
+    // Eight open connections first, so the eight statements really run at once.
+    await Promise.all(groups.map(() => sql.$queryRawUnsafe('SELECT pg_sleep(0.05)')));
+    const results = (await Promise.all(groups.map((items) => claimDeliveries(sql, items, 60_000, 7)))).flat();
+    expect(results.filter(claimed)).toHaveLength(7);
+    expect(results.filter((r) => r === 'org_busy')).toHaveLength(33);
+    const [row] = await sql.$queryRawUnsafe<{ in_flight: number; waiting: number }[]>(
+      "SELECT count(*) FILTER (WHERE status = 'in_flight')::int AS in_flight, count(*) FILTER (WHERE org_wait_since IS NOT NULL)::int AS waiting FROM deliveries WHERE org_id = 'org_claim_race'",
+    );
+    expect(row).toEqual({ in_flight: 7, waiting: 33 });
+  });
 
   it('reads many deliveries with their jobs in one statement, one result per id in order, none for an unknown id', async () => {
     const { jobId, ids } = await job(3);
