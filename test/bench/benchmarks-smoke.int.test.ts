@@ -22,11 +22,18 @@ const expectFigures = (result: BenchResult) => {
   }
 };
 
+/**
+ * Small database pools: the tiny loads need few connections, and a full system of seven services
+ * at its default pools (up to ~100 connections under load) beside another suite's system ran past
+ * PostgreSQL's max_connections (100 here) once ("sorry, too many clients already").
+ */
+const SMOKE_POOLS = { DB_POOL_MAX: '3', DELIVERY_DB_POOL_SIZE: '6', ACCEPT_DB_POOL_SIZE: '2', WEBHOOK_DB_POOL_SIZE: '3', ANALYTICS_DB_POOL_SIZE: '2' };
+
 describe('throughput benchmarks (smoke)', () => {
   let system: BenchSystem;
 
   beforeAll(async () => {
-    system = await startBenchSystem({ env: { SCHEDULE_MIN_LEAD_SECONDS: '0' } });
+    system = await startBenchSystem({ env: { ...SMOKE_POOLS, SCHEDULE_MIN_LEAD_SECONDS: '0' } });
   }, 120_000);
 
   afterAll(async () => {
@@ -68,7 +75,7 @@ describe('scale-out benchmark (smoke)', () => {
       replicas: 2,
       accept: { connections: 2, durationSeconds: 3 },
       deliver: { jobs: 4, accounts: 2, acceptConcurrency: 2, timeoutMs: 60_000 },
-      env: {},
+      env: SMOKE_POOLS,
       latency: { ms: 50, jobs: 2 },
     });
     expectFigures(result);

@@ -131,16 +131,19 @@ describe('grouped delivery statements', () => {
     expect((await delivery(b.ids[1]!))!.finished_at).not.toBeNull();
   });
 
-  it('writes nothing of a job whose deliveries here would finish it: they are left to the transaction that finishes jobs', async () => {
-    const closing = await job(3);
+  it('writes a job\'s deliveries here only while they keep it short of its targets: its last is left to the transaction that finishes jobs', async () => {
+    const closing = await job(4);
     const open = await job(3);
     await recordOutcomesUnlessLast(sql, [published(closing.ids[0]!)]);
-    const results = await recordOutcomesUnlessLast(sql, [published(closing.ids[1]!), published(open.ids[0]!), failed(closing.ids[2]!)]);
-    expect(results.map((r) => r.recorded)).toEqual([false, true, false]);
-    expect(await counts(closing.jobId)).toEqual({ finished: 1, published: 1 });
-    expect((await delivery(closing.ids[1]!))!.status).toBe('in_flight');
+    const results = await recordOutcomesUnlessLast(sql, [failed(closing.ids[3]!), published(closing.ids[1]!), published(open.ids[0]!), failed(closing.ids[2]!)]);
+    expect(results.map((r) => r.recorded)).toEqual([true, true, true, false]);
+    expect(await counts(closing.jobId)).toEqual({ finished: 3, published: 2 });
+    expect((await delivery(closing.ids[3]!))!.status).toBe('failed');
     expect((await delivery(closing.ids[2]!))!.status).toBe('in_flight');
     expect(await counts(open.jobId)).toEqual({ finished: 1, published: 1 });
+    // The job's last target alone: nothing written.
+    expect(await recordOutcomesUnlessLast(sql, [published(closing.ids[2]!)])).toEqual([{ recorded: false }]);
+    expect(await counts(closing.jobId)).toEqual({ finished: 3, published: 2 });
   });
 
   it('writes an outcome only for the attempt that owns the delivery, never a failure over a post, and a delivery named twice once', async () => {
@@ -175,20 +178,29 @@ describe('grouped delivery statements', () => {
     expect(results).toEqual([{ recorded: true, othersWaiting: true }, { recorded: true, othersWaiting: false }]);
   });
 
-  it('statements racing over the same jobs in opposite orders count every delivery once, without a deadlock', async () => {
+  it('statements racing over the same jobs in opposite orders count every delivery once and leave each job\'s last, without a deadlock', async () => {
     // Rounds, because a lock-order deadlock needs an unlucky interleaving (without the ordered locks
     // about one round in three failed with "deadlock detected").
     for (let round = 0; round < 4; round += 1) {
-      const jobs = await Promise.all(Array.from({ length: 4 }, () => job(41)));
-      // 40 of each job's 41 targets, in 8 statements of 20: each names 5 deliveries of every job, half
+      const jobs = await Promise.all(Array.from({ length: 4 }, () => job(40)));
+      // Every target of each job, in 8 statements of 20: each names 5 deliveries of every job, half
       // of them listing the jobs backwards, all sent at once on separate connections.
       const statements = Array.from({ length: 8 }, (_, s) => {
         const items = jobs.flatMap(({ ids }) => ids.slice(s * 5, s * 5 + 5).map((id, i) => (i % 2 === 0 ? published(id) : failed(id))));
         return s % 2 === 0 ? items : items.reverse();
       });
+      await Promise.all(statements.map(() => sql.$queryRawUnsafe('SELECT pg_sleep(0.02)')));
       const results = await Promise.all(statements.map((items) => recordOutcomesUnlessLast(sql, items)));
-      expect(results.flat().every((r) => r.recorded)).toBe(true);
-      for (const { jobId } of jobs) expect(await counts(jobId)).toEqual({ finished: 40, published: 24 });
+      expect(results.flat().filter((r) => !r.recorded)).toHaveLength(4);
+      for (const { jobId, ids } of jobs) {
+        const [row] = await sql.$queryRawUnsafe<{ finished: number; published: number; in_flight: number }[]>(
+          `SELECT count(*) FILTER (WHERE status IN ('published', 'failed'))::int AS finished, count(*) FILTER (WHERE status = 'published')::int AS published,
+                  count(*) FILTER (WHERE status = 'in_flight')::int AS in_flight FROM deliveries WHERE id = ANY($1::uuid[])`,
+          ids,
+        );
+        expect(row).toMatchObject({ finished: 39, in_flight: 1 });
+        expect(await counts(jobId)).toEqual({ finished: 39, published: row!.published });
+      }
     }
   });
 });

@@ -45,10 +45,11 @@ export type RecordedUnlessLast = { recorded: false } | { recorded: true; othersW
  * round trip and one commit instead of four each (BEGIN, two UPDATEs, COMMIT). Each delivery moves
  * only while its attempt still owns it (`OWNED`, per kind); the deliveries' rows are locked first,
  * in id order, then the jobs', in id order, so two such statements never wait on each other in a
- * cycle. A job's count moves by all of its deliveries here only while it stays short of its
- * targets; otherwise none of them is written and each one is recorded by the transaction that
- * finishes jobs (`markDeliveryOutcome`, then `countFinishedDelivery`), as is a delivery its attempt
- * no longer owns. A delivery named twice is written once, for its first item.
+ * cycle. Of a job's deliveries here, as many as keep it short of its targets are written and
+ * counted, in arrival order (the job's count is read under its lock); the rest, its last delivery
+ * among them, are left to the transaction that finishes jobs (`markDeliveryOutcome`, then
+ * `countFinishedDelivery`), as is a delivery its attempt no longer owns. A delivery named twice
+ * is written once, for its first item.
  * For each item written it also says whether deliveries of its organization wait for a slot (as of
  * the statement's start), so the slot it frees is offered without a probe of its own.
  */
@@ -66,15 +67,20 @@ export async function recordOutcomesUnlessLast(db: RawSql, items: readonly Outco
                OR i.kind = 'failed' AND d.status IN ('in_flight', 'pending') AND d.platform_post_id IS NULL)
         ORDER BY d.id
         FOR UPDATE OF d),
-     per_job AS (
-       SELECT job_id, count(*)::int AS finished, count(*) FILTER (WHERE kind = 'published')::int AS published FROM own GROUP BY job_id),
      job_locks AS MATERIALIZED (
-       SELECT j.id FROM jobs j WHERE j.id IN (SELECT job_id FROM per_job) ORDER BY j.id FOR UPDATE),
+       SELECT j.id, cardinality(j.account_ids) - j.finished_deliveries - 1 AS room
+         FROM jobs j WHERE j.id IN (SELECT job_id FROM own) ORDER BY j.id FOR UPDATE),
+     fits AS MATERIALIZED (
+       SELECT o.* FROM (SELECT own.*, row_number() OVER (PARTITION BY job_id ORDER BY n) AS r FROM own) o
+         JOIN job_locks l ON l.id = o.job_id
+        WHERE o.r <= l.room),
+     per_job AS (
+       SELECT job_id, count(*)::int AS finished, count(*) FILTER (WHERE kind = 'published')::int AS published FROM fits GROUP BY job_id),
      counted AS (
        UPDATE jobs j SET finished_deliveries = j.finished_deliveries + p.finished,
               published_deliveries = j.published_deliveries + p.published, updated_at = now()
          FROM per_job p
-        WHERE j.id = p.job_id AND j.id IN (SELECT id FROM job_locks) AND j.finished_deliveries + p.finished < cardinality(j.account_ids)
+        WHERE j.id = p.job_id AND j.finished_deliveries + p.finished < cardinality(j.account_ids)
         RETURNING j.id),
      done AS (
        UPDATE deliveries d
@@ -84,7 +90,7 @@ export async function recordOutcomesUnlessLast(db: RawSql, items: readonly Outco
               platform_post_url = CASE WHEN o.kind = 'published' THEN o.b ELSE d.platform_post_url END,
               published_at = CASE WHEN o.kind = 'published' THEN now() ELSE d.published_at END,
               lease_until = NULL, reconcile_since = NULL, finished_at = now(), updated_at = now()
-         FROM own o
+         FROM fits o
         WHERE d.id = o.id AND o.job_id IN (SELECT id FROM counted)
         RETURNING o.n, o.org_id)
      SELECT done.n::int AS n, EXISTS (SELECT 1 FROM deliveries WHERE org_id = done.org_id AND ${WAITING}) AS waiting
