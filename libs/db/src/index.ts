@@ -6,6 +6,7 @@ export { enqueueOutbox } from './outbox.ts';
 export { OutboxRelay, RELAY_SESSION_SETTINGS, type OutboxRelayOptions, type EnvelopePublisher, type ParkReason } from './outbox-relay.ts';
 export { listParkedOutbox, requeueParkedOutbox, type ParkedOutboxRow } from './outbox-parked.ts';
 export { processOnce, pruneInbox, type InboxOutcome } from './inbox.ts';
+export { BatchQueue, type BatchQueueOptions } from './batch-queue.ts';
 export { deleteInBatches, type DeleteInBatchesOptions } from './delete-in-batches.ts';
 export type { RawSql, TransactionalClient } from './raw-sql.ts';
 export { decodeKeysetCursor, encodeKeysetCursor, type KeysetPosition } from './keyset-cursor.ts';

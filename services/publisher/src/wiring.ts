@@ -1,3 +1,4 @@
+import { BatchQueue } from '@svc/db';
 import { storageFromConfig, type MediaStorage } from '@svc/media';
 import { providersFromConfig, type Providers } from '@svc/providers';
 import type { ServiceRuntime, WorkerWiring } from '@svc/runtime';
@@ -10,7 +11,6 @@ import { AccountReplicasRepository } from './data/account-replicas.repository.ts
 import { JobsRepository } from './data/jobs.repository.ts';
 import { MediaRepository } from './data/media.repository.ts';
 import { PlanLimitsRepository } from './data/plan-limits.repository.ts';
-import { GroupStatement } from './domain/group-statement.ts';
 import { accountsClient, replicatedAccountsClient, type AccountsClient } from './domain/accounts-client.ts';
 import { CredentialsCache } from './domain/credentials-cache.ts';
 import { deliveryDeferredMetric, deliveryMetrics } from './domain/delivery-metrics.ts';
@@ -53,7 +53,8 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   const wake = () => relay.wake();
   const acceptSql = runtime.openPool(config.ACCEPT_DB_POOL_SIZE);
   const acceptRepository = new AcceptRepository(acceptSql, config.PLAN_FREE_POSTS_PER_MONTH);
-  const accept = new GroupStatement({ maxSize: config.ACCEPT_BATCH_SIZE, run: (batch: readonly NewJobRow[]) => acceptRepository.store(batch) });
+  // One accept statement at a time: the batches of one organization would queue on its usage row anyway.
+  const accept = new BatchQueue((batch: NewJobRow[]) => acceptRepository.store(batch), { maxSize: config.ACCEPT_BATCH_SIZE, maxInFlight: 1, splitOnFailure: true });
   const replica = new AccountReplicasRepository(acceptSql);
   // Accept reads the replica (RPC only for accounts it does not know yet); delivery asks accounts
   // for credentials, reused briefly per account and dropped by the same events that feed the replica.

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { createEnvelope, publisherDeliveryRun } from '@svc/contracts';
-import { createPgRawSql, type PgRawSql } from '@svc/db';
+import { BatchQueue, createPgRawSql, type PgRawSql } from '@svc/db';
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
 import { AcceptRepository, type NewJobRow, type StoreOutcome } from '../src/data/accept.repository.ts';
 import { PlanLimitsRepository } from '../src/data/plan-limits.repository.ts';
-import { GroupStatement } from '../src/domain/group-statement.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
 import { createPrismaAdapter } from '@svc/db';
 
@@ -90,7 +89,7 @@ describe('accept batches', () => {
   });
 
   it('a job that breaks its batch fails alone: the others of the batch are stored, no unit is spent on it', async () => {
-    const batcher = new GroupStatement({ maxSize: 10, run: (jobs: readonly NewJobRow[]) => repository.store(jobs) });
+    const batcher = new BatchQueue((jobs: NewJobRow[]) => repository.store(jobs), { maxSize: 10, maxInFlight: 1, splitOnFailure: true });
     const taken = newJob('org_iso');
     await repository.store([taken]);
     // The same job id again (a racing retry of one idempotent request) violates the primary key.

@@ -50,7 +50,7 @@ const UNLIMITED = `
 
 /**
  * pending -> in_flight with a lease, and each job queued -> processing, for every delivery of the
- * group (domain/group-statement.ts): one statement, so one round trip and one commit, and each
+ * group (`BatchQueue` of `@svc/db`): one statement, so one round trip and one commit, and each
  * organization's lock is taken once per group and held for that statement only (it was held across
  * six round trips per delivery: BEGIN, lock, count, two UPDATEs, COMMIT; docs/performance.md). An
  * organization's free slots (the limit minus its live leases) go to its claimable deliveries in

@@ -7,20 +7,28 @@ export type RecordedOutcome =
   | { kind: 'failed'; code: string; message: string };
 
 /**
- * When attempt `$2` still owns the delivery: a post is recorded only by the attempt in flight; a
- * failure also by a pending delivery that was never claimed (its account was lost), but never over
- * a post the network already gave.
+ * Whether attempt `attempt` still owns delivery row `d` for an outcome of kind `kind` (SQL
+ * expressions; the single and the grouped statement share the rule): a post is recorded only by the
+ * attempt in flight; a failure also by a pending delivery that was never claimed (its account was
+ * lost), but never over a post the network already gave.
  */
-const OWNED = {
-  published: "status = 'in_flight' AND attempts = $2",
-  failed: "attempts = $2 AND status IN ('in_flight', 'pending') AND platform_post_id IS NULL",
-} as const;
+function owned(kind: string, attempt: string): string {
+  return `d.attempts = ${attempt}
+          AND (${kind} = 'published' AND d.status = 'in_flight'
+               OR ${kind} = 'failed' AND d.status IN ('in_flight', 'pending') AND d.platform_post_id IS NULL)`;
+}
 
-const SET = {
-  published: `status = 'published', platform_post_id = $3, platform_post_url = $4, error_code = NULL, error_message = NULL,
-              lease_until = NULL, reconcile_since = NULL, published_at = now(), finished_at = now(), updated_at = now()`,
-  failed: 'status = \'failed\', error_code = $3, error_message = $4, lease_until = NULL, reconcile_since = NULL, finished_at = now(), updated_at = now()',
-} as const;
+/** What an outcome of kind `kind` sets; `a` and `b` are the post's id and URL, or the error's code and message. */
+function outcomeColumns(kind: string, a: string, b: string): string {
+  return `status = ${kind}, error_code = CASE WHEN ${kind} = 'failed' THEN ${a} END,
+          error_message = CASE WHEN ${kind} = 'failed' THEN ${b} END,
+          platform_post_id = CASE WHEN ${kind} = 'published' THEN ${a} ELSE d.platform_post_id END,
+          platform_post_url = CASE WHEN ${kind} = 'published' THEN ${b} ELSE d.platform_post_url END,
+          published_at = CASE WHEN ${kind} = 'published' THEN now() ELSE d.published_at END,
+          lease_until = NULL, reconcile_since = NULL, finished_at = now(), updated_at = now()`;
+}
+
+const MARK_OUTCOME = `UPDATE deliveries d SET ${outcomeColumns('$5::text', '$3::text', '$4::text')} WHERE d.id = $1::uuid AND ${owned('$5::text', '$2::int')}`;
 
 function values(outcome: RecordedOutcome): [string, string | null] {
   return outcome.kind === 'published' ? [outcome.platformPostId, outcome.url] : [outcome.code, outcome.message.slice(0, 2000)];
@@ -28,7 +36,7 @@ function values(outcome: RecordedOutcome): [string, string | null] {
 
 /** Moves the delivery to its outcome if attempt `attempt` still owns it, in the caller's transaction: 1 if it did, 0 if not. */
 export function markDeliveryOutcome(tx: RawSql, deliveryId: string, attempt: number, outcome: RecordedOutcome): Promise<number> {
-  return tx.$executeRawUnsafe(`UPDATE deliveries SET ${SET[outcome.kind]} WHERE id = $1::uuid AND ${OWNED[outcome.kind]}`, deliveryId, attempt, ...values(outcome));
+  return tx.$executeRawUnsafe(MARK_OUTCOME, deliveryId, attempt, ...values(outcome), outcome.kind);
 }
 
 export interface OutcomeToRecord {
@@ -41,9 +49,9 @@ export type RecordedUnlessLast = { recorded: false } | { recorded: true; othersW
 
 /**
  * The outcomes of deliveries that are not their job's last (most of them) and their counts on the
- * jobs, in one statement for as many deliveries as finish together (domain/group-statement.ts): one
+ * jobs, in one statement for as many deliveries as finish together (`BatchQueue` of `@svc/db`): one
  * round trip and one commit instead of four each (BEGIN, two UPDATEs, COMMIT). Each delivery moves
- * only while its attempt still owns it (`OWNED`, per kind); the deliveries' rows are locked first,
+ * only while its attempt still owns it (`owned`); the deliveries' rows are locked first,
  * in id order, then the jobs', in id order, so two such statements never wait on each other in a
  * cycle. Of a job's deliveries here, as many as keep it short of its targets are written and
  * counted, in arrival order (the job's count is read under its lock); the rest, its last delivery
@@ -62,9 +70,7 @@ export async function recordOutcomesUnlessLast(db: RawSql, items: readonly Outco
      own AS MATERIALIZED (
        SELECT d.id, d.job_id, d.org_id, i.n, i.kind, i.a, i.b
          FROM deliveries d JOIN input i ON i.id = d.id
-        WHERE d.attempts = i.attempt
-          AND (i.kind = 'published' AND d.status = 'in_flight'
-               OR i.kind = 'failed' AND d.status IN ('in_flight', 'pending') AND d.platform_post_id IS NULL)
+        WHERE ${owned('i.kind', 'i.attempt')}
         ORDER BY d.id
         FOR UPDATE OF d),
      job_locks AS MATERIALIZED (
@@ -84,12 +90,7 @@ export async function recordOutcomesUnlessLast(db: RawSql, items: readonly Outco
         RETURNING j.id),
      done AS (
        UPDATE deliveries d
-          SET status = o.kind, error_code = CASE WHEN o.kind = 'failed' THEN o.a END,
-              error_message = CASE WHEN o.kind = 'failed' THEN o.b END,
-              platform_post_id = CASE WHEN o.kind = 'published' THEN o.a ELSE d.platform_post_id END,
-              platform_post_url = CASE WHEN o.kind = 'published' THEN o.b ELSE d.platform_post_url END,
-              published_at = CASE WHEN o.kind = 'published' THEN now() ELSE d.published_at END,
-              lease_until = NULL, reconcile_since = NULL, finished_at = now(), updated_at = now()
+          SET ${outcomeColumns('o.kind', 'o.a', 'o.b')}
          FROM fits o
         WHERE d.id = o.id AND o.job_id IN (SELECT id FROM counted)
         RETURNING o.n, o.org_id)

@@ -32,7 +32,7 @@ export type DeliveryRead = { delivery: DeliveryToRun; job: JobToRun } | undefine
 
 /**
  * Deliveries and their jobs in one raw statement: the first read of every delivery, for as many
- * deliveries as wait to be read (domain/group-statement.ts). One result per id, in order; undefined
+ * deliveries as wait to be read (`BatchQueue` of `@svc/db`). One result per id, in order; undefined
  * for an id that is not a delivery. Two Prisma model reads per delivery cost two round trips and a
  * pass through Prisma's query compiler each (docs/performance.md).
  */

@@ -3,8 +3,8 @@ import { createEnvelope, postQueued, publisherDeliveryRun, schedulerJobSchedule,
 import { conflict, validationError, type ErrorDetail } from '@svc/errors';
 import { checkUrl } from '@svc/http';
 import { checkContent, isNetwork, isTikTokVerifiedUrl, type Network } from '@svc/providers';
+import type { BatchQueue } from '@svc/db';
 import type { PrismaClient } from '../generated/prisma/client.ts';
-import type { GroupStatement } from './group-statement.ts';
 import type { AccountsClient } from './accounts-client.ts';
 import type { MediaRow } from '../data/media.repository.ts';
 import type { NewJobRow, StoreOutcome } from '../data/accept.repository.ts';
@@ -35,7 +35,7 @@ export interface CreateJobDeps {
   allowPrivateUrls: boolean;
   minLeadSeconds: number;
   /** Writes validated jobs in group commits, each counted against its organization's monthly posts limit. */
-  accept: GroupStatement<NewJobRow, StoreOutcome>;
+  accept: BatchQueue<NewJobRow, StoreOutcome>;
   /** The media library: resolves media_ids and imports media_urls at accept time. */
   media: ResolveMediaDeps;
   mediaPublicBaseUrl: string;

@@ -1,5 +1,5 @@
 import type { AttemptRecord, DeliveriesRepository } from '../data/deliveries.repository.ts';
-import { BatchQueue } from './batch-queue.ts';
+import { BatchQueue } from '@svc/db';
 
 /**
  * Records attempts in batches: every attempt finished while the previous batch was being written goes

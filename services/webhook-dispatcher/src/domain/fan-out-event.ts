@@ -4,7 +4,7 @@ import type { ClaimedDelivery, DeliveriesRepository, NewDelivery } from '../data
 import type { EndpointsRepository, OrgSubscriber } from '../data/endpoints.repository.ts';
 import type { AttemptCommands } from './attempt-commands.ts';
 import type { DeliveryAttempts } from './attempt-delivery.ts';
-import { BatchQueue } from './batch-queue.ts';
+import { BatchQueue } from '@svc/db';
 import type { EndpointGate, Release, SpillOptions } from './endpoint-gate.ts';
 import { customerEvent, deliveryBodies, type PostEvent, type RevokedEvent } from './payloads.ts';
 

@@ -77,4 +77,17 @@ describe('BatchQueue', () => {
     const queue = new BatchQueue((items: number[]) => Promise.resolve(items.slice(1)), { maxSize: 10, maxInFlight: 1 });
     await expect(Promise.all([queue.add(1), queue.add(2)])).rejects.toThrow('a batch of 2 answered 1 results');
   });
+
+  it('with splitOnFailure, runs each item of a failed batch again alone, so only the broken one fails', async () => {
+    const seen: number[][] = [];
+    const run = async (items: number[]) => {
+      seen.push(items);
+      if (items.includes(2)) throw new Error('item 2 is broken');
+      return items.map((item) => `r${item}`);
+    };
+    const queue = new BatchQueue(run, { maxSize: 10, maxInFlight: 1, splitOnFailure: true });
+    const results = await Promise.allSettled([queue.add(1), queue.add(2), queue.add(3)]);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual(['r1', 'item 2 is broken', 'r3']);
+    expect(seen).toEqual([[1, 2, 3], [1], [2], [3]]);
+  });
 });

@@ -9,17 +9,26 @@ export interface BatchQueueOptions {
   maxSize: number;
   /** Batches running at once; what arrives meanwhile waits and forms the next batch. */
   maxInFlight: number;
+  /**
+   * A batch whose run throws is run again one item per batch, in arrival order, so one item's
+   * failure fails only its own caller (a job id taken by a racing retry, a deadlock). Only for a
+   * `run` that commits all of its items or none, so repeating them is safe. Default: every item of
+   * the failed batch is rejected with the error.
+   */
+  splitOnFailure?: boolean;
 }
 
 /**
  * Group commit for a hot statement: items added while batches are running form the next batch, so an
  * idle dispatcher writes a lone item at once (no timer adds latency) and a busy one writes many per
- * round trip. The PostgreSQL statements per delivery were what bounded the dispatcher
- * (docs/performance.md, Webhooks). A batch starts on the next turn of the event loop, so items added
+ * round trip, plan and commit. The statements per delivery were what bounded the webhook dispatcher
+ * and the publisher's deliveries and accepts (docs/performance.md: Webhooks; Accept path; Group
+ * commit on the delivery path). A batch starts on the next turn of the event loop, so items added
  * together (the messages of one socket read) travel together.
  *
  * `run` answers one result per item, in order; when it throws, every item of that batch is rejected
- * with the error (each caller then fails on its own, e.g. its message is retried).
+ * with the error (each caller then fails on its own, e.g. its message is retried), or, with
+ * `splitOnFailure`, each item is run again alone.
  */
 export class BatchQueue<In, Out> {
   private readonly waiting: Waiter<In, Out>[] = [];
@@ -64,6 +73,10 @@ export class BatchQueue<In, Out> {
       results = await this.run(batch.map((waiter) => waiter.item));
       if (results.length !== batch.length) throw new Error(`a batch of ${batch.length} answered ${results.length} results`);
     } catch (error) {
+      if (this.options.splitOnFailure === true && batch.length > 1) {
+        for (const waiter of batch) await this.execute([waiter]);
+        return;
+      }
       for (const waiter of batch) waiter.reject(error);
       return;
     }
