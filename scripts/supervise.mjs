@@ -5,8 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { concurrently } from 'concurrently';
 
-// The V8 flags every service runs with, as in the image (deploy/Dockerfile); NODE_OPTIONS overrides.
-const nodeOptions = process.env.NODE_OPTIONS ?? readFileSync(new URL('../deploy/node-options', import.meta.url), 'utf8').trim();
+// The V8 flags every service runs with, as in the image's CMD (deploy/Dockerfile); SERVICE_NODE_FLAGS
+// overrides. On the command line, because NODE_OPTIONS refuses --liftoff-only.
+const nodeFlags = process.env.SERVICE_NODE_FLAGS ?? readFileSync(new URL('../deploy/node-flags', import.meta.url), 'utf8').trim();
 
 const all = ['gateway', 'accounts', 'publisher', 'scheduler', 'webhook-dispatcher', 'analytics-sync', 'billing'];
 if (process.env.SANDBOX !== 'off') all.unshift('sandbox');
@@ -20,8 +21,8 @@ const services = only === undefined || only.length === 0 ? all : all.filter((nam
 
 const commands = services.map((name) => ({
   name,
-  command: `node services/${name}/dist/main.js`,
-  env: name === 'sandbox' ? { PORT: process.env.SANDBOX_PORT ?? '4010' } : { NODE_OPTIONS: nodeOptions },
+  command: name === 'sandbox' ? `node services/${name}/dist/main.js` : `node ${nodeFlags} services/${name}/dist/main.js`,
+  env: name === 'sandbox' ? { PORT: process.env.SANDBOX_PORT ?? '4010' } : {},
 }));
 
 const { result } = concurrently(commands, {

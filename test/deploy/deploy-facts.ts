@@ -10,6 +10,9 @@ export function readRepoFile(relativePath: string): string {
 }
 
 /** The services the deployment artefacts must run, with their probe endpoints. */
+/** The V8 flags every service runs with (deploy/node-flags): the image's CMD and Kubernetes' command. */
+export const nodeFlags = (): string[] => readRepoFile('deploy/node-flags').trim().split(/\s+/);
+
 export interface ServiceFacts {
   name: string;
   kind: 'api' | 'worker';
