@@ -3,9 +3,10 @@
 // (bench/scenarios/soak.ts).
 //   scripts/bench soak   (or: pnpm build && pnpm bench bench/soak)
 //   BENCH_SOAK_MINUTES (30), BENCH_SOAK_WINDOW_S (60), BENCH_SOAK_ACCOUNTS (10), BENCH_SOAK_BACKLOG (100),
-//   BENCH_ACCEPT_CONCURRENCY (8).
+//   BENCH_ACCEPT_CONCURRENCY (8), BENCH_PROFILE=<dir>: the services' --cpu-prof profiles go there
+//   (BENCH_PROFILE_SERVICES to choose; node scripts/profile-summary.mjs summarizes them).
 import { benchSoak } from './scenarios/soak.ts';
-import { startBenchSystem } from './support/bench-system.ts';
+import { profileOptionsFromEnv, startBenchSystem } from './support/bench-system.ts';
 import { describe as describeResult, recordResult } from './support/results.ts';
 
 const minutes = Number(process.env.BENCH_SOAK_MINUTES ?? 30);
@@ -13,7 +14,7 @@ const windowSeconds = Number(process.env.BENCH_SOAK_WINDOW_S ?? 60);
 
 it(`publishes steadily for ${minutes} min without the delivery rate decaying`, async () => {
   // Scheduled jobs are due two seconds ahead: the minimum lead is lifted, as in the fire benchmark.
-  const system = await startBenchSystem({ env: { SCHEDULE_MIN_LEAD_SECONDS: '0' } });
+  const system = await startBenchSystem({ ...profileOptionsFromEnv(), env: { SCHEDULE_MIN_LEAD_SECONDS: '0' } });
   try {
     const result = await benchSoak(system, {
       minutes,

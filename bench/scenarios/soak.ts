@@ -7,6 +7,8 @@
 import { uniqueName } from '@svc/testing';
 import type pg from 'pg';
 import type { BenchService, BenchSystem } from '../support/bench-system.ts';
+import { startCpuSpeedProbe } from '../support/cpu-speed.ts';
+import { machineCpu } from '../support/machine-cpu.ts';
 import { sleep } from '../support/publish-jobs.ts';
 import type { BenchFigure, BenchResult } from '../support/results.ts';
 
@@ -47,16 +49,45 @@ interface Window {
   rate: number;
   /** `service.table` -> live rows, and dead tuples for the outboxes. */
   rows: Record<string, number>;
-  /** CPU ms per delivery finished in the window, per service process and the bench process (feeder and sandbox). */
+  /**
+   * CPU ms per delivery finished in the window: per service process, the bench process (feeder and
+   * sandbox), PostgreSQL's and RabbitMQ's processes, what none of them used (`other`) and all of the
+   * machine's cores (`machine`).
+   */
   cpuPerDelivery: Record<string, number>;
+  /** How busy the cores were in the window, in % of all of them. */
+  busyPercent: number;
+  /** The cores' speed in the window: the median CPU ms of the speed probe's fixed work (higher is slower). */
+  probeCpuMs: number | undefined;
   /** Rows and index entries the publisher's database read per delivery in the window: per table (sequential scans) and per index. */
   readsPerDelivery: Record<string, number>;
 }
 
-/** CPU used so far by every service process and by this process, in ms. */
-function cpuNow(system: BenchSystem): Record<string, number> {
-  const usage = process.cpuUsage();
-  return { ...system.cpuMs(), bench: (usage.user + usage.system) / 1000 };
+interface CpuSample {
+  /** CPU ms used so far per service process, this process, PostgreSQL and RabbitMQ. */
+  processes: Record<string, number>;
+  busyMs: number;
+  totalMs: number;
+}
+
+function cpuNow(system: BenchSystem): CpuSample {
+  const { busyMs, totalMs, ...processes } = machineCpu();
+  return { processes: { ...system.cpuMs(), ...processes }, busyMs, totalMs };
+}
+
+/**
+ * A window's CPU per delivery: each process, `machine` (every core's busy time) and `other` (the
+ * machine's busy time no process above used: the kernel's own threads and interrupts, other programs).
+ */
+function windowCpu(before: CpuSample, after: CpuSample, deliveries: number): Pick<Window, 'cpuPerDelivery' | 'busyPercent'> {
+  const processes = perDelivery(before.processes, after.processes, deliveries, 0);
+  const machine = (after.busyMs - before.busyMs) / Math.max(1, deliveries);
+  const other = machine - Object.values(processes).reduce((sum, ms) => sum + ms, 0);
+  const round = (ms: number) => Math.round(ms * 10) / 10;
+  return {
+    cpuPerDelivery: { ...processes, other: round(Math.max(0, other)), machine: round(machine) },
+    busyPercent: Math.round(((after.busyMs - before.busyMs) / Math.max(1, after.totalMs - before.totalMs)) * 1000) / 10,
+  };
 }
 
 /**
@@ -146,6 +177,8 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
   });
 
   const windows: Window[] = [];
+  // A few samples of the cores' speed per window (each costs a core about 60 ms).
+  const speed = startCpuSpeedProbe(Math.max(1000, Math.min(10_000, (options.windowSeconds * 1000) / 4)));
   const started = Date.now();
   let from = new Date();
   let cpuBefore = cpuNow(system);
@@ -165,17 +198,19 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
         deliveries,
         rate: deliveries / ((to.getTime() - from.getTime()) / 1000),
         rows: await tableRows(databases),
-        cpuPerDelivery: perDelivery(cpuBefore, cpuAfter, deliveries, 0),
+        ...windowCpu(cpuBefore, cpuAfter, deliveries),
+        probeCpuMs: speed.medianBetween(from.getTime(), to.getTime()),
         readsPerDelivery: perDelivery(readsBefore, readsAfter, deliveries, 0.5),
       };
       windows.push(window);
-      console.log(`soak ${window.endedAtS} s: ${window.rate.toFixed(1)} deliveries/s, cpu ms/delivery ${JSON.stringify(window.cpuPerDelivery)}, publisher rows read/delivery ${JSON.stringify(window.readsPerDelivery)}, ${JSON.stringify(window.rows)}`);
+      console.log(`soak ${window.endedAtS} s: ${window.rate.toFixed(1)} deliveries/s, cores ${window.busyPercent}% busy, speed probe ${window.probeCpuMs} cpu ms, cpu ms/delivery ${JSON.stringify(window.cpuPerDelivery)}, publisher rows read/delivery ${JSON.stringify(window.readsPerDelivery)}, ${JSON.stringify(window.rows)}`);
       from = to;
       cpuBefore = cpuAfter;
       readsBefore = readsAfter;
     }
   } finally {
     stopping = true;
+    speed.stop();
     await feeder;
   }
   if (feederError !== undefined) throw feederError;
@@ -201,6 +236,19 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
   const mean = (some: Window[]) => some.reduce((sum, window) => sum + window.rate, 0) / some.length;
   const first = full[0]!;
   const last = full.at(-1)!;
+  // The rate the end would have had on cores as fast as the start's: the end's rate times how much
+  // slower the probe's fixed work ran at the end. Only an estimate (the probe sees CPU-bound speed
+  // only), kept beside the measured ratio, never instead of it.
+  const probed = (some: Window[]) => {
+    const values = some.flatMap((window) => (window.probeCpuMs === undefined ? [] : [window.probeCpuMs]));
+    return values.length === 0 ? undefined : values.reduce((sum, ms) => sum + ms, 0) / values.length;
+  };
+  const [probeStart, probeEnd] = [probed(full.slice(0, span)), probed(full.slice(-span))];
+  const speedAdjusted = probeStart === undefined || probeEnd === undefined ? {} : {
+    'speed probe cpu ms start': Math.round(probeStart * 10) / 10,
+    'speed probe cpu ms end': Math.round(probeEnd * 10) / 10,
+    'ratio adjusted for the cores\' speed': Math.round(((mean(full.slice(-span)) * probeEnd) / probeStart / mean(full.slice(0, span))) * 1000) / 1000,
+  };
   const startEnd = (name: string, start: Record<string, number>, end: Record<string, number>) =>
     Object.keys({ ...start, ...end }).flatMap((key) => {
       const label = name === '' ? key : `${key} ${name}`;
@@ -221,6 +269,10 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
     detail: {
       autovacuum, 'window s': options.windowSeconds, windows: windows.length, jobs: jobIds.length, deliveries: targets,
       'window rates': windows.map((window) => window.rate.toFixed(1)).join(' '),
+      'window cores busy %': windows.map((window) => window.busyPercent).join(' '),
+      'window machine cpu ms/delivery': windows.map((window) => window.cpuPerDelivery.machine).join(' '),
+      'window speed probe cpu ms': windows.map((window) => window.probeCpuMs ?? '-').join(' '),
+      ...speedAdjusted,
       'min window rate': Math.min(...full.map((window) => window.rate)), ...sizes,
     },
   }];

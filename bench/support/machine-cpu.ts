@@ -4,7 +4,6 @@
 // still help, or whether the cores are already spent.
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
-import { cpuMs } from './bench-system.ts';
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
@@ -25,13 +24,26 @@ function cores(): { busyMs: number; totalMs: number } {
   return { busyMs: (total - idle! - iowait!) * TICK_MS, totalMs: total * TICK_MS };
 }
 
-/** CPU ms of every live process whose command name is `name` (a process that exited since is not counted). */
+/**
+ * CPU ms of a process and of its children that exited and were waited for: utime + stime + cutime +
+ * cstime of /proc/<pid>/stat. PostgreSQL's backends come and go (each pool replaces its connections
+ * every minute, libs/db's CONNECTION_LIFETIME_S): a backend's CPU is its own while it lives, and its
+ * postmaster's once it has exited.
+ */
+function cpuMsWithChildren(pid: string): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces), counted from its closing parenthesis.
+  const [utime, stime, cutime, cstime] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 15).map(Number);
+  return (utime! + stime! + cutime! + cstime!) * TICK_MS;
+}
+
+/** CPU ms of every process whose command name is `name`, with their exited children's. */
 function byCommand(name: string): number {
   let total = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === name) total += cpuMs(Number(entry));
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === name) total += cpuMsWithChildren(entry);
     } catch {
       // gone between the listing and the read
     }

@@ -65,6 +65,9 @@ describe('throughput benchmarks (smoke)', () => {
     expectFigures(result);
     expect(result.figures[0]!.detail).toHaveProperty(['publisher.outbox_messages end']);
     expect(result.figures[0]!.detail).toHaveProperty(['publisher cpu ms/delivery end']);
+    // PostgreSQL's CPU counts its exited backends too, and the cores' speed is sampled beside the run.
+    expect(result.figures[0]!.detail!['postgres cpu ms/delivery end']).toBeGreaterThan(0);
+    expect(result.figures[0]!.detail!['speed probe cpu ms end']).toBeGreaterThan(0);
   }, 120_000);
 });
 
