@@ -6,6 +6,7 @@ import { AppError } from '@svc/errors';
 import { createLogger } from '@svc/logger';
 import { ProviderError, type LookupInput, type LookupResult, type Providers, type PublishInput, type PublishResult } from '@svc/providers';
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
+import pg from 'pg';
 import type { AccountsClient } from '../src/domain/accounts-client.ts';
 import { InFlightSweeper } from '../src/domain/in-flight-sweeper.ts';
 import { dispatchOverdueScheduled } from '../src/domain/dispatch-overdue.ts';
@@ -507,6 +508,44 @@ describe('DeliveryRunner (publisher database)', () => {
     expect(await waiting(rest)).toEqual([rest[1]]); // still marked, but not pending: passed over
     expect(await outbox('publisher.delivery_run.v1', rest[2]!)).toHaveLength(1);
     expect(await outbox('publisher.delivery_run.v1', rest[1]!)).toEqual([]);
+  });
+
+  it('wakes in one statement: each woken delivery gets a command of its own with its job\'s request id, and the relays hear of it only when someone was woken', async () => {
+    const orgId = `org_wake_${randomUUID()}`;
+    const { jobId, deliveryIds: [busy, ...rest] } = await job(4, orgId);
+    await db.$executeRawUnsafe("UPDATE jobs SET request_id = 'req_wake' WHERE id = $1::uuid", jobId);
+    await db.$executeRawUnsafe("UPDATE deliveries SET status = 'in_flight', attempts = 1, lease_until = now() + interval '1 minute' WHERE id = $1::uuid", busy);
+    for (const id of rest) await runner({ orgConcurrency: 1 }).run(id);
+    expect(await waiting(rest)).toHaveLength(3);
+    const listener = new pg.Client({ ...database.connection });
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on('notification', (message) => heard.push(message.channel));
+    await listener.query('LISTEN outbox_messages');
+    try {
+      // No free slot: nobody woken, nothing queued, no notification.
+      expect(await wakeWaitingEverywhere(db, 1)).toBe(0);
+      // Its lease ran out and the limit is 3: three slots, three woken at once.
+      await db.$executeRawUnsafe("UPDATE deliveries SET lease_until = now() - interval '1 second' WHERE id = $1::uuid", busy);
+      expect(await wakeWaitingEverywhere(db, 3)).toBe(3);
+      expect(await waiting(rest)).toEqual([]);
+      const commands = await db.$queryRawUnsafe<{ id: string; envelope: { message_id: string; request_id: string | null; org_id: string; payload: { job_id: string; delivery_id: string } } }[]>(
+        "SELECT id::text AS id, envelope FROM outbox_messages WHERE type = 'publisher.delivery_run.v1' AND envelope->>'org_id' = $1",
+        orgId,
+      );
+      expect(commands.map((command) => command.envelope.payload.delivery_id).sort()).toEqual([...rest].sort());
+      for (const { id, envelope } of commands) {
+        assertEnvelope(envelope);
+        assertPayload(publisherDeliveryRun, envelope.payload);
+        expect(envelope).toEqual(expect.objectContaining({ message_id: id, request_id: 'req_wake', org_id: orgId, payload: { job_id: jobId, delivery_id: expect.any(String) } }));
+      }
+      expect(new Set(commands.map((command) => command.id)).size).toBe(3);
+      for (const deadline = Date.now() + 5_000; heard.length === 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
+      // One notification for the statement (PostgreSQL folds repeats within a transaction).
+      expect(heard).toEqual(['outbox_messages']);
+    } finally {
+      await listener.end();
+    }
   });
 
   it('leaves a delivery waiting for a slot to the wake, never to the requeue of pending deliveries that lost their command', async () => {
