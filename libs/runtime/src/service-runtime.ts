@@ -77,9 +77,10 @@ export interface ServiceRuntime<Db extends DatabaseClient> {
   connection: PgConnectionConfig;
   /**
    * A plain pg pool of `max` connections to the service's own database, for its hot raw statements
-   * (docs/performance.md); its idle-connection errors are logged. The caller ends it.
+   * (docs/performance.md); its idle-connection errors are logged. The caller ends it. `settings`:
+   * its sessions' planner settings, for a pool with one job (see PgRawSqlOptions).
    */
-  openPool(max: number): PgRawSql;
+  openPool(max: number, settings?: Readonly<Record<string, string>>): PgRawSql;
   broker: Broker;
   relay: OutboxRelay;
   metrics: ServiceMetrics;
@@ -126,7 +127,8 @@ export async function openServiceRuntime<Db extends DatabaseClient>(options: Ser
       onReconnect: () => metrics.brokerReconnects.inc(),
     },
   });
-  const openPool = (max: number) => createPgRawSql(connection, { max, onIdleError: pool.onPoolError });
+  const openPool = (max: number, settings?: Readonly<Record<string, string>>) =>
+    createPgRawSql(connection, { max, onIdleError: pool.onPoolError, ...(settings === undefined ? {} : { settings: { ...settings } }) });
   // The relay's claim and deletes run for every message the service sends: on plain pg (through
   // Prisma's raw path the relay cost about 45% more CPU per message: bench/outbox-relay), with the
   // planner settings its statements need.

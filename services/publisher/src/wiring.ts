@@ -8,6 +8,7 @@ import { accountMessages, accountStateHandlers } from './consumers/account-state
 import { planChangedHandlers, planMessages } from './consumers/plan-changed.consumer.ts';
 import { AcceptRepository, type NewJobRow } from './data/accept.repository.ts';
 import { AccountReplicasRepository } from './data/account-replicas.repository.ts';
+import { DELIVERY_SESSION_SETTINGS } from './data/delivery-to-run.ts';
 import { JobsRepository } from './data/jobs.repository.ts';
 import { MediaRepository } from './data/media.repository.ts';
 import { PlanLimitsRepository } from './data/plan-limits.repository.ts';
@@ -61,7 +62,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   const acceptAccounts = replicatedAccountsClient(replica, accounts);
   const credentials = new CredentialsCache({ ttlMs: config.DELIVERY_CREDENTIALS_CACHE_MS, maxEntries: CREDENTIALS_CACHE_ENTRIES });
   // Every statement of a delivery is raw SQL: on plain pg it costs a fraction of Prisma's raw path.
-  const deliverySql = runtime.openPool(config.DELIVERY_DB_POOL_SIZE);
+  const deliverySql = runtime.openPool(config.DELIVERY_DB_POOL_SIZE, DELIVERY_SESSION_SETTINGS);
   const runner = new DeliveryRunner({
     db: deliverySql,
     accounts: credentials.wrap(accounts),

@@ -31,6 +31,18 @@ interface Row {
 export type DeliveryRead = { delivery: DeliveryToRun; job: JobToRun } | undefined;
 
 /**
+ * The delivery pool's sessions run every prepared statement on its generic plan. PostgreSQL kept
+ * planning the read below afresh on every call: its generic plan assumes 10 ids, so it costs more
+ * than a custom plan for the 3 or 4 of a group, and the plan cache never switched, although both
+ * plans are the same pkey lookups. The soak planned it 54,013 times in 53,792 calls, 0.57-0.69 ms of
+ * PostgreSQL's CPU each, more than the statement's 0.22 ms to run (docs/performance.md, "Soak").
+ * The pool's other statements already ran on generic plans after their first five calls on each
+ * connection; a generic plan made while a table was empty lives at most a connection's lifetime
+ * (CONNECTION_LIFETIME_S of @svc/db), as before.
+ */
+export const DELIVERY_SESSION_SETTINGS: Readonly<Record<string, string>> = { plan_cache_mode: 'force_generic_plan' };
+
+/**
  * Deliveries and their jobs in one raw statement: the first read of every delivery, for as many
  * deliveries as wait to be read (`BatchQueue` of `@svc/db`). One result per id, in order; undefined
  * for an id that is not a delivery. Two Prisma model reads per delivery cost two round trips and a
