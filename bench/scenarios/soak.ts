@@ -8,7 +8,7 @@ import { uniqueName } from '@svc/testing';
 import type pg from 'pg';
 import type { BenchService, BenchSystem } from '../support/bench-system.ts';
 import { startCpuSpeedProbe } from '../support/cpu-speed.ts';
-import { machineCpu } from '../support/machine-cpu.ts';
+import { busyPercent, machineCpu } from '../support/machine-cpu.ts';
 import { sleep } from '../support/publish-jobs.ts';
 import type { BenchFigure, BenchResult } from '../support/results.ts';
 
@@ -86,7 +86,7 @@ function windowCpu(before: CpuSample, after: CpuSample, deliveries: number): Pic
   const round = (ms: number) => Math.round(ms * 10) / 10;
   return {
     cpuPerDelivery: { ...processes, other: round(Math.max(0, other)), machine: round(machine) },
-    busyPercent: Math.round(((after.busyMs - before.busyMs) / Math.max(1, after.totalMs - before.totalMs)) * 1000) / 10,
+    busyPercent: busyPercent(before, after),
   };
 }
 
@@ -243,11 +243,12 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
     const values = some.flatMap((window) => (window.probeCpuMs === undefined ? [] : [window.probeCpuMs]));
     return values.length === 0 ? undefined : values.reduce((sum, ms) => sum + ms, 0) / values.length;
   };
+  const [startRate, endRate] = [mean(full.slice(0, span)), mean(full.slice(-span))];
   const [probeStart, probeEnd] = [probed(full.slice(0, span)), probed(full.slice(-span))];
   const speedAdjusted = probeStart === undefined || probeEnd === undefined ? {} : {
     'speed probe cpu ms start': Math.round(probeStart * 10) / 10,
     'speed probe cpu ms end': Math.round(probeEnd * 10) / 10,
-    'ratio adjusted for the cores\' speed': Math.round(((mean(full.slice(-span)) * probeEnd) / probeStart / mean(full.slice(0, span))) * 1000) / 1000,
+    'ratio adjusted for the cores\' speed': Math.round(((endRate * probeEnd) / probeStart / startRate) * 1000) / 1000,
   };
   const startEnd = (name: string, start: Record<string, number>, end: Record<string, number>) =>
     Object.keys({ ...start, ...end }).flatMap((key) => {
@@ -261,9 +262,9 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
   ]);
   const figures: BenchFigure[] = [{
     name: `soak: ${options.minutes} min steady publishing, ${accounts.length} X accounts a job, ${options.backlog} jobs open`,
-    value: mean(full.slice(-span)),
+    value: endRate,
     unit: `deliveries/s, mean of the last ${span} windows`,
-    baseline: mean(full.slice(0, span)),
+    baseline: startRate,
     baselineName: `mean of the first ${span} full windows of the same run`,
     target: 'ratio >= 0.9 (no decay with use)',
     detail: {

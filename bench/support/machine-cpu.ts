@@ -56,12 +56,16 @@ export function machineCpu(): MachineCpu {
   return { ...cores(), postgres: byCommand('postgres'), rabbitmq: byCommand('beam.smp'), bench: (usage.user + usage.system) / 1000 };
 }
 
+/** How busy the cores were between two samples, in % of all of them (one decimal). */
+export function busyPercent(before: Pick<MachineCpu, 'busyMs' | 'totalMs'>, after: Pick<MachineCpu, 'busyMs' | 'totalMs'>): number {
+  return Math.round(((after.busyMs - before.busyMs) / Math.max(1, after.totalMs - before.totalMs)) * 1000) / 10;
+}
+
 /** The machine's CPU between two samples, per unit of work (e.g. per delivery), as benchmark detail. */
 export function machineCpuDetail(before: MachineCpu, after: MachineCpu, units: number, unit: string): Record<string, number> {
   const per = (key: keyof MachineCpu) => Math.round(((after[key] - before[key]) / Math.max(1, units)) * 100) / 100;
-  const busy = (after.busyMs - before.busyMs) / Math.max(1, after.totalMs - before.totalMs);
   return {
-    [`machine busy % of ${os.cpus().length} cores`]: Math.round(busy * 1000) / 10,
+    [`machine busy % of ${os.cpus().length} cores`]: busyPercent(before, after),
     [`machine cpu ms/${unit}`]: per('busyMs'),
     [`postgres cpu ms/${unit}`]: per('postgres'),
     [`rabbitmq cpu ms/${unit}`]: per('rabbitmq'),
