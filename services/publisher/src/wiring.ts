@@ -101,9 +101,9 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     requeueStale: () => requeueStalePending(db, config.DELIVERY_STALE_PENDING_MS, wake),
     dispatchOverdue: () => dispatchOverdueScheduled({ db, wake }, config.SCHEDULE_OVERDUE_DISPATCH_MS),
     wakeWaiting: async () => {
-      const woken = await wakeWaitingEverywhere(deliverySql, config.DELIVERY_ORG_CONCURRENCY);
-      if (woken > 0) wake();
-      return woken;
+      const woken = await wakeWaitingEverywhere(deliverySql, config.DELIVERY_ORG_CONCURRENCY, config.DELIVERY_LEASE_MS);
+      runner.runWoken(woken);
+      return woken.length;
     },
   });
   sweeper.start();
@@ -113,6 +113,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     stop: async () => {
       await sweeper.stop();
       await runtime.broker.stopConsuming({ deadlineMs: Math.max(1000, config.SHUTDOWN_GRACE_MS - 5000) });
+      await runner.drain();
       await Promise.all([acceptSql.end(), deliverySql.end()]);
     },
   };

@@ -1,18 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { assertEnvelope, assertPayload, publisherDeliveryRun } from '@svc/contracts';
 import { createPgRawSql, createPrismaAdapter } from '@svc/db';
 import { AppError } from '@svc/errors';
 import { createLogger } from '@svc/logger';
 import { ProviderError, type LookupInput, type LookupResult, type Providers, type PublishInput, type PublishResult } from '@svc/providers';
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
-import pg from 'pg';
 import type { AccountsClient } from '../src/domain/accounts-client.ts';
 import { InFlightSweeper } from '../src/domain/in-flight-sweeper.ts';
 import { dispatchOverdueScheduled } from '../src/domain/dispatch-overdue.ts';
 import { REQUEUE_BATCH, requeueStalePending } from '../src/domain/requeue-deliveries.ts';
 import { DeliveryRunner, type RunDeliveryDeps } from '../src/domain/run-delivery.ts';
-import { wakeWaitingEverywhere } from '../src/data/org-waiting.ts';
+import { hasWaitingDeliveries, wakeWaitingDeliveries, wakeWaitingEverywhere } from '../src/data/org-waiting.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
 
 /** The delivery state machine against a real database, with a scripted network and accounts service. */
@@ -445,14 +443,13 @@ describe('DeliveryRunner (publisher database)', () => {
   const waiting = async (ids: string[]) =>
     (await db.$queryRawUnsafe<{ id: string }[]>('SELECT id::text AS id FROM deliveries WHERE id = ANY($1::uuid[]) AND org_wait_since IS NOT NULL', ids)).map((row) => row.id);
 
-  it('limits deliveries in flight per organization: past it a delivery waits, the one that frees a slot wakes it, other organizations go on', async () => {
+  it('limits deliveries in flight per organization: past it a delivery waits, the one that frees a slot wakes and runs it without a command, other organizations go on', async () => {
     const releases: (() => void)[] = [];
     network.mockImplementation(() => new Promise<PublishResult>((resolve) => releases.push(() => resolve({ platformPostId: 'p', url: 'https://x.test/p' }))));
     const busyOrg = `org_busy_${randomUUID()}`;
     const { deliveryIds } = await job(3, busyOrg);
     const { deliveryIds: [other] } = await job(1, `org_other_${randomUUID()}`);
-    let relayWakes = 0;
-    const limited = runner({ orgConcurrency: 2, wake: () => void (relayWakes += 1) });
+    const limited = runner({ orgConcurrency: 2 });
     const running = [limited.run(deliveryIds[0]!), limited.run(deliveryIds[1]!)];
     for (const deadline = Date.now() + 10_000; network.mock.calls.length < 2; ) {
       if (Date.now() > deadline) throw new Error('the first two deliveries never reached the network');
@@ -461,30 +458,26 @@ describe('DeliveryRunner (publisher database)', () => {
     // The third of the same organization is not claimed: its command is done, the delivery waits, with no command anywhere.
     await limited.run(deliveryIds[2]!);
     expect(network).toHaveBeenCalledTimes(2);
-    expect(await delivery(deliveryIds[2]!)).toEqual(expect.objectContaining({ status: 'pending', attempts: 0 }));
+    expect(await delivery(deliveryIds[2]!)).toEqual(expect.objectContaining({ status: 'pending', attempts: 0, orgWokenUntil: null }));
     expect(await waiting([deliveryIds[2]!])).toEqual([deliveryIds[2]]);
-    expect(await outbox('publisher.delivery_run.v1', deliveryIds[2]!)).toEqual([]);
     // Another organization still gets a slot.
     const otherRun = limited.run(other!);
     for (const deadline = Date.now() + 10_000; network.mock.calls.length < 3; ) {
       if (Date.now() > deadline) throw new Error('the other organization was blocked by the busy one');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
+    network.mockResolvedValue({ platformPostId: 'p3', url: 'https://x.test/p3' });
     releases.forEach((release) => release());
     await Promise.all([...running, otherRun]);
-    // The first slot freed woke the waiting delivery: a command due now, written with the wake, and the relay woken.
-    expect(await waiting([deliveryIds[2]!])).toEqual([]);
-    const [woken] = await outbox('publisher.delivery_run.v1', deliveryIds[2]!);
-    expect(woken?.delay_ms).toBeLessThanOrEqual(0);
-    expect(relayWakes).toBeGreaterThan(0);
-    const [envelope] = await db.$queryRawUnsafe<{ envelope: unknown }[]>("SELECT envelope FROM outbox_messages WHERE type = 'publisher.delivery_run.v1' AND envelope->'payload'->>'delivery_id' = $1", deliveryIds[2]);
-    assertEnvelope(envelope!.envelope);
-    expect(envelope!.envelope).toEqual(expect.objectContaining({ type: 'publisher.delivery_run.v1', org_id: busyOrg, payload: { job_id: expect.any(String), delivery_id: deliveryIds[2] } }));
-    assertPayload(publisherDeliveryRun, (envelope!.envelope as { payload: unknown }).payload);
-    network.mockResolvedValue({ platformPostId: 'p3', url: 'https://x.test/p3' });
-    await limited.run(deliveryIds[2]!);
-    expect(await delivery(deliveryIds[2]!)).toEqual(expect.objectContaining({ status: 'published', attempts: 1, orgWaitSince: null }));
+    // The first slot freed woke the waiting delivery and this process ran it: published once, never a command.
+    await limited.drain();
+    expect(await delivery(deliveryIds[2]!)).toEqual(expect.objectContaining({ status: 'published', attempts: 1, platformPostId: 'p3', orgWaitSince: null, orgWokenUntil: null }));
+    expect(network).toHaveBeenCalledTimes(4);
+    expect(await outbox('publisher.delivery_run.v1', deliveryIds[2]!)).toEqual([]);
   });
+
+  const woken = async (ids: string[]) =>
+    (await db.$queryRawUnsafe<{ id: string }[]>('SELECT id::text AS id FROM deliveries WHERE id = ANY($1::uuid[]) AND org_woken_until > now()', ids)).map((row) => row.id);
 
   it('wakes waiting deliveries on the sweep where their organization\'s slots freed without a statement (a dead worker\'s lease ran out)', async () => {
     const orgId = `org_sweep_${randomUUID()}`;
@@ -494,58 +487,45 @@ describe('DeliveryRunner (publisher database)', () => {
     for (const id of rest) await limited.run(id);
     expect((await waiting(rest)).sort()).toEqual([...rest].sort());
     // Still busy: the sweep wakes nobody of this organization.
-    await wakeWaitingEverywhere(db, 1);
-    expect(await waiting(rest)).toHaveLength(3);
+    expect(await wakeWaitingEverywhere(db, 1, 60_000)).toEqual([]);
     // The dead worker's lease runs out: one slot, so the sweep wakes one, the oldest waiting.
     await db.$executeRawUnsafe("UPDATE deliveries SET lease_until = now() - interval '1 second' WHERE id = $1::uuid", dead);
-    expect(await wakeWaitingEverywhere(db, 1)).toBeGreaterThanOrEqual(1);
-    expect((await waiting(rest)).sort()).toEqual(rest.slice(1).sort());
-    expect(await outbox('publisher.delivery_run.v1', rest[0]!)).toHaveLength(1);
+    expect(await wakeWaitingEverywhere(db, 1, 60_000)).toEqual([rest[0]]);
+    expect(await woken(rest)).toEqual([rest[0]]);
+    // Woken, it is still waiting (its place in line kept) and the next sweep passes it over.
+    expect((await waiting(rest)).sort()).toEqual([...rest].sort());
+    expect(await wakeWaitingEverywhere(db, 1, 60_000)).toEqual([rest[1]]);
     // A waiting delivery whose job was cancelled is no longer pending: never woken.
-    await db.$executeRawUnsafe("UPDATE deliveries SET status = 'failed' WHERE id = $1::uuid", rest[1]);
+    await db.$executeRawUnsafe("UPDATE deliveries SET status = 'failed', org_woken_until = NULL WHERE id = $1::uuid", rest[1]);
     await db.$executeRawUnsafe("UPDATE deliveries SET status = 'published', lease_until = NULL WHERE id = $1::uuid", dead);
-    await wakeWaitingEverywhere(db, 1);
-    expect(await waiting(rest)).toEqual([rest[1]]); // still marked, but not pending: passed over
-    expect(await outbox('publisher.delivery_run.v1', rest[2]!)).toHaveLength(1);
-    expect(await outbox('publisher.delivery_run.v1', rest[1]!)).toEqual([]);
+    expect(await wakeWaitingEverywhere(db, 1, 60_000)).toEqual([rest[2]]);
+    expect(await outbox('publisher.delivery_run.v1', rest[2]!)).toEqual([]);
   });
 
-  it('wakes in one statement: each woken delivery gets a command of its own with its job\'s request id, and the relays hear of it only when someone was woken', async () => {
+  it('wakes in one statement, oldest first, no more than the free slots, and passes over a delivery another publisher woke until its mark runs out', async () => {
     const orgId = `org_wake_${randomUUID()}`;
-    const { jobId, deliveryIds: [busy, ...rest] } = await job(4, orgId);
-    await db.$executeRawUnsafe("UPDATE jobs SET request_id = 'req_wake' WHERE id = $1::uuid", jobId);
+    const { deliveryIds: [busy, ...rest] } = await job(4, orgId);
     await db.$executeRawUnsafe("UPDATE deliveries SET status = 'in_flight', attempts = 1, lease_until = now() + interval '1 minute' WHERE id = $1::uuid", busy);
     for (const id of rest) await runner({ orgConcurrency: 1 }).run(id);
     expect(await waiting(rest)).toHaveLength(3);
-    const listener = new pg.Client({ ...database.connection });
-    await listener.connect();
-    const heard: string[] = [];
-    listener.on('notification', (message) => heard.push(message.channel));
-    await listener.query('LISTEN outbox_messages');
-    try {
-      // No free slot: nobody woken, nothing queued, no notification.
-      expect(await wakeWaitingEverywhere(db, 1)).toBe(0);
-      // Its lease ran out and the limit is 3: three slots, three woken at once.
-      await db.$executeRawUnsafe("UPDATE deliveries SET lease_until = now() - interval '1 second' WHERE id = $1::uuid", busy);
-      expect(await wakeWaitingEverywhere(db, 3)).toBe(3);
-      expect(await waiting(rest)).toEqual([]);
-      const commands = await db.$queryRawUnsafe<{ id: string; envelope: { message_id: string; request_id: string | null; org_id: string; payload: { job_id: string; delivery_id: string } } }[]>(
-        "SELECT id::text AS id, envelope FROM outbox_messages WHERE type = 'publisher.delivery_run.v1' AND envelope->>'org_id' = $1",
-        orgId,
-      );
-      expect(commands.map((command) => command.envelope.payload.delivery_id).sort()).toEqual([...rest].sort());
-      for (const { id, envelope } of commands) {
-        assertEnvelope(envelope);
-        assertPayload(publisherDeliveryRun, envelope.payload);
-        expect(envelope).toEqual(expect.objectContaining({ message_id: id, request_id: 'req_wake', org_id: orgId, payload: { job_id: jobId, delivery_id: expect.any(String) } }));
-      }
-      expect(new Set(commands.map((command) => command.id)).size).toBe(3);
-      for (const deadline = Date.now() + 5_000; heard.length === 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
-      // One notification for the statement (PostgreSQL folds repeats within a transaction).
-      expect(heard).toEqual(['outbox_messages']);
-    } finally {
-      await listener.end();
-    }
+    // No free slot: nobody woken.
+    expect(await wakeWaitingEverywhere(db, 1, 60_000)).toEqual([]);
+    // Its lease ran out and the limit is 3: three slots, the oldest two woken when two are asked for.
+    await db.$executeRawUnsafe("UPDATE deliveries SET lease_until = now() - interval '1 second' WHERE id = $1::uuid", busy);
+    expect((await wakeWaitingDeliveries(db, orgId, 3, 2, 60_000)).sort()).toEqual(rest.slice(0, 2).sort());
+    // Another publisher's wake passes both over; the third is taken.
+    expect(await wakeWaitingDeliveries(db, orgId, 3, 3, 60_000)).toEqual([rest[2]]);
+    expect(await wakeWaitingDeliveries(db, orgId, 3, 3, 60_000)).toEqual([]);
+    expect(await hasWaitingDeliveries(db, orgId)).toBe(false);
+    // The waker of the first stopped before its claim: once its mark has run out, it is woken again.
+    await db.$executeRawUnsafe("UPDATE deliveries SET org_woken_until = now() - interval '1 second' WHERE id = $1::uuid", rest[0]);
+    expect(await hasWaitingDeliveries(db, orgId)).toBe(true);
+    expect(await wakeWaitingDeliveries(db, orgId, 3, 3, 60_000)).toEqual([rest[0]]);
+    // Its claim takes the mark off, with the wait.
+    network.mockResolvedValue({ platformPostId: 'p', url: 'https://x.test/p' });
+    await runner({ orgConcurrency: 3 }).run(rest[0]!);
+    expect(await delivery(rest[0]!)).toEqual(expect.objectContaining({ status: 'published', orgWaitSince: null, orgWokenUntil: null }));
+    expect(await outbox('publisher.delivery_run.v1', rest[0]!)).toEqual([]);
   });
 
   it('leaves a delivery waiting for a slot to the wake, never to the requeue of pending deliveries that lost their command', async () => {
@@ -562,38 +542,69 @@ describe('DeliveryRunner (publisher database)', () => {
     expect(await waiting([patient!])).toEqual([patient]);
   });
 
-  it('holds an organization to its limit when its claims race: 12 at once, limit 3, exactly 3 in flight', async () => {
+  it('holds an organization to its limit when its claims race: 12 at once, limit 3, never more than 3 at the network, the rest run as slots free, without a command', async () => {
     // The claims run on separate connections at the same moment: without the organization's lock,
     // each could count the live leases before the others commit and all would pass.
     const releases: (() => void)[] = [];
-    network.mockImplementation(() => new Promise<PublishResult>((resolve) => releases.push(() => resolve({ platformPostId: `p${releases.length}`, url: 'https://x.test/p' }))));
+    let calling = 0;
+    let mostAtOnce = 0;
+    network.mockImplementation(() => new Promise<PublishResult>((resolve) => {
+      calling += 1;
+      mostAtOnce = Math.max(mostAtOnce, calling);
+      releases.push(() => {
+        calling -= 1;
+        resolve({ platformPostId: `p${releases.length}`, url: 'https://x.test/p' });
+      });
+    }));
     const orgId = `org_race_${randomUUID()}`;
     const { jobId, deliveryIds } = await job(12, orgId);
     const pool = createPgRawSql(database.connection, { max: 12, onIdleError: () => undefined });
-    try {
-      const limited = runner({ db: pool, orgConcurrency: 3 });
-      const running = deliveryIds.map((id) => limited.run(id));
-      for (const deadline = Date.now() + 10_000; network.mock.calls.length < 3; ) {
-        if (Date.now() > deadline) throw new Error('three deliveries never reached the network');
+    const untilCalled = async (times: number) => {
+      for (const deadline = Date.now() + 10_000; network.mock.calls.length < times; ) {
+        if (Date.now() > deadline) throw new Error(`${times} deliveries never reached the network`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       await new Promise((resolve) => setTimeout(resolve, 300)); // any claim past the limit would call now
+    };
+    try {
+      const limited = runner({ db: pool, orgConcurrency: 3 });
+      const running = deliveryIds.map((id) => limited.run(id));
+      await untilCalled(3);
       const statuses = await db.delivery.groupBy({ by: ['status'], where: { jobId }, _count: true });
       expect(Object.fromEntries(statuses.map((row) => [row.status, row._count]))).toEqual({ in_flight: 3, pending: 9 });
       expect(network).toHaveBeenCalledTimes(3);
       expect(await jobStatus(jobId)).toBe('processing');
-      // The nine past the limit wait, with no command: nothing churns while the organization is busy.
+      // The nine past the limit wait: nothing churns while the organization is busy.
       expect(await waiting(deliveryIds)).toHaveLength(9);
-      const commands = async () => (await db.$queryRawUnsafe<{ n: number }[]>(
+      await Promise.race([Promise.all(running), new Promise((resolve) => setTimeout(resolve, 300))]);
+      // Each of the three freed slots wakes one of them, oldest first, and this process runs it.
+      releases.splice(0).forEach((release) => release());
+      await Promise.all(running);
+      await untilCalled(6);
+      expect(network).toHaveBeenCalledTimes(6);
+      expect(await waiting(deliveryIds)).toHaveLength(6);
+      // Released as they come, the rest follow three at a time, each delivered once.
+      network.mockImplementation(async () => {
+        calling += 1;
+        mostAtOnce = Math.max(mostAtOnce, calling);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        calling -= 1;
+        return { platformPostId: 'p', url: 'https://x.test/p' };
+      });
+      releases.splice(0).forEach((release) => release());
+      for (const deadline = Date.now() + 20_000; (await jobStatus(jobId)) !== 'published'; ) {
+        if (Date.now() > deadline) throw new Error('the job was never published');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await limited.drain();
+      expect(network).toHaveBeenCalledTimes(12);
+      expect(mostAtOnce).toBe(3);
+      expect(await waiting(deliveryIds)).toEqual([]);
+      const commands = await db.$queryRawUnsafe<{ n: number }[]>(
         "SELECT count(*)::int AS n FROM outbox_messages WHERE type = 'publisher.delivery_run.v1' AND envelope->'payload'->>'job_id' = $1",
         jobId,
-      ))[0]?.n;
-      expect(await commands()).toBe(0);
-      releases.forEach((release) => release());
-      await Promise.all(running);
-      // Each of the three freed slots woke one of them, oldest first.
-      expect(await commands()).toBe(3);
-      expect(await waiting(deliveryIds)).toHaveLength(6);
+      );
+      expect(commands[0]?.n).toBe(0);
     } finally {
       await pool.end();
     }

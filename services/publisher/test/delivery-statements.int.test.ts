@@ -169,13 +169,16 @@ describe('grouped delivery statements', () => {
     expect(await delivery(ids[4]!)).toMatchObject({ status: 'published', platform_post_id: `post_${ids[4]}` });
   });
 
-  it('says, for each delivery written, whether deliveries of its organization wait for a slot', async () => {
+  it('says, for each delivery written, whether deliveries of its organization wait for a slot and are not woken already', async () => {
     const busy = await job(3, { orgId: 'org_busy' });
     const idle = await job(3, { orgId: 'org_idle' });
+    const woken = await job(3, { orgId: 'org_woken' });
     const waiter = await job(2, { orgId: 'org_busy', status: 'pending' });
+    const wokenWaiter = await job(2, { orgId: 'org_woken', status: 'pending' });
     await sql.$executeRawUnsafe('UPDATE deliveries SET org_wait_since = now() WHERE id = $1::uuid', waiter.ids[0]);
-    const results = await recordOutcomesUnlessLast(sql, [published(busy.ids[0]!), published(idle.ids[0]!)]);
-    expect(results).toEqual([{ recorded: true, othersWaiting: true }, { recorded: true, othersWaiting: false }]);
+    await sql.$executeRawUnsafe("UPDATE deliveries SET org_wait_since = now(), org_woken_until = now() + interval '1 minute' WHERE id = $1::uuid", wokenWaiter.ids[0]);
+    const results = await recordOutcomesUnlessLast(sql, [published(busy.ids[0]!), published(idle.ids[0]!), published(woken.ids[0]!)]);
+    expect(results).toEqual([{ recorded: true, othersWaiting: true }, { recorded: true, othersWaiting: false }, { recorded: true, othersWaiting: false }]);
   });
 
   it('statements racing over the same jobs in opposite orders count every delivery once and leave each job\'s last, without a deadlock', async () => {

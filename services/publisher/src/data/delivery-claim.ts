@@ -55,7 +55,8 @@ const UNLIMITED = `
  * six round trips per delivery: BEGIN, lock, count, two UPDATEs, COMMIT; docs/performance.md). An
  * organization's free slots (the limit minus its live leases) go to its claimable deliveries in
  * arrival order; the others are marked waiting instead (`org_wait_since`, kept from their first
- * wait), under the same lock, so the delivery that frees a slot finds them (data/org-waiting.ts).
+ * wait, and no longer woken: back in line), under the same lock, so the delivery that frees a slot
+ * finds them (data/org-waiting.ts).
  * Rows are locked in id order, deliveries then jobs, as the grouped outcome does.
  * A claim to look up an uncertain attempt keeps its number, start and handle; any other starts a new
  * attempt and returns the handle of the one before (`previous_handle`, read from the row as it was):
@@ -81,7 +82,7 @@ function claimSql(limited: boolean): string {
            attempts = d.attempts + CASE WHEN d.reconcile_since IS NULL THEN 1 ELSE 0 END,
            attempt_started_at = CASE WHEN d.reconcile_since IS NULL THEN now() ELSE d.attempt_started_at END,
            attempt_handle = CASE WHEN d.reconcile_since IS NULL THEN NULL ELSE d.attempt_handle END,
-           org_wait_since = NULL
+           org_wait_since = NULL, org_woken_until = NULL
       FROM ranked r
      WHERE d.id = r.id AND r.gets_slot AND d.status = 'pending'
      RETURNING r.n, d.attempts, d.reconcile_since, d.reconcile_tries, d.attempt_handle, d.quota_deferrals,
@@ -92,7 +93,7 @@ function claimSql(limited: boolean): string {
     UPDATE jobs SET status = 'processing', started_at = now(), updated_at = now()
      WHERE id IN (SELECT id FROM job_locks) AND status = 'queued'),
   waiting AS (
-    UPDATE deliveries d SET org_wait_since = COALESCE(d.org_wait_since, now()), updated_at = now()
+    UPDATE deliveries d SET org_wait_since = COALESCE(d.org_wait_since, now()), org_woken_until = NULL, updated_at = now()
       FROM ranked r
      WHERE d.id = r.id AND NOT r.gets_slot
      RETURNING r.n)

@@ -1,5 +1,5 @@
 import type { RawSql } from '@svc/db';
-import { WAITING } from './org-waiting.ts';
+import { WAKEABLE } from './org-waiting.ts';
 
 /** A delivery's final outcome, as recorded. */
 export type RecordedOutcome =
@@ -58,8 +58,8 @@ export type RecordedUnlessLast = { recorded: false } | { recorded: true; othersW
  * among them, are left to the transaction that finishes jobs (`markDeliveryOutcome`, then
  * `countFinishedDelivery`), as is a delivery its attempt no longer owns. A delivery named twice
  * is written once, for its first item.
- * For each item written it also says whether deliveries of its organization wait for a slot (as of
- * the statement's start), so the slot it frees is offered without a probe of its own.
+ * For each item written it also says whether deliveries of its organization wait for a slot, not
+ * woken already (as of the statement's start), so the slot it frees is offered without a probe of its own.
  */
 export async function recordOutcomesUnlessLast(db: RawSql, items: readonly OutcomeToRecord[]): Promise<RecordedUnlessLast[]> {
   const column = <T>(pick: (item: OutcomeToRecord) => T) => items.map(pick);
@@ -94,7 +94,7 @@ export async function recordOutcomesUnlessLast(db: RawSql, items: readonly Outco
          FROM fits o
         WHERE d.id = o.id AND o.job_id IN (SELECT id FROM counted)
         RETURNING o.n, o.org_id)
-     SELECT done.n::int AS n, EXISTS (SELECT 1 FROM deliveries WHERE org_id = done.org_id AND ${WAITING}) AS waiting
+     SELECT done.n::int AS n, EXISTS (SELECT 1 FROM deliveries WHERE org_id = done.org_id AND ${WAKEABLE}) AS waiting
        FROM done`,
     column((item) => item.deliveryId),
     column((item) => item.attempt),

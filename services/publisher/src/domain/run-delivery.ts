@@ -35,7 +35,8 @@ export interface RunDeliveryDeps {
   /**
    * Deliveries of one organization in flight at once, across every publisher process (issue 8):
    * past it, a delivery waits in the database for a slot (its command acknowledged, so it holds no
-   * consumer slot: one tenant cannot occupy every slot), and the delivery that frees one wakes it.
+   * consumer slot: one tenant cannot occupy every slot), and the delivery that frees one wakes it and
+   * runs it in the same process.
    * Undefined: no per-organization limit.
    */
   orgConcurrency?: number;
@@ -93,6 +94,10 @@ export class DeliveryRunner {
   private readonly claims: BatchQueue<DeliveryToClaim, ClaimResult>;
   private readonly outcomes: BatchQueue<OutcomeToRecord, RecordedUnlessLast>;
 
+  /** Woken deliveries this process runs without a command (`runWoken`), until they settle. */
+  private readonly woken = new Set<Promise<void>>();
+  private stopping = false;
+
   constructor(private readonly deps: RunDeliveryDeps) {
     this.reads = new BatchQueue((ids) => readDeliveriesToRun(deps.db, ids), GROUP);
     this.claims = new BatchQueue((items) => claimDeliveries(deps.db, items, deps.leaseMs, deps.orgConcurrency), GROUP);
@@ -128,6 +133,29 @@ export class DeliveryRunner {
       lease.release();
       await this.wakeNextWaiting(delivery.orgId, othersWaiting);
     }
+  }
+
+  /**
+   * Runs deliveries this process woke (data/org-waiting.ts) now, beside the command it is handling,
+   * instead of sending each a command through the outbox and the broker. Not awaited by the caller:
+   * a woken delivery that frees its slot wakes the next, and a chain of awaits would hold the first
+   * command until the organization's line ran dry. A run that fails (accounts unreachable) is logged
+   * and left to the next wake once its mark runs out, as is every delivery woken after `drain` began.
+   */
+  runWoken(deliveryIds: readonly string[]): void {
+    for (const id of deliveryIds) {
+      if (this.stopping) return;
+      const running = this.run(id)
+        .catch((error: unknown) => this.deps.logger.warn({ err: error, delivery_id: id }, 'running a woken delivery failed; the next wake takes it again'))
+        .finally(() => this.woken.delete(running));
+      this.woken.add(running);
+    }
+  }
+
+  /** Stops running woken deliveries and waits for those already running (shutdown). */
+  async drain(): Promise<void> {
+    this.stopping = true;
+    while (this.woken.size > 0) await Promise.all(this.woken);
   }
 
   /**
@@ -236,8 +264,8 @@ export class DeliveryRunner {
 
   /**
    * This delivery's slot is free (its outcome recorded or put back; if recording failed, it is still
-   * in flight and the count finds no free slot): the organization's oldest waiting delivery gets a
-   * command. `waiting` says whether any waits, when known: from the outcome's own statement, or
+   * in flight and the count finds no free slot): the organization's oldest waiting delivery is woken
+   * and run by this process (`runWoken`). `waiting` says whether any waits, when known: from the outcome's own statement, or
    * true for a delivery that has just been set waiting. Otherwise a probe asks, after this
    * delivery's outcome was committed: a wait committed earlier is seen, one committed later woke
    * itself (`waitForSlot`). The outcome's statement looks before its commit, so a wait committed in
@@ -247,10 +275,11 @@ export class DeliveryRunner {
    */
   private async wakeNextWaiting(orgId: string, waiting: boolean | undefined): Promise<void> {
     const limit = this.deps.orgConcurrency;
-    if (limit === undefined || waiting === false) return;
+    // Stopping: a delivery woken now would keep its mark for a lease with nobody to run it.
+    if (limit === undefined || waiting === false || this.stopping) return;
     try {
       if (waiting === undefined && !(await hasWaitingDeliveries(this.deps.db, orgId))) return;
-      if (await wakeWaitingDeliveries(this.deps.db, orgId, limit, 1) > 0) this.deps.wake();
+      this.runWoken(await wakeWaitingDeliveries(this.deps.db, orgId, limit, 1, this.deps.leaseMs));
     } catch (error) {
       this.deps.logger.warn({ err: error, org_id: orgId }, 'waking a delivery waiting for a slot failed; the sweeper will');
     }
