@@ -528,6 +528,28 @@ describe('DeliveryRunner (publisher database)', () => {
     expect(await outbox('publisher.delivery_run.v1', rest[0]!)).toEqual([]);
   });
 
+  it('wakes nobody once draining (shutdown): the slot it frees is left to the other publishers\' wakes and the sweep', async () => {
+    let release: () => void = () => undefined;
+    network.mockImplementation(() => new Promise<PublishResult>((resolve) => { release = () => resolve({ platformPostId: 'p', url: 'https://x.test/p' }); }));
+    const { deliveryIds: [first, second] } = await job(2, `org_drain_${randomUUID()}`);
+    const limited = runner({ orgConcurrency: 1 });
+    const running = limited.run(first!);
+    for (const deadline = Date.now() + 10_000; network.mock.calls.length < 1; ) {
+      if (Date.now() > deadline) throw new Error('the first delivery never reached the network');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await limited.run(second!);
+    expect(await waiting([second!])).toEqual([second]);
+    await limited.drain();
+    release();
+    await running;
+    expect(await delivery(first!)).toEqual(expect.objectContaining({ status: 'published' }));
+    // Not marked woken: another publisher's wake may take it at once.
+    expect(await delivery(second!)).toEqual(expect.objectContaining({ status: 'pending', orgWokenUntil: null }));
+    expect(await waiting([second!])).toEqual([second]);
+    expect(network).toHaveBeenCalledTimes(1);
+  });
+
   it('leaves a delivery waiting for a slot to the wake, never to the requeue of pending deliveries that lost their command', async () => {
     const orgId = `org_patient_${randomUUID()}`;
     const { deliveryIds: [busy, patient, lost] } = await job(3, orgId);

@@ -265,13 +265,14 @@ export class DeliveryRunner {
   /**
    * This delivery's slot is free (its outcome recorded or put back; if recording failed, it is still
    * in flight and the count finds no free slot): the organization's oldest waiting delivery is woken
-   * and run by this process (`runWoken`). `waiting` says whether any waits, when known: from the outcome's own statement, or
-   * true for a delivery that has just been set waiting. Otherwise a probe asks, after this
-   * delivery's outcome was committed: a wait committed earlier is seen, one committed later woke
-   * itself (`waitForSlot`). The outcome's statement looks before its commit, so a wait committed in
-   * between whose own wake also came before that commit is missed: it is woken by the next slot
-   * freed or, at the latest, by the sweeper, which wakes waiting deliveries of organizations with
-   * free slots on every pass (DELIVERY_SWEEP_INTERVAL_MS). So is one whose wake failed here.
+   * and run by this process (`runWoken`). `waiting` says whether any waits, when known: from the
+   * outcome's own statement, or true for a delivery that has just been set waiting. Otherwise a
+   * probe asks, after this delivery's outcome was committed: a wait committed earlier is seen, one
+   * committed later woke itself (`waitForSlot`). The outcome's statement looks before its commit, so
+   * a wait committed in between whose own wake also came before that commit is missed: it is woken by
+   * the next slot freed or, at the latest, by the sweeper, which wakes waiting deliveries of
+   * organizations with free slots on every pass (DELIVERY_SWEEP_INTERVAL_MS). So is one whose wake
+   * failed here.
    */
   private async wakeNextWaiting(orgId: string, waiting: boolean | undefined): Promise<void> {
     const limit = this.deps.orgConcurrency;
