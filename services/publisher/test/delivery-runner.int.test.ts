@@ -492,17 +492,18 @@ describe('DeliveryRunner (publisher database)', () => {
     await db.$executeRawUnsafe("UPDATE deliveries SET lease_until = now() - interval '1 second' WHERE id = $1::uuid", dead);
     expect(await wakeWaitingEverywhere(db, 1, 60_000)).toEqual([rest[0]]);
     expect(await woken(rest)).toEqual([rest[0]]);
-    // Woken, it is still waiting (its place in line kept) and the next sweep passes it over.
+    // Woken, it keeps its place in line and holds the free slot until its claim: the next sweep wakes nobody.
     expect((await waiting(rest)).sort()).toEqual([...rest].sort());
-    expect(await wakeWaitingEverywhere(db, 1, 60_000)).toEqual([rest[1]]);
-    // A waiting delivery whose job was cancelled is no longer pending: never woken.
-    await db.$executeRawUnsafe("UPDATE deliveries SET status = 'failed', org_woken_until = NULL WHERE id = $1::uuid", rest[1]);
+    expect(await wakeWaitingEverywhere(db, 1, 60_000)).toEqual([]);
+    // Its claim took the slot and it finished; a waiting delivery whose job was cancelled is no longer pending: never woken.
+    await db.$executeRawUnsafe("UPDATE deliveries SET status = 'published', org_wait_since = NULL, org_woken_until = NULL WHERE id = $1::uuid", rest[0]);
+    await db.$executeRawUnsafe("UPDATE deliveries SET status = 'failed' WHERE id = $1::uuid", rest[1]);
     await db.$executeRawUnsafe("UPDATE deliveries SET status = 'published', lease_until = NULL WHERE id = $1::uuid", dead);
     expect(await wakeWaitingEverywhere(db, 1, 60_000)).toEqual([rest[2]]);
     expect(await outbox('publisher.delivery_run.v1', rest[2]!)).toEqual([]);
   });
 
-  it('wakes in one statement, oldest first, no more than the free slots, and passes over a delivery another publisher woke until its mark runs out', async () => {
+  it('wakes in one statement, oldest first, no more than the free slots, never one another publisher woke, and puts one back in line once its mark runs out', async () => {
     const orgId = `org_wake_${randomUUID()}`;
     const { deliveryIds: [busy, ...rest] } = await job(4, orgId);
     await db.$executeRawUnsafe("UPDATE deliveries SET status = 'in_flight', attempts = 1, lease_until = now() + interval '1 minute' WHERE id = $1::uuid", busy);
@@ -517,10 +518,10 @@ describe('DeliveryRunner (publisher database)', () => {
     expect(await wakeWaitingDeliveries(db, orgId, 3, 3, 60_000)).toEqual([rest[2]]);
     expect(await wakeWaitingDeliveries(db, orgId, 3, 3, 60_000)).toEqual([]);
     expect(await hasWaitingDeliveries(db, orgId)).toBe(false);
-    // The waker of the first stopped before its claim: once its mark has run out, it is woken again.
+    // The waker of the first stopped before its claim: once its mark has run out, the sweep puts it back in line and wakes it again.
     await db.$executeRawUnsafe("UPDATE deliveries SET org_woken_until = now() - interval '1 second' WHERE id = $1::uuid", rest[0]);
-    expect(await hasWaitingDeliveries(db, orgId)).toBe(true);
-    expect(await wakeWaitingDeliveries(db, orgId, 3, 3, 60_000)).toEqual([rest[0]]);
+    expect(await hasWaitingDeliveries(db, orgId)).toBe(false);
+    expect(await wakeWaitingEverywhere(db, 3, 60_000)).toEqual([rest[0]]);
     // Its claim takes the mark off, with the wait.
     network.mockResolvedValue({ platformPostId: 'p', url: 'https://x.test/p' });
     await runner({ orgConcurrency: 3 }).run(rest[0]!);

@@ -1,5 +1,5 @@
 import type { RawSql } from '@svc/db';
-import { WAKEABLE } from './org-waiting.ts';
+import { WAITING } from './org-waiting.ts';
 
 /** A delivery's final outcome, as recorded. */
 export type RecordedOutcome =
@@ -94,7 +94,7 @@ export async function recordOutcomesUnlessLast(db: RawSql, items: readonly Outco
          FROM fits o
         WHERE d.id = o.id AND o.job_id IN (SELECT id FROM counted)
         RETURNING o.n, o.org_id)
-     SELECT done.n::int AS n, EXISTS (SELECT 1 FROM deliveries WHERE org_id = done.org_id AND ${WAKEABLE}) AS waiting
+     SELECT done.n::int AS n, EXISTS (SELECT 1 FROM deliveries WHERE org_id = done.org_id AND ${WAITING}) AS waiting
        FROM done`,
     column((item) => item.deliveryId),
     column((item) => item.attempt),
