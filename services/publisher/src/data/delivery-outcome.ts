@@ -59,7 +59,8 @@ export type RecordedUnlessLast = { recorded: false } | { recorded: true; othersW
  * `countFinishedDelivery`), as is a delivery its attempt no longer owns. A delivery named twice
  * is written once, for its first item.
  * For each item written it also says whether deliveries of its organization wait for a slot, not
- * woken already (as of the statement's start), so the slot it frees is offered without a probe of its own.
+ * woken already (as of the statement's start), so the slot it frees is offered without a probe of
+ * its own.
  */
 export async function recordOutcomesUnlessLast(db: RawSql, items: readonly OutcomeToRecord[]): Promise<RecordedUnlessLast[]> {
   const column = <T>(pick: (item: OutcomeToRecord) => T) => items.map(pick);

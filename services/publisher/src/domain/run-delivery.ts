@@ -140,7 +140,7 @@ export class DeliveryRunner {
    * instead of sending each a command through the outbox and the broker. Not awaited by the caller:
    * a woken delivery that frees its slot wakes the next, and a chain of awaits would hold the first
    * command until the organization's line ran dry. A run that fails (accounts unreachable) is logged
-   * and left to the next wake once its mark runs out, as is every delivery woken after `drain` began.
+   * and its delivery left marked: the sweep puts it back in line once the mark runs out.
    */
   runWoken(deliveryIds: readonly string[]): void {
     for (const id of deliveryIds) {
