@@ -9,7 +9,8 @@ export const WAITING = "org_wait_since IS NOT NULL AND org_woken_until IS NULL A
 
 /**
  * Takes up to `$3` of the organization's waiting deliveries, oldest first, no more than its free
- * slots (`$2` minus its live leases and the deliveries woken but not claimed yet: each holds the
+ * slots (`$2` minus its live leases, counted as the claim counts them, and the deliveries woken but
+ * not claimed yet: each holds the
  * slot it was woken for until its claim or until its mark runs out), and marks them woken for `$4`
  * seconds, in one statement, for the publisher that wakes them to run them in its own process.
  * Marked, a delivery leaves the index of waiting ones, so no other wake or probe reads past it, and
@@ -26,7 +27,7 @@ UPDATE deliveries SET org_woken_until = now() + make_interval(secs => $4::float8
  WHERE id IN (SELECT id FROM deliveries WHERE org_id = $1 AND ${WAITING}
                ORDER BY org_wait_since
                LIMIT (SELECT LEAST($3::int, GREATEST(0, $2::int
-                       - (SELECT count(*)::int FROM deliveries WHERE org_id = $1 AND status = 'in_flight' AND lease_until > now())
+                       - delivery_org_leases($1)
                        - (SELECT count(*)::int FROM deliveries WHERE org_id = $1 AND org_woken_until > now() AND status = 'pending'))))
                FOR UPDATE SKIP LOCKED)
 RETURNING id::text AS id`;
