@@ -59,8 +59,10 @@ interface Window {
   busyPercent: number;
   /** The cores' speed in the window: the median CPU ms of the speed probe's fixed work (higher is slower). */
   probeCpuMs: number | undefined;
-  /** Rows and index entries the publisher's database read per delivery in the window: per table (sequential scans) and per index. */
+  /** Rows and index entries the publisher's database read per delivery in the window (per table by sequential scans, per index), and rows it updated (all, and HOT) per table. */
   readsPerDelivery: Record<string, number>;
+  /** PostgreSQL's shared buffers per delivery in the window, the whole server: pages brought in, and who wrote dirty ones out. */
+  buffersPerDelivery: Record<string, number>;
 }
 
 interface CpuSample {
@@ -93,14 +95,33 @@ function windowCpu(before: CpuSample, after: CpuSample, deliveries: number): Pic
 /**
  * Rows read so far by sequential scans per table, and entries read per index, in one database: a
  * query that scans a growing table, or an index walking dead entries, shows up as a count per
- * delivery that grows from window to window.
+ * delivery that grows from window to window. Also the rows updated per table and how many of
+ * those were HOT (heap-only: no new entry in any index): an update that is not HOT adds an entry
+ * to every index of its table, which later reads walk past until vacuum removes it.
  */
 async function tableReads(db: pg.Client): Promise<Record<string, number>> {
   const { rows } = await db.query<{ name: string; n: string }>(
     `SELECT relname || ' seq' AS name, coalesce(seq_tup_read, 0) AS n FROM pg_stat_user_tables
-     UNION ALL SELECT indexrelname, idx_tup_read FROM pg_stat_user_indexes`,
+     UNION ALL SELECT indexrelname, idx_tup_read FROM pg_stat_user_indexes
+     UNION ALL SELECT relname || ' updated', n_tup_upd FROM pg_stat_user_tables
+     UNION ALL SELECT relname || ' HOT updated', n_tup_hot_upd FROM pg_stat_user_tables`,
   );
   return Object.fromEntries(rows.map((row) => [row.name, Number(row.n)]));
+}
+
+/**
+ * The server's buffer traffic so far. Once the tables a delivery touches outgrow shared_buffers,
+ * every delivery evicts pages and reads them back (`blocks read`), and backends write dirty pages
+ * themselves (`written by backends`): CPU per delivery that grows with the data, not with any plan.
+ */
+async function bufferCounters(db: pg.Client): Promise<Record<string, number>> {
+  const { rows: [row] } = await db.query<Record<string, string>>(
+    `SELECT buffers_alloc AS "buffers allocated", buffers_backend AS "written by backends",
+            buffers_clean AS "written by bgwriter", buffers_checkpoint AS "written by checkpoints",
+            (SELECT sum(blks_read) FROM pg_stat_database) AS "blocks read"
+       FROM pg_stat_bgwriter`,
+  );
+  return Object.fromEntries(Object.entries(row!).map(([key, value]) => [key, Number(value)]));
 }
 
 /** What grew between two samples, per delivery, keeping only what is worth reading. */
@@ -159,6 +180,8 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
   };
   // Without autovacuum every table that churns decays; the figure says which way the server ran.
   const autovacuum = (await publisher.query<{ autovacuum: string }>('SHOW autovacuum')).rows[0]!.autovacuum;
+  // The buffer cache the server ran with: the working set outgrowing it is one way to decay.
+  const sharedBuffers = (await publisher.query<{ shared_buffers: string }>('SHOW shared_buffers')).rows[0]!.shared_buffers;
   const open = async () => {
     const { rows } = await publisher.query<{ id: string }>('SELECT id FROM jobs WHERE id = ANY($1::uuid[]) AND finished_at IS NOT NULL', [[...unfinished]]);
     for (const row of rows) unfinished.delete(row.id);
@@ -183,6 +206,7 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
   let from = new Date();
   let cpuBefore = cpuNow(system);
   let readsBefore = await tableReads(publisher);
+  let buffersBefore = await bufferCounters(publisher);
   try {
     while (Date.now() - started < options.minutes * 60_000) {
       await sleep(options.windowSeconds * 1000);
@@ -193,6 +217,7 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
       const deliveries = Number(finished!.n);
       const cpuAfter = cpuNow(system);
       const readsAfter = await tableReads(publisher);
+      const buffersAfter = await bufferCounters(publisher);
       const window: Window = {
         endedAtS: Math.round((to.getTime() - started) / 1000),
         deliveries,
@@ -201,12 +226,14 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
         ...windowCpu(cpuBefore, cpuAfter, deliveries),
         probeCpuMs: speed.medianBetween(from.getTime(), to.getTime()),
         readsPerDelivery: perDelivery(readsBefore, readsAfter, deliveries, 0.5),
+        buffersPerDelivery: perDelivery(buffersBefore, buffersAfter, deliveries, 0),
       };
       windows.push(window);
-      console.log(`soak ${window.endedAtS} s: ${window.rate.toFixed(1)} deliveries/s, cores ${window.busyPercent}% busy, speed probe ${window.probeCpuMs} cpu ms, cpu ms/delivery ${JSON.stringify(window.cpuPerDelivery)}, publisher rows read/delivery ${JSON.stringify(window.readsPerDelivery)}, ${JSON.stringify(window.rows)}`);
+      console.log(`soak ${window.endedAtS} s: ${window.rate.toFixed(1)} deliveries/s, cores ${window.busyPercent}% busy, speed probe ${window.probeCpuMs} cpu ms, cpu ms/delivery ${JSON.stringify(window.cpuPerDelivery)}, publisher rows read and updated/delivery ${JSON.stringify(window.readsPerDelivery)}, buffers/delivery ${JSON.stringify(window.buffersPerDelivery)}, ${JSON.stringify(window.rows)}`);
       from = to;
       cpuBefore = cpuAfter;
       readsBefore = readsAfter;
+      buffersBefore = buffersAfter;
     }
   } finally {
     stopping = true;
@@ -258,7 +285,8 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
   const sizes = Object.fromEntries([
     ...startEnd('', first.rows, last.rows),
     ...startEnd('cpu ms/delivery', first.cpuPerDelivery, last.cpuPerDelivery),
-    ...startEnd('rows read/delivery', first.readsPerDelivery, last.readsPerDelivery),
+    ...startEnd('rows/delivery', first.readsPerDelivery, last.readsPerDelivery),
+    ...startEnd('buffers/delivery', first.buffersPerDelivery, last.buffersPerDelivery),
   ]);
   const figures: BenchFigure[] = [{
     name: `soak: ${options.minutes} min steady publishing, ${accounts.length} X accounts a job, ${options.backlog} jobs open`,
@@ -268,11 +296,12 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
     baselineName: `mean of the first ${span} full windows of the same run`,
     target: 'ratio >= 0.9 (no decay with use)',
     detail: {
-      autovacuum, 'window s': options.windowSeconds, windows: windows.length, jobs: jobIds.length, deliveries: targets,
+      autovacuum, 'shared buffers': sharedBuffers, 'window s': options.windowSeconds, windows: windows.length, jobs: jobIds.length, deliveries: targets,
       'window rates': windows.map((window) => window.rate.toFixed(1)).join(' '),
       'window cores busy %': windows.map((window) => window.busyPercent).join(' '),
       'window machine cpu ms/delivery': windows.map((window) => window.cpuPerDelivery.machine).join(' '),
       'window speed probe cpu ms': windows.map((window) => window.probeCpuMs ?? '-').join(' '),
+      'window blocks read/delivery': windows.map((window) => window.buffersPerDelivery['blocks read'] ?? 0).join(' '),
       ...speedAdjusted,
       'min window rate': Math.min(...full.map((window) => window.rate)), ...sizes,
     },

@@ -2,6 +2,7 @@ import { benchAccept } from '../../bench/scenarios/accept.ts';
 import { benchAnalytics } from '../../bench/scenarios/analytics.ts';
 import { benchDeliver } from '../../bench/scenarios/deliver.ts';
 import { benchFire } from '../../bench/scenarios/fire.ts';
+import { benchHistory } from '../../bench/scenarios/history.ts';
 import { benchOutboxRelay } from '../../bench/scenarios/outbox-relay.ts';
 import { benchScaleOut } from '../../bench/scenarios/scale-out.ts';
 import { benchSoak } from '../../bench/scenarios/soak.ts';
@@ -68,6 +69,9 @@ describe('throughput benchmarks (smoke)', () => {
     // PostgreSQL's CPU counts its exited backends too, and the cores' speed is sampled beside the run.
     expect(result.figures[0]!.detail!['postgres cpu ms/delivery end']).toBeGreaterThan(0);
     expect(result.figures[0]!.detail!['speed probe cpu ms end']).toBeGreaterThan(0);
+    // The server's buffer traffic per delivery, and the cache size it ran with.
+    expect(result.figures[0]!.detail!['buffers allocated buffers/delivery end']).toBeGreaterThanOrEqual(0);
+    expect(result.figures[0]!.detail!['shared buffers']).toMatch(/B$/);
   }, 120_000);
 });
 
@@ -89,7 +93,15 @@ describe('scale-out benchmark (smoke)', () => {
 });
 
 // These start their own systems (the dispatcher as a built process; analytics and the relay in this process).
-describe('webhooks, analytics and outbox relay benchmarks (smoke)', () => {
+describe('webhooks, analytics, history and outbox relay benchmarks (smoke)', () => {
+  it('history: buffers per call of every delivery-path operation, beside a small and a larger history', async () => {
+    const result = await benchHistory({ smallJobs: 20, largeJobs: 200, accounts: 3, samples: 2 });
+    // expectFigures: every operation ran its statements under EXPLAIN and touched pages, both times.
+    expectFigures(result);
+    expect(result.figures).toHaveLength(7);
+    expect(result.figures.every((figure) => figure.detail!.reads !== '-')).toBe(true);
+  }, 120_000);
+
   it('outbox relay: a rate on plain pg against Prisma and against publishing directly', async () => {
     const result = await benchOutboxRelay({ messages: 200, delayed: 100 });
     expectFigures(result);
