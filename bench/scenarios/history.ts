@@ -52,6 +52,8 @@ interface Explained {
  * A RawSql that runs every statement under EXPLAIN (ANALYZE, BUFFERS) on one connection and returns
  * no rows: the functions under test send their real SQL with their real parameters, and the
  * measurement is what PostgreSQL did for it. Buffers are the plan root's shared hits and reads.
+ * A function that acts on what a statement returned sees nothing: the sweep finds no organization
+ * to wake, so the wake of one is measured as an operation of its own.
  */
 class ExplainingSql implements TransactionalClient {
   statements: Explained[] = [];

@@ -206,6 +206,7 @@ describe('grouped delivery statements', () => {
       }
     }
   });
+
   it('counts a job\'s finished deliveries in place: a page full of new jobs keeps room for their counts (fillfactor), so no count moves its row', async () => {
     // Enough jobs for several pages, each with deliveries left after this outcome (no job finishes).
     const made = await Promise.all(Array.from({ length: 300 }, () => job(3, { orgId: 'org_pages' })));
