@@ -41,7 +41,7 @@ const LEASE_MS = 60_000;
 const BATCH = 10;
 const INSERT_CHUNK = 20_000;
 
-/** One statement as PostgreSQL ran it: the pages its plan touched, its execution time, and what it scanned. */
+/** A statement as PostgreSQL ran it, or an operation's statements together: the pages touched, the execution time, and what was scanned. */
 interface Explained {
   buffers: number;
   ms: number;
@@ -183,16 +183,10 @@ async function addOpenJobs(client: pg.Client, accounts: string[]): Promise<OpenS
   return { pending: pending.rows.map((row) => row.id), inFlight: inFlight.rows.map((row) => ({ id: row.id, attempt: 1 })), jobId: job.rows[0]!.id };
 }
 
-interface Measured {
-  buffers: number;
-  ms: number;
-  scans: string[];
-}
-
-/** Each operation `samples` times, each in a transaction rolled back: median buffers and ms per call. */
-async function measure(client: pg.Client, state: OpenState, samples: number): Promise<Map<string, Measured>> {
+/** Each operation `samples` times, each in a transaction rolled back: median buffers and ms per call, and what it scanned. */
+async function measure(client: pg.Client, state: OpenState, samples: number): Promise<Map<string, Explained>> {
   const sql = new ExplainingSql(client);
-  const measured = new Map<string, Measured>();
+  const measured = new Map<string, Explained>();
   for (const [name, run] of OPERATIONS) {
     const buffers: number[] = [];
     const ms: number[] = [];

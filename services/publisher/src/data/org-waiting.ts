@@ -10,9 +10,9 @@ export const WAITING = "org_wait_since IS NOT NULL AND org_woken_until IS NULL A
 /**
  * Takes up to `$3` of the organization's waiting deliveries, oldest first, no more than its free
  * slots (`$2` minus its live leases, counted as the claim counts them, and the deliveries woken but
- * not claimed yet: each holds the
- * slot it was woken for until its claim or until its mark runs out), and marks them woken for `$4`
- * seconds, in one statement, for the publisher that wakes them to run them in its own process.
+ * not claimed yet: each holds the slot it was woken for until its claim or until its mark runs
+ * out), and marks them woken for `$4` seconds, in one statement, for the publisher that wakes them
+ * to run them in its own process.
  * Marked, a delivery leaves the index of waiting ones, so no other wake or probe reads past it, and
  * keeps `org_wait_since`, so its claim puts it back in its place in line if the organization is
  * busy again. It was a command through the outbox, the relay and the broker per woken delivery: in
