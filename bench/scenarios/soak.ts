@@ -11,6 +11,7 @@ import { startCpuSpeedProbe } from '../support/cpu-speed.ts';
 import { busyPercent, machineCpu } from '../support/machine-cpu.ts';
 import { sleep } from '../support/publish-jobs.ts';
 import type { BenchFigure, BenchResult } from '../support/results.ts';
+import { fitTrend } from '../support/trend.ts';
 
 export interface SoakOptions {
   minutes: number;
@@ -40,7 +41,7 @@ const TABLES: [BenchService, string][] = [
   ['webhook-dispatcher', 'outbox_messages'],
 ];
 
-/** Windows averaged at the start and at the end of the run. */
+/** Windows averaged at the start and at the end of the run (kept in the detail beside the trend). */
 const SPAN = 3;
 
 interface Window {
@@ -130,17 +131,21 @@ function perDelivery(before: Record<string, number>, after: Record<string, numbe
   return Object.fromEntries(entries.filter(([, value]) => value >= floor).map(([key, value]) => [key, Math.round(value * 10) / 10]));
 }
 
+async function deadTuples(db: pg.Client, table: string): Promise<number> {
+  const { rows: [dead] } = await db.query<{ n: string | null }>('SELECT n_dead_tup AS n FROM pg_stat_user_tables WHERE relname = $1', [table]);
+  return Number(dead?.n ?? 0);
+}
+
 async function tableRows(databases: Map<BenchService, pg.Client>): Promise<Record<string, number>> {
   const rows: Record<string, number> = {};
   for (const [service, table] of TABLES) {
     const db = databases.get(service)!;
     const { rows: [count] } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`);
     rows[`${service}.${table}`] = Number(count!.n);
-    if (table === 'outbox_messages') {
-      const { rows: [dead] } = await db.query<{ n: string | null }>("SELECT n_dead_tup AS n FROM pg_stat_user_tables WHERE relname = 'outbox_messages'");
-      rows[`${service}.outbox dead tuples`] = Number(dead?.n ?? 0);
-    }
+    if (table === 'outbox_messages') rows[`${service}.outbox dead tuples`] = await deadTuples(db, table);
   }
+  // Four updates a delivery, none HOT: the dead versions autovacuum has yet to remove.
+  rows['publisher.deliveries dead tuples'] = await deadTuples(databases.get('publisher')!, 'deliveries');
   return rows;
 }
 
@@ -178,10 +183,12 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
     jobIds.push(id);
     unfinished.add(id);
   };
-  // Without autovacuum every table that churns decays; the figure says which way the server ran.
-  const autovacuum = (await publisher.query<{ autovacuum: string }>('SHOW autovacuum')).rows[0]!.autovacuum;
-  // The buffer cache the server ran with: the working set outgrowing it is one way to decay.
-  const sharedBuffers = (await publisher.query<{ shared_buffers: string }>('SHOW shared_buffers')).rows[0]!.shared_buffers;
+  // The server settings a soak's trend depends on, reported with it: without autovacuum every table
+  // that churns decays, its naptime bounds how often a table is vacuumed however fast it churns, and
+  // a working set that outgrows the buffer cache is another way to decay.
+  const { rows: [settings] } = await publisher.query<{ autovacuum: string; naptime: string; shared_buffers: string }>(
+    "SELECT current_setting('autovacuum') AS autovacuum, current_setting('autovacuum_naptime') AS naptime, current_setting('shared_buffers') AS shared_buffers",
+  );
   const open = async () => {
     const { rows } = await publisher.query<{ id: string }>('SELECT id FROM jobs WHERE id = ANY($1::uuid[]) AND finished_at IS NOT NULL', [[...unfinished]]);
     for (const row of rows) unfinished.delete(row.id);
@@ -255,12 +262,14 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
     throw new Error(`not exactly once: ${posts.length} posts (${keys.size} distinct) on X for ${targets} targets`);
   }
 
-  // The first window warms up (processes, JIT, pools). One window's rate moves by +-10% with what
-  // else the two cores do (an autovacuum pass, a checkpoint): the start is the mean of the next
-  // SPAN windows, the end the mean of the last SPAN, both kept apart when the run is short.
+  // The first window warms up (processes, JIT, pools). One window's rate moves by 10-25% with what
+  // else the two cores do (an autovacuum pass, a checkpoint): the start and the end are read off a
+  // line fitted through every full window (bench/support/trend.ts). The means of the first and last
+  // SPAN windows, which the verdict used before, are kept in the detail.
   const full = windows.length > 1 ? windows.slice(1) : windows;
   const span = Math.max(1, Math.min(SPAN, Math.floor(full.length / 2)));
   const mean = (some: Window[]) => some.reduce((sum, window) => sum + window.rate, 0) / some.length;
+  const trend = fitTrend(full.map((window) => window.rate));
   const first = full[0]!;
   const last = full.at(-1)!;
   // The rate the end would have had on cores as fast as the start's: the end's rate times how much
@@ -270,7 +279,7 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
     const values = some.flatMap((window) => (window.probeCpuMs === undefined ? [] : [window.probeCpuMs]));
     return values.length === 0 ? undefined : values.reduce((sum, ms) => sum + ms, 0) / values.length;
   };
-  const [startRate, endRate] = [mean(full.slice(0, span)), mean(full.slice(-span))];
+  const [startRate, endRate] = [trend.start, trend.end];
   const [probeStart, probeEnd] = [probed(full.slice(0, span)), probed(full.slice(-span))];
   const speedAdjusted = probeStart === undefined || probeEnd === undefined ? {} : {
     'speed probe cpu ms start': Math.round(probeStart * 10) / 10,
@@ -291,17 +300,22 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
   const figures: BenchFigure[] = [{
     name: `soak: ${options.minutes} min steady publishing, ${accounts.length} X accounts a job, ${options.backlog} jobs open`,
     value: endRate,
-    unit: `deliveries/s, mean of the last ${span} windows`,
+    unit: 'deliveries/s at the last window, on a line fitted through every full window',
     baseline: startRate,
-    baselineName: `mean of the first ${span} full windows of the same run`,
+    baselineName: 'the same line at the first full window of the same run',
     target: 'ratio >= 0.9 (no decay with use)',
     detail: {
-      autovacuum, 'shared buffers': sharedBuffers, 'window s': options.windowSeconds, windows: windows.length, jobs: jobIds.length, deliveries: targets,
+      autovacuum: settings!.autovacuum, 'autovacuum naptime': settings!.naptime, 'shared buffers': settings!.shared_buffers, 'window s': options.windowSeconds, windows: windows.length, jobs: jobIds.length, deliveries: targets,
       'window rates': windows.map((window) => window.rate.toFixed(1)).join(' '),
       'window cores busy %': windows.map((window) => window.busyPercent).join(' '),
       'window machine cpu ms/delivery': windows.map((window) => window.cpuPerDelivery.machine).join(' '),
       'window speed probe cpu ms': windows.map((window) => window.probeCpuMs ?? '-').join(' '),
       'window blocks read/delivery': windows.map((window) => window.buffersPerDelivery['blocks read'] ?? 0).join(' '),
+      // Change per window, and two standard errors of it: a slope inside the margin is noise.
+      'rate trend deliveries/s per window': Math.round(trend.slope * 100) / 100,
+      'rate trend margin': Number.isFinite(trend.margin) ? Math.round(trend.margin * 100) / 100 : '-',
+      [`mean of the first ${span} full windows`]: Math.round(mean(full.slice(0, span)) * 10) / 10,
+      [`mean of the last ${span} windows`]: Math.round(mean(full.slice(-span)) * 10) / 10,
       ...speedAdjusted,
       'min window rate': Math.min(...full.map((window) => window.rate)), ...sizes,
     },

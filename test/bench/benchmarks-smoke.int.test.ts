@@ -72,6 +72,10 @@ describe('throughput benchmarks (smoke)', () => {
     // The server's buffer traffic per delivery, and the cache size it ran with.
     expect(result.figures[0]!.detail!['buffers allocated buffers/delivery end']).toBeGreaterThanOrEqual(0);
     expect(result.figures[0]!.detail!['shared buffers']).toMatch(/B$/);
+    // The verdict's line through the windows, and the vacuum settings and backlog it depends on.
+    expect(result.figures[0]!.detail!['rate trend deliveries/s per window']).toEqual(expect.any(Number));
+    expect(result.figures[0]!.detail!['autovacuum naptime']).toMatch(/^\d+(s|min)$/);
+    expect(result.figures[0]!.detail!['publisher.deliveries dead tuples end']).toBeGreaterThanOrEqual(0);
   }, 120_000);
 });
 
