@@ -83,7 +83,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   await runtime.broker.serveRpc({
     messages: [...publisherRpc, ...mediaRpc],
     handlers: {
-      ...publisherRpcHandlers({ db, jobs, limits, wake, create: { db, accounts: acceptAccounts, accept, allowPrivateUrls: config.ALLOW_PRIVATE_URLS, minLeadSeconds: config.SCHEDULE_MIN_LEAD_SECONDS, wake, media: resolveDeps, mediaPublicBaseUrl: config.MEDIA_PUBLIC_BASE_URL, tiktokVerifiedPrefixes: config.TIKTOK_VERIFIED_URL_PREFIXES.split(',').map((prefix) => prefix.trim()).filter(Boolean) } }),
+      ...publisherRpcHandlers({ db, jobs, limits, wake, transactionTimeoutMs: config.RPC_TIMEOUT_MS, create: { db, accounts: acceptAccounts, accept, allowPrivateUrls: config.ALLOW_PRIVATE_URLS, minLeadSeconds: config.SCHEDULE_MIN_LEAD_SECONDS, wake, media: resolveDeps, mediaPublicBaseUrl: config.MEDIA_PUBLIC_BASE_URL, tiktokVerifiedPrefixes: config.TIKTOK_VERIFIED_URL_PREFIXES.split(',').map((prefix) => prefix.trim()).filter(Boolean) } }),
       ...mediaRpcHandlers({ media, storage, publicBaseUrl: config.MEDIA_PUBLIC_BASE_URL, quotaBytes: config.MEDIA_ORG_QUOTA_BYTES }),
     },
   });

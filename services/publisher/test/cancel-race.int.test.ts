@@ -48,7 +48,7 @@ describe('cancel vs dispatch race (publisher database)', () => {
     for (let i = 0; i < 200; i += 1) {
       const orgId = `org_${i % 3}`;
       const id = await scheduledJob(orgId);
-      const cancel = cancelJob({ db, jobs, limits, wake }, orgId, id, null).then(() => 'canceled' as const, (error: { code?: string }) => (error.code === 'conflict' ? 'conflict' : Promise.reject(error)));
+      const cancel = cancelJob({ db, jobs, limits, wake, transactionTimeoutMs: 10_000 }, orgId, id, null).then(() => 'canceled' as const, (error: { code?: string }) => (error.code === 'conflict' ? 'conflict' : Promise.reject(error)));
       const dispatch = dispatchJob({ db, wake }, id);
       let canceled: 'canceled' | 'conflict';
       let dispatched: boolean;
@@ -78,9 +78,9 @@ describe('cancel vs dispatch race (publisher database)', () => {
     const jobs = new JobsRepository(db);
     const limits = new PlanLimitsRepository(db, 1000);
     const id = await scheduledJob('org_a');
-    await expect(cancelJob({ db, jobs, limits, wake }, 'org_b', id, null)).rejects.toMatchObject({ code: 'not_found' });
-    await expect(cancelJob({ db, jobs, limits, wake }, 'org_a', randomUUID(), null)).rejects.toMatchObject({ code: 'not_found' });
-    await expect(cancelJob({ db, jobs, limits, wake }, 'org_a', 'nope', null)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(cancelJob({ db, jobs, limits, wake, transactionTimeoutMs: 10_000 }, 'org_b', id, null)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(cancelJob({ db, jobs, limits, wake, transactionTimeoutMs: 10_000 }, 'org_a', randomUUID(), null)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(cancelJob({ db, jobs, limits, wake, transactionTimeoutMs: 10_000 }, 'org_a', 'nope', null)).rejects.toMatchObject({ code: 'not_found' });
     expect((await db.job.findUnique({ where: { id } }))?.status).toBe('scheduled');
   });
 });

@@ -109,7 +109,7 @@ describe('dispatching due jobs in batches (publisher database)', () => {
     const tally = { canceled: 0, dispatched: 0 };
     for (let round = 0; round < 5; round += 1) {
       const ids = await Promise.all(Array.from({ length: 20 }, () => scheduledJob()));
-      const cancels = ids.map((id) => cancelJob({ db, jobs, limits, wake }, 'org_1', id, null).then(() => true, (error: { code?: string }) => (error.code === 'conflict' ? false : Promise.reject(error))));
+      const cancels = ids.map((id) => cancelJob({ db, jobs, limits, wake, transactionTimeoutMs: 10_000 }, 'org_1', id, null).then(() => true, (error: { code?: string }) => (error.code === 'conflict' ? false : Promise.reject(error))));
       const [dispatched, ...canceled] = await Promise.all([dispatchJobs(deps(), ids), ...cancels]);
       for (const [n, id] of ids.entries()) {
         const wonDispatch = dispatched.includes(id);

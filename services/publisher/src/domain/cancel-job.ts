@@ -11,7 +11,21 @@ import { toPostView } from './post-view.ts';
  * 'scheduled'`); dispatching a due job is the mirror UPDATE, so when both race, the row lock and
  * PostgreSQL's re-check of the WHERE clause let exactly one win (reliability.md §3.2).
  */
-export async function cancelJob(deps: { db: PrismaClient; jobs: JobsRepository; limits: PlanLimitsRepository; wake: () => void }, orgId: string, jobId: string, requestId: string | null): Promise<PostViewType> {
+export interface CancelJobDeps {
+  db: PrismaClient;
+  jobs: JobsRepository;
+  limits: PlanLimitsRepository;
+  wake: () => void;
+  /**
+   * How long the cancel's transaction may last, waits included. It waits for the organization's
+   * usage row (`giveBack`), which every accept and cancel of the organization updates: thirty
+   * cancels at once queue on it, and Prisma's default of 5 s ended the last ones with a 500 on a
+   * loaded machine. The caller waits RPC_TIMEOUT_MS for the answer, so the transaction may too.
+   */
+  transactionTimeoutMs: number;
+}
+
+export async function cancelJob(deps: CancelJobDeps, orgId: string, jobId: string, requestId: string | null): Promise<PostViewType> {
   if (!isUuid(jobId)) throw notFound(`The job ${jobId}`);
   const canceled = await deps.db.$transaction(async (tx) => {
     const won = await tx.$executeRawUnsafe(
@@ -25,7 +39,7 @@ export async function cancelJob(deps: { db: PrismaClient; jobs: JobsRepository; 
     await deps.limits.giveBack(orgId, jobId, tx);
     await enqueueOutbox(tx, [createEnvelope(schedulerJobUnschedule, { job_id: jobId }, { orgId, requestId })]);
     return true;
-  });
+  }, { timeout: deps.transactionTimeoutMs, maxWait: deps.transactionTimeoutMs });
   const job = await deps.jobs.find(orgId, jobId);
   if (job === null) throw notFound(`The job ${jobId}`);
   if (!canceled) {

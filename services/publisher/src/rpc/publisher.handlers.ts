@@ -18,6 +18,8 @@ export interface PublisherRpcDeps {
   limits: PlanLimitsRepository;
   create: CreateJobDeps;
   wake: () => void;
+  /** The cancel's transaction limit (domain/cancel-job.ts). */
+  transactionTimeoutMs: number;
 }
 
 function orgOf(envelope: Envelope): string {
@@ -42,7 +44,7 @@ export function publisherRpcHandlers(deps: PublisherRpcDeps): RpcHandlers<typeof
         optionsField: env.payload.options_field ?? 'provider_options',
       }),
 
-    'publisher.job_cancel.v1': (env) => cancelJob({ db: deps.db, jobs: deps.jobs, limits: deps.limits, wake: deps.wake }, orgOf(env), env.payload.job_id, env.request_id),
+    'publisher.job_cancel.v1': (env) => cancelJob({ db: deps.db, jobs: deps.jobs, limits: deps.limits, wake: deps.wake, transactionTimeoutMs: deps.transactionTimeoutMs }, orgOf(env), env.payload.job_id, env.request_id),
 
     'publisher.job_get.v1': async (env) => {
       const job = await deps.jobs.find(orgOf(env), env.payload.job_id);
