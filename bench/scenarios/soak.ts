@@ -11,6 +11,7 @@ import { startCpuSpeedProbe } from '../support/cpu-speed.ts';
 import { busyPercent, machineCpu } from '../support/machine-cpu.ts';
 import { sleep } from '../support/publish-jobs.ts';
 import type { BenchFigure, BenchResult } from '../support/results.ts';
+import { statementCounters, statementsPerDelivery, type StatementCount } from '../support/statement-stats.ts';
 import { fitTrend } from '../support/trend.ts';
 
 export interface SoakOptions {
@@ -62,8 +63,10 @@ interface Window {
   probeCpuMs: number | undefined;
   /** Rows and index entries the publisher's database read per delivery in the window (per table by sequential scans, per index), and rows it updated (all, and HOT) per table. */
   readsPerDelivery: Record<string, number>;
-  /** PostgreSQL's shared buffers per delivery in the window, the whole server: pages brought in, and who wrote dirty ones out. */
+  /** PostgreSQL's shared buffers per delivery in the window, the whole server: pages brought in, who wrote dirty ones out, and the WAL written. */
   buffersPerDelivery: Record<string, number>;
+  /** Each statement's calls and execution ms per delivery in the window, the whole server, when it loads pg_stat_statements. */
+  statements: StatementCount[] | undefined;
 }
 
 interface CpuSample {
@@ -111,18 +114,50 @@ async function tableReads(db: pg.Client): Promise<Record<string, number>> {
 }
 
 /**
- * The server's buffer traffic so far. Once the tables a delivery touches outgrow shared_buffers,
- * every delivery evicts pages and reads them back (`blocks read`), and backends write dirty pages
- * themselves (`written by backends`): CPU per delivery that grows with the data, not with any plan.
+ * The server's buffer and WAL traffic so far. Once the tables a delivery touches outgrow
+ * shared_buffers, every delivery evicts pages and reads them back (`blocks read`), and backends
+ * write dirty pages themselves (`written by backends`): CPU per delivery that grows with the data,
+ * not with any plan. The first change of a page after a checkpoint writes the whole page to the WAL
+ * (`WAL full pages`): the more distinct pages a delivery's changes touch, the more of them.
  */
 async function bufferCounters(db: pg.Client): Promise<Record<string, number>> {
   const { rows: [row] } = await db.query<Record<string, string>>(
     `SELECT buffers_alloc AS "buffers allocated", buffers_backend AS "written by backends",
             buffers_clean AS "written by bgwriter", buffers_checkpoint AS "written by checkpoints",
-            (SELECT sum(blks_read) FROM pg_stat_database) AS "blocks read"
-       FROM pg_stat_bgwriter`,
+            (SELECT sum(blks_read) FROM pg_stat_database) AS "blocks read",
+            wal_records AS "WAL records", wal_fpi AS "WAL full pages", wal_bytes / 1024 AS "WAL KB"
+       FROM pg_stat_bgwriter, pg_stat_wal`,
   );
   return Object.fromEntries(Object.entries(row!).map(([key, value]) => [key, Number(value)]));
+}
+
+/** A window's statements for the log: their execution per delivery, and the few that took most. */
+function statementsLine(statements: StatementCount[] | undefined): string {
+  if (statements === undefined) return '';
+  const top = statements.slice(0, 5).map((statement) => `${statement.calls.toFixed(2)} x ${(statement.ms / Math.max(statement.calls, 1e-9) * 1000).toFixed(0)} us ${statement.query}`);
+  return `, statement execution ms/delivery ${totalMs(statements).toFixed(2)}, most: ${top.join(' | ')}`;
+}
+
+const totalMs = (statements: StatementCount[]) => statements.reduce((sum, statement) => sum + statement.ms, 0);
+
+/**
+ * Statement execution per delivery at the first full window and the last, whole and for the five
+ * statements that took most at the end: whether the decay is in the statements, and in which.
+ */
+function statementDetail(first: Window, last: Window): Record<string, string | number> {
+  if (first.statements === undefined || last.statements === undefined) return { 'statement execution': 'not measured (pg_stat_statements not loaded)' };
+  const round = (value: number) => Math.round(value * 1000) / 1000;
+  const detail: Record<string, string | number> = {
+    'statement execution ms/delivery start': round(totalMs(first.statements)),
+    'statement execution ms/delivery end': round(totalMs(last.statements)),
+    'statements/delivery start': round(first.statements.reduce((sum, statement) => sum + statement.calls, 0)),
+    'statements/delivery end': round(last.statements.reduce((sum, statement) => sum + statement.calls, 0)),
+  };
+  last.statements.slice(0, 5).forEach((statement, index) => {
+    const before = first.statements!.find((other) => other.query === statement.query);
+    detail[`statement ${index + 1}`] = `${statement.query}: calls/delivery ${round(before?.calls ?? 0)} -> ${round(statement.calls)}, ms/delivery ${round(before?.ms ?? 0)} -> ${round(statement.ms)}`;
+  });
+  return detail;
 }
 
 /** What grew between two samples, per delivery, keeping only what is worth reading. */
@@ -214,6 +249,7 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
   let cpuBefore = cpuNow(system);
   let readsBefore = await tableReads(publisher);
   let buffersBefore = await bufferCounters(publisher);
+  let statementsBefore = await statementCounters(publisher);
   try {
     while (Date.now() - started < options.minutes * 60_000) {
       await sleep(options.windowSeconds * 1000);
@@ -225,6 +261,7 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
       const cpuAfter = cpuNow(system);
       const readsAfter = await tableReads(publisher);
       const buffersAfter = await bufferCounters(publisher);
+      const statementsAfter = await statementCounters(publisher);
       const window: Window = {
         endedAtS: Math.round((to.getTime() - started) / 1000),
         deliveries,
@@ -234,13 +271,15 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
         probeCpuMs: speed.medianBetween(from.getTime(), to.getTime()),
         readsPerDelivery: perDelivery(readsBefore, readsAfter, deliveries, 0.5),
         buffersPerDelivery: perDelivery(buffersBefore, buffersAfter, deliveries, 0),
+        statements: statementsBefore === undefined || statementsAfter === undefined ? undefined : statementsPerDelivery(statementsBefore, statementsAfter, deliveries),
       };
       windows.push(window);
-      console.log(`soak ${window.endedAtS} s: ${window.rate.toFixed(1)} deliveries/s, cores ${window.busyPercent}% busy, speed probe ${window.probeCpuMs} cpu ms, cpu ms/delivery ${JSON.stringify(window.cpuPerDelivery)}, publisher rows read and updated/delivery ${JSON.stringify(window.readsPerDelivery)}, buffers/delivery ${JSON.stringify(window.buffersPerDelivery)}, ${JSON.stringify(window.rows)}`);
+      console.log(`soak ${window.endedAtS} s: ${window.rate.toFixed(1)} deliveries/s, cores ${window.busyPercent}% busy, speed probe ${window.probeCpuMs} cpu ms, cpu ms/delivery ${JSON.stringify(window.cpuPerDelivery)}, publisher rows read and updated/delivery ${JSON.stringify(window.readsPerDelivery)}, buffers/delivery ${JSON.stringify(window.buffersPerDelivery)}, ${JSON.stringify(window.rows)}${statementsLine(window.statements)}`);
       from = to;
       cpuBefore = cpuAfter;
       readsBefore = readsAfter;
       buffersBefore = buffersAfter;
+      statementsBefore = statementsAfter;
     }
   } finally {
     stopping = true;
@@ -311,6 +350,7 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
       'window machine cpu ms/delivery': windows.map((window) => window.cpuPerDelivery.machine).join(' '),
       'window speed probe cpu ms': windows.map((window) => window.probeCpuMs ?? '-').join(' '),
       'window blocks read/delivery': windows.map((window) => window.buffersPerDelivery['blocks read'] ?? 0).join(' '),
+      ...statementDetail(first, last),
       // Change per window, and two standard errors of it: a slope inside the margin is noise.
       'rate trend deliveries/s per window': Math.round(trend.slope * 100) / 100,
       'rate trend margin': Number.isFinite(trend.margin) ? Math.round(trend.margin * 100) / 100 : '-',
