@@ -20,7 +20,8 @@ export interface CancelJobDeps {
    * How long the cancel's transaction may last, waits included. It waits for the organization's
    * usage row (`giveBack`), which every accept and cancel of the organization updates: thirty
    * cancels at once queue on it, and Prisma's default of 5 s ended the last ones with a 500 on a
-   * loaded machine. The caller waits RPC_TIMEOUT_MS for the answer, so the transaction may too.
+   * loaded machine (the tests' services wait 10 s for an answer). The caller waits RPC_TIMEOUT_MS
+   * for the answer, so the transaction may too.
    */
   transactionTimeoutMs: number;
 }
@@ -35,9 +36,11 @@ export async function cancelJob(deps: CancelJobDeps, orgId: string, jobId: strin
     );
     if (won === 0) return false;
     await tx.$executeRawUnsafe("UPDATE deliveries SET status = 'canceled', updated_at = now() WHERE job_id = $1::uuid AND status = 'pending'", jobId);
-    // A job that never ran is not a post: its unit of the monthly quota comes back.
-    await deps.limits.giveBack(orgId, jobId, tx);
     await enqueueOutbox(tx, [createEnvelope(schedulerJobUnschedule, { job_id: jobId }, { orgId, requestId })]);
+    // A job that never ran is not a post: its unit of the monthly quota comes back. Last, so the
+    // organization's usage row, which its every accept and cancel updates, stays locked only for this
+    // statement and the commit.
+    await deps.limits.giveBack(orgId, jobId, tx);
     return true;
   }, { timeout: deps.transactionTimeoutMs, maxWait: deps.transactionTimeoutMs });
   const job = await deps.jobs.find(orgId, jobId);
