@@ -1,7 +1,7 @@
 import type pg from 'pg';
 
 export interface StatementCount {
-  /** The database and the start of the normalized statement. */
+  /** The database (the service's part of a bench database's name) and the start of the normalized statement. */
   query: string;
   calls: number;
   ms: number;
@@ -21,7 +21,7 @@ export async function statementCounters(db: pg.Client): Promise<StatementCounter
     await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
     const { rows } = await db.query<{ id: string; query: string; calls: string; ms: number }>(
       `SELECT s.dbid::text || ':' || s.queryid::text AS id,
-              d.datname || ': ' || left(regexp_replace(s.query, '\\s+', ' ', 'g'), 90) AS query,
+              regexp_replace(d.datname, '^bench_[^_]+_', '') || ': ' || left(regexp_replace(s.query, '\\s+', ' ', 'g'), 90) AS query,
               s.calls, s.total_exec_time AS ms
          FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid`,
     );
