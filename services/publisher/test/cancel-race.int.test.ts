@@ -83,4 +83,18 @@ describe('cancel vs dispatch race (publisher database)', () => {
     await expect(cancelJob({ db, jobs, limits, wake, transactionTimeoutMs: 10_000 }, 'org_a', 'nope', null)).rejects.toMatchObject({ code: 'not_found' });
     expect((await db.job.findUnique({ where: { id } }))?.status).toBe('scheduled');
   });
+
+  it('waits for the organization\'s usage row as long as another transaction holds it', async () => {
+    const id = await scheduledJob('org_lock');
+    await db.$executeRawUnsafe("INSERT INTO post_usage (org_id, period, used) VALUES ('org_lock', date_trunc('month', now() AT TIME ZONE 'UTC')::date, 1)");
+    // Another transaction (an accept, or cancels queued before this one) holds the row for 6 s.
+    const holder = db.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe("UPDATE post_usage SET used = used WHERE org_id = 'org_lock'");
+      await tx.$executeRawUnsafe('SELECT pg_sleep(6)');
+    }, { timeout: 20_000 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const canceled = await cancelJob({ db, jobs: new JobsRepository(db), limits: new PlanLimitsRepository(db, 1000), wake, transactionTimeoutMs: 10_000 }, 'org_lock', id, null);
+    await holder;
+    expect(canceled.status).toBe('canceled');
+  }, 30_000);
 });
