@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { createPgRawSql, type PgRawSql } from '@svc/db';
+import { createPgRawSql, type PgRawSql, type RawSql } from '@svc/db';
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
 import { claimDeliveries } from '../src/data/delivery-claim.ts';
 import { recordOutcomesUnlessLast, type OutcomeToRecord } from '../src/data/delivery-outcome.ts';
 import { readDeliveriesToRun } from '../src/data/delivery-to-run.ts';
+import { wakeWaitingDeliveries } from '../src/data/org-waiting.ts';
 
 /**
  * The delivery's grouped statements (publisher database only): the read, the claim and the outcome
@@ -225,5 +226,60 @@ describe('grouped delivery statements', () => {
     const pageNow = new Map((await places()).map((row) => [row.id, row.page]));
     expect(counted.filter((row) => pageNow.get(row.id) !== row.page)).toEqual([]);
     expect(new Set(counted.map((row) => row.page)).size).toBeGreaterThan(1);
+  });
+
+  it('counts the woken through their own index whatever the statistics say, never the organization\'s pending rows', async () => {
+    const orgId = 'org_wake_plan';
+    const inFlight = await job(5, { orgId });
+    await sql.$executeRawUnsafe("UPDATE deliveries SET lease_until = now() + interval '1 minute' WHERE id = ANY($1::uuid[])", inFlight.ids);
+    const line = await pending(400, orgId);
+    await sql.$executeRawUnsafe('UPDATE deliveries SET org_wait_since = clock_timestamp() WHERE id = ANY($1::uuid[])', line.ids);
+    await sql.$executeRawUnsafe("UPDATE deliveries SET org_woken_until = now() + interval '1 minute' WHERE id = ANY($1::uuid[])", line.ids.slice(0, 2));
+    // Statistics taken while many rows carried a mark say a mark is common; the marks are gone by
+    // the time the wake is planned. Counted plainly, the count then read every pending row of the
+    // organization (deliveries_pending_idx) or intersected them with the marks (a bitmap AND).
+    const history = await Promise.all(Array.from({ length: 40 }, () => job(50, { orgId, status: 'published', jobStatus: 'published' })));
+    const finished = history.flatMap((made) => made.ids);
+    await sql.$executeRawUnsafe("UPDATE deliveries SET org_woken_until = now() + interval '1 hour' WHERE id = ANY($1::uuid[])", finished);
+    await sql.$executeRawUnsafe('ANALYZE deliveries');
+    await sql.$executeRawUnsafe('UPDATE deliveries SET org_woken_until = NULL WHERE id = ANY($1::uuid[])', finished);
+
+    // The wake's own statement, planned as it runs: with its values, and generic (as a prepared
+    // statement is after five runs).
+    const planner = createPgRawSql(database.connection, { max: 1, onIdleError: () => undefined });
+    const plans: string[] = [];
+    const explaining: RawSql = {
+      $executeRawUnsafe: () => Promise.reject(new Error('the wake writes through $queryRawUnsafe')),
+      $queryRawUnsafe: async <T>(query: string, ...values: unknown[]) => {
+        await planner.$executeRawUnsafe(`PREPARE wake AS ${query}`);
+        for (const mode of ['force_custom_plan', 'force_generic_plan']) {
+          await planner.$executeRawUnsafe(`SET plan_cache_mode = ${mode}`);
+          // EXPLAIN EXECUTE takes no bound parameters: the values are written in (a name and numbers).
+          const literals = values.map((value) => (typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`));
+          const [row] = await planner.$queryRawUnsafe<{ 'QUERY PLAN': unknown }[]>(`EXPLAIN (FORMAT JSON) EXECUTE wake(${literals.join(', ')})`);
+          plans.push(JSON.stringify(row!['QUERY PLAN']));
+        }
+        return [] as T;
+      },
+    };
+    try {
+      await wakeWaitingDeliveries(explaining, orgId, 8, 1, 60_000);
+    } finally {
+      await planner.end();
+    }
+    expect(plans).toHaveLength(2);
+    for (const plan of plans) {
+      const readThrough = [...plan.matchAll(/"Index Name":"([^"]+)"|"Node Type":"(BitmapAnd)"/g)].map((match) => match[1] ?? match[2]);
+      expect(readThrough).toContain('deliveries_org_woken_idx');
+      expect(readThrough).not.toEqual(expect.arrayContaining(['deliveries_pending_idx']));
+      expect(readThrough).not.toEqual(expect.arrayContaining(['deliveries_org_id_status_idx']));
+      expect(readThrough).not.toEqual(expect.arrayContaining(['BitmapAnd']));
+    }
+
+    // And the count is right: 5 in flight and 2 woken leave 1 slot of 8, none of 7.
+    expect(await wakeWaitingDeliveries(sql, orgId, 7, 3, 60_000)).toEqual([]);
+    const woken = await wakeWaitingDeliveries(sql, orgId, 8, 3, 60_000);
+    expect(woken).toHaveLength(1);
+    expect(line.ids.slice(2)).toContain(woken[0]);
   });
 });

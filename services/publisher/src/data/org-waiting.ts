@@ -13,6 +13,11 @@ export const WAITING = "org_wait_since IS NOT NULL AND org_woken_until IS NULL A
  * not claimed yet: each holds the slot it was woken for until its claim or until its mark runs
  * out), and marks them woken for `$4` seconds, in one statement, for the publisher that wakes them
  * to run them in its own process.
+ * The woken are counted up to the limit only (more leave no slot free all the same), in the order of
+ * their own index (migration 20261124000000): a scan of it that stops after `$2` rows is then the
+ * cheapest plan whatever the column's statistics say. Counted plainly, the planner sometimes chose a
+ * bitmap AND with the organization's pending rows instead, 20 times slower (docs/performance.md,
+ * "Soak: the wake's plan").
  * Marked, a delivery leaves the index of waiting ones, so no other wake or probe reads past it, and
  * keeps `org_wait_since`, so its claim puts it back in its place in line if the organization is
  * busy again. It was a command through the outbox, the relay and the broker per woken delivery: in
@@ -28,7 +33,8 @@ UPDATE deliveries SET org_woken_until = now() + make_interval(secs => $4::float8
                ORDER BY org_wait_since
                LIMIT (SELECT LEAST($3::int, GREATEST(0, $2::int
                        - delivery_org_leases($1)
-                       - (SELECT count(*)::int FROM deliveries WHERE org_id = $1 AND org_woken_until > now() AND status = 'pending'))))
+                       - (SELECT count(*)::int FROM (SELECT FROM deliveries WHERE org_id = $1 AND org_woken_until > now() AND status = 'pending'
+                                                     ORDER BY org_woken_until LIMIT $2) woken))))
                FOR UPDATE SKIP LOCKED)
 RETURNING id::text AS id`;
 
@@ -63,7 +69,9 @@ export async function hasWaitingDeliveries(db: RawSql, orgId: string): Promise<b
  * its slot (its job was cancelled meanwhile).
  */
 export async function wakeWaitingEverywhere(db: RawSql, limit: number, forMs: number): Promise<string[]> {
-  await db.$executeRawUnsafe('UPDATE deliveries SET org_woken_until = NULL WHERE org_woken_until < now()');
+  // Pending rows only: their index holds no other (a mark left on a row that is no longer pending
+  // is read by nobody).
+  await db.$executeRawUnsafe("UPDATE deliveries SET org_woken_until = NULL WHERE org_woken_until < now() AND status = 'pending'");
   const orgs = await db.$queryRawUnsafe<{ org_id: string }[]>(`SELECT DISTINCT org_id FROM deliveries WHERE ${WAITING}`);
   const woken: string[] = [];
   for (const { org_id: orgId } of orgs) woken.push(...await wakeWaitingDeliveries(db, orgId, limit, limit, forMs));
