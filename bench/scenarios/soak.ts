@@ -61,6 +61,8 @@ interface Window {
   busyPercent: number;
   /** The cores' speed in the window: the median CPU ms of the speed probe's fixed work (higher is slower). */
   probeCpuMs: number | undefined;
+  /** The memory's speed in the window: the median CPU ns of one of the probe's random reads (higher is slower). */
+  probeMemNs: number | undefined;
   /** Rows and index entries the publisher's database read per delivery in the window (per table by sequential scans, per index), and rows it updated (all, and HOT) per table. */
   readsPerDelivery: Record<string, number>;
   /** PostgreSQL's shared buffers per delivery in the window, the whole server: pages brought in, who wrote dirty ones out, and the WAL written. */
@@ -243,7 +245,7 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
 
   const windows: Window[] = [];
   // A few samples of the cores' speed per window (each costs a core about 60 ms).
-  const speed = startCpuSpeedProbe(Math.max(1000, Math.min(10_000, (options.windowSeconds * 1000) / 4)));
+  const speed = await startCpuSpeedProbe(Math.max(1000, Math.min(10_000, (options.windowSeconds * 1000) / 4)));
   const started = Date.now();
   let from = new Date();
   let cpuBefore = cpuNow(system);
@@ -268,13 +270,14 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
         rate: deliveries / ((to.getTime() - from.getTime()) / 1000),
         rows: await tableRows(databases),
         ...windowCpu(cpuBefore, cpuAfter, deliveries),
-        probeCpuMs: speed.medianBetween(from.getTime(), to.getTime()),
+        probeCpuMs: speed.medianBetween('cpuMs', from.getTime(), to.getTime()),
+        probeMemNs: speed.medianBetween('memNs', from.getTime(), to.getTime()),
         readsPerDelivery: perDelivery(readsBefore, readsAfter, deliveries, 0.5),
         buffersPerDelivery: perDelivery(buffersBefore, buffersAfter, deliveries, 0),
         statements: statementsBefore === undefined || statementsAfter === undefined ? undefined : statementsPerDelivery(statementsBefore, statementsAfter, deliveries),
       };
       windows.push(window);
-      console.log(`soak ${window.endedAtS} s: ${window.rate.toFixed(1)} deliveries/s, cores ${window.busyPercent}% busy, speed probe ${window.probeCpuMs} cpu ms, cpu ms/delivery ${JSON.stringify(window.cpuPerDelivery)}, publisher rows read and updated/delivery ${JSON.stringify(window.readsPerDelivery)}, buffers/delivery ${JSON.stringify(window.buffersPerDelivery)}, ${JSON.stringify(window.rows)}${statementsLine(window.statements)}`);
+      console.log(`soak ${window.endedAtS} s: ${window.rate.toFixed(1)} deliveries/s, cores ${window.busyPercent}% busy, speed probe ${window.probeCpuMs} cpu ms and ${window.probeMemNs?.toFixed(1)} ns/read, cpu ms/delivery ${JSON.stringify(window.cpuPerDelivery)}, publisher rows read and updated/delivery ${JSON.stringify(window.readsPerDelivery)}, buffers/delivery ${JSON.stringify(window.buffersPerDelivery)}, ${JSON.stringify(window.rows)}${statementsLine(window.statements)}`);
       from = to;
       cpuBefore = cpuAfter;
       readsBefore = readsAfter;
@@ -314,16 +317,22 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
   // The rate the end would have had on cores as fast as the start's: the end's rate times how much
   // slower the probe's fixed work ran at the end. Only an estimate (the probe sees CPU-bound speed
   // only), kept beside the measured ratio, never instead of it.
-  const probed = (some: Window[]) => {
-    const values = some.flatMap((window) => (window.probeCpuMs === undefined ? [] : [window.probeCpuMs]));
-    return values.length === 0 ? undefined : values.reduce((sum, ms) => sum + ms, 0) / values.length;
+  const probed = (some: Window[], measure: 'probeCpuMs' | 'probeMemNs') => {
+    const values = some.flatMap((window) => (window[measure] === undefined ? [] : [window[measure]]));
+    return values.length === 0 ? undefined : values.reduce((sum, value) => sum + value, 0) / values.length;
   };
   const [startRate, endRate] = [trend.start, trend.end];
-  const [probeStart, probeEnd] = [probed(full.slice(0, span)), probed(full.slice(-span))];
+  const [probeStart, probeEnd] = [probed(full.slice(0, span), 'probeCpuMs'), probed(full.slice(-span), 'probeCpuMs')];
+  const [memoryStart, memoryEnd] = [probed(full.slice(0, span), 'probeMemNs'), probed(full.slice(-span), 'probeMemNs')];
   const speedAdjusted = probeStart === undefined || probeEnd === undefined ? {} : {
     'speed probe cpu ms start': Math.round(probeStart * 10) / 10,
     'speed probe cpu ms end': Math.round(probeEnd * 10) / 10,
     'ratio adjusted for the cores\' speed': Math.round(((endRate * probeEnd) / probeStart / startRate) * 1000) / 1000,
+  };
+  // Not folded into a ratio: how much of a delivery waits on memory is not known.
+  const memorySpeed = memoryStart === undefined || memoryEnd === undefined ? {} : {
+    'memory probe ns/read start': Math.round(memoryStart * 10) / 10,
+    'memory probe ns/read end': Math.round(memoryEnd * 10) / 10,
   };
   const startEnd = (name: string, start: Record<string, number>, end: Record<string, number>) =>
     Object.keys({ ...start, ...end }).flatMap((key) => {
@@ -349,6 +358,7 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
       'window cores busy %': windows.map((window) => window.busyPercent).join(' '),
       'window machine cpu ms/delivery': windows.map((window) => window.cpuPerDelivery.machine).join(' '),
       'window speed probe cpu ms': windows.map((window) => window.probeCpuMs ?? '-').join(' '),
+      'window memory probe ns/read': windows.map((window) => window.probeMemNs?.toFixed(1) ?? '-').join(' '),
       'window blocks read/delivery': windows.map((window) => window.buffersPerDelivery['blocks read'] ?? 0).join(' '),
       ...statementDetail(first, last),
       // Change per window, and two standard errors of it: a slope inside the margin is noise.
@@ -356,7 +366,7 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
       'rate trend margin': Number.isFinite(trend.margin) ? Math.round(trend.margin * 100) / 100 : '-',
       [`mean of the first ${span} full windows`]: Math.round(mean(full.slice(0, span)) * 10) / 10,
       [`mean of the last ${span} windows`]: Math.round(mean(full.slice(-span)) * 10) / 10,
-      ...speedAdjusted,
+      ...speedAdjusted, ...memorySpeed,
       'min window rate': Math.min(...full.map((window) => window.rate)), ...sizes,
     },
   }];

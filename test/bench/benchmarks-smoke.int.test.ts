@@ -69,6 +69,7 @@ describe('throughput benchmarks (smoke)', () => {
     // PostgreSQL's CPU counts its exited backends too, and the cores' speed is sampled beside the run.
     expect(result.figures[0]!.detail!['postgres cpu ms/delivery end']).toBeGreaterThan(0);
     expect(result.figures[0]!.detail!['speed probe cpu ms end']).toBeGreaterThan(0);
+    expect(result.figures[0]!.detail!['memory probe ns/read end']).toBeGreaterThan(0);
     // The server's buffer traffic per delivery, and the cache size it ran with.
     expect(result.figures[0]!.detail!['buffers allocated buffers/delivery end']).toBeGreaterThanOrEqual(0);
     expect(result.figures[0]!.detail!['shared buffers']).toMatch(/B$/);
