@@ -4,7 +4,7 @@
 // virtual cores the compute has moved 3x within a minute (docs/performance.md, "Soak"). The memory
 // read is there because the compute alone missed a difference of 2x between two machines: the same
 // soak ran at twice the deliveries per second, at half the CPU ms per delivery in every process, on
-// a machine whose compute probe was 10% slower (docs/performance.md, "Soak: a machine twice as fast").
+// a machine whose compute probe was 10% slower (docs/performance.md, "Soak: the wake's plan").
 // A slower kernel path (system calls, wake-ups) is seen by neither.
 //   node bench/support/cpu-speed-probe.cjs [interval ms]
 const { createHash } = require('node:crypto');
