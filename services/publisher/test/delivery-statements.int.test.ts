@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { escapeLiteral } from 'pg';
 import { createPgRawSql, type PgRawSql, type RawSql } from '@svc/db';
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
 import { claimDeliveries } from '../src/data/delivery-claim.ts';
 import { recordOutcomesUnlessLast, type OutcomeToRecord } from '../src/data/delivery-outcome.ts';
-import { readDeliveriesToRun } from '../src/data/delivery-to-run.ts';
+import { DELIVERY_SESSION_SETTINGS, readDeliveriesToRun } from '../src/data/delivery-to-run.ts';
 import { wakeWaitingDeliveries } from '../src/data/org-waiting.ts';
 
 /**
@@ -244,19 +245,19 @@ describe('grouped delivery statements', () => {
     await sql.$executeRawUnsafe('ANALYZE deliveries');
     await sql.$executeRawUnsafe('UPDATE deliveries SET org_woken_until = NULL WHERE id = ANY($1::uuid[])', finished);
 
-    // The wake's own statement, planned as it runs: with its values, and generic (as a prepared
-    // statement is after five runs).
-    const planner = createPgRawSql(database.connection, { max: 1, onIdleError: () => undefined });
+    // The wake's own statement, planned as the publisher's delivery connections plan it (generic:
+    // DELIVERY_SESSION_SETTINGS), then with its values (as a connection without those settings does).
+    const planner = createPgRawSql(database.connection, { max: 1, onIdleError: () => undefined, settings: DELIVERY_SESSION_SETTINGS });
     const plans: string[] = [];
     const explaining: RawSql = {
       $executeRawUnsafe: () => Promise.reject(new Error('the wake writes through $queryRawUnsafe')),
       $queryRawUnsafe: async <T>(query: string, ...values: unknown[]) => {
         await planner.$executeRawUnsafe(`PREPARE wake AS ${query}`);
-        for (const mode of ['force_custom_plan', 'force_generic_plan']) {
-          await planner.$executeRawUnsafe(`SET plan_cache_mode = ${mode}`);
-          // EXPLAIN EXECUTE takes no bound parameters: the values are written in (a name and numbers).
-          const literals = values.map((value) => (typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`));
-          const [row] = await planner.$queryRawUnsafe<{ 'QUERY PLAN': unknown }[]>(`EXPLAIN (FORMAT JSON) EXECUTE wake(${literals.join(', ')})`);
+        // EXPLAIN EXECUTE takes no bound parameters: the values are written in.
+        const explain = `EXPLAIN (FORMAT JSON) EXECUTE wake(${values.map((value) => (typeof value === 'number' ? String(value) : escapeLiteral(String(value)))).join(', ')})`;
+        for (const setting of [undefined, 'SET plan_cache_mode = force_custom_plan']) {
+          if (setting !== undefined) await planner.$executeRawUnsafe(setting);
+          const [row] = await planner.$queryRawUnsafe<{ 'QUERY PLAN': unknown }[]>(explain);
           plans.push(JSON.stringify(row!['QUERY PLAN']));
         }
         return [] as T;
