@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { escapeLiteral } from 'pg';
+import pg, { escapeLiteral } from 'pg';
 import { createPgRawSql, type PgRawSql, type RawSql } from '@svc/db';
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
 import { claimDeliveries } from '../src/data/delivery-claim.ts';
@@ -283,4 +283,68 @@ describe('grouped delivery statements', () => {
     expect(woken).toHaveLength(1);
     expect(line.ids.slice(2)).toContain(woken[0]);
   });
+
+  it('counts an organization\'s live leases through their own index, whether planned on an empty table or after statistics', async () => {
+    // Its own database: the plan made while deliveries is empty is the one in question.
+    const fresh = await createTestDatabase({ prefix: 'publisher-leases-plan', serviceDir: path.resolve(__dirname, '..') });
+    const writer = createPgRawSql(fresh.connection, { max: 1, onIdleError: () => undefined });
+    // One session with the publisher's delivery settings, which the function's cached plan belongs
+    // to; auto_explain hands the plan of the function's own query back as a notice.
+    const { host, port, user, password, database: name } = fresh.connection;
+    const session = new pg.Client({
+      host, port, user, database: name, ...(password === undefined ? {} : { password }),
+      options: Object.entries(DELIVERY_SESSION_SETTINGS).map(([setting, value]) => `-c ${setting}=${value}`).join(' '),
+    });
+    const plans: unknown[] = [];
+    session.on('notice', (notice) => {
+      const json = notice.message?.slice(notice.message.indexOf('\n') + 1) ?? '';
+      if (json.includes('FROM deliveries WHERE org_id = org')) plans.push((JSON.parse(json) as { Plan: unknown }).Plan);
+    });
+    /** The plan nodes that read deliveries, of the count just run. */
+    const scans = (plan: unknown): Record<string, unknown>[] => {
+      const node = plan as Record<string, unknown> & { Plans?: unknown[] };
+      return [...(node['Relation Name'] === 'deliveries' ? [node] : []), ...(node.Plans ?? []).flatMap(scans)];
+    };
+    const leases = async () => {
+      plans.length = 0;
+      const { rows } = await session.query<{ n: number }>("SELECT delivery_org_leases('org_p') AS n");
+      expect(plans).toHaveLength(1);
+      return { count: rows[0]!.n, read: scans(plans[0]) };
+    };
+    const readOnlyTheLive = [expect.objectContaining({ 'Index Name': 'deliveries_org_leases_idx', 'Actual Rows': 5 })];
+    try {
+      await session.connect();
+      for (const statement of ["LOAD 'auto_explain'", 'SET auto_explain.log_min_duration = 0', 'SET auto_explain.log_nested_statements = on',
+        'SET auto_explain.log_analyze = on', "SET auto_explain.log_format = 'json'", "SET auto_explain.log_level = 'notice'"]) await session.query(statement);
+      expect((await leases()).count).toBe(0); // planned now, on an empty table, and kept for the session
+
+      // 5 live leases, 1 run out, 600 finished deliveries of the organization, 30 leases of another.
+      const jobId = randomUUID();
+      await writer.$executeRawUnsafe("INSERT INTO jobs (id, org_id, status, text, updated_at) VALUES ($1::uuid, 'org_p', 'processing', 'hello', now())", jobId);
+      await writer.$executeRawUnsafe(
+        `INSERT INTO deliveries (id, job_id, org_id, account_id, provider, position, status, lease_until, finished_at, updated_at)
+         SELECT gen_random_uuid(), $1::uuid, CASE WHEN n > 606 THEN 'org_other' ELSE 'org_p' END, 'acct_' || n, 'x', n,
+                CASE WHEN n <= 6 OR n > 606 THEN 'in_flight' ELSE 'published' END,
+                CASE WHEN n = 6 THEN now() - interval '1 minute' WHEN n <= 6 OR n > 606 THEN now() + interval '1 minute' END,
+                CASE WHEN n > 6 AND n <= 606 THEN now() END, now()
+           FROM generate_series(1, 636) AS n`,
+        jobId,
+      );
+      const planned = await leases();
+      expect(planned.count).toBe(5);
+      // Read through no other index, and nothing read that the count does not need (a filter).
+      expect(planned.read).toEqual(readOnlyTheLive);
+      expect(planned.read[0]).not.toHaveProperty('Filter');
+
+      await writer.$executeRawUnsafe('ANALYZE deliveries');
+      const analyzed = await leases();
+      expect(analyzed.count).toBe(5);
+      expect(analyzed.read).toEqual(readOnlyTheLive);
+      expect(analyzed.read[0]).not.toHaveProperty('Filter');
+    } finally {
+      await session.end().catch(() => undefined);
+      await writer.end();
+      await fresh.drop();
+    }
+  }, 60_000);
 });
