@@ -49,15 +49,16 @@ async function seed(pg: Client, orgId: string, rows: number): Promise<void> {
   for (const [org, count] of [[orgId, rows], [`${orgId}-other`, Math.floor(rows / 5)]] as const) {
     await pg.query(
       `INSERT INTO analytics_rows (id, org_id, seq, post_id, account_id, platform, platform_post_id, platform_post_url, text, created_at, published_at,
-                                   metrics, warnings, sync_status, last_updated_at, stale_after, next_sync_at)
+                                   metrics, warnings, sync_status, last_updated_at, stale_after)
        SELECT gen_random_uuid(), $1, $2::int - g + 1, gen_random_uuid()::text, 'acct_' || (g % 50), (ARRAY['instagram','facebook','x','linkedin','tiktok'])[1 + g % 5],
               (1000000000000000000 + g)::text, 'https://x.com/bench/status/' || g, 'benchmark post number ' || g,
               now() - make_interval(secs => g), now() - make_interval(secs => g),
               jsonb_build_object('like_count', g % 97, 'impression_count', g % 1009, 'reply_count', g % 7), '[]'::jsonb, 'synced',
-              now(), now() + interval '1 day', now() + interval '1 day'
+              now(), now() + interval '1 day'
          FROM generate_series(1, $2::int) g`,
       [org, count],
     );
+    await pg.query("INSERT INTO analytics_due (row_id, account_id, next_sync_at) SELECT id, account_id, now() + interval '1 day' FROM analytics_rows WHERE org_id = $1", [org]);
     await pg.query('INSERT INTO analytics_org_counters (org_id, rows) VALUES ($1, $2)', [org, count]);
   }
   await pg.query('VACUUM ANALYZE analytics_rows');
@@ -164,8 +165,11 @@ async function benchSync(system: SystemHarness, pg: Client, options: AnalyticsOp
     }
   }
   await pg.query(
-    `INSERT INTO analytics_rows (id, org_id, seq, post_id, account_id, platform, platform_post_id, created_at, next_sync_at)
-     SELECT gen_random_uuid(), $1, n, gen_random_uuid()::text, a, 'x', p, now(), now() FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(a, p, n)`,
+    `WITH inserted AS (
+       INSERT INTO analytics_rows (id, org_id, seq, post_id, account_id, platform, platform_post_id, created_at)
+       SELECT gen_random_uuid(), $1, n, gen_random_uuid()::text, a, 'x', p, now() FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(a, p, n)
+       RETURNING id, account_id)
+     INSERT INTO analytics_due (row_id, account_id, next_sync_at) SELECT id, account_id, now() FROM inserted`,
     [orgId, posts.map((post) => post.accountId), posts.map((post) => post.id)],
   );
   await pg.query('INSERT INTO analytics_org_counters (org_id, rows) VALUES ($1, $2)', [orgId, posts.length]);

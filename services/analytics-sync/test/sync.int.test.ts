@@ -1,7 +1,7 @@
 // analytics-sync's freshness rules against a real database and the network sandbox, with time
 // injected (never waited for) and a scripted accounts service.
 import path from 'node:path';
-import { createPgRawSql, createPrismaAdapter } from '@svc/db';
+import { createPgRawSql, createPrismaAdapter, type RawSql } from '@svc/db';
 import { AppError } from '@svc/errors';
 import { createLogger } from '@svc/logger';
 import { analyticsFromConfig, type NetworkAnalytics } from '@svc/providers';
@@ -51,6 +51,9 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
   }
   const sync = (overrides: Partial<ListDeps> = {}) => new BackgroundSync({ deps: deps(overrides), repo, logger, intervalMs: 1000, batchSize: 100, leaseMs: 10 * MINUTE });
   const rowsOf = async (postId: string): Promise<AnalyticsRecord[]> => (await repo.page(ORG, { postId }, 1, 100)).rows;
+  /** When the background next reads the row (analytics_due). */
+  const nextSyncOf = async (row: AnalyticsRecord): Promise<Date | undefined> =>
+    (await db.$queryRawUnsafe<{ next_sync_at: Date }[]>('SELECT next_sync_at FROM analytics_due WHERE row_id = $1::uuid', row.id))[0]?.next_sync_at;
 
   /** A real post on X in the sandbox, from a BYOK account of its own. */
   async function tweet(accountId: string, text: string): Promise<string> {
@@ -103,6 +106,39 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     expect(rows[0]!.createdAt.toISOString()).toBe('2026-06-01T12:00:00.000Z');
   });
 
+  it('a refresh writes no index entry of the cached rows: the claim writes only their analytics_due rows, the save of the readings is heap-only', async () => {
+    const postIds: string[] = [];
+    for (let n = 0; n < 4; n += 1) postIds.push(await publish([{ accountId: 'acct_hot', platformPostId: await tweet('acct_hot', `hot ${n}`) }]));
+    const sql = createPgRawSql(database.connection, { max: 1, onIdleError: () => undefined });
+    // This transaction's own counts of the table's updates, and how many of them were heap-only.
+    const updates = async (tx: RawSql) => {
+      const [row] = await tx.$queryRawUnsafe<{ all: number; hot: number }[]>(
+        "SELECT n_tup_upd::int AS all, n_tup_hot_upd::int AS hot FROM pg_stat_xact_user_tables WHERE relname = 'analytics_rows'",
+      );
+      return row;
+    };
+    try {
+      const read = await sql.$transaction(async (tx) => {
+        const txRepo = new AnalyticsRepository(tx as unknown as PrismaClient);
+        const claimed = await txRepo.claimDue(clock.read(), 100, 10 * MINUTE);
+        expect(claimed.map((row) => row.postId).sort()).toEqual([...postIds].sort());
+        expect(await updates(tx)).toEqual({ all: 0, hot: 0 });
+        await txRepo.updateMany(claimed.map((row) => ({
+          id: row.id,
+          update: { syncStatus: 'synced', metrics: { like_count: 7 }, warnings: [], errorMessage: null, lastUpdatedAt: clock.read(), staleAfter: new Date(clock.read().getTime() + 15 * MINUTE), nextSyncAt: new Date(clock.read().getTime() + 15 * MINUTE) },
+        })));
+        expect(await updates(tx)).toEqual({ all: 4, hot: 4 });
+        return claimed;
+      });
+      for (const row of read) {
+        expect(await nextSyncOf(row)).toEqual(new Date(clock.read().getTime() + 15 * MINUTE));
+        expect((await rowsOf(row.postId))[0]).toEqual(expect.objectContaining({ syncStatus: 'synced', metrics: { like_count: 7 } }));
+      }
+    } finally {
+      await sql.end();
+    }
+  });
+
   it('numbers an organization\'s rows 1, 2, 3... in event order without a gap, counting only new rows, also when events race (one statement per event, on a plain pg pool)', async () => {
     const org = `org_seq_${Date.now()}`;
     const sql = createPgRawSql(database.connection, { max: 4, onIdleError: () => undefined });
@@ -135,7 +171,7 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
       await recordPublished({ db, repo, wake: (delayMs) => wakes.push(delayMs), firstReadDelayMs: MINUTE }, publishedEvent(ORG, postId, [{ accountId: 'acct_burst', provider: 'x', platformPostId: id }], clock.read()));
     }
     expect(wakes).toHaveLength(3);
-    expect((await rowsOf(postIds[0]!))[0]!.nextSyncAt.getTime()).toBe(clock.read().getTime() + MINUTE);
+    expect((await nextSyncOf((await rowsOf(postIds[0]!))[0]!))?.getTime()).toBe(clock.read().getTime() + MINUTE);
     expect(await sync().runOnce()).toBe(0);
     clock.advance(MINUTE);
     expect(await sync().runOnce()).toBe(3);
@@ -278,7 +314,7 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     expect((await rowsOf(deleted))[0]).toEqual(expect.objectContaining({ syncStatus: 'failed', errorMessage: 'The X account is no longer connected.' }));
     const [row] = await rowsOf(unreachable);
     expect(row).toEqual(expect.objectContaining({ syncStatus: 'pending', errorMessage: null }));
-    expect(row!.nextSyncAt.getTime()).toBe(clock.read().getTime() + 5 * MINUTE);
+    expect((await nextSyncOf(row!))?.getTime()).toBe(clock.read().getTime() + 5 * MINUTE);
   });
 
   it('runs passes by itself once started, woken by new rows, until stopped', async () => {

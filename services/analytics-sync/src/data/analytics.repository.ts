@@ -21,7 +21,6 @@ export interface AnalyticsRecord {
   errorMessage: string | null;
   lastUpdatedAt: Date | null;
   staleAfter: Date | null;
-  nextSyncAt: Date;
 }
 
 /** What a published target brings: the record's identity and facts, before any sync. */
@@ -63,11 +62,10 @@ interface DbRow {
   error_message: string | null;
   last_updated_at: Date | null;
   stale_after: Date | null;
-  next_sync_at: Date;
 }
 
 const COLUMNS = `id, org_id, post_id, account_id, platform, platform_post_id, platform_post_url, text, created_at, published_at,
-  metrics, warnings, sync_status, error_message, last_updated_at, stale_after, next_sync_at`;
+  metrics, warnings, sync_status, error_message, last_updated_at, stale_after`;
 
 const toRecord = (row: DbRow): AnalyticsRecord => ({
   id: row.id,
@@ -86,7 +84,6 @@ const toRecord = (row: DbRow): AnalyticsRecord => ({
   errorMessage: row.error_message,
   lastUpdatedAt: row.last_updated_at,
   staleAfter: row.stale_after,
-  nextSyncAt: row.next_sync_at,
 });
 
 /** The filters as one WHERE clause with numbered parameters, organization first (tenancy). */
@@ -157,10 +154,12 @@ export class AnalyticsRepository {
          SELECT i.*, row_number() OVER (ORDER BY i.ord) AS n FROM input i
           WHERE NOT EXISTS (SELECT 1 FROM analytics_rows r WHERE r.org_id = $1 AND r.post_id = i.post_id AND r.account_id = i.account_id)
        ), inserted AS (
-         INSERT INTO analytics_rows (id, org_id, seq, post_id, account_id, platform, platform_post_id, platform_post_url, text, created_at, published_at, next_sync_at)
-         SELECT gen_random_uuid(), $1, $3::bigint + n, post_id, account_id, platform, platform_post_id, platform_post_url, text, created_at, published_at, $4::timestamptz
+         INSERT INTO analytics_rows (id, org_id, seq, post_id, account_id, platform, platform_post_id, platform_post_url, text, created_at, published_at)
+         SELECT gen_random_uuid(), $1, $3::bigint + n, post_id, account_id, platform, platform_post_id, platform_post_url, text, created_at, published_at
            FROM fresh
-         RETURNING 1
+         RETURNING id, account_id
+       ), due AS (
+         INSERT INTO analytics_due (row_id, account_id, next_sync_at) SELECT id, account_id, $4::timestamptz FROM inserted
        ), counted AS (
          UPDATE analytics_org_counters SET rows = $3::bigint + (SELECT count(*) FROM inserted) WHERE org_id = $1 AND EXISTS (SELECT 1 FROM inserted)
        )
@@ -214,24 +213,30 @@ export class AnalyticsRepository {
 
   /**
    * Claims up to `limit` rows the background should read now (accounts not paused), pushing their
-   * `next_sync_at` out by `leaseMs` in the same statement so other replicas skip them.
+   * next read out by `leaseMs` in the same statement so other replicas skip them. Only their rows of
+   * `analytics_due` are written (migration 20261124110000).
    */
   async claimDue(now: Date, limit: number, leaseMs: number): Promise<AnalyticsRecord[]> {
     const rows = await this.db.$queryRawUnsafe<DbRow[]>(
-      `UPDATE analytics_rows SET next_sync_at = $1::timestamptz + make_interval(secs => $3::float8 / 1000)
-        WHERE id IN (
-          SELECT r.id FROM analytics_rows r
-           WHERE r.next_sync_at <= $1
-             AND NOT EXISTS (SELECT 1 FROM account_pauses p WHERE p.account_id = r.account_id AND p.paused_until > $1)
-           ORDER BY r.next_sync_at LIMIT $2
-           FOR UPDATE SKIP LOCKED)
-        RETURNING ${COLUMNS}`,
+      `WITH claimed AS (
+         UPDATE analytics_due SET next_sync_at = $1::timestamptz + make_interval(secs => $3::float8 / 1000)
+          WHERE row_id IN (
+            SELECT d.row_id FROM analytics_due d
+             WHERE d.next_sync_at <= $1
+               AND NOT EXISTS (SELECT 1 FROM account_pauses p WHERE p.account_id = d.account_id AND p.paused_until > $1)
+             ORDER BY d.next_sync_at LIMIT $2
+             FOR UPDATE SKIP LOCKED)
+          RETURNING row_id)
+       SELECT ${COLUMNS} FROM analytics_rows WHERE id IN (SELECT row_id FROM claimed)`,
       now, limit, leaseMs,
     );
     return rows.map(toRecord);
   }
 
-  /** Saves refresh outcomes in one statement (a refresh of 100 posts is one round trip, not 100). */
+  /**
+   * Saves refresh outcomes in one statement (a refresh of 100 posts is one round trip, not 100): the
+   * rows' readings, and their next read in `analytics_due`.
+   */
   async updateMany(updates: readonly { id: string; update: RowUpdate }[]): Promise<void> {
     if (updates.length === 0) return;
     const values = updates.map(({ id, update }) => ({
@@ -246,12 +251,17 @@ export class AnalyticsRepository {
       next_sync_at: update.nextSyncAt.toISOString(),
     }));
     await this.db.$executeRawUnsafe(
-      `UPDATE analytics_rows r
+      `WITH u AS MATERIALIZED (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, sync_status text, metrics jsonb, warnings jsonb, error_message text,
+                                                           last_updated_at timestamptz, set_stale boolean, stale_after timestamptz, next_sync_at timestamptz)
+       ), due AS (
+         UPDATE analytics_due d SET next_sync_at = u.next_sync_at FROM u WHERE d.row_id = u.id
+       )
+       UPDATE analytics_rows r
           SET sync_status = u.sync_status, metrics = COALESCE(u.metrics, r.metrics), warnings = u.warnings, error_message = u.error_message,
               last_updated_at = COALESCE(u.last_updated_at, r.last_updated_at),
-              stale_after = CASE WHEN u.set_stale THEN u.stale_after ELSE r.stale_after END, next_sync_at = u.next_sync_at
-         FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, sync_status text, metrics jsonb, warnings jsonb, error_message text,
-                                                  last_updated_at timestamptz, set_stale boolean, stale_after timestamptz, next_sync_at timestamptz)
+              stale_after = CASE WHEN u.set_stale THEN u.stale_after ELSE r.stale_after END
+         FROM u
         WHERE r.id = u.id`,
       JSON.stringify(values),
     );
