@@ -22,7 +22,11 @@ export interface ScaleOutOptions {
 
 interface Measured {
   acceptRps: number;
-  acceptP99: number;
+  /**
+   * The accept run's p99, the deliveries of the accepted jobs that finished meanwhile (they share the
+   * cores: more delivery slots take more of them) and CPU ms per accepted request of each process.
+   */
+  acceptDetail: Record<string, number>;
   deliverRate: number;
   deliverSeconds: number;
   /** The deliver run's CPU figures: ms per delivery of each service (replicas added up), PostgreSQL, RabbitMQ, the machine. */
@@ -40,7 +44,9 @@ async function withSystem<T>(options: BenchSystemOptions, use: (system: BenchSys
   }
 }
 
-type Delivered = Omit<Measured, 'acceptRps' | 'acceptP99'>;
+type Delivered = Omit<Measured, 'acceptRps' | 'acceptDetail'>;
+
+const ACCEPT_DETAIL = ['p99 ms', 'deliveries finished meanwhile', 'gateway cpu ms/req', 'publisher cpu ms/req', 'accounts cpu ms/req'];
 
 function deliverOn(systemOptions: BenchSystemOptions, options: DeliverOptions): Promise<Delivered> {
   return withSystem(systemOptions, async (system) => {
@@ -62,7 +68,7 @@ async function measure(replicas: number, options: ScaleOutOptions): Promise<Meas
   const accept = await withSystem(topologyOf(replicas, options.env), (system) => benchAccept(system, options.accept));
   return {
     acceptRps: accept.figures[0]!.value,
-    acceptP99: Number(accept.figures[0]!.detail?.['p99 ms']),
+    acceptDetail: Object.fromEntries(ACCEPT_DETAIL.map((key) => [key, Number(accept.figures[0]!.detail?.[key])])),
     ...await deliverOn(topologyOf(replicas, options.env), options.deliver),
   };
 }
@@ -80,7 +86,7 @@ export async function benchScaleOut(options: ScaleOutOptions): Promise<BenchResu
       baseline: single.acceptRps,
       baselineName: '1 publisher + 1 gateway, same run',
       target: 'throughput grows with replicas',
-      detail: { 'p99 ms': scaled.acceptP99, 'baseline p99 ms': single.acceptP99 },
+      detail: { ...scaled.acceptDetail, ...detail('baseline', single.acceptDetail) },
     },
     {
       name: `scale-out: deliver ${options.deliver.jobs} jobs x ${options.deliver.accounts} X accounts, ${topology}`,

@@ -12,7 +12,7 @@ import { busyPercent, machineCpu } from '../support/machine-cpu.ts';
 import { sleep } from '../support/publish-jobs.ts';
 import type { BenchFigure, BenchResult } from '../support/results.ts';
 import { statementCounters, statementsPerDelivery, type StatementCount } from '../support/statement-stats.ts';
-import { fitTrend } from '../support/trend.ts';
+import { fitTrend, fitTrendBeside } from '../support/trend.ts';
 
 export interface SoakOptions {
   minutes: number;
@@ -222,9 +222,11 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
   };
   // The server settings a soak's trend depends on, reported with it: without autovacuum every table
   // that churns decays, its naptime bounds how often a table is vacuumed however fast it churns, and
-  // a working set that outgrows the buffer cache is another way to decay.
-  const { rows: [settings] } = await publisher.query<{ autovacuum: string; naptime: string; shared_buffers: string }>(
-    "SELECT current_setting('autovacuum') AS autovacuum, current_setting('autovacuum_naptime') AS naptime, current_setting('shared_buffers') AS shared_buffers",
+  // a working set that outgrows the buffer cache is another way to decay, and so are old pages
+  // written again after each checkpoint (a full-page image in the WAL for each).
+  const { rows: [settings] } = await publisher.query<{ autovacuum: string; naptime: string; shared_buffers: string; checkpoint_timeout: string; max_wal_size: string }>(
+    `SELECT current_setting('autovacuum') AS autovacuum, current_setting('autovacuum_naptime') AS naptime, current_setting('shared_buffers') AS shared_buffers,
+            current_setting('checkpoint_timeout') AS checkpoint_timeout, current_setting('max_wal_size') AS max_wal_size`,
   );
   const open = async () => {
     const { rows } = await publisher.query<{ id: string }>('SELECT id FROM jobs WHERE id = ANY($1::uuid[]) AND finished_at IS NOT NULL', [[...unfinished]]);
@@ -329,10 +331,28 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
     'speed probe cpu ms end': Math.round(probeEnd * 10) / 10,
     'ratio adjusted for the cores\' speed': Math.round(((endRate * probeEnd) / probeStart / startRate) * 1000) / 1000,
   };
-  // Not folded into a ratio: how much of a delivery waits on memory is not known.
+  // Not folded into a ratio by proportion: how much of a delivery waits on memory is not known (the
+  // line beside the probe, below, estimates it from the run's own windows instead).
   const memorySpeed = memoryStart === undefined || memoryEnd === undefined ? {} : {
     'memory probe ns/read start': Math.round(memoryStart * 10) / 10,
     'memory probe ns/read end': Math.round(memoryEnd * 10) / 10,
+  };
+  // The same line with each window's memory probe beside it, read at the probe's mean: how much of
+  // the change with time the machine's own swings (a neighbour taking the memory) do not explain.
+  const memoryProbes = full.map((window) => window.probeMemNs);
+  const besideMemory = (): Record<string, number | string> => {
+    if (memoryProbes.some((ns) => ns === undefined) || full.length < 4) return {};
+    try {
+      const beside = fitTrendBeside(full.map((window) => window.rate), memoryProbes as number[]);
+      return {
+        'ratio with the memory probe held at its mean': Math.round((beside.end / beside.start) * 1000) / 1000,
+        'rate trend beside the memory probe deliveries/s per window': Math.round(beside.slope * 100) / 100,
+        'rate trend beside the memory probe margin': Number.isFinite(beside.margin) ? Math.round(beside.margin * 100) / 100 : '-',
+        'deliveries/s per memory probe ns/read': Math.round(beside.perUnit * 1000) / 1000,
+      };
+    } catch {
+      return {}; // the probe did not vary apart from time: nothing to separate
+    }
   };
   const startEnd = (name: string, start: Record<string, number>, end: Record<string, number>) =>
     Object.keys({ ...start, ...end }).flatMap((key) => {
@@ -353,7 +373,8 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
     baselineName: 'the same line at the first full window of the same run',
     target: 'ratio >= 0.9 (no decay with use)',
     detail: {
-      autovacuum: settings!.autovacuum, 'autovacuum naptime': settings!.naptime, 'shared buffers': settings!.shared_buffers, 'window s': options.windowSeconds, windows: windows.length, jobs: jobIds.length, deliveries: targets,
+      autovacuum: settings!.autovacuum, 'autovacuum naptime': settings!.naptime, 'shared buffers': settings!.shared_buffers,
+      'checkpoint timeout': settings!.checkpoint_timeout, 'max wal size': settings!.max_wal_size, 'window s': options.windowSeconds, windows: windows.length, jobs: jobIds.length, deliveries: targets,
       'window rates': windows.map((window) => window.rate.toFixed(1)).join(' '),
       'window cores busy %': windows.map((window) => window.busyPercent).join(' '),
       'window machine cpu ms/delivery': windows.map((window) => window.cpuPerDelivery.machine).join(' '),
@@ -366,7 +387,7 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
       'rate trend margin': Number.isFinite(trend.margin) ? Math.round(trend.margin * 100) / 100 : '-',
       [`mean of the first ${span} full windows`]: Math.round(mean(full.slice(0, span)) * 10) / 10,
       [`mean of the last ${span} windows`]: Math.round(mean(full.slice(-span)) * 10) / 10,
-      ...speedAdjusted, ...memorySpeed,
+      ...speedAdjusted, ...memorySpeed, ...besideMemory(),
       'min window rate': Math.min(...full.map((window) => window.rate)), ...sizes,
     },
   }];

@@ -73,6 +73,9 @@ describe('throughput benchmarks (smoke)', () => {
     // The server's buffer traffic per delivery, and the cache size it ran with.
     expect(result.figures[0]!.detail!['buffers allocated buffers/delivery end']).toBeGreaterThanOrEqual(0);
     expect(result.figures[0]!.detail!['shared buffers']).toMatch(/B$/);
+    // How often old pages cost a full-page image in the WAL again.
+    expect(result.figures[0]!.detail!['checkpoint timeout']).toMatch(/^\d+(s|min|h)$/);
+    expect(result.figures[0]!.detail!['max wal size']).toMatch(/B$/);
     // The verdict's line through the windows, and the vacuum settings and backlog it depends on.
     expect(result.figures[0]!.detail!['rate trend deliveries/s per window']).toEqual(expect.any(Number));
     expect(result.figures[0]!.detail!['autovacuum naptime']).toMatch(/^\d+(s|min)$/);
@@ -95,6 +98,9 @@ describe('scale-out benchmark (smoke)', () => {
       latency: { ms: 50, jobs: 2 },
     });
     expectFigures(result);
+    // What shared the cores with the accepts, in both topologies.
+    expect(result.figures[0]!.detail).toMatchObject({ 'deliveries finished meanwhile': expect.any(Number), 'baseline deliveries finished meanwhile': expect.any(Number), 'publisher cpu ms/req': expect.any(Number) });
+    expect(Object.values(result.figures[0]!.detail!).every((value) => Number.isFinite(value))).toBe(true);
     expect(result.figures[1]!.detail).toMatchObject({ 'peak MB publisher-2': expect.any(Number), 'peak MB gateway-2': expect.any(Number) });
     expect(result.figures[1]!.detail!['peak MB publisher-2']).toBeGreaterThan(0);
     expect(result.figures[2]!.name).toMatch(/X answering in 50 ms/);
