@@ -95,7 +95,61 @@ describe('due jobs loop (scheduler database)', () => {
     expect(await dispatchCount(id)).toBe(1);
     const [row] = await db.$queryRawUnsafe<{ early: boolean }[]>('SELECT fired_at < run_at AS early FROM scheduled_jobs WHERE job_id = $1::uuid', id);
     expect(row?.early).toBe(false);
-  });
+  }, 60_000);
+
+  it('waits for a job that comes due while a pass runs, however long the pass takes', async () => {
+    const id = randomUUID();
+    // Due 150 ms from now: after the next pass's claim reads the clock, before a statement 300 ms later does.
+    await schedulerCommandHandlers(db)['scheduler.job_schedule.v1'](envelope('scheduler.job_schedule.v1', { job_id: id, run_at: new Date(Date.now() + 150).toISOString() }), context);
+    // A loaded server: every statement outside a transaction starts 300 ms late.
+    const slow = new Proxy(db, {
+      get(target, property) {
+        const value: unknown = Reflect.get(target, property, target);
+        if (typeof value !== 'function') return value;
+        if (property !== '$queryRawUnsafe') return value.bind(target);
+        return async (...args: unknown[]) => {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          return (value as (...rest: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const loop = new DueJobsLoop({ db: slow, logger, pollMs: 60_000, batchSize: 50, jobsPerDispatch: 20, wake: () => undefined });
+    loop.start();
+    try {
+      // With a 60 s poll, only a wake-up at its due time fires it within these 10 s.
+      for (let i = 0; i < 200 && (await dispatchCount(id)) === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      await loop.stop();
+    }
+    expect(await dispatchCount(id)).toBe(1);
+  }, 60_000);
+
+  it('tries a failed pass again within about a second, not a whole poll interval later', async () => {
+    const id = randomUUID();
+    await schedulerCommandHandlers(db)['scheduler.job_schedule.v1'](envelope('scheduler.job_schedule.v1', { job_id: id, run_at: new Date(Date.now() - 1000).toISOString() }), context);
+    // The first transaction fails, as one that cannot start in time on a loaded server does.
+    let failures = 1;
+    const flaky = new Proxy(db, {
+      get(target, property) {
+        if (property === '$transaction' && failures > 0) {
+          failures -= 1;
+          return () => Promise.reject(new Error('Transaction API error: unable to start a transaction in the given time.'));
+        }
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const loop = new DueJobsLoop({ db: flaky, logger, pollMs: 60_000, batchSize: 50, jobsPerDispatch: 20, wake: () => undefined });
+    loop.start();
+    try {
+      // With a 60 s poll, only a retry soon after the failure fires it within these 10 s.
+      for (let i = 0; i < 200 && (await dispatchCount(id)) === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      await loop.stop();
+    }
+    expect(failures).toBe(0);
+    expect(await dispatchCount(id)).toBe(1);
+  }, 60_000);
 
   it('runs its first pass at start and stops cleanly', async () => {
     const id = randomUUID();

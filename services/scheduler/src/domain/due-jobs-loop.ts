@@ -16,6 +16,14 @@ export interface DueJobsLoopOptions {
   onFired?: (lagMs: number) => void;
 }
 
+/**
+ * After a failed pass (the database unreachable, a transaction that could not start in time on a
+ * loaded server) the loop tries again this soon, or at its poll interval if that is shorter: a whole
+ * poll interval later (up to SCHEDULER_POLL_MS, 60 s) would leave every job due meanwhile waiting
+ * for it.
+ */
+const RETRY_AFTER_FAILURE_MS = 1000;
+
 interface FiredRow extends DispatchRow {
   lag_ms: number;
 }
@@ -48,7 +56,27 @@ export class DueJobsLoop {
 
   /** Claims and dispatches one batch; returns how many jobs fired. */
   async fireDue(): Promise<number> {
-    const fired = await this.options.db.$transaction(async (tx) => {
+    return (await this.pass()).fired;
+  }
+
+  /**
+   * How long until the next waiting job is due, by the database clock, capped at the poll interval:
+   * the loop wakes at a job's due time instead of up to a poll interval after it (jobs are often due
+   * on a whole second, many at once). Rows already due but locked by another replica are not waited
+   * for (`run_at > now()`), so a busy replica never makes this one spin.
+   */
+  async untilNextDue(): Promise<number> {
+    return this.waitFor(await nextDueMs(this.options.db));
+  }
+
+  /**
+   * One batch claimed and dispatched, and the next due time read in the same transaction, so by the
+   * same clock as the claim (`now()` is the transaction's start): a job not yet due for the claim is
+   * waited for even if it comes due before the next statement. Read by a later statement, such a job
+   * was already due, so not waited for, and the loop slept a whole poll interval past it.
+   */
+  private async pass(): Promise<{ fired: number; waitMs: number }> {
+    const { fired, nextMs } = await this.options.db.$transaction(async (tx) => {
       const rows = await tx.$queryRawUnsafe<FiredRow[]>(
         `WITH due AS (
            SELECT job_id FROM scheduled_jobs
@@ -62,29 +90,18 @@ export class DueJobsLoop {
                    (EXTRACT(EPOCH FROM (now() - s.run_at)) * 1000)::float8 AS lag_ms`,
         this.options.batchSize,
       );
-      if (rows.length === 0) return rows;
-      await enqueueOutbox(tx, dispatchCommands(rows, this.options.jobsPerDispatch));
-      return rows;
+      if (rows.length > 0) await enqueueOutbox(tx, dispatchCommands(rows, this.options.jobsPerDispatch));
+      return { fired: rows, nextMs: rows.length < this.options.batchSize ? await nextDueMs(tx) : null };
     });
     if (fired.length > 0) {
       this.options.wake();
       for (const row of fired) this.options.onFired?.(row.lag_ms);
       this.options.logger.info({ count: fired.length, max_lag_ms: Math.max(...fired.map((row) => row.lag_ms)) }, 'scheduled jobs fired');
     }
-    return fired.length;
+    return { fired: fired.length, waitMs: this.waitFor(nextMs) };
   }
 
-  /**
-   * How long until the next waiting job is due, by the database clock, capped at the poll interval:
-   * the loop wakes at a job's due time instead of up to a poll interval after it (jobs are often due
-   * on a whole second, many at once). Rows already due but locked by another replica are not waited
-   * for (`run_at > now()`), so a busy replica never makes this one spin.
-   */
-  async untilNextDue(): Promise<number> {
-    const [next] = await this.options.db.$queryRawUnsafe<{ ms: number | null }[]>(
-      "SELECT (EXTRACT(EPOCH FROM (min(run_at) - now())) * 1000)::float8 AS ms FROM scheduled_jobs WHERE status = 'scheduled' AND run_at > now()",
-    );
-    const ms = next?.ms ?? null;
+  private waitFor(ms: number | null): number {
     return ms === null ? this.options.pollMs : Math.min(this.options.pollMs, Math.max(1, Math.ceil(ms)));
   }
 
@@ -93,10 +110,10 @@ export class DueJobsLoop {
       let fired = 0;
       let waitMs = this.options.pollMs;
       try {
-        fired = await this.fireDue();
-        if (fired < this.options.batchSize) waitMs = await this.untilNextDue();
+        ({ fired, waitMs } = await this.pass());
       } catch (error) {
         this.options.logger.error({ err: error }, 'firing due jobs failed');
+        waitMs = Math.min(this.options.pollMs, RETRY_AFTER_FAILURE_MS);
       }
       if (fired < this.options.batchSize) await this.sleep(waitMs);
     }
@@ -112,4 +129,12 @@ export class DueJobsLoop {
       this.wakeUp = done;
     });
   }
+}
+
+/** Milliseconds from `now()` to the earliest job not yet due, or null when none waits. */
+async function nextDueMs(db: Pick<PrismaClient, '$queryRawUnsafe'>): Promise<number | null> {
+  const [next] = await db.$queryRawUnsafe<{ ms: number | null }[]>(
+    "SELECT (EXTRACT(EPOCH FROM (min(run_at) - now())) * 1000)::float8 AS ms FROM scheduled_jobs WHERE status = 'scheduled' AND run_at > now()",
+  );
+  return next?.ms ?? null;
 }
