@@ -34,6 +34,16 @@ describe('due jobs loop (scheduler database)', () => {
     return new Map(rows.map((row) => [row.job_id, Number(row.n)]));
   };
   const dispatchCount = async (jobId: string) => (await dispatchCounts()).get(jobId) ?? 0;
+  /** Starts the loop, waits up to `tries` x 50 ms for the job's dispatch, stops the loop; returns the job's dispatch count. */
+  const runUntilDispatched = async (loop: DueJobsLoop, jobId: string, tries: number) => {
+    loop.start();
+    try {
+      for (let i = 0; i < tries && (await dispatchCount(jobId)) === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      await loop.stop();
+    }
+    return dispatchCount(jobId);
+  };
 
   it('fires due (and late) jobs once even with several replicas claiming together, many jobs a command, and leaves future ones', async () => {
     const handlers = schedulerCommandHandlers(db);
@@ -85,14 +95,8 @@ describe('due jobs loop (scheduler database)', () => {
     const wait = await loop.untilNextDue();
     expect(wait).toBeGreaterThan(0);
     expect(wait).toBeLessThanOrEqual(2000);
-    loop.start();
-    try {
-      // With a 60 s poll, only the wake-up at the due time can fire it within these 20 s.
-      for (let i = 0; i < 400 && (await dispatchCount(id)) === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
-    } finally {
-      await loop.stop();
-    }
-    expect(await dispatchCount(id)).toBe(1);
+    // With a 60 s poll, only the wake-up at the due time can fire it within these 20 s.
+    expect(await runUntilDispatched(loop, id, 400)).toBe(1);
     const [row] = await db.$queryRawUnsafe<{ early: boolean }[]>('SELECT fired_at < run_at AS early FROM scheduled_jobs WHERE job_id = $1::uuid', id);
     expect(row?.early).toBe(false);
   }, 60_000);
@@ -114,14 +118,8 @@ describe('due jobs loop (scheduler database)', () => {
       },
     });
     const loop = new DueJobsLoop({ db: slow, logger, pollMs: 60_000, batchSize: 50, jobsPerDispatch: 20, wake: () => undefined });
-    loop.start();
-    try {
-      // With a 60 s poll, only a wake-up at its due time fires it within these 10 s.
-      for (let i = 0; i < 200 && (await dispatchCount(id)) === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
-    } finally {
-      await loop.stop();
-    }
-    expect(await dispatchCount(id)).toBe(1);
+    // With a 60 s poll, only a wake-up at its due time fires it within these 10 s.
+    expect(await runUntilDispatched(loop, id, 200)).toBe(1);
   }, 60_000);
 
   it('tries a failed pass again within about a second, not a whole poll interval later', async () => {
@@ -140,15 +138,9 @@ describe('due jobs loop (scheduler database)', () => {
       },
     });
     const loop = new DueJobsLoop({ db: flaky, logger, pollMs: 60_000, batchSize: 50, jobsPerDispatch: 20, wake: () => undefined });
-    loop.start();
-    try {
-      // With a 60 s poll, only a retry soon after the failure fires it within these 10 s.
-      for (let i = 0; i < 200 && (await dispatchCount(id)) === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
-    } finally {
-      await loop.stop();
-    }
+    // With a 60 s poll, only a retry soon after the failure fires it within these 10 s.
+    expect(await runUntilDispatched(loop, id, 200)).toBe(1);
     expect(failures).toBe(0);
-    expect(await dispatchCount(id)).toBe(1);
   }, 60_000);
 
   it('runs its first pass at start and stops cleanly', async () => {
