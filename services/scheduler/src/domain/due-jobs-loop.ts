@@ -76,6 +76,7 @@ export class DueJobsLoop {
    * was already due, so not waited for, and the loop slept a whole poll interval past it.
    */
   private async pass(): Promise<{ fired: number; waitMs: number }> {
+    const started = performance.now();
     const { fired, nextMs } = await this.options.db.$transaction(async (tx) => {
       const rows = await tx.$queryRawUnsafe<FiredRow[]>(
         `WITH due AS (
@@ -98,7 +99,8 @@ export class DueJobsLoop {
       for (const row of fired) this.options.onFired?.(row.lag_ms);
       this.options.logger.info({ count: fired.length, max_lag_ms: Math.max(...fired.map((row) => row.lag_ms)) }, 'scheduled jobs fired');
     }
-    return { fired: fired.length, waitMs: this.waitFor(nextMs) };
+    // Measured from the transaction's start: the time the pass took since is already waited.
+    return { fired: fired.length, waitMs: this.waitFor(nextMs === null ? null : nextMs - (performance.now() - started)) };
   }
 
   private waitFor(ms: number | null): number {
