@@ -341,7 +341,7 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
   // the change with time the machine's own swings (a neighbour taking the memory) do not explain.
   const memoryProbes = full.map((window) => window.probeMemNs);
   const besideMemory = (): Record<string, number | string> => {
-    if (memoryProbes.some((ns) => ns === undefined) || full.length < 4) return {};
+    if (memoryProbes.some((ns) => ns === undefined)) return {};
     try {
       const beside = fitTrendBeside(full.map((window) => window.rate), memoryProbes as number[]);
       return {
@@ -351,7 +351,7 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
         'deliveries/s per memory probe ns/read': Math.round(beside.perUnit * 1000) / 1000,
       };
     } catch {
-      return {}; // the probe did not vary apart from time: nothing to separate
+      return {}; // too few windows, or the probe did not vary apart from time: nothing to separate
     }
   };
   const startEnd = (name: string, start: Record<string, number>, end: Record<string, number>) =>

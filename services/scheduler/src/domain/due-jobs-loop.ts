@@ -110,7 +110,7 @@ export class DueJobsLoop {
   private async run(): Promise<void> {
     while (this.running) {
       let fired = 0;
-      let waitMs = this.options.pollMs;
+      let waitMs: number;
       try {
         ({ fired, waitMs } = await this.pass());
       } catch (error) {
