@@ -48,20 +48,23 @@ const p = (sorted: number[], q: number) => Math.round(percentile(sorted, q) * 10
 async function seed(pg: Client, orgId: string, rows: number): Promise<void> {
   for (const [org, count] of [[orgId, rows], [`${orgId}-other`, Math.floor(rows / 5)]] as const) {
     await pg.query(
-      `INSERT INTO analytics_rows (id, org_id, seq, post_id, account_id, platform, platform_post_id, platform_post_url, text, created_at, published_at,
-                                   metrics, warnings, sync_status, last_updated_at, stale_after)
+      `INSERT INTO analytics_rows (id, org_id, seq, post_id, account_id, platform, platform_post_id, platform_post_url, text, created_at, published_at)
        SELECT gen_random_uuid(), $1, $2::int - g + 1, gen_random_uuid()::text, 'acct_' || (g % 50), (ARRAY['instagram','facebook','x','linkedin','tiktok'])[1 + g % 5],
               (1000000000000000000 + g)::text, 'https://x.com/bench/status/' || g, 'benchmark post number ' || g,
-              now() - make_interval(secs => g), now() - make_interval(secs => g),
-              jsonb_build_object('like_count', g % 97, 'impression_count', g % 1009, 'reply_count', g % 7), '[]'::jsonb, 'synced',
-              now(), now() + interval '1 day'
+              now() - make_interval(secs => g), now() - make_interval(secs => g)
          FROM generate_series(1, $2::int) g`,
       [org, count],
     );
-    await pg.query("INSERT INTO analytics_due (row_id, account_id, next_sync_at) SELECT id, account_id, now() + interval '1 day' FROM analytics_rows WHERE org_id = $1", [org]);
+    await pg.query(
+      `INSERT INTO analytics_readings (row_id, account_id, next_sync_at, metrics, warnings, sync_status, last_updated_at, stale_after)
+       SELECT id, account_id, now() + interval '1 day',
+              jsonb_build_object('like_count', seq % 97, 'impression_count', seq % 1009, 'reply_count', seq % 7), '[]'::jsonb, 'synced', now(), now() + interval '1 day'
+         FROM analytics_rows WHERE org_id = $1`,
+      [org],
+    );
     await pg.query('INSERT INTO analytics_org_counters (org_id, rows) VALUES ($1, $2)', [org, count]);
   }
-  await pg.query('VACUUM ANALYZE analytics_rows');
+  await pg.query('VACUUM ANALYZE analytics_rows, analytics_readings');
 }
 
 async function benchList(system: SystemHarness, pg: Client, baseUrl: string, options: AnalyticsOptions): Promise<{ figures: BenchFigure[]; lines: string[] }> {
@@ -81,14 +84,20 @@ async function benchList(system: SystemHarness, pg: Client, baseUrl: string, opt
   // Naive: the page and its total as one would write them by hand (OFFSET over the ordered index and
   // count(*)), with no HTTP, no RPC, no JSON mapping.
   const raw = (page: number) => async () => {
-    const rows = await pg.query(`SELECT * FROM analytics_rows WHERE org_id = $1 ORDER BY seq DESC OFFSET ${(page - 1) * PAGE} LIMIT ${PAGE}`, [orgId]);
+    const rows = await pg.query(
+      `SELECT * FROM analytics_rows r JOIN analytics_readings d ON d.row_id = r.id WHERE r.org_id = $1 ORDER BY r.seq DESC OFFSET ${(page - 1) * PAGE} LIMIT ${PAGE}`,
+      [orgId],
+    );
     await pg.query('SELECT count(*) AS total FROM analytics_rows WHERE org_id = $1', [orgId]);
     if (rows.rows.length !== PAGE) throw new Error('unexpected page');
   };
   // Baseline: the service's own two statements (counter, then a seq range), sent with raw pg.
   const same = (page: number) => async () => {
     const counter = await pg.query<{ rows: string }>('SELECT rows FROM analytics_org_counters WHERE org_id = $1', [orgId]);
-    const rows = await pg.query(`SELECT * FROM analytics_rows WHERE org_id = $1 AND seq <= $2 ORDER BY seq DESC LIMIT ${PAGE}`, [orgId, Number(counter.rows[0]!.rows) - (page - 1) * PAGE]);
+    const rows = await pg.query(
+      `SELECT * FROM analytics_rows r JOIN analytics_readings d ON d.row_id = r.id WHERE r.org_id = $1 AND r.seq <= $2 ORDER BY r.seq DESC LIMIT ${PAGE}`,
+      [orgId, Number(counter.rows[0]!.rows) - (page - 1) * PAGE],
+    );
     if (rows.rows.length !== PAGE) throw new Error('unexpected page');
   };
   // The service's RPC alone (broker round trip, reply validation, SQL, mapping), without HTTP.
@@ -169,14 +178,16 @@ async function benchSync(system: SystemHarness, pg: Client, options: AnalyticsOp
        INSERT INTO analytics_rows (id, org_id, seq, post_id, account_id, platform, platform_post_id, created_at)
        SELECT gen_random_uuid(), $1, n, gen_random_uuid()::text, a, 'x', p, now() FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(a, p, n)
        RETURNING id, account_id)
-     INSERT INTO analytics_due (row_id, account_id, next_sync_at) SELECT id, account_id, now() FROM inserted`,
+     INSERT INTO analytics_readings (row_id, account_id, next_sync_at) SELECT id, account_id, now() FROM inserted`,
     [orgId, posts.map((post) => post.accountId), posts.map((post) => post.id)],
   );
   await pg.query('INSERT INTO analytics_org_counters (org_id, rows) VALUES ($1, $2)', [orgId, posts.length]);
 
   const runtime = system.workers['analytics-sync']!.runtime;
   const logger = createLogger({ service: 'bench', level: 'silent' });
-  const repo = new AnalyticsRepository(runtime.db as unknown as PrismaClient);
+  // The claim and the save on a plain pg pool, as the service wires them.
+  const sql = runtime.openPool(2);
+  const repo = new AnalyticsRepository(runtime.db as unknown as PrismaClient, sql);
   const sync = new BackgroundSync({
     deps: {
       repo,
@@ -195,10 +206,14 @@ async function benchSync(system: SystemHarness, pg: Client, options: AnalyticsOp
   });
   const started = performance.now();
   let passes = 0;
-  while ((await sync.runOnce()) > 0) passes += 1;
+  try {
+    while ((await sync.runOnce()) > 0) passes += 1;
+  } finally {
+    await sql.end();
+  }
   const elapsed = performance.now() - started;
 
-  const statuses = await pg.query<{ sync_status: string; n: string }>('SELECT sync_status, count(*) AS n FROM analytics_rows WHERE org_id = $1 GROUP BY 1', [orgId]);
+  const statuses = await pg.query<{ sync_status: string; n: string }>('SELECT d.sync_status, count(*) AS n FROM analytics_rows r JOIN analytics_readings d ON d.row_id = r.id WHERE r.org_id = $1 GROUP BY 1', [orgId]);
   const paused = await pg.query<{ n: string }>('SELECT count(*) AS n FROM account_pauses WHERE org_id = $1', [orgId]);
   // The sandbox's own count of lookups in the window, read from its headers with one more call per account.
   const used: number[] = [];

@@ -51,9 +51,9 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
   }
   const sync = (overrides: Partial<ListDeps> = {}) => new BackgroundSync({ deps: deps(overrides), repo, logger, intervalMs: 1000, batchSize: 100, leaseMs: 10 * MINUTE });
   const rowsOf = async (postId: string): Promise<AnalyticsRecord[]> => (await repo.page(ORG, { postId }, 1, 100)).rows;
-  /** When the background next reads the row (analytics_due). */
+  /** When the background next reads the row (analytics_readings). */
   const nextSyncOf = async (row: AnalyticsRecord): Promise<Date | undefined> =>
-    (await db.$queryRawUnsafe<{ next_sync_at: Date }[]>('SELECT next_sync_at FROM analytics_due WHERE row_id = $1::uuid', row.id))[0]?.next_sync_at;
+    (await db.$queryRawUnsafe<{ next_sync_at: Date }[]>('SELECT next_sync_at FROM analytics_readings WHERE row_id = $1::uuid', row.id))[0]?.next_sync_at;
 
   /** A real post on X in the sandbox, from a BYOK account of its own. */
   async function tweet(accountId: string, text: string): Promise<string> {
@@ -106,28 +106,28 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     expect(rows[0]!.createdAt.toISOString()).toBe('2026-06-01T12:00:00.000Z');
   });
 
-  it('a refresh writes no index entry of the cached rows: the claim writes only their analytics_due rows, the save of the readings is heap-only', async () => {
+  it('a refresh never rewrites the recorded rows: the claim and the save write only their readings', async () => {
     const postIds: string[] = [];
     for (let n = 0; n < 4; n += 1) postIds.push(await publish([{ accountId: 'acct_hot', platformPostId: await tweet('acct_hot', `hot ${n}`) }]));
     const sql = createPgRawSql(database.connection, { max: 1, onIdleError: () => undefined });
-    // This transaction's own counts of the table's updates, and how many of them were heap-only.
+    // This transaction's own counts of each table's updates.
     const updates = async (tx: RawSql) => {
-      const [row] = await tx.$queryRawUnsafe<{ all: number; hot: number }[]>(
-        "SELECT n_tup_upd::int AS all, n_tup_hot_upd::int AS hot FROM pg_stat_xact_user_tables WHERE relname = 'analytics_rows'",
+      const rows = await tx.$queryRawUnsafe<{ relname: string; n: number }[]>(
+        "SELECT relname, n_tup_upd::int AS n FROM pg_stat_xact_user_tables WHERE relname IN ('analytics_rows', 'analytics_readings')",
       );
-      return row;
+      return Object.fromEntries(rows.map((row) => [row.relname, row.n]));
     };
     try {
       const read = await sql.$transaction(async (tx) => {
         const txRepo = new AnalyticsRepository(tx as unknown as PrismaClient);
         const claimed = await txRepo.claimDue(clock.read(), 100, 10 * MINUTE);
         expect(claimed.map((row) => row.postId).sort()).toEqual([...postIds].sort());
-        expect(await updates(tx)).toEqual({ all: 0, hot: 0 });
+        expect(await updates(tx)).toEqual({ analytics_rows: 0, analytics_readings: 4 });
         await txRepo.updateMany(claimed.map((row) => ({
           id: row.id,
           update: { syncStatus: 'synced', metrics: { like_count: 7 }, warnings: [], errorMessage: null, lastUpdatedAt: clock.read(), staleAfter: new Date(clock.read().getTime() + 15 * MINUTE), nextSyncAt: new Date(clock.read().getTime() + 15 * MINUTE) },
         })));
-        expect(await updates(tx)).toEqual({ all: 4, hot: 4 });
+        expect(await updates(tx)).toEqual({ analytics_rows: 0, analytics_readings: 8 });
         return claimed;
       });
       for (const row of read) {

@@ -64,8 +64,9 @@ interface DbRow {
   stale_after: Date | null;
 }
 
-const COLUMNS = `id, org_id, post_id, account_id, platform, platform_post_id, platform_post_url, text, created_at, published_at,
-  metrics, warnings, sync_status, error_message, last_updated_at, stale_after`;
+/** A row's columns, from `analytics_rows r` joined to its readings `d` (migration 20261127040000). */
+const COLUMNS = `r.id, r.org_id, r.post_id, r.account_id, r.platform, r.platform_post_id, r.platform_post_url, r.text, r.created_at, r.published_at,
+  d.metrics, d.warnings, d.sync_status, d.error_message, d.last_updated_at, d.stale_after`;
 
 const toRecord = (row: DbRow): AnalyticsRecord => ({
   id: row.id,
@@ -103,13 +104,16 @@ function where(orgId: string, filters: RowFilters): { sql: string; values: unkno
 }
 
 /**
- * Cached analytics rows. Every read is scoped by organization; the list is one statement for the
- * page (a deferred join: ids from the covering index, then only the page's rows) and one count.
+ * Cached analytics rows: what the publish recorded (`analytics_rows`, written once) and the latest
+ * reading with the next read's time (`analytics_readings`, rewritten by each refresh). Every read is
+ * scoped by organization; the list is one statement for the page (a deferred join: ids from the
+ * covering index, then only the page's rows) and one count.
  */
 export class AnalyticsRepository {
   /**
-   * `reads` runs the list's page and re-read statements: a plain pg pool in production, because the
-   * same statements through Prisma's raw path cost ~50 ms for a 100-row page (docs/performance.md).
+   * `reads` runs the list's page and re-read statements and the background's claim and save: a plain
+   * pg pool in production, because the same statements through Prisma's raw path cost ~50 ms for a
+   * 100-row page (docs/performance.md).
    */
   constructor(
     private readonly db: PrismaClient,
@@ -158,8 +162,8 @@ export class AnalyticsRepository {
          SELECT gen_random_uuid(), $1, $3::bigint + n, post_id, account_id, platform, platform_post_id, platform_post_url, text, created_at, published_at
            FROM fresh
          RETURNING id, account_id
-       ), due AS (
-         INSERT INTO analytics_due (row_id, account_id, next_sync_at) SELECT id, account_id, $4::timestamptz FROM inserted
+       ), readings AS (
+         INSERT INTO analytics_readings (row_id, account_id, next_sync_at) SELECT id, account_id, $4::timestamptz FROM inserted
        ), counted AS (
          UPDATE analytics_org_counters SET rows = $3::bigint + (SELECT count(*) FROM inserted) WHERE org_id = $1 AND EXISTS (SELECT 1 FROM inserted)
        )
@@ -186,7 +190,8 @@ export class AnalyticsRepository {
       const highest = total - offset;
       if (highest <= 0) return { rows: [], total };
       const rows = await this.reads.$queryRawUnsafe<DbRow[]>(
-        `SELECT ${COLUMNS} FROM analytics_rows WHERE org_id = $1 AND seq <= $2 ORDER BY seq DESC LIMIT ${limit}`,
+        `SELECT ${COLUMNS} FROM analytics_rows r JOIN analytics_readings d ON d.row_id = r.id
+          WHERE r.org_id = $1 AND r.seq <= $2 ORDER BY r.seq DESC LIMIT ${limit}`,
         orgId, highest,
       );
       return { rows: rows.map(toRecord), total };
@@ -194,9 +199,10 @@ export class AnalyticsRepository {
     const { sql, values } = where(orgId, filters);
     const [rows, count] = await Promise.all([
       this.reads.$queryRawUnsafe<DbRow[]>(
-        `SELECT ${COLUMNS.split(',').map((column) => `r.${column.trim()}`).join(', ')}
+        `SELECT ${COLUMNS}
            FROM (SELECT id, seq FROM analytics_rows WHERE ${sql} ORDER BY seq DESC OFFSET ${offset} LIMIT ${limit}) p
            JOIN analytics_rows r ON r.id = p.id
+           JOIN analytics_readings d ON d.row_id = p.id
           ORDER BY p.seq DESC`,
         ...values,
       ),
@@ -207,27 +213,30 @@ export class AnalyticsRepository {
 
   async byIds(orgId: string, ids: readonly string[]): Promise<AnalyticsRecord[]> {
     if (ids.length === 0) return [];
-    const rows = await this.reads.$queryRawUnsafe<DbRow[]>(`SELECT ${COLUMNS} FROM analytics_rows WHERE org_id = $1 AND id = ANY($2::uuid[])`, orgId, ids);
+    const rows = await this.reads.$queryRawUnsafe<DbRow[]>(
+      `SELECT ${COLUMNS} FROM analytics_rows r JOIN analytics_readings d ON d.row_id = r.id WHERE r.org_id = $1 AND r.id = ANY($2::uuid[])`,
+      orgId, ids,
+    );
     return rows.map(toRecord);
   }
 
   /**
    * Claims up to `limit` rows the background should read now (accounts not paused), pushing their
-   * next read out by `leaseMs` in the same statement so other replicas skip them. Only their rows of
-   * `analytics_due` are written (migration 20261124110000).
+   * next read out by `leaseMs` in the same statement so other replicas skip them. Only their
+   * readings are written; the recorded rows are read by primary key.
    */
   async claimDue(now: Date, limit: number, leaseMs: number): Promise<AnalyticsRecord[]> {
-    const rows = await this.db.$queryRawUnsafe<DbRow[]>(
-      `WITH claimed AS (
-         UPDATE analytics_due SET next_sync_at = $1::timestamptz + make_interval(secs => $3::float8 / 1000)
+    const rows = await this.reads.$queryRawUnsafe<DbRow[]>(
+      `WITH d AS (
+         UPDATE analytics_readings SET next_sync_at = $1::timestamptz + make_interval(secs => $3::float8 / 1000)
           WHERE row_id IN (
-            SELECT d.row_id FROM analytics_due d
-             WHERE d.next_sync_at <= $1
-               AND NOT EXISTS (SELECT 1 FROM account_pauses p WHERE p.account_id = d.account_id AND p.paused_until > $1)
-             ORDER BY d.next_sync_at LIMIT $2
+            SELECT due.row_id FROM analytics_readings due
+             WHERE due.next_sync_at <= $1
+               AND NOT EXISTS (SELECT 1 FROM account_pauses p WHERE p.account_id = due.account_id AND p.paused_until > $1)
+             ORDER BY due.next_sync_at LIMIT $2
              FOR UPDATE SKIP LOCKED)
-          RETURNING row_id)
-       SELECT ${COLUMNS} FROM analytics_rows WHERE id IN (SELECT row_id FROM claimed)`,
+          RETURNING *)
+       SELECT ${COLUMNS} FROM d JOIN analytics_rows r ON r.id = d.row_id`,
       now, limit, leaseMs,
     );
     return rows.map(toRecord);
@@ -235,7 +244,7 @@ export class AnalyticsRepository {
 
   /**
    * Saves refresh outcomes in one statement (a refresh of 100 posts is one round trip, not 100): the
-   * rows' readings, and their next read in `analytics_due`.
+   * rows' readings and their next read, all in `analytics_readings`.
    */
   async updateMany(updates: readonly { id: string; update: RowUpdate }[]): Promise<void> {
     if (updates.length === 0) return;
@@ -250,19 +259,15 @@ export class AnalyticsRepository {
       stale_after: update.staleAfter?.toISOString() ?? null,
       next_sync_at: update.nextSyncAt.toISOString(),
     }));
-    await this.db.$executeRawUnsafe(
-      `WITH u AS MATERIALIZED (
-         SELECT * FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, sync_status text, metrics jsonb, warnings jsonb, error_message text,
-                                                           last_updated_at timestamptz, set_stale boolean, stale_after timestamptz, next_sync_at timestamptz)
-       ), due AS (
-         UPDATE analytics_due d SET next_sync_at = u.next_sync_at FROM u WHERE d.row_id = u.id
-       )
-       UPDATE analytics_rows r
-          SET sync_status = u.sync_status, metrics = COALESCE(u.metrics, r.metrics), warnings = u.warnings, error_message = u.error_message,
-              last_updated_at = COALESCE(u.last_updated_at, r.last_updated_at),
-              stale_after = CASE WHEN u.set_stale THEN u.stale_after ELSE r.stale_after END
-         FROM u
-        WHERE r.id = u.id`,
+    await this.reads.$executeRawUnsafe(
+      `UPDATE analytics_readings d
+          SET sync_status = u.sync_status, metrics = COALESCE(u.metrics, d.metrics), warnings = u.warnings, error_message = u.error_message,
+              last_updated_at = COALESCE(u.last_updated_at, d.last_updated_at),
+              stale_after = CASE WHEN u.set_stale THEN u.stale_after ELSE d.stale_after END,
+              next_sync_at = u.next_sync_at
+         FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, sync_status text, metrics jsonb, warnings jsonb, error_message text,
+                                                 last_updated_at timestamptz, set_stale boolean, stale_after timestamptz, next_sync_at timestamptz)
+        WHERE d.row_id = u.id`,
       JSON.stringify(values),
     );
   }
