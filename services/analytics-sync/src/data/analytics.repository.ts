@@ -111,13 +111,13 @@ function where(orgId: string, filters: RowFilters): { sql: string; values: unkno
  */
 export class AnalyticsRepository {
   /**
-   * `reads` runs the list's page and re-read statements and the background's claim and save: a plain
-   * pg pool in production, because the same statements through Prisma's raw path cost ~50 ms for a
-   * 100-row page (docs/performance.md).
+   * `sql` runs the statements of the busy paths (the list's page and re-reads, the background's claim
+   * and save): a plain pg pool in production, because the same statements through Prisma's raw path
+   * cost ~50 ms for a 100-row page (docs/performance.md).
    */
   constructor(
     private readonly db: PrismaClient,
-    private readonly reads: RawSql = db,
+    private readonly sql: RawSql = db,
   ) {}
 
   /**
@@ -185,35 +185,35 @@ export class AnalyticsRepository {
   async page(orgId: string, filters: RowFilters, page: number, limit: number): Promise<{ rows: AnalyticsRecord[]; total: number }> {
     const offset = (page - 1) * limit;
     if (Object.values(filters).every((value) => value === undefined)) {
-      const [counter] = await this.reads.$queryRawUnsafe<{ rows: bigint }[]>('SELECT rows FROM analytics_org_counters WHERE org_id = $1', orgId);
+      const [counter] = await this.sql.$queryRawUnsafe<{ rows: bigint }[]>('SELECT rows FROM analytics_org_counters WHERE org_id = $1', orgId);
       const total = Number(counter?.rows ?? 0);
       const highest = total - offset;
       if (highest <= 0) return { rows: [], total };
-      const rows = await this.reads.$queryRawUnsafe<DbRow[]>(
+      const rows = await this.sql.$queryRawUnsafe<DbRow[]>(
         `SELECT ${COLUMNS} FROM analytics_rows r JOIN analytics_readings d ON d.row_id = r.id
           WHERE r.org_id = $1 AND r.seq <= $2 ORDER BY r.seq DESC LIMIT ${limit}`,
         orgId, highest,
       );
       return { rows: rows.map(toRecord), total };
     }
-    const { sql, values } = where(orgId, filters);
+    const { sql: clause, values } = where(orgId, filters);
     const [rows, count] = await Promise.all([
-      this.reads.$queryRawUnsafe<DbRow[]>(
+      this.sql.$queryRawUnsafe<DbRow[]>(
         `SELECT ${COLUMNS}
-           FROM (SELECT id, seq FROM analytics_rows WHERE ${sql} ORDER BY seq DESC OFFSET ${offset} LIMIT ${limit}) p
+           FROM (SELECT id, seq FROM analytics_rows WHERE ${clause} ORDER BY seq DESC OFFSET ${offset} LIMIT ${limit}) p
            JOIN analytics_rows r ON r.id = p.id
            JOIN analytics_readings d ON d.row_id = p.id
           ORDER BY p.seq DESC`,
         ...values,
       ),
-      this.reads.$queryRawUnsafe<{ total: bigint }[]>(`SELECT count(*) AS total FROM analytics_rows WHERE ${sql}`, ...values),
+      this.sql.$queryRawUnsafe<{ total: bigint }[]>(`SELECT count(*) AS total FROM analytics_rows WHERE ${clause}`, ...values),
     ]);
     return { rows: rows.map(toRecord), total: Number(count[0]?.total ?? 0) };
   }
 
   async byIds(orgId: string, ids: readonly string[]): Promise<AnalyticsRecord[]> {
     if (ids.length === 0) return [];
-    const rows = await this.reads.$queryRawUnsafe<DbRow[]>(
+    const rows = await this.sql.$queryRawUnsafe<DbRow[]>(
       `SELECT ${COLUMNS} FROM analytics_rows r JOIN analytics_readings d ON d.row_id = r.id WHERE r.org_id = $1 AND r.id = ANY($2::uuid[])`,
       orgId, ids,
     );
@@ -226,7 +226,7 @@ export class AnalyticsRepository {
    * readings are written; the recorded rows are read by primary key.
    */
   async claimDue(now: Date, limit: number, leaseMs: number): Promise<AnalyticsRecord[]> {
-    const rows = await this.reads.$queryRawUnsafe<DbRow[]>(
+    const rows = await this.sql.$queryRawUnsafe<DbRow[]>(
       `WITH d AS (
          UPDATE analytics_readings SET next_sync_at = $1::timestamptz + make_interval(secs => $3::float8 / 1000)
           WHERE row_id IN (
@@ -259,7 +259,7 @@ export class AnalyticsRepository {
       stale_after: update.staleAfter?.toISOString() ?? null,
       next_sync_at: update.nextSyncAt.toISOString(),
     }));
-    await this.reads.$executeRawUnsafe(
+    await this.sql.$executeRawUnsafe(
       `UPDATE analytics_readings d
           SET sync_status = u.sync_status, metrics = COALESCE(u.metrics, d.metrics), warnings = u.warnings, error_message = u.error_message,
               last_updated_at = COALESCE(u.last_updated_at, d.last_updated_at),
