@@ -67,6 +67,8 @@ interface Window {
   readsPerDelivery: Record<string, number>;
   /** PostgreSQL's shared buffers per delivery in the window, the whole server: pages brought in, who wrote dirty ones out, and the WAL written. */
   buffersPerDelivery: Record<string, number>;
+  /** Pages each table or index of every service's database brought into shared buffers per delivery in the window: which relations outgrew the cache. */
+  blocksReadPerDelivery: Record<string, number>;
   /** Each statement's calls and execution ms per delivery in the window, the whole server, when it loads pg_stat_statements. */
   statements: StatementCount[] | undefined;
 }
@@ -131,6 +133,37 @@ async function bufferCounters(db: pg.Client): Promise<Record<string, number>> {
        FROM pg_stat_bgwriter, pg_stat_wal`,
   );
   return Object.fromEntries(Object.entries(row!).map(([key, value]) => [key, Number(value)]));
+}
+
+/**
+ * Pages brought into shared buffers so far per table (heap and TOAST) and per index, in every
+ * service's database: when `blocks read` grows, the relations that stopped fitting. An index whose
+ * inserts and lookups land on random leaves (a random key) misses the cache once it outgrows its
+ * share, whatever the table's age; one whose new keys come in order keeps only its right edge hot.
+ */
+async function blocksRead(databases: Map<BenchService, pg.Client>): Promise<Record<string, number>> {
+  const blocks: Record<string, number> = {};
+  for (const [service, db] of databases) {
+    const { rows } = await db.query<{ name: string; n: string }>(
+      `SELECT relname AS name, coalesce(heap_blks_read, 0) + coalesce(toast_blks_read, 0) AS n FROM pg_statio_user_tables
+       UNION ALL SELECT indexrelname, coalesce(idx_blks_read, 0) FROM pg_statio_user_indexes`,
+    );
+    for (const row of rows) blocks[`${service}.${row.name}`] = Number(row.n);
+  }
+  return blocks;
+}
+
+/** The largest tables and indexes of every service's database at the end, in MB: what the buffer cache has to hold. */
+async function largestRelations(databases: Map<BenchService, pg.Client>, count: number): Promise<Record<string, number>> {
+  const sizes: [string, number][] = [];
+  for (const [service, db] of databases) {
+    const { rows } = await db.query<{ name: string; bytes: string }>(
+      `SELECT c.relname AS name, pg_relation_size(c.oid) AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND c.relkind IN ('r', 'i', 't')`,
+    );
+    for (const row of rows) sizes.push([`${service}.${row.name} MB`, Math.round(Number(row.bytes) / 1024 / 102.4) / 10]);
+  }
+  return Object.fromEntries(sizes.sort((a, b) => b[1] - a[1]).slice(0, count));
 }
 
 /** A window's statements for the log: their execution per delivery, and the few that took most. */
@@ -253,6 +286,7 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
   let cpuBefore = cpuNow(system);
   let readsBefore = await tableReads(publisher);
   let buffersBefore = await bufferCounters(publisher);
+  let blocksBefore = await blocksRead(databases);
   let statementsBefore = await statementCounters(publisher);
   try {
     while (Date.now() - started < options.minutes * 60_000) {
@@ -265,6 +299,7 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
       const cpuAfter = cpuNow(system);
       const readsAfter = await tableReads(publisher);
       const buffersAfter = await bufferCounters(publisher);
+      const blocksAfter = await blocksRead(databases);
       const statementsAfter = await statementCounters(publisher);
       const window: Window = {
         endedAtS: Math.round((to.getTime() - started) / 1000),
@@ -276,14 +311,16 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
         probeMemNs: speed.medianBetween('memNs', from.getTime(), to.getTime()),
         readsPerDelivery: perDelivery(readsBefore, readsAfter, deliveries, 0.5),
         buffersPerDelivery: perDelivery(buffersBefore, buffersAfter, deliveries, 0),
+        blocksReadPerDelivery: perDelivery(blocksBefore, blocksAfter, deliveries, 0.1),
         statements: statementsBefore === undefined || statementsAfter === undefined ? undefined : statementsPerDelivery(statementsBefore, statementsAfter, deliveries),
       };
       windows.push(window);
-      console.log(`soak ${window.endedAtS} s: ${window.rate.toFixed(1)} deliveries/s, cores ${window.busyPercent}% busy, speed probe ${window.probeCpuMs} cpu ms and ${window.probeMemNs?.toFixed(1)} ns/read, cpu ms/delivery ${JSON.stringify(window.cpuPerDelivery)}, publisher rows read and updated/delivery ${JSON.stringify(window.readsPerDelivery)}, buffers/delivery ${JSON.stringify(window.buffersPerDelivery)}, ${JSON.stringify(window.rows)}${statementsLine(window.statements)}`);
+      console.log(`soak ${window.endedAtS} s: ${window.rate.toFixed(1)} deliveries/s, cores ${window.busyPercent}% busy, speed probe ${window.probeCpuMs} cpu ms and ${window.probeMemNs?.toFixed(1)} ns/read, cpu ms/delivery ${JSON.stringify(window.cpuPerDelivery)}, publisher rows read and updated/delivery ${JSON.stringify(window.readsPerDelivery)}, buffers/delivery ${JSON.stringify(window.buffersPerDelivery)}, blocks read/delivery ${JSON.stringify(window.blocksReadPerDelivery)}, ${JSON.stringify(window.rows)}${statementsLine(window.statements)}`);
       from = to;
       cpuBefore = cpuAfter;
       readsBefore = readsAfter;
       buffersBefore = buffersAfter;
+      blocksBefore = blocksAfter;
       statementsBefore = statementsAfter;
     }
   } finally {
@@ -299,6 +336,7 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
     if (Date.now() > drainDeadline) throw new Error('the soak backlog did not drain in 10 minutes');
     await sleep(500);
   }
+  const largest = await largestRelations(databases, 12);
   const posts = (await system.sandbox.posts('x')).filter((post) => post.text.startsWith(`${prefix} #`));
   const keys = new Set(posts.map((post) => `${post.account}|${post.text}`));
   const targets = jobIds.length * accounts.length;
@@ -364,6 +402,7 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
     ...startEnd('cpu ms/delivery', first.cpuPerDelivery, last.cpuPerDelivery),
     ...startEnd('rows/delivery', first.readsPerDelivery, last.readsPerDelivery),
     ...startEnd('buffers/delivery', first.buffersPerDelivery, last.buffersPerDelivery),
+    ...startEnd('blocks read/delivery', first.blocksReadPerDelivery, last.blocksReadPerDelivery),
   ]);
   const figures: BenchFigure[] = [{
     name: `soak: ${options.minutes} min steady publishing, ${accounts.length} X accounts a job, ${options.backlog} jobs open`,
@@ -388,7 +427,7 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
       [`mean of the first ${span} full windows`]: Math.round(mean(full.slice(0, span)) * 10) / 10,
       [`mean of the last ${span} windows`]: Math.round(mean(full.slice(-span)) * 10) / 10,
       ...speedAdjusted, ...memorySpeed, ...besideMemory(),
-      'min window rate': Math.min(...full.map((window) => window.rate)), ...sizes,
+      'min window rate': Math.min(...full.map((window) => window.rate)), ...sizes, ...largest,
     },
   }];
   return { bench: 'soak', params: { minutes: options.minutes, window_s: options.windowSeconds, accounts: options.accounts, backlog: options.backlog, accept_concurrency: options.acceptConcurrency }, figures };

@@ -81,6 +81,8 @@ describe('throughput benchmarks (smoke)', () => {
     expect(result.figures[0]!.detail!['autovacuum naptime']).toMatch(/^\d+(s|min)$/);
     expect(result.figures[0]!.detail!['publisher.deliveries dead tuples end']).toBeGreaterThanOrEqual(0);
     expect(result.figures[0]!.detail!['WAL KB buffers/delivery end']).toBeGreaterThan(0);
+    // The largest relations at the end, the publisher's deliveries among them.
+    expect(result.figures[0]!.detail!['publisher.deliveries MB']).toBeGreaterThan(0);
     // Statement execution when the server loads pg_stat_statements, else a note saying it was not measured.
     const measured = 'statement execution ms/delivery end' in result.figures[0]!.detail!;
     expect(result.figures[0]!.detail![measured ? 'statement execution ms/delivery end' : 'statement execution']).toEqual(measured ? expect.any(Number) : expect.stringContaining('not measured'));
