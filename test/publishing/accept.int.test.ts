@@ -197,6 +197,24 @@ describe('publishing: accepting jobs and posts', () => {
       ]);
     });
 
+    it('makes job and delivery ids in the order it accepts them (UUID version 7), so the history\'s indexes take new rows on their right edge', async () => {
+      const first = await publish(validBody(system, [x, linkedin]));
+      const second = await publish(validBody(system, [x, linkedin]));
+      expect([first.status, second.status]).toEqual([202, 202]);
+      const db = system.workers.publisher!.runtime.db;
+      const rows = await db.$queryRawUnsafe<{ job: string; delivery: string }[]>(
+        'SELECT job_id::text AS job, id::text AS delivery FROM deliveries WHERE job_id = ANY($1::uuid[]) ORDER BY job_id, position',
+        [first.body.job_id, second.body.job_id],
+      );
+      const v7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+      expect(rows.map((row) => row.job)).toEqual([first.body.job_id, first.body.job_id, second.body.job_id, second.body.job_id]);
+      for (const id of [...rows.map((row) => row.job), ...rows.map((row) => row.delivery)]) expect(id).toMatch(v7);
+      // In position order within a job, and every delivery of the second job after the first's.
+      const deliveries = rows.map((row) => row.delivery);
+      expect([...deliveries].sort()).toEqual(deliveries);
+      await waitForFinal(system, auth, second.body.job_id);
+    });
+
     it('accepts the limits themselves: text of exactly 5000 characters (to Facebook, which allows it)', async () => {
       // In the other organization: this one's connected networks are counted by the stats test.
       const page = await connectAccount(system, otherAuth, 'facebook');

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from './ids.ts';
 import type { MessageDefinition, PayloadOf } from './message-definition.ts';
 import { assertPayload } from './validation.ts';
 
@@ -27,7 +27,7 @@ export function createEnvelope<D extends MessageDefinition>(
 ): Envelope<PayloadOf<D>> {
   assertPayload(def, payload);
   return {
-    message_id: context.messageId ?? randomUUID(),
+    message_id: context.messageId ?? newId(),
     type: def.type,
     occurred_at: new Date().toISOString(),
     request_id: context.requestId,

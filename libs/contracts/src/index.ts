@@ -1,3 +1,4 @@
+export { newId } from './ids.ts';
 export { createEnvelope, type Envelope, type EnvelopeContext } from './envelope.ts';
 export { EnvelopeSchema } from './envelope-schema.ts';
 export {

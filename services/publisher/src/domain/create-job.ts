@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { createEnvelope, postQueued, publisherDeliveryRun, schedulerJobSchedule, type PostViewType } from '@svc/contracts';
+import { createEnvelope, newId, postQueued, publisherDeliveryRun, schedulerJobSchedule, type PostViewType } from '@svc/contracts';
 import { conflict, validationError, type ErrorDetail } from '@svc/errors';
 import { checkUrl } from '@svc/http';
 import { checkContent, isNetwork, isTikTokVerifiedUrl, type Network } from '@svc/providers';
@@ -117,12 +116,12 @@ export async function createJob(deps: CreateJobDeps, input: CreateJobInput): Pro
   });
   if (details.length > 0) throw validationError('The post cannot be published to every target account as it stands.', details);
 
-  const jobId = input.jobId ?? randomUUID();
+  const jobId = input.jobId ?? newId();
   const providers: Network[] = [];
   const deliveries = input.accountIds.map((accountId, position) => {
     const provider = found.get(accountId)!.provider;
     if (!providers.includes(provider)) providers.push(provider);
-    return { id: randomUUID(), jobId, orgId: input.orgId, accountId, provider, position, status: 'pending' };
+    return { id: newId(), jobId, orgId: input.orgId, accountId, provider, position, status: 'pending' };
   });
   let job: PostViewType;
   try {

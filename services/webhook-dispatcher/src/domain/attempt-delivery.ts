@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import type { PayloadFormat } from '@svc/contracts';
+import { newId, type PayloadFormat } from '@svc/contracts';
 import type { Logger } from '@svc/logger';
 import type { ClaimedDelivery, DeliveriesRepository } from '../data/deliveries.repository.ts';
 import type { AttemptCommands } from './attempt-commands.ts';
@@ -96,7 +95,7 @@ export class DeliveryAttempts {
     const delayMs = succeeded || gone || claimed.manual ? undefined : nextRetryDelayMs(this.deps.schedule, attemptsMade, { jitter: this.deps.jitter, retryAfterMs });
     const status = succeeded ? 'succeeded' : delayMs === undefined ? 'failed' : 'pending';
     const nextAttemptAt = delayMs === undefined ? null : new Date(Date.now() + delayMs);
-    const attemptId = randomUUID();
+    const attemptId = newId();
     await this.deps.recorder.record({
       attemptId,
       deliveryId: claimed.id,

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import type { Envelope, PayloadFormat } from '@svc/contracts';
+import { newId, type Envelope, type PayloadFormat } from '@svc/contracts';
 import type { ClaimedDelivery, DeliveriesRepository, NewDelivery } from '../data/deliveries.repository.ts';
 import type { EndpointsRepository, OrgSubscriber } from '../data/endpoints.repository.ts';
 import type { AttemptCommands } from './attempt-commands.ts';
@@ -119,7 +118,7 @@ export class EventFanOut {
         .filter((endpoint) => endpoint.events.includes(event.type))
         .flatMap((endpoint) =>
           deliveryBodies(event, envelope.message_id, endpoint.payload_format as PayloadFormat).map((body) => {
-            const id = randomUUID();
+            const id = newId();
             const row: NewDelivery = { id, orgId, endpointId: endpoint.id, eventKey: body.key, eventType: event.type, body: body.body(id), manual: false };
             return { row, endpoint };
           }),
