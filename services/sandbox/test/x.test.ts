@@ -71,6 +71,20 @@ describe('sandbox /x (X API v2)', () => {
     expect(tooMany.body).toEqual(expect.objectContaining({ title: 'Invalid Request', type: 'https://api.x.com/2/problems/invalid-request', errors: [expect.objectContaining({ message: expect.stringContaining('maximum of 4') })] }));
   });
 
+  it('makes post ids as X does (Snowflake): the time since X\'s epoch in the high bits, so later posts have larger ids', async () => {
+    const { access_token: token } = await tokens();
+    const before = Date.now();
+    const ids: bigint[] = [];
+    for (let n = 0; n < 20; n += 1) {
+      const created = await request(app).post('/x/2/tweets').set('Authorization', `Bearer ${token}`).send({ text: `ordered ${n}` });
+      ids.push(BigInt(created.body.data.id as string));
+    }
+    for (let n = 1; n < ids.length; n += 1) expect(ids[n]! > ids[n - 1]!).toBe(true);
+    const madeAt = Number((ids[0]! >> 22n) + 1_288_834_974_657n);
+    expect(madeAt).toBeGreaterThanOrEqual(before);
+    expect(madeAt).toBeLessThanOrEqual(Date.now());
+  });
+
   it('refuses an upload whose media_type X does not take, or that its category cannot hold', async () => {
     const auth = 'Bearer byok-x-media-types';
     const init = (media_type: string, media_category: string) =>

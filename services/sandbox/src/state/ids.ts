@@ -11,6 +11,21 @@ export function numericId(length: number, prefix = ''): string {
   return digits;
 }
 
+/** X's epoch for its ids (2010-11-04T01:42:54.657Z). */
+const X_EPOCH_MS = 1_288_834_974_657n;
+let lastSnowflake = 0n;
+
+/**
+ * A post id as X makes them (Snowflake): the milliseconds since X's epoch above 22 bits of machine
+ * and sequence, so ids made later are larger, 19 digits today. The low bits start at random each
+ * millisecond and count up within it, so ids never repeat and never go back.
+ */
+export function snowflakeId(nowMs: number): string {
+  const fresh = (BigInt(nowMs) - X_EPOCH_MS) << 22n | BigInt(randomBytes(2).readUInt16BE(0));
+  lastSnowflake = fresh > lastSnowflake ? fresh : lastSnowflake + 1n;
+  return lastSnowflake.toString();
+}
+
 /** A stable decimal id derived from a seed: BYOK tokens always map to the same account. */
 export function derivedId(seed: string, length: number, prefix = ''): string {
   const hex = createHash('sha256').update(seed).digest('hex');

@@ -1,7 +1,7 @@
 import { json, type Router } from 'express';
 import { markPostCreated } from '../http/outcome-faults.ts';
 import { type SandboxContext } from '../context.ts';
-import { numericId } from '../state/ids.ts';
+import { snowflakeId } from '../state/ids.ts';
 import { requireXScopes, requireXToken, xCallerOf } from './x-auth.ts';
 import { invalidRequest, problem, xFaultRenderer } from './x-errors.ts';
 import { sendDailyHeaders, sendRateHeaders } from './x-limits.ts';
@@ -48,7 +48,7 @@ export function registerXApi(router: Router, ctx: SandboxContext): void {
     if (text !== '' && byText.has(`${userId}\n${text}`)) {
       return problem(res, 403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
     }
-    const tweet: XTweet = { id: numericId(19, '1'), userId, text, mediaIds, createdAt: new Date(state.now()).toISOString() };
+    const tweet: XTweet = { id: snowflakeId(state.now()), userId, text, mediaIds, createdAt: new Date(state.now()).toISOString() };
     tweets.set(tweet.id, tweet);
     if (text !== '') byText.set(`${userId}\n${text}`, tweet.id);
     state.recordPost({

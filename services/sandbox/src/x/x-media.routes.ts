@@ -2,7 +2,7 @@ import { json, raw, type Request, type Response, type Router } from 'express';
 import { type SandboxContext } from '../context.ts';
 import { parseMultipart } from '../http/multipart.ts';
 import { sniffFormat } from '../media/sniff.ts';
-import { numericId } from '../state/ids.ts';
+import { snowflakeId } from '../state/ids.ts';
 import { requireXScopes, requireXToken, xCallerOf } from './x-auth.ts';
 import { invalidRequest, problem, xFaultRenderer } from './x-errors.ts';
 import { sendRateHeaders } from './x-limits.ts';
@@ -74,7 +74,7 @@ export function registerXMedia(router: Router, ctx: SandboxContext): void {
     if (!MEDIA_TYPES.includes(body.media_type)) return invalidRequest(res, 'media_type', `media_type must be one of ${MEDIA_TYPES.join(', ')}.`);
     if (!fitsCategory(body.media_type, body.media_category)) return invalidRequest(res, 'media_type', `media_type ${body.media_type} does not match media_category ${body.media_category}.`);
     const media: XMedia = {
-      id: numericId(19, '1'),
+      id: snowflakeId(state.now()),
       userId: xCallerOf(res).userId,
       mediaType: body.media_type,
       category: body.media_category,
@@ -133,7 +133,7 @@ export function registerXMedia(router: Router, ctx: SandboxContext): void {
     if (!bytes) return invalidRequest(res, 'media', 'media is required.');
     if (!CATEGORIES.includes(category)) return invalidRequest(res, 'media_category', 'media_category is invalid.');
     const media: XMedia = {
-      id: numericId(19, '1'),
+      id: snowflakeId(state.now()),
       userId: xCallerOf(res).userId,
       mediaType: text('media_type') ?? 'image/jpeg',
       category,
