@@ -1,16 +1,19 @@
 // soak: steady publishing for a long time, to show the pipeline does not decay with use (issue 14).
-// A closed loop keeps about `backlog` jobs open (accepted, not yet terminal), so the publisher always
-// has work and the rate measured per window is its throughput. Every window records the deliveries
+// A closed loop keeps about `backlog` jobs open (soak-feeder.ts), so the publisher always has work and
+// the rate measured per window is its throughput. Every window records the deliveries
 // finished in it and the size of the tables that grow with use. The figure is the last window's rate
-// against the first full window's (the baseline, same run): target at least 0.9. Every job's text must
-// be on the sandbox's X exactly once at the end.
-import { uniqueName } from '@svc/testing';
+// against the first full window's (the baseline, same run): target at least 0.9. A second figure
+// compares the aged system with a fresh twin in alternate windows of the same minutes (soak-twin.ts),
+// which this machine's drift over half an hour does not move. Every job's text must be on the
+// sandbox's X exactly once at the end, the twin's too (soak-feeder.ts).
 import type pg from 'pg';
 import type { BenchService, BenchSystem } from '../support/bench-system.ts';
 import { startCpuSpeedProbe } from '../support/cpu-speed.ts';
 import { busyPercent, machineCpu } from '../support/machine-cpu.ts';
 import { sleep } from '../support/publish-jobs.ts';
 import type { BenchFigure, BenchResult } from '../support/results.ts';
+import { startFeeder, type SoakFeeder } from './soak-feeder.ts';
+import { compareWithTwin, type TwinOptions } from './soak-twin.ts';
 import { statementCounters, statementsPerDelivery, type StatementCount } from '../support/statement-stats.ts';
 import { fitTrend, fitTrendBeside } from '../support/trend.ts';
 
@@ -22,7 +25,14 @@ export interface SoakOptions {
   backlog: number;
   /** Accept requests in flight while topping the backlog up. */
   acceptConcurrency: number;
+  /**
+   * After the run, the aged system against a fresh twin in alternate windows (soak-twin.ts): `start`
+   * starts the twin as the aged system was started. No twin when undefined.
+   */
+  twin?: Omit<TwinOptions, 'drainTimeoutMs'> & { start: () => Promise<BenchSystem> };
 }
+
+const DRAIN_TIMEOUT_MS = 600_000;
 
 /** The tables that grow with use, per service, and the ones that should stay flat. */
 const TABLES: [BenchService, string][] = [
@@ -219,6 +229,31 @@ async function tableRows(databases: Map<BenchService, pg.Client>): Promise<Recor
   return rows;
 }
 
+/**
+ * Starts the twin, connects as many X accounts, runs the comparison (the aged side's feeder is
+ * fed again when it ends), then drains the twin, checks its posts exactly once and closes it.
+ */
+async function againstTwin(aged: BenchSystem, accounts: number, agedSide: { publisher: pg.Client; feeder: SoakFeeder }, load: SoakOptions, options: NonNullable<SoakOptions['twin']>): Promise<BenchFigure> {
+  const twin = await options.start();
+  try {
+    const publisher = await twin.database('publisher');
+    try {
+      const feeder = startFeeder(twin, publisher, await twin.connectXAccounts(accounts), { ...load, paused: true });
+      const figure = await compareWithTwin(
+        { ...agedSide, orgId: aged.orgId },
+        { feeder, publisher, orgId: twin.orgId },
+        { pairs: options.pairs, windowSeconds: options.windowSeconds, rampSeconds: options.rampSeconds, settleSeconds: options.settleSeconds, drainTimeoutMs: DRAIN_TIMEOUT_MS },
+      );
+      await feeder.finish(DRAIN_TIMEOUT_MS);
+      return figure;
+    } finally {
+      await publisher.end();
+    }
+  } finally {
+    await twin.close();
+  }
+}
+
 export async function benchSoak(system: BenchSystem, options: SoakOptions): Promise<BenchResult> {
   const accounts = await system.connectXAccounts(options.accounts);
   const databases = new Map<BenchService, pg.Client>();
@@ -232,27 +267,6 @@ export async function benchSoak(system: BenchSystem, options: SoakOptions): Prom
 
 async function soak(system: BenchSystem, options: SoakOptions, accounts: string[], databases: Map<BenchService, pg.Client>): Promise<BenchResult> {
   const publisher = databases.get('publisher')!;
-  const prefix = uniqueName('soak');
-  let submitted = 0;
-  let stopping = false;
-  const jobIds: string[] = [];
-  // The feeder asks only about the jobs it still counts as open (primary-key lookups): counting every
-  // unfinished job scanned the whole jobs table a dozen times a second, a cost that grew with the run.
-  const unfinished = new Set<string>();
-
-  // One in ten jobs carries an Idempotency-Key (records the gateway keeps), one in ten is scheduled
-  // two seconds ahead (rows the scheduler keeps): the soak exercises what grows with use.
-  const submit = async (): Promise<void> => {
-    const n = submitted++;
-    const headers: Record<string, string> = { authorization: system.auth, 'content-type': 'application/json' };
-    if (n % 10 === 3) headers['idempotency-key'] = `${prefix}-${n}`;
-    const body = { account_ids: accounts, text: `${prefix} #${n}`, ...(n % 10 === 7 ? { scheduled_at: new Date(Date.now() + 2000).toISOString() } : {}) };
-    const res = await fetch(`${system.api}/v1/publish`, { method: 'POST', headers, body: JSON.stringify(body) });
-    if (res.status !== 202) throw new Error(`soak job ${n} was not accepted: ${res.status} ${await res.text()}`);
-    const { job_id: id } = (await res.json()) as { job_id: string };
-    jobIds.push(id);
-    unfinished.add(id);
-  };
   // The server settings a soak's trend depends on, reported with it: without autovacuum every table
   // that churns decays, its naptime bounds how often a table is vacuumed however fast it churns, and
   // a working set that outgrows the buffer cache is another way to decay, and so are old pages
@@ -261,22 +275,7 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
     `SELECT current_setting('autovacuum') AS autovacuum, current_setting('autovacuum_naptime') AS naptime, current_setting('shared_buffers') AS shared_buffers,
             current_setting('checkpoint_timeout') AS checkpoint_timeout, current_setting('max_wal_size') AS max_wal_size`,
   );
-  const open = async () => {
-    const { rows } = await publisher.query<{ id: string }>('SELECT id FROM jobs WHERE id = ANY($1::uuid[]) AND finished_at IS NOT NULL', [[...unfinished]]);
-    for (const row of rows) unfinished.delete(row.id);
-    return unfinished.size;
-  };
-  // A refused accept ends the soak at once (it is a failure, not a pause in the load).
-  let feederError: unknown;
-  const feeder = (async () => {
-    while (!stopping) {
-      const missing = options.backlog - (await open());
-      if (missing > 0) await Promise.all(Array.from({ length: Math.min(missing, options.acceptConcurrency) }, () => submit()));
-      else await sleep(100);
-    }
-  })().catch((error: unknown) => {
-    feederError = error;
-  });
+  const feeder = startFeeder(system, publisher, accounts, options);
 
   const windows: Window[] = [];
   // A few samples of the cores' speed per window (each costs a core about 60 ms).
@@ -291,7 +290,7 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
   try {
     while (Date.now() - started < options.minutes * 60_000) {
       await sleep(options.windowSeconds * 1000);
-      if (feederError !== undefined) throw feederError;
+      feeder.check();
       const to = new Date();
       // By organization, so the count reads deliveries_org_id_finished_at_idx instead of scanning the table.
       const { rows: [finished] } = await publisher.query<{ n: string }>('SELECT count(*) AS n FROM deliveries WHERE org_id = $3 AND finished_at >= $1 AND finished_at < $2', [from, to, system.orgId]);
@@ -323,26 +322,19 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
       blocksBefore = blocksAfter;
       statementsBefore = statementsAfter;
     }
+  } catch (error) {
+    await feeder.stop();
+    throw error;
   } finally {
-    stopping = true;
     speed.stop();
-    await feeder;
   }
-  if (feederError !== undefined) throw feederError;
-
+  const twinFigure = options.twin === undefined ? [] : [await againstTwin(system, accounts.length, { publisher, feeder }, options, options.twin).catch(async (error: unknown) => {
+    await feeder.stop();
+    throw error;
+  })];
   // Drain, then exactly once from the network's records.
-  const drainDeadline = Date.now() + 600_000;
-  while ((await open()) > 0) {
-    if (Date.now() > drainDeadline) throw new Error('the soak backlog did not drain in 10 minutes');
-    await sleep(500);
-  }
+  const targets = await feeder.finish(DRAIN_TIMEOUT_MS);
   const largest = await largestRelations(databases, 12);
-  const posts = (await system.sandbox.posts('x')).filter((post) => post.text.startsWith(`${prefix} #`));
-  const keys = new Set(posts.map((post) => `${post.account}|${post.text}`));
-  const targets = jobIds.length * accounts.length;
-  if (keys.size !== targets || posts.length !== targets) {
-    throw new Error(`not exactly once: ${posts.length} posts (${keys.size} distinct) on X for ${targets} targets`);
-  }
 
   // The first window warms up (processes, JIT, pools). One window's rate moves by 10-25% with what
   // else the two cores do (an autovacuum pass, a checkpoint): the start and the end are read off a
@@ -413,7 +405,7 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
     target: 'ratio >= 0.9 (no decay with use)',
     detail: {
       autovacuum: settings!.autovacuum, 'autovacuum naptime': settings!.naptime, 'shared buffers': settings!.shared_buffers,
-      'checkpoint timeout': settings!.checkpoint_timeout, 'max wal size': settings!.max_wal_size, 'window s': options.windowSeconds, windows: windows.length, jobs: jobIds.length, deliveries: targets,
+      'checkpoint timeout': settings!.checkpoint_timeout, 'max wal size': settings!.max_wal_size, 'window s': options.windowSeconds, windows: windows.length, jobs: feeder.jobs, deliveries: targets,
       'window rates': windows.map((window) => window.rate.toFixed(1)).join(' '),
       'window cores busy %': windows.map((window) => window.busyPercent).join(' '),
       'window machine cpu ms/delivery': windows.map((window) => window.cpuPerDelivery.machine).join(' '),
@@ -429,6 +421,6 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
       ...speedAdjusted, ...memorySpeed, ...besideMemory(),
       'min window rate': Math.min(...full.map((window) => window.rate)), ...sizes, ...largest,
     },
-  }];
+  }, ...twinFigure];
   return { bench: 'soak', params: { minutes: options.minutes, window_s: options.windowSeconds, accounts: options.accounts, backlog: options.backlog, accept_concurrency: options.acceptConcurrency }, figures };
 }

@@ -62,7 +62,8 @@ describe('throughput benchmarks (smoke)', () => {
   }, 120_000);
 
   it('soak: a rate per window, the table sizes, every target posted exactly once', async () => {
-    const result = await benchSoak(system, { minutes: 0.1, windowSeconds: 2, accounts: 2, backlog: 4, acceptConcurrency: 2 });
+    const twin = { start: () => startBenchSystem({ env: { ...SMOKE_POOLS, SCHEDULE_MIN_LEAD_SECONDS: '0' } }), pairs: 1, windowSeconds: 2, rampSeconds: 1, settleSeconds: 0 };
+    const result = await benchSoak(system, { minutes: 0.1, windowSeconds: 2, accounts: 2, backlog: 4, acceptConcurrency: 2, twin });
     expectFigures(result);
     expect(result.figures[0]!.detail).toHaveProperty(['publisher.outbox_messages end']);
     expect(result.figures[0]!.detail).toHaveProperty(['publisher cpu ms/delivery end']);
@@ -83,6 +84,9 @@ describe('throughput benchmarks (smoke)', () => {
     expect(result.figures[0]!.detail!['WAL KB buffers/delivery end']).toBeGreaterThan(0);
     // The largest relations at the end, the publisher's deliveries among them.
     expect(result.figures[0]!.detail!['publisher.deliveries MB']).toBeGreaterThan(0);
+    // The aged system against a fresh twin in turn: a window each (expectFigures checked both rates).
+    expect(result.figures[1]!.detail).toMatchObject({ 'window order': 'twin aged', 'twin jobs': expect.any(Number) });
+    expect(result.figures[1]!.detail!['twin jobs']).toBeGreaterThan(0);
     // Statement execution when the server loads pg_stat_statements, else a note saying it was not measured.
     const measured = 'statement execution ms/delivery end' in result.figures[0]!.detail!;
     expect(result.figures[0]!.detail![measured ? 'statement execution ms/delivery end' : 'statement execution']).toEqual(measured ? expect.any(Number) : expect.stringContaining('not measured'));

@@ -1,0 +1,119 @@
+// The soak's second verdict: the aged system against a fresh twin of it (the same code, its own
+// processes, databases and sandbox) in alternate windows of the same minutes. The first verdict
+// compares the end of a run with its start, half an hour apart, and this machine's speed drifts by
+// more than the 10% it looks for (the same code read 1.161, 0.705 and 0.964 on three runs); two
+// systems measured in turn, minutes apart, see the same machine, so what differs between them is
+// what half an hour of use left behind.
+import type pg from 'pg';
+import { machineCpu } from '../support/machine-cpu.ts';
+import { sleep } from '../support/publish-jobs.ts';
+import type { BenchFigure } from '../support/results.ts';
+import type { SoakFeeder } from './soak-feeder.ts';
+
+export interface TwinSide {
+  feeder: SoakFeeder;
+  /** A client on the side's publisher database, and the organization its jobs belong to. */
+  publisher: pg.Client;
+  orgId: string;
+}
+
+export interface TwinOptions {
+  /** Pairs of windows (one on each side); the order alternates pair by pair (aged first, then twin first). */
+  pairs: number;
+  windowSeconds: number;
+  /** After a switch, how long the side is fed before its window starts (its backlog refills). */
+  rampSeconds: number;
+  drainTimeoutMs: number;
+  /**
+   * After the side switched off drains, how long before the other is fed. node-postgres closes a
+   * pool's idle connections after 10 s: 12 s keeps the two systems' pools (about 60 connections each
+   * under load at their defaults) from being open together past PostgreSQL's max_connections (100 by
+   * default).
+   */
+  settleSeconds: number;
+}
+
+interface TwinWindow {
+  side: 'aged' | 'twin';
+  rate: number;
+  /** Every core's busy time per delivery finished in the window. */
+  machineMs: number;
+}
+
+async function finished(side: TwinSide, from: Date, to: Date): Promise<number> {
+  const { rows: [row] } = await side.publisher.query<{ n: string }>('SELECT count(*) AS n FROM deliveries WHERE org_id = $3 AND finished_at >= $1 AND finished_at < $2', [from, to, side.orgId]);
+  return Number(row!.n);
+}
+
+/** Only `on` is fed: the other is paused and drained first, so its deliveries do not run into the window. */
+async function switchTo(on: TwinSide, off: TwinSide, options: TwinOptions): Promise<void> {
+  off.feeder.pause();
+  await off.feeder.drain(options.drainTimeoutMs);
+  await sleep(options.settleSeconds * 1000);
+  on.feeder.resume();
+  await sleep(options.rampSeconds * 1000);
+}
+
+async function measure(name: TwinWindow['side'], side: TwinSide, seconds: number): Promise<TwinWindow> {
+  const from = new Date();
+  const before = machineCpu();
+  await sleep(seconds * 1000);
+  side.feeder.check();
+  const to = new Date();
+  const after = machineCpu();
+  const deliveries = await finished(side, from, to);
+  return { side: name, rate: deliveries / ((to.getTime() - from.getTime()) / 1000), machineMs: (after.busyMs - before.busyMs) / Math.max(1, deliveries) };
+}
+
+/**
+ * Warms the twin up for one window (its processes' JIT and pools, not measured), then measures
+ * `pairs` pairs of windows. Leaves the aged side fed and the twin paused.
+ */
+export async function compareWithTwin(aged: TwinSide, twin: TwinSide, options: TwinOptions): Promise<BenchFigure> {
+  await switchTo(twin, aged, options);
+  await sleep(options.windowSeconds * 1000);
+  const windows: TwinWindow[] = [];
+  let current: 'aged' | 'twin' = 'twin';
+  const run = async (name: 'aged' | 'twin') => {
+    if (current !== name) await (name === 'aged' ? switchTo(aged, twin, options) : switchTo(twin, aged, options));
+    current = name;
+    windows.push(await measure(name, name === 'aged' ? aged : twin, options.windowSeconds));
+  };
+  for (let pair = 0; pair < options.pairs; pair += 1) {
+    for (const name of pair % 2 === 0 ? (['twin', 'aged'] as const) : (['aged', 'twin'] as const)) await run(name);
+  }
+  if (current === 'twin') await switchTo(aged, twin, options);
+  twin.feeder.pause();
+
+  const of = (name: TwinWindow['side']) => windows.filter((window) => window.side === name);
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+  const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
+  const [agedRate, twinRate] = [mean(of('aged').map((window) => window.rate)), mean(of('twin').map((window) => window.rate))];
+  const [agedMs, twinMs] = [mean(of('aged').map((window) => window.machineMs)), mean(of('twin').map((window) => window.machineMs))];
+  return {
+    name: `soak: the aged system against a fresh twin, ${options.pairs} pairs of ${options.windowSeconds} s windows in turn at the end`,
+    value: agedRate,
+    unit: 'deliveries/s of the aged system, mean of its windows',
+    baseline: twinRate,
+    baselineName: 'a fresh twin of the system (same code, own databases) in the windows between',
+    target: 'ratio >= 0.9 (no decay with use)',
+    detail: {
+      'window order': windows.map((window) => window.side).join(' '),
+      'window rates': windows.map((window) => window.rate.toFixed(1)).join(' '),
+      'window machine cpu ms/delivery': windows.map((window) => window.machineMs.toFixed(2)).join(' '),
+      // Per pair, so one window's hiccup shows as one pair's ratio rather than only moving the mean.
+      'pair ratios': Array.from({ length: options.pairs }, (_, pair) => {
+        const [first, second] = windows.slice(pair * 2, pair * 2 + 2);
+        const agedWindow = first!.side === 'aged' ? first! : second!;
+        const twinWindow = first!.side === 'twin' ? first! : second!;
+        return (agedWindow.rate / twinWindow.rate).toFixed(3);
+      }).join(' '),
+      'machine cpu ms/delivery aged': round(agedMs, 2),
+      'machine cpu ms/delivery twin': round(twinMs, 2),
+      'cpu per delivery, aged over twin': round(agedMs / twinMs, 3),
+      'ramp s': options.rampSeconds,
+      'settle s': options.settleSeconds,
+      'twin jobs': twin.feeder.jobs,
+    },
+  };
+}
