@@ -7,6 +7,12 @@ import type pg from 'pg';
 import type { BenchSystem } from '../support/bench-system.ts';
 import { sleep } from '../support/publish-jobs.ts';
 
+/** Deliveries of the organization finished in [from, to), through deliveries_org_id_finished_at_idx (no scan of the table). */
+export async function finishedBetween(publisher: pg.Client, orgId: string, from: Date, to: Date): Promise<number> {
+  const { rows: [row] } = await publisher.query<{ n: string }>('SELECT count(*) AS n FROM deliveries WHERE org_id = $3 AND finished_at >= $1 AND finished_at < $2', [from, to, orgId]);
+  return Number(row!.n);
+}
+
 export interface FeederOptions {
   /** Jobs kept open at once. */
   backlog: number;

@@ -8,7 +8,7 @@ import type pg from 'pg';
 import { machineCpu } from '../support/machine-cpu.ts';
 import { sleep } from '../support/publish-jobs.ts';
 import type { BenchFigure } from '../support/results.ts';
-import type { SoakFeeder } from './soak-feeder.ts';
+import { finishedBetween, type SoakFeeder } from './soak-feeder.ts';
 
 export interface TwinSide {
   feeder: SoakFeeder;
@@ -18,7 +18,7 @@ export interface TwinSide {
 }
 
 export interface TwinOptions {
-  /** Pairs of windows (one on each side); the order alternates pair by pair (aged first, then twin first). */
+  /** Pairs of windows (one on each side); the order alternates pair by pair (twin first, then aged first). */
   pairs: number;
   windowSeconds: number;
   /** After a switch, how long the side is fed before its window starts (its backlog refills). */
@@ -40,11 +40,6 @@ interface TwinWindow {
   machineMs: number;
 }
 
-async function finished(side: TwinSide, from: Date, to: Date): Promise<number> {
-  const { rows: [row] } = await side.publisher.query<{ n: string }>('SELECT count(*) AS n FROM deliveries WHERE org_id = $3 AND finished_at >= $1 AND finished_at < $2', [from, to, side.orgId]);
-  return Number(row!.n);
-}
-
 /** Only `on` is fed: the other is paused and drained first, so its deliveries do not run into the window. */
 async function switchTo(on: TwinSide, off: TwinSide, options: TwinOptions): Promise<void> {
   off.feeder.pause();
@@ -61,7 +56,7 @@ async function measure(name: TwinWindow['side'], side: TwinSide, seconds: number
   side.feeder.check();
   const to = new Date();
   const after = machineCpu();
-  const deliveries = await finished(side, from, to);
+  const deliveries = await finishedBetween(side.publisher, side.orgId, from, to);
   return { side: name, rate: deliveries / ((to.getTime() - from.getTime()) / 1000), machineMs: (after.busyMs - before.busyMs) / Math.max(1, deliveries) };
 }
 

@@ -12,7 +12,7 @@ import { startCpuSpeedProbe } from '../support/cpu-speed.ts';
 import { busyPercent, machineCpu } from '../support/machine-cpu.ts';
 import { sleep } from '../support/publish-jobs.ts';
 import type { BenchFigure, BenchResult } from '../support/results.ts';
-import { startFeeder, type SoakFeeder } from './soak-feeder.ts';
+import { finishedBetween, startFeeder, type SoakFeeder } from './soak-feeder.ts';
 import { compareWithTwin, type TwinOptions } from './soak-twin.ts';
 import { statementCounters, statementsPerDelivery, type StatementCount } from '../support/statement-stats.ts';
 import { fitTrend, fitTrendBeside } from '../support/trend.ts';
@@ -292,9 +292,7 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
       await sleep(options.windowSeconds * 1000);
       feeder.check();
       const to = new Date();
-      // By organization, so the count reads deliveries_org_id_finished_at_idx instead of scanning the table.
-      const { rows: [finished] } = await publisher.query<{ n: string }>('SELECT count(*) AS n FROM deliveries WHERE org_id = $3 AND finished_at >= $1 AND finished_at < $2', [from, to, system.orgId]);
-      const deliveries = Number(finished!.n);
+      const deliveries = await finishedBetween(publisher, system.orgId, from, to);
       const cpuAfter = cpuNow(system);
       const readsAfter = await tableReads(publisher);
       const buffersAfter = await bufferCounters(publisher);
