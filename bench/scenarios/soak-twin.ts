@@ -15,6 +15,8 @@ export interface TwinSide {
   /** A client on the side's publisher database, and the organization its jobs belong to. */
   publisher: pg.Client;
   orgId: string;
+  /** CPU ms its service processes have used so far, by instance name (BenchSystem.cpuMs). */
+  cpuMs: () => Record<string, number>;
 }
 
 export interface TwinOptions {
@@ -38,6 +40,14 @@ interface TwinWindow {
   rate: number;
   /** Every core's busy time per delivery finished in the window. */
   machineMs: number;
+  /** CPU ms per delivery of the side's service processes, and of PostgreSQL, RabbitMQ and the bench process (shared by both sides). */
+  processMs: Record<string, number>;
+}
+
+/** The machine's busy time and each process's CPU so far: the side's services, PostgreSQL, RabbitMQ, the bench process. */
+function sample(side: TwinSide): { busyMs: number; processes: Record<string, number> } {
+  const { busyMs, totalMs: _cores, ...shared } = machineCpu();
+  return { busyMs, processes: { ...side.cpuMs(), ...shared } };
 }
 
 /** Only `on` is fed: the other is paused and drained first, so its deliveries do not run into the window. */
@@ -51,13 +61,22 @@ async function switchTo(on: TwinSide, off: TwinSide, options: TwinOptions): Prom
 
 async function measure(name: TwinWindow['side'], side: TwinSide, seconds: number): Promise<TwinWindow> {
   const from = new Date();
-  const before = machineCpu();
+  const before = sample(side);
   await sleep(seconds * 1000);
   side.feeder.check();
   const to = new Date();
-  const after = machineCpu();
+  const after = sample(side);
   const deliveries = await finishedBetween(side.publisher, side.orgId, from, to);
-  return { side: name, rate: deliveries / ((to.getTime() - from.getTime()) / 1000), machineMs: (after.busyMs - before.busyMs) / Math.max(1, deliveries) };
+  const per = (ms: number) => ms / Math.max(1, deliveries);
+  const processMs = Object.fromEntries(Object.entries(after.processes).map(([name, ms]) => [name, per(ms - (before.processes[name] ?? 0))]));
+  return { side: name, rate: deliveries / ((to.getTime() - from.getTime()) / 1000), machineMs: per(after.busyMs - before.busyMs), processMs };
+}
+
+/** `publisher 1.9, postgres 2.6, ...`: each process's mean CPU ms per delivery over the windows, largest first. */
+function byProcess(windows: TwinWindow[]): string {
+  const names = [...new Set(windows.flatMap((window) => Object.keys(window.processMs)))];
+  const means = names.map((name) => [name, windows.reduce((sum, window) => sum + (window.processMs[name] ?? 0), 0) / Math.max(1, windows.length)] as const);
+  return means.sort((a, b) => b[1] - a[1]).map(([name, ms]) => `${name} ${ms.toFixed(2)}`).join(', ');
 }
 
 /**
@@ -105,6 +124,9 @@ export async function compareWithTwin(aged: TwinSide, twin: TwinSide, options: T
       }).join(' '),
       'machine cpu ms/delivery aged': round(agedMs, 2),
       'machine cpu ms/delivery twin': round(twinMs, 2),
+      // Where the difference is: each process's mean over the side's windows.
+      'cpu ms/delivery by process aged': byProcess(of('aged')),
+      'cpu ms/delivery by process twin': byProcess(of('twin')),
       'cpu per delivery, aged over twin': round(agedMs / twinMs, 3),
       'ramp s': options.rampSeconds,
       'settle s': options.settleSeconds,

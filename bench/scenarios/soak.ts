@@ -240,8 +240,8 @@ async function againstTwin(aged: BenchSystem, accounts: number, agedSide: { publ
     try {
       const feeder = startFeeder(twin, publisher, await twin.connectXAccounts(accounts), { ...load, paused: true });
       const figure = await compareWithTwin(
-        { ...agedSide, orgId: aged.orgId },
-        { feeder, publisher, orgId: twin.orgId },
+        { ...agedSide, orgId: aged.orgId, cpuMs: () => aged.cpuMs() },
+        { feeder, publisher, orgId: twin.orgId, cpuMs: () => twin.cpuMs() },
         { pairs: options.pairs, windowSeconds: options.windowSeconds, rampSeconds: options.rampSeconds, settleSeconds: options.settleSeconds, drainTimeoutMs: DRAIN_TIMEOUT_MS },
       );
       await feeder.finish(DRAIN_TIMEOUT_MS);

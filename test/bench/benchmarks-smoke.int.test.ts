@@ -87,6 +87,7 @@ describe('throughput benchmarks (smoke)', () => {
     // The aged system against a fresh twin in turn: a window each (expectFigures checked both rates).
     expect(result.figures[1]!.detail).toMatchObject({ 'window order': 'twin aged', 'twin jobs': expect.any(Number) });
     expect(result.figures[1]!.detail!['twin jobs']).toBeGreaterThan(0);
+    expect(result.figures[1]!.detail!['cpu ms/delivery by process aged']).toMatch(/publisher \d+\.\d\d/);
     // Statement execution when the server loads pg_stat_statements, else a note saying it was not measured.
     const measured = 'statement execution ms/delivery end' in result.figures[0]!.detail!;
     expect(result.figures[0]!.detail![measured ? 'statement execution ms/delivery end' : 'statement execution']).toEqual(measured ? expect.any(Number) : expect.stringContaining('not measured'));
