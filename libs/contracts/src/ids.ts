@@ -5,9 +5,9 @@ import { v7 } from 'uuid';
  * since the epoch, then random bits (74 of them; ids made in the same millisecond by one process
  * count up). Ids made later sort later, so a B-tree keyed by them takes its inserts on its right
  * edge and keeps recent rows on few pages. With random (version 4) ids every insert and every lookup
- * of a recent row landed on any leaf, and once the indexes of the tables that keep history outgrew
- * PostgreSQL's buffer cache each delivery read pages back in and wrote a full-page image to the WAL
- * for each page it touched first after a checkpoint: a cost that grew with the history kept
- * (docs/performance.md, "Ids in the order they are made").
+ * of a recent row landed on any leaf: once those indexes outgrew PostgreSQL's buffer cache, a
+ * delivery read some of their pages back in, and the first change of each page after a checkpoint
+ * wrote the whole page to the WAL (docs/performance.md, "Where the pages come from, and ids in the
+ * order they are made").
  */
 export const newId = (): string => v7();

@@ -17,8 +17,9 @@ let lastSnowflake = 0n;
 
 /**
  * A post id as X makes them (Snowflake): the milliseconds since X's epoch above 22 bits of machine
- * and sequence, so ids made later are larger, 19 digits today. The low bits start at random each
- * millisecond and count up within it, so ids never repeat and never go back.
+ * and sequence, so ids made later are larger, 19 digits today. The low bits are random, and an id
+ * that would not be larger than the last one made is the last plus one: ids never repeat and never
+ * go back.
  */
 export function snowflakeId(nowMs: number): string {
   const fresh = (BigInt(nowMs) - X_EPOCH_MS) << 22n | BigInt(randomBytes(2).readUInt16BE(0));
