@@ -5,7 +5,7 @@
 // systems measured in turn, minutes apart, see the same machine, so what differs between them is
 // what half an hour of use left behind.
 import type pg from 'pg';
-import { machineCpu } from '../support/machine-cpu.ts';
+import { cpuSample } from '../support/machine-cpu.ts';
 import { sleep } from '../support/publish-jobs.ts';
 import type { BenchFigure } from '../support/results.ts';
 import { finishedBetween, type SoakFeeder } from './soak-feeder.ts';
@@ -44,12 +44,6 @@ interface TwinWindow {
   processMs: Record<string, number>;
 }
 
-/** The machine's busy time and each process's CPU so far: the side's services, PostgreSQL, RabbitMQ, the bench process. */
-function sample(side: TwinSide): { busyMs: number; processes: Record<string, number> } {
-  const { busyMs, totalMs: _cores, ...shared } = machineCpu();
-  return { busyMs, processes: { ...side.cpuMs(), ...shared } };
-}
-
 /** Only `on` is fed: the other is paused and drained first, so its deliveries do not run into the window. */
 async function switchTo(on: TwinSide, off: TwinSide, options: TwinOptions): Promise<void> {
   off.feeder.pause();
@@ -61,11 +55,11 @@ async function switchTo(on: TwinSide, off: TwinSide, options: TwinOptions): Prom
 
 async function measure(name: TwinWindow['side'], side: TwinSide, seconds: number): Promise<TwinWindow> {
   const from = new Date();
-  const before = sample(side);
+  const before = cpuSample(side.cpuMs());
   await sleep(seconds * 1000);
   side.feeder.check();
   const to = new Date();
-  const after = sample(side);
+  const after = cpuSample(side.cpuMs());
   const deliveries = await finishedBetween(side.publisher, side.orgId, from, to);
   const per = (ms: number) => ms / Math.max(1, deliveries);
   const processMs = Object.fromEntries(Object.entries(after.processes).map(([name, ms]) => [name, per(ms - (before.processes[name] ?? 0))]));

@@ -9,7 +9,7 @@
 import type pg from 'pg';
 import type { BenchService, BenchSystem } from '../support/bench-system.ts';
 import { startCpuSpeedProbe } from '../support/cpu-speed.ts';
-import { busyPercent, machineCpu } from '../support/machine-cpu.ts';
+import { busyPercent, cpuSample, type CpuSample } from '../support/machine-cpu.ts';
 import { sleep } from '../support/publish-jobs.ts';
 import type { BenchFigure, BenchResult } from '../support/results.ts';
 import { finishedBetween, startFeeder, type SoakFeeder } from './soak-feeder.ts';
@@ -83,17 +83,7 @@ interface Window {
   statements: StatementCount[] | undefined;
 }
 
-interface CpuSample {
-  /** CPU ms used so far per service process, this process, PostgreSQL and RabbitMQ. */
-  processes: Record<string, number>;
-  busyMs: number;
-  totalMs: number;
-}
-
-function cpuNow(system: BenchSystem): CpuSample {
-  const { busyMs, totalMs, ...processes } = machineCpu();
-  return { processes: { ...system.cpuMs(), ...processes }, busyMs, totalMs };
-}
+const cpuNow = (system: BenchSystem): CpuSample => cpuSample(system.cpuMs());
 
 /**
  * A window's CPU per delivery: each process, `machine` (every core's busy time) and `other` (the

@@ -56,6 +56,19 @@ export function machineCpu(): MachineCpu {
   return { ...cores(), postgres: byCommand('postgres'), rabbitmq: byCommand('beam.smp'), bench: (usage.user + usage.system) / 1000 };
 }
 
+export interface CpuSample {
+  /** CPU ms used so far per service process, this process, PostgreSQL and RabbitMQ. */
+  processes: Record<string, number>;
+  busyMs: number;
+  totalMs: number;
+}
+
+/** The machine's CPU so far with each process's: the services' (`services`, by instance name, as BenchSystem.cpuMs gives them) and the shared ones. */
+export function cpuSample(services: Record<string, number>): CpuSample {
+  const { busyMs, totalMs, ...shared } = machineCpu();
+  return { processes: { ...services, ...shared }, busyMs, totalMs };
+}
+
 /** How busy the cores were between two samples, in % of all of them (one decimal). */
 export function busyPercent(before: Pick<MachineCpu, 'busyMs' | 'totalMs'>, after: Pick<MachineCpu, 'busyMs' | 'totalMs'>): number {
   return Math.round(((after.busyMs - before.busyMs) / Math.max(1, after.totalMs - before.totalMs)) * 1000) / 10;
