@@ -34,22 +34,27 @@ export interface SoakOptions {
 
 const DRAIN_TIMEOUT_MS = 600_000;
 
-/** The tables that grow with use, per service, and the ones that should stay flat. */
-const TABLES: [BenchService, string][] = [
-  ['publisher', 'outbox_messages'],
-  ['publisher', 'processed_messages'],
-  ['publisher', 'jobs'],
-  ['gateway', 'idempotency_records'],
-  ['gateway', 'outbox_messages'],
-  ['accounts', 'outbox_messages'],
-  ['scheduler', 'scheduled_jobs'],
-  ['scheduler', 'outbox_messages'],
+/**
+ * The tables that grow with use, per service, and the ones that should stay flat. The flat ones are
+ * counted; the ones that grow by design (history, and an inbox kept for INBOX_RETENTION_HOURS, longer
+ * than any soak) give PostgreSQL's live-row count instead: counting them read every row each window,
+ * and those reads were the only reader of `jobs_org_id_status_idx` (its smallest index) the soaks saw.
+ */
+const TABLES: [BenchService, string, 'count' | 'live rows'][] = [
+  ['publisher', 'outbox_messages', 'count'],
+  ['publisher', 'processed_messages', 'count'],
+  ['publisher', 'jobs', 'live rows'],
+  ['gateway', 'idempotency_records', 'count'],
+  ['gateway', 'outbox_messages', 'count'],
+  ['accounts', 'outbox_messages', 'count'],
+  ['scheduler', 'scheduled_jobs', 'count'],
+  ['scheduler', 'outbox_messages', 'count'],
   // The events' consumers: analytics-sync's inbox gains an id per event (pruned after
   // INBOX_RETENTION_HOURS), its rows are the customers' history; the dispatcher has no endpoint here.
-  ['analytics-sync', 'processed_messages'],
-  ['analytics-sync', 'analytics_rows'],
-  ['analytics-sync', 'outbox_messages'],
-  ['webhook-dispatcher', 'outbox_messages'],
+  ['analytics-sync', 'processed_messages', 'live rows'],
+  ['analytics-sync', 'analytics_rows', 'live rows'],
+  ['analytics-sync', 'outbox_messages', 'count'],
+  ['webhook-dispatcher', 'outbox_messages', 'count'],
 ];
 
 /** Windows averaged at the start and at the end of the run (kept in the detail beside the trend). */
@@ -201,17 +206,19 @@ function perDelivery(before: Record<string, number>, after: Record<string, numbe
   return Object.fromEntries(entries.filter(([, value]) => value >= floor).map(([key, value]) => [key, Math.round(value * 10) / 10]));
 }
 
-async function deadTuples(db: pg.Client, table: string): Promise<number> {
-  const { rows: [dead] } = await db.query<{ n: string | null }>('SELECT n_dead_tup AS n FROM pg_stat_user_tables WHERE relname = $1', [table]);
-  return Number(dead?.n ?? 0);
+async function tableStat(db: pg.Client, table: string, column: 'n_dead_tup' | 'n_live_tup'): Promise<number> {
+  const { rows: [stat] } = await db.query<{ n: string | null }>(`SELECT ${column} AS n FROM pg_stat_user_tables WHERE relname = $1`, [table]);
+  return Number(stat?.n ?? 0);
 }
+
+const deadTuples = (db: pg.Client, table: string) => tableStat(db, table, 'n_dead_tup');
 
 async function tableRows(databases: Map<BenchService, pg.Client>): Promise<Record<string, number>> {
   const rows: Record<string, number> = {};
-  for (const [service, table] of TABLES) {
+  for (const [service, table, how] of TABLES) {
     const db = databases.get(service)!;
-    const { rows: [count] } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`);
-    rows[`${service}.${table}`] = Number(count!.n);
+    if (how === 'live rows') rows[`${service}.${table}`] = await tableStat(db, table, 'n_live_tup');
+    else rows[`${service}.${table}`] = Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]!.n);
     if (table === 'outbox_messages') rows[`${service}.outbox dead tuples`] = await deadTuples(db, table);
   }
   // Four updates a delivery, none HOT: the dead versions autovacuum has yet to remove.
