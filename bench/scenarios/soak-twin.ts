@@ -35,7 +35,7 @@ export interface TwinOptions {
   settleSeconds: number;
 }
 
-interface TwinWindow {
+export interface TwinWindow {
   side: 'aged' | 'twin';
   rate: number;
   /** Every core's busy time per delivery finished in the window. */
@@ -74,6 +74,23 @@ function byProcess(windows: TwinWindow[]): string {
 }
 
 /**
+ * Each side's mean rate over its windows that follow a window of its own (the twin's first follows
+ * its warm-up) and over those that follow the other side's. A side fed right after the other
+ * carries what the other left running (its vacuum and analyze, analytics' refreshes of its posts):
+ * in runs W and X the twin lost about 20% right after an aged window, the aged side about 5% after
+ * a twin's, so the mean over all windows favours the aged side; the windows after one of the side's
+ * own compare the two in steady state. Undefined until each side has both kinds (two pairs).
+ */
+export function afterOwnWindow(windows: TwinWindow[]): { aged: number; twin: number; agedAfterSwitch: number; twinAfterSwitch: number } | undefined {
+  const rates = (side: TwinWindow['side'], own: boolean) =>
+    windows.filter((window, index) => window.side === side && ((index === 0 ? 'twin' : windows[index - 1]!.side) === side) === own).map((window) => window.rate);
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  const [aged, twin, agedAfterSwitch, twinAfterSwitch] = [rates('aged', true), rates('twin', true), rates('aged', false), rates('twin', false)];
+  if (aged.length === 0 || twin.length === 0 || agedAfterSwitch.length === 0 || twinAfterSwitch.length === 0) return undefined;
+  return { aged: mean(aged), twin: mean(twin), agedAfterSwitch: mean(agedAfterSwitch), twinAfterSwitch: mean(twinAfterSwitch) };
+}
+
+/**
  * Warms the twin up for one window (its processes' JIT and pools, not measured), then measures
  * `pairs` pairs of windows. Leaves the aged side fed and the twin paused.
  */
@@ -98,6 +115,7 @@ export async function compareWithTwin(aged: TwinSide, twin: TwinSide, options: T
   const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
   const [agedRate, twinRate] = [mean(of('aged').map((window) => window.rate)), mean(of('twin').map((window) => window.rate))];
   const [agedMs, twinMs] = [mean(of('aged').map((window) => window.machineMs)), mean(of('twin').map((window) => window.machineMs))];
+  const steady = afterOwnWindow(windows);
   return {
     name: `soak: the aged system against a fresh twin, ${options.pairs} pairs of ${options.windowSeconds} s windows in turn at the end`,
     value: agedRate,
@@ -116,6 +134,11 @@ export async function compareWithTwin(aged: TwinSide, twin: TwinSide, options: T
         const twinWindow = first!.side === 'twin' ? first! : second!;
         return (agedWindow.rate / twinWindow.rate).toFixed(3);
       }).join(' '),
+      ...(steady === undefined ? {} : {
+        'ratio, each side after a window of its own': round(steady.aged / steady.twin, 3),
+        'rate after a window of its own, aged / twin': `${steady.aged.toFixed(1)} / ${steady.twin.toFixed(1)}`,
+        'rate after the other side\'s window, aged / twin': `${steady.agedAfterSwitch.toFixed(1)} / ${steady.twinAfterSwitch.toFixed(1)}`,
+      }),
       'machine cpu ms/delivery aged': round(agedMs, 2),
       'machine cpu ms/delivery twin': round(twinMs, 2),
       // Where the difference is: each process's mean over the side's windows.
