@@ -3,7 +3,7 @@
 // that grow with use (bench/scenarios/soak.ts).
 //   scripts/bench soak   (or: pnpm build && pnpm bench bench/soak)
 //   BENCH_SOAK_MINUTES (30), BENCH_SOAK_WINDOW_S (60), BENCH_SOAK_ACCOUNTS (10), BENCH_SOAK_BACKLOG (100),
-//   BENCH_ACCEPT_CONCURRENCY (8), BENCH_SOAK_TWIN_PAIRS (3; 0: no twin), BENCH_SOAK_TWIN_RAMP_S (10), BENCH_SERVICE_ENV="NAME=value,..." (every service's extra environment,
+//   BENCH_ACCEPT_CONCURRENCY (8), BENCH_SOAK_TWIN_PAIRS (6; 0: no twin), BENCH_SOAK_TWIN_RAMP_S (10), BENCH_SERVICE_ENV="NAME=value,..." (every service's extra environment,
 //   recorded with the result), BENCH_PROFILE=<dir>: the services' --cpu-prof profiles go there
 //   (BENCH_PROFILE_SERVICES to choose; node scripts/profile-summary.mjs summarizes them).
 import { benchSoak } from './scenarios/soak.ts';
@@ -12,7 +12,7 @@ import { describe as describeResult, recordResult } from './support/results.ts';
 
 const minutes = Number(process.env.BENCH_SOAK_MINUTES ?? 30);
 const windowSeconds = Number(process.env.BENCH_SOAK_WINDOW_S ?? 60);
-const twinPairs = Number(process.env.BENCH_SOAK_TWIN_PAIRS ?? 3);
+const twinPairs = Number(process.env.BENCH_SOAK_TWIN_PAIRS ?? 6);
 
 it(`publishes steadily for ${minutes} min without the delivery rate decaying`, async () => {
   // Scheduled jobs are due two seconds ahead: the minimum lead is lifted, as in the fire benchmark.

@@ -135,7 +135,7 @@ export async function compareWithTwin(aged: TwinSide, twin: TwinSide, options: T
         return (agedWindow.rate / twinWindow.rate).toFixed(3);
       }).join(' '),
       ...(steady === undefined ? {} : {
-        'ratio, each side after a window of its own': round(steady.aged / steady.twin, 3),
+        'ratio, each side after a window of its own': (steady.aged / steady.twin).toFixed(3),
         'rate after a window of its own, aged / twin': `${steady.aged.toFixed(1)} / ${steady.twin.toFixed(1)}`,
         'rate after the other side\'s window, aged / twin': `${steady.agedAfterSwitch.toFixed(1)} / ${steady.twinAfterSwitch.toFixed(1)}`,
       }),
@@ -144,7 +144,8 @@ export async function compareWithTwin(aged: TwinSide, twin: TwinSide, options: T
       // Where the difference is: each process's mean over the side's windows.
       'cpu ms/delivery by process aged': byProcess(of('aged')),
       'cpu ms/delivery by process twin': byProcess(of('twin')),
-      'cpu per delivery, aged over twin': round(agedMs / twinMs, 3),
+      // Strings: the report rounds numbers below 100 to one decimal.
+      'cpu per delivery, aged over twin': (agedMs / twinMs).toFixed(3),
       'ramp s': options.rampSeconds,
       'settle s': options.settleSeconds,
       'twin jobs': twin.feeder.jobs,
