@@ -66,10 +66,13 @@ async function measure(name: TwinWindow['side'], side: TwinSide, seconds: number
   return { side: name, rate: deliveries / ((to.getTime() - from.getTime()) / 1000), machineMs: per(after.busyMs - before.busyMs), processMs };
 }
 
+/** The mean of some windows' figures (0 for none). */
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+
 /** `publisher 1.9, postgres 2.6, ...`: each process's mean CPU ms per delivery over the windows, largest first. */
 function byProcess(windows: TwinWindow[]): string {
   const names = [...new Set(windows.flatMap((window) => Object.keys(window.processMs)))];
-  const means = names.map((name) => [name, windows.reduce((sum, window) => sum + (window.processMs[name] ?? 0), 0) / Math.max(1, windows.length)] as const);
+  const means = names.map((name) => [name, mean(windows.map((window) => window.processMs[name] ?? 0))] as const);
   return means.sort((a, b) => b[1] - a[1]).map(([name, ms]) => `${name} ${ms.toFixed(2)}`).join(', ');
 }
 
@@ -84,7 +87,6 @@ function byProcess(windows: TwinWindow[]): string {
 export function afterOwnWindow(windows: TwinWindow[]): { aged: number; twin: number; agedAfterSwitch: number; twinAfterSwitch: number } | undefined {
   const rates = (side: TwinWindow['side'], own: boolean) =>
     windows.filter((window, index) => window.side === side && ((index === 0 ? 'twin' : windows[index - 1]!.side) === side) === own).map((window) => window.rate);
-  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   const [aged, twin, agedAfterSwitch, twinAfterSwitch] = [rates('aged', true), rates('twin', true), rates('aged', false), rates('twin', false)];
   if (aged.length === 0 || twin.length === 0 || agedAfterSwitch.length === 0 || twinAfterSwitch.length === 0) return undefined;
   return { aged: mean(aged), twin: mean(twin), agedAfterSwitch: mean(agedAfterSwitch), twinAfterSwitch: mean(twinAfterSwitch) };
@@ -111,7 +113,6 @@ export async function compareWithTwin(aged: TwinSide, twin: TwinSide, options: T
   twin.feeder.pause();
 
   const of = (name: TwinWindow['side']) => windows.filter((window) => window.side === name);
-  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
   const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
   const [agedRate, twinRate] = [mean(of('aged').map((window) => window.rate)), mean(of('twin').map((window) => window.rate))];
   const [agedMs, twinMs] = [mean(of('aged').map((window) => window.machineMs)), mean(of('twin').map((window) => window.machineMs))];
