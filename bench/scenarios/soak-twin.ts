@@ -8,6 +8,7 @@ import type pg from 'pg';
 import { cpuSample } from '../support/machine-cpu.ts';
 import { sleep } from '../support/publish-jobs.ts';
 import type { BenchFigure } from '../support/results.ts';
+import { mean } from '../support/trend.ts';
 import { finishedBetween, type SoakFeeder } from './soak-feeder.ts';
 
 export interface TwinSide {
@@ -65,9 +66,6 @@ async function measure(name: TwinWindow['side'], side: TwinSide, seconds: number
   const processMs = Object.fromEntries(Object.entries(after.processes).map(([name, ms]) => [name, per(ms - (before.processes[name] ?? 0))]));
   return { side: name, rate: deliveries / ((to.getTime() - from.getTime()) / 1000), machineMs: per(after.busyMs - before.busyMs), processMs };
 }
-
-/** The mean of some windows' figures (0 for none). */
-const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
 
 /** `publisher 1.9, postgres 2.6, ...`: each process's mean CPU ms per delivery over the windows, largest first. */
 function byProcess(windows: TwinWindow[]): string {

@@ -15,7 +15,7 @@ import type { BenchFigure, BenchResult } from '../support/results.ts';
 import { finishedBetween, startFeeder, type SoakFeeder } from './soak-feeder.ts';
 import { compareWithTwin, type TwinOptions } from './soak-twin.ts';
 import { statementCounters, statementsPerDelivery, type StatementCount } from '../support/statement-stats.ts';
-import { fitTrend, fitTrendBeside } from '../support/trend.ts';
+import { fitTrend, fitTrendBeside, mean } from '../support/trend.ts';
 
 export interface SoakOptions {
   minutes: number;
@@ -338,7 +338,6 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
   // SPAN windows, which the verdict used before, are kept in the detail.
   const full = windows.length > 1 ? windows.slice(1) : windows;
   const span = Math.max(1, Math.min(SPAN, Math.floor(full.length / 2)));
-  const mean = (some: Window[]) => some.reduce((sum, window) => sum + window.rate, 0) / some.length;
   const trend = fitTrend(full.map((window) => window.rate));
   const first = full[0]!;
   const last = full.at(-1)!;
@@ -347,7 +346,7 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
   // only), kept beside the measured ratio, never instead of it.
   const probed = (some: Window[], measure: 'probeCpuMs' | 'probeMemNs') => {
     const values = some.flatMap((window) => (window[measure] === undefined ? [] : [window[measure]]));
-    return values.length === 0 ? undefined : values.reduce((sum, value) => sum + value, 0) / values.length;
+    return values.length === 0 ? undefined : mean(values);
   };
   const [startRate, endRate] = [trend.start, trend.end];
   const [probeStart, probeEnd] = [probed(full.slice(0, span), 'probeCpuMs'), probed(full.slice(-span), 'probeCpuMs')];
@@ -412,8 +411,8 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
       // Change per window, and two standard errors of it: a slope inside the margin is noise.
       'rate trend deliveries/s per window': Math.round(trend.slope * 100) / 100,
       'rate trend margin': Number.isFinite(trend.margin) ? Math.round(trend.margin * 100) / 100 : '-',
-      [`mean of the first ${span} full windows`]: Math.round(mean(full.slice(0, span)) * 10) / 10,
-      [`mean of the last ${span} windows`]: Math.round(mean(full.slice(-span)) * 10) / 10,
+      [`mean of the first ${span} full windows`]: Math.round(mean(full.slice(0, span).map((window) => window.rate)) * 10) / 10,
+      [`mean of the last ${span} windows`]: Math.round(mean(full.slice(-span).map((window) => window.rate)) * 10) / 10,
       ...speedAdjusted, ...memorySpeed, ...besideMemory(),
       'min window rate': Math.min(...full.map((window) => window.rate)), ...sizes, ...largest,
     },

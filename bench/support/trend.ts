@@ -1,3 +1,8 @@
+/** The mean of some figures (0 for none): the soak's windows, the twin's, a trend's. */
+export function mean(values: readonly number[]): number {
+  return values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
+}
+
 /** A straight line fitted through a run's per-window figures, read at its first and last window. */
 export interface Trend {
   /** The line's value at the first window. */
@@ -19,7 +24,7 @@ export function fitTrend(values: readonly number[]): Trend {
   const n = values.length;
   if (n === 0) throw new Error('a trend needs at least one value');
   const meanX = (n - 1) / 2;
-  const meanY = values.reduce((sum, y) => sum + y, 0) / n;
+  const meanY = mean(values);
   const sxx = values.reduce((sum, _, x) => sum + (x - meanX) ** 2, 0);
   if (sxx === 0) return { start: meanY, end: meanY, slope: 0, margin: 0 };
   const slope = values.reduce((sum, y, x) => sum + (x - meanX) * (y - meanY), 0) / sxx;
@@ -46,7 +51,6 @@ export function fitTrendBeside(values: readonly number[], beside: readonly numbe
   const n = values.length;
   if (beside.length !== n) throw new Error('one second measure per window');
   if (n < 3) throw new Error('a trend beside a second measure needs at least three windows');
-  const mean = (list: readonly number[]) => list.reduce((sum, value) => sum + value, 0) / n;
   const [meanX, meanY, meanZ] = [(n - 1) / 2, mean(values), mean(beside)];
   const sum = (term: (x: number, y: number, z: number) => number) => values.reduce((total, y, x) => total + term(x - meanX, y - meanY, beside[x]! - meanZ), 0);
   const [sxx, szz, sxz, sxy, szy] = [sum((x) => x * x), sum((_, __, z) => z * z), sum((x, _, z) => x * z), sum((x, y) => x * y), sum((_, y, z) => z * y)];
