@@ -44,6 +44,14 @@ async function time(samples: number, fn: () => Promise<void>): Promise<number[]>
 
 const p = (sorted: number[], q: number) => Math.round(percentile(sorted, q) * 100) / 100;
 
+/** Each seeded account's due time, as the repository keeps it for rows it records (the claim reads accounts by it). */
+async function scheduleAccounts(pg: Client): Promise<void> {
+  await pg.query(
+    `INSERT INTO analytics_account_due (account_id, next_due_at) SELECT account_id, min(next_sync_at) FROM analytics_readings GROUP BY account_id
+     ON CONFLICT (account_id) DO UPDATE SET next_due_at = LEAST(analytics_account_due.next_due_at, EXCLUDED.next_due_at)`,
+  );
+}
+
 /** Fresh, synced rows (stale in a day), newest first by created_at, plus another organization's rows. */
 async function seed(pg: Client, orgId: string, rows: number): Promise<void> {
   for (const [org, count] of [[orgId, rows], [`${orgId}-other`, Math.floor(rows / 5)]] as const) {
@@ -64,6 +72,7 @@ async function seed(pg: Client, orgId: string, rows: number): Promise<void> {
     );
     await pg.query('INSERT INTO analytics_org_counters (org_id, rows) VALUES ($1, $2)', [org, count]);
   }
+  await scheduleAccounts(pg);
   await pg.query('VACUUM ANALYZE analytics_rows, analytics_readings');
 }
 
@@ -182,6 +191,7 @@ async function benchSync(system: SystemHarness, pg: Client, options: AnalyticsOp
     [orgId, posts.map((post) => post.accountId), posts.map((post) => post.id)],
   );
   await pg.query('INSERT INTO analytics_org_counters (org_id, rows) VALUES ($1, $2)', [orgId, posts.length]);
+  await scheduleAccounts(pg);
 
   const runtime = system.workers['analytics-sync']!.runtime;
   const logger = createLogger({ service: 'bench', level: 'silent' });

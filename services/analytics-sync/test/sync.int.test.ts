@@ -55,6 +55,10 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
   const nextSyncOf = async (row: AnalyticsRecord): Promise<Date | undefined> =>
     (await db.$queryRawUnsafe<{ next_sync_at: Date }[]>('SELECT next_sync_at FROM analytics_readings WHERE row_id = $1::uuid', row.id))[0]?.next_sync_at;
 
+  /** A repository whose statements, its own transactions' included, all run in `tx` (for pg_stat_xact_user_tables). */
+  const inTransaction = (tx: RawSql) => new AnalyticsRepository(tx as unknown as PrismaClient, { ...rawOf(tx), $transaction: (work) => work(tx) });
+  const rawOf = (tx: RawSql): RawSql => ({ $executeRawUnsafe: (...args) => tx.$executeRawUnsafe(...args), $queryRawUnsafe: (...args) => tx.$queryRawUnsafe(...args) });
+
   /** A real post on X in the sandbox, from a BYOK account of its own. */
   async function tweet(accountId: string, text: string): Promise<string> {
     tokens.set(accountId, tokens.get(accountId) ?? `tok-${accountId}-${Date.now()}`);
@@ -87,6 +91,7 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     // Every test starts from an empty cache: due rows of one test must not be read by the next one's passes.
     await db.$executeRawUnsafe('DELETE FROM analytics_rows');
     await db.$executeRawUnsafe('DELETE FROM account_pauses');
+    await db.$executeRawUnsafe('DELETE FROM analytics_account_due');
     clock = new ManualClock(new Date('2026-06-01T12:00:00Z'));
     accountsFail = new Map();
     credentialCalls = [];
@@ -119,7 +124,7 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     };
     try {
       const read = await sql.$transaction(async (tx) => {
-        const txRepo = new AnalyticsRepository(tx as unknown as PrismaClient);
+        const txRepo = inTransaction(tx);
         const claimed = await txRepo.claimDue(clock.read(), 100, 10 * MINUTE);
         expect(claimed.map((row) => row.postId).sort()).toEqual([...postIds].sort());
         expect(await updates(tx)).toEqual({ analytics_rows: 0, analytics_readings: 4 });
@@ -136,6 +141,102 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
       }
     } finally {
       await sql.end();
+    }
+  });
+
+  /** `count` rows of one account recorded in one statement, first read at `nextSyncAt` (no network behind them). */
+  async function recordRows(accountId: string, count: number, nextSyncAt: Date, on: RawSql = db): Promise<string[]> {
+    const rows = Array.from({ length: count }, (_, n) => ({
+      orgId: ORG, postId: newPostId(), accountId, platform: 'x', platformPostId: `${accountId}-${n}-${Date.now()}`,
+      platformPostUrl: null, text: 'bulk', createdAt: clock.read(), publishedAt: clock.read(),
+    }));
+    const insert = (tx: RawSql) => repo.insertPublished(tx, rows, nextSyncAt);
+    if (on === db) await db.$transaction((tx) => insert(tx));
+    else await insert(on);
+    return rows.map((row) => row.postId);
+  }
+
+  it('passes over a paused account\'s backlog without reading its rows, and takes them once the pause ends', async () => {
+    await recordRows('acct_paused', 3000, clock.read());
+    const others = await recordRows('acct_free', 3, clock.read());
+    await repo.pause({ accountId: 'acct_paused', orgId: ORG, platform: 'x' }, new Date(clock.read().getTime() + 15 * MINUTE), 'rate limit');
+    await db.$executeRawUnsafe('ANALYZE analytics_readings, analytics_account_due');
+    clock.advance(MINUTE);
+
+    const sql = createPgRawSql(database.connection, { max: 1, onIdleError: () => undefined });
+    try {
+      const read = await sql.$transaction(async (tx) => {
+        const claimed = await inTransaction(tx).claimDue(clock.read(), 100, 10 * MINUTE);
+        const [readings] = await tx.$queryRawUnsafe<{ tuples: number }[]>(
+          "SELECT (coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0))::int AS tuples FROM pg_stat_xact_user_tables WHERE relname = 'analytics_readings'",
+        );
+        return { claimed, tuples: readings!.tuples };
+      });
+      expect(read.claimed.map((row) => row.postId).sort()).toEqual([...others].sort());
+      // The free account's three rows and a look for its next one, not 3,000 rows of the paused one.
+      expect(read.tuples).toBeLessThan(20);
+    } finally {
+      await sql.end();
+    }
+
+    // Past the pause the most overdue account comes first: the paused one's rows, then the free one's
+    // (due again when their lease ended), each row once.
+    clock.advance(15 * MINUTE);
+    const perAccount = (rows: AnalyticsRecord[]) => rows.reduce<Record<string, number>>((counts, row) => ({ ...counts, [row.accountId]: (counts[row.accountId] ?? 0) + 1 }), {});
+    const resumed = await repo.claimDue(clock.read(), 1000, 10 * MINUTE);
+    expect(perAccount(resumed)).toEqual({ acct_paused: 1000 });
+    const rest = await repo.claimDue(clock.read(), 5000, 10 * MINUTE);
+    expect(perAccount(rest)).toEqual({ acct_paused: 2000, acct_free: 3 });
+    expect(new Set([...resumed, ...rest].map((row) => row.id)).size).toBe(3003);
+    expect(await repo.claimDue(clock.read(), 5000, 10 * MINUTE)).toHaveLength(0);
+  });
+
+  it('claims a row when a save brings its next read before the rest of its account\'s', async () => {
+    await recordRows('acct_soon', 2, clock.read());
+    const claimed = await repo.claimDue(clock.read(), 100, 10 * MINUTE);
+    expect(claimed).toHaveLength(2);
+    const [retried, later] = claimed;
+    const at = (ms: number) => new Date(clock.read().getTime() + ms);
+    await repo.updateMany([
+      { id: retried!.id, update: { syncStatus: 'pending', warnings: [], errorMessage: null, nextSyncAt: at(MINUTE) } },
+      { id: later!.id, update: { syncStatus: 'synced', metrics: { like_count: 1 }, warnings: [], errorMessage: null, lastUpdatedAt: clock.read(), staleAfter: at(15 * MINUTE), nextSyncAt: at(15 * MINUTE) } },
+    ]);
+    clock.advance(MINUTE);
+    expect((await repo.claimDue(clock.read(), 100, 10 * MINUTE)).map((row) => row.id)).toEqual([retried!.id]);
+    clock.advance(14 * MINUTE);
+    expect((await repo.claimDue(clock.read(), 100, 10 * MINUTE)).map((row) => row.id)).toContain(later!.id);
+  });
+
+  it('a row recorded while a claim moves its account\'s due time on is claimed on its own time, not the lease\'s', async () => {
+    await recordRows('acct_race', 1, clock.read());
+    const other = createPgRawSql(database.connection, { max: 1, onIdleError: () => undefined });
+    let recorded!: () => void;
+    let release!: () => void;
+    const isRecorded = new Promise<void>((resolve) => { recorded = resolve; });
+    const released = new Promise<void>((resolve) => { release = resolve; });
+    try {
+      // Another event for the account, recorded but not yet committed while the claim runs.
+      const recording = other.$transaction(async (tx) => {
+        const [postId] = await recordRows('acct_race', 1, new Date(clock.read().getTime() + MINUTE), tx);
+        recorded();
+        await released;
+        return postId!;
+      });
+      await isRecorded;
+      let claimDone = false;
+      const claiming = repo.claimDue(clock.read(), 100, 10 * MINUTE).then((rows) => { claimDone = true; return rows; });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The claim waits for the event's transaction before it reads when the account is next due.
+      expect(claimDone).toBe(false);
+      release();
+      const postId = await recording;
+      expect(await claiming).toHaveLength(1);
+
+      clock.advance(MINUTE);
+      expect((await repo.claimDue(clock.read(), 100, 10 * MINUTE)).map((row) => row.postId)).toEqual([postId]);
+    } finally {
+      release();
+      await other.end();
     }
   });
 

@@ -1,4 +1,4 @@
-import type { RawSql } from '@svc/db';
+import type { RawSql, TransactionalClient } from '@svc/db';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 
 export type SyncStatus = 'synced' | 'partial' | 'pending' | 'failed' | 'requires_reconnect';
@@ -104,6 +104,17 @@ function where(orgId: string, filters: RowFilters): { sql: string; values: unkno
 }
 
 /**
+ * Brings each account's due time forward to the earliest next read in `source` (a CTE of account_id,
+ * next_sync_at): a new row or a save only ever lowers it. The accounts' rows are taken in account_id
+ * order, as the claim's reschedule locks them, so the two never wait on each other in a cycle.
+ */
+const lowerAccountDue = (source: string) => `
+  INSERT INTO analytics_account_due (account_id, next_due_at)
+  SELECT account_id, min(next_sync_at) FROM ${source} GROUP BY account_id ORDER BY account_id
+  ON CONFLICT (account_id) DO UPDATE SET next_due_at = EXCLUDED.next_due_at
+   WHERE analytics_account_due.next_due_at > EXCLUDED.next_due_at`;
+
+/**
  * Cached analytics rows: what the publish recorded (`analytics_rows`, written once) and the latest
  * reading with the next read's time (`analytics_readings`, rewritten by each refresh). Every read is
  * scoped by organization; the list is one statement for the page (a deferred join: ids from the
@@ -117,7 +128,7 @@ export class AnalyticsRepository {
    */
   constructor(
     private readonly db: PrismaClient,
-    private readonly sql: RawSql = db,
+    private readonly sql: TransactionalClient = db,
   ) {}
 
   /**
@@ -164,6 +175,9 @@ export class AnalyticsRepository {
          RETURNING id, account_id
        ), readings AS (
          INSERT INTO analytics_readings (row_id, account_id, next_sync_at) SELECT id, account_id, $4::timestamptz FROM inserted
+         RETURNING account_id, next_sync_at
+       ), due AS (
+         ${lowerAccountDue('readings')}
        ), counted AS (
          UPDATE analytics_org_counters SET rows = $3::bigint + (SELECT count(*) FROM inserted) WHERE org_id = $1 AND EXISTS (SELECT 1 FROM inserted)
        )
@@ -221,30 +235,76 @@ export class AnalyticsRepository {
   }
 
   /**
-   * Claims up to `limit` rows the background should read now (accounts not paused), pushing their
-   * next read out by `leaseMs` in the same statement so other replicas skip them. Only their
-   * readings are written; the recorded rows are read by primary key.
+   * Claims up to `limit` readings the background should take now, pushing their next read out by
+   * `leaseMs` in the same statement so other replicas skip them. Due accounts that are not paused come
+   * first, the most overdue first, then each one's due readings in order from the (account_id,
+   * next_sync_at) index: a paused account is one entry passed over, however many of its rows wait
+   * (migration 20261127160000). Only readings are written; the recorded rows are read by primary key.
    */
   async claimDue(now: Date, limit: number, leaseMs: number): Promise<AnalyticsRecord[]> {
+    const due = await this.sql.$queryRawUnsafe<{ account_id: string }[]>(
+      `SELECT a.account_id FROM analytics_account_due a
+        WHERE a.next_due_at <= $1
+          AND NOT EXISTS (SELECT 1 FROM account_pauses p WHERE p.account_id = a.account_id AND p.paused_until > $1)
+        ORDER BY a.next_due_at LIMIT $2`,
+      now, limit,
+    );
+    if (due.length === 0) return [];
+    const accountIds = due.map((row) => row.account_id);
+    // A nested loop over the accounts in order, which stops at the limit: it reads the due rows it
+    // takes and one look at each account with none, never a paused account's rows. The update finds
+    // them by key (= ANY of an array): with IN, the planner may hash-join a scan of the whole table.
     const rows = await this.sql.$queryRawUnsafe<DbRow[]>(
-      `WITH d AS (
+      `WITH picked AS (
+         SELECT due.row_id FROM unnest($4::text[]) AS a(account_id)
+          CROSS JOIN LATERAL (
+            SELECT d.row_id FROM analytics_readings d
+             WHERE d.account_id = a.account_id AND d.next_sync_at <= $1
+             ORDER BY d.next_sync_at LIMIT $2
+             FOR UPDATE SKIP LOCKED) due
+          LIMIT $2
+       ), d AS (
          UPDATE analytics_readings SET next_sync_at = $1::timestamptz + make_interval(secs => $3::float8 / 1000)
-          WHERE row_id IN (
-            SELECT due.row_id FROM analytics_readings due
-             WHERE due.next_sync_at <= $1
-               AND NOT EXISTS (SELECT 1 FROM account_pauses p WHERE p.account_id = due.account_id AND p.paused_until > $1)
-             ORDER BY due.next_sync_at LIMIT $2
-             FOR UPDATE SKIP LOCKED)
+          WHERE row_id = ANY(ARRAY(SELECT row_id FROM picked))
           RETURNING *)
        SELECT ${COLUMNS} FROM d JOIN analytics_rows r ON r.id = d.row_id`,
-      now, limit, leaseMs,
+      now, limit, leaseMs, accountIds,
     );
+    // The accounts the loop looked at: all of them when the batch is not full, else those up to the
+    // last that gave a row. One it did not reach keeps its early time, which costs only a look next pass.
+    const reached = rows.length < limit ? accountIds.length : Math.max(...rows.map((row) => accountIds.indexOf(row.account_id))) + 1;
+    await this.reschedule(accountIds.slice(0, reached));
     return rows.map(toRecord);
   }
 
   /**
+   * Moves each account's due time to its readings' earliest next read (after a claim leased them, or
+   * found none due). The accounts' rows are locked first and the readings read after, in a statement of
+   * its own: a row recorded meanwhile is then either committed and seen, or waits on the lock and lowers
+   * the time once this commits. One UPDATE would read the readings as they were before it waited for a
+   * lock, and could set a time later than that row's next read.
+   */
+  private async reschedule(accountIds: readonly string[]): Promise<void> {
+    await this.sql.$transaction(async (tx) => {
+      await tx.$queryRawUnsafe(
+        'SELECT account_id FROM analytics_account_due WHERE account_id = ANY($1::text[]) ORDER BY account_id FOR UPDATE',
+        [...accountIds],
+      );
+      await tx.$executeRawUnsafe(
+        `UPDATE analytics_account_due a SET next_due_at = m.next_due_at
+           FROM (SELECT x.account_id,
+                        COALESCE((SELECT min(d.next_sync_at) FROM analytics_readings d WHERE d.account_id = x.account_id), 'infinity') AS next_due_at
+                   FROM unnest($1::text[]) AS x(account_id)) m
+          WHERE a.account_id = m.account_id AND a.next_due_at <> m.next_due_at`,
+        [...accountIds],
+      );
+    });
+  }
+
+  /**
    * Saves refresh outcomes in one statement (a refresh of 100 posts is one round trip, not 100): the
-   * rows' readings and their next read, all in `analytics_readings`.
+   * rows' readings and their next read, all in `analytics_readings`, and their accounts' due times
+   * brought forward where a next read is sooner (a pause that ends before the lease, a retry).
    */
   async updateMany(updates: readonly { id: string; update: RowUpdate }[]): Promise<void> {
     if (updates.length === 0) return;
@@ -260,14 +320,17 @@ export class AnalyticsRepository {
       next_sync_at: update.nextSyncAt.toISOString(),
     }));
     await this.sql.$executeRawUnsafe(
-      `UPDATE analytics_readings d
-          SET sync_status = u.sync_status, metrics = COALESCE(u.metrics, d.metrics), warnings = u.warnings, error_message = u.error_message,
-              last_updated_at = COALESCE(u.last_updated_at, d.last_updated_at),
-              stale_after = CASE WHEN u.set_stale THEN u.stale_after ELSE d.stale_after END,
-              next_sync_at = u.next_sync_at
-         FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, sync_status text, metrics jsonb, warnings jsonb, error_message text,
-                                                 last_updated_at timestamptz, set_stale boolean, stale_after timestamptz, next_sync_at timestamptz)
-        WHERE d.row_id = u.id`,
+      `WITH saved AS (
+         UPDATE analytics_readings d
+            SET sync_status = u.sync_status, metrics = COALESCE(u.metrics, d.metrics), warnings = u.warnings, error_message = u.error_message,
+                last_updated_at = COALESCE(u.last_updated_at, d.last_updated_at),
+                stale_after = CASE WHEN u.set_stale THEN u.stale_after ELSE d.stale_after END,
+                next_sync_at = u.next_sync_at
+           FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, sync_status text, metrics jsonb, warnings jsonb, error_message text,
+                                                   last_updated_at timestamptz, set_stale boolean, stale_after timestamptz, next_sync_at timestamptz)
+          WHERE d.row_id = u.id
+          RETURNING d.account_id, d.next_sync_at)
+       ${lowerAccountDue('saved')}`,
       JSON.stringify(values),
     );
   }
