@@ -285,6 +285,7 @@ export class AnalyticsRepository {
    * lock, and could set a time later than that row's next read.
    */
   private async reschedule(accountIds: readonly string[]): Promise<void> {
+    if (accountIds.length === 0) return;
     await this.sql.$transaction(async (tx) => {
       await tx.$queryRawUnsafe(
         'SELECT account_id FROM analytics_account_due WHERE account_id = ANY($1::text[]) ORDER BY account_id FOR UPDATE',
