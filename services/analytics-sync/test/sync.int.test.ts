@@ -56,8 +56,11 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     (await db.$queryRawUnsafe<{ next_sync_at: Date }[]>('SELECT next_sync_at FROM analytics_readings WHERE row_id = $1::uuid', row.id))[0]?.next_sync_at;
 
   /** A repository whose statements, its own transactions' included, all run in `tx` (for pg_stat_xact_user_tables). */
-  const inTransaction = (tx: RawSql) => new AnalyticsRepository(tx as unknown as PrismaClient, { ...rawOf(tx), $transaction: (work) => work(tx) });
-  const rawOf = (tx: RawSql): RawSql => ({ $executeRawUnsafe: (...args) => tx.$executeRawUnsafe(...args), $queryRawUnsafe: (...args) => tx.$queryRawUnsafe(...args) });
+  const inTransaction = (tx: RawSql) => new AnalyticsRepository(tx as unknown as PrismaClient, {
+    $executeRawUnsafe: (...args) => tx.$executeRawUnsafe(...args),
+    $queryRawUnsafe: (...args) => tx.$queryRawUnsafe(...args),
+    $transaction: (work) => work(tx),
+  });
 
   /** A real post on X in the sandbox, from a BYOK account of its own. */
   async function tweet(accountId: string, text: string): Promise<string> {
