@@ -154,6 +154,21 @@ function loggerFor(service: string, level: string, lines: string[] | undefined) 
   return createLogger({ service, level: 'debug', destination: new Writable({ write(chunk: Buffer, _encoding, done) { lines.push(chunk.toString()); done(); } }) });
 }
 
+/**
+ * One step of the teardown, named on stderr every 30 s while it runs: a teardown that passes its
+ * hook's timeout (once in CI, 2026-11-27, test/webhooks/delivery.int.test.ts) then says where it stalled.
+ */
+async function watchedStep<T>(name: string, work: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  const watch = setInterval(() => console.warn(`system.close: ${name} still running after ${Math.round((Date.now() - started) / 1000)} s`), 30_000);
+  watch.unref();
+  try {
+    return await work();
+  } finally {
+    clearInterval(watch);
+  }
+}
+
 export async function startSystem(options: SystemOptions): Promise<SystemHarness> {
   const namespace = uniqueNamespace('e2e');
   const runId = uniqueName('e2e');
@@ -220,18 +235,20 @@ export async function startSystem(options: SystemOptions): Promise<SystemHarness
     close: async () => {
       // Quorum queues outlive their processes: every queue of this namespace is deleted, or runs pile
       // them up in the shared broker (thousands of leftover Raft clusters stall RabbitMQ).
-      await Promise.all(Object.values(workers).filter((worker) => worker.runtime.broker.isConnected()).map((worker) => worker.runtime.broker.deleteTopology().catch(() => undefined)));
-      await Promise.all(Object.values(workers).map((worker) => worker.stop()));
+      const running = Object.entries(workers);
+      await Promise.all(running.filter(([, worker]) => worker.runtime.broker.isConnected())
+        .map(([name, worker]) => watchedStep(`${name}: delete its topology`, () => worker.runtime.broker.deleteTopology().catch(() => undefined))));
+      await Promise.all(running.map(([name, worker]) => watchedStep(`${name}: stop`, () => worker.stop())));
       const serviceQueues = [...Object.keys(SERVICES), 'gateway'].flatMap((name) => [`${name}.work`, `${name}.work.parking`, `${name}.rpc`, `${name}.plans`, `${name}.plans.parking`]);
       serviceQueues.push('webhook-dispatcher.deliveries', 'webhook-dispatcher.deliveries.parking', 'publisher.dispatch', 'publisher.dispatch.parking', 'publisher.accounts', 'publisher.accounts.parking');
-      await gatewayRuntime.broker.deleteTopology({ queues: serviceQueues });
+      await watchedStep('gateway: delete the services\' queues', () => gatewayRuntime.broker.deleteTopology({ queues: serviceQueues }));
       publicServer.closeAllConnections();
-      await new Promise<void>((resolve) => publicServer.close(() => resolve()));
-      await gatewayRuntime.stop();
+      await watchedStep('gateway: close the HTTP server', () => new Promise<void>((resolve) => publicServer.close(() => resolve())));
+      await watchedStep('gateway: stop', () => gatewayRuntime.stop());
       redis.disconnect();
-      await sandbox.close();
-      await media.close();
-      await Promise.all(databases.map((name) => dropDatabase(connectionConfig(TEST_DATABASE_URL, name))));
+      await watchedStep('sandbox: close', () => sandbox.close());
+      await watchedStep('media server: close', () => media.close());
+      await watchedStep('drop the databases', () => Promise.all(databases.map((name) => dropDatabase(connectionConfig(TEST_DATABASE_URL, name)))));
       await rm(mediaDir, { recursive: true, force: true });
     },
   };
