@@ -194,6 +194,22 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     expect(await repo.claimDue(clock.read(), 5000, 10 * MINUTE)).toHaveLength(0);
   });
 
+  it('two replicas claiming at once never take the same row, and between them take every due row once', async () => {
+    for (const account of ['acct_r1', 'acct_r2', 'acct_r3']) await recordRows(account, 200, clock.read());
+    const pools = [0, 1].map(() => createPgRawSql(database.connection, { max: 2, onIdleError: () => undefined }));
+    try {
+      const replicas = pools.map((pool) => new AnalyticsRepository(db, pool));
+      const [a, b] = await Promise.all(replicas.map((replica) => replica.claimDue(clock.read(), 250, 10 * MINUTE)));
+      const rest = await replicas[0]!.claimDue(clock.read(), 1000, 10 * MINUTE);
+      const ids = [...a!, ...b!, ...rest].map((row) => row.id);
+      expect(ids).toHaveLength(600);
+      expect(new Set(ids).size).toBe(600);
+      expect(await replicas[1]!.claimDue(clock.read(), 1000, 10 * MINUTE)).toHaveLength(0);
+    } finally {
+      await Promise.all(pools.map((pool) => pool.end()));
+    }
+  });
+
   it('claims a row when a save brings its next read before the rest of its account\'s', async () => {
     await recordRows('acct_soon', 2, clock.read());
     const claimed = await repo.claimDue(clock.read(), 100, 10 * MINUTE);

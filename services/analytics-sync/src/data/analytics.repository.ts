@@ -272,7 +272,8 @@ export class AnalyticsRepository {
     );
     // The accounts the loop looked at: all of them when the batch is not full, else those up to the
     // last that gave a row. One it did not reach keeps its early time, which costs only a look next pass.
-    const reached = rows.length < limit ? accountIds.length : Math.max(...rows.map((row) => accountIds.indexOf(row.account_id))) + 1;
+    const order = new Map(accountIds.map((id, index) => [id, index]));
+    const reached = rows.length < limit ? accountIds.length : Math.max(...rows.map((row) => order.get(row.account_id)!)) + 1;
     await this.reschedule(accountIds.slice(0, reached));
     return rows.map(toRecord);
   }
