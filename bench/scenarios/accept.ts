@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { uniqueName } from '@svc/testing';
 import { byService, type BenchSystem } from '../support/bench-system.ts';
+import { machineCpu, machineCpuDetail } from '../support/machine-cpu.ts';
 import type { BenchResult } from '../support/results.ts';
 
 export interface AcceptOptions {
@@ -90,8 +91,10 @@ export async function benchAccept(system: BenchSystem, options: AcceptOptions): 
   await load(urls, headers, body, { connections: options.connections, durationSeconds: 1 });
   const finishedBefore = await finishedDeliveries(system);
   const cpuBefore = byService(system.cpuMs());
+  const machineBefore = machineCpu();
   const api = await load(urls, headers, body, options);
   const cpuAfter = byService(system.cpuMs());
+  const machine = machineCpuDetail(machineBefore, machineCpu(), api.total, 'req');
   const deliveredDuring = (await finishedDeliveries(system)) - finishedBefore;
   if (api.total === 0) throw new Error('autocannon completed no request against the gateway');
   // CPU each process spent per accepted request during the measured run (deliveries of the jobs
@@ -110,7 +113,9 @@ export async function benchAccept(system: BenchSystem, options: AcceptOptions): 
         target: '>= 2,000 req/s, p99 < 100 ms',
         detail: { 'p50 ms': api.p50, 'p99 ms': api.p99, non2xx: api.non2xx, ...(api.refused === '' ? {} : { 'non2xx codes': api.refused }), errors: api.errors, requests: api.total, 'baseline p50 ms': baseline.p50, 'baseline p99 ms': baseline.p99,
           'deliveries finished meanwhile': deliveredDuring,
-          'gateway cpu ms/req': cpuPerRequest('gateway'), 'accounts cpu ms/req': cpuPerRequest('accounts'), 'publisher cpu ms/req': cpuPerRequest('publisher') },
+          'gateway cpu ms/req': cpuPerRequest('gateway'), 'accounts cpu ms/req': cpuPerRequest('accounts'), 'publisher cpu ms/req': cpuPerRequest('publisher'),
+          // The rest of the machine: PostgreSQL, RabbitMQ, Redis (the rate limit), this process (autocannon and the sandbox).
+          ...machine },
       },
     ],
   };

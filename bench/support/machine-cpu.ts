@@ -12,9 +12,10 @@ export interface MachineCpu {
   busyMs: number;
   /** ms the cores existed, all cores added up (busy share = busyMs / totalMs). */
   totalMs: number;
-  /** CPU ms used so far by PostgreSQL's processes, RabbitMQ's, and this process. */
+  /** CPU ms used so far by PostgreSQL's processes, RabbitMQ's, Redis's, and this process. */
   postgres: number;
   rabbitmq: number;
+  redis: number;
   bench: number;
 }
 
@@ -53,7 +54,7 @@ function byCommand(name: string): number {
 
 export function machineCpu(): MachineCpu {
   const usage = process.cpuUsage();
-  return { ...cores(), postgres: byCommand('postgres'), rabbitmq: byCommand('beam.smp'), bench: (usage.user + usage.system) / 1000 };
+  return { ...cores(), postgres: byCommand('postgres'), rabbitmq: byCommand('beam.smp'), redis: byCommand('redis-server'), bench: (usage.user + usage.system) / 1000 };
 }
 
 export interface CpuSample {
@@ -82,6 +83,7 @@ export function machineCpuDetail(before: MachineCpu, after: MachineCpu, units: n
     [`machine cpu ms/${unit}`]: per('busyMs'),
     [`postgres cpu ms/${unit}`]: per('postgres'),
     [`rabbitmq cpu ms/${unit}`]: per('rabbitmq'),
+    [`redis cpu ms/${unit}`]: per('redis'),
     [`bench process cpu ms/${unit}`]: per('bench'),
   };
 }

@@ -284,6 +284,80 @@ describe('grouped delivery statements', () => {
     expect(line.ids.slice(2)).toContain(woken[0]);
   });
 
+  it('reads deliveries and jobs by primary key in every plan of the grouped read, claim and outcome, even a plan made on empty tables', async () => {
+    // Its own database: the plans in question are the ones a delivery connection makes (generic, kept
+    // for its life) while the tables are empty or nearly, as at a deployment's start or before a burst.
+    const fresh = await createTestDatabase({ prefix: 'publisher-delivery-plans', serviceDir: path.resolve(__dirname, '..') });
+    const writer = createPgRawSql(fresh.connection, { max: 1, onIdleError: () => undefined });
+    const planner = createPgRawSql(fresh.connection, { max: 1, onIdleError: () => undefined, settings: DELIVERY_SESSION_SETTINGS });
+    const literal = (value: unknown): string => {
+      if (value === null || value === undefined) return 'NULL';
+      if (typeof value === 'number') return String(value);
+      if (Array.isArray(value)) return escapeLiteral(`{${value.map((item) => (item === null || item === undefined ? 'NULL' : `"${String(item).replace(/["\\]/g, '\\$&')}"`)).join(',')}}`);
+      return escapeLiteral(String(value));
+    };
+    let prepared = 0;
+    const plans = new Map<string, unknown>();
+    /** Runs nothing: prepares each statement on the delivery session and keeps its plan (EXPLAIN EXECUTE, generic as the session plans it). */
+    const explaining = (name: string): RawSql => ({
+      $executeRawUnsafe: () => Promise.reject(new Error('the delivery statements write through $queryRawUnsafe')),
+      $queryRawUnsafe: async <T>(query: string, ...values: unknown[]) => {
+        const statement = `plan_${++prepared}`;
+        await planner.$executeRawUnsafe(`PREPARE ${statement} AS ${query}`);
+        const [row] = await planner.$queryRawUnsafe<{ 'QUERY PLAN': [{ Plan: unknown }] }[]>(`EXPLAIN (FORMAT JSON) EXECUTE ${statement}(${values.map(literal).join(', ')})`);
+        plans.set(name, row!['QUERY PLAN'][0].Plan);
+        return [] as T;
+      },
+    });
+    const bitmapIndexes = (plan: unknown): string[] => {
+      const node = plan as Record<string, unknown> & { Plans?: unknown[] };
+      return [...(node['Node Type'] === 'Bitmap Index Scan' ? [String(node['Index Name'])] : []), ...(node.Plans ?? []).flatMap(bitmapIndexes)];
+    };
+    /** Each plan node that reads deliveries or jobs: the table and how (the index or indexes, or the node type). */
+    const reads = (plan: unknown): string[] => {
+      const node = plan as Record<string, unknown> & { Plans?: unknown[] };
+      const table = node['Relation Name'];
+      if (node['Node Type'] === 'Bitmap Heap Scan') return [`${String(table)} ${bitmapIndexes(node).join(' and ')}`];
+      const own = (table === 'deliveries' || table === 'jobs') && node['Node Type'] !== 'ModifyTable' ? [`${String(table)} ${String(node['Index Name'] ?? node['Node Type'])}`] : [];
+      return [...own, ...(node.Plans ?? []).flatMap(reads)];
+    };
+    const planAll = async () => {
+      plans.clear();
+      const ids = [randomUUID(), randomUUID(), randomUUID()];
+      await readDeliveriesToRun(explaining('read'), ids);
+      await claimDeliveries(explaining('claim'), ids.map((id) => ({ id, orgId: 'org_plan' })), 60_000, 10);
+      await recordOutcomesUnlessLast(explaining('outcome'), ids.map((id) => published(id)));
+      return Object.fromEntries([...plans].map(([name, plan]) => [name, [...new Set(reads(plan))].sort()]));
+    };
+    // By primary key only: a scan of the table, or of an index of all its pending rows or of an
+    // organization's jobs, reads the whole backlog on every call once the tables fill.
+    const byPrimaryKey = {
+      read: ['deliveries deliveries_pkey', 'jobs jobs_pkey'],
+      claim: ['deliveries deliveries_pkey', 'jobs jobs_pkey'],
+      // The probe for deliveries waiting for a slot reads their own small index (data/org-waiting.ts).
+      outcome: ['deliveries deliveries_org_waiting_idx', 'deliveries deliveries_pkey', 'jobs jobs_pkey'],
+    };
+    try {
+      expect(await planAll()).toEqual(byPrimaryKey); // planned on empty tables, never analyzed
+
+      // A backlog: 3,000 pending deliveries of one organization in 300 jobs, and statistics that say so.
+      await writer.$executeRawUnsafe(
+        `WITH j AS (INSERT INTO jobs (id, org_id, status, text, account_ids, providers, updated_at)
+                    SELECT gen_random_uuid(), 'org_plan', 'queued', 'hello ' || n, ARRAY(SELECT 'acct_' || k FROM generate_series(0, 9) k), ARRAY['x'], now()
+                      FROM generate_series(1, 300) n RETURNING id)
+         INSERT INTO deliveries (id, job_id, org_id, account_id, provider, position, status, updated_at)
+         SELECT gen_random_uuid(), j.id, 'org_plan', 'acct_' || k, 'x', k, 'pending', now() FROM j, generate_series(0, 9) k`,
+      );
+      await writer.$executeRawUnsafe('ANALYZE deliveries');
+      await writer.$executeRawUnsafe('ANALYZE jobs');
+      expect(await planAll()).toEqual(byPrimaryKey);
+    } finally {
+      await planner.end();
+      await writer.end();
+      await fresh.drop();
+    }
+  }, 60_000);
+
   it('counts an organization\'s live leases through their own index, whether planned on an empty table or after statistics', async () => {
     // Its own database: the plan made while deliveries is empty is the one in question.
     const fresh = await createTestDatabase({ prefix: 'publisher-leases-plan', serviceDir: path.resolve(__dirname, '..') });

@@ -58,6 +58,12 @@ const UNLIMITED = `
  * wait, and no longer woken: back in line), under the same lock, so the delivery that frees a slot
  * finds them (data/org-waiting.ts).
  * Rows are locked in id order, deliveries then jobs, as the grouped outcome does.
+ * Their status is compared with IS NOT DISTINCT FROM (the same for a status, never NULL), which no
+ * index answers, so the plan finds them by id. With '=', a plan made on nearly empty tables read
+ * deliveries through deliveries_pending_idx and jobs through jobs_org_id_status_idx, every pending
+ * delivery and every queued job on each claim once a burst filled them: 2,300-3,500 buffers and
+ * 22-34 ms a claim in the accept benchmark (DELIVERY_SESSION_SETTINGS; docs/performance.md, "Plans
+ * made on empty tables").
  * A claim to look up an uncertain attempt keeps its number, start and handle; any other starts a new
  * attempt and returns the handle of the one before (`previous_handle`, read from the row as it was):
  * that attempt ended without a post, so its uploaded media may be reused.
@@ -69,7 +75,7 @@ function claimSql(limited: boolean): string {
   ${limited ? ORG_LIMITED : UNLIMITED},
   was AS MATERIALIZED (
     SELECT d.id, d.job_id, d.attempt_handle, i.org, i.n FROM deliveries d JOIN input i ON i.id = d.id
-     WHERE d.status = 'pending' AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= now() + interval '1 second')
+     WHERE d.status IS NOT DISTINCT FROM 'pending' AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= now() + interval '1 second')
        AND (SELECT orgs FROM locked) >= 0
      ORDER BY d.id
      FOR UPDATE OF d),
@@ -84,14 +90,14 @@ function claimSql(limited: boolean): string {
            attempt_handle = CASE WHEN d.reconcile_since IS NULL THEN NULL ELSE d.attempt_handle END,
            org_wait_since = NULL, org_woken_until = NULL
       FROM ranked r
-     WHERE d.id = r.id AND r.gets_slot AND d.status = 'pending'
+     WHERE d.id = r.id AND r.gets_slot AND d.status IS NOT DISTINCT FROM 'pending'
      RETURNING r.n, d.attempts, d.reconcile_since, d.reconcile_tries, d.attempt_handle, d.quota_deferrals,
                CASE WHEN d.reconcile_since IS NULL THEN r.attempt_handle END AS previous_handle),
   job_locks AS MATERIALIZED (
-    SELECT j.id FROM jobs j WHERE j.id IN (SELECT job_id FROM ranked WHERE gets_slot) AND j.status = 'queued' ORDER BY j.id FOR UPDATE),
+    SELECT j.id FROM jobs j WHERE j.id IN (SELECT job_id FROM ranked WHERE gets_slot) AND j.status IS NOT DISTINCT FROM 'queued' ORDER BY j.id FOR UPDATE),
   started AS (
     UPDATE jobs SET status = 'processing', started_at = now(), updated_at = now()
-     WHERE id IN (SELECT id FROM job_locks) AND status = 'queued'),
+     WHERE id IN (SELECT id FROM job_locks) AND status IS NOT DISTINCT FROM 'queued'),
   waiting AS (
     UPDATE deliveries d SET org_wait_since = COALESCE(d.org_wait_since, now()), org_woken_until = NULL, updated_at = now()
       FROM ranked r
