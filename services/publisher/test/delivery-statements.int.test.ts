@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import pg, { escapeLiteral } from 'pg';
-import { createPgRawSql, type PgRawSql, type RawSql } from '@svc/db';
+import pg from 'pg';
+import { createPgRawSql, type PgRawSql } from '@svc/db';
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
 import { claimDeliveries } from '../src/data/delivery-claim.ts';
 import { recordOutcomesUnlessLast, type OutcomeToRecord } from '../src/data/delivery-outcome.ts';
 import { DELIVERY_SESSION_SETTINGS, readDeliveriesToRun } from '../src/data/delivery-to-run.ts';
 import { wakeWaitingDeliveries } from '../src/data/org-waiting.ts';
+import { planningSql, tableReads } from './statement-plans.ts';
 
 /**
  * The delivery's grouped statements (publisher database only): the read, the claim and the outcome
@@ -249,21 +250,10 @@ describe('grouped delivery statements', () => {
     // DELIVERY_SESSION_SETTINGS), then with its values (as a connection without those settings does).
     const planner = createPgRawSql(database.connection, { max: 1, onIdleError: () => undefined, settings: DELIVERY_SESSION_SETTINGS });
     const plans: string[] = [];
-    const explaining: RawSql = {
-      $executeRawUnsafe: () => Promise.reject(new Error('the wake writes through $queryRawUnsafe')),
-      $queryRawUnsafe: async <T>(query: string, ...values: unknown[]) => {
-        await planner.$executeRawUnsafe(`PREPARE wake AS ${query}`);
-        // EXPLAIN EXECUTE takes no bound parameters: the values are written in.
-        const explain = `EXPLAIN (FORMAT JSON) EXECUTE wake(${values.map((value) => (typeof value === 'number' ? String(value) : escapeLiteral(String(value)))).join(', ')})`;
-        for (const setting of [undefined, 'SET plan_cache_mode = force_custom_plan']) {
-          if (setting !== undefined) await planner.$executeRawUnsafe(setting);
-          const [row] = await planner.$queryRawUnsafe<{ 'QUERY PLAN': unknown }[]>(explain);
-          plans.push(JSON.stringify(row!['QUERY PLAN']));
-        }
-        return [] as T;
-      },
-    };
+    const explaining = planningSql(planner, (plan) => plans.push(JSON.stringify(plan)));
     try {
+      await wakeWaitingDeliveries(explaining, orgId, 8, 1, 60_000);
+      await planner.$executeRawUnsafe('SET plan_cache_mode = force_custom_plan');
       await wakeWaitingDeliveries(explaining, orgId, 8, 1, 60_000);
     } finally {
       await planner.end();
@@ -290,44 +280,16 @@ describe('grouped delivery statements', () => {
     const fresh = await createTestDatabase({ prefix: 'publisher-delivery-plans', serviceDir: path.resolve(__dirname, '..') });
     const writer = createPgRawSql(fresh.connection, { max: 1, onIdleError: () => undefined });
     const planner = createPgRawSql(fresh.connection, { max: 1, onIdleError: () => undefined, settings: DELIVERY_SESSION_SETTINGS });
-    const literal = (value: unknown): string => {
-      if (value === null || value === undefined) return 'NULL';
-      if (typeof value === 'number') return String(value);
-      if (Array.isArray(value)) return escapeLiteral(`{${value.map((item) => (item === null || item === undefined ? 'NULL' : `"${String(item).replace(/["\\]/g, '\\$&')}"`)).join(',')}}`);
-      return escapeLiteral(String(value));
-    };
-    let prepared = 0;
-    const plans = new Map<string, unknown>();
-    /** Runs nothing: prepares each statement on the delivery session and keeps its plan (EXPLAIN EXECUTE, generic as the session plans it). */
-    const explaining = (name: string): RawSql => ({
-      $executeRawUnsafe: () => Promise.reject(new Error('the delivery statements write through $queryRawUnsafe')),
-      $queryRawUnsafe: async <T>(query: string, ...values: unknown[]) => {
-        const statement = `plan_${++prepared}`;
-        await planner.$executeRawUnsafe(`PREPARE ${statement} AS ${query}`);
-        const [row] = await planner.$queryRawUnsafe<{ 'QUERY PLAN': [{ Plan: unknown }] }[]>(`EXPLAIN (FORMAT JSON) EXECUTE ${statement}(${values.map(literal).join(', ')})`);
-        plans.set(name, row!['QUERY PLAN'][0].Plan);
-        return [] as T;
-      },
-    });
-    const bitmapIndexes = (plan: unknown): string[] => {
-      const node = plan as Record<string, unknown> & { Plans?: unknown[] };
-      return [...(node['Node Type'] === 'Bitmap Index Scan' ? [String(node['Index Name'])] : []), ...(node.Plans ?? []).flatMap(bitmapIndexes)];
-    };
-    /** Each plan node that reads deliveries or jobs: the table and how (the index or indexes, or the node type). */
-    const reads = (plan: unknown): string[] => {
-      const node = plan as Record<string, unknown> & { Plans?: unknown[] };
-      const table = node['Relation Name'];
-      if (node['Node Type'] === 'Bitmap Heap Scan') return [`${String(table)} ${bitmapIndexes(node).join(' and ')}`];
-      const own = (table === 'deliveries' || table === 'jobs') && node['Node Type'] !== 'ModifyTable' ? [`${String(table)} ${String(node['Index Name'] ?? node['Node Type'])}`] : [];
-      return [...own, ...(node.Plans ?? []).flatMap(reads)];
-    };
+    const plans = new Map<string, string[]>();
+    /** Runs nothing: plans each statement on the delivery session (generic, as it plans them) and keeps how it reads deliveries and jobs. */
+    const explaining = (name: string) => planningSql(planner, (plan) => plans.set(name, tableReads(plan, ['deliveries', 'jobs'])));
     const planAll = async () => {
       plans.clear();
       const ids = [randomUUID(), randomUUID(), randomUUID()];
       await readDeliveriesToRun(explaining('read'), ids);
       await claimDeliveries(explaining('claim'), ids.map((id) => ({ id, orgId: 'org_plan' })), 60_000, 10);
       await recordOutcomesUnlessLast(explaining('outcome'), ids.map((id) => published(id)));
-      return Object.fromEntries([...plans].map(([name, plan]) => [name, [...new Set(reads(plan))].sort()]));
+      return Object.fromEntries(plans);
     };
     // By primary key only: a scan of the table, or of an index of all its pending rows or of an
     // organization's jobs, reads the whole backlog on every call once the tables fill.
