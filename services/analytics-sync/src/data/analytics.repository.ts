@@ -139,6 +139,17 @@ export class AnalyticsRepository {
   async insertPublished(tx: RawSql, rows: readonly NewRow[], nextSyncAt: Date): Promise<number> {
     const orgId = rows[0]?.orgId;
     if (orgId === undefined) return 0;
+    // The statement below is planned for its values on every event, and looks each new row up on
+    // its own (a LATERAL with LIMIT, which the planner cannot turn into a join). Planned once while
+    // the table was nearly empty and kept by the connection (a generic plan, after a statement's
+    // first five runs), it read the organization's rows through analytics_rows_org_id_seq_key, as
+    // cheap as the key on an empty table, and then every row of the organization on each event:
+    // 5,009 rows for one new row beside 5,008 (test/record-published-plan.int.test.ts). Without
+    // the LATERAL, even a fresh plan did the same: it joined the event's rows with all of the
+    // organization's whenever it guessed those fewer than the 100 it assumes an event holds
+    // (docs/performance.md, "Plans made on empty tables"). Set before the counter's lock, so its
+    // round trip does not lengthen the time the lock is held.
+    await tx.$executeRawUnsafe('SET LOCAL plan_cache_mode = force_custom_plan');
     const [counter] = await tx.$queryRawUnsafe<{ rows: string }[]>(
       `INSERT INTO analytics_org_counters (org_id, rows) VALUES ($1, 0)
        ON CONFLICT (org_id) DO UPDATE SET rows = analytics_org_counters.rows RETURNING rows::text`,
@@ -167,7 +178,9 @@ export class AnalyticsRepository {
           ORDER BY post_id, account_id, ord
        ), fresh AS (
          SELECT i.*, row_number() OVER (ORDER BY i.ord) AS n FROM input i
-          WHERE NOT EXISTS (SELECT 1 FROM analytics_rows r WHERE r.org_id = $1 AND r.post_id = i.post_id AND r.account_id = i.account_id)
+           LEFT JOIN LATERAL (SELECT true AS found FROM analytics_rows r
+                               WHERE r.org_id = $1 AND r.post_id = i.post_id AND r.account_id = i.account_id LIMIT 1) known ON true
+          WHERE known.found IS NULL
        ), inserted AS (
          INSERT INTO analytics_rows (id, org_id, seq, post_id, account_id, platform, platform_post_id, platform_post_url, text, created_at, published_at)
          SELECT gen_random_uuid(), $1, $3::bigint + n, post_id, account_id, platform, platform_post_id, platform_post_url, text, created_at, published_at
