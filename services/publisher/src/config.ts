@@ -91,7 +91,10 @@ export const configSchema = Type.Object({
    * drops it at once. 0 asks accounts for every delivery.
    */
   DELIVERY_CREDENTIALS_CACHE_MS: Type.Integer({ minimum: 0, maximum: 300_000, default: 30_000 }),
-  /** Deliveries run at once per publisher process (the broker prefetch of publisher.work). */
+  /**
+   * Deliveries run at once per publisher process from their commands, and the broker's prefetch of
+   * publisher.work (which counts messages; a job's targets travel up to 10 a message).
+   */
   DELIVERY_CONCURRENCY: Type.Integer({ minimum: 1, default: 20 }),
   /**
    * Deliveries of one organization in flight at once, counted across every publisher process

@@ -92,7 +92,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   await runtime.broker.consume({ queue: 'publisher.accounts', messages: accountMessages, handlers: accountStateHandlers(replica, credentials), prefetch: 20 });
   // Due scheduled jobs have their own queue: a burst of slow deliveries never holds up their fan-out.
   await runtime.broker.consume({ queue: 'publisher.dispatch', messages: dispatchCommands, handlers: dispatchCommandHandlers({ db, wake }), prefetch: 10 });
-  await runtime.broker.consume({ queue: 'publisher.work', messages: deliveryCommands, handlers: deliveryCommandHandlers({ runner }), prefetch: config.DELIVERY_CONCURRENCY });
+  await runtime.broker.consume({ queue: 'publisher.work', messages: deliveryCommands, handlers: deliveryCommandHandlers({ runner, concurrency: config.DELIVERY_CONCURRENCY }), prefetch: config.DELIVERY_CONCURRENCY });
   const sweeper = new InFlightSweeper({
     db,
     logger,

@@ -59,7 +59,7 @@ describe('cancel vs dispatch race (publisher database)', () => {
       if (dispatched) {
         tally.dispatched += 1;
         expect(job?.status).toBe('queued');
-        expect(await outboxOf(id)).toEqual(['post.queued.v1', 'publisher.delivery_run.v1', 'publisher.delivery_run.v1']);
+        expect(await outboxOf(id)).toEqual(['post.queued.v1', 'publisher.delivery_run.v2']);
       } else {
         tally.canceled += 1;
         expect(job?.status).toBe('canceled');

@@ -64,7 +64,8 @@ describe('DeliveryRunner (publisher database)', () => {
   const jobStatus = async (id: string) => (await db.job.findUniqueOrThrow({ where: { id } })).status;
   const outbox = (type: string, deliveryId: string) =>
     db.$queryRawUnsafe<{ delay_ms: number }[]>(
-      "SELECT (EXTRACT(EPOCH FROM (available_at - now())) * 1000)::float8 AS delay_ms FROM outbox_messages WHERE type = $1 AND envelope->'payload'->>'delivery_id' = $2",
+      `SELECT (EXTRACT(EPOCH FROM (available_at - now())) * 1000)::float8 AS delay_ms FROM outbox_messages
+        WHERE type = $1 AND (envelope->'payload'->>'delivery_id' = $2 OR envelope->'payload'->'delivery_ids' ? $2)`,
       type, deliveryId,
     );
   const eventsOf = async (jobId: string) =>
@@ -435,7 +436,7 @@ describe('DeliveryRunner (publisher database)', () => {
     expect(await dispatchOverdueScheduled({ db, wake: () => undefined }, 10 * 60_000)).toBe(1);
     expect(await jobStatus(jobId)).toBe('queued');
     expect(await jobStatus(future)).toBe('scheduled');
-    expect(await outbox('publisher.delivery_run.v1', id!)).toHaveLength(1);
+    expect(await outbox('publisher.delivery_run.v2', id!)).toHaveLength(1);
     expect(await eventsOf(jobId)).toEqual(['post.queued.v1']);
     expect(await dispatchOverdueScheduled({ db, wake: () => undefined }, 10 * 60_000)).toBe(0);
   });

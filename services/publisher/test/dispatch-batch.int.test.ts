@@ -50,6 +50,13 @@ describe('dispatching due jobs in batches (publisher database)', () => {
   const outboxOf = async (jobId: string) =>
     (await db.$queryRawUnsafe<{ type: string }[]>("SELECT type FROM outbox_messages WHERE envelope->'payload'->>'job_id' = $1 ORDER BY type", jobId)).map((row) => row.type);
   const statusOf = async (jobId: string) => (await db.job.findUniqueOrThrow({ where: { id: jobId } })).status;
+  /** The deliveries the job's delivery_run commands name, in their order. */
+  const commandedDeliveries = async (jobId: string) =>
+    (await db.$queryRawUnsafe<{ id: string }[]>(
+      "SELECT d.id FROM outbox_messages, jsonb_array_elements_text(envelope->'payload'->'delivery_ids') AS d(id) WHERE type = 'publisher.delivery_run.v2' AND envelope->'payload'->>'job_id' = $1",
+      jobId,
+    )).map((row) => row.id);
+  const deliveriesOf = async (jobId: string) => (await db.delivery.findMany({ where: { jobId }, orderBy: { position: 'asc' } })).map((row) => row.id);
 
   it('queues every scheduled job of a command in one go, skips the rest, and changes nothing when redelivered', async () => {
     const due = await Promise.all(Array.from({ length: 30 }, (_, n) => scheduledJob({ orgId: `org_${n % 3}`, accounts: 1 + (n % 3) })));
@@ -61,10 +68,11 @@ describe('dispatching due jobs in batches (publisher database)', () => {
     woken = 0;
 
     await dispatchCommandHandlers(deps())['publisher.job_dispatch.v2'](command, context);
-    for (const [n, id] of due.entries()) {
+    for (const id of due) {
       expect(await statusOf(id)).toBe('queued');
-      const deliveryRuns = Array.from({ length: 1 + (n % 3) }, () => 'publisher.delivery_run.v1');
-      expect(await outboxOf(id)).toEqual(['post.queued.v1', ...deliveryRuns]);
+      // The job's deliveries, 1 to 3, in one command.
+      expect(await outboxOf(id)).toEqual(['post.queued.v1', 'publisher.delivery_run.v2']);
+      expect(await commandedDeliveries(id)).toEqual(await deliveriesOf(id));
     }
     expect(await statusOf(canceled)).toBe('canceled');
     expect(await outboxOf(canceled)).toEqual([]);
@@ -86,9 +94,9 @@ describe('dispatching due jobs in batches (publisher database)', () => {
     const command = createEnvelope(publisherJobDispatch, { job_id: id, scheduled_at: new Date().toISOString() }, { orgId: 'org_1', requestId: 'req' });
     await dispatchCommandHandlers(deps())['publisher.job_dispatch.v1'](command, context);
     expect(await statusOf(id)).toBe('queued');
-    expect(await outboxOf(id)).toEqual(['post.queued.v1', 'publisher.delivery_run.v1', 'publisher.delivery_run.v1']);
+    expect(await outboxOf(id)).toEqual(['post.queued.v1', 'publisher.delivery_run.v2']);
     await dispatchCommandHandlers(deps())['publisher.job_dispatch.v1'](command, { redelivered: true, attempt: 2 });
-    expect(await outboxOf(id)).toEqual(['post.queued.v1', 'publisher.delivery_run.v1', 'publisher.delivery_run.v1']);
+    expect(await outboxOf(id)).toEqual(['post.queued.v1', 'publisher.delivery_run.v2']);
   });
 
   it('dispatches each job once when overlapping commands run at the same time, without deadlocking', async () => {
@@ -99,7 +107,7 @@ describe('dispatching due jobs in batches (publisher database)', () => {
     const results = await Promise.all(subsets.map((ids) => dispatchJobs(deps(), ids)));
     const dispatched = results.flat();
     expect(dispatched.sort()).toEqual([...jobs].sort());
-    for (const id of jobs) expect(await outboxOf(id)).toEqual(['post.queued.v1', 'publisher.delivery_run.v1']);
+    for (const id of jobs) expect(await outboxOf(id)).toEqual(['post.queued.v1', 'publisher.delivery_run.v2']);
   });
 
   it('lets exactly one of cancel and a batch dispatch win for every job of the batch', async () => {
@@ -116,7 +124,7 @@ describe('dispatching due jobs in batches (publisher database)', () => {
         expect({ id, outcome: [wonDispatch, canceled[n]] }).toEqual({ id, outcome: wonDispatch ? [true, false] : [false, true] });
         expect(await statusOf(id)).toBe(wonDispatch ? 'queued' : 'canceled');
         const outbox = await outboxOf(id);
-        expect(outbox).toEqual(wonDispatch ? ['post.queued.v1', 'publisher.delivery_run.v1', 'publisher.delivery_run.v1'] : ['scheduler.job_unschedule.v1']);
+        expect(outbox).toEqual(wonDispatch ? ['post.queued.v1', 'publisher.delivery_run.v2'] : ['scheduler.job_unschedule.v1']);
         if (wonDispatch) tally.dispatched += 1;
         else tally.canceled += 1;
       }
@@ -129,11 +137,11 @@ describe('dispatching due jobs in batches (publisher database)', () => {
     // A provider outside the contract's enum: its post.queued event cannot validate.
     const bad = await scheduledJob({ provider: 'myspace' });
     await expect(dispatchJobs(deps(), [good[0]!, bad, good[1]!])).rejects.toThrow();
-    for (const id of good) expect(await outboxOf(id)).toEqual(['post.queued.v1', 'publisher.delivery_run.v1', 'publisher.delivery_run.v1']);
+    for (const id of good) expect(await outboxOf(id)).toEqual(['post.queued.v1', 'publisher.delivery_run.v2']);
     expect(await statusOf(bad)).toBe('scheduled');
     expect(await outboxOf(bad)).toEqual([]);
     // The retried command: the good jobs are no-ops, the bad one fails again (and ends parked).
     await expect(dispatchJobs(deps(), [good[0]!, bad, good[1]!])).rejects.toThrow();
-    for (const id of good) expect(await outboxOf(id)).toEqual(['post.queued.v1', 'publisher.delivery_run.v1', 'publisher.delivery_run.v1']);
+    for (const id of good) expect(await outboxOf(id)).toEqual(['post.queued.v1', 'publisher.delivery_run.v2']);
   });
 });

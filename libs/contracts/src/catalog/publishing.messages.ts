@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineMessage } from '../message-definition.ts';
 import { NullableDate, Provider } from '../schemas/accounts.schemas.ts';
-import { DeliveryStatus, JOB_DISPATCH_MAX_JOBS, JobStatus, NetworkOptions, PostView } from '../schemas/publishing.schemas.ts';
+import { DELIVERY_RUN_MAX_DELIVERIES, DeliveryStatus, JOB_DISPATCH_MAX_JOBS, JobStatus, NetworkOptions, PostView } from '../schemas/publishing.schemas.ts';
 
 // The publisher owns jobs (= posts) and their per-account deliveries; the scheduler owns due times.
 // RPC serves the gateway; commands move work between the two services through their outboxes.
@@ -64,7 +64,11 @@ export const publisherStats = defineMessage({
   }),
 });
 
-/** Deliver one target of a job. Idempotent on the delivery's state, never on the message alone. */
+/**
+ * Deliver one target of a job. Idempotent on the delivery's state, never on the message alone. Sent
+ * for a delivery on its own: a retry, a lookup of an uncertain attempt, a lost command re-sent; a
+ * job's targets go out in v2.
+ */
 export const publisherDeliveryRun = defineMessage({
   kind: 'command',
   type: 'publisher.delivery_run.v1',
@@ -85,6 +89,21 @@ export const publisherJobDispatch = defineMessage({
 });
 
 const Uuid = Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' });
+
+/**
+ * Deliver several targets of one job, each as v1 would (idempotent on each delivery's state): the
+ * job's targets when it is queued, in messages of up to DELIVERY_RUN_MAX_DELIVERIES. Acknowledged once
+ * every one has run; retried whole when one could not (the others find their work done).
+ */
+export const publisherDeliveryRunBatch = defineMessage({
+  kind: 'command',
+  type: 'publisher.delivery_run.v2',
+  payload: Type.Object({
+    job_id: Uuid,
+    delivery_ids: Type.Array(Uuid, { minItems: 1, maxItems: DELIVERY_RUN_MAX_DELIVERIES, uniqueItems: true }),
+  }),
+  description: 'Publish several target accounts of a job, each on its own, in one command.',
+});
 
 /**
  * Scheduled jobs that fell due together, handed back in one command: the publisher queues them in one

@@ -13,6 +13,14 @@ export const DeliveryStatus = Type.Unsafe<DeliveryStatusType>({ type: 'string', 
 /** Most due jobs one `publisher.job_dispatch.v2` carries: bounds the publisher's transaction (a job has up to 100 targets). */
 export const JOB_DISPATCH_MAX_JOBS = 500;
 
+/**
+ * Most deliveries one `publisher.delivery_run.v2` carries. Every message costs the outbox a row, the
+ * relay a confirmed publish and the broker a persisted message, whatever it holds: a job's targets
+ * in messages of 10 cost a tenth of one message each (docs/performance.md). Small enough that a big
+ * job's targets still spread over the publisher's replicas.
+ */
+export const DELIVERY_RUN_MAX_DELIVERIES = 10;
+
 /** Per-network options keyed by network name (`provider_options` of jobs, `platform_options` of posts). */
 export const NetworkOptions = Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()));
 

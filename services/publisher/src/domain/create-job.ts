@@ -1,4 +1,4 @@
-import { createEnvelope, newId, postQueued, publisherDeliveryRun, schedulerJobSchedule, type PostViewType } from '@svc/contracts';
+import { createEnvelope, newId, postQueued, schedulerJobSchedule, type PostViewType } from '@svc/contracts';
 import { conflict, validationError, type ErrorDetail } from '@svc/errors';
 import { checkUrl } from '@svc/http';
 import { checkContent, isNetwork, isTikTokVerifiedUrl, type Network } from '@svc/providers';
@@ -8,6 +8,7 @@ import type { AccountsClient } from './accounts-client.ts';
 import type { MediaRow } from '../data/media.repository.ts';
 import type { NewJobRow, StoreOutcome } from '../data/accept.repository.ts';
 import { publicUrlOf } from './media-view.ts';
+import { deliveryRunCommands } from './delivery-run-commands.ts';
 import { planLimitReached } from './post-quota.ts';
 import { toPostView } from './post-view.ts';
 import { resolveJobMedia, type ResolveMediaDeps } from './resolve-media.ts';
@@ -183,7 +184,7 @@ async function insertJob(deps: CreateJobDeps, input: CreateJobInput, { jobId, pr
         id: jobId, job_id: jobId, status, account_ids: input.accountIds, platforms: providers, text: input.text, scheduled_at: null, error_message: null,
         results: results.map(({ attempts: _attempts, ...result }) => result),
       }, context),
-      ...deliveries.map((delivery) => createEnvelope(publisherDeliveryRun, { job_id: jobId, delivery_id: delivery.id }, context)),
+      ...deliveryRunCommands(jobId, deliveries.map((delivery) => delivery.id), context),
     ]
     : [createEnvelope(schedulerJobSchedule, { job_id: jobId, run_at: scheduledAt.toISOString() }, context)];
   const outcome = await deps.accept.add({

@@ -1,7 +1,8 @@
-import { createEnvelope, postQueued, publisherDeliveryRun, type Envelope } from '@svc/contracts';
+import { createEnvelope, postQueued, type Envelope } from '@svc/contracts';
 import { enqueueOutbox } from '@svc/db';
 import { isUuid } from '../data/jobs.repository.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import { deliveryRunCommands } from './delivery-run-commands.ts';
 import { toEventPayload } from './post-view.ts';
 
 export interface DispatchDeps {
@@ -66,9 +67,7 @@ async function dispatchTogether(deps: DispatchDeps, ids: string[]): Promise<stri
     for (const job of jobs) {
       const context = { orgId: job.orgId, requestId: job.requestId };
       envelopes.push(createEnvelope(postQueued, toEventPayload(job), context));
-      for (const delivery of job.deliveries) {
-        if (delivery.status === 'pending') envelopes.push(createEnvelope(publisherDeliveryRun, { job_id: job.id, delivery_id: delivery.id }, context));
-      }
+      envelopes.push(...deliveryRunCommands(job.id, job.deliveries.filter((delivery) => delivery.status === 'pending').map((delivery) => delivery.id), context));
     }
     await enqueueOutbox(tx, envelopes);
     return jobs.map((job) => job.id);
