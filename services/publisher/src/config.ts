@@ -97,6 +97,12 @@ export const configSchema = Type.Object({
    */
   DELIVERY_CONCURRENCY: Type.Integer({ minimum: 1, default: 20 }),
   /**
+   * Send a job's targets as publisher.delivery_run.v2, up to 10 a command; false sends one v1 per
+   * target, as a publisher of an earlier release does. Off for the first rollout over such a release,
+   * whose replicas park v2 (docs/operations.md, "Upgrading a publisher"). Both are consumed either way.
+   */
+  DELIVERY_RUN_BATCHES: Type.Boolean({ default: true }),
+  /**
    * Deliveries of one organization in flight at once, counted across every publisher process
    * (live leases): one tenant's slow or huge media cannot hold every slot. Past it a delivery waits
    * in the database until a delivery of the same organization frees a slot (or the sweep finds one).

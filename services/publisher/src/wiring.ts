@@ -80,10 +80,12 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     onDeferred: deliveryDeferredMetric(runtime.metrics.registry),
     ...(options.afterNetworkCall === undefined ? {} : { afterNetworkCall: options.afterNetworkCall }),
   });
+  // Due scheduled jobs queue their deliveries as accepted jobs do (DELIVERY_RUN_BATCHES).
+  const dispatch = { db, wake, deliveryRunBatches: config.DELIVERY_RUN_BATCHES };
   await runtime.broker.serveRpc({
     messages: [...publisherRpc, ...mediaRpc],
     handlers: {
-      ...publisherRpcHandlers({ db, jobs, limits, wake, transactionTimeoutMs: config.RPC_TIMEOUT_MS, create: { db, accounts: acceptAccounts, accept, allowPrivateUrls: config.ALLOW_PRIVATE_URLS, minLeadSeconds: config.SCHEDULE_MIN_LEAD_SECONDS, wake, media: resolveDeps, mediaPublicBaseUrl: config.MEDIA_PUBLIC_BASE_URL, tiktokVerifiedPrefixes: config.TIKTOK_VERIFIED_URL_PREFIXES.split(',').map((prefix) => prefix.trim()).filter(Boolean) } }),
+      ...publisherRpcHandlers({ db, jobs, limits, wake, transactionTimeoutMs: config.RPC_TIMEOUT_MS, create: { db, accounts: acceptAccounts, accept, allowPrivateUrls: config.ALLOW_PRIVATE_URLS, minLeadSeconds: config.SCHEDULE_MIN_LEAD_SECONDS, wake, media: resolveDeps, mediaPublicBaseUrl: config.MEDIA_PUBLIC_BASE_URL, tiktokVerifiedPrefixes: config.TIKTOK_VERIFIED_URL_PREFIXES.split(',').map((prefix) => prefix.trim()).filter(Boolean), deliveryRunBatches: config.DELIVERY_RUN_BATCHES } }),
       ...mediaRpcHandlers({ media, storage, publicBaseUrl: config.MEDIA_PUBLIC_BASE_URL, quotaBytes: config.MEDIA_ORG_QUOTA_BYTES }),
     },
   });
@@ -91,7 +93,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   await runtime.broker.consume({ queue: 'publisher.plans', messages: planMessages, handlers: planChangedHandlers(limits), prefetch: 10 });
   await runtime.broker.consume({ queue: 'publisher.accounts', messages: accountMessages, handlers: accountStateHandlers(replica, credentials), prefetch: 20 });
   // Due scheduled jobs have their own queue: a burst of slow deliveries never holds up their fan-out.
-  await runtime.broker.consume({ queue: 'publisher.dispatch', messages: dispatchCommands, handlers: dispatchCommandHandlers({ db, wake }), prefetch: 10 });
+  await runtime.broker.consume({ queue: 'publisher.dispatch', messages: dispatchCommands, handlers: dispatchCommandHandlers(dispatch), prefetch: 10 });
   await runtime.broker.consume({ queue: 'publisher.work', messages: deliveryCommands, handlers: deliveryCommandHandlers({ runner, concurrency: config.DELIVERY_CONCURRENCY }), prefetch: config.DELIVERY_CONCURRENCY });
   const sweeper = new InFlightSweeper({
     db,
@@ -99,7 +101,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     intervalMs: config.DELIVERY_SWEEP_INTERVAL_MS,
     resolve: (id) => runner.run(id),
     requeueStale: () => requeueStalePending(db, config.DELIVERY_STALE_PENDING_MS, wake),
-    dispatchOverdue: () => dispatchOverdueScheduled({ db, wake }, config.SCHEDULE_OVERDUE_DISPATCH_MS),
+    dispatchOverdue: () => dispatchOverdueScheduled(dispatch, config.SCHEDULE_OVERDUE_DISPATCH_MS),
     wakeWaiting: async () => {
       const woken = await wakeWaitingEverywhere(deliverySql, config.DELIVERY_ORG_CONCURRENCY, config.DELIVERY_LEASE_MS);
       runner.runWoken(woken);

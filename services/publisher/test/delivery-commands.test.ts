@@ -20,6 +20,13 @@ describe('delivery commands: a job\'s targets in commands of up to 10', () => {
     expect(deliveryRunCommands(jobId, [], noOrg)).toEqual([]);
   });
 
+  it('sends one v1 command per delivery when batches are off (DELIVERY_RUN_BATCHES=false)', () => {
+    const jobId = randomUUID();
+    const ids = Array.from({ length: 3 }, () => randomUUID());
+    const commands = deliveryRunCommands(jobId, ids, noOrg, false);
+    expect(commands.map((command) => [command.type, command.payload])).toEqual(ids.map((id) => ['publisher.delivery_run.v1', { job_id: jobId, delivery_id: id }]));
+  });
+
   it('refuses a command naming no delivery, more than 10, or one twice', () => {
     const schema = findMessage('publisher.delivery_run.v2');
     expect(schema).toBeDefined();

@@ -99,6 +99,14 @@ describe('dispatching due jobs in batches (publisher database)', () => {
     expect(await outboxOf(id)).toEqual(['post.queued.v1', 'publisher.delivery_run.v2']);
   });
 
+  it('queues one v1 command per delivery when DELIVERY_RUN_BATCHES is off (the first rollout over an earlier release)', async () => {
+    const id = await scheduledJob({ accounts: 3 });
+    const command = createEnvelope(publisherJobDispatchBatch, { jobs: [{ job_id: id, scheduled_at: new Date().toISOString() }] }, { orgId: 'org_1', requestId: null });
+    await dispatchCommandHandlers({ ...deps(), deliveryRunBatches: false })['publisher.job_dispatch.v2'](command, context);
+    expect(await statusOf(id)).toBe('queued');
+    expect(await outboxOf(id)).toEqual(['post.queued.v1', 'publisher.delivery_run.v1', 'publisher.delivery_run.v1', 'publisher.delivery_run.v1']);
+  });
+
   it('dispatches each job once when overlapping commands run at the same time, without deadlocking', async () => {
     const jobs = await Promise.all(Array.from({ length: 60 }, () => scheduledJob({ accounts: 1 })));
     // Six commands, each a different shuffled half of the jobs, all at once.

@@ -41,6 +41,8 @@ export interface CreateJobDeps {
   mediaPublicBaseUrl: string;
   /** TIKTOK_VERIFIED_URL_PREFIXES: TikTok photos can only be pulled, so their public URL must lie under one. */
   tiktokVerifiedPrefixes: readonly string[];
+  /** DELIVERY_RUN_BATCHES (default true): a job's targets in v2 commands of up to 10, else one v1 each. */
+  deliveryRunBatches?: boolean;
   /** Wakes the outbox relay after commit. */
   wake: () => void;
 }
@@ -184,7 +186,7 @@ async function insertJob(deps: CreateJobDeps, input: CreateJobInput, { jobId, pr
         id: jobId, job_id: jobId, status, account_ids: input.accountIds, platforms: providers, text: input.text, scheduled_at: null, error_message: null,
         results: results.map(({ attempts: _attempts, ...result }) => result),
       }, context),
-      ...deliveryRunCommands(jobId, deliveries.map((delivery) => delivery.id), context),
+      ...deliveryRunCommands(jobId, deliveries.map((delivery) => delivery.id), context, deps.deliveryRunBatches),
     ]
     : [createEnvelope(schedulerJobSchedule, { job_id: jobId, run_at: scheduledAt.toISOString() }, context)];
   const outcome = await deps.accept.add({

@@ -8,6 +8,8 @@ import { toEventPayload } from './post-view.ts';
 export interface DispatchDeps {
   db: PrismaClient;
   wake: () => void;
+  /** DELIVERY_RUN_BATCHES (default true): a job's targets in v2 commands of up to 10, else one v1 each. */
+  deliveryRunBatches?: boolean;
 }
 
 /**
@@ -67,7 +69,8 @@ async function dispatchTogether(deps: DispatchDeps, ids: string[]): Promise<stri
     for (const job of jobs) {
       const context = { orgId: job.orgId, requestId: job.requestId };
       envelopes.push(createEnvelope(postQueued, toEventPayload(job), context));
-      envelopes.push(...deliveryRunCommands(job.id, job.deliveries.filter((delivery) => delivery.status === 'pending').map((delivery) => delivery.id), context));
+      const pending = job.deliveries.filter((delivery) => delivery.status === 'pending').map((delivery) => delivery.id);
+      envelopes.push(...deliveryRunCommands(job.id, pending, context, deps.deliveryRunBatches));
     }
     await enqueueOutbox(tx, envelopes);
     return jobs.map((job) => job.id);

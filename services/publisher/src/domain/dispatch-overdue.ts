@@ -1,5 +1,4 @@
-import type { PrismaClient } from '../generated/prisma/client.ts';
-import { dispatchJobs } from './dispatch-job.ts';
+import { dispatchJobs, type DispatchDeps } from './dispatch-job.ts';
 
 const BATCH = 100;
 
@@ -11,7 +10,7 @@ const BATCH = 100;
  * first wins and the other is a no-op. Up to 100 jobs a pass, dispatched in one transaction.
  * Returns how many it dispatched.
  */
-export async function dispatchOverdueScheduled(deps: { db: PrismaClient; wake: () => void }, overdueMs: number): Promise<number> {
+export async function dispatchOverdueScheduled(deps: DispatchDeps, overdueMs: number): Promise<number> {
   const overdue = await deps.db.$queryRawUnsafe<{ id: string }[]>(
     `SELECT id::text AS id FROM jobs
       WHERE status = 'scheduled' AND scheduled_at < now() - make_interval(secs => $1::float8)
