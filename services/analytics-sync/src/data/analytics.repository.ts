@@ -144,7 +144,7 @@ export class AnalyticsRepository {
     // the table was nearly empty and kept by the connection (a generic plan, after a statement's
     // first five runs), it read the organization's rows through analytics_rows_org_id_seq_key, as
     // cheap as the key on an empty table, and then every row of the organization on each event:
-    // 5,009 rows for one new row beside 5,008 (test/record-published-plan.int.test.ts). Without
+    // 5,009 rows for one new row beside 5,008 (its test: record-published-plan.int.test.ts). Without
     // the LATERAL, even a fresh plan did the same: it joined the event's rows with all of the
     // organization's whenever it guessed those fewer than the 100 it assumes an event holds
     // (docs/performance.md, "Plans made on empty tables"). Set before the counter's lock, so its
