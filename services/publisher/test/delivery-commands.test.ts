@@ -20,6 +20,13 @@ describe('delivery commands: a job\'s targets in commands of up to 10', () => {
     expect(deliveryRunCommands(jobId, [], noOrg)).toEqual([]);
   });
 
+  it('sends the most targets a post may have (100, interface spec) in 10 commands of 10', () => {
+    const ids = Array.from({ length: 100 }, () => randomUUID());
+    const commands = deliveryRunCommands(randomUUID(), ids, noOrg);
+    expect(commands.map((command) => (command.payload as { delivery_ids: string[] }).delivery_ids.length)).toEqual(Array.from({ length: 10 }, () => 10));
+    expect(commands.flatMap((command) => (command.payload as { delivery_ids: string[] }).delivery_ids)).toEqual(ids);
+  });
+
   it('sends one v1 command per delivery when batches are off (DELIVERY_RUN_BATCHES=false)', () => {
     const jobId = randomUUID();
     const ids = Array.from({ length: 3 }, () => randomUUID());
