@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { uniqueName } from '@svc/testing';
-import { byService, type BenchSystem } from '../support/bench-system.ts';
+import { BENCH_SERVICES, byService, type BenchSystem } from '../support/bench-system.ts';
 import { machineCpu, machineCpuDetail } from '../support/machine-cpu.ts';
 import type { BenchResult } from '../support/results.ts';
 
@@ -99,7 +99,7 @@ export async function benchAccept(system: BenchSystem, options: AcceptOptions): 
   if (api.total === 0) throw new Error('autocannon completed no request against the gateway');
   // CPU each process spent per accepted request during the measured run (deliveries of the jobs
   // accepted meanwhile included: they run in the publisher and ask accounts for credentials).
-  const cpuPerRequest = (name: 'gateway' | 'accounts' | 'publisher') => Math.round(((cpuAfter[name] - cpuBefore[name]) / api.total) * 100) / 100;
+  const servicesCpu = Object.fromEntries(BENCH_SERVICES.map((name) => [`${name} cpu ms/req`, Math.round(((cpuAfter[name] - cpuBefore[name]) / api.total) * 100) / 100]));
   return {
     bench: 'accept',
     params: { connections: options.connections, seconds: options.durationSeconds, accounts: 1 },
@@ -113,7 +113,7 @@ export async function benchAccept(system: BenchSystem, options: AcceptOptions): 
         target: '>= 2,000 req/s, p99 < 100 ms',
         detail: { 'p50 ms': api.p50, 'p99 ms': api.p99, non2xx: api.non2xx, ...(api.refused === '' ? {} : { 'non2xx codes': api.refused }), errors: api.errors, requests: api.total, 'baseline p50 ms': baseline.p50, 'baseline p99 ms': baseline.p99,
           'deliveries finished meanwhile': deliveredDuring,
-          'gateway cpu ms/req': cpuPerRequest('gateway'), 'accounts cpu ms/req': cpuPerRequest('accounts'), 'publisher cpu ms/req': cpuPerRequest('publisher'),
+          ...servicesCpu,
           // The rest of the machine: PostgreSQL, RabbitMQ, Redis (the rate limit), this process (autocannon and the sandbox).
           ...machine },
       },

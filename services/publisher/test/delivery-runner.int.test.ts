@@ -566,6 +566,49 @@ describe('DeliveryRunner (publisher database)', () => {
     expect(await waiting([patient!])).toEqual([patient]);
   });
 
+  it('wakes once per organization for the waits of a claim, not once per wait, and still runs every waiting delivery once', async () => {
+    const releases: (() => void)[] = [];
+    network.mockImplementation(() => new Promise<PublishResult>((resolve) => releases.push(() => resolve({ platformPostId: 'p', url: 'https://x.test/p' }))));
+    const orgId = `org_wakes_${randomUUID()}`;
+    const { jobId, deliveryIds } = await job(10, orgId);
+    const pool = createPgRawSql(database.connection, { max: 4, onIdleError: () => undefined });
+    const statements = { claims: 0, wakes: 0 };
+    const counting: RunDeliveryDeps['db'] = {
+      ...pool,
+      $queryRawUnsafe: (query, ...values) => {
+        if (query.includes('pg_advisory_xact_lock')) statements.claims += 1;
+        if (query.includes('SET org_woken_until = now()')) statements.wakes += 1;
+        return pool.$queryRawUnsafe(query, ...values);
+      },
+    };
+    try {
+      const limited = runner({ db: counting, orgConcurrency: 2 });
+      const running = deliveryIds.map((id) => limited.run(id));
+      for (const deadline = Date.now() + 10_000; (await waiting(deliveryIds)).length < 8 || network.mock.calls.length < 2; ) {
+        if (Date.now() > deadline) throw new Error('two deliveries never reached the network with eight waiting');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // The eight waiting ones' commands are done once their wake ran; the two claimed ones hold the network.
+      await Promise.race([Promise.all(running), new Promise((resolve) => setTimeout(resolve, 300))]);
+      // Eight waits asked for a wake each; the waits of one claim statement share one (one wake per wait before).
+      expect(statements.wakes).toBeGreaterThanOrEqual(1);
+      expect(statements.wakes).toBeLessThanOrEqual(statements.claims);
+      expect(statements.wakes).toBeLessThan(8);
+      network.mockResolvedValue({ platformPostId: 'p', url: 'https://x.test/p' });
+      releases.splice(0).forEach((release) => release());
+      for (const deadline = Date.now() + 20_000; (await jobStatus(jobId)) !== 'published'; ) {
+        if (Date.now() > deadline) throw new Error('the job was never published');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await Promise.all(running);
+      await limited.drain();
+      expect(network).toHaveBeenCalledTimes(10);
+      expect(await waiting(deliveryIds)).toEqual([]);
+    } finally {
+      await pool.end();
+    }
+  });
+
   it('holds an organization to its limit when its claims race: 12 at once, limit 3, never more than 3 at the network, the rest run as slots free, without a command', async () => {
     // The claims run on separate connections at the same moment: without the organization's lock,
     // each could count the live leases before the others commit and all would pass.

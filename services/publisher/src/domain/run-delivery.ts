@@ -93,6 +93,14 @@ export class DeliveryRunner {
   private readonly reads: BatchQueue<string, DeliveryRead>;
   private readonly claims: BatchQueue<DeliveryToClaim, ClaimResult>;
   private readonly outcomes: BatchQueue<OutcomeToRecord, RecordedUnlessLast>;
+  /**
+   * Wakes asked for by organization, one statement per organization for every ask made while the
+   * previous round ran: a round starts after each of its asks, so it sees every wait committed
+   * before them, as a wake of its own would. A claim that finds its organization busy sets its whole
+   * group waiting at once, and each of those asked for a wake of its own: 1.2 wake statements per
+   * accepted job in the accept benchmark (docs/performance.md, "One wake for many waits").
+   */
+  private readonly wakes: BatchQueue<string, void>;
 
   /** Woken deliveries this process runs without a command (`runWoken`), until they settle. */
   private readonly woken = new Set<Promise<void>>();
@@ -102,6 +110,7 @@ export class DeliveryRunner {
     this.reads = new BatchQueue((ids) => readDeliveriesToRun(deps.db, ids), GROUP);
     this.claims = new BatchQueue((items) => claimDeliveries(deps.db, items, deps.leaseMs, deps.orgConcurrency), GROUP);
     this.outcomes = new BatchQueue((items) => recordOutcomesUnlessLast(deps.db, items), GROUP);
+    this.wakes = new BatchQueue((orgIds) => this.wakeRound(orgIds), GROUP);
   }
 
   async run(deliveryId: string): Promise<void> {
@@ -280,10 +289,31 @@ export class DeliveryRunner {
     if (limit === undefined || waiting === false || this.stopping) return;
     try {
       if (waiting === undefined && !(await hasWaitingDeliveries(this.deps.db, orgId))) return;
-      this.runWoken(await wakeWaitingDeliveries(this.deps.db, orgId, limit, 1, this.deps.leaseMs));
     } catch (error) {
-      this.deps.logger.warn({ err: error, org_id: orgId }, 'waking a delivery waiting for a slot failed; the sweeper will');
+      this.deps.logger.warn({ err: error, org_id: orgId }, 'asking whether deliveries wait for a slot failed; the sweeper will wake them');
+      return;
     }
+    await this.wakes.add(orgId);
+  }
+
+  /**
+   * One wake per organization asked for: up to as many of its waiting deliveries as asks, no more
+   * than its free slots, as that many wakes of one each would. Never throws: a failed wake leaves
+   * its deliveries to the sweeper.
+   */
+  private async wakeRound(orgIds: string[]): Promise<void[]> {
+    const limit = this.deps.orgConcurrency;
+    const asks = new Map<string, number>();
+    for (const orgId of orgIds) asks.set(orgId, (asks.get(orgId) ?? 0) + 1);
+    await Promise.all([...asks].map(async ([orgId, most]) => {
+      if (limit === undefined || this.stopping) return;
+      try {
+        this.runWoken(await wakeWaitingDeliveries(this.deps.db, orgId, limit, most, this.deps.leaseMs));
+      } catch (error) {
+        this.deps.logger.warn({ err: error, org_id: orgId }, 'waking a delivery waiting for a slot failed; the sweeper will');
+      }
+    }));
+    return orgIds.map(() => undefined);
   }
 
   private async attempt(delivery: DeliveryToRun, { number: attempt, resume }: { number: number; resume: string | null }, first: AccountCredentials, text: string, media: MediaInput[], options: Record<string, unknown>, requestId: string | null): Promise<Outcome> {
