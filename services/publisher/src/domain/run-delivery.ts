@@ -100,7 +100,7 @@ export class DeliveryRunner {
    * group waiting at once, and each of those asked for a wake of its own: 1.2 wake statements per
    * accepted job in the accept benchmark (docs/performance.md, "One wake for many waits").
    */
-  private readonly wakes: BatchQueue<string, void>;
+  private readonly wakes: BatchQueue<string, undefined>;
 
   /** Woken deliveries this process runs without a command (`runWoken`), until they settle. */
   private readonly woken = new Set<Promise<void>>();
@@ -301,7 +301,7 @@ export class DeliveryRunner {
    * than its free slots, as that many wakes of one each would. Never throws: a failed wake leaves
    * its deliveries to the sweeper.
    */
-  private async wakeRound(orgIds: string[]): Promise<void[]> {
+  private async wakeRound(orgIds: string[]): Promise<undefined[]> {
     const limit = this.deps.orgConcurrency;
     const asks = new Map<string, number>();
     for (const orgId of orgIds) asks.set(orgId, (asks.get(orgId) ?? 0) + 1);
