@@ -63,6 +63,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   const credentials = new CredentialsCache({ ttlMs: config.DELIVERY_CREDENTIALS_CACHE_MS, maxEntries: CREDENTIALS_CACHE_ENTRIES });
   // Every statement of a delivery is raw SQL: on plain pg it costs a fraction of Prisma's raw path.
   const deliverySql = runtime.openPool(config.DELIVERY_DB_POOL_SIZE, DELIVERY_SESSION_SETTINGS);
+  const deferred = deliveryDeferredMetric(runtime.metrics.registry);
   const runner = new DeliveryRunner({
     db: deliverySql,
     accounts: credentials.wrap(accounts),
@@ -77,7 +78,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     orgConcurrency: config.DELIVERY_ORG_CONCURRENCY,
     wake,
     onOutcome: deliveryMetrics(runtime.metrics.registry),
-    onDeferred: deliveryDeferredMetric(runtime.metrics.registry),
+    onDeferred: deferred,
     ...(options.afterNetworkCall === undefined ? {} : { afterNetworkCall: options.afterNetworkCall }),
   });
   // Due scheduled jobs queue their deliveries as accepted jobs do (DELIVERY_RUN_BATCHES).
@@ -85,7 +86,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   await runtime.broker.serveRpc({
     messages: [...publisherRpc, ...mediaRpc],
     handlers: {
-      ...publisherRpcHandlers({ db, jobs, limits, wake, transactionTimeoutMs: config.RPC_TIMEOUT_MS, create: { db, accounts: acceptAccounts, accept, allowPrivateUrls: config.ALLOW_PRIVATE_URLS, minLeadSeconds: config.SCHEDULE_MIN_LEAD_SECONDS, wake, media: resolveDeps, mediaPublicBaseUrl: config.MEDIA_PUBLIC_BASE_URL, tiktokVerifiedPrefixes: config.TIKTOK_VERIFIED_URL_PREFIXES.split(',').map((prefix) => prefix.trim()).filter(Boolean), deliveryRunBatches: config.DELIVERY_RUN_BATCHES } }),
+      ...publisherRpcHandlers({ db, jobs, limits, wake, transactionTimeoutMs: config.RPC_TIMEOUT_MS, create: { db, accounts: acceptAccounts, accept, allowPrivateUrls: config.ALLOW_PRIVATE_URLS, minLeadSeconds: config.SCHEDULE_MIN_LEAD_SECONDS, wake, media: resolveDeps, mediaPublicBaseUrl: config.MEDIA_PUBLIC_BASE_URL, tiktokVerifiedPrefixes: config.TIKTOK_VERIFIED_URL_PREFIXES.split(',').map((prefix) => prefix.trim()).filter(Boolean), deliveryRunBatches: config.DELIVERY_RUN_BATCHES, wakeWaiting: (orgId) => runner.wakeWaiting(orgId), onDeferred: deferred } }),
       ...mediaRpcHandlers({ media, storage, publicBaseUrl: config.MEDIA_PUBLIC_BASE_URL, quotaBytes: config.MEDIA_ORG_QUOTA_BYTES }),
     },
   });

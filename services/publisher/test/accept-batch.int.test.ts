@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { createEnvelope, publisherDeliveryRun } from '@svc/contracts';
+import { createEnvelope, postQueued, publisherDeliveryRun } from '@svc/contracts';
 import { BatchQueue, createPgRawSql, type PgRawSql } from '@svc/db';
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
 import { AcceptRepository, type NewJobRow, type StoreOutcome } from '../src/data/accept.repository.ts';
 import { PlanLimitsRepository } from '../src/data/plan-limits.repository.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
 import { createPrismaAdapter } from '@svc/db';
+import { planningSql, tableReads } from './statement-plans.ts';
 
 /** Group commit of accepts (publisher database only): one statement per batch, outcomes per job. */
 describe('accept batches', () => {
@@ -35,10 +36,35 @@ describe('accept batches', () => {
     const deliveries = Array.from({ length: accounts }, (_, position) => ({ id: randomUUID(), accountId: `acc_${position}`, provider: 'x', position }));
     return {
       id, orgId, status: 'queued', text: `post ${id}`, mediaUrls: [], mediaIds: [], options: {}, accountIds: deliveries.map((d) => d.accountId),
-      providers: ['x'], scheduledAt: null, requestId: null, deliveries,
-      envelopes: deliveries.map((delivery) => createEnvelope(publisherDeliveryRun, { job_id: id, delivery_id: delivery.id }, { orgId, requestId: null })),
+      providers: ['x'], scheduledAt: null, requestId: null, deliveries, envelopes: [],
+      deliveryCommands: deliveries.map((delivery) => createEnvelope(publisherDeliveryRun, { job_id: id, delivery_id: delivery.id }, { orgId, requestId: null })),
     };
   }
+
+  /** A queued job with its post.queued event beside its delivery commands, as createJob writes it. */
+  function announcedJob(orgId: string, accounts: number): NewJobRow {
+    const job = newJob(orgId, accounts);
+    const event = createEnvelope(postQueued, {
+      id: job.id, job_id: job.id, status: 'queued', account_ids: job.accountIds, platforms: ['x'], text: job.text, scheduled_at: null, error_message: null,
+      results: job.accountIds.map((accountId) => ({ account_id: accountId, provider: 'x', status: 'pending', platform_post_id: null, platform_post_url: null, error_code: null, error_message: null })),
+    }, { orgId, requestId: null });
+    return { ...job, envelopes: [event] };
+  }
+
+  /** A delivery of the organization waiting for a slot since a minute ago. */
+  async function waitingDelivery(orgId: string): Promise<string> {
+    const job = newJob(orgId);
+    await repository.store([job]);
+    await sql.$executeRawUnsafe("UPDATE deliveries SET org_wait_since = now() - interval '1 minute' WHERE job_id = $1::uuid", job.id);
+    return job.deliveries[0]!.id;
+  }
+
+  const deliveriesOf = (jobId: string) =>
+    sql.$queryRawUnsafe<{ id: string; waiting: boolean }[]>(
+      'SELECT id::text AS id, org_wait_since IS NOT NULL AS waiting FROM deliveries WHERE job_id = $1::uuid ORDER BY position', jobId,
+    );
+  const outboxTypes = async (jobId: string) =>
+    (await sql.$queryRawUnsafe<{ type: string }[]>("SELECT type FROM outbox_messages WHERE envelope->'payload'->>'job_id' = $1 ORDER BY type", jobId)).map((row) => row.type);
 
   const stored = async (orgId: string) => {
     const [row] = await sql.$queryRawUnsafe<{ jobs: number; deliveries: number; outbox: number }[]>(
@@ -60,9 +86,9 @@ describe('accept batches', () => {
     await repository.store([newJob('org_b')]);
     const outcomes = await repository.store([newJob('org_b'), newJob('org_c'), newJob('org_b'), newJob('org_b')]);
     expect(outcomes).toEqual<StoreOutcome[]>([
-      { kind: 'stored', createdAt: expect.any(Date) as Date },
-      { kind: 'stored', createdAt: expect.any(Date) as Date },
-      { kind: 'stored', createdAt: expect.any(Date) as Date },
+      { kind: 'stored', createdAt: expect.any(Date) as Date, waiting: false },
+      { kind: 'stored', createdAt: expect.any(Date) as Date, waiting: false },
+      { kind: 'stored', createdAt: expect.any(Date) as Date, waiting: false },
       { kind: 'quota', plan: 'free', used: 3, limit: 3 },
     ]);
     expect(await stored('org_b')).toEqual({ jobs: 3, deliveries: 3, outbox: 3 });
@@ -87,6 +113,77 @@ describe('accept batches', () => {
     expect(await stored('org_race')).toMatchObject({ jobs: 7 });
     expect((await limits.usage('org_race')).used).toBe(7);
   });
+
+  it('a queued job of an organization whose deliveries wait for a slot joins the line: stored waiting, its post.queued written, no delivery command', async () => {
+    await waitingDelivery('org_line');
+    const inLine = announcedJob('org_line', 2);
+    const free = announcedJob('org_no_line', 1);
+    const outcomes = await repository.store([inLine, free]);
+    expect(outcomes).toEqual([
+      { kind: 'stored', createdAt: expect.any(Date) as Date, waiting: true },
+      { kind: 'stored', createdAt: expect.any(Date) as Date, waiting: false },
+    ]);
+    expect((await deliveriesOf(inLine.id)).map((row) => row.waiting)).toEqual([true, true]);
+    expect(await outboxTypes(inLine.id)).toEqual(['post.queued.v1']);
+    // Another organization, with nobody waiting, gets its commands as before.
+    expect((await deliveriesOf(free.id)).map((row) => row.waiting)).toEqual([false]);
+    expect(await outboxTypes(free.id)).toEqual(['post.queued.v1', 'publisher.delivery_run.v1']);
+  });
+
+  it('joins the line behind the deliveries waiting already, and not when they were all woken or a scheduled job waits for its time', async () => {
+    const first = await waitingDelivery('org_order');
+    const later = announcedJob('org_order', 1);
+    await repository.store([later]);
+    const [row] = await sql.$queryRawUnsafe<{ behind: boolean }[]>(
+      'SELECT (SELECT org_wait_since FROM deliveries WHERE id = $1::uuid) < (SELECT org_wait_since FROM deliveries WHERE id = $2::uuid) AS behind',
+      first, later.deliveries[0]!.id,
+    );
+    expect(row?.behind).toBe(true);
+
+    // Woken, a delivery has left the line: the next job is claimed through its command as before.
+    const woken = await waitingDelivery('org_woken');
+    await sql.$executeRawUnsafe("UPDATE deliveries SET org_woken_until = now() + interval '1 minute' WHERE id = $1::uuid", woken);
+    const afterWake = announcedJob('org_woken', 1);
+    expect(await repository.store([afterWake])).toEqual([{ kind: 'stored', createdAt: expect.any(Date) as Date, waiting: false }]);
+    expect(await outboxTypes(afterWake.id)).toEqual(['post.queued.v1', 'publisher.delivery_run.v1']);
+
+    // A scheduled job's deliveries wait for their time, not for a slot.
+    await waitingDelivery('org_scheduled');
+    const scheduled = { ...newJob('org_scheduled'), status: 'scheduled' as const, scheduledAt: new Date(Date.now() + 3_600_000), deliveryCommands: [] };
+    expect(await repository.store([scheduled])).toEqual([{ kind: 'stored', createdAt: expect.any(Date) as Date, waiting: false }]);
+    expect((await deliveriesOf(scheduled.id)).map((row) => row.waiting)).toEqual([false]);
+  });
+
+  it('looks for a line through the index of waiting deliveries, even in a plan made on empty tables', async () => {
+    // Its own database: the plan in question is the one an accept connection makes (generic, kept
+    // for its life) while the tables are empty, then used once they hold a backlog.
+    const fresh = await createTestDatabase({ prefix: 'publisher-accept-plan', serviceDir: path.resolve(__dirname, '..') });
+    const writer = createPgRawSql(fresh.connection, { max: 1, onIdleError: () => undefined });
+    const planner = createPgRawSql(fresh.connection, { max: 1, onIdleError: () => undefined, settings: { plan_cache_mode: 'force_generic_plan' } });
+    let reads: string[] = [];
+    const explaining = new AcceptRepository(planningSql(planner, (plan) => {
+      reads = tableReads(plan, ['deliveries']);
+    }), 3);
+    try {
+      await explaining.store([newJob('org_plan', 2)]);
+      expect(reads).toEqual(['deliveries deliveries_org_waiting_idx']);
+      // 3,000 pending deliveries of the organization, none waiting, and statistics that say so.
+      await writer.$executeRawUnsafe(
+        `WITH j AS (INSERT INTO jobs (id, org_id, status, text, account_ids, providers, updated_at)
+                    SELECT gen_random_uuid(), 'org_plan', 'queued', 'hello ' || n, ARRAY(SELECT 'acct_' || k FROM generate_series(0, 9) k), ARRAY['x'], now()
+                      FROM generate_series(1, 300) n RETURNING id)
+         INSERT INTO deliveries (id, job_id, org_id, account_id, provider, position, status, updated_at)
+         SELECT gen_random_uuid(), j.id, 'org_plan', 'acct_' || k, 'x', k, 'pending', now() FROM j, generate_series(0, 9) k`,
+      );
+      await writer.$executeRawUnsafe('ANALYZE deliveries');
+      await explaining.store([newJob('org_plan', 2)]);
+      expect(reads).toEqual(['deliveries deliveries_org_waiting_idx']);
+    } finally {
+      await planner.end();
+      await writer.end();
+      await fresh.drop();
+    }
+  }, 60_000);
 
   it('a job that breaks its batch fails alone: the others of the batch are stored, no unit is spent on it', async () => {
     const batcher = new BatchQueue((jobs: NewJobRow[]) => repository.store(jobs), { maxSize: 10, maxInFlight: 1, splitOnFailure: true });

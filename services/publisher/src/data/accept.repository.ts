@@ -1,5 +1,6 @@
 import type { Envelope } from '@svc/contracts';
 import type { RawSql } from '@svc/db';
+import { WAITING } from './org-waiting.ts';
 
 /** One validated job to store: its row, its deliveries and the outbox messages of its first step. */
 export interface NewJobRow {
@@ -15,12 +16,19 @@ export interface NewJobRow {
   scheduledAt: Date | null;
   requestId: string | null;
   deliveries: { id: string; accountId: string; provider: string; position: number }[];
+  /** Written with the job whatever happens (post.queued, the scheduler's command). */
   envelopes: Envelope[];
+  /** The commands that run its deliveries: not written when the job joins its organization's line. */
+  deliveryCommands: Envelope[];
 }
 
-/** What became of one job of a batch. `quota`: the organization's monthly posts were used up before its turn. */
+/**
+ * What became of one job of a batch. `waiting`: its deliveries joined the line of its organization,
+ * whose deliveries were waiting for a slot already, without commands. `quota`: the organization's
+ * monthly posts were used up before its turn.
+ */
 export type StoreOutcome =
-  | { kind: 'stored'; createdAt: Date }
+  | { kind: 'stored'; createdAt: Date; waiting: boolean }
   | { kind: 'quota'; plan: string; used: number; limit: number };
 
 interface OutcomeRow {
@@ -31,6 +39,7 @@ interface OutcomeRow {
   after_used: number | null;
   lim: number | null;
   plan: string | null;
+  waiting: boolean;
 }
 
 // The month of a usage row is the database clock's calendar month in UTC (as in plan-limits.repository.ts).
@@ -51,6 +60,14 @@ const PERIOD = "(date_trunc('month', now() AT TIME ZONE 'UTC'))::date";
  * re-reads that same latest version (EvalPlanQual) and adds the grant computed from it, so two
  * batches racing for the last units cannot both get them. Deliveries reference jobs inserted by a
  * sibling CTE: foreign keys are checked at the end of the statement, when both are in.
+ *
+ * A queued job of an organization whose deliveries already wait for a slot (DELIVERY_ORG_CONCURRENCY)
+ * joins that line: its deliveries are stored waiting, behind the others, and no command is written
+ * for them, as a command would only have each claimed, find the organization busy and be set
+ * waiting (a message through the outbox, the relay and the broker, a read, a claim and a wake per
+ * job: docs/performance.md, "Accepted into the line"). The deliveries that free slots wake them
+ * (data/org-waiting.ts); the caller asks for one wake after the commit, for slots freed while this
+ * statement ran, and the sweeper's wake pass stays the backstop.
  */
 const STORE_SQL = `
 WITH req AS (
@@ -59,6 +76,10 @@ WITH req AS (
     account_ids text[], providers text[], scheduled_at timestamptz, request_id text)
 ),
 need AS (SELECT org_id, count(*)::int AS k FROM req GROUP BY org_id),
+lines AS (
+  SELECT need.org_id FROM need
+  WHERE EXISTS (SELECT 1 FROM deliveries WHERE deliveries.org_id = need.org_id AND ${WAITING})
+),
 cur AS (
   SELECT u.org_id, u.used, COALESCE(l.posts_per_month, $4::int) AS lim, COALESCE(l.plan, 'free') AS plan
   FROM post_usage u LEFT JOIN plan_limits l ON l.org_id = u.org_id
@@ -88,19 +109,22 @@ jobs_in AS (
   RETURNING id, created_at
 ),
 deliveries_in AS (
-  INSERT INTO deliveries (id, job_id, org_id, account_id, provider, position, status, updated_at)
-  SELECT d.id, d.job_id, ok.org_id, d.account_id, d.provider, d.position, 'pending', now()
+  INSERT INTO deliveries (id, job_id, org_id, account_id, provider, position, status, org_wait_since, updated_at)
+  SELECT d.id, d.job_id, ok.org_id, d.account_id, d.provider, d.position, 'pending',
+         CASE WHEN ok.status = 'queued' AND ok.org_id IN (SELECT org_id FROM lines) THEN now() END, now()
   FROM jsonb_to_recordset($2::jsonb) AS d(id uuid, job_id uuid, account_id text, provider text, position int)
   JOIN ok ON ok.id = d.job_id
 ),
 outbox_in AS (
   INSERT INTO outbox_messages (id, type, envelope)
   SELECT (m.envelope->>'message_id')::uuid, m.envelope->>'type', m.envelope
-  FROM jsonb_to_recordset($3::jsonb) AS m(job_id uuid, envelope jsonb)
+  FROM jsonb_to_recordset($3::jsonb) AS m(job_id uuid, envelope jsonb, runs boolean)
   JOIN ok ON ok.id = m.job_id
+  WHERE NOT (m.runs AND ok.org_id IN (SELECT org_id FROM lines))
   ON CONFLICT (id) DO NOTHING
 )
-SELECT req.seq, jobs_in.created_at, grants.g AS granted, grants.used + grants.g AS after_used, grants.lim, grants.plan
+SELECT req.seq, jobs_in.created_at, grants.g AS granted, grants.used + grants.g AS after_used, grants.lim, grants.plan,
+       (req.status = 'queued' AND req.org_id IN (SELECT org_id FROM lines)) AS waiting
 FROM req
 LEFT JOIN grants ON grants.org_id = req.org_id
 LEFT JOIN jobs_in ON jobs_in.id = req.id
@@ -126,7 +150,7 @@ export class AcceptRepository {
       rows = rows.filter((row) => row.granted !== null).concat(retried.map((row) => ({ ...row, seq: unseeded[row.seq]! })));
     }
     for (const row of rows) {
-      if (row.created_at !== null) outcomes[row.seq] = { kind: 'stored', createdAt: row.created_at };
+      if (row.created_at !== null) outcomes[row.seq] = { kind: 'stored', createdAt: row.created_at, waiting: row.waiting };
       else if (row.granted !== null) outcomes[row.seq] = { kind: 'quota', plan: row.plan ?? 'free', used: row.after_used ?? 0, limit: row.lim ?? this.freePostsPerMonth };
     }
     return outcomes.map((outcome, seq) => {
@@ -151,7 +175,10 @@ export class AcceptRepository {
       request_id: job.requestId,
     }));
     const deliveries = jobs.flatMap((job) => job.deliveries.map((delivery) => ({ id: delivery.id, job_id: job.id, account_id: delivery.accountId, provider: delivery.provider, position: delivery.position })));
-    const messages = jobs.flatMap((job) => job.envelopes.map((envelope) => ({ job_id: job.id, envelope })));
+    const messages = jobs.flatMap((job) => [
+      ...job.envelopes.map((envelope) => ({ job_id: job.id, envelope, runs: false })),
+      ...job.deliveryCommands.map((envelope) => ({ job_id: job.id, envelope, runs: true })),
+    ]);
     return this.sql.$queryRawUnsafe<OutcomeRow[]>(STORE_SQL, JSON.stringify(req), JSON.stringify(deliveries), JSON.stringify(messages), this.freePostsPerMonth);
   }
 }

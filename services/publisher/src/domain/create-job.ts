@@ -45,6 +45,13 @@ export interface CreateJobDeps {
   deliveryRunBatches?: boolean;
   /** Wakes the outbox relay after commit. */
   wake: () => void;
+  /**
+   * Asks for a wake of the organization's waiting deliveries after a job joined its line (for a
+   * slot freed while the job was stored); absent where no organization limit applies.
+   */
+  wakeWaiting?: (orgId: string) => void;
+  /** Observes each delivery stored waiting because its organization's line was not empty (metrics). */
+  onDeferred?: (provider: string) => void;
 }
 
 const TIMEZONE = /(Z|[+-]\d{2}(:?\d{2})?)$/i;
@@ -186,9 +193,9 @@ async function insertJob(deps: CreateJobDeps, input: CreateJobInput, { jobId, pr
         id: jobId, job_id: jobId, status, account_ids: input.accountIds, platforms: providers, text: input.text, scheduled_at: null, error_message: null,
         results: results.map(({ attempts: _attempts, ...result }) => result),
       }, context),
-      ...deliveryRunCommands(jobId, deliveries.map((delivery) => delivery.id), context, deps.deliveryRunBatches),
     ]
     : [createEnvelope(schedulerJobSchedule, { job_id: jobId, run_at: scheduledAt.toISOString() }, context)];
+  const deliveryCommands = scheduledAt === null ? deliveryRunCommands(jobId, deliveries.map((delivery) => delivery.id), context, deps.deliveryRunBatches) : [];
   const outcome = await deps.accept.add({
     id: jobId,
     orgId: input.orgId,
@@ -203,8 +210,13 @@ async function insertJob(deps: CreateJobDeps, input: CreateJobInput, { jobId, pr
     requestId: input.requestId,
     deliveries: deliveries.map(({ id, accountId, provider, position }) => ({ id, accountId, provider, position })),
     envelopes,
+    deliveryCommands,
   });
   if (outcome.kind === 'quota') throw planLimitReached(outcome.plan, outcome.used, outcome.limit);
+  if (outcome.waiting) {
+    for (const delivery of deliveries) deps.onDeferred?.(delivery.provider);
+    deps.wakeWaiting?.(input.orgId);
+  }
   return {
     id: jobId,
     status,

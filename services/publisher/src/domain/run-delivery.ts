@@ -161,6 +161,15 @@ export class DeliveryRunner {
     }
   }
 
+  /**
+   * Asks for a wake of the organization's waiting deliveries, for deliveries that started waiting
+   * elsewhere (a job accepted into its organization's line): shares the wake rounds of this
+   * process's own waits. Never fails: a wake that fails leaves them to the sweeper.
+   */
+  wakeWaiting(orgId: string): void {
+    void this.wakeNextWaiting(orgId, true);
+  }
+
   /** Stops running woken deliveries and waits for those already running (shutdown). */
   async drain(): Promise<void> {
     this.stopping = true;
