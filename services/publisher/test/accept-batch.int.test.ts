@@ -46,7 +46,7 @@ describe('accept batches', () => {
     const job = newJob(orgId, accounts);
     const event = createEnvelope(postQueued, {
       id: job.id, job_id: job.id, status: 'queued', account_ids: job.accountIds, platforms: ['x'], text: job.text, scheduled_at: null, error_message: null,
-      results: job.accountIds.map((accountId) => ({ account_id: accountId, provider: 'x', status: 'pending', platform_post_id: null, platform_post_url: null, error_code: null, error_message: null })),
+      results: job.accountIds.map((accountId) => ({ account_id: accountId, provider: 'x' as const, status: 'pending' as const, platform_post_id: null, platform_post_url: null, error_code: null, error_message: null })),
     }, { orgId, requestId: null });
     return { ...job, envelopes: [event] };
   }
