@@ -6,7 +6,7 @@ import type { Config } from './config.ts';
 import { deliveryCommandHandlers, deliveryCommands, dispatchCommandHandlers, dispatchCommands } from './consumers/publisher.consumers.ts';
 import { accountMessages, accountStateHandlers } from './consumers/account-state.consumer.ts';
 import { planChangedHandlers, planMessages } from './consumers/plan-changed.consumer.ts';
-import { AcceptRepository, type NewJobRow } from './data/accept.repository.ts';
+import { ACCEPT_SESSION_SETTINGS, AcceptRepository, type NewJobRow } from './data/accept.repository.ts';
 import { AccountReplicasRepository } from './data/account-replicas.repository.ts';
 import { DELIVERY_SESSION_SETTINGS } from './data/delivery-to-run.ts';
 import { JobsRepository } from './data/jobs.repository.ts';
@@ -52,7 +52,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     quotaBytes: config.MEDIA_ORG_QUOTA_BYTES,
   };
   const wake = () => relay.wake();
-  const acceptSql = runtime.openPool(config.ACCEPT_DB_POOL_SIZE);
+  const acceptSql = runtime.openPool(config.ACCEPT_DB_POOL_SIZE, ACCEPT_SESSION_SETTINGS);
   const acceptRepository = new AcceptRepository(acceptSql, config.PLAN_FREE_POSTS_PER_MONTH);
   // One accept statement at a time: the batches of one organization would queue on its usage row anyway.
   const accept = new BatchQueue((batch: NewJobRow[]) => acceptRepository.store(batch), { maxSize: config.ACCEPT_BATCH_SIZE, maxInFlight: 1, splitOnFailure: true });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createEnvelope, postQueued, publisherDeliveryRun } from '@svc/contracts';
 import { BatchQueue, createPgRawSql, type PgRawSql } from '@svc/db';
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
-import { AcceptRepository, type NewJobRow, type StoreOutcome } from '../src/data/accept.repository.ts';
+import { ACCEPT_SESSION_SETTINGS, AcceptRepository, type NewJobRow, type StoreOutcome } from '../src/data/accept.repository.ts';
 import { PlanLimitsRepository } from '../src/data/plan-limits.repository.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
 import { createPrismaAdapter } from '@svc/db';
@@ -159,7 +159,7 @@ describe('accept batches', () => {
     // for its life) while the tables are empty, then used once they hold a backlog.
     const fresh = await createTestDatabase({ prefix: 'publisher-accept-plan', serviceDir: path.resolve(__dirname, '..') });
     const writer = createPgRawSql(fresh.connection, { max: 1, onIdleError: () => undefined });
-    const planner = createPgRawSql(fresh.connection, { max: 1, onIdleError: () => undefined, settings: { plan_cache_mode: 'force_generic_plan' } });
+    const planner = createPgRawSql(fresh.connection, { max: 1, onIdleError: () => undefined, settings: { plan_cache_mode: 'force_generic_plan', ...ACCEPT_SESSION_SETTINGS } });
     let reads: string[] = [];
     const explaining = new AcceptRepository(planningSql(planner, (plan) => {
       reads = tableReads(plan, ['deliveries']);

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { createPgRawSql, type PgRawSql } from '@svc/db';
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
+import { ACCEPT_SESSION_SETTINGS } from '../src/data/accept.repository.ts';
 import { AccountReplicasRepository, type AccountState } from '../src/data/account-replicas.repository.ts';
 import { replicatedAccountsClient, type AccountsClient, type AccountSummary } from '../src/domain/accounts-client.ts';
+import { planningSql, tableReads } from './statement-plans.ts';
 
 /** The publisher's replica of accounts (publisher database only; the events themselves: test/publishing/account-replica). */
 describe('account replica', () => {
@@ -89,4 +91,55 @@ describe('account replica', () => {
     expect(await replica.apply(state(other, 1, { health: 'requires_reconnect' }))).toBe(true);
     expect((await replica.find('org_r', [other])).found[0]?.health).toBe('requires_reconnect');
   });
+
+  it('answers lookups made at once in one statement, each with its own organization\'s accounts only', async () => {
+    const [a1, a2, b1] = [randomUUID(), randomUUID(), randomUUID()];
+    await replica.apply(state(a1, 1, { orgId: 'org_ga', handle: '@a1' }));
+    await replica.apply(state(a2, 1, { orgId: 'org_ga', handle: '@a2', deleted: true }));
+    await replica.apply(state(b1, 1, { orgId: 'org_gb', handle: '@b1' }));
+    let statements = 0;
+    const counted = new AccountReplicasRepository({ ...sql, $queryRawUnsafe: (query, ...values) => {
+      statements += 1;
+      return sql.$queryRawUnsafe(query, ...values);
+    } });
+    const [a, b, bAskingForA, none] = await Promise.all([
+      counted.find('org_ga', [a1, a2, b1]),
+      counted.find('org_gb', [b1]),
+      counted.find('org_gb', [a1, a2]),
+      counted.find('org_ga', []),
+    ]);
+    expect(statements).toBe(1);
+    expect(a).toEqual({ found: [{ id: a1, provider: 'x', handle: '@a1', health: 'active', rule_extras: {} }], deleted: new Set([a2]) });
+    expect(b.found.map((account) => account.id)).toEqual([b1]);
+    // Another organization's accounts, live or deleted, do not exist for it.
+    expect(bAskingForA).toEqual({ found: [], deleted: new Set() });
+    expect(none).toEqual({ found: [], deleted: new Set() });
+  });
+
+  it('reads the replica by primary key, even in a plan made on an empty table', async () => {
+    const fresh = await createTestDatabase({ prefix: 'publisher-replica-plan', serviceDir: path.resolve(__dirname, '..') });
+    const writer = createPgRawSql(fresh.connection, { max: 1, onIdleError: () => undefined });
+    // Generic, as an accept connection plans a statement it has run five times and keeps it for its
+    // life, with the accept pool's settings.
+    const planner = createPgRawSql(fresh.connection, { max: 1, onIdleError: () => undefined, settings: { plan_cache_mode: 'force_generic_plan', ...ACCEPT_SESSION_SETTINGS } });
+    let reads: string[] = [];
+    const explaining = new AccountReplicasRepository(planningSql(planner, (plan) => {
+      reads = tableReads(plan, ['account_replicas']);
+    }));
+    try {
+      await explaining.find('org_plan', [randomUUID(), randomUUID()]);
+      expect(reads).toEqual(['account_replicas account_replicas_pkey']);
+      await writer.$executeRawUnsafe(
+        `INSERT INTO account_replicas (account_id, org_id, provider, health, version)
+         SELECT gen_random_uuid(), 'org_' || (n % 50), 'x', 'active', 1 FROM generate_series(1, 5000) n`,
+      );
+      await writer.$executeRawUnsafe('ANALYZE account_replicas');
+      await explaining.find('org_plan', [randomUUID(), randomUUID()]);
+      expect(reads).toEqual(['account_replicas account_replicas_pkey']);
+    } finally {
+      await planner.end();
+      await writer.end();
+      await fresh.drop();
+    }
+  }, 60_000);
 });

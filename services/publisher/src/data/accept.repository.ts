@@ -130,6 +130,16 @@ LEFT JOIN grants ON grants.org_id = req.org_id
 LEFT JOIN jobs_in ON jobs_in.id = req.id
 ORDER BY req.seq`;
 
+/**
+ * The accept pool's planner settings. Its statements find their rows by key (usage and plan rows,
+ * the replica's accounts, the organization's waiting deliveries through their own index), never by
+ * reading a table. A plan made while a table is empty scans it, and a connection keeps its generic
+ * plans for its life (a minute), whatever the table holds by then: the replica's read did, on a new
+ * database (services/publisher/test/account-replica.int.test.ts). So sequential scans are off here,
+ * as on the delivery pool (data/delivery-to-run.ts).
+ */
+export const ACCEPT_SESSION_SETTINGS: Readonly<Record<string, string>> = { enable_seqscan: 'off' };
+
 /** The accept path's writes, on a plain pg pool of its own (measured against Prisma in docs/performance.md). */
 export class AcceptRepository {
   constructor(private readonly sql: RawSql, private readonly freePostsPerMonth: number) {}
