@@ -39,6 +39,10 @@ describe('publishing: jobs accepted into an organization\'s line', () => {
       jobId,
     );
 
+  /** svc_delivery_org_deferred_total for X: deliveries set waiting, at their claim or at accept. */
+  const deferred = async () => (await system.workers.publisher!.runtime.metrics.registry.getSingleMetric('svc_delivery_org_deferred_total')!.get()).values
+    .filter((value) => value.labels.provider === 'x').reduce((sum, value) => sum + value.value, 0);
+
   const until = async (what: string, check: () => Promise<boolean>) => {
     for (const deadline = Date.now() + 10_000; !(await check()); ) {
       if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
@@ -50,6 +54,7 @@ describe('publishing: jobs accepted into an organization\'s line', () => {
     const tap = await tapMessages(system.namespace, COMMANDS);
     try {
       const prefix = uniqueName('line');
+      const deferredBefore = await deferred();
       // X answers slowly: the first job holds the organization's only slot, the second waits for it.
       await system.sandbox.createLatency('x', 1_500);
       const first = await publish(`${prefix} first`);
@@ -60,6 +65,8 @@ describe('publishing: jobs accepted into an organization\'s line', () => {
       // The line is not empty: these join it at accept time, behind the second.
       const later = [await publish(`${prefix} third`), await publish(`${prefix} fourth`)];
       for (const jobId of later) expect((await deliveries(jobId)).map((row) => row.waiting)).toEqual([true]);
+      // The second at its claim, the later two at accept.
+      expect(await deferred() - deferredBefore).toBe(3);
 
       const finals = await Promise.all([first, second, ...later].map((jobId) => waitForFinal(system, auth, jobId)));
       expect(finals.map((post) => post.status)).toEqual(['published', 'published', 'published', 'published']);

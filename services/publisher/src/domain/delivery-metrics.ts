@@ -15,7 +15,7 @@ export function deliveryMetrics(registry: Registry) {
 export function deliveryDeferredMetric(registry: Registry) {
   const deferred = new Counter({
     name: 'svc_delivery_org_deferred_total',
-    help: 'Deliveries set waiting for a slot because their organization had DELIVERY_ORG_CONCURRENCY deliveries in flight, by provider.',
+    help: 'Deliveries set waiting for a slot because their organization had DELIVERY_ORG_CONCURRENCY deliveries in flight, or stored waiting at accept because its deliveries waited already, by provider.',
     labelNames: ['provider'],
     registers: [registry],
   });

@@ -98,7 +98,7 @@ export class DeliveryRunner {
    * previous round ran: a round starts after each of its asks, so it sees every wait committed
    * before them, as a wake of its own would. A claim that finds its organization busy sets its whole
    * group waiting at once, and each of those asked for a wake of its own: 1.2 wake statements per
-   * accepted job in the accept benchmark (docs/performance.md, "One wake for many waits").
+   * accepted job in the accept benchmark (docs/performance.md, "Accepted into the line").
    */
   private readonly wakes: BatchQueue<string, undefined>;
 
