@@ -161,12 +161,16 @@ describe('accept batches', () => {
     const writer = createPgRawSql(fresh.connection, { max: 1, onIdleError: () => undefined });
     const planner = createPgRawSql(fresh.connection, { max: 1, onIdleError: () => undefined, settings: { plan_cache_mode: 'force_generic_plan', ...ACCEPT_SESSION_SETTINGS } });
     let reads: string[] = [];
+    // From the newest entry back: the wakes leave their dead entries at the oldest end.
+    let direction: string | undefined;
     const explaining = new AcceptRepository(planningSql(planner, (plan) => {
       reads = tableReads(plan, ['deliveries']);
+      direction = /"Scan Direction":"(\w+)","Index Name":"deliveries_org_waiting_idx"/.exec(JSON.stringify(plan))?.[1];
     }), 3);
     try {
       await explaining.store([newJob('org_plan', 2)]);
       expect(reads).toEqual(['deliveries deliveries_org_waiting_idx']);
+      expect(direction).toBe('Backward');
       // 3,000 pending deliveries of the organization, none waiting, and statistics that say so.
       await writer.$executeRawUnsafe(
         `WITH j AS (INSERT INTO jobs (id, org_id, status, text, account_ids, providers, updated_at)
@@ -178,6 +182,7 @@ describe('accept batches', () => {
       await writer.$executeRawUnsafe('ANALYZE deliveries');
       await explaining.store([newJob('org_plan', 2)]);
       expect(reads).toEqual(['deliveries deliveries_org_waiting_idx']);
+      expect(direction).toBe('Backward');
     } finally {
       await planner.end();
       await writer.end();

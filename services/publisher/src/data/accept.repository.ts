@@ -77,8 +77,12 @@ WITH req AS (
 ),
 need AS (SELECT org_id, count(*)::int AS k FROM req GROUP BY org_id),
 lines AS (
+  -- The newest waiting delivery, read from the end of the index: the wakes take the oldest first,
+  -- so the entries their moves leave behind until vacuum are at the front. (An EXISTS would read from
+  -- the front: PostgreSQL drops an ORDER BY inside EXISTS.)
   SELECT need.org_id FROM need
-  WHERE EXISTS (SELECT 1 FROM deliveries WHERE deliveries.org_id = need.org_id AND ${WAITING})
+  CROSS JOIN LATERAL (SELECT 1 FROM deliveries WHERE deliveries.org_id = need.org_id AND ${WAITING}
+                      ORDER BY org_wait_since DESC LIMIT 1) newest
 ),
 cur AS (
   SELECT u.org_id, u.used, COALESCE(l.posts_per_month, $4::int) AS lim, COALESCE(l.plan, 'free') AS plan
