@@ -7,7 +7,7 @@ import { ACCEPT_SESSION_SETTINGS, AcceptRepository, type NewJobRow, type StoreOu
 import { PlanLimitsRepository } from '../src/data/plan-limits.repository.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
 import { createPrismaAdapter } from '@svc/db';
-import { planningSql, tableReads } from './statement-plans.ts';
+import { insertPendingBacklog, planningSql, tableReads } from './statement-plans.ts';
 
 /** Group commit of accepts (publisher database only): one statement per batch, outcomes per job. */
 describe('accept batches', () => {
@@ -171,15 +171,7 @@ describe('accept batches', () => {
       await explaining.store([newJob('org_plan', 2)]);
       expect(reads).toEqual(['deliveries deliveries_org_waiting_idx']);
       expect(direction).toBe('Backward');
-      // 3,000 pending deliveries of the organization, none waiting, and statistics that say so.
-      await writer.$executeRawUnsafe(
-        `WITH j AS (INSERT INTO jobs (id, org_id, status, text, account_ids, providers, updated_at)
-                    SELECT gen_random_uuid(), 'org_plan', 'queued', 'hello ' || n, ARRAY(SELECT 'acct_' || k FROM generate_series(0, 9) k), ARRAY['x'], now()
-                      FROM generate_series(1, 300) n RETURNING id)
-         INSERT INTO deliveries (id, job_id, org_id, account_id, provider, position, status, updated_at)
-         SELECT gen_random_uuid(), j.id, 'org_plan', 'acct_' || k, 'x', k, 'pending', now() FROM j, generate_series(0, 9) k`,
-      );
-      await writer.$executeRawUnsafe('ANALYZE deliveries');
+      await insertPendingBacklog(writer, 'org_plan');
       await explaining.store([newJob('org_plan', 2)]);
       expect(reads).toEqual(['deliveries deliveries_org_waiting_idx']);
       expect(direction).toBe('Backward');

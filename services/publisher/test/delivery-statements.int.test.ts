@@ -7,7 +7,7 @@ import { claimDeliveries } from '../src/data/delivery-claim.ts';
 import { recordOutcomesUnlessLast, type OutcomeToRecord } from '../src/data/delivery-outcome.ts';
 import { DELIVERY_SESSION_SETTINGS, readDeliveriesToRun } from '../src/data/delivery-to-run.ts';
 import { wakeWaitingDeliveries } from '../src/data/org-waiting.ts';
-import { planningSql, tableReads } from './statement-plans.ts';
+import { insertPendingBacklog, planningSql, tableReads } from './statement-plans.ts';
 
 /**
  * The delivery's grouped statements (publisher database only): the read, the claim and the outcome
@@ -302,16 +302,7 @@ describe('grouped delivery statements', () => {
     try {
       expect(await planAll()).toEqual(byPrimaryKey); // planned on empty tables, never analyzed
 
-      // A backlog: 3,000 pending deliveries of one organization in 300 jobs, and statistics that say so.
-      await writer.$executeRawUnsafe(
-        `WITH j AS (INSERT INTO jobs (id, org_id, status, text, account_ids, providers, updated_at)
-                    SELECT gen_random_uuid(), 'org_plan', 'queued', 'hello ' || n, ARRAY(SELECT 'acct_' || k FROM generate_series(0, 9) k), ARRAY['x'], now()
-                      FROM generate_series(1, 300) n RETURNING id)
-         INSERT INTO deliveries (id, job_id, org_id, account_id, provider, position, status, updated_at)
-         SELECT gen_random_uuid(), j.id, 'org_plan', 'acct_' || k, 'x', k, 'pending', now() FROM j, generate_series(0, 9) k`,
-      );
-      await writer.$executeRawUnsafe('ANALYZE deliveries');
-      await writer.$executeRawUnsafe('ANALYZE jobs');
+      await insertPendingBacklog(writer, 'org_plan');
       expect(await planAll()).toEqual(byPrimaryKey);
     } finally {
       await planner.end();

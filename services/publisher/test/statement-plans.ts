@@ -65,3 +65,20 @@ export function tableReads(plan: unknown, tables: readonly string[]): string[] {
   };
   return [...new Set(reads(plan as PlanNode))].sort();
 }
+
+/**
+ * A backlog that makes a scan expensive: 3,000 pending deliveries of `orgId` in 300 jobs of 10
+ * targets, none waiting, and statistics that say so.
+ */
+export async function insertPendingBacklog(sql: RawSql, orgId: string): Promise<void> {
+  await sql.$executeRawUnsafe(
+    `WITH j AS (INSERT INTO jobs (id, org_id, status, text, account_ids, providers, updated_at)
+                SELECT gen_random_uuid(), $1, 'queued', 'hello ' || n, ARRAY(SELECT 'acct_' || k FROM generate_series(0, 9) k), ARRAY['x'], now()
+                  FROM generate_series(1, 300) n RETURNING id)
+     INSERT INTO deliveries (id, job_id, org_id, account_id, provider, position, status, updated_at)
+     SELECT gen_random_uuid(), j.id, $1, 'acct_' || k, 'x', k, 'pending', now() FROM j, generate_series(0, 9) k`,
+    orgId,
+  );
+  await sql.$executeRawUnsafe('ANALYZE deliveries');
+  await sql.$executeRawUnsafe('ANALYZE jobs');
+}
