@@ -84,8 +84,9 @@ export class AccountReplicasRepository {
 
   private async findGroup(group: Lookup[]): Promise<ReplicaRow[][]> {
     const pairs = group.flatMap((lookup, n) => lookup.accountIds.map((accountId) => ({ n, orgId: lookup.orgId, accountId })));
-    const rows = await this.sql.$queryRawUnsafe<ReplicaRow[]>(FIND_SQL, pairs.map((pair) => pair.n), pairs.map((pair) => pair.orgId), pairs.map((pair) => pair.accountId));
     const answers = group.map((): ReplicaRow[] => []);
+    if (pairs.length === 0) return answers;
+    const rows = await this.sql.$queryRawUnsafe<ReplicaRow[]>(FIND_SQL, pairs.map((pair) => pair.n), pairs.map((pair) => pair.orgId), pairs.map((pair) => pair.accountId));
     for (const row of rows) answers[row.n]!.push(row);
     return answers;
   }
