@@ -17,7 +17,7 @@ export {
 } from './message-definition.ts';
 export { assertPayload, assertReply, assertEnvelope } from './validation.ts';
 export type { Handlers, RpcHandlers, DeliveryContext, RpcContext } from './handlers.ts';
-export { messageCatalog, findMessage, systemPing, systemProbe } from './catalog/index.ts';
+export { messageCatalog, findMessage, systemBatch, systemPing, systemProbe } from './catalog/index.ts';
 export * from './catalog/accounts.messages.ts';
 export * from './catalog/publishing.messages.ts';
 export * from './catalog/analytics.messages.ts';

@@ -1,5 +1,5 @@
 import type { Channel, ConsumeMessage } from 'amqplib';
-import { assertEnvelope, assertPayload, assertReply, systemPing, type Envelope, type RpcContext, type RpcDef } from '@svc/contracts';
+import { assertEnvelope, assertPayload, assertReply, systemBatch, systemPing, type Envelope, type RpcContext, type RpcDef } from '@svc/contracts';
 import { AppError, isAppError, toErrorBody } from '@svc/errors';
 import { runWithContext, type Logger } from '@svc/logger';
 import { decodeJson, encodeJson } from './amqp-message.ts';
@@ -7,6 +7,20 @@ import { ChannelConsumer } from './channel-consumer.ts';
 import type { Names } from './names.ts';
 import { DEADLINE_HEADER, type RpcReply } from './rpc-reply.ts';
 import { declareRpcQueue, type DeclaredTopology } from './topology.ts';
+
+interface AnswerRequest {
+  userId: unknown;
+  /** Names the request in logs and error bodies when its envelope cannot be read. */
+  fallbackId: string;
+  deadline: number | undefined;
+}
+
+const isBatch = (body: unknown): boolean => typeof body === 'object' && body !== null && (body as { type?: unknown }).type === systemBatch.type;
+
+const messageIdOf = (envelope: unknown): string => {
+  const id = typeof envelope === 'object' && envelope !== null ? (envelope as { message_id?: unknown }).message_id : undefined;
+  return typeof id === 'string' ? id : 'unknown';
+};
 
 export type AnyRpcHandler = (envelope: Envelope, context: RpcContext) => Promise<unknown>;
 
@@ -67,30 +81,73 @@ export class RpcServer extends ChannelConsumer {
       this.settle(channel, () => channel.ack(message));
       return;
     }
-    const reply = await this.answer(message, Number.isFinite(deadline) ? deadline : undefined);
-    const { replyTo, correlationId } = message.properties as { replyTo?: unknown; correlationId?: unknown };
-    this.settle(channel, () => {
-      if (typeof replyTo === 'string' && replyTo !== '') {
-        // A caller that is gone makes the direct reply-to route vanish; RabbitMQ then drops the reply.
-        channel.publish('', replyTo, encodeJson(reply), {
-          correlationId: typeof correlationId === 'string' ? correlationId : undefined,
-          contentType: 'application/json',
-          type: typeof message.properties.type === 'string' ? message.properties.type : undefined,
-        });
-      }
-      channel.ack(message);
-    });
+    const { replyTo, correlationId, userId } = message.properties as { replyTo?: unknown; correlationId?: unknown; userId?: unknown };
+    const reply = (answer: RpcReply, type: unknown) => {
+      // A caller that is gone makes the direct reply-to route vanish; RabbitMQ then drops the reply.
+      if (typeof replyTo !== 'string' || replyTo === '') return;
+      channel.publish('', replyTo, encodeJson(answer), {
+        correlationId: typeof correlationId === 'string' ? correlationId : undefined,
+        contentType: 'application/json',
+        type: typeof type === 'string' ? type : undefined,
+      });
+    };
+    const request: AnswerRequest = { userId, fallbackId: String(message.properties.messageId ?? 'unknown'), deadline: Number.isFinite(deadline) ? deadline : undefined };
+    let body: unknown;
+    try {
+      body = decodeJson(message.content);
+    } catch {
+      body = undefined;
+    }
+    if (isBatch(body)) {
+      await this.answerBatch(channel, body, request, (answer) => reply(answer, systemBatch.type));
+    } else {
+      // Undefined only when the body is not JSON: decoding again reports why.
+      const answer = await this.answer(() => body ?? decodeJson(message.content), request);
+      this.settle(channel, () => reply(answer, message.properties.type));
+    }
+    this.settle(channel, () => channel.ack(message));
   }
 
-  private async answer(message: ConsumeMessage, deadline: number | undefined): Promise<RpcReply> {
-    let requestId = String(message.properties.messageId ?? 'unknown');
+  /**
+   * The requests of a `system.batch.v1`, each answered as if it had come alone, under its own id.
+   * Answers that are ready in the same turn go back in one reply, so a slow request never holds back
+   * the others; the batch is acked once every request inside is answered.
+   */
+  private async answerBatch(channel: Channel, body: unknown, request: AnswerRequest, replyTogether: (answer: RpcReply) => void): Promise<void> {
+    let requests: unknown[];
     try {
-      const envelope = decodeJson(message.content);
+      assertEnvelope(body);
+      assertPayload(systemBatch, body.payload);
+      requests = (body.payload as { requests: unknown[] }).requests;
+    } catch (error) {
+      // Nothing inside ran: the client sends the requests again one by one.
+      this.settle(channel, () => replyTogether({ ok: false, error: toErrorBody(error, request.fallbackId).body }));
+      return;
+    }
+    let ready: { correlation_id: string; reply: RpcReply }[] = [];
+    const flush = () => {
+      if (ready.length === 0) return;
+      const replies = ready;
+      ready = [];
+      this.settle(channel, () => replyTogether({ ok: true, result: { replies } }));
+    };
+    await Promise.all(requests.map(async (inner) => {
+      const answer = await this.answer(() => inner, { ...request, fallbackId: messageIdOf(inner) });
+      if (ready.length === 0) setImmediate(flush);
+      ready.push({ correlation_id: messageIdOf(inner), reply: answer });
+    }));
+    flush();
+  }
+
+  private async answer(read: () => unknown, { userId, fallbackId, deadline }: AnswerRequest): Promise<RpcReply> {
+    let requestId = fallbackId;
+    try {
+      const envelope = read();
       assertEnvelope(envelope);
       requestId = envelope.request_id ?? envelope.message_id;
       const entry = this.handlers.get(envelope.type);
       if (!entry) throw new AppError('validation_error', `${this.deps.service} does not answer ${envelope.type}.`);
-      this.assertCaller(entry.def, message.properties.userId);
+      this.assertCaller(entry.def, userId);
       assertPayload(entry.def, envelope.payload);
       const context = { requestId, orgId: envelope.org_id ?? undefined };
       const result = await runWithContext(context, () => entry.handler(envelope, { deadline }));

@@ -31,5 +31,5 @@ export function findMessage(type: string): MessageDefinition | undefined {
   return Object.hasOwn(messageCatalog, type) ? messageCatalog[type] : undefined;
 }
 
-export { systemPing, systemProbe } from './system.messages.ts';
+export { systemBatch, systemPing, systemProbe } from './system.messages.ts';
 export * from './accounts.messages.ts';
