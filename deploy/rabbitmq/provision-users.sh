@@ -20,7 +20,8 @@ shared="$prefix\\.(events|commands|retry|parking)"
 # before the first publish (libs/contracts/src/catalog/subscriptions.ts), so it needs configure, write
 # and read on them (RabbitMQ checks read on a queue declared with a dead-letter exchange). None is an
 # RPC queue: requests and replies with credentials stay readable by their owner only. Keep in step
-# with that table.
+# with that table. The publisher keeps scheduler.work although the scheduler no longer subscribes to
+# post.queued: publishers of the previous release still declare it, until an upgrade is complete.
 publishes_to() {
   case "$1" in
     publisher) echo "webhook\\-dispatcher\\.work|analytics\\-sync\\.work|scheduler\\.work" ;;

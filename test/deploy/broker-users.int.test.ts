@@ -66,7 +66,7 @@ describe('one broker user per service (deploy/rabbitmq/provision-users.sh)', () 
     await expect(
       billing.publish(billingPlanChanged, { plan: 'pro', status: 'active', limits: { connected_accounts: 100, posts_per_month: 10_000 }, revision: 1 }, { orgId: 'org_1', requestId: 'r' }),
     ).resolves.toBeUndefined();
-    // post.queued goes to the webhook dispatcher and, as its hand-over confirmation, the scheduler.
+    // post.queued goes to the webhook dispatcher.
     const publisher = await brokerAs('publisher');
     const job = '00000000-0000-4000-8000-000000000001';
     await expect(

@@ -39,6 +39,17 @@ describe('publishing: scheduling', () => {
     }
   }
 
+  /** The scheduler's rows of these jobs once none waits for the publisher's confirmation any more. */
+  async function handedOver(jobIds: string[], timeoutMs = 10_000): Promise<string[]> {
+    const db = system.workers.scheduler!.runtime.db as unknown as SchedulerClient;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const rows = await db.scheduledJob.findMany({ where: { jobId: { in: jobIds } } });
+      if (rows.every((row) => row.status !== 'fired') || Date.now() > deadline) return rows.map((row) => row.status);
+      await sleep(50);
+    }
+  }
+
   async function startPublisher(database: string): Promise<RunningWorker<DatabaseClient>> {
     const worker = await startTestPublisher(system, { database, env: { SCHEDULE_MIN_LEAD_SECONDS: '1' } });
     return worker as unknown as RunningWorker<DatabaseClient>;
@@ -81,6 +92,8 @@ describe('publishing: scheduling', () => {
       expect(lateMs).toBeLessThan(1500);
       expect((await waitForFinal(system, auth, id)).status).toBe('published');
     }
+    // The publisher's confirmation (scheduler.jobs_queued.v1) reached the scheduler.
+    expect(await handedOver(ids)).toEqual(['handed_over', 'handed_over', 'handed_over']);
   });
 
   it('fires jobs that came due while the scheduler was down as soon as it starts again, each once across replicas', async () => {

@@ -38,6 +38,12 @@ export interface ConsumeSpec<Defs extends readonly EventOrCommandDef[]> {
   messages: Defs;
   handlers: Handlers<Defs>;
   prefetch?: number;
+  /**
+   * Messages of `messages` this queue no longer subscribes to: not bound, and the binding a previous
+   * release made is removed whenever the consumer starts. Still handled, since some may be in the
+   * queue already or come from processes of that release during an upgrade.
+   */
+  retired?: readonly EventOrCommandDef[];
 }
 
 export interface DelaySpec {
@@ -159,6 +165,7 @@ export class Broker {
       {
         queue: spec.queue,
         messages: spec.messages,
+        retired: spec.retired ?? [],
         handlers: spec.handlers as unknown as Record<string, AnyHandler>,
         prefetch: spec.prefetch ?? this.options.prefetch,
       },

@@ -21,6 +21,8 @@ export type AnyHandler = (envelope: Envelope, context: DeliveryContext) => Promi
 export interface WorkConsumerSpec {
   queue: string;
   messages: readonly EventOrCommandDef[];
+  /** Handled but no longer bound (see ConsumeSpec.retired). */
+  retired: readonly EventOrCommandDef[];
   handlers: Record<string, AnyHandler>;
   prefetch: number;
 }
@@ -57,23 +59,30 @@ export class WorkConsumer extends ChannelConsumer {
     for (const def of spec.messages) {
       if (typeof spec.handlers[def.type] !== 'function') throw new Error(`No handler for ${def.type} on queue ${spec.queue}.`);
     }
+    for (const def of spec.retired) {
+      if (!this.byType.has(def.type)) throw new Error(`Retired ${def.type} on queue ${spec.queue} must still be handled: list it in messages.`);
+    }
   }
 
   protected async declare(channel: Channel): Promise<string> {
     const { names, declared, options } = this.deps;
+    const bindingOf = (def: EventOrCommandDef) => ({ exchange: def.kind === 'event' ? names.events : names.commands, routingKey: def.type });
+    const retired = new Set(this.spec.retired.map((def) => def.type));
     await declareWorkQueue(
       channel,
       names,
       {
         queue: this.spec.queue,
         deliveryLimit: options.deliveryLimit,
-        bindings: this.spec.messages.map((def) => ({
-          exchange: def.kind === 'event' ? names.events : names.commands,
-          routingKey: def.type,
-        })),
+        bindings: this.spec.messages.filter((def) => !retired.has(def.type)).map(bindingOf),
       },
       declared,
     );
+    // RabbitMQ answers unbind-ok for a binding that is not there, so this holds on every start.
+    for (const def of this.spec.retired) {
+      const { exchange, routingKey } = bindingOf(def);
+      await channel.unbindQueue(this.workQueue, exchange, routingKey);
+    }
     await channel.prefetch(this.spec.prefetch, false);
     return this.workQueue;
   }

@@ -36,6 +36,32 @@ describe('event subscriptions', () => {
     expect(Object.keys(eventSubscriptions)).toContain('webhook-dispatcher.work');
   });
 
+  it('removes the binding of an event a queue retired, and still handles one already in it', async () => {
+    const handled: number[] = [];
+    const handlers = { 'system.probe.v1': async (envelope: { payload: { n: number } }) => void handled.push(envelope.payload.n) };
+    // A namespace of its own: the cleanup deletes the exchanges too.
+    const own = uniqueNamespace('retired');
+    const sender = await connectBroker(own, 'publisher');
+    // The previous release subscribed, and left a message behind while nothing consumed it.
+    const before = await connectBroker(own, 'retiring');
+    await before.consume({ queue: 'retiring.work', messages: [systemProbe], handlers });
+    await before.stopConsuming();
+    await sender.publish(systemProbe, { n: 1 }, { orgId: null, requestId: null });
+    await before.close();
+    const after = await connectBroker(own, 'retiring');
+    try {
+      await after.consume({ queue: 'retiring.work', messages: [systemProbe], retired: [systemProbe], handlers });
+      await waitFor(() => handled.length === 1, 'the message left in the queue');
+      await expect(sender.publish(systemProbe, { n: 2 }, { orgId: null, requestId: null })).rejects.toThrow(/No queue is bound/);
+      expect(handled).toEqual([1]);
+    } finally {
+      await after.deleteTopology({ queues: ['retiring.work'] });
+      await after.close();
+      await sender.deleteTopology();
+      await sender.close();
+    }
+  });
+
   it('still refuses an event nobody subscribes to', async () => {
     await expect(broker.publish(systemProbe, { n: 1 }, { orgId: null, requestId: null })).rejects.toThrow(/No queue is bound/);
   });

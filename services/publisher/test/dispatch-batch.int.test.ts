@@ -56,6 +56,12 @@ describe('dispatching due jobs in batches (publisher database)', () => {
       "SELECT d.id FROM outbox_messages, jsonb_array_elements_text(envelope->'payload'->'delivery_ids') AS d(id) WHERE type = 'publisher.delivery_run.v2' AND envelope->'payload'->>'job_id' = $1",
       jobId,
     )).map((row) => row.id);
+  /** The job ids of each scheduler confirmation naming the job, oldest first (ids are UUIDv7). */
+  const confirmationsOf = async (jobId: string) =>
+    (await db.$queryRawUnsafe<{ ids: string[] }[]>(
+      "SELECT envelope->'payload'->'job_ids' AS ids FROM outbox_messages WHERE type = 'scheduler.jobs_queued.v1' AND envelope->'payload'->'job_ids' ? $1 ORDER BY id",
+      jobId,
+    )).map((row) => [...row.ids].sort());
   const deliveriesOf = async (jobId: string) => (await db.delivery.findMany({ where: { jobId }, orderBy: { position: 'asc' } })).map((row) => row.id);
 
   it('queues every scheduled job of a command in one go, skips the rest, and changes nothing when redelivered', async () => {
@@ -77,16 +83,27 @@ describe('dispatching due jobs in batches (publisher database)', () => {
     expect(await statusOf(canceled)).toBe('canceled');
     expect(await outboxOf(canceled)).toEqual([]);
     expect(await outboxOf(alreadyQueued)).toEqual([]);
+    // One confirmation for the scheduler: the jobs moved, and the one queued before (its
+    // confirmation may be the one lost); not the canceled one nor the unknown id.
+    const confirmed = [...due, alreadyQueued].sort();
+    expect(await confirmationsOf(alreadyQueued)).toEqual([confirmed]);
     expect(woken).toBe(1);
     // The queued_at of each job is set, by the database clock.
     const queuedAt = await db.job.findMany({ where: { id: { in: due } }, select: { queuedAt: true } });
     expect(queuedAt.every((job) => job.queuedAt !== null)).toBe(true);
 
-    // The same command again (a redelivery, or a re-send by the scheduler's rescue pass).
+    // The same command again (a redelivery, or a re-send by the scheduler's rescue pass): nothing
+    // queued again, the confirmation sent again.
     const outboxBefore = await db.outboxMessage.count();
     await dispatchCommandHandlers(deps())['publisher.job_dispatch.v2'](command, { redelivered: true, attempt: 2 });
-    expect(await db.outboxMessage.count()).toBe(outboxBefore);
-    expect(woken).toBe(1);
+    expect(await db.outboxMessage.count()).toBe(outboxBefore + 1);
+    expect(await confirmationsOf(alreadyQueued)).toEqual([confirmed, confirmed]);
+    for (const id of due) expect(await outboxOf(id)).toEqual(['post.queued.v1', 'publisher.delivery_run.v2']);
+    expect(woken).toBe(2);
+
+    // A command of canceled and unknown jobs only writes nothing.
+    await dispatchJobs(deps(), [canceled, unknown]);
+    expect(await db.outboxMessage.count()).toBe(outboxBefore + 1);
   });
 
   it('still consumes the single-job v1 command a scheduler of the previous release sent (rolling deploy)', async () => {

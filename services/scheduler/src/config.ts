@@ -17,7 +17,7 @@ export const configSchema = Type.Object({
   SCHEDULER_JOBS_PER_DISPATCH: Type.Integer({ minimum: 1, maximum: JOB_DISPATCH_MAX_JOBS, default: 100 }),
   /** How often the rescue and prune pass runs. */
   SCHEDULER_MAINTENANCE_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 30_000 }),
-  /** A dispatch the publisher has not confirmed (post.queued) is sent again after this, then twice as long each time. */
+  /** A dispatch the publisher has not confirmed (scheduler.jobs_queued.v1) is sent again after this, then twice as long each time. */
   SCHEDULER_REDISPATCH_AFTER_MS: Type.Integer({ minimum: 1000, maximum: 3_600_000, default: 60_000 }),
   /** Re-sends before a job is logged as never confirmed (8 at the defaults: about 4 h). */
   SCHEDULER_MAX_REDISPATCHES: Type.Integer({ minimum: 0, maximum: 20, default: 8 }),

@@ -70,11 +70,29 @@ describe('scheduler rescue and retention (scheduler database)', () => {
     await pass.runOnce();
     expect(await dispatchCount(jobId)).toBe(3);
 
-    await schedulerCommandHandlers(db)['post.queued.v1'](queued(jobId, new Date().toISOString()), context);
+    await schedulerCommandHandlers(db)['scheduler.jobs_queued.v1'](envelope('scheduler.jobs_queued.v1', { job_ids: [jobId] }), context);
     expect(await statusOf(jobId)).toBe('handed_over');
     await age(jobId, 86_400);
     await pass.runOnce();
     expect(await dispatchCount(jobId)).toBe(3);
+  });
+
+  it('takes the confirmation of many jobs in one command, late ones too, and leaves canceled rows alone', async () => {
+    const [late, waiting, canceled] = [await fired(), await fired(), await fired()];
+    const handlers = schedulerCommandHandlers(db);
+    const pass = maintenance(0);
+    await age(late, 61);
+    await pass.runOnce();
+    expect(await statusOf(late)).toBe('unconfirmed');
+    await handlers['scheduler.job_unschedule.v1'](envelope('scheduler.job_unschedule.v1', { job_id: canceled }), context);
+    await handlers['scheduler.jobs_queued.v1'](envelope('scheduler.jobs_queued.v1', { job_ids: [late, waiting, canceled, randomUUID()] }), context);
+    expect([await statusOf(late), await statusOf(waiting), await statusOf(canceled)]).toEqual(['handed_over', 'handed_over', 'canceled']);
+  });
+
+  it('still takes a post.queued of the previous release as the confirmation', async () => {
+    const jobId = await fired();
+    await schedulerCommandHandlers(db)['post.queued.v1'](queued(jobId, new Date().toISOString()), context);
+    expect(await statusOf(jobId)).toBe('handed_over');
   });
 
   it('stops after the allowed re-sends and marks the job unconfirmed', async () => {

@@ -128,6 +128,17 @@ export const schedulerJobSchedule = defineMessage({
   description: 'Fire publisher.job_dispatch.v1 for this job at run_at.',
 });
 
+/**
+ * The scheduler's confirmation of a dispatch, one per dispatching transaction (issue 14: it used to
+ * be every job's post.queued, so each accepted job cost the scheduler's queue a copy to drop).
+ */
+export const schedulerJobsQueued = defineMessage({
+  kind: 'command',
+  type: 'scheduler.jobs_queued.v1',
+  payload: Type.Object({ job_ids: Type.Array(Uuid, { minItems: 1, maxItems: JOB_DISPATCH_MAX_JOBS }) }),
+  description: 'These dispatched jobs have left scheduled (queued now or before, not canceled): their dispatch is handed over.',
+});
+
 export const schedulerJobUnschedule = defineMessage({
   kind: 'command',
   type: 'scheduler.job_unschedule.v1',

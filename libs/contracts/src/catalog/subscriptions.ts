@@ -9,15 +9,14 @@ import { postFailed, postPublished, postQueued } from './publishing.messages.ts'
  * The broker declares a subscriber's queue and bindings whenever an event it receives is published,
  * so an event always has a home even before its consumers first start; consumers bind the same list.
  * An event no queue subscribes to is unroutable, and publishing it fails (never silently dropped).
+ * A queue that stops subscribing lists the event as `retired` where it consumes (libs/messaging
+ * ConsumeSpec), which removes the binding that the previous release made.
  */
 export const eventSubscriptions = {
   'webhook-dispatcher.work': [postQueued, postPublished, postFailed, connectionRevoked],
   'analytics-sync.work': [postPublished],
   'publisher.plans': [billingPlanChanged],
   'accounts.plans': [billingPlanChanged],
-  // The scheduler's confirmation that a dispatched job left `scheduled` (its rescue pass re-sends
-  // dispatches that never got one).
-  'scheduler.work': [postQueued],
   // The publisher's replica of the accounts it publishes to (read at accept time, docs/architecture.md).
   'publisher.accounts': [accountStateChanged],
 } as const satisfies Record<string, readonly EventDefinition[]>;

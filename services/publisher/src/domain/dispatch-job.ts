@@ -1,4 +1,4 @@
-import { createEnvelope, postQueued, type Envelope } from '@svc/contracts';
+import { createEnvelope, postQueued, schedulerJobsQueued, type Envelope } from '@svc/contracts';
 import { enqueueOutbox } from '@svc/db';
 import { isUuid } from '../data/jobs.repository.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
@@ -14,7 +14,8 @@ export interface DispatchDeps {
 
 /**
  * Scheduled jobs are due: `scheduled -> queued` for every one still scheduled (the mirror of cancel),
- * then their post.queued and delivery commands, all in one transaction whatever the number of jobs
+ * then their post.queued and delivery commands and the scheduler's confirmation (one for the whole
+ * dispatch), all in one transaction whatever the number of jobs
  * (issue 14: one transaction per job could not queue 1,000 jobs due the same second within a second).
  * A canceled or already dispatched job is skipped, so a redelivered or duplicated command is harmless.
  * Returns the ids dispatched by this call.
@@ -51,21 +52,30 @@ export async function dispatchJob(deps: DispatchDeps, jobId: string): Promise<bo
 }
 
 async function dispatchTogether(deps: DispatchDeps, ids: string[]): Promise<string[]> {
-  const dispatched = await deps.db.$transaction(async (tx) => {
+  const dispatched = await deps.db.$transaction(async (tx): Promise<string[] | undefined> => {
     // Rows locked in id order, so two batches sharing jobs (a redelivery next to a re-send) wait for
     // each other instead of deadlocking. FOR UPDATE re-checks `status` once a racing cancel or
-    // dispatch commits: exactly one of them moves the job.
-    const won = await tx.$queryRawUnsafe<{ id: string }[]>(
+    // dispatch commits: exactly one of them moves the job. The second half reads the statement's
+    // snapshot, taken before the move: the jobs a dispatch committed earlier moved (or that moved on
+    // since), whose confirmation may be what was lost.
+    const rows = await tx.$queryRawUnsafe<{ id: string; moved: boolean }[]>(
       `WITH due AS (
-         SELECT id FROM jobs WHERE id = ANY($1::uuid[]) AND status = 'scheduled' ORDER BY id FOR UPDATE)
-       UPDATE jobs j SET status = 'queued', queued_at = now(), updated_at = now()
-         FROM due WHERE j.id = due.id
-       RETURNING j.id::text AS id`,
+         SELECT id FROM jobs WHERE id = ANY($1::uuid[]) AND status = 'scheduled' ORDER BY id FOR UPDATE),
+       moved AS (
+         UPDATE jobs j SET status = 'queued', queued_at = now(), updated_at = now()
+           FROM due WHERE j.id = due.id
+         RETURNING j.id)
+       SELECT id::text AS id, true AS moved FROM moved
+       UNION ALL
+       SELECT id::text, false FROM jobs WHERE id = ANY($1::uuid[]) AND status NOT IN ('scheduled', 'canceled')`,
       ids,
     );
-    if (won.length === 0) return [];
-    const jobs = await tx.job.findMany({ where: { id: { in: won.map((row) => row.id) } }, include: { deliveries: true } });
-    const envelopes: Envelope[] = [];
+    if (rows.length === 0) return undefined;
+    // The scheduler's confirmation: every job of the dispatch that has left `scheduled` but by a cancel.
+    const confirmation = createEnvelope(schedulerJobsQueued, { job_ids: rows.map((row) => row.id) }, { orgId: null, requestId: null });
+    const won = rows.filter((row) => row.moved);
+    const jobs = won.length === 0 ? [] : await tx.job.findMany({ where: { id: { in: won.map((row) => row.id) } }, include: { deliveries: true } });
+    const envelopes: Envelope[] = [confirmation];
     for (const job of jobs) {
       const context = { orgId: job.orgId, requestId: job.requestId };
       envelopes.push(createEnvelope(postQueued, toEventPayload(job), context));
@@ -75,6 +85,8 @@ async function dispatchTogether(deps: DispatchDeps, ids: string[]): Promise<stri
     await enqueueOutbox(tx, envelopes);
     return jobs.map((job) => job.id);
   });
-  if (dispatched.length > 0) deps.wake();
+  // Undefined: nothing written. A confirmation alone (a re-sent dispatch) is worth a wake too.
+  if (dispatched === undefined) return [];
+  deps.wake();
   return dispatched;
 }

@@ -1,8 +1,16 @@
-import { postQueued, schedulerJobSchedule, schedulerJobUnschedule, type Handlers } from '@svc/contracts';
+import { postQueued, schedulerJobSchedule, schedulerJobsQueued, schedulerJobUnschedule, type Handlers } from '@svc/contracts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 
-/** What scheduler.work receives: the publisher's commands, and post.queued as the hand-over confirmation. */
-export const schedulerMessages = [schedulerJobSchedule, schedulerJobUnschedule, postQueued] as const;
+/** What scheduler.work receives: the publisher's commands, among them the hand-over confirmation. */
+export const schedulerMessages = [schedulerJobSchedule, schedulerJobUnschedule, schedulerJobsQueued, postQueued] as const;
+
+/**
+ * post.queued was the confirmation before scheduler.jobs_queued.v1: no longer subscribed (each
+ * accepted job cost this queue a copy), still handled for what the previous release sends.
+ */
+export const retiredSchedulerMessages = [postQueued] as const;
+
+const HAND_OVER_SQL = "UPDATE scheduled_jobs SET status = 'handed_over' WHERE job_id = ANY($1::uuid[]) AND status IN ('fired', 'unconfirmed')";
 
 /**
  * Idempotent by construction: scheduling inserts once per job (a redelivery changes nothing),
@@ -33,13 +41,13 @@ export function schedulerCommandHandlers(db: PrismaClient): Handlers<typeof sche
         env.request_id,
       );
     },
+    'scheduler.jobs_queued.v1': async (env) => {
+      await db.$executeRawUnsafe(HAND_OVER_SQL, env.payload.job_ids);
+    },
     'post.queued.v1': async (env) => {
-      // Every job's post.queued arrives here; only a scheduled one can have a row waiting for it.
+      // Only a scheduled job can have a row waiting for its confirmation.
       if (env.payload.scheduled_at === null) return;
-      await db.$executeRawUnsafe(
-        "UPDATE scheduled_jobs SET status = 'handed_over' WHERE job_id = $1::uuid AND status IN ('fired', 'unconfirmed')",
-        env.payload.job_id,
-      );
+      await db.$executeRawUnsafe(HAND_OVER_SQL, [env.payload.job_id]);
     },
   };
 }

@@ -21,10 +21,11 @@ interface StaleRow extends DispatchRow {
 
 /**
  * The rescue pass for a dispatch that never reached the publisher (its command was parked, or lost
- * with the outbox row of a crashed relay): a row `fired` whose post.queued confirmation has not come
- * back within `afterMs * 2^redispatches` gets its dispatch written to the outbox again. The
- * publisher's dispatch is a conditional `scheduled -> queued`, so a re-send for a job that did move
- * (its confirmation was the one lost) changes nothing. Returns how many rows were handled.
+ * with the outbox row of a crashed relay): a row `fired` whose confirmation (scheduler.jobs_queued.v1)
+ * has not come back within `afterMs * 2^redispatches` gets its dispatch written to the outbox again.
+ * The publisher's dispatch is a conditional `scheduled -> queued`, so a re-send for a job that did
+ * move (its confirmation was the one lost) changes nothing but sends the confirmation again.
+ * Returns how many rows were handled.
  */
 export async function redispatchUnconfirmed(options: RedispatchOptions): Promise<number> {
   const { rows, exhausted } = await options.db.$transaction(async (tx) => {
