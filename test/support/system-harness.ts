@@ -11,7 +11,6 @@ import { connectionConfig, dropDatabase } from '@svc/db';
 import { createLogger } from '@svc/logger';
 import { openServiceRuntime, runWorkerService, type DatabaseClient, type RunningWorker, type ServiceRuntime, type WorkerWiring } from '@svc/runtime';
 import { TEST_AMQP_URL, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName, uniqueNamespace } from '@svc/testing';
-import { Redis } from 'ioredis';
 import { SignJWT } from 'jose';
 import request from 'supertest';
 import { sandboxConfig, startSandbox, type RunningSandbox } from '../../libs/providers/test/support/sandbox.ts';
@@ -23,6 +22,7 @@ import { wire as wireBilling } from '../../services/billing/src/wiring.ts';
 import { PrismaClient as AccountsClient } from '../../services/accounts/src/generated/prisma/client.ts';
 import { wire as wireAccounts } from '../../services/accounts/src/wiring.ts';
 import { composeGateway } from '../../services/gateway/src/compose.ts';
+import { connectedRedisClient } from '../../services/gateway/src/rate-limit/redis-client.ts';
 import { loadServiceConfig as loadPublisherConfig } from '../../services/publisher/src/config.ts';
 import { PrismaClient as PublisherClient } from '../../services/publisher/src/generated/prisma/client.ts';
 import { wire as wirePublisher } from '../../services/publisher/src/wiring.ts';
@@ -212,7 +212,7 @@ export async function startSystem(options: SystemOptions): Promise<SystemHarness
     logger: gatewayLogger,
     createClient: (adapter) => new GatewayClient({ adapter }),
   });
-  const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+  const redis = await connectedRedisClient(TEST_REDIS_URL);
   const gateway = composeGateway({ config: gatewayConfig, runtime: gatewayRuntime, redis, logger: gatewayLogger, isDraining: () => false, rateLimitPrefix: uniqueName('rl') });
   publicServer.on('request', gateway);
 

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { exitOnConfigError } from '@svc/config';
 import { createLogger } from '@svc/logger';
 import { exitOnSignal, openServiceRuntime, startProbeServer } from '@svc/runtime';
-import { Redis } from 'ioredis';
 import { composeGateway } from './compose.ts';
+import { createRedisClient } from './rate-limit/redis-client.ts';
 import { loadGatewayConfig } from './config.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 import { IdempotencyPruner } from './idempotency/idempotency-pruner.ts';
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
     createClient: (adapter) => new PrismaClient({ adapter }),
   });
   await runtime.broker.serveRpc({ messages: [], handlers: {} });
-  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  const redis = createRedisClient(config.REDIS_URL);
   redis.on('error', (error) => logger.warn({ err: error }, 'redis unavailable; rate limits count per replica'));
 
   let draining = false;

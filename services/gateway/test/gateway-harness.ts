@@ -4,7 +4,7 @@ import { createPrismaAdapter } from '@svc/db';
 import { createLogger } from '@svc/logger';
 import { Broker } from '@svc/messaging';
 import { createTestDatabase, TEST_AMQP_URL, TEST_REDIS_URL, uniqueName, uniqueNamespace } from '@svc/testing';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { SignJWT } from 'jose';
 import { createApp } from '../src/app.ts';
 import { Authenticator } from '../src/auth/authenticator.ts';
@@ -18,6 +18,7 @@ import { buildOpenApiDocument } from '../src/openapi/build-openapi.ts';
 import { defineOperation } from '../src/openapi/operation.ts';
 import { operations } from '../src/openapi/operations.ts';
 import { RateLimiter, type RateLimitSettings } from '../src/rate-limit/rate-limiter.ts';
+import { connectedRedisClient } from '../src/rate-limit/redis-client.ts';
 import { apiKeyRoutes } from '../src/routes/api-keys.routes.ts';
 import { healthRoutes } from '../src/routes/health.routes.ts';
 
@@ -54,7 +55,7 @@ export async function startGatewayHarness(options: { rateLimit?: Partial<RateLim
   const logger = createLogger({ service: 'gateway-test', level: 'silent' });
   const namespace = uniqueNamespace('gw');
   const broker = await Broker.connect({ url: TEST_AMQP_URL, namespace, service: 'gateway', logger, rpcTimeoutMs: 500 });
-  const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+  const redis = await connectedRedisClient(TEST_REDIS_URL);
   const apiKeys = new ApiKeysRepository(db);
   const authenticator = new Authenticator({
     verifyJwt: createJwtVerifier({ algorithm: 'HS256', secret: JWT_SECRET }),

@@ -66,6 +66,16 @@ describe('rate limits', () => {
     }
   });
 
+  it('counts requests that arrive together exactly, though their counts share writes to Redis', async () => {
+    // The client pipelines the commands of one turn (redis-client.ts): 12 requests at once, by one
+    // organization's users, against a limit of 8.
+    const orgId = uniqueName('org');
+    const tokens = await Promise.all(Array.from({ length: 12 }, (_, i) => h.token(orgId, `user_${i}`)));
+    const responses = await Promise.all(tokens.map((token) => request(h.app).get('/v1/test/whoami').set('Authorization', `Bearer ${token}`)));
+    const statuses = responses.map((res) => res.status).sort();
+    expect(statuses).toEqual([...Array(8).fill(200), ...Array(4).fill(429)]);
+  });
+
   describe('per client address, for requests without a valid credential', () => {
     let anon: GatewayHarness;
     beforeAll(async () => {
