@@ -132,12 +132,22 @@ export class RpcClient {
         this.sendAlone(members[0]!);
         continue;
       }
-      const envelope = createEnvelope(systemBatch, { requests: members.map((member) => member.envelope) }, { orgId: null, requestId: null });
+      let envelope;
+      let content: Buffer;
+      try {
+        envelope = createEnvelope(systemBatch, { requests: members.map((member) => member.envelope) }, { orgId: null, requestId: null });
+        content = encodeJson(envelope);
+      } catch (error) {
+        // This runs in a timer callback, where a throw would end the process: each went alone before.
+        this.logger.error({ err: error, target: members[0]!.target }, 'RPC batch could not be encoded; sending its requests one by one');
+        for (const member of members) this.sendAlone(member);
+        continue;
+      }
       this.batches.set(envelope.message_id, { target: members[0]!.target, members, waiting: members.length });
       for (const member of members) this.pending.get(member.correlationId)!.batchId = envelope.message_id;
       // Every member was made in this turn with the same timeout: the earliest deadline is everyone's.
       const deadline = Math.min(...members.map((member) => member.deadline));
-      void this.send(envelope.message_id, members[0]!, deadline, encodeJson(envelope), envelopeProperties(envelope));
+      void this.send(envelope.message_id, members[0]!, deadline, content, envelopeProperties(envelope));
     }
   }
 
