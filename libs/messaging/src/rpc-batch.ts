@@ -4,7 +4,8 @@ export const MAX_BATCH = 64;
 /**
  * Gathers what is added under one key during a turn of the event loop and hands it over in one
  * piece at the end of that turn (`setImmediate`: after every I/O callback of the turn and what each
- * started). Nothing waits longer than the turn it was added in.
+ * started). Nothing waits longer than the turn it was added in. The RPC client gathers requests
+ * with it, the RPC server the answers of a batch.
  */
 export class TurnBatches<T> {
   private readonly open = new Map<string, T[]>();
@@ -18,10 +19,18 @@ export class TurnBatches<T> {
       return;
     }
     this.open.set(key, [item]);
-    setImmediate(() => {
-      const gathered = this.open.get(key)!;
-      this.open.delete(key);
-      this.flush(gathered);
-    });
+    setImmediate(() => this.flushKey(key));
+  }
+
+  /** Hands over everything gathered so far now, without waiting for the end of the turn. */
+  drain(): void {
+    for (const key of [...this.open.keys()]) this.flushKey(key);
+  }
+
+  private flushKey(key: string): void {
+    const gathered = this.open.get(key);
+    if (gathered === undefined) return;
+    this.open.delete(key);
+    this.flush(gathered);
   }
 }

@@ -5,6 +5,7 @@ import { runWithContext, type Logger } from '@svc/logger';
 import { decodeJson, encodeJson } from './amqp-message.ts';
 import { ChannelConsumer } from './channel-consumer.ts';
 import type { Names } from './names.ts';
+import { TurnBatches } from './rpc-batch.ts';
 import { DEADLINE_HEADER, type RpcReply } from './rpc-reply.ts';
 import { declareRpcQueue, type DeclaredTopology } from './topology.ts';
 
@@ -124,19 +125,14 @@ export class RpcServer extends ChannelConsumer {
       this.settle(channel, () => replyTogether({ ok: false, error: toErrorBody(error, request.fallbackId).body }));
       return;
     }
-    let ready: { correlation_id: string; reply: RpcReply }[] = [];
-    const flush = () => {
-      if (ready.length === 0) return;
-      const replies = ready;
-      ready = [];
-      this.settle(channel, () => replyTogether({ ok: true, result: { replies } }));
-    };
+    const answers = new TurnBatches<{ correlation_id: string; reply: RpcReply }>((replies) =>
+      this.settle(channel, () => replyTogether({ ok: true, result: { replies } })));
     await Promise.all(requests.map(async (inner) => {
       const answer = await this.answer(() => inner, { ...request, fallbackId: messageIdOf(inner) });
-      if (ready.length === 0) setImmediate(flush);
-      ready.push({ correlation_id: messageIdOf(inner), reply: answer });
+      answers.add('', { correlation_id: messageIdOf(inner), reply: answer });
     }));
-    flush();
+    // The last answers go now, before the ack.
+    answers.drain();
   }
 
   private async answer(read: () => unknown, { userId, fallbackId, deadline }: AnswerRequest): Promise<RpcReply> {
