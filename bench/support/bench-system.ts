@@ -142,9 +142,11 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
   // The sandbox records every post in memory; Instagram's quota is the only one it enforces.
   const sandbox = await startSandbox({ igQuotaTotal: 1_000_000 });
   const replicas = (service: BenchService) => options.replicas?.[service] ?? 1;
-  const ports = await Promise.all(Array.from({ length: replicas('gateway') }, () => freePort()));
-  const apis = ports.map((port) => `http://127.0.0.1:${port}`);
-  const api = apis[0]!;
+  // The first gateway's address goes into the services' environment (media URLs), so it is chosen
+  // before they start. The other replicas take a port of the kernel's choice and say which when
+  // ready: a port chosen ahead for them was once taken meanwhile by a service's probe server.
+  const api = `http://127.0.0.1:${await freePort()}`;
+  const apis = [api];
   const env = harnessEnv(namespace, sandbox.baseUrl, { dir: mediaDir, publicBaseUrl: api }, {
     LOG_LEVEL: 'info',
     // Limits out of the way: the benchmarks measure throughput, not the limits.
@@ -211,8 +213,10 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
     // Named after the instance (node's default name says only the date and pid).
     const dir = options.profileDir !== undefined && (options.profileServices ?? BENCH_SERVICES).includes(name) ? options.profileDir : undefined;
     const nodeArgs = dir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${instance}.${Date.now()}.cpuprofile`];
-    const port: Record<string, string> = name === 'gateway' ? { PORT: String(ports[replica - 1]) } : {};
-    processes.set(instance, await startServiceProcess(name, { ...env, ...port, DATABASE_NAME: databaseOf(name) }, nodeArgs));
+    const port: Record<string, string> = name === 'gateway' ? { PORT: replica === 1 ? new URL(api).port : '0' } : {};
+    const started = await startServiceProcess(name, { ...env, ...port, DATABASE_NAME: databaseOf(name) }, nodeArgs);
+    processes.set(instance, started);
+    if (name === 'gateway' && replica > 1) apis[replica - 1] = `http://127.0.0.1:${started.port}`;
   };
   // allSettled: when one fails, the others are in `processes` before close() stops them.
   const startAll = async (starts: Promise<void>[]) => {
