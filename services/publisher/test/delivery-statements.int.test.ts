@@ -4,7 +4,8 @@ import pg from 'pg';
 import { createPgRawSql, type PgRawSql } from '@svc/db';
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
 import { claimDeliveries } from '../src/data/delivery-claim.ts';
-import { recordOutcomesUnlessLast, type OutcomeToRecord } from '../src/data/delivery-outcome.ts';
+import { recordOutcomesClosingJobs, recordOutcomesUnlessLast, type OutcomeToRecord } from '../src/data/delivery-outcome.ts';
+import { recordClosingOutcomes } from '../src/domain/finish-job.ts';
 import { DELIVERY_SESSION_SETTINGS, readDeliveriesToRun } from '../src/data/delivery-to-run.ts';
 import { wakeWaitingDeliveries } from '../src/data/org-waiting.ts';
 import { insertPendingBacklog, planningSql, tableReads } from './statement-plans.ts';
@@ -184,6 +185,107 @@ describe('grouped delivery statements', () => {
     expect(results).toEqual([{ recorded: true, othersWaiting: true }, { recorded: true, othersWaiting: false }, { recorded: true, othersWaiting: false }]);
   });
 
+  it('closes jobs in the statement that writes their last outcomes: final status by what was published, counts, and only the jobs closed named', async () => {
+    const single = await job(1);
+    const lost = await job(1);
+    const mixed = await job(3);
+    const pair = await job(2);
+    const open = await job(3);
+    await recordOutcomesUnlessLast(sql, [published(mixed.ids[0]!), failed(mixed.ids[1]!)]);
+    const { results, closedJobIds } = await sql.$transaction((tx) => recordOutcomesClosingJobs(tx, [
+      published(single.ids[0]!), failed(lost.ids[0]!), failed(mixed.ids[2]!),
+      published(pair.ids[1]!), failed(pair.ids[0]!), // both targets of one job together: counted twice, closed once
+      published(open.ids[0]!), // not its job's last after all: written and counted, the job stays open
+    ]));
+    expect(results.every((r) => r.recorded)).toBe(true);
+    expect(new Set(closedJobIds)).toEqual(new Set([single.jobId, lost.jobId, mixed.jobId, pair.jobId]));
+    expect(closedJobIds).toHaveLength(4);
+    expect(await jobStatus(single.jobId)).toBe('published');
+    expect(await jobStatus(lost.jobId)).toBe('failed');
+    expect(await jobStatus(mixed.jobId)).toBe('partial');
+    expect(await jobStatus(pair.jobId)).toBe('partial');
+    expect(await jobStatus(open.jobId)).toBe('processing');
+    expect(await counts(mixed.jobId)).toEqual({ finished: 3, published: 1 });
+    expect(await counts(pair.jobId)).toEqual({ finished: 2, published: 1 });
+    expect(await counts(open.jobId)).toEqual({ finished: 1, published: 1 });
+    expect(await delivery(single.ids[0]!)).toMatchObject({ status: 'published', platform_post_id: `post_${single.ids[0]}`, lease_until: null });
+    expect(await delivery(lost.ids[0]!)).toMatchObject({ status: 'failed', error_code: 'validation' });
+    const [finished] = await sql.$queryRawUnsafe<{ closed: number; open: number }[]>(
+      'SELECT count(*) FILTER (WHERE finished_at IS NOT NULL)::int AS closed, count(*) FILTER (WHERE finished_at IS NULL)::int AS open FROM jobs WHERE id = ANY($1::uuid[])',
+      [single.jobId, lost.jobId, mixed.jobId, pair.jobId, open.jobId],
+    );
+    expect(finished).toEqual({ closed: 4, open: 1 });
+  });
+
+  it('closes nothing for an outcome its attempt no longer owns, and counts without closing a job that left queued and processing', async () => {
+    const taken = await job(1);
+    await sql.$executeRawUnsafe('UPDATE deliveries SET attempts = 2 WHERE id = $1::uuid', taken.ids[0]);
+    const canceled = await job(1, { jobStatus: 'canceled' });
+    const { results, closedJobIds } = await sql.$transaction((tx) => recordOutcomesClosingJobs(tx, [published(taken.ids[0]!), published(canceled.ids[0]!), failed(canceled.ids[0]!)]));
+    expect(results.map((r) => r.recorded)).toEqual([false, true, false]);
+    expect(closedJobIds).toEqual([]);
+    expect(await jobStatus(taken.jobId)).toBe('processing');
+    expect(await counts(taken.jobId)).toEqual({ finished: 0, published: 0 });
+    expect(await jobStatus(canceled.jobId)).toBe('canceled');
+    expect(await counts(canceled.jobId)).toEqual({ finished: 1, published: 1 });
+  });
+
+  it('announces each job it closes once, in the same transaction: post.published or post.failed with every result', async () => {
+    const orgId = 'org_announce';
+    const good = await job(1, { orgId });
+    const bad = await job(2, { orgId });
+    const waiter = await job(1, { orgId, status: 'pending' });
+    await sql.$executeRawUnsafe('UPDATE deliveries SET org_wait_since = now() WHERE id = $1::uuid', waiter.ids[0]);
+    const results = await recordClosingOutcomes(sql, [published(good.ids[0]!), failed(bad.ids[0]!), failed(bad.ids[1]!), published(good.ids[0]!)]);
+    expect(results).toEqual([{ recorded: true, othersWaiting: true }, { recorded: true, othersWaiting: true }, { recorded: true, othersWaiting: true }, { recorded: false }]);
+    const events = await sql.$queryRawUnsafe<{ type: string; envelope: { org_id: string; payload: { id: string; status: string; results: { account_id: string; status: string; platform_post_id: string | null; error_code: string | null }[] } } }[]>(
+      "SELECT type, envelope FROM outbox_messages WHERE envelope->'payload'->>'id' = ANY($1::text[]) ORDER BY type",
+      [good.jobId, bad.jobId],
+    );
+    expect(events.map((e) => [e.type, e.envelope.payload.id, e.envelope.payload.status])).toEqual([
+      ['post.failed.v1', bad.jobId, 'failed'],
+      ['post.published.v1', good.jobId, 'published'],
+    ]);
+    expect(events[0]!.envelope.org_id).toBe(orgId);
+    expect(events[0]!.envelope.payload.results).toEqual([
+      expect.objectContaining({ account_id: 'acct_0', status: 'failed', error_code: 'validation' }),
+      expect.objectContaining({ account_id: 'acct_1', status: 'failed', error_code: 'validation' }),
+    ]);
+    expect(events[1]!.envelope.payload.results).toEqual([expect.objectContaining({ account_id: 'acct_0', status: 'published', platform_post_id: `post_${good.ids[0]}` })]);
+    // Again (a retry of the same outcomes): nothing owned, nothing announced twice.
+    expect(await recordClosingOutcomes(sql, [published(good.ids[0]!), failed(bad.ids[1]!)])).toEqual([{ recorded: false }, { recorded: false }]);
+    const [again] = await sql.$queryRawUnsafe<{ n: number }[]>("SELECT count(*)::int AS n FROM outbox_messages WHERE envelope->'payload'->>'id' = ANY($1::text[])", [good.jobId, bad.jobId]);
+    expect(again!.n).toBe(2);
+  });
+
+  it('closing statements and grouped ones racing over the same jobs in opposite orders close each job once, without a deadlock', async () => {
+    for (let round = 0; round < 4; round += 1) {
+      const jobs = await Promise.all(Array.from({ length: 4 }, () => job(20)));
+      // Every target of each job, in 8 statements of 10 (5 of them per job): even ones close jobs,
+      // odd ones leave each job's last; half list the jobs backwards; all sent at once.
+      const statements = Array.from({ length: 8 }, (_, s) => {
+        const items = jobs.flatMap(({ ids }) => ids.slice(s * 5 % 20, s * 5 % 20 + 5).filter((_, i) => i % 2 === s % 2 || s >= 4).map((id, i) => (i % 2 === 0 ? published(id) : failed(id))));
+        return s % 2 === 0 ? items : items.reverse();
+      });
+      await Promise.all(statements.map(() => sql.$queryRawUnsafe('SELECT pg_sleep(0.02)')));
+      await Promise.all(statements.map((items, s) => (s % 2 === 0 ? recordClosingOutcomes(sql, items) : recordOutcomesUnlessLast(sql, items))));
+      // Whatever the interleaving, every target that is left gets its outcome from a closing statement.
+      const left = await sql.$queryRawUnsafe<{ id: string }[]>("SELECT id::text AS id FROM deliveries WHERE job_id = ANY($1::uuid[]) AND status = 'in_flight'", jobs.map((j) => j.jobId));
+      await recordClosingOutcomes(sql, left.map((row) => published(row.id)));
+      for (const { jobId } of jobs) {
+        const [row] = await sql.$queryRawUnsafe<{ finished: number; published: number }[]>(
+          "SELECT count(*) FILTER (WHERE status IN ('published', 'failed'))::int AS finished, count(*) FILTER (WHERE status = 'published')::int AS published FROM deliveries WHERE job_id = $1::uuid",
+          jobId,
+        );
+        expect(row!.finished).toBe(20);
+        expect(await counts(jobId)).toEqual({ finished: 20, published: row!.published });
+        expect(await jobStatus(jobId)).toBe('partial');
+        const [events] = await sql.$queryRawUnsafe<{ n: number }[]>("SELECT count(*)::int AS n FROM outbox_messages WHERE envelope->'payload'->>'id' = $1", jobId);
+        expect(events!.n).toBe(1);
+      }
+    }
+  });
+
   it('statements racing over the same jobs in opposite orders count every delivery once and leave each job\'s last, without a deadlock', async () => {
     // Rounds, because a lock-order deadlock needs an unlucky interleaving (without the ordered locks
     // about one round in three failed with "deadlock detected").
@@ -289,6 +391,7 @@ describe('grouped delivery statements', () => {
       await readDeliveriesToRun(explaining('read'), ids);
       await claimDeliveries(explaining('claim'), ids.map((id) => ({ id, orgId: 'org_plan' })), 60_000, 10);
       await recordOutcomesUnlessLast(explaining('outcome'), ids.map((id) => published(id)));
+      await recordOutcomesClosingJobs(explaining('closing'), ids.map((id) => published(id)));
       return Object.fromEntries(plans);
     };
     // By primary key only: a scan of the table, or of an index of all its pending rows or of an
@@ -298,6 +401,7 @@ describe('grouped delivery statements', () => {
       claim: ['deliveries deliveries_pkey', 'jobs jobs_pkey'],
       // The probe for deliveries waiting for a slot reads their own small index (data/org-waiting.ts).
       outcome: ['deliveries deliveries_org_waiting_idx', 'deliveries deliveries_pkey', 'jobs jobs_pkey'],
+      closing: ['deliveries deliveries_org_waiting_idx', 'deliveries deliveries_pkey', 'jobs jobs_pkey'],
     };
     try {
       expect(await planAll()).toEqual(byPrimaryKey); // planned on empty tables, never analyzed

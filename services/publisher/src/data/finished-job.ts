@@ -1,20 +1,17 @@
 import type { RawSql } from '@svc/db';
 import type { JobViewRow } from '../domain/post-view.ts';
 
-interface JobRow {
+interface Row {
   id: string;
   org_id: string;
   request_id: string | null;
-  status: string;
+  job_status: string;
   text: string;
   account_ids: string[];
   providers: string[];
   media_urls: string[];
   scheduled_at: Date | null;
   created_at: Date;
-}
-
-interface DeliveryRow {
   position: number;
   account_id: string;
   provider: string;
@@ -30,34 +27,39 @@ interface DeliveryRow {
 export type FinishedJob = JobViewRow & { orgId: string; requestId: string | null };
 
 /**
- * Gives a job its final status and reads what its event carries, in the caller's transaction, as
- * raw SQL: it runs on the deliveries' own pg connections (docs/performance.md).
+ * Reads what the events of jobs just closed carry (each job with its deliveries), in one statement
+ * in the caller's transaction, as raw SQL: it runs on the deliveries' own pg connections
+ * (docs/performance.md).
  */
-export async function markJobFinished(tx: RawSql, jobId: string, status: string): Promise<FinishedJob | undefined> {
-  const [job] = await tx.$queryRawUnsafe<JobRow[]>(
-    `UPDATE jobs SET status = $2, finished_at = now(), updated_at = now() WHERE id = $1::uuid
-      RETURNING id, org_id, request_id, status, text, account_ids, providers, media_urls, scheduled_at, created_at`,
-    jobId,
-    status,
+export async function readFinishedJobs(tx: RawSql, jobIds: readonly string[]): Promise<FinishedJob[]> {
+  if (jobIds.length === 0) return [];
+  const rows = await tx.$queryRawUnsafe<Row[]>(
+    `SELECT j.id::text AS id, j.org_id, j.request_id, j.status AS job_status, j.text, j.account_ids, j.providers, j.media_urls, j.scheduled_at, j.created_at,
+            d.position, d.account_id, d.provider, d.status, d.platform_post_id, d.platform_post_url, d.error_code, d.error_message, d.attempts, d.published_at
+       FROM jobs j JOIN deliveries d ON d.job_id = j.id
+      WHERE j.id = ANY($1::uuid[])`,
+    jobIds,
   );
-  if (job === undefined) return undefined;
-  const deliveries = await tx.$queryRawUnsafe<DeliveryRow[]>(
-    `SELECT position, account_id, provider, status, platform_post_id, platform_post_url, error_code, error_message, attempts, published_at
-       FROM deliveries WHERE job_id = $1::uuid`,
-    jobId,
-  );
-  return {
-    id: job.id,
-    orgId: job.org_id,
-    requestId: job.request_id,
-    status: job.status,
-    text: job.text,
-    accountIds: job.account_ids,
-    providers: job.providers,
-    mediaUrls: job.media_urls,
-    scheduledAt: job.scheduled_at,
-    createdAt: job.created_at,
-    deliveries: deliveries.map((row) => ({
+  const jobs = new Map<string, FinishedJob>();
+  for (const row of rows) {
+    let job = jobs.get(row.id);
+    if (job === undefined) {
+      job = {
+        id: row.id,
+        orgId: row.org_id,
+        requestId: row.request_id,
+        status: row.job_status,
+        text: row.text,
+        accountIds: row.account_ids,
+        providers: row.providers,
+        mediaUrls: row.media_urls,
+        scheduledAt: row.scheduled_at,
+        createdAt: row.created_at,
+        deliveries: [],
+      };
+      jobs.set(row.id, job);
+    }
+    job.deliveries.push({
       position: row.position,
       accountId: row.account_id,
       provider: row.provider,
@@ -68,6 +70,7 @@ export async function markJobFinished(tx: RawSql, jobId: string, status: string)
       errorMessage: row.error_message,
       attempts: row.attempts,
       publishedAt: row.published_at,
-    })),
-  };
+    });
+  }
+  return [...jobs.values()];
 }

@@ -1,27 +1,26 @@
 import { createEnvelope, postFailed, postPublished } from '@svc/contracts';
-import { enqueueOutbox, type RawSql } from '@svc/db';
-import { markJobFinished } from '../data/finished-job.ts';
+import { enqueueOutbox, type TransactionalClient } from '@svc/db';
+import { recordOutcomesClosingJobs, type OutcomeToRecord, type RecordedUnlessLast } from '../data/delivery-outcome.ts';
+import { readFinishedJobs } from '../data/finished-job.ts';
 import { toEventPayload } from './post-view.ts';
 
 /**
- * Counts one finished delivery on its job, in the caller's transaction (the one that moved the
- * delivery to published/failed, so each delivery is counted exactly once). The increment locks the
- * job row only for that statement's transaction; the delivery that brings the count to the number
- * of targets derives the job's status and announces it: published (every target), partial (some),
- * failed (none) (decisions §3). Only then are the deliveries read, once, for the event.
+ * Records outcomes that may close their jobs (a job's last delivery, as far as its run could tell),
+ * for as many deliveries as finish together, and announces each job closed, in one transaction:
+ * the outcomes, the counts and the jobs' final status in one statement, then one read of the closed
+ * jobs with their deliveries for the events (`post.published`, `post.failed`) and one outbox
+ * insert. So each delivery is counted exactly once, and a job is announced exactly once, by the
+ * transaction that closed it.
  */
-export async function countFinishedDelivery(tx: RawSql, jobId: string, published: boolean): Promise<void> {
-  const [job] = await tx.$queryRawUnsafe<{ status: string; finished: number; published: number; total: number }[]>(
-    `UPDATE jobs SET finished_deliveries = finished_deliveries + 1, published_deliveries = published_deliveries + $2, updated_at = now()
-      WHERE id = $1::uuid
-      RETURNING status, finished_deliveries AS finished, published_deliveries AS published, cardinality(account_ids) AS total`,
-    jobId,
-    published ? 1 : 0,
-  );
-  if (job === undefined || job.finished < job.total || !['queued', 'processing'].includes(job.status)) return;
-  const status = job.published === job.total ? 'published' : job.published > 0 ? 'partial' : 'failed';
-  const finished = await markJobFinished(tx, jobId, status);
-  if (finished === undefined) return;
-  const context = { orgId: finished.orgId, requestId: finished.requestId };
-  await enqueueOutbox(tx, [createEnvelope(status === 'failed' ? postFailed : postPublished, toEventPayload(finished), context)]);
+export async function recordClosingOutcomes(db: TransactionalClient, items: readonly OutcomeToRecord[]): Promise<RecordedUnlessLast[]> {
+  return db.$transaction(async (tx) => {
+    const { results, closedJobIds } = await recordOutcomesClosingJobs(tx, items);
+    const closed = await readFinishedJobs(tx, closedJobIds);
+    await enqueueOutbox(tx, closed.map((job) => createEnvelope(
+      job.status === 'failed' ? postFailed : postPublished,
+      toEventPayload(job),
+      { orgId: job.orgId, requestId: job.requestId },
+    )));
+    return results;
+  });
 }

@@ -1,16 +1,16 @@
 import { createEnvelope, publisherDeliveryRun } from '@svc/contracts';
-import { BatchQueue, type RawSql, type TransactionalClient } from '@svc/db';
+import { BatchQueue, type TransactionalClient } from '@svc/db';
 import { isAppError } from '@svc/errors';
 import type { Logger } from '@svc/logger';
 import { isProviderError, type MediaInput, type Network, type Providers, type PublishResult } from '@svc/providers';
 import { claimDeliveries, type ClaimedAttempt, type ClaimResult, type DeliveryToClaim } from '../data/delivery-claim.ts';
-import { markDeliveryOutcome, recordOutcomesUnlessLast, type OutcomeToRecord, type RecordedOutcome, type RecordedUnlessLast } from '../data/delivery-outcome.ts';
+import { recordOutcomesUnlessLast, type OutcomeToRecord, type RecordedUnlessLast } from '../data/delivery-outcome.ts';
 import { readDeliveriesToRun, type DeliveryRead, type DeliveryToRun, type JobToRun } from '../data/delivery-to-run.ts';
 import { hasWaitingDeliveries, wakeWaitingDeliveries } from '../data/org-waiting.ts';
 import type { AccountCredentials, AccountsClient } from './accounts-client.ts';
 import { deliveryErrorCodes, type DeliveryErrorCode } from './errors.ts';
 import { holdLease } from './delivery-lease.ts';
-import { countFinishedDelivery } from './finish-job.ts';
+import { recordClosingOutcomes } from './finish-job.ts';
 import { reconcileDelivery } from './reconcile-delivery.ts';
 import { deliveryMedia, type DeliveryMediaDeps } from './delivery-media.ts';
 import { enqueueOutboxAfter } from './outbox-at.ts';
@@ -87,12 +87,15 @@ const LABEL: Record<Network, string> = { instagram: 'Instagram', facebook: 'Face
  */
 export class DeliveryRunner {
   /**
-   * The three statements every delivery sends, each shared by the deliveries that get there at the
-   * same time (group commit: fewer round trips, socket writes and commits; docs/performance.md).
+   * The statements every delivery sends, each shared by the deliveries that get there at the same
+   * time (group commit: fewer round trips, socket writes and commits; docs/performance.md): its
+   * read, its claim, and its outcome, which a job's last delivery records with the transaction that
+   * closes jobs (`closings`).
    */
   private readonly reads: BatchQueue<string, DeliveryRead>;
   private readonly claims: BatchQueue<DeliveryToClaim, ClaimResult>;
   private readonly outcomes: BatchQueue<OutcomeToRecord, RecordedUnlessLast>;
+  private readonly closings: BatchQueue<OutcomeToRecord, RecordedUnlessLast>;
   /**
    * Wakes asked for by organization, one statement per organization for every ask made while the
    * previous round ran: a round starts after each of its asks, so it sees every wait committed
@@ -110,6 +113,7 @@ export class DeliveryRunner {
     this.reads = new BatchQueue((ids) => readDeliveriesToRun(deps.db, ids), GROUP);
     this.claims = new BatchQueue((items) => claimDeliveries(deps.db, items, deps.leaseMs, deps.orgConcurrency), GROUP);
     this.outcomes = new BatchQueue((items) => recordOutcomesUnlessLast(deps.db, items), GROUP);
+    this.closings = new BatchQueue((items) => recordClosingOutcomes(deps.db, items), GROUP);
     this.wakes = new BatchQueue((orgIds) => this.wakeRound(orgIds), GROUP);
   }
 
@@ -451,25 +455,22 @@ export class DeliveryRunner {
     }
   }
 
-  /** Returns whether deliveries of the organization wait for a slot when the one-statement path could tell. */
+  /** Returns whether deliveries of the organization wait for a slot, when the statement that wrote the outcome could tell. */
   private async record(delivery: DeliveryToRun, attempt: number, outcome: Final): Promise<boolean | undefined> {
-    const recorded: RecordedOutcome = outcome.kind === 'published'
-      ? { kind: 'published', platformPostId: outcome.result.platformPostId, url: outcome.result.url }
-      : outcome;
-    // Not the job's last target as far as the read showed: one statement shared with the deliveries
+    const item: OutcomeToRecord = {
+      deliveryId: delivery.id,
+      attempt,
+      outcome: outcome.kind === 'published' ? { kind: 'published', platformPostId: outcome.result.platformPostId, url: outcome.result.url } : outcome,
+    };
+    // Not the job's last target as far as the read showed: the statement shared with the deliveries
     // finishing now, unless this one (or the group's count for its job) turns out last after all.
     if (delivery.unfinishedTargets > 1) {
-      const grouped = await this.outcomes.add({ deliveryId: delivery.id, attempt, outcome: recorded });
+      const grouped = await this.outcomes.add(item);
       if (grouped.recorded) return grouped.othersWaiting;
     }
-    await this.deps.db.$transaction(async (tx) => {
-      const owned = await markDeliveryOutcome(tx, delivery.id, attempt, recorded);
-      if (owned === 0) {
-        if (outcome.kind === 'published') await this.recordLateSuccess(tx, delivery, outcome.result);
-        return;
-      }
-      await countFinishedDelivery(tx, delivery.jobId, outcome.kind === 'published');
-    });
+    const closing = await this.closings.add(item);
+    if (closing.recorded) return closing.othersWaiting;
+    if (outcome.kind === 'published') await this.recordLateSuccess(delivery, outcome.result);
     return undefined;
   }
 
@@ -477,9 +478,9 @@ export class DeliveryRunner {
    * The network accepted a post after this attempt's lease ran out and another worker resolved it
    * as outcome_unknown: keep the native id (it is the truth) without announcing the job twice.
    */
-  private async recordLateSuccess(tx: RawSql, delivery: DeliveryToRun, result: PublishResult): Promise<void> {
+  private async recordLateSuccess(delivery: DeliveryToRun, result: PublishResult): Promise<void> {
     this.deps.logger.warn({ delivery_id: delivery.id }, 'network accepted a post after its lease expired; recording its id');
-    await tx.$executeRawUnsafe(
+    await this.deps.db.$executeRawUnsafe(
       "UPDATE deliveries SET platform_post_id = $2, platform_post_url = $3, updated_at = now() WHERE id = $1::uuid AND platform_post_id IS NULL",
       delivery.id, result.platformPostId, result.url,
     );
