@@ -14,9 +14,9 @@ import { createLogger } from '@svc/logger';
 import { createTestDatabase } from '@svc/testing';
 import pg from 'pg';
 import { claimDeliveries } from '../../services/publisher/src/data/delivery-claim.ts';
-import { recordOutcomesUnlessLast } from '../../services/publisher/src/data/delivery-outcome.ts';
+import { recordOutcomesClosingJobs, recordOutcomesUnlessLast } from '../../services/publisher/src/data/delivery-outcome.ts';
 import { readDeliveriesToRun } from '../../services/publisher/src/data/delivery-to-run.ts';
-import { markJobFinished } from '../../services/publisher/src/data/finished-job.ts';
+import { readFinishedJobs } from '../../services/publisher/src/data/finished-job.ts';
 import { hasWaitingDeliveries, wakeWaitingDeliveries, wakeWaitingEverywhere } from '../../services/publisher/src/data/org-waiting.ts';
 import { dispatchOverdueScheduled } from '../../services/publisher/src/domain/dispatch-overdue.ts';
 import { InFlightSweeper } from '../../services/publisher/src/domain/in-flight-sweeper.ts';
@@ -117,7 +117,9 @@ const OPERATIONS: Operation[] = [
     recordOutcomesUnlessLast(sql, state.inFlight.map(({ id, attempt }) => ({ deliveryId: id, attempt, outcome: { kind: 'published', platformPostId: `p-${id}`, url: null } })))],
   ['probe: anyone waiting for a slot', (sql) => hasWaitingDeliveries(sql, ORG)],
   ['wake of the next waiting delivery', (sql) => wakeWaitingDeliveries(sql, ORG, ORG_LIMIT, 1, LEASE_MS)],
-  ['job finished (its status and its event\'s read)', (sql, state) => markJobFinished(sql, state.jobId, 'published')],
+  ['outcome of 5 deliveries by the statement that closes jobs', (sql, state) =>
+    recordOutcomesClosingJobs(sql, state.inFlight.map(({ id, attempt }) => ({ deliveryId: id, attempt, outcome: { kind: 'published', platformPostId: `p-${id}`, url: null } })))],
+  ['job closed: its event\'s read (the job and its deliveries)', (sql, state) => readFinishedJobs(sql, [state.jobId])],
   ['sweep (expired leases, stale pending, overdue scheduled, wake everywhere)', (sql) => {
     const db = sql as unknown as PrismaClient;
     return new InFlightSweeper({

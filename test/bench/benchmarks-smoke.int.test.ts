@@ -120,7 +120,7 @@ describe('webhooks, analytics, history and outbox relay benchmarks (smoke)', () 
     const result = await benchHistory({ smallJobs: 20, largeJobs: 200, accounts: 3, samples: 2 });
     // expectFigures: every operation ran its statements under EXPLAIN and touched pages, both times.
     expectFigures(result);
-    expect(result.figures).toHaveLength(7);
+    expect(result.figures).toHaveLength(8);
     expect(result.figures.every((figure) => figure.detail!.reads !== '-')).toBe(true);
   }, 120_000);
 

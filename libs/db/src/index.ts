@@ -5,7 +5,7 @@ export { migrateDatabase, type MigrateOptions } from './migrate.ts';
 export { enqueueOutbox } from './outbox.ts';
 export { OutboxRelay, RELAY_SESSION_SETTINGS, type OutboxRelayOptions, type EnvelopePublisher, type ParkReason } from './outbox-relay.ts';
 export { listParkedOutbox, requeueParkedOutbox, type ParkedOutboxRow } from './outbox-parked.ts';
-export { processOnce, pruneInbox, type InboxOutcome } from './inbox.ts';
+export { processEachOnce, processOnce, pruneInbox, type InboxOutcome } from './inbox.ts';
 export { BatchQueue, type BatchQueueOptions } from './batch-queue.ts';
 export { deleteInBatches, type DeleteInBatchesOptions } from './delete-in-batches.ts';
 export type { RawSql, TransactionalClient } from './raw-sql.ts';

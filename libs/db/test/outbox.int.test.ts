@@ -3,7 +3,8 @@ import { createEnvelope, systemProbe, type Envelope } from '@svc/contracts';
 import { createLogger } from '@svc/logger';
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
 import { PrismaClient } from '../../../services/accounts/src/generated/prisma/client.ts';
-import { processOnce } from '../src/inbox.ts';
+import { processEachOnce, processOnce } from '../src/inbox.ts';
+import { createPgRawSql } from '../src/pg-raw-sql.ts';
 import { enqueueOutbox } from '../src/outbox.ts';
 import { OutboxRelay, type EnvelopePublisher } from '../src/outbox-relay.ts';
 import { createPrismaAdapter } from '../src/prisma-bridge.ts';
@@ -155,5 +156,31 @@ describe('inbox', () => {
   it('forgets the id when the work fails, so a redelivery can try again', async () => {
     await expect(processOnce(db, 'test-consumer', 'm-2', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect(await processOnce(db, 'test-consumer', 'm-2', () => Promise.resolve(1))).toEqual({ duplicate: false, result: 1 });
+  });
+
+  it('runs the work of many messages in one transaction with the ids not seen before; a failure forgets them all', async () => {
+    await processOnce(db, 'batch-consumer', 'b-2', () => Promise.resolve(undefined));
+    const seen: string[][] = [];
+    const outcome = await processEachOnce(db, 'batch-consumer', ['b-3', 'b-1', 'b-2', 'b-3'], (_tx, fresh) => Promise.resolve(seen.push([...fresh].sort())));
+    expect(seen).toEqual([['b-1', 'b-3']]);
+    expect([...outcome.fresh].sort()).toEqual(['b-1', 'b-3']);
+    await expect(processEachOnce(db, 'batch-consumer', ['b-4', 'b-5'], () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect([...(await processEachOnce(db, 'batch-consumer', ['b-5', 'b-4', 'b-1'], () => Promise.resolve(0))).fresh].sort()).toEqual(['b-4', 'b-5']);
+  });
+
+  it('batches naming the same ids in opposite orders, at once, never deadlock: each id is fresh for exactly one of them', async () => {
+    const sql = createPgRawSql(database.connection, { max: 8, onIdleError: () => undefined });
+    try {
+      for (let round = 0; round < 5; round += 1) {
+        const ids = Array.from({ length: 40 }, (_, n) => `race-${round}-${n}`);
+        // Each batch holds its inserted ids until it commits, so the other waits on them meanwhile.
+        const hold = () => new Promise((resolve) => setTimeout(resolve, 20));
+        const batches = Array.from({ length: 6 }, (_, b) => (b % 2 === 0 ? ids : [...ids].reverse()));
+        const outcomes = await Promise.all(batches.map((batch) => processEachOnce(sql, 'race-consumer', batch, hold)));
+        expect(outcomes.flatMap((o) => [...o.fresh]).sort()).toEqual([...ids].sort());
+      }
+    } finally {
+      await sql.end();
+    }
   });
 });

@@ -3,6 +3,7 @@ import type { ServiceRuntime, WorkerWiring } from '@svc/runtime';
 import type { Config } from './config.ts';
 import { analyticsEventHandlers, analyticsEvents } from './consumers/analytics.consumers.ts';
 import { AnalyticsRepository } from './data/analytics.repository.ts';
+import { PublishedRecorder } from './domain/record-published.ts';
 import { accountsClient, type AccountsClient } from './domain/accounts-client.ts';
 import { BackgroundSync } from './domain/background-sync.ts';
 import { systemClock, type Clock } from './domain/cadence.ts';
@@ -47,7 +48,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   });
   options.onSync?.(sync);
   await broker.serveRpc({ messages: analyticsRpc, handlers: analyticsRpcHandlers({ ...deps, readBudgetMs: config.ANALYTICS_READ_BUDGET_MS }) });
-  await broker.consume({ queue: 'analytics-sync.work', messages: analyticsEvents, handlers: analyticsEventHandlers({ db: sql, repo, wake: (delayMs) => sync.wake(delayMs), firstReadDelayMs: config.ANALYTICS_FIRST_READ_DELAY_MS }) });
+  await broker.consume({ queue: 'analytics-sync.work', messages: analyticsEvents, handlers: analyticsEventHandlers(new PublishedRecorder({ db: sql, repo, wake: (delayMs) => sync.wake(delayMs), firstReadDelayMs: config.ANALYTICS_FIRST_READ_DELAY_MS })) });
   if (config.ANALYTICS_BACKGROUND_SYNC) sync.start();
   return {
     // Requests in flight finish (consumers and RPC stop first) before their pool closes.

@@ -29,10 +29,10 @@ describe('recording published posts beside an organization\'s history', () => {
       const postId = `post_${++posts}`;
       return Array.from({ length: count }, (_, n) => ({
         orgId: 'org_history', postId, accountId: `acct_${n}`, platform: 'x', platformPostId: `${postId}_${n}`,
-        platformPostUrl: null, text: 'hello', createdAt: new Date(), publishedAt: null,
+        platformPostUrl: null, text: 'hello', createdAt: new Date(), publishedAt: null, nextSyncAt: new Date(),
       }));
     };
-    const record = (tx: RawSql, count: number) => repo.insertPublished(tx, rows(count), new Date());
+    const record = (tx: RawSql, count: number) => repo.insertPublished(tx, rows(count));
     try {
       for (let n = 0; n < 8; n++) await sql.$transaction((tx) => record(tx, 1)); // the statement's first runs: an empty table
       for (let n = 0; n < 50; n++) await sql.$transaction((tx) => record(tx, 100)); // 5,000 rows of the organization

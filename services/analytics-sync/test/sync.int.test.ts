@@ -1,7 +1,7 @@
 // analytics-sync's freshness rules against a real database and the network sandbox, with time
 // injected (never waited for) and a scripted accounts service.
 import path from 'node:path';
-import { createPgRawSql, createPrismaAdapter, type RawSql } from '@svc/db';
+import { createPgRawSql, createPrismaAdapter, type RawSql, type TransactionalClient } from '@svc/db';
 import { AppError } from '@svc/errors';
 import { createLogger } from '@svc/logger';
 import { analyticsFromConfig, type NetworkAnalytics } from '@svc/providers';
@@ -11,7 +11,7 @@ import { AnalyticsRepository, type AnalyticsRecord } from '../src/data/analytics
 import type { AccountsClient } from '../src/domain/accounts-client.ts';
 import { BackgroundSync } from '../src/domain/background-sync.ts';
 import { listAnalytics, type ListDeps } from '../src/domain/list-analytics.ts';
-import { recordPublished } from '../src/domain/record-published.ts';
+import { PublishedRecorder } from '../src/domain/record-published.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
 import { ManualClock, newPostId, publishedEvent } from './support.ts';
 
@@ -72,7 +72,7 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
 
   async function publish(targets: { accountId: string; platformPostId: string }[], at = clock.read()) {
     const postId = newPostId();
-    await recordPublished({ db, repo, wake: () => undefined }, publishedEvent(ORG, postId, targets.map((target) => ({ ...target, provider: 'x' })), at));
+    await new PublishedRecorder({ db, repo, wake: () => undefined }).record(publishedEvent(ORG, postId, targets.map((target) => ({ ...target, provider: 'x' })), at));
     return postId;
   }
 
@@ -105,9 +105,9 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     const id = await tweet('acct_a', 'first');
     const postId = newPostId();
     const event = publishedEvent(ORG, postId, [{ accountId: 'acct_a', provider: 'x', platformPostId: id }], clock.read());
-    await recordPublished({ db, repo, wake: () => undefined }, event);
-    await recordPublished({ db, repo, wake: () => undefined }, event);
-    await recordPublished({ db, repo, wake: () => undefined }, { ...event, message_id: 'another-delivery-of-the-same-result' });
+    await new PublishedRecorder({ db, repo, wake: () => undefined }).record(event);
+    await new PublishedRecorder({ db, repo, wake: () => undefined }).record(event);
+    await new PublishedRecorder({ db, repo, wake: () => undefined }).record({ ...event, message_id: 'another-delivery-of-the-same-result' });
     const rows = await rowsOf(postId);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toEqual(expect.objectContaining({ syncStatus: 'pending', metrics: {}, warnings: [], errorMessage: null, lastUpdatedAt: null, staleAfter: null, platformPostId: id }));
@@ -153,7 +153,7 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
       orgId: ORG, postId: newPostId(), accountId, platform: 'x', platformPostId: `${accountId}-${n}-${Date.now()}`,
       platformPostUrl: null, text: 'bulk', createdAt: clock.read(), publishedAt: clock.read(),
     }));
-    const insert = (tx: RawSql) => repo.insertPublished(tx, rows, nextSyncAt);
+    const insert = (tx: RawSql) => repo.insertPublished(tx, rows.map((row) => ({ ...row, nextSyncAt })));
     if (on === db) await db.$transaction((tx) => insert(tx));
     else await insert(on);
     return rows.map((row) => row.postId);
@@ -263,7 +263,7 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     const org = `org_seq_${Date.now()}`;
     const sql = createPgRawSql(database.connection, { max: 4, onIdleError: () => undefined });
     const record = (postId: string, targets: { accountId: string; platformPostId: string }[]) =>
-      recordPublished({ db: sql, repo, wake: () => undefined }, publishedEvent(org, postId, targets.map((target) => ({ ...target, provider: 'x' })), clock.read()));
+      new PublishedRecorder({ db: sql, repo, wake: () => undefined }).record(publishedEvent(org, postId, targets.map((target) => ({ ...target, provider: 'x' })), clock.read()));
     try {
       const first = newPostId();
       await record(first, ['a1', 'a2', 'a3'].map((accountId) => ({ accountId, platformPostId: `${accountId}-1` })));
@@ -281,6 +281,38 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     }
   });
 
+  it('records the events that arrive together in one transaction: each organization numbered in arrival order, a redelivery inside or before the batch skipped', async () => {
+    const orgs = [`org_batch_b_${Date.now()}`, `org_batch_a_${Date.now()}`];
+    const sql = createPgRawSql(database.connection, { max: 2, onIdleError: () => undefined });
+    let transactions = 0;
+    const counting: TransactionalClient = { ...sql, $transaction: (fn) => { transactions += 1; return sql.$transaction(fn); } };
+    const wakes: number[] = [];
+    const recorder = new PublishedRecorder({ db: counting, repo, wake: (delayMs) => wakes.push(delayMs), firstReadDelayMs: MINUTE });
+    const event = (n: number) => publishedEvent(orgs[n % 2]!, newPostId(), [{ accountId: `acct_${n}`, provider: 'x', platformPostId: `tw_${n}` }], clock.read());
+    const events = Array.from({ length: 20 }, (_, n) => event(n));
+    try {
+      await recorder.record(events[3]!); // processed before: its redelivery below adds nothing
+      transactions = 0;
+      wakes.length = 0;
+      await Promise.all([...events, events[5]!].map((e) => recorder.record(e))); // events[5] twice in the batch
+      expect(transactions).toBe(1);
+      expect(wakes).toHaveLength(1); // one wake for the batch (its delay counts from the real clock, not the test's)
+      for (const [index, org] of orgs.entries()) {
+        const rows = await db.$queryRawUnsafe<{ seq: bigint; post_id: string }[]>('SELECT seq, post_id FROM analytics_rows WHERE org_id = $1 ORDER BY seq', org);
+        const expected = events.filter((_, n) => n % 2 === index).map((e) => e.payload.id);
+        // Event 3 was recorded first, alone: seq 1 of its organization; the rest follow in arrival order.
+        expect(rows.map((row) => row.post_id)).toEqual(index === 1 ? [events[3]!.payload.id, ...expected.filter((id) => id !== events[3]!.payload.id)] : expected);
+        expect(rows.map((row) => Number(row.seq))).toEqual(rows.map((_, n) => n + 1));
+        const [counter] = await db.$queryRawUnsafe<{ rows: bigint }[]>('SELECT rows FROM analytics_org_counters WHERE org_id = $1', org);
+        expect(Number(counter!.rows)).toBe(10);
+      }
+      const [inbox] = await db.$queryRawUnsafe<{ n: number }[]>('SELECT count(*)::int AS n FROM processed_messages WHERE message_id = ANY($1::text[])', events.map((e) => e.message_id));
+      expect(inbox!.n).toBe(20);
+    } finally {
+      await sql.end();
+    }
+  });
+
   it('leaves a post to the background for the first-read delay, then reads a burst of the account\'s posts in one lookup', async () => {
     const ids = [await tweet('acct_burst', 'burst 1'), await tweet('acct_burst', 'burst 2'), await tweet('acct_burst', 'burst 3')];
     const wakes: number[] = [];
@@ -288,7 +320,7 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     for (const id of ids) {
       const postId = newPostId();
       postIds.push(postId);
-      await recordPublished({ db, repo, wake: (delayMs) => wakes.push(delayMs), firstReadDelayMs: MINUTE }, publishedEvent(ORG, postId, [{ accountId: 'acct_burst', provider: 'x', platformPostId: id }], clock.read()));
+      await new PublishedRecorder({ db, repo, wake: (delayMs) => wakes.push(delayMs), firstReadDelayMs: MINUTE }).record(publishedEvent(ORG, postId, [{ accountId: 'acct_burst', provider: 'x', platformPostId: id }], clock.read()));
     }
     expect(wakes).toHaveLength(3);
     expect((await nextSyncOf((await rowsOf(postIds[0]!))[0]!))?.getTime()).toBe(clock.read().getTime() + MINUTE);
@@ -444,7 +476,7 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     background.start();
     try {
       const postId = newPostId();
-      await recordPublished({ db, repo, wake: () => background.wake() }, publishedEvent(ORG, postId, [{ accountId: 'acct_n', provider: 'x', platformPostId: id }], clock.read()));
+      await new PublishedRecorder({ db, repo, wake: () => background.wake() }).record(publishedEvent(ORG, postId, [{ accountId: 'acct_n', provider: 'x', platformPostId: id }], clock.read()));
       for (let i = 0; i < 100 && (await rowsOf(postId))[0]!.syncStatus === 'pending'; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
       expect((await rowsOf(postId))[0]).toEqual(expect.objectContaining({ syncStatus: 'synced', metrics: expect.objectContaining({ like_count: 3 }) }));
     } finally {
@@ -461,7 +493,7 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
       // Let the first pass run and schedule the next one a minute away.
       await new Promise((resolve) => setTimeout(resolve, 200));
       const postId = newPostId();
-      await recordPublished({ db, repo, wake: () => background.wake(300) }, publishedEvent(ORG, postId, [{ accountId: 'acct_o', provider: 'x', platformPostId: id }], clock.read()));
+      await new PublishedRecorder({ db, repo, wake: () => background.wake(300) }).record(publishedEvent(ORG, postId, [{ accountId: 'acct_o', provider: 'x', platformPostId: id }], clock.read()));
       expect((await rowsOf(postId))[0]!.syncStatus).toBe('pending');
       for (let i = 0; i < 100 && (await rowsOf(postId))[0]!.syncStatus === 'pending'; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
       expect((await rowsOf(postId))[0]).toEqual(expect.objectContaining({ syncStatus: 'synced', metrics: expect.objectContaining({ like_count: 4 }) }));

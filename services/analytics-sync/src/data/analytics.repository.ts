@@ -24,7 +24,8 @@ export interface AnalyticsRecord {
 }
 
 /** What a published target brings: the record's identity and facts, before any sync. */
-export type NewRow = Pick<AnalyticsRecord, 'orgId' | 'postId' | 'accountId' | 'platform' | 'platformPostId' | 'platformPostUrl' | 'createdAt' | 'publishedAt'> & { text: string };
+/** A row to record, with when the background sync first reads it. */
+export type NewRow = Pick<AnalyticsRecord, 'orgId' | 'postId' | 'accountId' | 'platform' | 'platformPostId' | 'platformPostUrl' | 'createdAt' | 'publishedAt'> & { text: string; nextSyncAt: Date };
 
 export interface RowFilters {
   postId?: string | undefined;
@@ -132,13 +133,16 @@ export class AnalyticsRepository {
   ) {}
 
   /**
-   * Rows of a post.published event; a row that exists already is left as it is (redelivery, replays).
-   * The organization's counter row is locked first, so `seq` runs 1, 2, 3... per organization with no
-   * gaps and the counter always equals the number of rows.
+   * Rows of post.published events, of any organizations; a row that exists already is left as it
+   * is (redelivery, replays). Each organization's counter row is locked first (organizations in id
+   * order, so two writers never wait on each other in a cycle), so `seq` runs 1, 2, 3... per
+   * organization with no gaps, in the rows' order, and the counter always equals the number of rows.
+   * Returns how many rows were new.
    */
-  async insertPublished(tx: RawSql, rows: readonly NewRow[], nextSyncAt: Date): Promise<number> {
-    const orgId = rows[0]?.orgId;
-    if (orgId === undefined) return 0;
+  async insertPublished(tx: RawSql, rows: readonly NewRow[]): Promise<number> {
+    const byOrg = new Map<string, NewRow[]>();
+    for (const row of rows) byOrg.set(row.orgId, [...(byOrg.get(row.orgId) ?? []), row]);
+    if (byOrg.size === 0) return 0;
     // The statement below is planned for its values on every event, and looks each new row up on
     // its own (a LATERAL with LIMIT, which the planner cannot turn into a join). Planned once while
     // the table was nearly empty and kept by the connection (a generic plan, after a statement's
@@ -147,18 +151,25 @@ export class AnalyticsRepository {
     // 5,009 rows for one new row beside 5,008 (its test: record-published-plan.int.test.ts). Without
     // the LATERAL, even a fresh plan did the same: it joined the event's rows with all of the
     // organization's whenever it guessed those fewer than the 100 it assumes an event holds
-    // (docs/performance.md, "Plans made on empty tables"). Set before the counter's lock, so its
-    // round trip does not lengthen the time the lock is held.
+    // (docs/performance.md, "Plans made on empty tables"). Set before the counters' locks, so its
+    // round trip does not lengthen the time they are held.
     await tx.$executeRawUnsafe('SET LOCAL plan_cache_mode = force_custom_plan');
+    let inserted = 0;
+    for (const orgId of [...byOrg.keys()].sort()) inserted += await this.insertOrgRows(tx, orgId, byOrg.get(orgId)!);
+    return inserted;
+  }
+
+  /** One organization's rows: its counter's lock, then one statement for every row. */
+  private async insertOrgRows(tx: RawSql, orgId: string, rows: readonly NewRow[]): Promise<number> {
     const [counter] = await tx.$queryRawUnsafe<{ rows: string }[]>(
       `INSERT INTO analytics_org_counters (org_id, rows) VALUES ($1, 0)
        ON CONFLICT (org_id) DO UPDATE SET rows = analytics_org_counters.rows RETURNING rows::text`,
       orgId,
     );
-    // One statement for every row of the event (a job to 50 accounts was 50 round trips through
-    // Prisma: docs/performance.md). Under the counter's lock, this statement's snapshot already holds
-    // every row committed before, so the NOT EXISTS leaves no conflict and the new rows take the next
-    // seq numbers in the event's order, without a gap; the counter moves by as many.
+    // One statement for every row (a job to 50 accounts was 50 round trips through Prisma:
+    // docs/performance.md). Under the counter's lock, this statement's snapshot already holds every
+    // row committed before, so the NOT EXISTS leaves no conflict and the new rows take the next seq
+    // numbers in the rows' order, without a gap; the counter moves by as many.
     const input = rows.map((row, ord) => ({
       ord,
       post_id: row.postId,
@@ -169,12 +180,14 @@ export class AnalyticsRepository {
       text: row.text,
       created_at: row.createdAt.toISOString(),
       published_at: row.publishedAt?.toISOString() ?? null,
+      next_sync_at: row.nextSyncAt.toISOString(),
     }));
     const [result] = await tx.$queryRawUnsafe<{ inserted: number }[]>(
       `WITH input AS (
          SELECT DISTINCT ON (post_id, account_id) *
            FROM jsonb_to_recordset($2::jsonb) AS u(ord int, post_id text, account_id text, platform text, platform_post_id text,
-                                                   platform_post_url text, text text, created_at timestamptz, published_at timestamptz)
+                                                   platform_post_url text, text text, created_at timestamptz, published_at timestamptz,
+                                                   next_sync_at timestamptz)
           ORDER BY post_id, account_id, ord
        ), fresh AS (
          SELECT i.*, row_number() OVER (ORDER BY i.ord) AS n FROM input i
@@ -185,9 +198,10 @@ export class AnalyticsRepository {
          INSERT INTO analytics_rows (id, org_id, seq, post_id, account_id, platform, platform_post_id, platform_post_url, text, created_at, published_at)
          SELECT gen_random_uuid(), $1, $3::bigint + n, post_id, account_id, platform, platform_post_id, platform_post_url, text, created_at, published_at
            FROM fresh
-         RETURNING id, account_id
+         RETURNING id, post_id, account_id
        ), readings AS (
-         INSERT INTO analytics_readings (row_id, account_id, next_sync_at) SELECT id, account_id, $4::timestamptz FROM inserted
+         INSERT INTO analytics_readings (row_id, account_id, next_sync_at)
+         SELECT r.id, r.account_id, f.next_sync_at FROM inserted r JOIN fresh f ON f.post_id = r.post_id AND f.account_id = r.account_id
          RETURNING account_id, next_sync_at
        ), due AS (
          ${lowerAccountDue('readings')}
@@ -198,7 +212,6 @@ export class AnalyticsRepository {
       orgId,
       JSON.stringify(input),
       counter!.rows,
-      nextSyncAt.toISOString(),
     );
     return result!.inserted;
   }
