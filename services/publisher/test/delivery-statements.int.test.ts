@@ -135,7 +135,7 @@ describe('grouped delivery statements', () => {
     expect((await delivery(b.ids[1]!))!.finished_at).not.toBeNull();
   });
 
-  it('writes a job\'s deliveries here only while they keep it short of its targets: its last is left to the transaction that finishes jobs', async () => {
+  it('writes a job\'s deliveries here only while they keep it short of its targets: its last is left to the statement that closes jobs', async () => {
     const closing = await job(4);
     const open = await job(3);
     await recordOutcomesUnlessLast(sql, [published(closing.ids[0]!)]);
