@@ -62,13 +62,14 @@ export interface OutcomeToRecord {
   outcome: RecordedOutcome;
 }
 
-export type RecordedUnlessLast = { recorded: false } | { recorded: true; othersWaiting: boolean };
+/** What became of one outcome: written (and whether its organization has deliveries waiting for a slot), or left alone. */
+export type OutcomeRecorded = { recorded: false } | { recorded: true; othersWaiting: boolean };
 
 /** Whether a delivery written here leaves deliveries of its organization waiting for a slot, not woken already (as of the statement's start). */
 const OTHERS_WAITING = `EXISTS (SELECT 1 FROM deliveries WHERE org_id = done.org_id AND ${WAITING}) AS waiting`;
 
 /** Each item's result, in order, from the rows (`n`, `waiting`) of the deliveries written. */
-function resultsOf(items: readonly OutcomeToRecord[], rows: readonly { n: number; waiting: boolean }[]): RecordedUnlessLast[] {
+function resultsOf(items: readonly OutcomeToRecord[], rows: readonly { n: number; waiting: boolean }[]): OutcomeRecorded[] {
   const written = new Map(rows.map((row) => [Number(row.n), row.waiting]));
   return items.map((_, index) => {
     const waiting = written.get(index + 1);
@@ -90,7 +91,7 @@ function resultsOf(items: readonly OutcomeToRecord[], rows: readonly { n: number
  * woken already (as of the statement's start), so the slot it frees is offered without a probe of
  * its own.
  */
-export async function recordOutcomesUnlessLast(db: RawSql, items: readonly OutcomeToRecord[]): Promise<RecordedUnlessLast[]> {
+export async function recordOutcomesUnlessLast(db: RawSql, items: readonly OutcomeToRecord[]): Promise<OutcomeRecorded[]> {
   const rows = await db.$queryRawUnsafe<{ n: number; waiting: boolean }[]>(
     `WITH ${INPUT},
      ${OWN},
@@ -122,7 +123,7 @@ export async function recordOutcomesUnlessLast(db: RawSql, items: readonly Outco
 }
 
 export interface OutcomesClosingJobs {
-  results: RecordedUnlessLast[];
+  results: OutcomeRecorded[];
   /** The jobs whose last delivery was written here, now `published`, `partial` or `failed`: each is announced by the caller's transaction. */
   closedJobIds: string[];
 }

@@ -1,6 +1,6 @@
 import { createEnvelope, postFailed, postPublished } from '@svc/contracts';
 import { enqueueOutbox, type TransactionalClient } from '@svc/db';
-import { recordOutcomesClosingJobs, type OutcomeToRecord, type RecordedUnlessLast } from '../data/delivery-outcome.ts';
+import { recordOutcomesClosingJobs, type OutcomeToRecord, type OutcomeRecorded } from '../data/delivery-outcome.ts';
 import { readFinishedJobs } from '../data/finished-job.ts';
 import { toEventPayload } from './post-view.ts';
 
@@ -12,7 +12,7 @@ import { toEventPayload } from './post-view.ts';
  * insert. So each delivery is counted exactly once, and a job is announced exactly once, by the
  * transaction that closed it.
  */
-export async function recordClosingOutcomes(db: TransactionalClient, items: readonly OutcomeToRecord[]): Promise<RecordedUnlessLast[]> {
+export async function recordClosingOutcomes(db: TransactionalClient, items: readonly OutcomeToRecord[]): Promise<OutcomeRecorded[]> {
   return db.$transaction(async (tx) => {
     const { results, closedJobIds } = await recordOutcomesClosingJobs(tx, items);
     const closed = await readFinishedJobs(tx, closedJobIds);

@@ -4,7 +4,7 @@ import { isAppError } from '@svc/errors';
 import type { Logger } from '@svc/logger';
 import { isProviderError, type MediaInput, type Network, type Providers, type PublishResult } from '@svc/providers';
 import { claimDeliveries, type ClaimedAttempt, type ClaimResult, type DeliveryToClaim } from '../data/delivery-claim.ts';
-import { recordOutcomesUnlessLast, type OutcomeToRecord, type RecordedUnlessLast } from '../data/delivery-outcome.ts';
+import { recordOutcomesUnlessLast, type OutcomeToRecord, type OutcomeRecorded } from '../data/delivery-outcome.ts';
 import { readDeliveriesToRun, type DeliveryRead, type DeliveryToRun, type JobToRun } from '../data/delivery-to-run.ts';
 import { hasWaitingDeliveries, wakeWaitingDeliveries } from '../data/org-waiting.ts';
 import type { AccountCredentials, AccountsClient } from './accounts-client.ts';
@@ -94,8 +94,8 @@ export class DeliveryRunner {
    */
   private readonly reads: BatchQueue<string, DeliveryRead>;
   private readonly claims: BatchQueue<DeliveryToClaim, ClaimResult>;
-  private readonly outcomes: BatchQueue<OutcomeToRecord, RecordedUnlessLast>;
-  private readonly closings: BatchQueue<OutcomeToRecord, RecordedUnlessLast>;
+  private readonly outcomes: BatchQueue<OutcomeToRecord, OutcomeRecorded>;
+  private readonly closings: BatchQueue<OutcomeToRecord, OutcomeRecorded>;
   /**
    * Wakes asked for by organization, one statement per organization for every ask made while the
    * previous round ran: a round starts after each of its asks, so it sees every wait committed
