@@ -23,8 +23,7 @@ export interface AnalyticsRecord {
   staleAfter: Date | null;
 }
 
-/** What a published target brings: the record's identity and facts, before any sync. */
-/** A row to record, with when the background sync first reads it. */
+/** What a published target brings: the record's identity and facts, before any sync, and when the background first reads it. */
 export type NewRow = Pick<AnalyticsRecord, 'orgId' | 'postId' | 'accountId' | 'platform' | 'platformPostId' | 'platformPostUrl' | 'createdAt' | 'publishedAt'> & { text: string; nextSyncAt: Date };
 
 export interface RowFilters {
@@ -141,7 +140,11 @@ export class AnalyticsRepository {
    */
   async insertPublished(tx: RawSql, rows: readonly NewRow[]): Promise<number> {
     const byOrg = new Map<string, NewRow[]>();
-    for (const row of rows) byOrg.set(row.orgId, [...(byOrg.get(row.orgId) ?? []), row]);
+    for (const row of rows) {
+      const ofOrg = byOrg.get(row.orgId);
+      if (ofOrg === undefined) byOrg.set(row.orgId, [row]);
+      else ofOrg.push(row);
+    }
     if (byOrg.size === 0) return 0;
     // The statement below is planned for its values on every event, and looks each new row up on
     // its own (a LATERAL with LIMIT, which the planner cannot turn into a join). Planned once while

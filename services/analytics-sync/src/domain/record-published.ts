@@ -69,10 +69,12 @@ export class PublishedRecorder {
 
   /** One transaction for the events: the rows of those not processed before, then a wake for the earliest first read. */
   private async recordTogether(items: EventRows[]): Promise<undefined[]> {
-    const { fresh, result: inserted } = await processEachOnce(this.deps.db, CONSUMER, items.map((item) => item.messageId), (tx, fresh) =>
-      this.deps.repo.insertPublished(tx, items.filter((item) => fresh.has(item.messageId)).flatMap((item) => item.rows)));
-    if (inserted > 0) {
-      const firstRead = Math.min(...items.filter((item) => fresh.has(item.messageId)).flatMap((item) => item.rows.map((row) => row.nextSyncAt.getTime())));
+    const { result } = await processEachOnce(this.deps.db, CONSUMER, items.map((item) => item.messageId), async (tx, fresh) => {
+      const rows = items.filter((item) => fresh.has(item.messageId)).flatMap((item) => item.rows);
+      return { rows, inserted: await this.deps.repo.insertPublished(tx, rows) };
+    });
+    if (result.inserted > 0) {
+      const firstRead = Math.min(...result.rows.map((row) => row.nextSyncAt.getTime()));
       this.deps.wake(Math.max(0, firstRead - Date.now()));
     }
     return items.map(() => undefined);
