@@ -1,9 +1,8 @@
 import path from 'node:path';
-import { createPrismaAdapter } from '@svc/db';
+import { openPgDatabase, type PgDatabase } from '@svc/db';
 import { AppError } from '@svc/errors';
 import { createLogger } from '@svc/logger';
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
-import { PrismaClient } from '../../services/gateway/src/generated/prisma/client.ts';
 import { IdempotencyPruner } from '../../services/gateway/src/idempotency/idempotency-pruner.ts';
 import { IdempotencyStore, type OperationId } from '../../services/gateway/src/idempotency/idempotency-store.ts';
 
@@ -12,14 +11,14 @@ const DAY_MS = 24 * 3600_000;
 /** The gateway's Idempotency-Key store against its real table (decisions §2). */
 describe('IdempotencyStore (gateway database)', () => {
   let database: TestDatabase;
-  let db: PrismaClient;
+  let db: PgDatabase;
   let n = 0;
   const scope = (key = `key-${(n += 1)}`) => ({ orgId: 'org_1', key, method: 'post', path: '/v1/publish' });
   const accepted = (body: unknown) => async () => ({ status: 202, body });
 
   beforeAll(async () => {
     database = await createTestDatabase({ prefix: 'gateway-idem', serviceDir: path.resolve(__dirname, '../../services/gateway') });
-    db = new PrismaClient({ adapter: createPrismaAdapter(database.connection) });
+    db = openPgDatabase(database.connection, { max: 4, onPoolError: () => undefined });
   }, 60_000);
 
   afterAll(async () => {
@@ -74,7 +73,7 @@ describe('IdempotencyStore (gateway database)', () => {
     const store = new IdempotencyStore(db);
     const limited = scope();
     await expect(store.run(limited, {}, async () => { throw new AppError('rate_limited', 'slow down', { retryable: true }); })).rejects.toMatchObject({ code: 'rate_limited' });
-    expect(await db.idempotencyRecord.findUnique({ where: { orgId_key: { orgId: 'org_1', key: limited.key } } })).toBeNull();
+    expect(await db.$queryRawUnsafe('SELECT key FROM idempotency_records WHERE org_id = $1 AND key = $2', 'org_1', limited.key)).toEqual([]);
     expect((await store.run(limited, { other: true }, accepted({ ok: true }))).body).toEqual({ ok: true });
   });
 
@@ -182,6 +181,6 @@ describe('IdempotencyStore (gateway database)', () => {
     await new IdempotencyStore(db).run({ ...live, orgId: 'org_prune' }, {}, accepted({}));
     const pruner = new IdempotencyPruner({ db, logger: createLogger({ service: 'gateway-test', level: 'silent' }), batchSize: 1000 });
     expect(await pruner.pruneExpired()).toBeGreaterThanOrEqual(12_000);
-    expect(await db.idempotencyRecord.count({ where: { orgId: 'org_prune' } })).toBe(1);
+    expect(await db.$queryRawUnsafe('SELECT count(*)::int AS n FROM idempotency_records WHERE org_id = $1', 'org_prune')).toEqual([{ n: 1 }]);
   });
 });

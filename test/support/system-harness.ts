@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { connectionConfig, dropDatabase } from '@svc/db';
+import { connectionConfig, dropDatabase, openPgDatabase } from '@svc/db';
 import { createLogger } from '@svc/logger';
 import { openServiceRuntime, runWorkerService, type DatabaseClient, type RunningWorker, type ServiceRuntime, type WorkerWiring } from '@svc/runtime';
 import { TEST_AMQP_URL, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName, uniqueNamespace } from '@svc/testing';
@@ -33,10 +33,8 @@ import { loadServiceConfig as loadAnalyticsConfig } from '../../services/analyti
 import { PrismaClient as AnalyticsClient } from '../../services/analytics-sync/src/generated/prisma/client.ts';
 import { wire as wireAnalytics } from '../../services/analytics-sync/src/wiring.ts';
 import { loadServiceConfig as loadWebhookDispatcherConfig } from '../../services/webhook-dispatcher/src/config.ts';
-import { openDispatcherDb } from '../../services/webhook-dispatcher/src/data/database.ts';
 import { wire as wireWebhookDispatcher } from '../../services/webhook-dispatcher/src/wiring.ts';
 import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
-import { PrismaClient as GatewayClient } from '../../services/gateway/src/generated/prisma/client.ts';
 
 const root = path.resolve(__dirname, '../..');
 export const JWT_SECRET = 'system-harness-jwt-secret-32-characters!';
@@ -81,7 +79,7 @@ export const SERVICES = {
   },
   'webhook-dispatcher': {
     load: loadWebhookDispatcherConfig,
-    openClient: openDispatcherDb,
+    openClient: openPgDatabase,
     wire: wireWebhookDispatcher as unknown as ServiceModule['wire'],
   },
 } satisfies Record<string, { load: unknown; wire: unknown } & ({ createClient: unknown } | { openClient: unknown })>;
@@ -210,7 +208,7 @@ export async function startSystem(options: SystemOptions): Promise<SystemHarness
     serviceDir: path.join(root, 'services', 'gateway'),
     config: gatewayConfig,
     logger: gatewayLogger,
-    createClient: (adapter) => new GatewayClient({ adapter }),
+    openClient: openPgDatabase,
   });
   const redis = await connectedRedisClient(TEST_REDIS_URL);
   const gateway = composeGateway({ config: gatewayConfig, runtime: gatewayRuntime, redis, logger: gatewayLogger, isDraining: () => false, rateLimitPrefix: uniqueName('rl') });

@@ -8,7 +8,7 @@ import { createLogger } from '@svc/logger';
 import { runWorkerService, type DatabaseClient, type RunningWorker } from '@svc/runtime';
 import request from 'supertest';
 import { loadServiceConfig } from '../../services/webhook-dispatcher/src/config.ts';
-import { openDispatcherDb } from '../../services/webhook-dispatcher/src/data/database.ts';
+import { openPgDatabase } from '@svc/db';
 import { wire } from '../../services/webhook-dispatcher/src/wiring.ts';
 import { connectAccount, validBody } from '../publishing/publishing-support.ts';
 import { startSystem, type SystemHarness } from '../support/system-harness.ts';
@@ -335,7 +335,7 @@ describe('webhook deliveries', () => {
       config,
       logger: createLogger({ service: 'webhook-dispatcher', level: 'silent' }),
       probePort: 0,
-      openClient: openDispatcherDb,
+      openClient: openPgDatabase,
       wire: (runtime) => wire(runtime as never, config),
     });
     system.workers['webhook-dispatcher'] = restarted;

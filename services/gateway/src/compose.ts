@@ -1,3 +1,4 @@
+import type { PgDatabase } from '@svc/db';
 import type { Logger } from '@svc/logger';
 import { storageFromConfig, type MediaStorage } from '@svc/media';
 import type { ServiceRuntime } from '@svc/runtime';
@@ -9,7 +10,6 @@ import type { GatewayConfig } from './config.ts';
 import { ApiKeysRepository } from './data/api-keys.repository.ts';
 import { OrganizationsRepository } from './data/organizations.repository.ts';
 import { ApiKeyService } from './domain/api-keys.ts';
-import type { PrismaClient } from './generated/prisma/client.ts';
 import { createHttpMetrics } from './http/http-metrics.ts';
 import type { Route } from './http/route.ts';
 import { rpcCaller } from './http/rpc-caller.ts';
@@ -30,7 +30,7 @@ import { webhookRoutes } from './routes/webhooks.routes.ts';
 
 export interface GatewayParts {
   config: GatewayConfig;
-  runtime: ServiceRuntime<PrismaClient>;
+  runtime: ServiceRuntime<PgDatabase>;
   redis: Redis;
   logger: Logger;
   isDraining: () => boolean;

@@ -2,12 +2,12 @@
 // commands to the services that own the data.
 import path from 'node:path';
 import { exitOnConfigError } from '@svc/config';
+import { openPgDatabase } from '@svc/db';
 import { createLogger } from '@svc/logger';
 import { exitOnSignal, openServiceRuntime, startProbeServer } from '@svc/runtime';
 import { composeGateway } from './compose.ts';
 import { createRedisClient } from './rate-limit/redis-client.ts';
 import { loadGatewayConfig } from './config.ts';
-import { PrismaClient } from './generated/prisma/client.ts';
 import { IdempotencyPruner } from './idempotency/idempotency-pruner.ts';
 
 async function main(): Promise<void> {
@@ -18,7 +18,9 @@ async function main(): Promise<void> {
     serviceDir: path.resolve(__dirname, '..'),
     config,
     logger,
-    createClient: (adapter) => new PrismaClient({ adapter }),
+    // No Prisma client in this process: its query compiler would cost ~20 MB of RSS from the first
+    // query (docs/performance.md, "The gateway without Prisma's client"). A plain pg pool.
+    openClient: openPgDatabase,
   });
   await runtime.broker.serveRpc({ messages: [], handlers: {} });
   const redis = createRedisClient(config.REDIS_URL);

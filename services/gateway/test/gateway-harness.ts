@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
-import { createPrismaAdapter } from '@svc/db';
+import { openPgDatabase, type PgDatabase } from '@svc/db';
 import { createLogger } from '@svc/logger';
 import { Broker } from '@svc/messaging';
 import { createTestDatabase, TEST_AMQP_URL, TEST_REDIS_URL, uniqueName, uniqueNamespace } from '@svc/testing';
@@ -12,7 +12,6 @@ import { createJwtVerifier } from '../src/auth/jwt-verifier.ts';
 import { ApiKeysRepository } from '../src/data/api-keys.repository.ts';
 import { OrganizationsRepository } from '../src/data/organizations.repository.ts';
 import { ApiKeyService } from '../src/domain/api-keys.ts';
-import { PrismaClient } from '../src/generated/prisma/client.ts';
 import { defineRoute, type Route } from '../src/http/route.ts';
 import { buildOpenApiDocument } from '../src/openapi/build-openapi.ts';
 import { defineOperation } from '../src/openapi/operation.ts';
@@ -39,7 +38,7 @@ export async function signJwt(claims: Record<string, unknown>, options: { secret
 
 export interface GatewayHarness {
   app: ReturnType<typeof createApp>;
-  db: PrismaClient;
+  db: PgDatabase;
   broker: Broker;
   redis: Redis;
   /** The AMQP namespace of this run, for test services that must meet the gateway on the broker. */
@@ -51,7 +50,7 @@ export interface GatewayHarness {
 
 export async function startGatewayHarness(options: { rateLimit?: Partial<RateLimitSettings>; extraRoutes?: (broker: Broker) => Route[]; trustProxyHops?: number } = {}): Promise<GatewayHarness> {
   const database = await createTestDatabase({ prefix: 'gateway', serviceDir: path.resolve(__dirname, '..') });
-  const db = new PrismaClient({ adapter: createPrismaAdapter(database.connection) });
+  const db = openPgDatabase(database.connection, { max: 4, onPoolError: () => undefined });
   const logger = createLogger({ service: 'gateway-test', level: 'silent' });
   const namespace = uniqueNamespace('gw');
   const broker = await Broker.connect({ url: TEST_AMQP_URL, namespace, service: 'gateway', logger, rpcTimeoutMs: 500 });

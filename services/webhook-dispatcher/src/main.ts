@@ -2,14 +2,14 @@
 import path from 'node:path';
 import { workerMain } from '@svc/runtime';
 import { loadServiceConfig } from './config.ts';
-import { openDispatcherDb } from './data/database.ts';
+import { openPgDatabase } from '@svc/db';
 import { wire } from './wiring.ts';
 
 workerMain({
   name: 'webhook-dispatcher',
   serviceDir: path.resolve(__dirname, '..'),
   loadConfig: loadServiceConfig,
-  // No Prisma client in this process (its memory; see data/database.ts): a plain pg pool.
-  openClient: openDispatcherDb,
+  // No Prisma client in this process (its memory; see openPgDatabase of @svc/db): a plain pg pool.
+  openClient: openPgDatabase,
   wire: (runtime, config) => wire(runtime, config),
 });

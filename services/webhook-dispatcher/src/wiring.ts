@@ -4,7 +4,7 @@ import { Counter } from 'prom-client';
 import type { Config } from './config.ts';
 import { attemptCommands, attemptHandlers } from './consumers/delivery-attempt.consumer.ts';
 import { customerEvents, eventHandlers, EVENTS_QUEUE } from './consumers/events.consumer.ts';
-import type { DispatcherDb } from './data/database.ts';
+import type { PgDatabase } from '@svc/db';
 import { DeliveriesRepository } from './data/deliveries.repository.ts';
 import { EndpointsRepository } from './data/endpoints.repository.ts';
 import { AttemptCommands, DELIVERIES_QUEUE } from './domain/attempt-commands.ts';
@@ -26,7 +26,7 @@ const PRUNE_BATCH = 1000;
  * events consumer (fan-out), the attempts consumer (delivery, retries), RPC for the gateway and the
  * overdue sweeper.
  */
-export async function wire(runtime: ServiceRuntime<DispatcherDb>, config: Config): Promise<WorkerWiring> {
+export async function wire(runtime: ServiceRuntime<PgDatabase>, config: Config): Promise<WorkerWiring> {
   const { db, logger, broker } = runtime;
   const secrets = new SecretBox(vaultFromConfig(config.VAULT_KEYS, config.VAULT_ACTIVE_KEY_ID));
   const hot = runtime.openPool(config.WEBHOOK_DB_POOL_SIZE);

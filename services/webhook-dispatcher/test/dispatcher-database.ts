@@ -2,12 +2,12 @@
 // SQL level. Registers its own beforeAll/afterAll; the fields are set once beforeAll has run.
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
-import { openDispatcherDb, type DispatcherDb } from '../src/data/database.ts';
+import { openPgDatabase, type PgDatabase } from '@svc/db';
 import { DeliveriesRepository } from '../src/data/deliveries.repository.ts';
 import { EndpointsRepository } from '../src/data/endpoints.repository.ts';
 
 export interface DispatcherDatabase {
-  db: DispatcherDb;
+  db: PgDatabase;
   endpoints: EndpointsRepository;
   deliveries: DeliveriesRepository;
 }
@@ -18,7 +18,7 @@ export function useDispatcherDatabase(prefix: string): DispatcherDatabase {
   beforeAll(async () => {
     database = await createTestDatabase({ prefix, serviceDir: path.resolve(__dirname, '..') });
     // An idle connection dropped by the server is nothing these tests check; the pool replaces it.
-    state.db = openDispatcherDb(database.connection, { max: 4, onPoolError: () => undefined });
+    state.db = openPgDatabase(database.connection, { max: 4, onPoolError: () => undefined });
     state.endpoints = new EndpointsRepository(state.db);
     state.deliveries = new DeliveriesRepository(state.db);
   });

@@ -1,4 +1,4 @@
-import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { RawSql } from '@svc/db';
 
 export interface ApiKeyRecord {
   id: string;
@@ -11,15 +11,22 @@ export interface ApiKeyRecord {
   revokedAt: Date | null;
 }
 
-const UNIQUE_VIOLATION = 'P2002';
+const UNIQUE_VIOLATION = '23505';
 
+const COLUMNS = 'id::text AS id, org_id AS "orgId", name, prefix, hash, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"';
+
+/** API keys, in SQL on the gateway's pg pool (no Prisma client in this process: compose.ts). */
 export class ApiKeysRepository {
-  constructor(private readonly db: PrismaClient) {}
+  constructor(private readonly db: RawSql) {}
 
   /** Returns false when the prefix is taken (astronomically rare), so the caller draws a new key. */
   async create(record: { id: string; orgId: string; name: string; prefix: string; hash: string; createdBy: string }): Promise<ApiKeyRecord | false> {
     try {
-      return await this.db.apiKey.create({ data: record });
+      const [created] = await this.db.$queryRawUnsafe<ApiKeyRecord[]>(
+        `INSERT INTO api_keys (id, org_id, name, prefix, hash, created_by) VALUES ($1::uuid, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+        record.id, record.orgId, record.name, record.prefix, record.hash, record.createdBy,
+      );
+      return created!;
     } catch (error) {
       if ((error as { code?: string }).code === UNIQUE_VIOLATION) return false;
       throw error;
@@ -27,20 +34,24 @@ export class ApiKeysRepository {
   }
 
   listActive(orgId: string): Promise<ApiKeyRecord[]> {
-    return this.db.apiKey.findMany({ where: { orgId, revokedAt: null }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+    return this.db.$queryRawUnsafe<ApiKeyRecord[]>(
+      `SELECT ${COLUMNS} FROM api_keys WHERE org_id = $1 AND revoked_at IS NULL ORDER BY created_at DESC, id DESC`,
+      orgId,
+    );
   }
 
-  findByPrefix(prefix: string): Promise<ApiKeyRecord | null> {
-    return this.db.apiKey.findUnique({ where: { prefix } });
+  async findByPrefix(prefix: string): Promise<ApiKeyRecord | null> {
+    const [found] = await this.db.$queryRawUnsafe<ApiKeyRecord[]>(`SELECT ${COLUMNS} FROM api_keys WHERE prefix = $1`, prefix);
+    return found ?? null;
   }
 
   /** Revokes an active key of the organization; false when there is none (unknown, foreign or revoked). */
   async revoke(orgId: string, id: string): Promise<boolean> {
-    const { count } = await this.db.apiKey.updateMany({ where: { id, orgId, revokedAt: null }, data: { revokedAt: new Date() } });
+    const count = await this.db.$executeRawUnsafe('UPDATE api_keys SET revoked_at = now() WHERE id = $1::uuid AND org_id = $2 AND revoked_at IS NULL', id, orgId);
     return count === 1;
   }
 
   async touch(id: string, at: Date): Promise<void> {
-    await this.db.apiKey.updateMany({ where: { id }, data: { lastUsedAt: at } });
+    await this.db.$executeRawUnsafe('UPDATE api_keys SET last_used_at = $2 WHERE id = $1::uuid', id, at);
   }
 }

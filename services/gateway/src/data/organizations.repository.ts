@@ -1,4 +1,4 @@
-import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { RawSql } from '@svc/db';
 
 const MAX_REMEMBERED = 10_000;
 
@@ -6,16 +6,12 @@ const MAX_REMEMBERED = 10_000;
 export class OrganizationsRepository {
   private readonly known = new Set<string>();
 
-  constructor(private readonly db: PrismaClient) {}
+  constructor(private readonly db: RawSql) {}
 
   async ensure(orgId: string): Promise<void> {
     if (this.known.has(orgId)) return;
-    try {
-      await this.db.organization.upsert({ where: { id: orgId }, create: { id: orgId }, update: {} });
-    } catch (error) {
-      // Concurrent first requests of a new organization race to create it; the loser finds it made.
-      if ((error as { code?: string }).code !== 'P2002') throw error;
-    }
+    // Concurrent first requests of a new organization race to create it; the loser finds it made.
+    await this.db.$executeRawUnsafe('INSERT INTO organizations (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', orgId);
     if (this.known.size >= MAX_REMEMBERED) this.known.clear();
     this.known.add(orgId);
   }

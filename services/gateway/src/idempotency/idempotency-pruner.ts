@@ -1,10 +1,9 @@
-import { deleteInBatches } from '@svc/db';
+import { deleteInBatches, type RawSql } from '@svc/db';
 import type { Logger } from '@svc/logger';
 import { startPruner, type PeriodicTask } from '@svc/runtime';
-import type { PrismaClient } from '../generated/prisma/client.ts';
 
 export interface IdempotencyPrunerOptions {
-  db: PrismaClient;
+  db: RawSql;
   logger: Logger;
   /** Time between passes; each pass deletes every record expired by then. */
   intervalMs?: number;

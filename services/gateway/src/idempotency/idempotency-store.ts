@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError, conflict, isAppError, validationError, type ErrorCode, type ErrorDetail } from '@svc/errors';
-import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { RawSql } from '@svc/db';
 
 export interface IdempotencyScope {
   orgId: string;
@@ -94,7 +94,7 @@ export class IdempotencyStore {
   private readonly ttlMs: number;
   private readonly leaseMs: number;
 
-  constructor(private readonly db: PrismaClient, options: IdempotencyStoreOptions = {}) {
+  constructor(private readonly db: RawSql, options: IdempotencyStoreOptions = {}) {
     this.ttlMs = options.ttlMs ?? DAY_MS;
     this.leaseMs = options.leaseMs ?? LEASE_MS;
   }
@@ -144,14 +144,17 @@ export class IdempotencyStore {
 
   /** The key is taken: replay, refuse, or take over a record no live run holds (returns its creation time). */
   private async claimExisting(scope: IdempotencyScope, requestHash: string): Promise<StoredResponse | Date> {
-    const record = await this.db.idempotencyRecord.findUnique({ where: { orgId_key: { orgId: scope.orgId, key: scope.key } } });
-    if (record === null) throw conflict('A request with this Idempotency-Key just finished without a result; send it again.');
-    if (record.requestHash !== requestHash || record.method !== scope.method || record.path !== scope.path) {
+    const [record] = await this.db.$queryRawUnsafe<{ method: string; path: string; request_hash: string; status: number | null; response_body: unknown }[]>(
+      'SELECT method, path, request_hash, status, response_body FROM idempotency_records WHERE org_id = $1 AND key = $2',
+      scope.orgId, scope.key,
+    );
+    if (record === undefined) throw conflict('A request with this Idempotency-Key just finished without a result; send it again.');
+    if (record.request_hash !== requestHash || record.method !== scope.method || record.path !== scope.path) {
       throw new AppError('idempotency_conflict', 'This Idempotency-Key was already used with a different request; use a new key for a new request.', {
         details: [{ path: '/headers/idempotency-key', message: `first used for ${record.method.toUpperCase()} ${record.path} with another body` }],
       });
     }
-    if (record.status !== null) return replay(record.status, record.responseBody);
+    if (record.status !== null) return replay(record.status, record.response_body);
     const [claimed] = await this.db.$queryRawUnsafe<{ created_at: Date }[]>(
       `UPDATE idempotency_records SET locked_until = now() + make_interval(secs => $3::float8)
         WHERE org_id = $1 AND key = $2 AND status IS NULL AND (locked_until IS NULL OR locked_until <= now())
