@@ -2,12 +2,17 @@
 // prefixed logs, restarting a crashed one with backoff. SIGINT, SIGTERM or SIGHUP stops every child
 // gracefully, restarts none, and the supervisor exits when all have stopped.
 // SERVICES=gateway,publisher runs only the services named (the sandbox counts as one).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { concurrently } from 'concurrently';
 
-// The V8 flags every service runs with, as in the image's CMD (deploy/Dockerfile); SERVICE_NODE_FLAGS
-// overrides. On the command line, because NODE_OPTIONS refuses --liftoff-only.
-const nodeFlags = process.env.SERVICE_NODE_FLAGS ?? readFileSync(new URL('../deploy/node-flags', import.meta.url), 'utf8').trim();
+// The V8 flags a service runs with, as in its Kubernetes command: deploy/node-flags.<service> where it
+// has its own, deploy/node-flags otherwise (the image's CMD); SERVICE_NODE_FLAGS overrides both. On
+// the command line, because NODE_OPTIONS refuses --liftoff-only.
+function nodeFlags(name) {
+  if (process.env.SERVICE_NODE_FLAGS !== undefined) return process.env.SERVICE_NODE_FLAGS;
+  const own = new URL(`../deploy/node-flags.${name}`, import.meta.url);
+  return readFileSync(existsSync(own) ? own : new URL('../deploy/node-flags', import.meta.url), 'utf8').trim();
+}
 
 const all = ['gateway', 'accounts', 'publisher', 'scheduler', 'webhook-dispatcher', 'analytics-sync', 'billing'];
 if (process.env.SANDBOX !== 'off') all.unshift('sandbox');
@@ -21,7 +26,7 @@ const services = only === undefined || only.length === 0 ? all : all.filter((nam
 
 const commands = services.map((name) => ({
   name,
-  command: name === 'sandbox' ? `node services/${name}/dist/main.js` : `node ${nodeFlags} services/${name}/dist/main.js`,
+  command: name === 'sandbox' ? `node services/${name}/dist/main.js` : `node ${nodeFlags(name)} services/${name}/dist/main.js`,
   env: name === 'sandbox' ? { PORT: process.env.SANDBOX_PORT ?? '4010' } : {},
 }));
 

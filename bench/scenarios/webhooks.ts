@@ -18,7 +18,7 @@ import { connectionConfig, dropDatabase } from '@svc/db';
 import { createLogger } from '@svc/logger';
 import { Broker } from '@svc/messaging';
 import { TEST_AMQP_URL, TEST_DATABASE_URL, uniqueName, uniqueNamespace } from '@svc/testing';
-import { SERVICE_NODE_FLAGS } from '../../test/support/service-process.ts';
+import { serviceNodeFlags } from '../../test/support/service-process.ts';
 import { rssMb } from '../support/bench-system.ts';
 import type { BenchResult } from '../support/results.ts';
 
@@ -150,7 +150,7 @@ export async function benchWebhooks(options: WebhooksOptions): Promise<BenchResu
   await new Promise<void>((resolve) => sink.server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(sink.server.address() as AddressInfo).port}/hook`;
   const broker = await Broker.connect({ url: TEST_AMQP_URL, namespace, service: 'bench', logger });
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : []), main], {
+  const child = spawn(process.execPath, [...serviceNodeFlags('webhook-dispatcher'), ...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : []), main], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {

@@ -250,8 +250,17 @@ describe('deploy/Dockerfile', () => {
     expect(finalStage.find((i) => i.keyword === 'STOPSIGNAL')?.args).toBe('SIGTERM');
   });
 
+  it.each(productionServices.map((facts) => facts.name))('runs %s with its V8 flags: its compose command, or the image\'s CMD when it has no flags of its own', (name) => {
+    const cmd = list(JSON.parse(finalStage.filter((i) => i.keyword === 'CMD').at(-1)?.args ?? '[]'), 'CMD').map(String);
+    const command = service(name).command;
+    const argv = command === undefined ? cmd : list(command, `${name} command`).map(String);
+    expect(argv).toEqual(['node', ...nodeFlags(name), '/app/main.js']);
+  });
+
   it('gives node only flags it accepts on the command line (a bad flag would stop every container at start)', () => {
-    expect(execFileSync(process.execPath, [...nodeFlags(), '-e', 'process.stdout.write("ok")'], { encoding: 'utf8' })).toBe('ok');
+    for (const name of [undefined, ...productionServices.map((facts) => facts.name)]) {
+      expect(execFileSync(process.execPath, [...nodeFlags(name), '-e', 'process.stdout.write("ok")'], { encoding: 'utf8' })).toBe('ok');
+    }
     expect(finalStage.some((i) => i.keyword === 'ENV' && i.args.includes('NODE_OPTIONS'))).toBe(false);
   });
 

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventSubscriptions } from '@svc/contracts';
 
@@ -9,9 +9,16 @@ export function readRepoFile(relativePath: string): string {
   return readFileSync(join(repoRoot, relativePath), 'utf8');
 }
 
+/**
+ * The V8 flags a service runs with: `deploy/node-flags.<service>` where it has its own (its
+ * Kubernetes command and its compose `command`), `deploy/node-flags` otherwise and for the image's CMD.
+ */
+export function nodeFlags(service?: string): string[] {
+  const own = `deploy/node-flags.${service}`;
+  return readRepoFile(service !== undefined && existsSync(join(repoRoot, own)) ? own : 'deploy/node-flags').trim().split(/\s+/);
+}
+
 /** The services the deployment artefacts must run, with their probe endpoints. */
-/** The V8 flags every service runs with (deploy/node-flags): the image's CMD and Kubernetes' command. */
-export const nodeFlags = (): string[] => readRepoFile('deploy/node-flags').trim().split(/\s+/);
 
 export interface ServiceFacts {
   name: string;

@@ -163,8 +163,8 @@ describe('k8s workloads', () => {
       expect(get(deployment, 'spec.replicas')).toBeUndefined();
     });
 
-    it('runs node, with the V8 flags of deploy/node-flags, on the service entry point directly', () => {
-      expect(container(service).command).toEqual(['node', ...nodeFlags(), `services/${name}/dist/main.js`]);
+    it('runs node, with its V8 flags (deploy/node-flags.<service> or deploy/node-flags), on the service entry point directly', () => {
+      expect(container(service).command).toEqual(['node', ...nodeFlags(name), `services/${name}/dist/main.js`]);
       expect(container(service).args).toBeUndefined();
     });
 

@@ -7,10 +7,15 @@ import { createInterface } from 'node:readline';
 const root = path.resolve(__dirname, '../..');
 
 /**
- * The V8 flags every service runs with, as in the image's CMD (deploy/Dockerfile); SERVICE_NODE_FLAGS
- * overrides. On the command line, because NODE_OPTIONS refuses --liftoff-only.
+ * The V8 flags a service runs with, as in its Kubernetes command: `deploy/node-flags.<service>` where
+ * the service has its own, `deploy/node-flags` otherwise (the image's CMD). SERVICE_NODE_FLAGS
+ * overrides both, for every service. On the command line, because NODE_OPTIONS refuses --liftoff-only.
  */
-export const SERVICE_NODE_FLAGS = (process.env.SERVICE_NODE_FLAGS ?? readFileSync(path.join(root, 'deploy/node-flags'), 'utf8')).split(/\s+/).filter(Boolean);
+export function serviceNodeFlags(name: string): string[] {
+  const own = path.join(root, `deploy/node-flags.${name}`);
+  const text = process.env.SERVICE_NODE_FLAGS ?? readFileSync(existsSync(own) ? own : path.join(root, 'deploy/node-flags'), 'utf8');
+  return text.split(/\s+/).filter(Boolean);
+}
 
 /** A built service (dist/) running as its own process, the way scripts/start and Kubernetes run it. */
 export interface ServiceProcess {
@@ -33,7 +38,7 @@ export function serviceEntry(name: string): string {
  * the entry (e.g. `--cpu-prof`, which NODE_OPTIONS does not accept).
  */
 export function startServiceProcess(name: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs, serviceEntry(name)], { env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', PROBE_PORT: '0', PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...serviceNodeFlags(name), ...nodeArgs, serviceEntry(name)], { env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', PROBE_PORT: '0', PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (line) => lines.push(line));
   return new Promise((resolve, reject) => {
