@@ -10,6 +10,7 @@ import { AppError } from '@svc/errors';
 import { runWithContext, type Logger } from '@svc/logger';
 import { copyProperties, decodeJson, errorSummary, RETRY_COUNT_HEADER, RETRY_TIER_HEADER, retryCountOf } from './amqp-message.ts';
 import type { ResolvedOptions } from './broker-options.ts';
+import { AckCoalescer } from './ack-coalescer.ts';
 import { ChannelConsumer } from './channel-consumer.ts';
 import type { Names } from './names.ts';
 import type { Publisher } from './publisher.ts';
@@ -49,6 +50,8 @@ export class WorkConsumer extends ChannelConsumer {
   private readonly spec: WorkConsumerSpec;
   private readonly deps: WorkConsumerDeps;
   readonly workQueue: string;
+  /** Each channel's acks, sent together once per turn (AckCoalescer). */
+  private readonly acks = new WeakMap<Channel, AckCoalescer>();
 
   constructor(spec: WorkConsumerSpec, deps: WorkConsumerDeps) {
     super(deps.logger, deps.names.workQueue(spec.queue));
@@ -91,7 +94,15 @@ export class WorkConsumer extends ChannelConsumer {
     this.deps.onChannelLost(this);
   }
 
+  /** The acks of handlers that finished leave before the channel closes, or they would be redelivered. */
+  override async closeChannel(): Promise<void> {
+    if (this.channel !== undefined) this.acks.get(this.channel)?.flush();
+    await super.closeChannel();
+  }
+
   protected async handle(channel: Channel, message: ConsumeMessage): Promise<void> {
+    // Before any await: no ack of several deliveries at once may cover this one while it runs.
+    this.acksOf(channel).received(message);
     const started = Date.now();
     let envelope: Envelope;
     let def: EventOrCommandDef;
@@ -170,14 +181,26 @@ export class WorkConsumer extends ChannelConsumer {
       // x-delivery-limit.
       this.deps.logger.error({ err: error, queue: this.workQueue }, 'could not store a retry/parking copy; requeueing');
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      this.settle(channel, message, (live) => live.nack(message, false, true));
+      this.settle(channel, message, (live) => {
+        this.acksOf(live).settledAlone(message);
+        live.nack(message, false, true);
+      });
       return;
     }
     this.ack(channel, message);
   }
 
   private ack(channel: Channel, message: ConsumeMessage): void {
-    this.settle(channel, message, (live) => live.ack(message));
+    this.settle(channel, message, (live) => this.acksOf(live).ack(message));
+  }
+
+  private acksOf(channel: Channel): AckCoalescer {
+    let acks = this.acks.get(channel);
+    if (acks === undefined) {
+      acks = new AckCoalescer(channel, (error) => this.deps.logger.warn({ err: error, queue: this.workQueue }, 'could not ack deliveries; they will be redelivered'));
+      this.acks.set(channel, acks);
+    }
+    return acks;
   }
 
   private settle(channel: Channel, message: ConsumeMessage, action: (channel: Channel) => void): void {
