@@ -19,7 +19,6 @@ export function nodeFlags(service?: string): string[] {
 }
 
 /** The services the deployment artefacts must run, with their probe endpoints. */
-
 export interface ServiceFacts {
   name: string;
   kind: 'api' | 'worker';

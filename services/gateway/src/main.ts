@@ -18,8 +18,9 @@ async function main(): Promise<void> {
     serviceDir: path.resolve(__dirname, '..'),
     config,
     logger,
-    // No Prisma client in this process: its query compiler would cost ~20 MB of RSS from the first
-    // query (docs/performance.md, "The gateway without Prisma's client"). A plain pg pool.
+    // No Prisma client in this process, a plain pg pool: Prisma's query compiler would cost ~20 MB of
+    // RSS from the first query (docs/performance.md, "The gateway's young generation, without
+    // Prisma's client...").
     openClient: openPgDatabase,
   });
   await runtime.broker.serveRpc({ messages: [], handlers: {} });
