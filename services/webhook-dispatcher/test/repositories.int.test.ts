@@ -2,13 +2,16 @@
 // their declared row types are checked here against the migrated schema: every field present with
 // its JS type, tenant scoping, the keyset page and its attempts' order, and the delete cascade.
 import { randomUUID } from 'node:crypto';
+import { newId } from '@svc/contracts';
 import { type EndpointRow } from '../src/data/endpoints.repository.ts';
 import { useDispatcherDatabase } from './dispatcher-database.ts';
 
 const t = useDispatcherDatabase('wh_repo');
 
+// Ids in the order they are made (version 7): two endpoints created in the same millisecond list
+// in their creation order (`ORDER BY created_at, id`), where random ids made the list test flaky.
 const newEndpoint = (orgId: string, url = 'https://example.com/hook') =>
-  t.endpoints.create({ id: randomUUID(), orgId, url, events: ['post.published', 'post.failed'], payloadFormat: 'envelope', secretCipher: 'v1.k1.a.b.c' });
+  t.endpoints.create({ id: newId(), orgId, url, events: ['post.published', 'post.failed'], payloadFormat: 'envelope', secretCipher: 'v1.k1.a.b.c' });
 
 async function deliveryWithAttempts(orgId: string, endpointId: string, statusCodes: number[]): Promise<string> {
   const id = randomUUID();
