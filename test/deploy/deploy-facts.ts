@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventSubscriptions } from '@svc/contracts';
+import { nodeFlagsFile } from '../support/service-process.ts';
 
 /** Repository root, from test/deploy/. */
 export const repoRoot = join(__dirname, '..', '..');
@@ -14,8 +15,7 @@ export function readRepoFile(relativePath: string): string {
  * Kubernetes command and its compose `command`), `deploy/node-flags` otherwise and for the image's CMD.
  */
 export function nodeFlags(service?: string): string[] {
-  const own = `deploy/node-flags.${service}`;
-  return readRepoFile(service !== undefined && existsSync(join(repoRoot, own)) ? own : 'deploy/node-flags').trim().split(/\s+/);
+  return readFileSync(nodeFlagsFile(service), 'utf8').trim().split(/\s+/);
 }
 
 /** The services the deployment artefacts must run, with their probe endpoints. */

@@ -12,9 +12,13 @@ const root = path.resolve(__dirname, '../..');
  * overrides both, for every service. On the command line, because NODE_OPTIONS refuses --liftoff-only.
  */
 export function serviceNodeFlags(name: string): string[] {
+  return (process.env.SERVICE_NODE_FLAGS ?? readFileSync(nodeFlagsFile(name), 'utf8')).split(/\s+/).filter(Boolean);
+}
+
+/** The file of a service's V8 flags: its own `deploy/node-flags.<service>`, else `deploy/node-flags` (also with no service: the image's CMD). */
+export function nodeFlagsFile(name?: string): string {
   const own = path.join(root, `deploy/node-flags.${name}`);
-  const text = process.env.SERVICE_NODE_FLAGS ?? readFileSync(existsSync(own) ? own : path.join(root, 'deploy/node-flags'), 'utf8');
-  return text.split(/\s+/).filter(Boolean);
+  return name !== undefined && existsSync(own) ? own : path.join(root, 'deploy/node-flags');
 }
 
 /** A built service (dist/) running as its own process, the way scripts/start and Kubernetes run it. */

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
+import { ApiKeysRepository } from '../src/data/api-keys.repository.ts';
 import { signJwt, startGatewayHarness, type GatewayHarness } from './gateway-harness.ts';
 
 let h: GatewayHarness;
@@ -121,6 +122,30 @@ describe('API keys', () => {
     expect((await request(h.app).get('/v1/api-keys').set('Authorization', `Bearer ${other}`)).body).toEqual([]);
     expect((await request(h.app).delete('/v1/api-keys/not-a-uuid').set('Authorization', `Bearer ${owner}`)).status).toBe(404);
     expect((await request(h.app).get('/v1/test/whoami').set('Authorization', `Bearer ${body.key}`)).status).toBe(200);
+  });
+
+  it('records when a key was last used, and lists it', async () => {
+    const token = await h.token('org_used');
+    const { body } = await request(h.app).post('/v1/api-keys').set('Authorization', `Bearer ${token}`).send({ name: 'k' });
+    expect((await request(h.app).get('/v1/test/whoami').set('Authorization', `Bearer ${body.key}`)).status).toBe(200);
+    // The use is recorded after the answer, without holding the request.
+    let listed: { last_used_at: string | null }[] = [];
+    for (let tries = 0; tries < 50 && listed[0]?.last_used_at == null; tries += 1) {
+      listed = (await request(h.app).get('/v1/api-keys').set('Authorization', `Bearer ${token}`)).body;
+      if (listed[0]?.last_used_at == null) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(Date.parse(listed[0]!.last_used_at!)).toBeGreaterThanOrEqual(Date.parse(body.created_at));
+  });
+
+  it('draws a new key when its prefix is taken, and lets any other failure of the insert through', async () => {
+    const repository = new ApiKeysRepository(h.db);
+    const token = await h.token('org_prefix');
+    const { body } = await request(h.app).post('/v1/api-keys').set('Authorization', `Bearer ${token}`).send({ name: 'k' });
+    const record = { id: '00000000-0000-4000-8000-000000000001', orgId: 'org_prefix', name: 'again', hash: 'h', createdBy: 'user_1' };
+    // A taken prefix answers false: the service draws another key (ApiKeyService.create).
+    expect(await repository.create({ ...record, prefix: body.prefix })).toBe(false);
+    // An organization that does not exist is not a taken prefix: the error goes up.
+    await expect(repository.create({ ...record, orgId: 'org_never_seen', prefix: 'svc_unique_prefix' })).rejects.toMatchObject({ code: '23503' });
   });
 
   it('validates the create body', async () => {

@@ -13,7 +13,7 @@ export interface ApiKeyRecord {
 
 const UNIQUE_VIOLATION = '23505';
 
-const COLUMNS = 'id::text AS id, org_id AS "orgId", name, prefix, hash, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"';
+const COLUMNS = 'id, org_id AS "orgId", name, prefix, hash, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"';
 
 /** API keys, in SQL on the gateway's pg pool (no Prisma client in this process: compose.ts). */
 export class ApiKeysRepository {
