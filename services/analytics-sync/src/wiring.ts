@@ -5,6 +5,7 @@ import { analyticsEventHandlers, analyticsEvents } from './consumers/analytics.c
 import { AnalyticsRepository } from './data/analytics.repository.ts';
 import { PublishedRecorder } from './domain/record-published.ts';
 import { accountsClient, type AccountsClient } from './domain/accounts-client.ts';
+import { registerBackgroundLag } from './domain/background-lag-metric.ts';
 import { BackgroundSync } from './domain/background-sync.ts';
 import { systemClock, type Clock } from './domain/cadence.ts';
 import type { RefreshDeps } from './domain/refresh-rows.ts';
@@ -43,10 +44,12 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     intervalMs: config.ANALYTICS_SYNC_INTERVAL_MS,
     batchSize: config.ANALYTICS_SYNC_BATCH,
     leaseMs: config.ANALYTICS_SYNC_LEASE_MS,
+    maxReadsPerSecond: config.ANALYTICS_SYNC_MAX_READS_PER_SECOND,
     // Leaves room in the shutdown grace for the consumers and the broker after it.
     stopWaitMs: Math.max(1000, Math.floor(config.SHUTDOWN_GRACE_MS / 3)),
   });
   options.onSync?.(sync);
+  registerBackgroundLag(runtime.metrics.registry, () => repo.backgroundLagSeconds(deps.clock()));
   await broker.serveRpc({ messages: analyticsRpc, handlers: analyticsRpcHandlers({ ...deps, readBudgetMs: config.ANALYTICS_READ_BUDGET_MS }) });
   await broker.consume({ queue: 'analytics-sync.work', messages: analyticsEvents, handlers: analyticsEventHandlers(new PublishedRecorder({ db: sql, repo, wake: (delayMs) => sync.wake(delayMs), firstReadDelayMs: config.ANALYTICS_FIRST_READ_DELAY_MS })) });
   if (config.ANALYTICS_BACKGROUND_SYNC) sync.start();

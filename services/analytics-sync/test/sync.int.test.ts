@@ -502,6 +502,52 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     }
   });
 
+  it('takes no more readings a second than its budget: a full pass holds the next one, a wake included, and the rest wait their turn', async () => {
+    const postIds: string[] = [];
+    for (let n = 0; n < 6; n += 1) postIds.push(await publish([{ accountId: 'acct_budget', platformPostId: await tweet('acct_budget', `budget ${n}`) }]));
+    // Each claim's start and size, through the repository the passes claim with.
+    const claims: { at: number; rows: number }[] = [];
+    const timed = Object.assign(Object.create(repo) as AnalyticsRepository, {
+      claimDue: async (now: Date, limit: number, leaseMs: number) => {
+        const at = Date.now();
+        const rows = await repo.claimDue(now, limit, leaseMs);
+        claims.push({ at, rows: rows.length });
+        return rows;
+      },
+    });
+    // Two readings a second in passes of two: a pass a second at most.
+    const background = new BackgroundSync({ deps: deps(), repo: timed, logger, intervalMs: 60_000, batchSize: 2, leaseMs: 10 * MINUTE, stopWaitMs: 2000, maxReadsPerSecond: 2 });
+    background.start();
+    try {
+      for (let i = 0; i < 100 && claims.length === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      // New rows wake the sync; the budget holds the wake back as it holds a full pass's follow-up.
+      background.wake();
+      const synced = async () => (await Promise.all(postIds.map(rowsOf))).filter(([row]) => row!.syncStatus === 'synced').length;
+      for (let i = 0; i < 200 && (await synced()) < 6; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await synced()).toBe(6);
+    } finally {
+      await background.stop();
+    }
+    const full = claims.filter((claim) => claim.rows > 0);
+    expect(full.map((claim) => claim.rows)).toEqual([2, 2, 2]);
+    // A pass of two at two a second: the next claim a second after the previous pass began (which is
+    // a few ms before its claim), never back to back as without a budget.
+    for (let i = 1; i < full.length; i += 1) expect(full[i]!.at - full[i - 1]!.at).toBeGreaterThanOrEqual(950);
+  });
+
+  it('says how far behind the background is: from the earliest reading due, a paused account left out, 0 once read', async () => {
+    const now = clock.read().getTime();
+    await publish([{ accountId: 'acct_lag', platformPostId: await tweet('acct_lag', 'lag due') }], new Date(now - 90_000));
+    await publish([{ accountId: 'acct_lag', platformPostId: await tweet('acct_lag', 'lag later') }], new Date(now + 60_000));
+    await publish([{ accountId: 'acct_lag_paused', platformPostId: await tweet('acct_lag_paused', 'lag paused') }], new Date(now - 300_000));
+    await repo.pause({ accountId: 'acct_lag_paused', orgId: ORG, platform: 'x' }, new Date(now + HOUR), 'rate limited');
+    expect(await repo.backgroundLagSeconds(clock.read())).toBeCloseTo(90, 3);
+    expect(await sync().runOnce()).toBe(1);
+    expect(await repo.backgroundLagSeconds(clock.read())).toBe(0);
+    // The later post falls due: behind by as long as it has been due.
+    expect(await repo.backgroundLagSeconds(clock.advance(2 * MINUTE))).toBeCloseTo(60, 3);
+  });
+
   it('reads old posts weekly', async () => {
     const id = await tweet('acct_m', 'old');
     const postId = await publish([{ accountId: 'acct_m', platformPostId: id }], new Date(clock.read().getTime() - 40 * DAY));

@@ -308,6 +308,25 @@ export class AnalyticsRepository {
   }
 
   /**
+   * How far behind the background is at `now`: the seconds since the earliest next read of any
+   * reading now due, over accounts that are not paused (a pause defers their rows on purpose); 0 when
+   * none is due. The accounts' due times only narrow the look (never later than their readings'
+   * earliest next read); each candidate's first entry in the (account_id, next_sync_at) index gives
+   * its exact time.
+   */
+  async backgroundLagSeconds(now: Date): Promise<number> {
+    const [row] = await this.sql.$queryRawUnsafe<{ lag: number | null }[]>(
+      `SELECT EXTRACT(EPOCH FROM ($1::timestamptz - min(earliest.next_sync_at)))::float8 AS lag
+         FROM analytics_account_due a
+        CROSS JOIN LATERAL (SELECT d.next_sync_at FROM analytics_readings d WHERE d.account_id = a.account_id ORDER BY d.next_sync_at LIMIT 1) earliest
+        WHERE a.next_due_at <= $1 AND earliest.next_sync_at <= $1
+          AND NOT EXISTS (SELECT 1 FROM account_pauses p WHERE p.account_id = a.account_id AND p.paused_until > $1)`,
+      now,
+    );
+    return Math.max(0, row?.lag ?? 0);
+  }
+
+  /**
    * Moves each account's due time to its readings' earliest next read (after a claim leased them, or
    * found none due). The accounts' rows are locked first and the readings read after, in a statement of
    * its own: a row recorded meanwhile is then either committed and seen, or waits on the lock and lowers

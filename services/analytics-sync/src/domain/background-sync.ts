@@ -14,12 +14,22 @@ export interface BackgroundSyncOptions {
   leaseMs: number;
   /** How long `stop` waits for a running pass; rows it leaves claimed come back when their lease ends. */
   stopWaitMs?: number;
+  /**
+   * Readings per second the passes take at most on average (0 or undefined: no budget). A pass that
+   * read n rows holds the next one until n / budget seconds after it started, whatever wakes it.
+   */
+  maxReadsPerSecond?: number;
 }
 
 /**
  * The background sync: claims rows whose `next_sync_at` has come (cadence by post age, a 429's pause,
  * a transient failure's retry) and refreshes them. `runOnce` is the whole of one pass, so tests drive
  * it with an injected clock instead of waiting; `start` runs passes until `stop`.
+ *
+ * The readings due grow with the posts alive (the cadence reads a post 264 times in its first month),
+ * so on cores shared with the publisher they would take more and more of its CPU: `maxReadsPerSecond`
+ * caps the passes' average rate, and rows past it wait their turn, oldest due first
+ * (docs/performance.md, "What the soak's line measures").
  */
 export class BackgroundSync {
   private timer: NodeJS.Timeout | undefined;
@@ -27,6 +37,8 @@ export class BackgroundSync {
   private nextPassAt: number | undefined;
   private running: Promise<void> | undefined;
   private stopped = true;
+  /** When the budget lets the next pass start (Date.now() ms); 0 without a budget or before any pass. */
+  private budgetFreeAt = 0;
 
   constructor(private readonly options: BackgroundSyncOptions) {}
 
@@ -70,7 +82,8 @@ export class BackgroundSync {
     }
   }
 
-  private schedule(delayMs: number): void {
+  private schedule(requestedDelayMs: number): void {
+    const delayMs = Math.max(requestedDelayMs, this.budgetFreeAt - Date.now());
     clearTimeout(this.timer);
     this.nextPassAt = Date.now() + delayMs;
     this.timer = setTimeout(() => {
@@ -83,12 +96,15 @@ export class BackgroundSync {
   }
 
   private async pass(): Promise<void> {
+    const startedAt = Date.now();
     let read = 0;
     try {
       read = await this.runOnce();
     } catch (error) {
       this.options.logger.error({ err: error }, 'analytics background pass failed');
     }
+    const budget = this.options.maxReadsPerSecond ?? 0;
+    if (budget > 0) this.budgetFreeAt = startedAt + (read * 1000) / budget;
     if (!this.stopped) this.schedule(read >= this.options.batchSize ? 0 : this.options.intervalMs);
   }
 }
