@@ -86,9 +86,28 @@ interface Window {
   blocksReadPerDelivery: Record<string, number>;
   /** Each statement's calls and execution ms per delivery in the window, the whole server, when it loads pg_stat_statements. */
   statements: StatementCount[] | undefined;
+  /** How far analytics' background readings are behind at the window's end (its /metrics gauge), in seconds. */
+  analyticsLagS: number | undefined;
 }
 
 const cpuNow = (system: BenchSystem): CpuSample => cpuSample(system.cpuMs());
+
+/**
+ * analytics-sync's `svc_analytics_background_lag_seconds` now, read from its /metrics: with a budget
+ * for its readings (ANALYTICS_SYNC_MAX_READS_PER_SECOND) the deliveries keep their CPU and the
+ * readings fall behind instead, and the soak says by how much. Undefined when it cannot be read.
+ */
+async function analyticsLag(system: BenchSystem): Promise<number | undefined> {
+  const service = system.processes.get('analytics-sync');
+  if (service === undefined) return undefined;
+  try {
+    const metrics = await (await fetch(`http://127.0.0.1:${service.probePort}/metrics`)).text();
+    const gauge = /^svc_analytics_background_lag_seconds(?:\{[^}]*\})? (\S+)$/m.exec(metrics);
+    return gauge === null ? undefined : Number(gauge[1]);
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * A window's CPU per delivery: each process, `machine` (every core's busy time) and `other` (the
@@ -308,9 +327,10 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
         buffersPerDelivery: perDelivery(buffersBefore, buffersAfter, deliveries, 0),
         blocksReadPerDelivery: perDelivery(blocksBefore, blocksAfter, deliveries, 0.1),
         statements: statementsBefore === undefined || statementsAfter === undefined ? undefined : statementsPerDelivery(statementsBefore, statementsAfter, deliveries),
+        analyticsLagS: await analyticsLag(system),
       };
       windows.push(window);
-      console.log(`soak ${window.endedAtS} s: ${window.rate.toFixed(1)} deliveries/s, cores ${window.busyPercent}% busy, speed probe ${window.probeCpuMs} cpu ms and ${window.probeMemNs?.toFixed(1)} ns/read, cpu ms/delivery ${JSON.stringify(window.cpuPerDelivery)}, publisher rows read and updated/delivery ${JSON.stringify(window.readsPerDelivery)}, buffers/delivery ${JSON.stringify(window.buffersPerDelivery)}, blocks read/delivery ${JSON.stringify(window.blocksReadPerDelivery)}, ${JSON.stringify(window.rows)}${statementsLine(window.statements)}`);
+      console.log(`soak ${window.endedAtS} s: ${window.rate.toFixed(1)} deliveries/s, cores ${window.busyPercent}% busy, speed probe ${window.probeCpuMs} cpu ms and ${window.probeMemNs?.toFixed(1)} ns/read, analytics lag ${window.analyticsLagS?.toFixed(0) ?? '-'} s, cpu ms/delivery ${JSON.stringify(window.cpuPerDelivery)}, publisher rows read and updated/delivery ${JSON.stringify(window.readsPerDelivery)}, buffers/delivery ${JSON.stringify(window.buffersPerDelivery)}, blocks read/delivery ${JSON.stringify(window.blocksReadPerDelivery)}, ${JSON.stringify(window.rows)}${statementsLine(window.statements)}`);
       from = to;
       cpuBefore = cpuAfter;
       readsBefore = readsAfter;
@@ -407,6 +427,7 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
       'window speed probe cpu ms': windows.map((window) => window.probeCpuMs ?? '-').join(' '),
       'window memory probe ns/read': windows.map((window) => window.probeMemNs?.toFixed(1) ?? '-').join(' '),
       'window blocks read/delivery': windows.map((window) => window.buffersPerDelivery['blocks read'] ?? 0).join(' '),
+      'window analytics background lag s': windows.map((window) => window.analyticsLagS?.toFixed(0) ?? '-').join(' '),
       ...statementDetail(first, last),
       // Change per window, and two standard errors of it: a slope inside the margin is noise.
       'rate trend deliveries/s per window': Math.round(trend.slope * 100) / 100,
