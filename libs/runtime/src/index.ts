@@ -1,4 +1,4 @@
-export { createServiceMetrics, type ServiceMetrics } from './metrics.ts';
+export { createServiceMetrics, registerScrapedGauge, type ServiceMetrics } from './metrics.ts';
 export { startProbeServer, type ProbeServer, type ProbeServerOptions } from './probe-server.ts';
 export { exitOnSignal, runSteps, type ShutdownStep } from './shutdown.ts';
 export { openServiceRuntime, type ServiceRuntime, type ServiceRuntimeOptions, type RuntimeConfig, type DatabaseClient, type DatabasePool } from './service-runtime.ts';

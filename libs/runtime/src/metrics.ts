@@ -40,14 +40,21 @@ export function createServiceMetrics(service: string): ServiceMetrics {
   };
 }
 
-/** Rows parked in the service's outbox right now, read at scrape time; alert when above zero. */
-export function registerOutboxGauge(registry: Registry, parkedCount: () => Promise<number>): void {
+/**
+ * A gauge whose value is read (usually from the database) at scrape time. A read that fails reports 0
+ * rather than failing the whole scrape: the other metrics still get through.
+ */
+export function registerScrapedGauge(registry: Registry, gauge: { name: string; help: string }, read: () => Promise<number>): void {
   new Gauge({
-    name: 'svc_outbox_parked_messages',
-    help: 'Outbox messages parked and waiting for an operator (scripts/outbox-parked.mjs).',
+    ...gauge,
     registers: [registry],
     async collect() {
-      this.set(await parkedCount().catch(() => 0));
+      this.set(await read().catch(() => 0));
     },
   });
+}
+
+/** Rows parked in the service's outbox right now, read at scrape time; alert when above zero. */
+export function registerOutboxGauge(registry: Registry, parkedCount: () => Promise<number>): void {
+  registerScrapedGauge(registry, { name: 'svc_outbox_parked_messages', help: 'Outbox messages parked and waiting for an operator (scripts/outbox-parked.mjs).' }, parkedCount);
 }

@@ -1,11 +1,10 @@
 import { analyticsFromConfig, type NetworkAnalytics } from '@svc/providers';
-import type { ServiceRuntime, WorkerWiring } from '@svc/runtime';
+import { registerScrapedGauge, type ServiceRuntime, type WorkerWiring } from '@svc/runtime';
 import type { Config } from './config.ts';
 import { analyticsEventHandlers, analyticsEvents } from './consumers/analytics.consumers.ts';
 import { AnalyticsRepository } from './data/analytics.repository.ts';
 import { PublishedRecorder } from './domain/record-published.ts';
 import { accountsClient, type AccountsClient } from './domain/accounts-client.ts';
-import { registerBackgroundLag } from './domain/background-lag-metric.ts';
 import { BackgroundSync } from './domain/background-sync.ts';
 import { systemClock, type Clock } from './domain/cadence.ts';
 import type { RefreshDeps } from './domain/refresh-rows.ts';
@@ -20,6 +19,11 @@ export interface AnalyticsWireOptions {
   /** Receives the background sync so tests can run passes themselves. */
   onSync?: (sync: BackgroundSync) => void;
 }
+
+export const BACKGROUND_LAG_GAUGE = {
+  name: 'svc_analytics_background_lag_seconds',
+  help: 'Seconds since the earliest next read of a reading now due (accounts paused by a rate limit left out); 0 when none is due.',
+};
 
 /** Builds analytics-sync from its runtime: the post.published consumer, the list RPC, the background sync. */
 export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config, options: AnalyticsWireOptions = {}): Promise<WorkerWiring> {
@@ -49,7 +53,9 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     stopWaitMs: Math.max(1000, Math.floor(config.SHUTDOWN_GRACE_MS / 3)),
   });
   options.onSync?.(sync);
-  registerBackgroundLag(runtime.metrics.registry, () => repo.backgroundLagSeconds(deps.clock()));
+  // How far the background is behind: it grows when the readings due outgrow what the replicas read
+  // (ANALYTICS_SYNC_MAX_READS_PER_SECOND, the batch, the networks' limits); add replicas or raise the budget.
+  registerScrapedGauge(runtime.metrics.registry, BACKGROUND_LAG_GAUGE, () => repo.backgroundLagSeconds(deps.clock()));
   await broker.serveRpc({ messages: analyticsRpc, handlers: analyticsRpcHandlers({ ...deps, readBudgetMs: config.ANALYTICS_READ_BUDGET_MS }) });
   await broker.consume({ queue: 'analytics-sync.work', messages: analyticsEvents, handlers: analyticsEventHandlers(new PublishedRecorder({ db: sql, repo, wake: (delayMs) => sync.wake(delayMs), firstReadDelayMs: config.ANALYTICS_FIRST_READ_DELAY_MS })) });
   if (config.ANALYTICS_BACKGROUND_SYNC) sync.start();

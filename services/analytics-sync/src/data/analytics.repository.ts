@@ -115,6 +115,12 @@ const lowerAccountDue = (source: string) => `
    WHERE analytics_account_due.next_due_at > EXCLUDED.next_due_at`;
 
 /**
+ * An account of `analytics_account_due a` that no rate limit pauses at `$1`: the claim passes it over,
+ * and the background's lag leaves its rows out (they wait on purpose).
+ */
+const NOT_PAUSED = 'NOT EXISTS (SELECT 1 FROM account_pauses p WHERE p.account_id = a.account_id AND p.paused_until > $1)';
+
+/**
  * Cached analytics rows: what the publish recorded (`analytics_rows`, written once) and the latest
  * reading with the next read's time (`analytics_readings`, rewritten by each refresh). Every read is
  * scoped by organization; the list is one statement for the page (a deferred join: ids from the
@@ -274,7 +280,7 @@ export class AnalyticsRepository {
     const due = await this.sql.$queryRawUnsafe<{ account_id: string }[]>(
       `SELECT a.account_id FROM analytics_account_due a
         WHERE a.next_due_at <= $1
-          AND NOT EXISTS (SELECT 1 FROM account_pauses p WHERE p.account_id = a.account_id AND p.paused_until > $1)
+          AND ${NOT_PAUSED}
         ORDER BY a.next_due_at LIMIT $2`,
       now, limit,
     );
@@ -320,7 +326,7 @@ export class AnalyticsRepository {
          FROM analytics_account_due a
         CROSS JOIN LATERAL (SELECT d.next_sync_at FROM analytics_readings d WHERE d.account_id = a.account_id ORDER BY d.next_sync_at LIMIT 1) earliest
         WHERE a.next_due_at <= $1 AND earliest.next_sync_at <= $1
-          AND NOT EXISTS (SELECT 1 FROM account_pauses p WHERE p.account_id = a.account_id AND p.paused_until > $1)`,
+          AND ${NOT_PAUSED}`,
       now,
     );
     return Math.max(0, row?.lag ?? 0);
