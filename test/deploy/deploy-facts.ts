@@ -46,22 +46,32 @@ export const workers: ServiceFacts[] = [
 
 export const productionServices: ServiceFacts[] = [gateway, ...workers];
 
+/** A service's own TypeScript sources (not its generated Prisma client). */
+function serviceSources(service: string): string[] {
+  const dir = join(repoRoot, 'services', service, 'src');
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts') && !file.startsWith('generated'))
+    .map((file) => readFileSync(join(dir, file), 'utf8'));
+}
+
 /**
  * The broker queues (production names, `svc.` + logical name) a service consumes, read from what
  * declares them: the event subscriptions of libs/contracts, its RPC queue when it serves RPC, and the
  * queue names its sources pass to `consume` (as `queue: '...'` or a `..._QUEUE = '...'` constant).
  */
 export function consumedQueues(service: string): string[] {
-  const dir = join(repoRoot, 'services', service, 'src');
-  const sources = readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.ts') && !file.startsWith('generated'))
-    .map((file) => readFileSync(join(dir, file), 'utf8'));
+  const sources = serviceSources(service);
   const logical = new Set(Object.keys(eventSubscriptions).filter((queue) => queue.startsWith(`${service}.`)));
   for (const source of sources) {
     if (source.includes('serveRpc(')) logical.add(`${service}.rpc`);
     for (const match of source.matchAll(/(?:queue: |_QUEUE = )'([a-z-]+\.[a-z-]+)'/g)) logical.add(match[1]!);
   }
   return [...logical].map((queue) => `svc.${queue}`).sort();
+}
+
+/** The Prometheus metrics a service registers itself (`name: 'svc_...'` in its sources). */
+export function registeredMetrics(service: string): string[] {
+  return serviceSources(service).flatMap((source) => [...source.matchAll(/name: '(svc_[a-z_]+)'/g)].map((match) => match[1]!));
 }
 
 export const commonEnv = ['NODE_ENV', 'LOG_LEVEL', 'AMQP_URL', 'AMQP_NAMESPACE', 'DATABASE_URL', 'SHUTDOWN_GRACE_MS', 'RPC_TIMEOUT_MS'];

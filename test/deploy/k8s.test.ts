@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import {
   consumedQueues,
+  registeredMetrics,
   gateway,
   get,
   hasCredentials,
@@ -251,7 +252,8 @@ describe('k8s workloads', () => {
     const ports = list(get(service, 'spec.ports'), 'Service ports');
     expect(ports.map((port) => get(port, 'targetPort'))).toEqual(['http']);
     expect(list(container(gateway).ports, 'ports').map((port) => get(port, 'name'))).toEqual(['http', 'probes']);
-    expect(ofKind('Service')).toHaveLength(1);
+    // The other Service only lets KEDA read analytics-sync's lag (the metrics-api trigger below).
+    expect(ofKind('Service').map((resource) => resource.name).sort()).toEqual(['analytics-sync-metrics', gateway.name]);
   });
 
   it('drains the gateway from load balancers before it stops listening', () => {
@@ -272,6 +274,8 @@ describe('k8s workloads', () => {
 
 describe('KEDA scaling', () => {
   const scaledObjects = ofKind('ScaledObject');
+  /** Load no queue holds: analytics' readings wait in its database until due. */
+  const expectedMetricTriggers: Record<string, number> = { 'analytics-sync': 1 };
 
   it('knows which queues each worker consumes (what the triggers are checked against)', () => {
     expect(consumedQueues('publisher')).toEqual(['svc.publisher.accounts', 'svc.publisher.dispatch', 'svc.publisher.plans', 'svc.publisher.rpc', 'svc.publisher.work']);
@@ -283,7 +287,7 @@ describe('KEDA scaling', () => {
     expect(scaledObjects.map((resource) => get(resource.body, 'spec.scaleTargetRef.name')).sort()).toEqual(workers.map((w) => w.name).sort());
   });
 
-  describe.each(workers.map((worker) => [worker.name] as const))('%s', (name) => {
+  describe.each(workers.map((worker) => [worker.name, worker] as const))('%s', (name, service) => {
     const scaledObject = (): Obj => {
       const found = scaledObjects.find((resource) => get(resource.body, 'spec.scaleTargetRef.name') === name);
       if (!found) throw new Error(`no ScaledObject for ${name}`);
@@ -293,7 +297,7 @@ describe('KEDA scaling', () => {
     it('scales on the length of queues the service consumes, through the management API', () => {
       // A queue nobody declares is a 404 from the management API: KEDA would never scale the worker.
       const consumed = consumedQueues(name);
-      const triggers = list(get(scaledObject(), 'spec.triggers'), 'triggers');
+      const triggers = list(get(scaledObject(), 'spec.triggers'), 'triggers').filter((trigger) => get(trigger, 'type') !== 'metrics-api');
       const queueLength = triggers.filter((trigger) => get(trigger, 'metadata.mode') === 'QueueLength');
       expect(queueLength.length).toBeGreaterThan(0);
       for (const trigger of queueLength) expect(Number(get(trigger, 'metadata.value'))).toBeGreaterThan(0);
@@ -304,6 +308,28 @@ describe('KEDA scaling', () => {
         expect(typeof get(trigger, 'metadata.value')).toBe('string');
         const auth = str(get(trigger, 'authenticationRef.name'), 'authenticationRef');
         expect(find('TriggerAuthentication', auth)).toBeDefined();
+      }
+    });
+
+    it('scales on any gauge it reads through a Service of its own pods, a metric the service registers', () => {
+      // A wrong port, path or metric name is an error in KEDA, not a failed deploy: the worker would
+      // silently stop scaling on that load.
+      const triggers = list(get(scaledObject(), 'spec.triggers'), 'triggers').filter((trigger) => get(trigger, 'type') === 'metrics-api');
+      expect(triggers.length).toBe(expectedMetricTriggers[name] ?? 0);
+      for (const trigger of triggers) {
+        const url = new URL(str(get(trigger, 'metadata.url'), 'url'));
+        const [serviceName, namespace, ...rest] = url.hostname.split('.');
+        expect({ namespace, rest }).toEqual({ namespace: 'social', rest: ['svc', 'cluster', 'local'] });
+        const target = find('Service', serviceName!).body;
+        expect(get(target, 'spec.selector')).toEqual({ 'app.kubernetes.io/name': name });
+        const port = list(get(target, 'spec.ports'), 'Service ports').find((entry) => get(entry, 'port') === Number(url.port));
+        const namedPort = list(container(service).ports, 'ports').find((entry) => get(entry, 'name') === get(port, 'targetPort'));
+        expect(get(namedPort, 'containerPort')).toBe(service.metricsPort);
+        expect(url.pathname).toBe('/metrics');
+        expect(get(trigger, 'metadata.format')).toBe('prometheus');
+        expect(registeredMetrics(name)).toContain(get(trigger, 'metadata.valueLocation'));
+        expect(get(trigger, 'metricType')).toBe('Value');
+        expect(Number(get(trigger, 'metadata.targetValue'))).toBeGreaterThan(0);
       }
     });
 
