@@ -1,10 +1,11 @@
 // Where a V8 CPU profile (node --cpu-prof; scripts/bench deliver with BENCH_PROFILE=<dir> writes the
 // publisher's) spends its time: self time by origin (Prisma, pg, amqplib, other packages, our code,
-// node itself, GC, idle) and the top functions by self time.
-//   node scripts/profile-summary.mjs <file.cpuprofile> [top=25]
+// node itself, GC, idle) and the top functions by self time; with `slices`, also the busy time of
+// each origin in that many equal slices of the run, to see what grew (a soak's bench process, say).
+//   node scripts/profile-summary.mjs <file.cpuprofile> [top=25] [slices]
 import { readFileSync } from 'node:fs';
 
-const [file, topArg] = process.argv.slice(2);
+const [file, topArg, slicesArg] = process.argv.slice(2);
 if (!file) throw new Error('usage: node scripts/profile-summary.mjs <file.cpuprofile> [top]');
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -61,4 +62,28 @@ for (const [group, time] of [...charged].sort((a, b) => b[1] - a[1]).slice(0, 12
 console.log(`\ntop ${topArg ?? 25} functions by self time (share of busy time):`);
 for (const [name, { group, time }] of [...functions].filter(([, f]) => f.group !== '(idle)').sort((a, b) => b[1].time - a[1].time).slice(0, Number(topArg ?? 25))) {
   console.log(`  ${pct(time, busy).padStart(6)}  ${name}  [${group}]`);
+}
+
+if (slicesArg !== undefined) {
+  // Busy ms of each origin per wall-clock second, in equal slices of the sampled time.
+  const slices = Number(slicesArg);
+  const length = total / slices;
+  const perSlice = Array.from({ length: slices }, () => new Map());
+  let at = 0;
+  profile.samples.forEach((id, i) => {
+    const delta = profile.timeDeltas[i] ?? 0;
+    at += delta;
+    const group = origin(byId.get(id).callFrame);
+    if (group === '(idle)') return;
+    const slice = perSlice[Math.min(slices - 1, Math.floor(at / length))];
+    slice.set(group, (slice.get(group) ?? 0) + delta);
+  });
+  const top = [...groups].filter(([group]) => group !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, 8).map(([group]) => group);
+  console.log(`\nbusy ms per second of each origin, in ${slices} slices of ${(length / 1e6).toFixed(0)} s:`);
+  console.log(['slice', 'all', ...top].join('\t'));
+  perSlice.forEach((slice, index) => {
+    const perSecond = (t) => ((t / length) * 1000).toFixed(0);
+    const all = [...slice.values()].reduce((a, b) => a + b, 0);
+    console.log([index + 1, perSecond(all), ...top.map((group) => perSecond(slice.get(group) ?? 0))].join('\t'));
+  });
 }
