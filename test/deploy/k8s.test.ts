@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import {
   consumedQueues,
-  registeredMetrics,
   gateway,
   get,
   hasCredentials,
@@ -16,6 +15,7 @@ import {
   productionServices,
   nodeFlags,
   readRepoFile,
+  registeredMetrics,
   repoRoot,
   requiredEnv,
   secretEnv,

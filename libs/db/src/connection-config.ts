@@ -15,8 +15,8 @@ export interface PgConnectionConfig {
  * A server on the same machine can be reached through its Unix socket, as libpq spells it: the
  * socket's directory as the host, percent-encoded (`postgresql://postgres@%2Fvar%2Frun%2Fpostgresql`)
  * or in the `host` parameter (`postgresql://postgres@localhost/?host=/var/run/postgresql`). It costs
- * each statement about a fifth less CPU than loopback TCP (docs/performance.md, "PostgreSQL through
- * its socket").
+ * each statement about a fifth less client CPU than loopback TCP, within the noise for the whole
+ * system (docs/performance.md, "The readings' budget by default", on the socket).
  */
 export function connectionConfig(serverUrl: string, database: string): PgConnectionConfig {
   const url = new URL(serverUrl);
