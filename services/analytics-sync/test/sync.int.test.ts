@@ -535,6 +535,37 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     for (let i = 1; i < full.length; i += 1) expect(full[i]!.at - full[i - 1]!.at).toBeGreaterThanOrEqual(950);
   });
 
+  it('refreshes on read a row its budget leaves waiting: the background falls behind, a read of the row does not', async () => {
+    const ids = [await tweet('acct_behind', 'behind 0'), await tweet('acct_behind', 'behind 1')];
+    for (const id of ids) await setLikes(id, 3);
+    const due = new Date(clock.read().getTime() - 5 * MINUTE);
+    const postIds = [await publish([{ accountId: 'acct_behind', platformPostId: ids[0]! }], due), await publish([{ accountId: 'acct_behind', platformPostId: ids[1]! }], due)];
+    let claimed = 0;
+    const counted = Object.assign(Object.create(repo) as AnalyticsRepository, {
+      claimDue: async (now: Date, limit: number, leaseMs: number) => {
+        const rows = await repo.claimDue(now, limit, leaseMs);
+        claimed += rows.length;
+        return rows;
+      },
+    });
+    // One reading a minute: after its first pass of one row the background waits a minute.
+    const background = new BackgroundSync({ deps: deps(), repo: counted, logger, intervalMs: 60_000, batchSize: 1, leaseMs: 10 * MINUTE, stopWaitMs: 2000, maxReadsPerSecond: 1 / 60 });
+    background.start();
+    try {
+      for (let i = 0; i < 100 && claimed === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      const waiting = [];
+      for (const postId of postIds) if ((await rowsOf(postId))[0]!.syncStatus === 'pending') waiting.push(postId);
+      expect(waiting.length).toBeGreaterThan(0);
+      for (const postId of waiting) {
+        const page = await listAnalytics(deps(), { orgId: ORG, filters: { postId }, page: 1, limit: 25, refresh: false });
+        expect(page.items[0]).toEqual(expect.objectContaining({ sync_status: 'synced', metrics: expect.objectContaining({ like_count: 3 }) }));
+      }
+      expect(claimed).toBe(1);
+    } finally {
+      await background.stop();
+    }
+  });
+
   it('says how far behind the background is: from the earliest reading due, a paused account left out, 0 once read', async () => {
     const now = clock.read().getTime();
     await publish([{ accountId: 'acct_lag', platformPostId: await tweet('acct_lag', 'lag due') }], new Date(now - 90_000));
