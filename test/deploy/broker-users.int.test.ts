@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { connect } from 'amqplib';
-import { billingPlanChanged, credentialsGet, postQueued } from '@svc/contracts';
+import { billingPlanChanged, createEnvelope, credentialsGet, postQueued, postsQueued } from '@svc/contracts';
 import { createLogger } from '@svc/logger';
 import { Broker } from '@svc/messaging';
 import { TEST_AMQP_URL, uniqueNamespace } from '@svc/testing';
@@ -66,12 +66,13 @@ describe('one broker user per service (deploy/rabbitmq/provision-users.sh)', () 
     await expect(
       billing.publish(billingPlanChanged, { plan: 'pro', status: 'active', limits: { connected_accounts: 100, posts_per_month: 10_000 }, revision: 1 }, { orgId: 'org_1', requestId: 'r' }),
     ).resolves.toBeUndefined();
-    // post.queued goes to the webhook dispatcher.
+    // post.queued goes to the webhook dispatcher, alone (a previous release) or carried with others.
     const publisher = await brokerAs('publisher');
     const job = '00000000-0000-4000-8000-000000000001';
-    await expect(
-      publisher.publish(postQueued, { id: job, job_id: job, status: 'queued', account_ids: ['a1'], platforms: ['x'], text: 't', scheduled_at: null, error_message: null, results: [] }, { orgId: 'org_1', requestId: 'r' }),
-    ).resolves.toBeUndefined();
+    const queued = { id: job, job_id: job, status: 'queued' as const, account_ids: ['a1'], platforms: ['x' as const], text: 't', scheduled_at: null, error_message: null, results: [] };
+    await expect(publisher.publish(postQueued, queued, { orgId: 'org_1', requestId: 'r' })).resolves.toBeUndefined();
+    const carried = createEnvelope(postQueued, queued, { orgId: 'org_1', requestId: 'r' });
+    await expect(publisher.publish(postsQueued, { events: [{ ...carried, type: 'post.queued.v1', org_id: 'org_1' }] }, { orgId: 'org_1', requestId: null })).resolves.toBeUndefined();
   });
 
   it("refuses a service that consumes or declares another service's queue", async () => {

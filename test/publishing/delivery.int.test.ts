@@ -1,4 +1,4 @@
-import { postFailed, postPublished, postQueued, type Envelope } from '@svc/contracts';
+import { postFailed, postPublished, postsQueued, type Envelope } from '@svc/contracts';
 import request from 'supertest';
 import { tapMessages } from '../support/message-tap.ts';
 import { oauthRoundTrip } from '../support/oauth-round-trip.ts';
@@ -42,9 +42,10 @@ describe('publishing: delivery', () => {
     const broker = system.workers.publisher!.runtime.broker;
     await broker.consume({
       queue: 'test.post-events',
-      messages: [postQueued, postPublished, postFailed],
+      messages: [postsQueued, postPublished, postFailed],
       handlers: {
-        'post.queued.v1': async (env) => void events.push(env as Envelope<PostEvent>),
+        // A carrier's events, each as it would have come alone (as the webhook dispatcher takes them).
+        'publisher.posts_queued.v1': async (env) => void events.push(...env.payload.events.map((event) => ({ ...event, org_id: env.org_id }) as Envelope<PostEvent>)),
         'post.published.v1': async (env) => void events.push(env as Envelope<PostEvent>),
         'post.failed.v1': async (env) => void events.push(env as Envelope<PostEvent>),
       },

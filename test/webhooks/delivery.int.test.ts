@@ -3,7 +3,7 @@
 // redelivered events, fairness against a hanging receiver, a dispatcher restart mid-retry, and the
 // publisher's own events reaching a receiver end to end.
 import path from 'node:path';
-import { connectionRevoked, postFailed, postPublished, type PayloadOf } from '@svc/contracts';
+import { connectionRevoked, createEnvelope, postFailed, postPublished, postQueued, postsQueued, type PayloadOf } from '@svc/contracts';
 import { createLogger } from '@svc/logger';
 import { runWorkerService, type DatabaseClient, type RunningWorker } from '@svc/runtime';
 import request from 'supertest';
@@ -283,6 +283,30 @@ describe('webhook deliveries', () => {
     await until('both recorded', () => deliveries('org_dedupe', target.id), (items) => items.length === 2 && items.every((item) => item.status === 'succeeded'));
     expect(received.map((entry) => JSON.parse(entry.rawBody).data.text).sort()).toEqual(['first', 'second']);
     expect(receiver.received('/dedupe')).toHaveLength(2);
+  });
+
+  it('fans out each post.queued a carrier holds as if it had come alone, once, however often it is carried', async () => {
+    const target = await endpoint('org_carried', { url: receiver.url('/carried'), events: ['post.queued'] });
+    const carried = ['one', 'two', 'three'].map((text, n) => {
+      const id = `5f0e6a1e-64a5-4c9e-9d2a-6f0e7b7d010${n}`;
+      const event = createEnvelope(postQueued, postEvent({ id, job_id: id, status: 'queued', text }), { orgId: 'org_carried', requestId: `req_${n}` });
+      return { ...event, type: 'post.queued.v1' as const, org_id: 'org_carried' };
+    });
+    const carry = (events: typeof carried, messageId?: string) =>
+      dispatcher().runtime.broker.publish(postsQueued, { events }, { orgId: 'org_carried', requestId: null, ...(messageId === undefined ? {} : { messageId }) });
+    await carry(carried, '7a1b2c3d-0000-4000-8000-0000000ca001');
+    const received = await receiver.waitFor('/carried', 3);
+    const bodies = received.map((entry) => {
+      expect(docs.verifyShapeA(target.signing_secret, entry.headers, entry.rawBody)).toBe(true);
+      return JSON.parse(entry.rawBody) as { type: string; data: { id: string; text: string; scheduled_at: unknown } };
+    });
+    expect(bodies.map((body) => [body.type, body.data.text, body.data.scheduled_at]).sort()).toEqual([['post.queued', 'one', null], ['post.queued', 'three', null], ['post.queued', 'two', null]]);
+    // The same carrier redelivered, and another carrying the first event again: nothing new is sent.
+    await carry(carried, '7a1b2c3d-0000-4000-8000-0000000ca001');
+    await carry([carried[0]!]);
+    await until('three recorded', () => deliveries('org_carried', target.id), (items) => items.length === 3 && items.every((item) => item.status === 'succeeded'));
+    await sleep(500);
+    expect(receiver.received('/carried')).toHaveLength(3);
   });
 
   it('keeps delivering to a fast endpoint while another hangs until the timeout', async () => {

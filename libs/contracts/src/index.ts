@@ -31,6 +31,6 @@ export { MediaView, MediaFactsView, CompatibilityView, NetworkCompatibilityView,
 // ad-hoc messages without their own dependency on it.
 export { Type, type Static, type TSchema } from '@sinclair/typebox';
 export { AccountView, OAuthAppView, Provider as ProviderSchema, Health as HealthSchema, type AccountViewType } from './schemas/accounts.schemas.ts';
-export { PostView, DeliveryResultView, JobStatus as JobStatusSchema, JOB_STATUSES, JOB_DISPATCH_MAX_JOBS, DELIVERY_RUN_MAX_DELIVERIES, type PostViewType, type DeliveryResultViewType, type JobStatusType, type DeliveryStatusType } from './schemas/publishing.schemas.ts';
+export { PostView, DeliveryResultView, JobStatus as JobStatusSchema, JOB_STATUSES, JOB_DISPATCH_MAX_JOBS, DELIVERY_RUN_MAX_DELIVERIES, POSTS_QUEUED_MAX_EVENTS, POSTS_QUEUED_MAX_BYTES, type PostViewType, type DeliveryResultViewType, type JobStatusType, type DeliveryStatusType } from './schemas/publishing.schemas.ts';
 export { PlanLimits, PlanName as PlanNameSchema, SubscriptionStatus as SubscriptionStatusSchema, PLAN_NAMES, SUBSCRIPTION_STATUSES, type PlanLimitsType } from './schemas/billing.schemas.ts';
 export * from './schemas/webhooks.schemas.ts';

@@ -4,6 +4,8 @@ import { createEnvelope, postQueued, publisherDeliveryRun } from '@svc/contracts
 import { BatchQueue, createPgRawSql, type PgRawSql } from '@svc/db';
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
 import { ACCEPT_SESSION_SETTINGS, AcceptRepository, type NewJobRow, type StoreOutcome } from '../src/data/accept.repository.ts';
+import type { QueuedEvent } from '../src/domain/queued-events.ts';
+import { outboxTypesOfJob } from './outbox-of-job.ts';
 import { PlanLimitsRepository } from '../src/data/plan-limits.repository.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
 import { createPrismaAdapter } from '@svc/db';
@@ -36,19 +38,19 @@ describe('accept batches', () => {
     const deliveries = Array.from({ length: accounts }, (_, position) => ({ id: randomUUID(), accountId: `acc_${position}`, provider: 'x', position }));
     return {
       id, orgId, status: 'queued', text: `post ${id}`, mediaUrls: [], mediaIds: [], options: {}, accountIds: deliveries.map((d) => d.accountId),
-      providers: ['x'], scheduledAt: null, requestId: null, deliveries, envelopes: [],
+      providers: ['x'], scheduledAt: null, requestId: null, deliveries, queued: null, envelopes: [],
       deliveryCommands: deliveries.map((delivery) => createEnvelope(publisherDeliveryRun, { job_id: id, delivery_id: delivery.id }, { orgId, requestId: null })),
     };
   }
 
   /** A queued job with its post.queued event beside its delivery commands, as createJob writes it. */
-  function announcedJob(orgId: string, accounts: number): NewJobRow {
+  function announcedJob(orgId: string, accounts = 1): NewJobRow & { queued: QueuedEvent } {
     const job = newJob(orgId, accounts);
     const event = createEnvelope(postQueued, {
       id: job.id, job_id: job.id, status: 'queued', account_ids: job.accountIds, platforms: ['x'], text: job.text, scheduled_at: null, error_message: null,
       results: job.accountIds.map((accountId) => ({ account_id: accountId, provider: 'x' as const, status: 'pending' as const, platform_post_id: null, platform_post_url: null, error_code: null, error_message: null })),
     }, { orgId, requestId: null });
-    return { ...job, envelopes: [event] };
+    return { ...job, queued: event };
   }
 
   /** A delivery of the organization waiting for a slot since a minute ago. */
@@ -63,8 +65,11 @@ describe('accept batches', () => {
     sql.$queryRawUnsafe<{ id: string; waiting: boolean }[]>(
       'SELECT id::text AS id, org_wait_since IS NOT NULL AS waiting FROM deliveries WHERE job_id = $1::uuid ORDER BY position', jobId,
     );
-  const outboxTypes = async (jobId: string) =>
-    (await sql.$queryRawUnsafe<{ type: string }[]>("SELECT type FROM outbox_messages WHERE envelope->'payload'->>'job_id' = $1 ORDER BY type", jobId)).map((row) => row.type);
+  const outboxTypes = (jobId: string) => outboxTypesOfJob(sql, jobId);
+  const carriersOf = (orgId: string) =>
+    sql.$queryRawUnsafe<{ envelope: { org_id: string; request_id: string | null; payload: { events: QueuedEvent[] } } }[]>(
+      "SELECT envelope FROM outbox_messages WHERE type = 'publisher.posts_queued.v1' AND envelope->>'org_id' = $1 ORDER BY created_at, id", orgId,
+    );
 
   const stored = async (orgId: string) => {
     const [row] = await sql.$queryRawUnsafe<{ jobs: number; deliveries: number; outbox: number }[]>(
@@ -94,6 +99,21 @@ describe('accept batches', () => {
     expect(await stored('org_b')).toEqual({ jobs: 3, deliveries: 3, outbox: 3 });
     expect((await limits.usage('org_b')).used).toBe(3);
     expect((await limits.usage('org_c')).used).toBe(1);
+  });
+
+  it("writes the post.queued events of the jobs stored together in one carrier per organization, as each was made, without the refused jobs'", async () => {
+    const first = Array.from({ length: 4 }, () => announcedJob('org_q1'));
+    const second = [announcedJob('org_q2', 2), announcedJob('org_q2')];
+    await limits.apply('org_q0', { plan: 'free', postsPerMonth: 0, revision: 1 });
+    const outcomes = await repository.store([first[0]!, second[0]!, first[1]!, first[2]!, announcedJob('org_q0'), second[1]!, first[3]!]);
+    expect(outcomes.map((o) => o.kind)).toEqual(['stored', 'stored', 'stored', 'stored', 'quota', 'stored', 'quota']);
+    // Three units a month: the fourth job of org_q1 was refused, and announces nothing.
+    expect((await carriersOf('org_q1')).map((row) => row.envelope.payload.events)).toEqual([first.slice(0, 3).map((job) => job.queued)]);
+    expect((await carriersOf('org_q2')).map((row) => row.envelope.payload.events)).toEqual([second.map((job) => job.queued)]);
+    expect(await carriersOf('org_q0')).toEqual([]);
+    expect(await outboxTypes(first[3]!.id)).toEqual([]);
+    const [carrier] = await carriersOf('org_q1');
+    expect(carrier?.envelope).toMatchObject({ org_id: 'org_q1', request_id: null });
   });
 
   it('uses the replicated plan limit, and a limit of zero allows nothing', async () => {

@@ -7,6 +7,7 @@ import { PlanLimitsRepository } from '../src/data/plan-limits.repository.ts';
 import { cancelJob } from '../src/domain/cancel-job.ts';
 import { dispatchJob } from '../src/domain/dispatch-job.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
+import { outboxTypesOfJob } from './outbox-of-job.ts';
 
 /**
  * Cancel and dispatch of one scheduled job are mirror conditional UPDATEs: run together, exactly one
@@ -38,8 +39,7 @@ describe('cancel vs dispatch race (publisher database)', () => {
     return id;
   }
 
-  const outboxOf = async (jobId: string) =>
-    (await db.$queryRawUnsafe<{ type: string }[]>("SELECT type FROM outbox_messages WHERE envelope->'payload'->>'job_id' = $1 OR envelope->'payload'->>'id' = $1", jobId)).map((row) => row.type).sort();
+  const outboxOf = (jobId: string) => outboxTypesOfJob(db, jobId);
 
   it('has exactly one winner in 200 races, with the outbox matching the winner', async () => {
     const jobs = new JobsRepository(db);

@@ -12,6 +12,7 @@ import { REQUEUE_BATCH, requeueStalePending } from '../src/domain/requeue-delive
 import { DeliveryRunner, type RunDeliveryDeps } from '../src/domain/run-delivery.ts';
 import { hasWaitingDeliveries, wakeWaitingDeliveries, wakeWaitingEverywhere } from '../src/data/org-waiting.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
+import { outboxTypesOfJob } from './outbox-of-job.ts';
 
 /** The delivery state machine against a real database, with a scripted network and accounts service. */
 describe('DeliveryRunner (publisher database)', () => {
@@ -68,8 +69,7 @@ describe('DeliveryRunner (publisher database)', () => {
         WHERE type = $1 AND (envelope->'payload'->>'delivery_id' = $2 OR envelope->'payload'->'delivery_ids' ? $2)`,
       type, deliveryId,
     );
-  const eventsOf = async (jobId: string) =>
-    (await db.$queryRawUnsafe<{ type: string }[]>("SELECT type FROM outbox_messages WHERE type LIKE 'post.%' AND envelope->'payload'->>'job_id' = $1", jobId)).map((row) => row.type);
+  const eventsOf = async (jobId: string) => (await outboxTypesOfJob(db, jobId)).filter((type) => type.startsWith('post.'));
 
   it('publishes once and never again for a redelivered command', async () => {
     network.mockResolvedValue({ platformPostId: '123', url: 'https://x.test/123' });

@@ -9,6 +9,7 @@ import { PlanLimitsRepository } from '../src/data/plan-limits.repository.ts';
 import { cancelJob } from '../src/domain/cancel-job.ts';
 import { dispatchJobs } from '../src/domain/dispatch-job.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
+import { outboxTypesOfJob } from './outbox-of-job.ts';
 
 /**
  * Issue 14: due jobs arrive many to a command (publisher.job_dispatch.v2) and are queued in one
@@ -47,8 +48,7 @@ describe('dispatching due jobs in batches (publisher database)', () => {
   }
 
   /** The outbox messages of a job, by type. */
-  const outboxOf = async (jobId: string) =>
-    (await db.$queryRawUnsafe<{ type: string }[]>("SELECT type FROM outbox_messages WHERE envelope->'payload'->>'job_id' = $1 ORDER BY type", jobId)).map((row) => row.type);
+  const outboxOf = (jobId: string) => outboxTypesOfJob(db, jobId);
   const statusOf = async (jobId: string) => (await db.job.findUniqueOrThrow({ where: { id: jobId } })).status;
   /** The deliveries the job's delivery_run commands name, in their order. */
   const commandedDeliveries = async (jobId: string) =>
@@ -80,6 +80,11 @@ describe('dispatching due jobs in batches (publisher database)', () => {
       expect(await outboxOf(id)).toEqual(['post.queued.v1', 'publisher.delivery_run.v2']);
       expect(await commandedDeliveries(id)).toEqual(await deliveriesOf(id));
     }
+    // Their post.queued events travel together: one carrier per organization, 10 events each.
+    const carriers = await db.$queryRawUnsafe<{ org_id: string; events: number }[]>(
+      "SELECT envelope->>'org_id' AS org_id, jsonb_array_length(envelope->'payload'->'events') AS events FROM outbox_messages WHERE type = 'publisher.posts_queued.v1' ORDER BY 1",
+    );
+    expect(carriers).toEqual([0, 1, 2].map((n) => ({ org_id: `org_${n}`, events: 10 })));
     expect(await statusOf(canceled)).toBe('canceled');
     expect(await outboxOf(canceled)).toEqual([]);
     expect(await outboxOf(alreadyQueued)).toEqual([]);

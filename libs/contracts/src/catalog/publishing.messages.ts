@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineMessage } from '../message-definition.ts';
 import { NullableDate, Provider } from '../schemas/accounts.schemas.ts';
-import { DELIVERY_RUN_MAX_DELIVERIES, DeliveryStatus, JOB_DISPATCH_MAX_JOBS, JobStatus, NetworkOptions, PostView } from '../schemas/publishing.schemas.ts';
+import { DELIVERY_RUN_MAX_DELIVERIES, DeliveryStatus, JOB_DISPATCH_MAX_JOBS, JobStatus, NetworkOptions, POSTS_QUEUED_MAX_EVENTS, PostView } from '../schemas/publishing.schemas.ts';
 
 // The publisher owns jobs (= posts) and their per-account deliveries; the scheduler owns due times.
 // RPC serves the gateway; commands move work between the two services through their outboxes.
@@ -173,6 +173,33 @@ const PostEventPayload = Type.Object({
 });
 
 export const postQueued = defineMessage({ kind: 'event', type: 'post.queued.v1', payload: PostEventPayload, description: 'A job entered the delivery queue.' });
+
+/**
+ * The post.queued events of jobs of one organization queued by one statement (an accept batch, a
+ * dispatch of due jobs), each exactly the envelope it would have been sent as alone: its own
+ * `message_id` (the webhook event's id, and the fan-out's key), time and request id. Consumers take
+ * each as a post.queued.v1 of the carrier's organization. One message for many (issue 14): a job's
+ * post.queued was a persisted broker message, an outbox row and a confirmed publish of its own, and
+ * the accept benchmark's busiest message by count.
+ */
+export const postsQueued = defineMessage({
+  kind: 'event',
+  type: 'publisher.posts_queued.v1',
+  payload: Type.Object({
+    events: Type.Array(
+      Type.Object({
+        message_id: Uuid,
+        type: Type.Literal(postQueued.type),
+        occurred_at: Type.String({ format: 'date-time' }),
+        request_id: Type.Union([Type.String({ maxLength: 200 }), Type.Null()]),
+        org_id: Type.String({ maxLength: 200 }),
+        payload: PostEventPayload,
+      }),
+      { minItems: 1, maxItems: POSTS_QUEUED_MAX_EVENTS },
+    ),
+  }),
+  description: 'Jobs of one organization entered the delivery queue together: their post.queued events.',
+});
 export const postPublished = defineMessage({
   kind: 'event',
   type: 'post.published.v1',

@@ -1,7 +1,7 @@
 import type { EventDefinition } from '../message-definition.ts';
 import { accountStateChanged, connectionRevoked } from './accounts.messages.ts';
 import { billingPlanChanged } from './billing.messages.ts';
-import { postFailed, postPublished, postQueued } from './publishing.messages.ts';
+import { postFailed, postPublished, postQueued, postsQueued } from './publishing.messages.ts';
 
 /**
  * Which work queue (logical name, `<service>.<queue>`) receives which events: one entry per consuming
@@ -13,7 +13,8 @@ import { postFailed, postPublished, postQueued } from './publishing.messages.ts'
  * ConsumeSpec), which removes the binding that the previous release made.
  */
 export const eventSubscriptions = {
-  'webhook-dispatcher.work': [postQueued, postPublished, postFailed, connectionRevoked],
+  // post.queued.v1 alone: what a publisher of the previous release sends (this one sends them together).
+  'webhook-dispatcher.work': [postsQueued, postQueued, postPublished, postFailed, connectionRevoked],
   'analytics-sync.work': [postPublished],
   'publisher.plans': [billingPlanChanged],
   'accounts.plans': [billingPlanChanged],

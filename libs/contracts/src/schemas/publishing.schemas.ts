@@ -21,6 +21,14 @@ export const JOB_DISPATCH_MAX_JOBS = 500;
  */
 export const DELIVERY_RUN_MAX_DELIVERIES = 10;
 
+/**
+ * Most post.queued events one `publisher.posts_queued.v1` carries, and the most bytes of JSON they
+ * take (a post's text is up to 5,000 characters): well under RabbitMQ's largest message, and a
+ * redelivery repeats no more than that many fan-outs, each a no-op the second time.
+ */
+export const POSTS_QUEUED_MAX_EVENTS = 100;
+export const POSTS_QUEUED_MAX_BYTES = 1024 * 1024;
+
 /** Per-network options keyed by network name (`provider_options` of jobs, `platform_options` of posts). */
 export const NetworkOptions = Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()));
 

@@ -1,5 +1,6 @@
 import type { Envelope } from '@svc/contracts';
 import type { RawSql } from '@svc/db';
+import { carryQueuedEvents, type QueuedEvent } from '../domain/queued-events.ts';
 import { WAITING } from './org-waiting.ts';
 
 /** One validated job to store: its row, its deliveries and the outbox messages of its first step. */
@@ -16,7 +17,12 @@ export interface NewJobRow {
   scheduledAt: Date | null;
   requestId: string | null;
   deliveries: { id: string; accountId: string; provider: string; position: number }[];
-  /** Written with the job whatever happens (post.queued, the scheduler's command). */
+  /**
+   * A queued job's post.queued: written, if the job is stored, in its organization's carrier with
+   * the others of the batch that are (domain/queued-events.ts).
+   */
+  queued: QueuedEvent | null;
+  /** Written with the job whatever happens (the scheduler's command). */
   envelopes: Envelope[];
   /** The commands that run its deliveries: not written when the job joins its organization's line. */
   deliveryCommands: Envelope[];
@@ -126,6 +132,20 @@ outbox_in AS (
   JOIN ok ON ok.id = m.job_id
   WHERE NOT (m.runs AND ok.org_id IN (SELECT org_id FROM lines))
   ON CONFLICT (id) DO NOTHING
+),
+queued_in AS (
+  -- Each carrier of post.queued events keeps the events of the jobs stored, in their order, and is
+  -- not written when none was (a 402 announces nothing).
+  INSERT INTO outbox_messages (id, type, envelope)
+  SELECT (c.envelope->>'message_id')::uuid, c.envelope->>'type', jsonb_set(c.envelope, '{payload,events}', stored.events)
+  FROM jsonb_array_elements($5::jsonb) AS c(envelope)
+  CROSS JOIN LATERAL (
+    SELECT jsonb_agg(e.event ORDER BY e.n) AS events
+    FROM jsonb_array_elements(c.envelope->'payload'->'events') WITH ORDINALITY AS e(event, n)
+    WHERE (e.event->'payload'->>'job_id')::uuid IN (SELECT id FROM ok)
+  ) stored
+  WHERE stored.events IS NOT NULL
+  ON CONFLICT (id) DO NOTHING
 )
 SELECT req.seq, jobs_in.created_at, grants.g AS granted, grants.used + grants.g AS after_used, grants.lim, grants.plan,
        (req.status = 'queued' AND req.org_id IN (SELECT org_id FROM lines)) AS waiting
@@ -193,6 +213,7 @@ export class AcceptRepository {
       ...job.envelopes.map((envelope) => ({ job_id: job.id, envelope, runs: false })),
       ...job.deliveryCommands.map((envelope) => ({ job_id: job.id, envelope, runs: true })),
     ]);
-    return this.sql.$queryRawUnsafe<OutcomeRow[]>(STORE_SQL, JSON.stringify(req), JSON.stringify(deliveries), JSON.stringify(messages), this.freePostsPerMonth);
+    const carriers = carryQueuedEvents(jobs.flatMap((job) => (job.queued === null ? [] : [job.queued])));
+    return this.sql.$queryRawUnsafe<OutcomeRow[]>(STORE_SQL, JSON.stringify(req), JSON.stringify(deliveries), JSON.stringify(messages), this.freePostsPerMonth, JSON.stringify(carriers));
   }
 }

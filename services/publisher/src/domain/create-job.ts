@@ -79,9 +79,10 @@ async function dueTime(db: PrismaClient, scheduledAt: string | undefined, minLea
 /**
  * Accepts a job: every target account must be a connected account of the organization and every
  * network's content rules must pass (400 naming the account and the rule otherwise, decisions §3).
- * The job, one delivery per account and the outbox messages (post.queued + one delivery command per
- * target, or the scheduler's schedule command) commit in one transaction, which also counts the job
- * against the organization's monthly posts limit (402 plan_limit_reached when none is left).
+ * The job, one delivery per account and the outbox messages (its post.queued, carried with those of
+ * the jobs stored together, and its delivery commands, or the scheduler's schedule command) commit
+ * in one transaction, which also counts the job against the organization's monthly posts limit
+ * (402 plan_limit_reached when none is left).
  */
 export async function createJob(deps: CreateJobDeps, input: CreateJobInput): Promise<PostViewType> {
   const existing = input.jobId === undefined ? null : await existingJob(deps.db, input.orgId, input.jobId);
@@ -187,14 +188,13 @@ async function insertJob(deps: CreateJobDeps, input: CreateJobInput, { jobId, pr
     attempts: 0,
     published_at: null,
   }));
-  const envelopes = scheduledAt === null
-    ? [
-      createEnvelope(postQueued, {
-        id: jobId, job_id: jobId, status, account_ids: input.accountIds, platforms: providers, text: input.text, scheduled_at: null, error_message: null,
-        results: results.map(({ attempts: _attempts, ...result }) => result),
-      }, context),
-    ]
-    : [createEnvelope(schedulerJobSchedule, { job_id: jobId, run_at: scheduledAt.toISOString() }, context)];
+  const queued = scheduledAt === null
+    ? createEnvelope(postQueued, {
+      id: jobId, job_id: jobId, status, account_ids: input.accountIds, platforms: providers, text: input.text, scheduled_at: null, error_message: null,
+      results: results.map(({ attempts: _attempts, ...result }) => result),
+    }, context)
+    : null;
+  const envelopes = scheduledAt === null ? [] : [createEnvelope(schedulerJobSchedule, { job_id: jobId, run_at: scheduledAt.toISOString() }, context)];
   const deliveryCommands = scheduledAt === null ? deliveryRunCommands(jobId, deliveries.map((delivery) => delivery.id), context, deps.deliveryRunBatches) : [];
   const outcome = await deps.accept.add({
     id: jobId,
@@ -209,6 +209,7 @@ async function insertJob(deps: CreateJobDeps, input: CreateJobInput, { jobId, pr
     scheduledAt,
     requestId: input.requestId,
     deliveries: deliveries.map(({ id, accountId, provider, position }) => ({ id, accountId, provider, position })),
+    queued,
     envelopes,
     deliveryCommands,
   });

@@ -3,6 +3,7 @@ import { enqueueOutbox } from '@svc/db';
 import { isUuid } from '../data/jobs.repository.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { deliveryRunCommands } from './delivery-run-commands.ts';
+import { carryQueuedEvents, type QueuedEvent } from './queued-events.ts';
 import { toEventPayload } from './post-view.ts';
 
 export interface DispatchDeps {
@@ -14,8 +15,8 @@ export interface DispatchDeps {
 
 /**
  * Scheduled jobs are due: `scheduled -> queued` for every one still scheduled (the mirror of cancel),
- * then their post.queued and delivery commands and the scheduler's confirmation (one for the whole
- * dispatch), all in one transaction whatever the number of jobs
+ * then their post.queued (carried together, one message per organization) and delivery commands and
+ * the scheduler's confirmation (one for the whole dispatch), all in one transaction whatever the number of jobs
  * (issue 14: one transaction per job could not queue 1,000 jobs due the same second within a second).
  * A canceled or already dispatched job is skipped, so a redelivered or duplicated command is harmless.
  * Returns the ids dispatched by this call.
@@ -75,14 +76,15 @@ async function dispatchTogether(deps: DispatchDeps, ids: string[]): Promise<stri
     const confirmation = createEnvelope(schedulerJobsQueued, { job_ids: rows.map((row) => row.id) }, { orgId: null, requestId: null });
     const won = rows.filter((row) => row.moved);
     const jobs = won.length === 0 ? [] : await tx.job.findMany({ where: { id: { in: won.map((row) => row.id) } }, include: { deliveries: true } });
-    const envelopes: Envelope[] = [confirmation];
+    const queued: QueuedEvent[] = [];
+    const commands: Envelope[] = [];
     for (const job of jobs) {
       const context = { orgId: job.orgId, requestId: job.requestId };
-      envelopes.push(createEnvelope(postQueued, toEventPayload(job), context));
+      queued.push(createEnvelope(postQueued, toEventPayload(job), context));
       const pending = job.deliveries.filter((delivery) => delivery.status === 'pending').map((delivery) => delivery.id);
-      envelopes.push(...deliveryRunCommands(job.id, pending, context, deps.deliveryRunBatches));
+      commands.push(...deliveryRunCommands(job.id, pending, context, deps.deliveryRunBatches));
     }
-    await enqueueOutbox(tx, envelopes);
+    await enqueueOutbox(tx, [confirmation, ...carryQueuedEvents(queued), ...commands]);
     return jobs.map((job) => job.id);
   });
   // Undefined: nothing written. A confirmation alone (a re-sent dispatch) is worth a wake too.
