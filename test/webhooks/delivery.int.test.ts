@@ -1,7 +1,7 @@
 // Event -> delivery through the real system: fan-out to subscribed endpoints in both shapes, the
 // retry schedule (shortened by config), 410 and streak auto-pause, resume, replay, deduplication of
-// redelivered events, fairness against a hanging receiver, a dispatcher restart mid-retry, and the
-// publisher's own events reaching a receiver end to end.
+// redelivered events, post.queued events carried together, fairness against a hanging receiver, a
+// dispatcher restart mid-retry, and the publisher's own events reaching a receiver end to end.
 import path from 'node:path';
 import { connectionRevoked, createEnvelope, postFailed, postPublished, postQueued, postsQueued, type PayloadOf } from '@svc/contracts';
 import { createLogger } from '@svc/logger';

@@ -15,7 +15,9 @@ export function carryQueuedEvents(events: readonly QueuedEvent[]): Envelope[] {
   const byOrg = new Map<string, QueuedEventOfOrg[]>();
   for (const event of events) {
     if (event.org_id === null) throw new Error(`post.queued ${event.message_id} has no organization`);
-    byOrg.set(event.org_id, [...(byOrg.get(event.org_id) ?? []), event as QueuedEventOfOrg]);
+    const ofOrg = byOrg.get(event.org_id);
+    if (ofOrg === undefined) byOrg.set(event.org_id, [event as QueuedEventOfOrg]);
+    else ofOrg.push(event as QueuedEventOfOrg);
   }
   const carriers: Envelope[] = [];
   for (const [orgId, ofOrg] of byOrg) {
