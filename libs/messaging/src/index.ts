@@ -5,3 +5,4 @@ export type { RpcReply } from './rpc-reply.ts';
 export { PublishError, type PublishFailure } from './publisher.ts';
 export { createNames, type Names } from './names.ts';
 export type { EventOrCommandDef, RpcDef, Handlers, RpcHandlers, DeliveryContext, RpcContext } from '@svc/contracts';
+export { handleEachItem } from './each-item.ts';

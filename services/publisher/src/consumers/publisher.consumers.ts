@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import { publisherDeliveryRun, publisherDeliveryRunBatch, publisherJobDispatch, publisherJobDispatchBatch, type Handlers } from '@svc/contracts';
+import { handleEachItem } from '@svc/messaging';
 import { dispatchJobs, type DispatchDeps } from '../domain/dispatch-job.ts';
 import type { DeliveryRunner } from '../domain/run-delivery.ts';
 
@@ -20,11 +21,7 @@ export function deliveryCommandHandlers(deps: { runner: DeliveryRunner; concurre
   const slot = pLimit(deps.concurrency);
   const run = (deliveryId: string) => slot(() => deps.runner.run(deliveryId));
   return {
-    'publisher.delivery_run.v2': async (env) => {
-      const runs = await Promise.allSettled(env.payload.delivery_ids.map(run));
-      const failed = runs.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-      if (failed !== undefined) throw failed.reason;
-    },
+    'publisher.delivery_run.v2': (env) => handleEachItem(env.payload.delivery_ids, run),
     'publisher.delivery_run.v1': (env) => run(env.payload.delivery_id),
   };
 }

@@ -1,4 +1,5 @@
 import { eventSubscriptions, type Handlers } from '@svc/contracts';
+import { handleEachItem } from '@svc/messaging';
 import type { EventFanOut } from '../domain/fan-out-event.ts';
 
 /** The customer-visible events, exactly the dispatcher's line in the subscription table. */
@@ -14,11 +15,7 @@ export function eventHandlers(fanOutEvents: EventFanOut): Handlers<typeof custom
     // Each carried event as if it had come alone, in the carrier's organization. The carrier is acked
     // once every one is fanned out; if one fails, it is retried whole once the others settled, and
     // finds theirs done (the fan-out is keyed by event id).
-    'publisher.posts_queued.v1': async (carrier) => {
-      const fannedOut = await Promise.allSettled(carrier.payload.events.map((event) => fanOutEvents.handle({ ...event, org_id: carrier.org_id })));
-      const failed = fannedOut.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-      if (failed !== undefined) throw failed.reason;
-    },
+    'publisher.posts_queued.v1': (carrier) => handleEachItem(carrier.payload.events, (event) => fanOutEvents.handle({ ...event, org_id: carrier.org_id })),
     'post.queued.v1': fanOut,
     'post.published.v1': fanOut,
     'post.failed.v1': fanOut,
