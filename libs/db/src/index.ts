@@ -2,7 +2,7 @@ export { connectionConfig, connectionUrl, serviceDatabaseName, type PgConnection
 export { createPrismaAdapter, type BridgeOptions } from './prisma-bridge.ts';
 export { ensureDatabase, dropDatabase } from './ensure-database.ts';
 export { migrateDatabase, type MigrateOptions } from './migrate.ts';
-export { enqueueOutbox, enqueueOutboxClaimed, type OutboxHandOff } from './outbox.ts';
+export { enqueueOutbox } from './outbox.ts';
 export { OutboxRelay, RELAY_SESSION_SETTINGS, type OutboxRelayOptions, type EnvelopePublisher, type ParkReason } from './outbox-relay.ts';
 export { listParkedOutbox, requeueParkedOutbox, type ParkedOutboxRow } from './outbox-parked.ts';
 export { processEachOnce, processOnce, pruneInbox, type InboxOutcome } from './inbox.ts';

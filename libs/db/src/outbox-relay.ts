@@ -115,7 +115,6 @@ export class OutboxRelay {
   private wakePending = false;
   private listener: InstanceType<typeof pg.Client> | undefined;
   private lastPrune = 0;
-  private readonly handOffs = new Set<Promise<void>>();
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
@@ -140,7 +139,7 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     this.running = false;
     this.wake();
-    await Promise.all([this.loop, ...this.handOffs]);
+    await this.loop;
     const listener = this.listener;
     this.listener = undefined;
     await listener?.end().catch(() => undefined);
@@ -153,34 +152,8 @@ export class OutboxRelay {
    * batch, whatever their number, and logged once per batch.
    */
   async relayBatch(): Promise<number> {
-    const rows = await this.options.db.$queryRawUnsafe<ClaimedRow[]>(CLAIM_SQL, this.batchSize, this.claimSeconds);
+    const rows = await this.options.db.$queryRawUnsafe<ClaimedRow[]>(CLAIM_SQL, this.batchSize, this.claimTimeoutMs / 1000);
     if (rows.length === 0) return 0;
-    await this.publishClaimed(rows);
-    return rows.length;
-  }
-
-  /** How long a claim holds a row (s): rows recorded by `enqueueOutboxClaimed` are claimed this long. */
-  get claimSeconds(): number {
-    return this.claimTimeoutMs / 1000;
-  }
-
-  /**
-   * Publishes rows recorded claimed for this relay (`enqueueOutboxClaimed`) once their transaction
-   * has committed, and settles them as a batch the relay claimed: deleted once confirmed, retried or
-   * parked otherwise. Never rejects: what it could not settle stays claimed until the claim lapses,
-   * and a relay's poll takes it then. `stop()` waits for the hand-offs in flight.
-   */
-  handOff(envelopes: readonly Envelope[]): Promise<void> {
-    if (envelopes.length === 0) return Promise.resolve();
-    const handed = this.publishClaimed(envelopes.map((envelope) => ({ id: envelope.message_id, envelope, attempts: 1 })))
-      .catch((error: unknown) => this.options.logger.error({ err: error, messages: envelopes.length }, 'outbox hand-off failed; the relay publishes once the claim lapses'))
-      .finally(() => this.handOffs.delete(handed));
-    this.handOffs.add(handed);
-    return handed;
-  }
-
-  /** Publishes claimed rows with confirms, then deletes, reschedules or parks each, a statement per kind. */
-  private async publishClaimed(rows: readonly ClaimedRow[]): Promise<void> {
     const outcomes = await Promise.allSettled(rows.map((row) => this.options.publisher.publishEnvelope(row.envelope)));
     const published: string[] = [];
     const retry: { id: string; error: string; delayMs: number; counted: boolean }[] = [];
@@ -204,6 +177,7 @@ export class OutboxRelay {
     if (published.length > 0) await this.options.db.$executeRawUnsafe('DELETE FROM outbox_messages WHERE id = ANY($1::uuid[])', published);
     if (retry.length > 0) await this.scheduleRetries(retry);
     if (parked.length > 0) await this.park(parked);
+    return rows.length;
   }
 
   /** How many rows are parked (a gauge; scripts/outbox-parked.mjs lists and requeues them). */

@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from '@svc/testing';
 import { PrismaClient } from '../../../services/accounts/src/generated/prisma/client.ts';
 import { processEachOnce, processOnce } from '../src/inbox.ts';
 import { createPgRawSql } from '../src/pg-raw-sql.ts';
-import { enqueueOutbox, enqueueOutboxClaimed } from '../src/outbox.ts';
+import { enqueueOutbox } from '../src/outbox.ts';
 import { OutboxRelay, type EnvelopePublisher } from '../src/outbox-relay.ts';
 import { createPrismaAdapter } from '../src/prisma-bridge.ts';
 
@@ -137,77 +137,6 @@ describe('transactional outbox', () => {
     } finally {
       await relay.stop();
     }
-  });
-});
-
-describe('transactional outbox, handed to the relay after commit', () => {
-  const row = (envelope: Envelope) => db.outboxMessage.findUnique({ where: { id: envelope.message_id } });
-
-  it('publishes what the transaction recorded at once, with no claim, and deletes it once confirmed; a rolled back one hands nothing', async () => {
-    const publisher = recordingPublisher();
-    const relay = new OutboxRelay({ db, publisher, logger });
-    const committed = probe(20);
-    const handed = await db.$transaction(async (tx) => enqueueOutboxClaimed(tx, [committed], relay.claimSeconds));
-    expect(handed).toEqual([committed]);
-    // Claimed for this process until the hand-off: no relay's poll takes it meanwhile.
-    expect((await row(committed))?.lockedUntil?.getTime()).toBeGreaterThan(Date.now() + 20_000);
-    expect(await relay.relayBatch()).toBe(0);
-    await relay.handOff(handed);
-    expect(publisher.sent.map((e) => e.message_id)).toEqual([committed.message_id]);
-    expect(await row(committed)).toBeNull();
-
-    const rolledBack = probe(21);
-    await expect(db.$transaction(async (tx) => {
-      await enqueueOutboxClaimed(tx, [rolledBack], relay.claimSeconds);
-      throw new Error('state change failed');
-    })).rejects.toThrow('state change failed');
-    expect(await row(rolledBack)).toBeNull();
-    // The same message recorded again is not handed over a second time.
-    const again = probe(22);
-    await db.$transaction(async (tx) => enqueueOutboxClaimed(tx, [again], relay.claimSeconds));
-    expect(await db.$transaction(async (tx) => enqueueOutboxClaimed(tx, [again, probe(23)], relay.claimSeconds))).toEqual([expect.objectContaining({ payload: { n: 23 } })]);
-    await db.outboxMessage.deleteMany({});
-  });
-
-  it('leaves a message never handed over (its process stopped) to any relay once the claim lapses', async () => {
-    const publisher = recordingPublisher();
-    const relay = new OutboxRelay({ db, publisher, logger, claimTimeoutMs: 300 });
-    const orphan = probe(24);
-    await db.$transaction(async (tx) => enqueueOutboxClaimed(tx, [orphan], relay.claimSeconds));
-    expect(await relay.relayBatch()).toBe(0);
-    await new Promise((r) => setTimeout(r, 400));
-    expect(await relay.relayBatch()).toBe(1);
-    expect(publisher.sent.map((e) => e.message_id)).toEqual([orphan.message_id]);
-    expect(await row(orphan)).toBeNull();
-  });
-
-  it('settles a refused hand-off as the relay settles its own batch: kept with its error, retried later', async () => {
-    const refused = probe(25);
-    const relay = new OutboxRelay({ db, publisher: recordingPublisher(new Set([refused.message_id])), logger });
-    const handed = await db.$transaction(async (tx) => enqueueOutboxClaimed(tx, [refused], relay.claimSeconds));
-    await expect(relay.handOff(handed)).resolves.toBeUndefined();
-    const kept = await row(refused);
-    // Unclaimed, due again after a backoff (an error that is not the broker's answer spends no attempt).
-    expect(kept).toMatchObject({ lastError: 'broker nacked', lockedUntil: null, attempts: 0 });
-    expect(kept!.availableAt.getTime()).toBeGreaterThan(Date.now());
-    await db.outboxMessage.deleteMany({});
-  });
-
-  it('stop() waits for the hand-offs in flight', async () => {
-    let release: () => void = () => undefined;
-    const blocked = new Promise<void>((resolve) => { release = resolve; });
-    const relay = new OutboxRelay({ db, publisher: { publishEnvelope: () => blocked }, logger, pollIntervalMs: 60_000 });
-    await relay.start();
-    const envelope = probe(26);
-    const handed = await db.$transaction(async (tx) => enqueueOutboxClaimed(tx, [envelope], relay.claimSeconds));
-    void relay.handOff(handed);
-    let stopped = false;
-    const stopping = relay.stop().then(() => { stopped = true; });
-    await new Promise((r) => setTimeout(r, 100));
-    expect(stopped).toBe(false);
-    release();
-    await stopping;
-    expect(await row(envelope)).toBeNull();
   });
 });
 

@@ -77,7 +77,6 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     media: { repository: media, storage, publicBaseUrl: config.MEDIA_PUBLIC_BASE_URL },
     orgConcurrency: config.DELIVERY_ORG_CONCURRENCY,
     wake,
-    outbox: relay,
     onOutcome: deliveryMetrics(runtime.metrics.registry),
     onDeferred: deferred,
     ...(options.afterNetworkCall === undefined ? {} : { afterNetworkCall: options.afterNetworkCall }),

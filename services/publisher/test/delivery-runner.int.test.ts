@@ -41,14 +41,11 @@ describe('DeliveryRunner (publisher database)', () => {
     );
   });
 
-  // The closed jobs' events stay in the outbox, claimed, where the tests read them.
-  const keptOutbox = { claimSeconds: 30, handOff: async () => undefined };
-
   function runner(overrides: Partial<RunDeliveryDeps> = {}): DeliveryRunner {
     const providers = { x: { publish: { post: network }, lookup: { find: lookup } } } as unknown as Providers;
     const accounts: AccountsClient = { lookup: async () => [], credentials };
     return new DeliveryRunner({
-      db, accounts, providers, logger, maxAttempts: 3, backoffMs: [1000, 5000], leaseMs: 60_000, reconcileDelaysMs: [5000, 15_000, 30_000], wake: () => undefined, outbox: keptOutbox, ...overrides,
+      db, accounts, providers, logger, maxAttempts: 3, backoffMs: [1000, 5000], leaseMs: 60_000, reconcileDelaysMs: [5000, 15_000, 30_000], wake: () => undefined, ...overrides,
     });
   }
 

@@ -1,5 +1,5 @@
 import { createEnvelope, publisherDeliveryRun } from '@svc/contracts';
-import { BatchQueue, type OutboxHandOff, type TransactionalClient } from '@svc/db';
+import { BatchQueue, type TransactionalClient } from '@svc/db';
 import { isAppError } from '@svc/errors';
 import type { Logger } from '@svc/logger';
 import { isProviderError, type MediaInput, type Network, type Providers, type PublishResult } from '@svc/providers';
@@ -41,8 +41,6 @@ export interface RunDeliveryDeps {
    */
   orgConcurrency?: number;
   wake: () => void;
-  /** The outbox relay, which takes the events of the jobs a delivery closes straight after their commit. */
-  outbox: OutboxHandOff;
   /** Observes every network attempt (metrics): published, retry or failed, with the error code. */
   onOutcome?: (provider: string, outcome: 'published' | 'retry' | 'failed', code: string) => void;
   /** The media library (records and storage); absent in tests whose jobs carry plain URLs only. */
@@ -115,7 +113,7 @@ export class DeliveryRunner {
     this.reads = new BatchQueue((ids) => readDeliveriesToRun(deps.db, ids), GROUP);
     this.claims = new BatchQueue((items) => claimDeliveries(deps.db, items, deps.leaseMs, deps.orgConcurrency), GROUP);
     this.outcomes = new BatchQueue((items) => recordOutcomesUnlessLast(deps.db, items), GROUP);
-    this.closings = new BatchQueue((items) => recordClosingOutcomes(deps.db, deps.outbox, items), GROUP);
+    this.closings = new BatchQueue((items) => recordClosingOutcomes(deps.db, items), GROUP);
     this.wakes = new BatchQueue((orgIds) => this.wakeRound(orgIds), GROUP);
   }
 
