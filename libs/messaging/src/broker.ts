@@ -26,6 +26,17 @@ import { RpcServer, type AnyRpcHandler } from './rpc-server.ts';
 import { declareBaseTopology, declareWorkQueue, type DeclaredTopology } from './topology.ts';
 import { WorkConsumer, type AnyHandler } from './work-consumer.ts';
 
+/** How long one step of `deleteTopology` may take before it is tried again on a fresh connection. */
+const CLEANUP_STEP_DEADLINE_MS = 10_000;
+
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
+}
+
 export interface PublishContext {
   orgId: string | null;
   requestId: string | null;
@@ -271,23 +282,41 @@ export class Broker {
 
   /** Tests only: removes every queue and exchange this broker declared. */
   async deleteTopology(also: { queues?: readonly string[] } = {}): Promise<void> {
-    const model = await this.connection.whenReady(this.options.publishWaitMs);
     // `also.queues` are logical names (e.g. 'publisher.work') that other processes of this namespace
     // declared: tests stop those processes first, and nothing else would delete their quorum queues.
-    for (const queue of also.queues ?? []) await this.withChannel(model, (channel) => channel.deleteQueue(this.names.workQueue(queue)));
-    for (const queue of this.declared.queues) await this.withChannel(model, (channel) => channel.deleteQueue(queue));
-    for (const exchange of this.declared.exchanges) await this.withChannel(model, (channel) => channel.deleteExchange(exchange));
+    for (const queue of also.queues ?? []) await this.cleanupStep((channel) => channel.deleteQueue(this.names.workQueue(queue)));
+    for (const queue of this.declared.queues) await this.cleanupStep((channel) => channel.deleteQueue(queue));
+    for (const exchange of this.declared.exchanges) await this.cleanupStep((channel) => channel.deleteExchange(exchange));
     this.declared.queues.clear();
     this.declared.exchanges.clear();
   }
 
-  private async withChannel(model: ChannelModel, action: (channel: Channel) => Promise<unknown>): Promise<void> {
+  /**
+   * One cleanup step, on a channel of its own on the connection as it is now. RabbitMQ closes a
+   * connection whose publish races the deletion of a quorum queue it routes to (an internal error in
+   * the publishing channel: a retry published while the test's teardown deletes the retry queues),
+   * and a step sent on that closed connection waited forever (a test's teardown stalled past its
+   * hook's timeout, test/webhooks/delivery). So each step has a deadline, and a step that fails or
+   * outlasts it is tried once more on the connection that replaced it.
+   */
+  private async cleanupStep(action: (channel: Channel) => Promise<unknown>): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const model = await this.connection.whenReady(this.options.publishWaitMs);
+        await withDeadline(this.onOwnChannel(model, action), CLEANUP_STEP_DEADLINE_MS);
+        return;
+      } catch (error) {
+        this.logger.debug({ err: error, attempt }, 'topology cleanup step failed');
+        if (attempt >= 2) return;
+      }
+    }
+  }
+
+  private async onOwnChannel(model: ChannelModel, action: (channel: Channel) => Promise<unknown>): Promise<void> {
     const channel = await model.createChannel();
     channel.on('error', () => undefined);
     try {
       await action(channel);
-    } catch (error) {
-      this.logger.debug({ err: error }, 'topology cleanup step failed');
     } finally {
       await channel.close().catch(() => undefined);
     }
