@@ -1,8 +1,10 @@
 // accept: POST /v1/publish under autocannon vs a bare node:http 202 server (bench/scenarios/accept.ts).
 //   scripts/bench accept   (or: pnpm build && pnpm bench bench/accept)
-//   BENCH_ACCEPT_CONNECTIONS (64), BENCH_ACCEPT_SECONDS (20), BENCH_ACCEPT_X_LATENCY_MS (300: the second
-//   measurement, with X answering each post that late as a real network does; 0 leaves it out),
-//   BENCH_PROFILE=<dir> writes a --cpu-prof profile of each service there (BENCH_PROFILE_SERVICES=gateway,publisher to pick some),
+//   BENCH_ACCEPT_CONNECTIONS (64), BENCH_ACCEPT_SECONDS (20),
+//   BENCH_ACCEPT_X_LATENCY_MS (300: the second measurement, with X answering each post that late, as
+//   a real network does; 0 leaves it out),
+//   BENCH_PROFILE=<dir> writes a --cpu-prof profile of each service there
+//   (BENCH_PROFILE_SERVICES=gateway,publisher to pick some),
 //   BENCH_SERVICE_ENV="NAME=value,..." extra environment for every service
 import { benchAccept } from './scenarios/accept.ts';
 import { profileOptionsFromEnv, serviceEnvFromEnv, startBenchSystem } from './support/bench-system.ts';
