@@ -29,6 +29,7 @@ import { WorkConsumer, type AnyHandler } from './work-consumer.ts';
 /** How long one step of `deleteTopology` may take before it is tried again on a fresh connection. */
 const CLEANUP_STEP_DEADLINE_MS = 10_000;
 
+/** `work`, or a rejection once `ms` have passed without its answer. */
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
@@ -263,11 +264,8 @@ export class Broker {
     const all = [...this.consumers, ...(this.rpcServer ? [this.rpcServer] : [])];
     await Promise.all(all.map((consumer) => consumer.cancel()));
     const deadlineMs = options.deadlineMs ?? 25000;
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), deadlineMs)));
-    const finished = await Promise.race([Promise.all(all.map((consumer) => consumer.idle())).then(() => false), timedOut]);
-    clearTimeout(timer);
-    if (finished) this.logger.warn({ deadline_ms: deadlineMs }, 'handlers still running at the stop deadline; their messages will be redelivered');
+    const idle = await withDeadline(Promise.all(all.map((consumer) => consumer.idle())), deadlineMs).then(() => true, () => false);
+    if (!idle) this.logger.warn({ deadline_ms: deadlineMs }, 'handlers still running at the stop deadline; their messages will be redelivered');
     await Promise.all(all.map((consumer) => consumer.closeChannel()));
   }
 
