@@ -4,7 +4,10 @@
 // one for deliver, so the accepted jobs' deliveries do not run into the deliver measurement).
 // With `latency`, the deliver benchmark runs once more on each topology with X answering every
 // create call that late, as real networks do: there a publisher is bound by its delivery slots
-// (DELIVERY_CONCURRENCY / latency), not by its CPU, which is what replicas add on any machine.
+// (DELIVERY_CONCURRENCY / latency), not by its CPU, which is what replicas add on any machine. The
+// accept benchmark then measures twice on each topology, as it does alone: with X answering at once,
+// and that late, where the deliveries of the accepted jobs go at the network's pace and what
+// replicas change is the accept path itself.
 import { envParam, startBenchSystem, type BenchSystem, type BenchSystemOptions } from '../support/bench-system.ts';
 import type { BenchFigure, BenchResult } from '../support/results.ts';
 import { benchAccept, type AcceptOptions } from './accept.ts';
@@ -16,12 +19,20 @@ export interface ScaleOutOptions {
   deliver: DeliverOptions;
   /** Environment for every service of every system. */
   env: Record<string, string>;
-  /** The deliver benchmark again, with X's create latency (ms) and this many jobs. */
+  /**
+   * Environment for the accept systems instead, when given: the accept benchmark's own (its
+   * organization at the default delivery limit), so what replicas change is the accept path and not
+   * how many deliveries of the accepted jobs run beside it.
+   */
+  acceptEnv?: Record<string, string>;
+  /** The deliver benchmark again, with X's create latency (ms) and this many jobs; the accept benchmark again with X answering that late. */
   latency?: { ms: number; jobs: number };
 }
 
 interface Measured {
   acceptRps: number;
+  /** The accept run again with X answering each post `latency.ms` late, when `latency` is given. */
+  pacedAccept?: { rps: number; detail: Record<string, number> };
   /**
    * The accept run's p99, the deliveries of the accepted jobs that finished meanwhile (they share the
    * cores: more delivery slots take more of them) and CPU ms per accepted request of each process.
@@ -64,11 +75,15 @@ function deliverOn(systemOptions: BenchSystemOptions, options: DeliverOptions): 
 
 const topologyOf = (replicas: number, env: Record<string, string>): BenchSystemOptions => ({ env, replicas: { publisher: replicas, gateway: replicas } });
 
+const acceptDetailOf = (figure: BenchFigure) => Object.fromEntries(ACCEPT_DETAIL.map((key) => [key, Number(figure.detail?.[key])]));
+
 async function measure(replicas: number, options: ScaleOutOptions): Promise<Measured> {
-  const accept = await withSystem(topologyOf(replicas, options.env), (system) => benchAccept(system, options.accept));
+  const accept = await withSystem(topologyOf(replicas, options.acceptEnv ?? options.env), (system) => benchAccept(system, { ...options.accept, networkLatencyMs: options.latency?.ms }));
+  const [instant, paced] = accept.figures;
   return {
-    acceptRps: accept.figures[0]!.value,
-    acceptDetail: Object.fromEntries(ACCEPT_DETAIL.map((key) => [key, Number(accept.figures[0]!.detail?.[key])])),
+    acceptRps: instant!.value,
+    acceptDetail: acceptDetailOf(instant!),
+    ...(paced === undefined ? {} : { pacedAccept: { rps: paced.value, detail: acceptDetailOf(paced) } }),
     ...await deliverOn(topologyOf(replicas, options.env), options.deliver),
   };
 }
@@ -104,6 +119,17 @@ export async function benchScaleOut(options: ScaleOutOptions): Promise<BenchResu
       },
     },
   ];
+  if (single.pacedAccept !== undefined && scaled.pacedAccept !== undefined) {
+    figures.push({
+      name: `scale-out: accept POST /v1/publish, X answering in ${options.latency!.ms} ms, ${topology}`,
+      value: scaled.pacedAccept.rps,
+      unit: 'req/s',
+      baseline: single.pacedAccept.rps,
+      baselineName: '1 publisher + 1 gateway, same run',
+      target: 'throughput grows with replicas',
+      detail: { ...scaled.pacedAccept.detail, ...detail('baseline', single.pacedAccept.detail) },
+    });
+  }
   if (options.latency !== undefined) {
     const { ms, jobs } = options.latency;
     const slow: DeliverOptions = { ...options.deliver, jobs, xCreateLatencyMs: ms };
@@ -121,7 +147,7 @@ export async function benchScaleOut(options: ScaleOutOptions): Promise<BenchResu
   }
   return {
     bench: 'scale-out',
-    params: { replicas: options.replicas, jobs: options.deliver.jobs, ...(options.latency === undefined ? {} : { latency_ms: options.latency.ms, latency_jobs: options.latency.jobs }), accounts: options.deliver.accounts, connections: options.accept.connections, seconds: options.accept.durationSeconds, env: envParam(options.env) },
+    params: { replicas: options.replicas, ...(options.acceptEnv === undefined ? {} : { accept_env: envParam(options.acceptEnv) }), jobs: options.deliver.jobs, ...(options.latency === undefined ? {} : { latency_ms: options.latency.ms, latency_jobs: options.latency.jobs }), accounts: options.deliver.accounts, connections: options.accept.connections, seconds: options.accept.durationSeconds, env: envParam(options.env) },
     figures,
   };
 }
