@@ -9,8 +9,8 @@ import type { PrismaClient } from './generated/prisma/client.ts';
 /** Builds the scheduler: the consumer of its commands and confirmations, the due-jobs loop and the rescue/prune pass. */
 export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config): Promise<WorkerWiring> {
   const { db, logger, relay } = runtime;
-  await runtime.broker.consume({ queue: 'scheduler.work', messages: schedulerMessages, retired: retiredSchedulerMessages, handlers: schedulerCommandHandlers(db) });
   const loop = new DueJobsLoop({ db, logger, pollMs: config.SCHEDULER_POLL_MS, batchSize: config.SCHEDULER_BATCH_SIZE, jobsPerDispatch: config.SCHEDULER_JOBS_PER_DISPATCH, wake: () => relay.wake(), onFired: firingLagMetric(runtime.metrics.registry) });
+  await runtime.broker.consume({ queue: 'scheduler.work', messages: schedulerMessages, retired: retiredSchedulerMessages, handlers: schedulerCommandHandlers(db, (runAt) => loop.scheduled(runAt)) });
   loop.start();
   const maintenance = new MaintenanceLoop({
     db,

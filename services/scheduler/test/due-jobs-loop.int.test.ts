@@ -101,6 +101,61 @@ describe('due jobs loop (scheduler database)', () => {
     expect(row?.early).toBe(false);
   }, 60_000);
 
+  it('wakes from a long sleep when this process schedules a job due before it ends', async () => {
+    await db.$executeRawUnsafe("UPDATE scheduled_jobs SET status = 'canceled' WHERE status = 'scheduled'");
+    const loop = new DueJobsLoop({ db, logger, pollMs: 60_000, batchSize: 50, jobsPerDispatch: 20, wake: () => undefined });
+    const told: Date[] = [];
+    const handlers = schedulerCommandHandlers(db, (runAt) => {
+      told.push(runAt);
+      loop.scheduled(runAt);
+    });
+    loop.start();
+    try {
+      // Its first pass found nothing waiting: it sleeps the whole poll interval.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const id = randomUUID();
+      const schedule = envelope('scheduler.job_schedule.v1', { job_id: id, run_at: new Date(Date.now() + 300).toISOString() });
+      await handlers['scheduler.job_schedule.v1'](schedule, context);
+      // A redelivered command inserts nothing and tells the loop nothing.
+      await handlers['scheduler.job_schedule.v1'](schedule, { ...context, redelivered: true });
+      expect(told).toHaveLength(1);
+      // Only the wake can fire it within these 5 s.
+      for (let i = 0; i < 100 && (await dispatchCount(id)) === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await dispatchCount(id)).toBe(1);
+    } finally {
+      await loop.stop();
+    }
+  }, 60_000);
+
+  it('waits for a job this process schedules while a pass runs, after the pass read the next due time', async () => {
+    await db.$executeRawUnsafe("UPDATE scheduled_jobs SET status = 'canceled' WHERE status = 'scheduled'");
+    const id = randomUUID();
+    let pending = true;
+    // The first pass's transaction has read that nothing waits; the job is scheduled before it returns.
+    const passing = new Proxy(db, {
+      get(target, property) {
+        const value: unknown = Reflect.get(target, property, target);
+        if (typeof value !== 'function') return value;
+        if (property !== '$transaction') return value.bind(target);
+        return async (...args: unknown[]) => {
+          const result: unknown = await (value as (...rest: unknown[]) => Promise<unknown>).apply(target, args);
+          if (pending) {
+            pending = false;
+            await schedulerCommandHandlers(db, (runAt) => loop.scheduled(runAt))['scheduler.job_schedule.v1'](
+              envelope('scheduler.job_schedule.v1', { job_id: id, run_at: new Date(Date.now() + 200).toISOString() }),
+              context,
+            );
+          }
+          return result;
+        };
+      },
+    });
+    const loop = new DueJobsLoop({ db: passing, logger, pollMs: 60_000, batchSize: 50, jobsPerDispatch: 20, wake: () => undefined });
+    // With a 60 s poll, only a sleep cut to the job's time fires it within these 5 s.
+    expect(await runUntilDispatched(loop, id, 100)).toBe(1);
+    expect(pending).toBe(false);
+  }, 60_000);
+
   it('waits for a job that comes due while a pass runs, however long the pass takes', async () => {
     const id = randomUUID();
     // Due 150 ms from now: after the next pass's claim reads the clock, before a statement 300 ms later does.

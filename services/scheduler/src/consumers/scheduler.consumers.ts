@@ -17,10 +17,10 @@ const HAND_OVER_SQL = "UPDATE scheduled_jobs SET status = 'handed_over' WHERE jo
  * unscheduling only touches a row still waiting. Whether a job may still run is decided by the
  * publisher (its conditional `scheduled -> queued`); dropping the row here only saves the dispatch.
  */
-export function schedulerCommandHandlers(db: PrismaClient): Handlers<typeof schedulerMessages> {
+export function schedulerCommandHandlers(db: PrismaClient, onScheduled: (runAt: Date) => void = () => undefined): Handlers<typeof schedulerMessages> {
   return {
     'scheduler.job_schedule.v1': async (env) => {
-      await db.$executeRawUnsafe(
+      const inserted = await db.$executeRawUnsafe(
         `INSERT INTO scheduled_jobs (job_id, org_id, run_at, status, request_id)
          VALUES ($1::uuid, $2, $3::timestamptz, 'scheduled', $4) ON CONFLICT (job_id) DO NOTHING`,
         env.payload.job_id,
@@ -28,6 +28,8 @@ export function schedulerCommandHandlers(db: PrismaClient): Handlers<typeof sche
         env.payload.run_at,
         env.request_id,
       );
+      // Committed: the due-jobs loop may sleep past it otherwise (a job due sooner than its poll).
+      if (inserted > 0) onScheduled(new Date(env.payload.run_at));
     },
     'scheduler.job_unschedule.v1': async (env) => {
       // An unschedule that overtakes its schedule leaves a canceled row, so the late insert is a no-op.

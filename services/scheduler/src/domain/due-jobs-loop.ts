@@ -39,6 +39,10 @@ export class DueJobsLoop {
   private running = false;
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
+  /** When the current sleep ends (process clock); undefined while a pass runs. */
+  private sleepingUntil: number | undefined;
+  /** The earliest due time told (`scheduled`) while a pass ran, whose reads may have come before its row. */
+  private toldWhilePassing: number | undefined;
 
   constructor(private readonly options: DueJobsLoopOptions) {}
 
@@ -52,6 +56,18 @@ export class DueJobsLoop {
     this.running = false;
     this.wakeUp?.();
     await this.loop;
+  }
+
+  /**
+   * A job was just scheduled through this process, due at `runAt`: a sleep that would end after it
+   * ends now, so the next pass reads its row and waits for it exactly. Jobs scheduled through
+   * another replica are seen by this one's next pass at the latest, a poll interval later: their
+   * own replica waits for them.
+   */
+  scheduled(runAt: Date): void {
+    const at = runAt.getTime();
+    if (this.sleepingUntil === undefined) this.toldWhilePassing = Math.min(this.toldWhilePassing ?? at, at);
+    else if (at < this.sleepingUntil) this.wakeUp?.();
   }
 
   /** Claims and dispatches one batch; returns how many jobs fired. */
@@ -117,18 +133,24 @@ export class DueJobsLoop {
         this.options.logger.error({ err: error }, 'firing due jobs failed');
         waitMs = Math.min(this.options.pollMs, RETRY_AFTER_FAILURE_MS);
       }
+      const told = this.toldWhilePassing;
+      this.toldWhilePassing = undefined;
+      if (told !== undefined) waitMs = Math.min(waitMs, Math.max(0, told - Date.now()));
       if (fired < this.options.batchSize) await this.sleep(waitMs);
     }
   }
 
   private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
+    this.sleepingUntil = Date.now() + ms;
+    return new Promise<void>((resolve) => {
       const timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
         resolve();
       }
       this.wakeUp = done;
+    }).finally(() => {
+      this.sleepingUntil = undefined;
     });
   }
 }
