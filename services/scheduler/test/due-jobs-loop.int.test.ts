@@ -34,6 +34,17 @@ describe('due jobs loop (scheduler database)', () => {
     return new Map(rows.map((row) => [row.job_id, Number(row.n)]));
   };
   const dispatchCount = async (jobId: string) => (await dispatchCounts()).get(jobId) ?? 0;
+  type Method = (...args: unknown[]) => Promise<unknown>;
+  /** The client with one method replaced: `wrap` gets the original (bound) and returns what is called instead. */
+  const withMethod = (name: '$transaction' | '$queryRawUnsafe', wrap: (original: Method) => Method): PrismaClient =>
+    new Proxy(db, {
+      get(target, property) {
+        const value: unknown = Reflect.get(target, property, target);
+        if (typeof value !== 'function') return value;
+        const bound = (value as Method).bind(target);
+        return property === name ? wrap(bound) : bound;
+      },
+    });
   /** Starts the loop, waits up to `tries` x 50 ms for the job's dispatch, stops the loop; returns the job's dispatch count. */
   const runUntilDispatched = async (loop: DueJobsLoop, jobId: string, tries: number) => {
     loop.start();
@@ -132,23 +143,16 @@ describe('due jobs loop (scheduler database)', () => {
     const id = randomUUID();
     let pending = true;
     // The first pass's transaction has read that nothing waits; the job is scheduled before it returns.
-    const passing = new Proxy(db, {
-      get(target, property) {
-        const value: unknown = Reflect.get(target, property, target);
-        if (typeof value !== 'function') return value;
-        if (property !== '$transaction') return value.bind(target);
-        return async (...args: unknown[]) => {
-          const result: unknown = await (value as (...rest: unknown[]) => Promise<unknown>).apply(target, args);
-          if (pending) {
-            pending = false;
-            await schedulerCommandHandlers(db, (runAt) => loop.scheduled(runAt))['scheduler.job_schedule.v1'](
-              envelope('scheduler.job_schedule.v1', { job_id: id, run_at: new Date(Date.now() + 200).toISOString() }),
-              context,
-            );
-          }
-          return result;
-        };
-      },
+    const passing = withMethod('$transaction', (original) => async (...args) => {
+      const result = await original(...args);
+      if (pending) {
+        pending = false;
+        await schedulerCommandHandlers(db, (runAt) => loop.scheduled(runAt))['scheduler.job_schedule.v1'](
+          envelope('scheduler.job_schedule.v1', { job_id: id, run_at: new Date(Date.now() + 200).toISOString() }),
+          context,
+        );
+      }
+      return result;
     });
     const loop = new DueJobsLoop({ db: passing, logger, pollMs: 60_000, batchSize: 50, jobsPerDispatch: 20, wake: () => undefined });
     // With a 60 s poll, only a sleep cut to the job's time fires it within these 5 s.
@@ -161,16 +165,9 @@ describe('due jobs loop (scheduler database)', () => {
     // Due 150 ms from now: after the next pass's claim reads the clock, before a statement 300 ms later does.
     await schedulerCommandHandlers(db)['scheduler.job_schedule.v1'](envelope('scheduler.job_schedule.v1', { job_id: id, run_at: new Date(Date.now() + 150).toISOString() }), context);
     // A loaded server: every statement outside a transaction starts 300 ms late.
-    const slow = new Proxy(db, {
-      get(target, property) {
-        const value: unknown = Reflect.get(target, property, target);
-        if (typeof value !== 'function') return value;
-        if (property !== '$queryRawUnsafe') return value.bind(target);
-        return async (...args: unknown[]) => {
-          await new Promise((resolve) => setTimeout(resolve, 300));
-          return (value as (...rest: unknown[]) => unknown).apply(target, args);
-        };
-      },
+    const slow = withMethod('$queryRawUnsafe', (original) => async (...args) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return original(...args);
     });
     const loop = new DueJobsLoop({ db: slow, logger, pollMs: 60_000, batchSize: 50, jobsPerDispatch: 20, wake: () => undefined });
     // With a 60 s poll, only a wake-up at its due time fires it within these 10 s.
@@ -182,15 +179,10 @@ describe('due jobs loop (scheduler database)', () => {
     await schedulerCommandHandlers(db)['scheduler.job_schedule.v1'](envelope('scheduler.job_schedule.v1', { job_id: id, run_at: new Date(Date.now() - 1000).toISOString() }), context);
     // The first transaction fails, as one that cannot start in time on a loaded server does.
     let failures = 1;
-    const flaky = new Proxy(db, {
-      get(target, property) {
-        if (property === '$transaction' && failures > 0) {
-          failures -= 1;
-          return () => Promise.reject(new Error('Transaction API error: unable to start a transaction in the given time.'));
-        }
-        const value: unknown = Reflect.get(target, property, target);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
+    const flaky = withMethod('$transaction', (original) => (...args) => {
+      if (failures === 0) return original(...args);
+      failures -= 1;
+      return Promise.reject(new Error('Transaction API error: unable to start a transaction in the given time.'));
     });
     const loop = new DueJobsLoop({ db: flaky, logger, pollMs: 60_000, batchSize: 50, jobsPerDispatch: 20, wake: () => undefined });
     // With a 60 s poll, only a retry soon after the failure fires it within these 10 s.
