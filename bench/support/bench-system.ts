@@ -57,11 +57,30 @@ export interface BenchSystemOptions {
   profileServices?: readonly BenchService[];
   /** Processes per service (1 each by default): the scale-out benchmark runs 2 publishers and 2 gateways. */
   replicas?: Partial<Record<BenchService, number>>;
+  /**
+   * `apart` (the default, as scripts/start runs it): each publisher replica is two processes, one
+   * that accepts and one that delivers at a lower CPU priority (PUBLISHER_ROLES; docs/performance.md,
+   * "Accepting and delivering in processes of their own"). `together`: one process does both.
+   * BENCH_PUBLISHER_ROLES sets it for a whole run.
+   */
+  publisherRoles?: PublisherRoles;
 }
 
-/** `publisher`, then `publisher-2`, `publisher-3`, ... */
-function instanceName(service: BenchService, replica: number): string {
-  return replica === 1 ? service : `${service}-${replica}`;
+export type PublisherRoles = 'apart' | 'together';
+
+/** The nice value of a publisher process that only delivers, as scripts/supervise.mjs runs it. */
+const DELIVERER_NICE = 10;
+
+/** BENCH_PUBLISHER_ROLES (`apart` unless it says `together`). */
+export function publisherRolesFromEnv(): PublisherRoles {
+  const roles = process.env.BENCH_PUBLISHER_ROLES ?? 'apart';
+  if (roles !== 'apart' && roles !== 'together') throw new Error(`BENCH_PUBLISHER_ROLES is "${roles}": apart or together`);
+  return roles;
+}
+
+/** `publisher`, then `publisher-2`, `publisher-3`, ...; a publisher's delivering process `publisher-deliver`, `publisher-deliver-2`, ... */
+function instanceName(base: string, replica: number): string {
+  return replica === 1 ? base : `${base}-${replica}`;
 }
 
 /** Adds up a per-instance record by service (a service's replicas together). */
@@ -208,13 +227,16 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
       await rm(mediaDir, { recursive: true, force: true });
     },
   };
-  const start = async (name: BenchService, replica = 1) => {
-    const instance = instanceName(name, replica);
+  const apart = (options.publisherRoles ?? publisherRolesFromEnv()) === 'apart';
+  const start = async (name: BenchService, replica = 1, delivering = false) => {
+    const instance = instanceName(delivering ? 'publisher-deliver' : name, replica);
     // Named after the instance (node's default name says only the date and pid).
     const dir = options.profileDir !== undefined && (options.profileServices ?? BENCH_SERVICES).includes(name) ? options.profileDir : undefined;
     const nodeArgs = dir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${instance}.${Date.now()}.cpuprofile`];
     const port: Record<string, string> = name === 'gateway' ? { PORT: replica === 1 ? new URL(api).port : '0' } : {};
-    const started = await startServiceProcess(name, { ...env, ...port, DATABASE_NAME: databaseOf(name) }, nodeArgs);
+    const roles: Record<string, string> = name === 'publisher' && apart ? { PUBLISHER_ROLES: delivering ? 'deliver' : 'accept' } : {};
+    const started = await startServiceProcess(name, { ...env, ...port, ...roles, DATABASE_NAME: databaseOf(name) }, nodeArgs);
+    if (delivering) os.setPriority(started.child.pid!, DELIVERER_NICE);
     processes.set(instance, started);
     if (name === 'gateway' && replica > 1) apis[replica - 1] = `http://127.0.0.1:${started.port}`;
   };
@@ -227,8 +249,12 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
     // The gateway first: it declares the exchanges the others bind to (as in the fault suite).
     await start('gateway');
     await startAll(BENCH_SERVICES.filter((name) => name !== 'gateway').map((name) => start(name)));
-    // Replicas once the first of each has migrated its database, as a rollout adds pods.
-    await startAll(BENCH_SERVICES.flatMap((name) => Array.from({ length: replicas(name) - 1 }, (_, k) => start(name, k + 2))));
+    // Replicas once the first of each has migrated its database, as a rollout adds pods; so are the
+    // publisher's delivering processes.
+    await startAll([
+      ...BENCH_SERVICES.flatMap((name) => Array.from({ length: replicas(name) - 1 }, (_, k) => start(name, k + 2))),
+      ...(apart ? Array.from({ length: replicas('publisher') }, (_, k) => start('publisher', k + 1, true)) : []),
+    ]);
   } catch (error) {
     await system.close().catch(() => undefined);
     throw error;

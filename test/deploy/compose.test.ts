@@ -65,11 +65,12 @@ describe('docker-compose.yml', () => {
   });
 
   describe.each(productionServices.map((facts) => [facts.name, facts] as const))('%s', (name, facts) => {
-    it('is built from deploy/Dockerfile with SERVICE set to its name', () => {
+    it('is built from deploy/Dockerfile with SERVICE set to the service it runs', () => {
       const build = obj(service(name).build, `${name}.build`);
       expect(build.context).toBe('.');
       expect(build.dockerfile).toBe('deploy/Dockerfile');
-      expect(get(build, 'args.SERVICE')).toBe(name);
+      expect(get(build, 'args.SERVICE')).toBe(facts.code);
+      expect(service(name).image).toBe(`social-publishing/${facts.code}:dev`);
     });
 
     it('runs by default (no profile) and runs node, never npm', () => {
@@ -98,6 +99,7 @@ describe('docker-compose.yml', () => {
       expect(env.SHUTDOWN_GRACE_MS).toBe('25000');
       expect(env.RPC_TIMEOUT_MS).toBe('5000');
       expect(withDefaults(env.AMQP_URL ?? '')).toMatch(/^amqps?:\/\/.+@rabbitmq:5672$/);
+      for (const [variable, value] of Object.entries(facts.env ?? {})) expect({ variable, value: env[variable] }).toEqual({ variable, value });
     });
 
     it('gives DATABASE_URL as a server URL without a database name', () => {
@@ -123,7 +125,7 @@ describe('docker-compose.yml', () => {
     it('points network adapters at the sandbox only where the service has adapters', () => {
       const env = environment(name);
       for (const [variable, url] of Object.entries(networkUrls)) {
-        if (networkServices.includes(name)) expect(withDefaults(env[variable] ?? '')).toBe(url);
+        if (networkServices.includes(facts.code)) expect(withDefaults(env[variable] ?? '')).toBe(url);
         else expect(env[variable]).toBeUndefined();
       }
     });
@@ -173,7 +175,7 @@ describe('docker-compose.yml', () => {
     expect(profiled.map(([name]) => name)).toEqual(['sandbox']);
   });
 
-  it('defines no service beyond the infrastructure, the broker-users one-shot, the seven services and the sandbox', () => {
+  it('defines no service beyond the infrastructure, the broker-users one-shot, the seven services (the publisher as its two roles) and the sandbox', () => {
     const expected = ['postgres', 'rabbitmq', 'broker-users', 'redis', 'sandbox', ...productionServices.map((facts) => facts.name)];
     expect(Object.keys(services).sort()).toEqual(expected.sort());
   });
@@ -181,9 +183,9 @@ describe('docker-compose.yml', () => {
   it('connects every service as its own broker user, made by the broker-users one-shot before any starts', () => {
     const provisioner = service('broker-users');
     for (const facts of productionServices) {
-      const variable = `AMQP_PASSWORD_${facts.name.toUpperCase().replace(/-/g, '_')}`;
+      const variable = `AMQP_PASSWORD_${facts.code.toUpperCase().replace(/-/g, '_')}`;
       const url = environment(facts.name).AMQP_URL ?? '';
-      expect(url).toBe(`amqp://${facts.name}:\${${variable}:?set ${variable} (scripts/compose-env writes one)}@rabbitmq:5672`);
+      expect(url).toBe(`amqp://${facts.code}:\${${variable}:?set ${variable} (scripts/compose-env writes one)}@rabbitmq:5672`);
       expect(environment('broker-users')[variable]).toMatch(new RegExp(`^\\$\\{${variable}:\\?`));
       expect(get(service(facts.name).depends_on, 'broker-users.condition')).toBe('service_completed_successfully');
       expect(environment(facts.name).BROKER_USER_PREFIX).toBe('');
@@ -250,15 +252,15 @@ describe('deploy/Dockerfile', () => {
     expect(finalStage.find((i) => i.keyword === 'STOPSIGNAL')?.args).toBe('SIGTERM');
   });
 
-  it.each(productionServices.map((facts) => facts.name))('runs %s with its V8 flags: its compose command, or the image\'s CMD when it has no flags of its own', (name) => {
+  it.each(productionServices.map((facts) => [facts.name, facts.code]))('runs %s with its V8 flags: its compose command, or the image\'s CMD when it has no flags of its own', (name, code) => {
     const cmd = list(JSON.parse(finalStage.filter((i) => i.keyword === 'CMD').at(-1)?.args ?? '[]'), 'CMD').map(String);
     const command = service(name).command;
     const argv = command === undefined ? cmd : list(command, `${name} command`).map(String);
-    expect(argv).toEqual(['node', ...nodeFlags(name), '/app/main.js']);
+    expect(argv).toEqual(['node', ...nodeFlags(code), '/app/main.js']);
   });
 
   it('gives node only flags it accepts on the command line (a bad flag would stop every container at start)', () => {
-    for (const name of [undefined, ...productionServices.map((facts) => facts.name)]) {
+    for (const name of [undefined, ...productionServices.map((facts) => facts.code)]) {
       expect(execFileSync(process.execPath, [...nodeFlags(name), '-e', 'process.stdout.write("ok")'], { encoding: 'utf8' })).toBe('ok');
     }
     expect(finalStage.some((i) => i.keyword === 'ENV' && i.args.includes('NODE_OPTIONS'))).toBe(false);

@@ -20,7 +20,14 @@ export function nodeFlags(service?: string): string[] {
 
 /** The services the deployment artefacts must run, with their probe endpoints. */
 export interface ServiceFacts {
+  /** The workload's name: its Deployment, its compose service. */
   name: string;
+  /** The service whose code, image, broker user and database it runs: its name, unless it runs some roles of a service. */
+  code: string;
+  /** Values it must be given: the roles it runs (PUBLISHER_ROLES). */
+  env?: Record<string, string>;
+  /** The queues it consumes, when it runs some roles of its service: a part of what the service's code consumes. */
+  queues?: string[];
   kind: 'api' | 'worker';
   port: number;
   liveness: string;
@@ -29,15 +36,18 @@ export interface ServiceFacts {
   metricsPort: number;
 }
 
-export const gateway: ServiceFacts = { name: 'gateway', kind: 'api', port: 8080, liveness: '/health', readiness: '/ready', metricsPort: 9100 };
+export const gateway: ServiceFacts = { name: 'gateway', code: 'gateway', kind: 'api', port: 8080, liveness: '/health', readiness: '/ready', metricsPort: 9100 };
 
-function worker(name: string, port: number): ServiceFacts {
-  return { name, kind: 'worker', port, liveness: '/livez', readiness: '/readyz', metricsPort: port };
+function worker(name: string, port: number, roles?: Pick<ServiceFacts, 'code' | 'env' | 'queues'>): ServiceFacts {
+  return { name, code: name, kind: 'worker', port, liveness: '/livez', readiness: '/readyz', metricsPort: port, ...roles };
 }
 
 export const workers: ServiceFacts[] = [
   worker('accounts', 9101),
-  worker('publisher', 9102),
+  // The publisher's two roles, each a workload of its own scaled by its own queue (docs/performance.md,
+  // "Accepting and delivering in processes of their own"); both consume account changes.
+  worker('publisher', 9102, { code: 'publisher', env: { PUBLISHER_ROLES: 'accept' }, queues: ['svc.publisher.accounts', 'svc.publisher.dispatch', 'svc.publisher.plans', 'svc.publisher.rpc'] }),
+  worker('publisher-deliver', 9102, { code: 'publisher', env: { PUBLISHER_ROLES: 'deliver' }, queues: ['svc.publisher.accounts', 'svc.publisher.work'] }),
   worker('scheduler', 9103),
   worker('webhook-dispatcher', 9104),
   worker('analytics-sync', 9105),
@@ -69,6 +79,14 @@ export function consumedQueues(service: string): string[] {
   return [...logical].map((queue) => `svc.${queue}`).sort();
 }
 
+/** The queues a workload consumes: its part of its service's, or all of them. */
+export function workloadQueues(facts: ServiceFacts): string[] {
+  const all = consumedQueues(facts.code);
+  const unknown = (facts.queues ?? []).filter((queue) => !all.includes(queue));
+  if (unknown.length > 0) throw new Error(`${facts.name} names queues ${facts.code} does not consume: ${unknown.join(', ')}`);
+  return facts.queues ?? all;
+}
+
 /** The Prometheus metrics a service registers itself (`name: 'svc_...'` in its sources). */
 export function registeredMetrics(service: string): string[] {
   return serviceSources(service).flatMap((source) => [...source.matchAll(/name: '(svc_[a-z_]+)'/g)].map((match) => match[1]!));
@@ -85,7 +103,7 @@ export const serviceEnv: Record<string, string[]> = {
 };
 
 export function requiredEnv(service: ServiceFacts): string[] {
-  return [...commonEnv, 'PROBE_PORT', ...(serviceEnv[service.name] ?? [])];
+  return [...commonEnv, 'PROBE_PORT', ...(serviceEnv[service.code] ?? []), ...Object.keys(service.env ?? {})];
 }
 
 /** Services whose network adapters get base URLs (the sandbox in development, real hosts by default). */

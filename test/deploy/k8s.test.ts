@@ -21,6 +21,7 @@ import {
   secretEnv,
   str,
   workers,
+  workloadQueues,
   type Obj,
   type ServiceFacts,
 } from './deploy-facts.ts';
@@ -143,7 +144,7 @@ describe('k8s/kustomization.yaml', () => {
 
   it('maps every Deployment image to a registry', () => {
     const images = list(kustomization.images, 'images').map((image) => str(get(image, 'name'), 'image name'));
-    const used = productionServices.map((service) => str(container(service).image, `${service.name} image`));
+    const used = new Set(productionServices.map((service) => str(container(service).image, `${service.name} image`)));
     expect([...images].sort()).toEqual([...used].sort());
   });
 });
@@ -165,7 +166,8 @@ describe('k8s workloads', () => {
     });
 
     it('runs node, with its V8 flags (deploy/node-flags.<service> or deploy/node-flags), on the service entry point directly', () => {
-      expect(container(service).command).toEqual(['node', ...nodeFlags(name), `services/${name}/dist/main.js`]);
+      expect(container(service).command).toEqual(['node', ...nodeFlags(service.code), `services/${service.code}/dist/main.js`]);
+      expect(container(service).image).toBe(`social-publishing/${service.code}`);
       expect(container(service).args).toBeUndefined();
     });
 
@@ -230,6 +232,7 @@ describe('k8s workloads', () => {
       expect(resolved(service, 'AMQP_NAMESPACE')).toBe('');
       expect(resolved(service, 'SHUTDOWN_GRACE_MS')).toBe('25000');
       expect(resolved(service, 'RPC_TIMEOUT_MS')).toBe('5000');
+      for (const [variable, value] of Object.entries(service.env ?? {})) expect({ variable, value: resolved(service, variable) }).toEqual({ variable, value });
     });
 
     it('leaves the network base URLs to their production defaults', () => {
@@ -281,6 +284,10 @@ describe('KEDA scaling', () => {
     expect(consumedQueues('publisher')).toEqual(['svc.publisher.accounts', 'svc.publisher.dispatch', 'svc.publisher.plans', 'svc.publisher.rpc', 'svc.publisher.work']);
     expect(consumedQueues('webhook-dispatcher')).toEqual(['svc.webhook-dispatcher.deliveries', 'svc.webhook-dispatcher.rpc', 'svc.webhook-dispatcher.work']);
     expect(consumedQueues('billing')).toEqual(['svc.billing.rpc']);
+    // The publisher's roles between them consume every queue its code does; only delivering consumes its work queue.
+    const publisherRoles = workers.filter((worker) => worker.code === 'publisher');
+    expect([...new Set(publisherRoles.flatMap(workloadQueues))].sort()).toEqual(consumedQueues('publisher'));
+    expect(publisherRoles.filter((worker) => workloadQueues(worker).includes('svc.publisher.work')).map((worker) => worker.name)).toEqual(['publisher-deliver']);
   });
 
   it('has one ScaledObject per worker and none for the gateway', () => {
@@ -296,7 +303,7 @@ describe('KEDA scaling', () => {
 
     it('scales on the length of queues the service consumes, through the management API', () => {
       // A queue nobody declares is a 404 from the management API: KEDA would never scale the worker.
-      const consumed = consumedQueues(name);
+      const consumed = workloadQueues(service);
       const triggers = list(get(scaledObject(), 'spec.triggers'), 'triggers').filter((trigger) => get(trigger, 'type') !== 'metrics-api');
       const queueLength = triggers.filter((trigger) => get(trigger, 'metadata.mode') === 'QueueLength');
       expect(queueLength.length).toBeGreaterThan(0);
@@ -327,7 +334,7 @@ describe('KEDA scaling', () => {
         expect(get(namedPort, 'containerPort')).toBe(service.metricsPort);
         expect(url.pathname).toBe('/metrics');
         expect(get(trigger, 'metadata.format')).toBe('prometheus');
-        expect(registeredMetrics(name)).toContain(get(trigger, 'metadata.valueLocation'));
+        expect(registeredMetrics(service.code)).toContain(get(trigger, 'metadata.valueLocation'));
         expect(get(trigger, 'metricType')).toBe('Value');
         expect(Number(get(trigger, 'metadata.targetValue'))).toBeGreaterThan(0);
       }
@@ -372,7 +379,7 @@ describe('secrets and config', () => {
     expect(values.length).toBeGreaterThan(0);
     for (const value of values) expect(String(value)).toContain('CHANGE_ME');
     // AMQP_URL comes from one key per service: every service is its own broker user.
-    const amqpKeys = productionServices.map((service) => `AMQP_URL_${service.name.toUpperCase().replace(/-/g, '_')}`);
+    const amqpKeys = productionServices.map((service) => `AMQP_URL_${service.code.toUpperCase().replace(/-/g, '_')}`);
     expect(exampleSecrets.flatMap((secret) => Object.keys(obj(secret.body.stringData, 'stringData')))).toEqual(
       expect.arrayContaining([...secretEnv.filter((name) => name !== 'AMQP_URL'), ...amqpKeys]),
     );
@@ -382,7 +389,7 @@ describe('secrets and config', () => {
     const media = configMapData('social-media');
     expect(media).toMatchObject({ MEDIA_STORAGE: 's3', MEDIA_TMP_DIR: expect.stringMatching(/^\/tmp\//) });
     expect(media.MEDIA_PUBLIC_BASE_URL).toMatch(/^https:\/\//);
-    for (const service of productionServices.filter((facts) => facts.name === 'gateway' || facts.name === 'publisher')) {
+    for (const service of productionServices.filter((facts) => facts.code === 'gateway' || facts.code === 'publisher')) {
       const sources = list(container(service).envFrom, `${service.name} envFrom`).map((source) => get(source, 'configMapRef.name'));
       expect(sources).toContain('social-media');
       const env = containerEnv(service);
@@ -395,8 +402,10 @@ describe('secrets and config', () => {
   it('connects every service to RabbitMQ as its own user, over TLS, with caller checks on', () => {
     const infra = obj(exampleSecrets.find((secret) => secret.name === 'social-infra')?.body.stringData, 'social-infra stringData');
     for (const service of productionServices) {
-      const url = new URL(str(infra[`AMQP_URL_${service.name.toUpperCase().replace(/-/g, '_')}`], `${service.name} AMQP URL`));
-      expect({ service: service.name, protocol: url.protocol, user: url.username }).toEqual({ service: service.name, protocol: 'amqps:', user: service.name });
+      const key = `AMQP_URL_${service.code.toUpperCase().replace(/-/g, '_')}`;
+      const url = new URL(str(infra[key], `${service.name} AMQP URL`));
+      expect({ service: service.name, protocol: url.protocol, user: url.username }).toEqual({ service: service.name, protocol: 'amqps:', user: service.code });
+      expect(containerEnv(service).get('AMQP_URL')?.secret).toEqual({ name: 'social-infra', key });
     }
     expect(configMapData('social-common').BROKER_USER_PREFIX).toBe('');
   });

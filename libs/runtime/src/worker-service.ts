@@ -5,6 +5,12 @@ import { openServiceRuntime, type DatabaseClient, type ServiceRuntime, type Serv
 export interface WorkerWiring {
   /** RPC requests this service answers; `system.ping.v1` is always answered. */
   rpc?: Parameters<Broker['serveRpc']>[0];
+  /**
+   * False: this process answers no RPC, not even `system.ping.v1` (a publisher that only delivers):
+   * a process on the service's RPC queue answers every request it takes, so one without the
+   * service's handlers would refuse its share of them.
+   */
+  answersRpc?: boolean;
   /** Stops the service's own loops (schedulers, refreshers) before consumers stop. */
   stop?: () => Promise<void>;
 }
@@ -36,7 +42,7 @@ export async function runWorkerService<Db extends DatabaseClient>(options: Worke
     logger: options.logger,
   });
   const wiring = (await options.wire?.(runtime)) ?? {};
-  await runtime.broker.serveRpc(wiring.rpc ?? { messages: [], handlers: {} });
+  if (wiring.answersRpc !== false) await runtime.broker.serveRpc(wiring.rpc ?? { messages: [], handlers: {} });
   ready = true;
   options.logger.info({ probe_port: probes.port }, `${options.name} ready`);
   return {

@@ -19,6 +19,15 @@ export const configSchema = Type.Object({
   PLAN_FREE_POSTS_PER_MONTH: freePlanConfigSchema.PLAN_FREE_POSTS_PER_MONTH,
   ...mediaConfigSchema,
   PROBE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9102 }),
+  /**
+   * What this process does: `accept` answers the gateway's RPC (creates, history, cancel, media) and
+   * consumes plan changes and due jobs; `deliver` runs deliveries (publisher.work, woken deliveries,
+   * the sweeper). Both, the default, in one process. Apart, accepts keep their CPU while deliveries
+   * run at a lower priority or on pods of their own, each role scaled by its own queue
+   * (docs/performance.md, "Accepting and delivering in processes of their own"). Both roles consume
+   * account changes (each event reaches one process of the service).
+   */
+  PUBLISHER_ROLES: Type.String({ pattern: '^(accept|deliver)(,(accept|deliver))?$', default: 'accept,deliver' }),
   /** Dev and tests only: lets media URLs and downloads reach loopback/private addresses. */
   ALLOW_PRIVATE_URLS: Type.Boolean({ default: false }),
   /**

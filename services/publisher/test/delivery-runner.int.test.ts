@@ -10,7 +10,7 @@ import { InFlightSweeper } from '../src/domain/in-flight-sweeper.ts';
 import { dispatchOverdueScheduled } from '../src/domain/dispatch-overdue.ts';
 import { REQUEUE_BATCH, requeueStalePending } from '../src/domain/requeue-deliveries.ts';
 import { DeliveryRunner, type RunDeliveryDeps } from '../src/domain/run-delivery.ts';
-import { hasWaitingDeliveries, wakeWaitingDeliveries, wakeWaitingEverywhere } from '../src/data/org-waiting.ts';
+import { hasWaitingDeliveries, wakeWaitingDeliveries, wakeWaitingEverywhere, type WokenDelivery } from '../src/data/org-waiting.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
 import { outboxTypesOfJob } from './outbox-of-job.ts';
 
@@ -477,6 +477,7 @@ describe('DeliveryRunner (publisher database)', () => {
     expect(await outbox('publisher.delivery_run.v1', deliveryIds[2]!)).toEqual([]);
   });
 
+  const ids = (wakes: WokenDelivery[]) => wakes.map((wake) => wake.id);
   const woken = async (ids: string[]) =>
     (await db.$queryRawUnsafe<{ id: string }[]>('SELECT id::text AS id FROM deliveries WHERE id = ANY($1::uuid[]) AND org_woken_until > now()', ids)).map((row) => row.id);
 
@@ -488,19 +489,19 @@ describe('DeliveryRunner (publisher database)', () => {
     for (const id of rest) await limited.run(id);
     expect((await waiting(rest)).sort()).toEqual([...rest].sort());
     // Still busy: the sweep wakes nobody of this organization.
-    expect(await wakeWaitingEverywhere(db, 1, 60_000)).toEqual([]);
+    expect(ids(await wakeWaitingEverywhere(db, 1, 60_000))).toEqual([]);
     // The dead worker's lease runs out: one slot, so the sweep wakes one, the oldest waiting.
     await db.$executeRawUnsafe("UPDATE deliveries SET lease_until = now() - interval '1 second' WHERE id = $1::uuid", dead);
-    expect(await wakeWaitingEverywhere(db, 1, 60_000)).toEqual([rest[0]]);
+    expect(ids(await wakeWaitingEverywhere(db, 1, 60_000))).toEqual([rest[0]]);
     expect(await woken(rest)).toEqual([rest[0]]);
     // Woken, it keeps its place in line and holds the free slot until its claim: the next sweep wakes nobody.
     expect((await waiting(rest)).sort()).toEqual([...rest].sort());
-    expect(await wakeWaitingEverywhere(db, 1, 60_000)).toEqual([]);
+    expect(ids(await wakeWaitingEverywhere(db, 1, 60_000))).toEqual([]);
     // Its claim took the slot and it finished; a waiting delivery whose job was cancelled is no longer pending: never woken.
     await db.$executeRawUnsafe("UPDATE deliveries SET status = 'published', org_wait_since = NULL, org_woken_until = NULL WHERE id = $1::uuid", rest[0]);
     await db.$executeRawUnsafe("UPDATE deliveries SET status = 'failed' WHERE id = $1::uuid", rest[1]);
     await db.$executeRawUnsafe("UPDATE deliveries SET status = 'published', lease_until = NULL WHERE id = $1::uuid", dead);
-    expect(await wakeWaitingEverywhere(db, 1, 60_000)).toEqual([rest[2]]);
+    expect(ids(await wakeWaitingEverywhere(db, 1, 60_000))).toEqual([rest[2]]);
     expect(await outbox('publisher.delivery_run.v1', rest[2]!)).toEqual([]);
   });
 
@@ -511,18 +512,18 @@ describe('DeliveryRunner (publisher database)', () => {
     for (const id of rest) await runner({ orgConcurrency: 1 }).run(id);
     expect(await waiting(rest)).toHaveLength(3);
     // No free slot: nobody woken.
-    expect(await wakeWaitingEverywhere(db, 1, 60_000)).toEqual([]);
+    expect(ids(await wakeWaitingEverywhere(db, 1, 60_000))).toEqual([]);
     // Its lease ran out and the limit is 3: three slots, the oldest two woken when two are asked for.
     await db.$executeRawUnsafe("UPDATE deliveries SET lease_until = now() - interval '1 second' WHERE id = $1::uuid", busy);
-    expect((await wakeWaitingDeliveries(db, orgId, 3, 2, 60_000)).sort()).toEqual(rest.slice(0, 2).sort());
+    expect(ids(await wakeWaitingDeliveries(db, orgId, 3, 2, 60_000)).sort()).toEqual(rest.slice(0, 2).sort());
     // Another publisher's wake passes both over; the third is taken.
-    expect(await wakeWaitingDeliveries(db, orgId, 3, 3, 60_000)).toEqual([rest[2]]);
-    expect(await wakeWaitingDeliveries(db, orgId, 3, 3, 60_000)).toEqual([]);
+    expect(ids(await wakeWaitingDeliveries(db, orgId, 3, 3, 60_000))).toEqual([rest[2]]);
+    expect(ids(await wakeWaitingDeliveries(db, orgId, 3, 3, 60_000))).toEqual([]);
     expect(await hasWaitingDeliveries(db, orgId)).toBe(false);
     // The waker of the first stopped before its claim: once its mark has run out, the sweep puts it back in line and wakes it again.
     await db.$executeRawUnsafe("UPDATE deliveries SET org_woken_until = now() - interval '1 second' WHERE id = $1::uuid", rest[0]);
     expect(await hasWaitingDeliveries(db, orgId)).toBe(false);
-    expect(await wakeWaitingEverywhere(db, 3, 60_000)).toEqual([rest[0]]);
+    expect(ids(await wakeWaitingEverywhere(db, 3, 60_000))).toEqual([rest[0]]);
     // Its claim takes the mark off, with the wait.
     network.mockResolvedValue({ platformPostId: 'p', url: 'https://x.test/p' });
     await runner({ orgConcurrency: 3 }).run(rest[0]!);

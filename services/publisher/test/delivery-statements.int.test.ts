@@ -373,7 +373,7 @@ describe('grouped delivery statements', () => {
     expect(await wakeWaitingDeliveries(sql, orgId, 7, 3, 60_000)).toEqual([]);
     const woken = await wakeWaitingDeliveries(sql, orgId, 8, 3, 60_000);
     expect(woken).toHaveLength(1);
-    expect(line.ids.slice(2)).toContain(woken[0]);
+    expect(line.ids.slice(2)).toContain(woken[0]!.id);
   });
 
   it('reads deliveries and jobs by primary key in every plan of the grouped read, claim and outcome, even a plan made on empty tables', async () => {

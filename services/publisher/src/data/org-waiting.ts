@@ -36,17 +36,23 @@ UPDATE deliveries SET org_woken_until = now() + make_interval(secs => $4::float8
                        - (SELECT count(*)::int FROM (SELECT FROM deliveries WHERE org_id = $1 AND org_woken_until > now() AND status = 'pending'
                                                      ORDER BY org_woken_until LIMIT $2) woken))))
                FOR UPDATE SKIP LOCKED)
-RETURNING id::text AS id`;
+RETURNING id::text AS id, job_id::text AS job_id`;
+
+/** A delivery woken for a free slot of its organization: run it, or send it a command naming its job. */
+export interface WokenDelivery {
+  id: string;
+  jobId: string;
+}
 
 /**
  * Wakes up to `most` of the organization's waiting deliveries, no more than it has free slots, for
- * `forMs`; returns their ids, for the caller to run now. A delivery that frees its slot wakes one;
+ * `forMs`; returns them, for the caller to run now (or to have a publisher that delivers run them). A delivery that frees its slot wakes one;
  * the sweeper wakes up to `limit`, for slots freed without a statement (a worker died and its lease
  * ran out).
  */
-export async function wakeWaitingDeliveries(db: RawSql, orgId: string, limit: number, most: number, forMs: number): Promise<string[]> {
-  const rows = await db.$queryRawUnsafe<{ id: string }[]>(WAKE_SQL, orgId, limit, most, forMs / 1000);
-  return rows.map((row) => row.id);
+export async function wakeWaitingDeliveries(db: RawSql, orgId: string, limit: number, most: number, forMs: number): Promise<WokenDelivery[]> {
+  const rows = await db.$queryRawUnsafe<{ id: string; job_id: string }[]>(WAKE_SQL, orgId, limit, most, forMs / 1000);
+  return rows.map((row) => ({ id: row.id, jobId: row.job_id }));
 }
 
 /**
@@ -64,16 +70,16 @@ export async function hasWaitingDeliveries(db: RawSql, orgId: string): Promise<b
 /**
  * The sweeper's pass: deliveries whose waker stopped before their claim (their mark ran out) go
  * back in line, in their old place; then every organization with deliveries waiting wakes as many
- * as it has free slots, for `forMs`; returns their ids. It catches slots freed without a statement
+ * as it has free slots, for `forMs`; returns them. It catches slots freed without a statement
  * (a worker died and its lease ran out), a wake that failed, and a woken delivery that did not take
  * its slot (its job was cancelled meanwhile).
  */
-export async function wakeWaitingEverywhere(db: RawSql, limit: number, forMs: number): Promise<string[]> {
+export async function wakeWaitingEverywhere(db: RawSql, limit: number, forMs: number): Promise<WokenDelivery[]> {
   // Pending rows only: their index holds no other (a mark left on a row that is no longer pending
   // is read by nobody).
   await db.$executeRawUnsafe("UPDATE deliveries SET org_woken_until = NULL WHERE org_woken_until < now() AND status = 'pending'");
   const orgs = await db.$queryRawUnsafe<{ org_id: string }[]>(`SELECT DISTINCT org_id FROM deliveries WHERE ${WAITING}`);
-  const woken: string[] = [];
+  const woken: WokenDelivery[] = [];
   for (const { org_id: orgId } of orgs) woken.push(...await wakeWaitingDeliveries(db, orgId, limit, limit, forMs));
   return woken;
 }

@@ -6,7 +6,7 @@ import { isProviderError, type MediaInput, type Network, type Providers, type Pu
 import { claimDeliveries, type ClaimedAttempt, type ClaimResult, type DeliveryToClaim } from '../data/delivery-claim.ts';
 import { recordOutcomesUnlessLast, type OutcomeToRecord, type OutcomeRecorded } from '../data/delivery-outcome.ts';
 import { readDeliveriesToRun, type DeliveryRead, type DeliveryToRun, type JobToRun } from '../data/delivery-to-run.ts';
-import { hasWaitingDeliveries, wakeWaitingDeliveries } from '../data/org-waiting.ts';
+import { hasWaitingDeliveries } from '../data/org-waiting.ts';
 import type { AccountCredentials, AccountsClient } from './accounts-client.ts';
 import { deliveryErrorCodes, type DeliveryErrorCode } from './errors.ts';
 import { holdLease } from './delivery-lease.ts';
@@ -14,6 +14,7 @@ import { recordClosingOutcomes } from './finish-job.ts';
 import { reconcileDelivery } from './reconcile-delivery.ts';
 import { deliveryMedia, type DeliveryMediaDeps } from './delivery-media.ts';
 import { enqueueOutboxAfter } from './outbox-at.ts';
+import { OrgWakes } from './org-wakes.ts';
 
 export interface RunDeliveryDeps {
   /**
@@ -96,14 +97,8 @@ export class DeliveryRunner {
   private readonly claims: BatchQueue<DeliveryToClaim, ClaimResult>;
   private readonly outcomes: BatchQueue<OutcomeToRecord, OutcomeRecorded>;
   private readonly closings: BatchQueue<OutcomeToRecord, OutcomeRecorded>;
-  /**
-   * Wakes asked for by organization, one statement per organization for every ask made while the
-   * previous round ran: a round starts after each of its asks, so it sees every wait committed
-   * before them, as a wake of its own would. A claim that finds its organization busy sets its whole
-   * group waiting at once, and each of those asked for a wake of its own: 1.2 wake statements per
-   * accepted job in the accept benchmark (docs/performance.md, "Accepted into the line").
-   */
-  private readonly wakes: BatchQueue<string, undefined>;
+  /** The wakes of waiting deliveries this process asks for, run here (`runWoken`); none without a limit. */
+  private readonly wakes: OrgWakes | undefined;
 
   /** Woken deliveries this process runs without a command (`runWoken`), until they settle. */
   private readonly woken = new Set<Promise<void>>();
@@ -114,7 +109,9 @@ export class DeliveryRunner {
     this.claims = new BatchQueue((items) => claimDeliveries(deps.db, items, deps.leaseMs, deps.orgConcurrency), GROUP);
     this.outcomes = new BatchQueue((items) => recordOutcomesUnlessLast(deps.db, items), GROUP);
     this.closings = new BatchQueue((items) => recordClosingOutcomes(deps.db, items), GROUP);
-    this.wakes = new BatchQueue((orgIds) => this.wakeRound(orgIds), GROUP);
+    this.wakes = deps.orgConcurrency === undefined
+      ? undefined
+      : new OrgWakes({ db: deps.db, logger: deps.logger, limit: deps.orgConcurrency, forMs: deps.leaseMs, onWoken: (_orgId, woken) => this.runWoken(woken.map((delivery) => delivery.id)) });
   }
 
   async run(deliveryId: string): Promise<void> {
@@ -177,6 +174,7 @@ export class DeliveryRunner {
   /** Stops running woken deliveries and waits for those already running (shutdown). */
   async drain(): Promise<void> {
     this.stopping = true;
+    this.wakes?.stop();
     while (this.woken.size > 0) await Promise.all(this.woken);
   }
 
@@ -297,36 +295,15 @@ export class DeliveryRunner {
    * failed here.
    */
   private async wakeNextWaiting(orgId: string, waiting: boolean | undefined): Promise<void> {
-    const limit = this.deps.orgConcurrency;
     // Stopping: a delivery woken now would keep its mark for a lease with nobody to run it.
-    if (limit === undefined || waiting === false || this.stopping) return;
+    if (this.wakes === undefined || waiting === false || this.stopping) return;
     try {
       if (waiting === undefined && !(await hasWaitingDeliveries(this.deps.db, orgId))) return;
     } catch (error) {
       this.deps.logger.warn({ err: error, org_id: orgId }, 'asking whether deliveries wait for a slot failed; the sweeper will wake them');
       return;
     }
-    await this.wakes.add(orgId);
-  }
-
-  /**
-   * One wake per organization asked for: up to as many of its waiting deliveries as asks, no more
-   * than its free slots, as that many wakes of one each would. Never throws: a failed wake leaves
-   * its deliveries to the sweeper.
-   */
-  private async wakeRound(orgIds: string[]): Promise<undefined[]> {
-    const limit = this.deps.orgConcurrency;
-    const asks = new Map<string, number>();
-    for (const orgId of orgIds) asks.set(orgId, (asks.get(orgId) ?? 0) + 1);
-    await Promise.all([...asks].map(async ([orgId, most]) => {
-      if (limit === undefined || this.stopping) return;
-      try {
-        this.runWoken(await wakeWaitingDeliveries(this.deps.db, orgId, limit, most, this.deps.leaseMs));
-      } catch (error) {
-        this.deps.logger.warn({ err: error, org_id: orgId }, 'waking a delivery waiting for a slot failed; the sweeper will');
-      }
-    }));
-    return orgIds.map(() => undefined);
+    await this.wakes.ask(orgId);
   }
 
   private async attempt(delivery: DeliveryToRun, { number: attempt, resume }: { number: number; resume: string | null }, first: AccountCredentials, text: string, media: MediaInput[], options: Record<string, unknown>, requestId: string | null): Promise<Outcome> {
