@@ -24,22 +24,11 @@ if (unknown.length > 0) {
 }
 const services = only === undefined || only.length === 0 ? all : all.filter((name) => only.includes(name));
 
-// The publisher runs as two processes (PUBLISHER_ROLES): one accepts (the gateway's RPC), one
-// delivers at a lower CPU priority, so the deliveries of a burst never take the cores the accepts
-// need (docs/performance.md, "Accepting and delivering in processes of their own"). PUBLISHER_ROLES
-// set in the environment runs one publisher process in those roles instead.
-const DELIVERER_NICE = 10;
-const DELIVERER_PROBE_PORT = '9107';
-
-const commands = services.flatMap((name) => {
-  if (name === 'sandbox') return [{ name, command: `node services/${name}/dist/main.js`, env: { PORT: process.env.SANDBOX_PORT ?? '4010' } }];
-  const command = `node ${nodeFlags(name)} services/${name}/dist/main.js`;
-  if (name !== 'publisher' || process.env.PUBLISHER_ROLES !== undefined) return [{ name, command, env: {} }];
-  return [
-    { name, command, env: { PUBLISHER_ROLES: 'accept' } },
-    { name: 'publisher-deliver', command: `nice -n ${DELIVERER_NICE} ${command}`, env: { PUBLISHER_ROLES: 'deliver', PROBE_PORT: process.env.PROBE_PORT ?? DELIVERER_PROBE_PORT } },
-  ];
-});
+const commands = services.map((name) => ({
+  name,
+  command: name === 'sandbox' ? `node services/${name}/dist/main.js` : `node ${nodeFlags(name)} services/${name}/dist/main.js`,
+  env: name === 'sandbox' ? { PORT: process.env.SANDBOX_PORT ?? '4010' } : {},
+}));
 
 const { result } = concurrently(commands, {
   prefix: 'name',

@@ -58,9 +58,9 @@ export interface BenchSystemOptions {
   /** Processes per service (1 each by default): the scale-out benchmark runs 2 publishers and 2 gateways. */
   replicas?: Partial<Record<BenchService, number>>;
   /**
-   * `apart` (the default, as scripts/start runs it): each publisher replica is two processes, one
-   * that accepts and one that delivers at a lower CPU priority (PUBLISHER_ROLES; docs/performance.md,
-   * "Accepting and delivering in processes of their own"). `together`: one process does both.
+   * `together` (the default, as scripts/start runs it): one publisher process in both roles.
+   * `apart`: each publisher replica is two processes, one that accepts and one that delivers at nice
+   * 10 (PUBLISHER_ROLES; docs/performance.md, "Accepting and delivering in processes of their own").
    * BENCH_PUBLISHER_ROLES sets it for a whole run.
    */
   publisherRoles?: PublisherRoles;
@@ -68,12 +68,12 @@ export interface BenchSystemOptions {
 
 export type PublisherRoles = 'apart' | 'together';
 
-/** The nice value of a publisher process that only delivers, as scripts/supervise.mjs runs it. */
+/** The nice value of a publisher process that only delivers, on one machine with the accepting one. */
 const DELIVERER_NICE = 10;
 
-/** BENCH_PUBLISHER_ROLES (`apart` unless it says `together`). */
+/** BENCH_PUBLISHER_ROLES (`together` unless it says `apart`). */
 export function publisherRolesFromEnv(): PublisherRoles {
-  const roles = process.env.BENCH_PUBLISHER_ROLES ?? 'apart';
+  const roles = process.env.BENCH_PUBLISHER_ROLES ?? 'together';
   if (roles !== 'apart' && roles !== 'together') throw new Error(`BENCH_PUBLISHER_ROLES is "${roles}": apart or together`);
   return roles;
 }

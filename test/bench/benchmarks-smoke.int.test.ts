@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { benchAccept } from '../../bench/scenarios/accept.ts';
 import { benchAnalytics } from '../../bench/scenarios/analytics.ts';
 import { benchDeliver } from '../../bench/scenarios/deliver.ts';
@@ -119,6 +120,23 @@ describe('scale-out benchmark (smoke)', () => {
     ]);
     expect(result.figures[2]!.detail).toMatchObject({ 'publisher cpu ms/req': expect.any(Number), 'baseline publisher cpu ms/req': expect.any(Number) });
   }, 300_000);
+});
+
+// Its own system: the publisher as an accepting and a delivering process (BENCH_PUBLISHER_ROLES=apart).
+describe('the publisher\'s roles apart (smoke)', () => {
+  it('delivers every target exactly once, the deliverer at nice 10, and measures both processes', async () => {
+    const system = await startBenchSystem({ env: SMOKE_POOLS, publisherRoles: 'apart' });
+    try {
+      const deliverer = system.processes.get('publisher-deliver')!.child.pid!;
+      expect(os.getPriority(deliverer)).toBe(10);
+      expect(os.getPriority(system.processes.get('publisher')!.child.pid!)).toBe(0);
+      const result = await benchDeliver(system, { jobs: 3, accounts: 2, acceptConcurrency: 2, timeoutMs: 60_000 });
+      expectFigures(result);
+      expect(result.figures.map((figure) => figure.name)).toEqual(expect.arrayContaining(['RSS publisher', 'RSS publisher-deliver']));
+    } finally {
+      await system.close();
+    }
+  }, 120_000);
 });
 
 // These start their own systems (the dispatcher as a built process; analytics and the relay in this process).

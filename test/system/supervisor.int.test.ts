@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { connectionConfig, dropDatabase } from '@svc/db';
@@ -8,12 +7,11 @@ import { Broker } from '@svc/messaging';
 import { TEST_AMQP_URL, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName, uniqueNamespace } from '@svc/testing';
 
 // scripts/start ends in `exec node scripts/supervise.mjs`, so a signal sent to scripts/start reaches
-// the supervisor itself. Run here with real children: the sandbox (no infrastructure) and billing
-// (a worker with a database and queues, shut down by libs/runtime like every service), then the
-// publisher, which it runs as two processes.
+// the supervisor itself. Run here with two real children: the sandbox (no infrastructure) and
+// billing (a worker with a database and queues, shut down by libs/runtime like every service).
 const root = path.resolve(__dirname, '../..');
 const namespace = uniqueNamespace('supervisor');
-const databases = { billing: uniqueName('supervisor').replace(/[^a-z0-9_]/g, '_'), publisher: uniqueName('supervisor_pub').replace(/[^a-z0-9_]/g, '_') };
+const database = uniqueName('supervisor').replace(/[^a-z0-9_]/g, '_');
 
 interface Supervisor {
   child: ChildProcess;
@@ -23,12 +21,12 @@ interface Supervisor {
   exited: Promise<number | null>;
 }
 
-function supervise(services: string, database: string): Supervisor {
+function supervise(): Supervisor {
   const child = spawn(process.execPath, ['scripts/supervise.mjs'], {
     cwd: root,
     env: {
       ...process.env,
-      SERVICES: services,
+      SERVICES: 'sandbox,billing',
       SANDBOX_PORT: '0',
       NODE_ENV: 'test',
       LOG_LEVEL: 'info',
@@ -71,40 +69,14 @@ function supervise(services: string, database: string): Supervisor {
 
 afterAll(async () => {
   const broker = await Broker.connect({ url: TEST_AMQP_URL, namespace, service: 'supervisor-test', logger: createLogger({ service: 'supervisor-test', level: 'silent' }) });
-  const publisherQueues = ['rpc', 'work', 'plans', 'dispatch', 'accounts'].flatMap((queue) => [`publisher.${queue}`, `publisher.${queue}.parking`]);
-  await broker.deleteTopology({ queues: ['billing.rpc', 'billing.work', 'billing.work.parking', 'billing.plans', 'billing.plans.parking', ...publisherQueues] });
+  await broker.deleteTopology({ queues: ['billing.rpc', 'billing.work', 'billing.work.parking', 'billing.plans', 'billing.plans.parking'] });
   await broker.close();
-  await Promise.all(Object.values(databases).map((database) => dropDatabase(connectionConfig(TEST_DATABASE_URL, database))));
+  await dropDatabase(connectionConfig(TEST_DATABASE_URL, database));
 });
-
-/** Stops the supervisor, and again every 2 s: a child restarted while the first signal was handled misses it. */
-async function stop(supervisor: Supervisor): Promise<void> {
-  const interrupt = setInterval(() => supervisor.child.kill('SIGINT'), 2000);
-  if (supervisor.child.exitCode === null && supervisor.child.signalCode === null) supervisor.child.kill('SIGINT');
-  await supervisor.exited.finally(() => clearInterval(interrupt));
-}
-
-/** The nice value of this run's node processes with `PUBLISHER_ROLES=<roles>` in their environment. */
-function niceOfPublishers(roles: string): number[] {
-  const nice: number[] = [];
-  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
-    try {
-      const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-      if (!environ.includes(`AMQP_NAMESPACE=${namespace}`) || !environ.includes(`PUBLISHER_ROLES=${roles}`)) continue;
-      // The node process, not the shell concurrently starts it from (which has the same environment).
-      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'node' || !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('services/publisher/dist/main.js')) continue;
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      nice.push(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
-    } catch {
-      // A process that ended meanwhile, or another user's.
-    }
-  }
-  return nice;
-}
 
 describe('scripts/supervise.mjs (what scripts/start runs)', () => {
   it('stops every service and exits 0 on SIGTERM, restarting none', async () => {
-    const supervisor = supervise('sandbox,billing', databases.billing);
+    const supervisor = supervise();
     try {
       await Promise.all([supervisor.until(/network sandbox listening/), supervisor.until(/"msg":"billing ready"/)]);
       supervisor.child.kill('SIGTERM');
@@ -115,18 +87,10 @@ describe('scripts/supervise.mjs (what scripts/start runs)', () => {
       expect(outcome).toEqual({ exit: 0 });
       expect(supervisor.lines.some((line) => line.includes('"msg":"stopped"') && line.includes('"service":"billing"'))).toBe(true);
     } finally {
-      await stop(supervisor);
-    }
-  }, 120_000);
-
-  it('runs the publisher as a process that accepts and one that delivers at nice 10', async () => {
-    const supervisor = supervise('publisher', databases.publisher);
-    try {
-      await Promise.all([supervisor.until(/^\[publisher +\] .*"msg":"publisher ready"/), supervisor.until(/^\[publisher-deliver\] .*"msg":"publisher ready"/)]);
-      expect(niceOfPublishers('accept')).toEqual([0]);
-      expect(niceOfPublishers('deliver')).toEqual([10]);
-    } finally {
-      await stop(supervisor);
+      // Cleanup after a failure: a child restarted while the first signal was handled misses it.
+      const interrupt = setInterval(() => supervisor.child.kill('SIGINT'), 2000);
+      if (supervisor.child.exitCode === null && supervisor.child.signalCode === null) supervisor.child.kill('SIGINT');
+      await supervisor.exited.finally(() => clearInterval(interrupt));
     }
   }, 120_000);
 });

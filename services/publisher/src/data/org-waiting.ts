@@ -46,9 +46,9 @@ export interface WokenDelivery {
 
 /**
  * Wakes up to `most` of the organization's waiting deliveries, no more than it has free slots, for
- * `forMs`; returns them, for the caller to run now (or to have a publisher that delivers run them). A delivery that frees its slot wakes one;
- * the sweeper wakes up to `limit`, for slots freed without a statement (a worker died and its lease
- * ran out).
+ * `forMs`; returns them, for the caller to run now (or, in a process that only accepts, to send
+ * their commands). A delivery that frees its slot wakes one; the sweeper wakes up to `limit`, for
+ * slots freed without a statement (a worker died and its lease ran out).
  */
 export async function wakeWaitingDeliveries(db: RawSql, orgId: string, limit: number, most: number, forMs: number): Promise<WokenDelivery[]> {
   const rows = await db.$queryRawUnsafe<{ id: string; job_id: string }[]>(WAKE_SQL, orgId, limit, most, forMs / 1000);

@@ -20,8 +20,8 @@ export function deliveryRunCommands(jobId: string, deliveryIds: readonly string[
 /**
  * Hands deliveries woken in a process that does not deliver (PUBLISHER_ROLES=accept) to the ones
  * that do: their commands, straight to the broker rather than through the outbox, a job's in one
- * message as at accept. A command lost here costs no delivery: it stays marked woken until its mark
- * runs out (DELIVERY_LEASE_MS), then the sweeper puts it back in line and wakes it again.
+ * message as at accept. A command lost here loses no delivery: the delivery stays marked woken until
+ * its mark runs out (DELIVERY_LEASE_MS), then the sweeper puts it back in line and wakes it again.
  */
 export async function sendWokenDeliveries(broker: { publishEnvelope(envelope: Envelope): Promise<void> }, orgId: string, woken: readonly WokenDelivery[], batches: boolean): Promise<void> {
   const byJob = new Map<string, string[]>();
