@@ -2,11 +2,7 @@ import request from 'supertest';
 import { uniqueName } from '@svc/testing';
 import { tapMessages } from '../support/message-tap.ts';
 import { startSystem, type SystemHarness } from '../support/system-harness.ts';
-import { connectAccount, waitForFinal } from './publishing-support.ts';
-
-const COMMANDS = ['publisher.delivery_run.v1', 'publisher.delivery_run.v2'];
-const commandedDeliveries = (envelope: { payload: Record<string, unknown> }): string[] =>
-  (envelope.payload.delivery_ids as string[] | undefined) ?? [envelope.payload.delivery_id as string];
+import { COMMANDS, commandedDeliveries, connectAccount, waitForFinal } from './publishing-support.ts';
 
 /**
  * An organization whose deliveries wait for a slot (DELIVERY_ORG_CONCURRENCY 1 here): a job accepted

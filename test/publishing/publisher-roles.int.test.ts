@@ -5,11 +5,7 @@ import type { PrismaClient } from '../../services/publisher/src/generated/prisma
 import { tapMessages } from '../support/message-tap.ts';
 import { startSystem, type SystemHarness } from '../support/system-harness.ts';
 import { startTestPublisher } from './hooked-publisher.ts';
-import { connectAccount, waitForFinal } from './publishing-support.ts';
-
-const COMMANDS = ['publisher.delivery_run.v1', 'publisher.delivery_run.v2'];
-const commandedDeliveries = (envelope: { payload: Record<string, unknown> }): string[] =>
-  (envelope.payload.delivery_ids as string[] | undefined) ?? [envelope.payload.delivery_id as string];
+import { COMMANDS, commandedDeliveries, connectAccount, waitForFinal } from './publishing-support.ts';
 
 /**
  * PUBLISHER_ROLES apart (issue 14): the system's publisher only accepts; a second process on the same

@@ -5,6 +5,11 @@ import request from 'supertest';
 import { testProviders } from '../../libs/providers/test/support/sandbox.ts';
 import type { SystemHarness } from '../support/system-harness.ts';
 
+/** The delivery commands, to tap (test/support/message-tap.ts), and the deliveries one names. */
+export const COMMANDS = ['publisher.delivery_run.v1', 'publisher.delivery_run.v2'];
+export const commandedDeliveries = (envelope: { payload: Record<string, unknown> }): string[] =>
+  (envelope.payload.delivery_ids as string[] | undefined) ?? [envelope.payload.delivery_id as string];
+
 export type Network = 'instagram' | 'facebook' | 'x' | 'linkedin' | 'tiktok';
 export const NETWORKS: Network[] = ['instagram', 'facebook', 'x', 'linkedin', 'tiktok'];
 
