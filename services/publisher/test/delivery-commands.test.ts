@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createEnvelope, DELIVERY_RUN_MAX_DELIVERIES, findMessage, publisherDeliveryRun, publisherDeliveryRunBatch } from '@svc/contracts';
 import { deliveryCommandHandlers } from '../src/consumers/publisher.consumers.ts';
-import { deliveryRunCommands } from '../src/domain/delivery-run-commands.ts';
+import { deliveryRunCommands, sendWokenDeliveries } from '../src/domain/delivery-run-commands.ts';
 import type { DeliveryRunner } from '../src/domain/run-delivery.ts';
 
 const context = { redelivered: false, attempt: 1 };
@@ -25,6 +25,25 @@ describe('delivery commands: a job\'s targets in commands of up to 10', () => {
     const commands = deliveryRunCommands(randomUUID(), ids, noOrg);
     expect(commands.map((command) => (command.payload as { delivery_ids: string[] }).delivery_ids.length)).toEqual(Array.from({ length: 10 }, () => 10));
     expect(commands.flatMap((command) => (command.payload as { delivery_ids: string[] }).delivery_ids)).toEqual(ids);
+  });
+
+  it('hands woken deliveries to the deliverers in their jobs\' commands, for the organization woken', async () => {
+    const [jobA, jobB] = [randomUUID(), randomUUID()];
+    const [a1, a2, b1] = [randomUUID(), randomUUID(), randomUUID()];
+    const sent: { type: string; org_id: string | null; payload: unknown }[] = [];
+    const broker = { publishEnvelope: async (envelope: { type: string; org_id: string | null; payload: unknown }) => { sent.push(envelope); } };
+    await sendWokenDeliveries(broker, 'org_1', [{ id: a1, jobId: jobA }, { id: b1, jobId: jobB }, { id: a2, jobId: jobA }], true);
+    expect(sent.map(({ type, org_id: orgId, payload }) => ({ type, orgId, payload }))).toEqual([
+      { type: 'publisher.delivery_run.v2', orgId: 'org_1', payload: { job_id: jobA, delivery_ids: [a1, a2] } },
+      { type: 'publisher.delivery_run.v2', orgId: 'org_1', payload: { job_id: jobB, delivery_ids: [b1] } },
+    ]);
+    sent.length = 0;
+    await sendWokenDeliveries(broker, 'org_1', [{ id: a1, jobId: jobA }, { id: a2, jobId: jobA }], false);
+    expect(sent.map(({ type, payload }) => ({ type, payload }))).toEqual([
+      { type: 'publisher.delivery_run.v1', payload: { job_id: jobA, delivery_id: a1 } },
+      { type: 'publisher.delivery_run.v1', payload: { job_id: jobA, delivery_id: a2 } },
+    ]);
+    await sendWokenDeliveries({ publishEnvelope: () => Promise.reject(new Error('nothing to send')) }, 'org_1', [], true);
   });
 
   it('sends one v1 command per delivery when batches are off (DELIVERY_RUN_BATCHES=false)', () => {
