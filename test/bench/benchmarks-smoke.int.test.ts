@@ -31,11 +31,17 @@ const expectFigures = (result: BenchResult) => {
  */
 const SMOKE_POOLS = { DB_POOL_MAX: '3', DELIVERY_DB_POOL_SIZE: '6', ACCEPT_DB_POOL_SIZE: '2', WEBHOOK_DB_POOL_SIZE: '3', ANALYTICS_DB_POOL_SIZE: '2' };
 
+/**
+ * The publisher's roles apart (BENCH_PUBLISHER_ROLES=apart: an accepting and a delivering process),
+ * so that mode keeps working too; the scale-out smoke runs the default, one process.
+ */
+const SMOKE_SYSTEM = { env: { ...SMOKE_POOLS, SCHEDULE_MIN_LEAD_SECONDS: '0' }, publisherRoles: 'apart' } as const;
+
 describe('throughput benchmarks (smoke)', () => {
   let system: BenchSystem;
 
   beforeAll(async () => {
-    system = await startBenchSystem({ env: { ...SMOKE_POOLS, SCHEDULE_MIN_LEAD_SECONDS: '0' } });
+    system = await startBenchSystem(SMOKE_SYSTEM);
   }, 120_000);
 
   afterAll(async () => {
@@ -54,7 +60,10 @@ describe('throughput benchmarks (smoke)', () => {
   it('deliver: every target posted exactly once, with a rate and the RSS of every service', async () => {
     const result = await benchDeliver(system, { jobs: 3, accounts: 2, acceptConcurrency: 2, timeoutMs: 60_000 });
     expectFigures(result);
-    expect(result.figures.map((figure) => figure.name)).toEqual(expect.arrayContaining(['RSS gateway', 'RSS accounts', 'RSS publisher', 'RSS scheduler']));
+    expect(result.figures.map((figure) => figure.name)).toEqual(expect.arrayContaining(['RSS gateway', 'RSS accounts', 'RSS publisher', 'RSS publisher-deliver', 'RSS scheduler']));
+    // The delivering process runs at a lower priority than the accepting one.
+    expect(os.getPriority(system.processes.get('publisher-deliver')!.child.pid!)).toBe(10);
+    expect(os.getPriority(system.processes.get('publisher')!.child.pid!)).toBe(0);
   }, 120_000);
 
   it('fire: lateness of every job due the same second', async () => {
@@ -64,7 +73,7 @@ describe('throughput benchmarks (smoke)', () => {
   }, 120_000);
 
   it('soak: a rate per window, the table sizes, every target posted exactly once', async () => {
-    const twin = { start: () => startBenchSystem({ env: { ...SMOKE_POOLS, SCHEDULE_MIN_LEAD_SECONDS: '0' } }), pairs: 1, windowSeconds: 2, rampSeconds: 1, settleSeconds: 0 };
+    const twin = { start: () => startBenchSystem(SMOKE_SYSTEM), pairs: 1, windowSeconds: 2, rampSeconds: 1, settleSeconds: 0 };
     const result = await benchSoak(system, { minutes: 0.1, windowSeconds: 2, accounts: 2, backlog: 4, acceptConcurrency: 2, twin });
     expectFigures(result);
     expect(result.figures[0]!.detail).toHaveProperty(['publisher.outbox_messages end']);
@@ -120,23 +129,6 @@ describe('scale-out benchmark (smoke)', () => {
     ]);
     expect(result.figures[2]!.detail).toMatchObject({ 'publisher cpu ms/req': expect.any(Number), 'baseline publisher cpu ms/req': expect.any(Number) });
   }, 300_000);
-});
-
-// Its own system: the publisher as an accepting and a delivering process (BENCH_PUBLISHER_ROLES=apart).
-describe('the publisher\'s roles apart (smoke)', () => {
-  it('delivers every target exactly once, the deliverer at nice 10, and measures both processes', async () => {
-    const system = await startBenchSystem({ env: SMOKE_POOLS, publisherRoles: 'apart' });
-    try {
-      const deliverer = system.processes.get('publisher-deliver')!.child.pid!;
-      expect(os.getPriority(deliverer)).toBe(10);
-      expect(os.getPriority(system.processes.get('publisher')!.child.pid!)).toBe(0);
-      const result = await benchDeliver(system, { jobs: 3, accounts: 2, acceptConcurrency: 2, timeoutMs: 60_000 });
-      expectFigures(result);
-      expect(result.figures.map((figure) => figure.name)).toEqual(expect.arrayContaining(['RSS publisher', 'RSS publisher-deliver']));
-    } finally {
-      await system.close();
-    }
-  }, 120_000);
 });
 
 // These start their own systems (the dispatcher as a built process; analytics and the relay in this process).
