@@ -56,7 +56,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   const accepting = roles.has('accept') ? await startAccepting(runtime, config, { accounts, media, storage, wake, deferred, dispatch, wakeWaiting: delivering?.wakeWaiting }) : undefined;
   // Every process consumes account changes: each event reaches one process of the service, which
   // updates the shared replica and forgets the account's token (its own cache; the others' run out).
-  const replica = new AccountReplicasRepository(accepting?.sql ?? delivering!.sql);
+  const replica = accepting?.replica ?? new AccountReplicasRepository(delivering!.sql);
   await runtime.broker.consume({ queue: 'publisher.accounts', messages: accountMessages, handlers: accountStateHandlers(replica, credentials), prefetch: 20 });
   return {
     // The RPC queue is served by the processes that accept: one that only delivers would take a share of the gateway's requests and refuse them.
@@ -114,7 +114,7 @@ async function startDelivering(runtime: ServiceRuntime<PrismaClient>, config: Co
     dispatchOverdue: () => dispatchOverdueScheduled(deps.dispatch, config.SCHEDULE_OVERDUE_DISPATCH_MS),
     wakeWaiting: async () => {
       const woken = await wakeWaitingEverywhere(sql, config.DELIVERY_ORG_CONCURRENCY, config.DELIVERY_LEASE_MS);
-      runner.runWoken(woken.map((delivery) => delivery.id));
+      runner.runWoken(woken);
       return woken.length;
     },
   });
@@ -139,7 +139,8 @@ async function startAccepting(runtime: ServiceRuntime<PrismaClient>, config: Con
   // One accept statement at a time: the batches of one organization would queue on its usage row anyway.
   const accept = new BatchQueue((batch: NewJobRow[]) => acceptRepository.store(batch), { maxSize: config.ACCEPT_BATCH_SIZE, maxInFlight: 1, splitOnFailure: true });
   // Accept reads the replica (RPC only for accounts it does not know yet).
-  const acceptAccounts = replicatedAccountsClient(new AccountReplicasRepository(sql), deps.accounts);
+  const replica = new AccountReplicasRepository(sql);
+  const acceptAccounts = replicatedAccountsClient(replica, deps.accounts);
   // A job accepted into its organization's line asks for a wake: run here when this process also
   // delivers, handed to a process that does when it only accepts.
   const wakeWaiting = deps.wakeWaiting ?? wakesByCommand(runtime, config, sql);
@@ -154,7 +155,7 @@ async function startAccepting(runtime: ServiceRuntime<PrismaClient>, config: Con
   await runtime.broker.consume({ queue: 'publisher.plans', messages: planMessages, handlers: planChangedHandlers(limits), prefetch: 10 });
   // Due scheduled jobs have their own queue: a burst of slow deliveries never holds up their fan-out.
   await runtime.broker.consume({ queue: 'publisher.dispatch', messages: dispatchCommands, handlers: dispatchCommandHandlers(deps.dispatch), prefetch: 10 });
-  return { sql };
+  return { sql, replica };
 }
 
 /** Wakes of a process that only accepts: it cannot run the deliveries it wakes, so it sends them their commands. */

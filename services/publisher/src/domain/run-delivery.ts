@@ -6,7 +6,7 @@ import { isProviderError, type MediaInput, type Network, type Providers, type Pu
 import { claimDeliveries, type ClaimedAttempt, type ClaimResult, type DeliveryToClaim } from '../data/delivery-claim.ts';
 import { recordOutcomesUnlessLast, type OutcomeToRecord, type OutcomeRecorded } from '../data/delivery-outcome.ts';
 import { readDeliveriesToRun, type DeliveryRead, type DeliveryToRun, type JobToRun } from '../data/delivery-to-run.ts';
-import { hasWaitingDeliveries } from '../data/org-waiting.ts';
+import { hasWaitingDeliveries, type WokenDelivery } from '../data/org-waiting.ts';
 import type { AccountCredentials, AccountsClient } from './accounts-client.ts';
 import { deliveryErrorCodes, type DeliveryErrorCode } from './errors.ts';
 import { holdLease } from './delivery-lease.ts';
@@ -111,7 +111,7 @@ export class DeliveryRunner {
     this.closings = new BatchQueue((items) => recordClosingOutcomes(deps.db, items), GROUP);
     this.wakes = deps.orgConcurrency === undefined
       ? undefined
-      : new OrgWakes({ db: deps.db, logger: deps.logger, limit: deps.orgConcurrency, forMs: deps.leaseMs, onWoken: (_orgId, woken) => this.runWoken(woken.map((delivery) => delivery.id)) });
+      : new OrgWakes({ db: deps.db, logger: deps.logger, limit: deps.orgConcurrency, forMs: deps.leaseMs, onWoken: (_orgId, woken) => this.runWoken(woken) });
   }
 
   async run(deliveryId: string): Promise<void> {
@@ -152,8 +152,8 @@ export class DeliveryRunner {
    * command until the organization's line ran dry. A run that fails (accounts unreachable) is logged
    * and its delivery left marked: the sweep puts it back in line once the mark runs out.
    */
-  runWoken(deliveryIds: readonly string[]): void {
-    for (const id of deliveryIds) {
+  runWoken(woken: readonly WokenDelivery[]): void {
+    for (const { id } of woken) {
       if (this.stopping) return;
       const running = this.run(id)
         .catch((error: unknown) => this.deps.logger.warn({ err: error, delivery_id: id }, 'running a woken delivery failed; the next wake takes it again'))
