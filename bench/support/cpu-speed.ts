@@ -40,3 +40,25 @@ export async function startCpuSpeedProbe(intervalMs: number): Promise<CpuSpeedPr
     stop: () => void child.kill(),
   };
 }
+
+export interface IdleSpeed {
+  cpuMs: number;
+  memNs: number;
+}
+
+/**
+ * The probe alone on the machine for `seconds`, nothing of the benchmark running: the medians of its
+ * samples. Taken before a long run's system starts and after it stops, it says whether the machine
+ * itself got slower meanwhile, which no reading under load can tell from the system aging.
+ */
+export async function idleMachineSpeed(seconds: number): Promise<IdleSpeed> {
+  const from = Date.now();
+  const probe = await startCpuSpeedProbe(1000);
+  try {
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    const to = Date.now() + 1;
+    return { cpuMs: probe.medianBetween('cpuMs', from, to)!, memNs: probe.medianBetween('memNs', from, to)! };
+  } finally {
+    probe.stop();
+  }
+}
