@@ -61,12 +61,13 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   return {
     // The RPC queue is served by the processes that accept: one that only delivers would take a share of the gateway's requests and refuse them.
     answersRpc: accepting !== undefined,
-    // Accepts in flight finish (consumers and the RPC server stop first) before their pool closes.
+    // Accepts in flight finish (consumers and the RPC server stop first), then the wake rounds they
+    // asked for, before their pool closes.
     // stopConsuming is idempotent: the runtime's own stop finds nothing left to stop.
     stop: async () => {
       await delivering?.sweeper.stop();
       await runtime.broker.stopConsuming({ deadlineMs: Math.max(1000, config.SHUTDOWN_GRACE_MS - 5000) });
-      await delivering?.runner.drain();
+      await Promise.all([delivering?.runner.drain(), accepting?.handOffs?.stop()]);
       await Promise.all([accepting?.sql.end(), delivering?.sql.end()]);
     },
   };
@@ -143,7 +144,8 @@ async function startAccepting(runtime: ServiceRuntime<PrismaClient>, config: Con
   const acceptAccounts = replicatedAccountsClient(replica, deps.accounts);
   // A job accepted into its organization's line asks for a wake: run here when this process also
   // delivers, handed to a process that does when it only accepts.
-  const wakeWaiting = deps.wakeWaiting ?? wakesByCommand(runtime, config, sql);
+  const handOffs = deps.wakeWaiting === undefined ? wakesByCommand(runtime, config, sql) : undefined;
+  const wakeWaiting = deps.wakeWaiting ?? ((orgId: string) => void handOffs?.ask(orgId));
   await runtime.broker.serveRpc({
     messages: [...publisherRpc, ...mediaRpc],
     handlers: {
@@ -155,17 +157,16 @@ async function startAccepting(runtime: ServiceRuntime<PrismaClient>, config: Con
   await runtime.broker.consume({ queue: 'publisher.plans', messages: planMessages, handlers: planChangedHandlers(limits), prefetch: 10 });
   // Due scheduled jobs have their own queue: a burst of slow deliveries never holds up their fan-out.
   await runtime.broker.consume({ queue: 'publisher.dispatch', messages: dispatchCommands, handlers: dispatchCommandHandlers(deps.dispatch), prefetch: 10 });
-  return { sql, replica };
+  return { sql, replica, handOffs };
 }
 
 /** Wakes of a process that only accepts: it cannot run the deliveries it wakes, so it sends them their commands. */
-function wakesByCommand(runtime: ServiceRuntime<PrismaClient>, config: Config, sql: RawSql): (orgId: string) => void {
-  const wakes = new OrgWakes({
+function wakesByCommand(runtime: ServiceRuntime<PrismaClient>, config: Config, sql: RawSql): OrgWakes {
+  return new OrgWakes({
     db: sql,
     logger: runtime.logger,
     limit: config.DELIVERY_ORG_CONCURRENCY,
     forMs: config.DELIVERY_LEASE_MS,
     onWoken: (orgId, woken) => sendWokenDeliveries(runtime.broker, orgId, woken, config.DELIVERY_RUN_BATCHES),
   });
-  return (orgId) => void wakes.ask(orgId);
 }

@@ -68,9 +68,29 @@ describe('OrgWakes: the wakes of an organization\'s waiting deliveries', () => {
     const database = fakeDb(() => [{ id: 'd1', jobId: 'j1' }]);
     const onWoken = jest.fn();
     const wakes = new OrgWakes({ db: database.db, logger, limit: 5, forMs: 30_000, onWoken });
-    wakes.stop();
+    await wakes.stop();
     await wakes.ask('org_a');
     expect(database.calls).toEqual([]);
     expect(onWoken).not.toHaveBeenCalled();
+  });
+
+  it('stops after the round already running has handed its deliveries on, before the pool and the broker close', async () => {
+    const database = fakeDb(() => [{ id: 'd1', jobId: 'j1' }]);
+    const onWoken = jest.fn();
+    const wakes = new OrgWakes({ db: database.db, logger, limit: 5, forMs: 30_000, onWoken });
+    database.hold();
+    const asked = wakes.ask('org_a');
+    await new Promise((resolve) => setImmediate(resolve));
+    let stopped = false;
+    const stopping = wakes.stop().then(() => { stopped = true; });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(stopped).toBe(false); // its statement still runs
+
+    database.release();
+    await Promise.all([asked, stopping]);
+    // The deliveries the running statement marked woken were handed on, not left to the sweep.
+    expect(onWoken).toHaveBeenCalledWith('org_a', [{ id: 'd1', jobId: 'j1' }]);
+    await wakes.ask('org_b');
+    expect(database.calls.map((call) => call.orgId)).toEqual(['org_a']);
   });
 });

@@ -27,6 +27,8 @@ export interface OrgWakesDeps {
  */
 export class OrgWakes {
   private readonly rounds: BatchQueue<string, undefined>;
+  /** Asks whose round has not ended: a stop waits for them before the pool they use closes. */
+  private readonly asked = new Set<Promise<undefined>>();
   private stopped = false;
 
   constructor(private readonly deps: OrgWakesDeps) {
@@ -35,12 +37,24 @@ export class OrgWakes {
 
   /** Wakes up to one more of the organization's waiting deliveries, if it has a free slot. */
   async ask(orgId: string): Promise<void> {
-    if (!this.stopped) await this.rounds.add(orgId);
+    if (this.stopped) return;
+    const round = this.rounds.add(orgId);
+    this.asked.add(round);
+    try {
+      await round;
+    } finally {
+      this.asked.delete(round);
+    }
   }
 
-  /** Wakes nobody from now on: a delivery woken while stopping would hold its slot with nobody to run it. */
-  stop(): void {
+  /**
+   * Wakes nobody from now on (a delivery woken while stopping would hold its slot with nobody to run
+   * it), then waits for the round already running, whose statement and hand-off use the pool and the
+   * broker the shutdown closes next.
+   */
+  async stop(): Promise<void> {
     this.stopped = true;
+    await Promise.all(this.asked);
   }
 
   /** Up to as many of an organization's waiting deliveries as asks, no more than its free slots, as that many wakes of one each would. */

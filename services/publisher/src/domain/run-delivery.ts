@@ -174,7 +174,7 @@ export class DeliveryRunner {
   /** Stops running woken deliveries and waits for those already running (shutdown). */
   async drain(): Promise<void> {
     this.stopping = true;
-    this.wakes?.stop();
+    await this.wakes?.stop();
     while (this.woken.size > 0) await Promise.all(this.woken);
   }
 
