@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { sleep } from './publish-jobs.ts';
 
 export interface SpeedSample {
   at: number;
@@ -55,7 +56,7 @@ export async function idleMachineSpeed(seconds: number): Promise<IdleSpeed> {
   const from = Date.now();
   const probe = await startCpuSpeedProbe(1000);
   try {
-    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    await sleep(seconds * 1000);
     const to = Date.now() + 1;
     return { cpuMs: probe.medianBetween('cpuMs', from, to)!, memNs: probe.medianBetween('memNs', from, to)! };
   } finally {
