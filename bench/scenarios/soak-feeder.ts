@@ -6,6 +6,7 @@ import { uniqueName } from '@svc/testing';
 import type pg from 'pg';
 import type { BenchSystem } from '../support/bench-system.ts';
 import { sleep } from '../support/publish-jobs.ts';
+import { describeOpenJobs } from './soak-open-jobs.ts';
 
 /** Deliveries of the organization finished in [from, to), through deliveries_org_id_finished_at_idx (no scan of the table). */
 export async function finishedBetween(publisher: pg.Client, orgId: string, from: Date, to: Date): Promise<number> {
@@ -91,7 +92,10 @@ export function startFeeder(system: BenchSystem, publisher: pg.Client, accounts:
     const deadline = Date.now() + timeoutMs;
     while ((await open()) > 0) {
       check();
-      if (Date.now() > deadline) throw new Error(`the soak's open jobs did not finish in ${timeoutMs / 1000} s`);
+      if (Date.now() > deadline) {
+        const report = await describeOpenJobs(system, publisher, [...unfinished]).catch((error: unknown) => `(not described: ${String(error)})`);
+        throw new Error(`the soak's open jobs did not finish in ${timeoutMs / 1000} s\n${report}`);
+      }
       await sleep(100);
     }
   };
