@@ -247,8 +247,8 @@ async function tableRows(databases: Map<BenchService, pg.Client>): Promise<Recor
 }
 
 /**
- * Starts the twin, connects as many X accounts, runs the comparison (the aged side's feeder is
- * fed again when it ends), then drains the twin, checks its posts exactly once and closes it.
+ * Starts the twin, connects as many X accounts, runs the comparison, then drains both sides (the aged
+ * side's feeder is left paused), checks the twin's posts exactly once and closes it.
  */
 async function againstTwin(aged: BenchSystem, accounts: number, agedSide: { publisher: pg.Client; feeder: SoakFeeder }, load: SoakOptions, options: NonNullable<SoakOptions['twin']>): Promise<BenchFigure> {
   const twin = await options.start();
@@ -261,6 +261,12 @@ async function againstTwin(aged: BenchSystem, accounts: number, agedSide: { publ
         { feeder, publisher, orgId: twin.orgId, cpuMs: () => twin.cpuMs() },
         { pairs: options.pairs, windowSeconds: options.windowSeconds, rampSeconds: options.rampSeconds, settleSeconds: options.settleSeconds, drainTimeoutMs: DRAIN_TIMEOUT_MS },
       );
+      // The aged side idle first: the twin's check reads every post its sandbox holds, in this
+      // process, where the aged side's sandbox answers too. Run AM's aged calls to X timed out
+      // meanwhile, and their lookups could not cover the account's posts since (section "A steady
+      // machine, and a soak whose drain did not finish").
+      agedSide.feeder.pause();
+      await agedSide.feeder.drain(DRAIN_TIMEOUT_MS);
       await feeder.finish(DRAIN_TIMEOUT_MS);
       return figure;
     } finally {
