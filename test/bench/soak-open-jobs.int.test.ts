@@ -42,10 +42,12 @@ describe('describeOpenJobs', () => {
     await scheduler.connect();
     await scheduler.query(`INSERT INTO scheduled_jobs (job_id, org_id, run_at, status) VALUES ($1, 'org_1', now(), 'fired')`, [stuck]);
     await scheduler.end();
+    // As the services log them: levels by label.
     const lines = [
-      JSON.stringify({ level: 30, msg: 'publisher ready' }),
-      JSON.stringify({ level: 30, msg: 'delivery will be retried', delivery_id: 'd_1', delay_ms: 600000 }),
-      JSON.stringify({ level: 50, msg: 'provider call failed' }),
+      JSON.stringify({ level: 'info', msg: 'publisher ready' }),
+      JSON.stringify({ level: 'info', msg: 'delivery will be retried', delivery_id: 'd_1', delay_ms: 600000 }),
+      JSON.stringify({ level: 'error', msg: 'provider call failed' }),
+      JSON.stringify({ level: 'warn', msg: 'RabbitMQ blocked publishing' }),
       'not json',
     ];
     const system = {
@@ -66,8 +68,9 @@ describe('describeOpenJobs', () => {
     expect(report.match(/unfinished delivery/g)).toHaveLength(1);
     expect(report).toContain('"status":"pending","attempts":4,"error_code":"network_unavailable"');
     expect(report).toContain(`scheduler {"job_id":"${stuck}","status":"fired"`);
-    expect(report).toContain('publisher: {"level":30,"msg":"delivery will be retried"');
-    expect(report).toContain('publisher: {"level":50,"msg":"provider call failed"}');
+    expect(report).toContain('publisher: {"level":"info","msg":"delivery will be retried"');
+    expect(report).toContain('publisher: {"level":"error","msg":"provider call failed"}');
+    expect(report).toContain('publisher: {"level":"warn","msg":"RabbitMQ blocked publishing"}');
     expect(report).toContain('publisher: not json');
     expect(report).not.toContain('publisher ready');
   });
