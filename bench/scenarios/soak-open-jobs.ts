@@ -8,8 +8,8 @@ import type { BenchSystem } from '../support/bench-system.ts';
 const JOBS_SHOWN = 10;
 /** Each process's last log lines kept in the report. */
 const LINES_SHOWN = 20;
-/** Warnings and worse (the services log levels by label; pino's numbers too): below them, only the lines that say a delivery waits. */
-const SERIOUS = new Set<unknown>(['warn', 'error', 'fatal', 40, 50, 60]);
+/** Warnings and worse, by the label the services log (libs/logger): below them, only the lines that say a delivery waits. */
+const SERIOUS = new Set<unknown>(['warn', 'error', 'fatal']);
 const WAITING = /retried|uncertain|reconciled|woken|parked|redispatch|overdue/;
 
 async function publisherRows(publisher: pg.Client, ids: string[]): Promise<string[]> {
@@ -43,7 +43,7 @@ function unusualLines(system: Pick<BenchSystem, 'processes'>): string[] {
   return [...system.processes].flatMap(([name, service]) => {
     const unusual = service.lines.filter((line) => {
       try {
-        const record = JSON.parse(line) as { level?: string | number; msg?: string };
+        const record = JSON.parse(line) as { level?: string; msg?: string };
         return SERIOUS.has(record.level) || WAITING.test(record.msg ?? '');
       } catch {
         return line.trim() !== '';
