@@ -39,7 +39,8 @@ async function schedulerRows(system: Pick<BenchSystem, 'database'>, ids: string[
   }
 }
 
-function unusualLines(system: Pick<BenchSystem, 'processes'>): string[] {
+/** Each process's last warnings, errors and waiting-delivery lines, prefixed with its name. */
+export function unusualLines(system: Pick<BenchSystem, 'processes'>): string[] {
   return [...system.processes].flatMap(([name, service]) => {
     const unusual = service.lines.filter((line) => {
       try {
