@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { createSandboxApp } from '../src/app.ts';
 import { JPEG, MP4 } from './support/media.ts';
+import { addToTimeline, firstSince, type XTweet } from '../src/x/x-records.ts';
 
 // Shapes from networks.md §3 (X API v2): problem+json errors, rate-limit headers, PKCE, rotation.
 describe('sandbox /x (X API v2)', () => {
@@ -83,6 +84,43 @@ describe('sandbox /x (X API v2)', () => {
     const madeAt = Number((ids[0]! >> 22n) + 1_288_834_974_657n);
     expect(madeAt).toBeGreaterThanOrEqual(before);
     expect(madeAt).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('user timeline: newest first in pages of max_results, start_time inclusive, only the user\'s own posts', async () => {
+    const mine = 'Bearer byok-timeline-mine';
+    const theirs = 'Bearer byok-timeline-theirs';
+    const ids: string[] = [];
+    for (let n = 0; n < 12; n += 1) {
+      ids.push((await request(app).post('/x/2/tweets').set('Authorization', mine).send({ text: `timeline ${n}` })).body.data.id as string);
+      if (n % 5 === 0) await request(app).post('/x/2/tweets').set('Authorization', theirs).send({ text: `other ${n}` });
+    }
+    const me = (await request(app).get('/x/2/users/me').set('Authorization', mine)).body.data.id as string;
+    const page = (query: Record<string, string>) => request(app).get(`/x/2/users/${me}/tweets`).set('Authorization', mine).query({ max_results: '5', 'tweet.fields': 'created_at', ...query });
+    const seen: { id: string; created_at: string }[] = [];
+    let token: string | undefined;
+    do {
+      const body = (await page(token === undefined ? {} : { pagination_token: token })).body as { data: { id: string; created_at: string }[]; meta: { result_count: number; next_token?: string } };
+      expect(body.meta.result_count).toBe(body.data.length);
+      seen.push(...body.data);
+      token = body.meta.next_token;
+    } while (token !== undefined);
+    expect(seen.map((tweet) => tweet.id)).toEqual([...ids].reverse());
+
+    const since = seen[3]!.created_at;
+    const expected = seen.filter((tweet) => tweet.created_at >= since).map((tweet) => tweet.id);
+    const bounded = (await page({ start_time: since, max_results: '100' })).body as { data: { id: string }[]; meta: { next_token?: string } };
+    expect(bounded.data.map((tweet) => tweet.id)).toEqual(expected);
+    expect(bounded.meta.next_token).toBeUndefined();
+    const none = (await page({ start_time: new Date(Date.now() + 60_000).toISOString() })).body as { data?: unknown; meta: { result_count: number } };
+    expect(none).toEqual({ meta: { result_count: 0 } });
+  });
+
+  it('keeps a timeline in creation order when the clock goes back', () => {
+    const timelines = new Map<string, XTweet[]>();
+    const tweet = (id: string, createdAt: string): XTweet => ({ id, userId: 'u', text: id, mediaIds: [], createdAt });
+    for (const item of [tweet('1000000000000000002', '2030-01-01T00:00:02.000Z'), tweet('1000000000000000003', '2030-01-01T00:00:01.000Z'), tweet('1000000000000000001', '2030-01-01T00:00:02.000Z')]) addToTimeline(timelines, item);
+    expect(timelines.get('u')!.map((item) => item.id)).toEqual(['1000000000000000003', '1000000000000000001', '1000000000000000002']);
+    expect(firstSince(timelines.get('u')!, Date.parse('2030-01-01T00:00:01.500Z'))).toBe(1);
   });
 
   it('refuses an upload whose media_type X does not take, or that its category cannot hold', async () => {

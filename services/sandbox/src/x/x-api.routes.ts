@@ -5,7 +5,7 @@ import { snowflakeId } from '../state/ids.ts';
 import { requireXScopes, requireXToken, xCallerOf } from './x-auth.ts';
 import { invalidRequest, problem, xFaultRenderer } from './x-errors.ts';
 import { sendDailyHeaders, sendRateHeaders } from './x-limits.ts';
-import { X_STORES, type XMedia, type XTweet } from './x-records.ts';
+import { addToTimeline, X_STORES, type XMedia, type XTweet } from './x-records.ts';
 import { textLimitOf, weightedLength } from './x-text.ts';
 
 const METRIC_KEYS = ['retweet_count', 'reply_count', 'like_count', 'quote_count', 'bookmark_count', 'impression_count'];
@@ -21,6 +21,7 @@ export function registerXApi(router: Router, ctx: SandboxContext): void {
   const tweets = state.store<XTweet>(X_STORES.tweets);
   // X refuses a user's second post of the same text; looked up by key, not by scanning every tweet.
   const byText = state.store<string>(X_STORES.tweetsByText);
+  const timelines = state.store<XTweet[]>(X_STORES.timelines);
 
   router.get('/2/users/me', gate, auth, requireXScopes('tweet.read', 'users.read'), (req, res) => {
     const { userId, subscription } = xCallerOf(res);
@@ -50,6 +51,7 @@ export function registerXApi(router: Router, ctx: SandboxContext): void {
     }
     const tweet: XTweet = { id: snowflakeId(state.now()), userId, text, mediaIds, createdAt: new Date(state.now()).toISOString() };
     tweets.set(tweet.id, tweet);
+    addToTimeline(timelines, tweet);
     if (text !== '') byText.set(`${userId}\n${text}`, tweet.id);
     state.recordPost({
       network: 'x',

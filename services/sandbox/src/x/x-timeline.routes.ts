@@ -2,7 +2,7 @@ import { type Router } from 'express';
 import { type SandboxContext } from '../context.ts';
 import { requireXToken } from './x-auth.ts';
 import { invalidRequest, xFaultRenderer } from './x-errors.ts';
-import { mediaKey, X_STORES, type XMedia, type XTweet } from './x-records.ts';
+import { firstSince, mediaKey, X_STORES, type XMedia, type XTweet } from './x-records.ts';
 
 /**
  * User Tweet timeline, `GET /2/users/:id/tweets` (X API v2): newest first, `start_time` inclusive
@@ -14,7 +14,7 @@ export function registerXTimeline(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
   const gate = ctx.gate(['x'], xFaultRenderer(state));
   const auth = requireXToken(ctx);
-  const tweets = state.store<XTweet>(X_STORES.tweets);
+  const timelines = state.store<XTweet[]>(X_STORES.timelines);
   const media = state.store<XMedia>(X_STORES.media);
   const attachments = (tweet: XTweet) => {
     const keys = tweet.mediaIds.flatMap((id) => {
@@ -32,12 +32,13 @@ export function registerXTimeline(router: Router, ctx: SandboxContext): void {
     const offset = req.query.pagination_token === undefined ? 0 : Number.parseInt(String(req.query.pagination_token), 36);
     if (!Number.isInteger(offset) || offset < 0) return invalidRequest(res, 'pagination_token', 'Invalid pagination_token.');
     const userId = String(req.params.id);
-    const all = [...tweets.values()]
-      .filter((tweet) => tweet.userId === userId && (start === undefined || Date.parse(tweet.createdAt) >= start))
-      .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || b.id.localeCompare(a.id));
-    const page = all.slice(offset, offset + max);
+    const timeline = timelines.get(userId) ?? [];
+    // Newest first: the page is the `max` tweets below the newest `offset`, down to the first since `start`.
+    const oldest = start === undefined ? 0 : firstSince(timeline, start);
+    const newest = timeline.length - offset;
+    const page = newest <= oldest ? [] : timeline.slice(Math.max(oldest, newest - max), newest).reverse();
     const fields = String(req.query['tweet.fields'] ?? '').split(',');
-    const next = offset + max < all.length ? (offset + max).toString(36) : undefined;
+    const next = newest - max > oldest ? (offset + max).toString(36) : undefined;
     res.json({
       ...(page.length > 0 ? { data: page.map((tweet) => ({ id: tweet.id, text: tweet.text, edit_history_tweet_ids: [tweet.id], ...(fields.includes('created_at') ? { created_at: tweet.createdAt } : {}), ...(fields.includes('attachments') ? attachments(tweet) : {}) })) } : {}),
       meta: {
