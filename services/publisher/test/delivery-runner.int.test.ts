@@ -216,12 +216,17 @@ describe('DeliveryRunner (publisher database)', () => {
     const limited = runner({ reconcileDelaysMs: [10, 10] });
     await limited.run(id!);
     lookup.mockRejectedValue(new ProviderError({ network: 'x', kind: 'transient', networkMessage: 'read API down' }));
+    const info = jest.spyOn(logger, 'info');
     for (let i = 0; i < 2; i += 1) {
       await due(id!);
       await limited.run(id!);
     }
     expect(network).toHaveBeenCalledTimes(1);
     expect(await delivery(id!)).toEqual(expect.objectContaining({ status: 'failed', errorCode: 'outcome_unknown' }));
+    // Each lookup's line says why it did not settle the delivery.
+    const reconciled = info.mock.calls.filter(([, message]) => message === 'uncertain attempt reconciled with the network');
+    info.mockRestore();
+    expect(reconciled.map(([fields]) => fields)).toEqual(Array(2).fill(expect.objectContaining({ delivery_id: id, result: 'wait', reason: 'the lookup failed (transient: read API down)' })));
   });
 
   it('treats a duplicate refusal after an earlier attempt as a question, not a failure', async () => {

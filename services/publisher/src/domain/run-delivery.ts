@@ -229,7 +229,8 @@ export class DeliveryRunner {
       text,
       mediaCount,
     );
-    this.deps.logger.info({ delivery_id: delivery.id, attempt: claim.attempt, result: found.kind }, 'uncertain attempt reconciled with the network');
+    // The reason says which of a lookup's waits this was (still processing, a failed or incomplete read).
+    this.deps.logger.info({ delivery_id: delivery.id, attempt: claim.attempt, result: found.kind, ...('reason' in found ? { reason: found.reason } : {}) }, 'uncertain attempt reconciled with the network');
     if (found.kind === 'found') {
       await this.finish(delivery, claim.attempt, { kind: 'published', result: found.result });
       return undefined;
