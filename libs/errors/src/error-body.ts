@@ -1,5 +1,6 @@
 import { AppError, isAppError, type ErrorDetail } from './app-error.ts';
 import { isErrorCode, type ErrorCode } from './error-codes.ts';
+import { unavailableError } from './unavailable.ts';
 
 /** The error body of decisions §2, the same for every failure of every endpoint. */
 export interface ErrorBody {
@@ -13,9 +14,12 @@ export interface ErrorBody {
 
 const GENERIC_MESSAGE = 'Something went wrong on our side. Quote the request id when you contact support.';
 
-/** Non-AppErrors are internal failures: their message may hold secrets, so it is never shown. */
+/**
+ * Non-AppErrors are internal failures, unless they only say a dependency is down or full (503,
+ * unavailable.ts); their message may hold secrets, so it is never shown.
+ */
 export function toErrorBody(error: unknown, requestId: string): { status: number; body: ErrorBody } {
-  const appError = isAppError(error) ? error : new AppError('internal_error', GENERIC_MESSAGE, { cause: error });
+  const appError = isAppError(error) ? error : unavailableError(error) ?? new AppError('internal_error', GENERIC_MESSAGE, { cause: error });
   const message = appError.status >= 500 && appError.code === 'internal_error' ? GENERIC_MESSAGE : appError.message;
   const body: ErrorBody = { error: { code: appError.code, message, request_id: requestId } };
   if (appError.details && appError.details.length > 0) body.error.details = appError.details;

@@ -11,4 +11,5 @@ export {
   type ErrorDetail,
 } from './app-error.ts';
 export { toErrorBody, fromErrorBody, type ErrorBody } from './error-body.ts';
+export { unavailableError } from './unavailable.ts';
 export { assertNever } from './assert-never.ts';
