@@ -30,7 +30,7 @@ export const mediaKey = (media: Pick<XMedia, 'id' | 'category'>) => `${media.cat
 export const X_STORES = { media: 'x.media', tweets: 'x.tweets', tweetsByText: 'x.tweets_by_text', timelines: 'x.timelines', windows: 'x.windows' } as const;
 
 /** Oldest first: by creation time, then by id (Snowflake ids of one length grow with time). */
-export function timelineOrder(a: XTweet, b: XTweet): number {
+function timelineOrder(a: XTweet, b: XTweet): number {
   if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? -1 : 1;
   return a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
