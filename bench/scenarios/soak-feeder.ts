@@ -6,7 +6,7 @@ import { uniqueName } from '@svc/testing';
 import type pg from 'pg';
 import type { BenchSystem } from '../support/bench-system.ts';
 import { sleep } from '../support/publish-jobs.ts';
-import { describeOpenJobs, unusualLines } from './soak-open-jobs.ts';
+import { describeOpenJobs, servicesSaid } from './soak-open-jobs.ts';
 
 /** Deliveries of the organization finished in [from, to), through deliveries_org_id_finished_at_idx (no scan of the table). */
 export async function finishedBetween(publisher: pg.Client, orgId: string, from: Date, to: Date): Promise<number> {
@@ -63,8 +63,7 @@ export function startFeeder(system: BenchSystem, publisher: pg.Client, accounts:
     const res = await fetch(`${system.api}/v1/publish`, { method: 'POST', headers, body: JSON.stringify(body) });
     if (res.status !== 202) {
       // The systems are deleted when the soak ends: what their services logged is said here or never.
-      const lines = unusualLines(system);
-      throw new Error(`soak job ${n} was not accepted: ${res.status} ${await res.text()}\n${lines.length === 0 ? 'no service logged a warning or an error' : lines.join('\n')}`);
+      throw new Error(`soak job ${n} was not accepted: ${res.status} ${await res.text()}\n${servicesSaid(system)}`);
     }
     const { job_id: id } = (await res.json()) as { job_id: string };
     jobIds.push(id);

@@ -40,7 +40,7 @@ async function schedulerRows(system: Pick<BenchSystem, 'database'>, ids: string[
 }
 
 /** Each process's last warnings, errors and waiting-delivery lines, prefixed with its name. */
-export function unusualLines(system: Pick<BenchSystem, 'processes'>): string[] {
+function unusualLines(system: Pick<BenchSystem, 'processes'>): string[] {
   return [...system.processes].flatMap(([name, service]) => {
     const unusual = service.lines.filter((line) => {
       try {
@@ -61,11 +61,16 @@ export async function describeOpenJobs(system: Pick<BenchSystem, 'database' | 'p
     publisherRows(publisher, shown),
     schedulerRows(system, shown).catch((error: unknown) => [`scheduler rows not read: ${String(error)}`]),
   ]);
-  const lines = unusualLines(system);
   return [
     `${open.length} open job(s), at ${new Date().toISOString()}; the first ${shown.length}:`,
     ...sections.flat(),
-    lines.length === 0 ? 'no service logged a warning, an error or a waiting delivery' : 'the services\' warnings, errors and waiting deliveries (last of each):',
-    ...lines,
+    servicesSaid(system),
   ].join('\n');
+}
+
+/** What the services logged beyond the routine, for an error the soak throws before its systems are deleted. */
+export function servicesSaid(system: Pick<BenchSystem, 'processes'>): string {
+  const lines = unusualLines(system);
+  if (lines.length === 0) return 'no service logged a warning, an error or a waiting delivery';
+  return ['the services\' warnings, errors and waiting deliveries (last of each):', ...lines].join('\n');
 }
