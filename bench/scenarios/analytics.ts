@@ -196,7 +196,7 @@ async function benchSync(system: SystemHarness, pg: Client, options: AnalyticsOp
   const runtime = system.workers['analytics-sync']!.runtime;
   const logger = createLogger({ service: 'bench', level: 'silent' });
   // The claim and the save on a plain pg pool, as the service wires them.
-  const sql = runtime.openPool(2);
+  const sql = runtime.openPool('bench', 2);
   const repo = new AnalyticsRepository(runtime.db as unknown as PrismaClient, sql);
   const sync = new BackgroundSync({
     deps: {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import pg from 'pg';
 import { systemPing } from '@svc/contracts';
 import { dropDatabase, connectionConfig } from '@svc/db';
 import { createLogger } from '@svc/logger';
@@ -83,6 +84,24 @@ describe('every service as a process', () => {
       expect(joined).not.toContain(gatewayEnv.API_KEY_PEPPER);
       const first = JSON.parse(service.lines[0]!) as { service: string };
       expect(first.service).toBe(service.name);
+    }
+  });
+
+  it('names every database connection after its service and pool, so an operator can tell who holds them', async () => {
+    const admin = new pg.Client(connectionConfig(TEST_DATABASE_URL, 'postgres'));
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ database: string; name: string }>(
+        'SELECT datname AS database, application_name AS name FROM pg_stat_activity WHERE datname = ANY($1)',
+        [services.map((s) => s.database)],
+      );
+      for (const service of services) {
+        const names = rows.filter((row) => row.database === service.database).map((row) => row.name);
+        expect(names).toContain(`${service.name}/listen`);
+        for (const name of names) expect(name).toMatch(new RegExp(`^${service.name}(/(relay|listen|hot|delivery|accept))?$`));
+      }
+    } finally {
+      await admin.end();
     }
   });
 

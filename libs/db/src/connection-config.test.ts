@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { connectionConfig, connectionUrl } from './connection-config.ts';
+import { connectionConfig, connectionUrl, pgClientSettings } from './connection-config.ts';
 
 describe('connectionConfig', () => {
   it('reads a TCP server URL and names the service database, whatever the URL names', () => {
@@ -24,6 +24,19 @@ describe('connectionConfig', () => {
     const url = connectionUrl(config);
     expect(url).toBe('postgresql://postgres@%2Frun%2Fpg%20sockets:5433/social_billing');
     expect(connectionConfig(url, 'social_billing')).toEqual(config);
+  });
+});
+
+describe('pgClientSettings', () => {
+  const server = connectionConfig('postgresql://app@db.internal:6543/', 'social_publisher');
+
+  it("names a service's connections after it, and a pool's after its purpose too", () => {
+    expect(pgClientSettings({ ...server, applicationName: 'publisher' })).toEqual({ host: 'db.internal', port: 6543, user: 'app', database: 'social_publisher', application_name: 'publisher' });
+    expect(pgClientSettings({ ...server, applicationName: 'publisher' }, 'delivery').application_name).toBe('publisher/delivery');
+  });
+
+  it('names nothing for a connection no service opens (tools, tests), and never sends an absent password', () => {
+    expect(pgClientSettings(server, 'listen')).toEqual({ host: 'db.internal', port: 6543, user: 'app', database: 'social_publisher' });
   });
 });
 

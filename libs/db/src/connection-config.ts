@@ -5,6 +5,33 @@ export interface PgConnectionConfig {
   user: string;
   password: string | undefined;
   database: string;
+  /**
+   * Who opens the connections, as PostgreSQL lists them (`pg_stat_activity.application_name`): the
+   * service's name, so an operator can tell which service holds a server's connections.
+   */
+  applicationName?: string;
+}
+
+/** What pg needs to open one connection, from `pg.Client` to a pool's clients. */
+export interface PgClientSettings {
+  host: string;
+  port: number;
+  user: string;
+  password?: string;
+  database: string;
+  application_name?: string;
+}
+
+/**
+ * pg's settings for a connection. `purpose` names the pool after the service's name
+ * (`publisher/delivery`, `publisher/relay`): with a pool per job in each process, a server near
+ * `max_connections` shows which service and which of its pools hold the connections
+ * (docs/operations.md, "Database connection budget").
+ */
+export function pgClientSettings(connection: PgConnectionConfig, purpose?: string): PgClientSettings {
+  const { host, port, user, password, database, applicationName } = connection;
+  const name = applicationName === undefined ? undefined : purpose === undefined ? applicationName : `${applicationName}/${purpose}`;
+  return { host, port, user, database, ...(password === undefined ? {} : { password }), ...(name === undefined ? {} : { application_name: name }) };
 }
 
 /**

@@ -1,12 +1,11 @@
 import { pg } from './prisma-bridge.ts';
-import type { PgConnectionConfig } from './connection-config.ts';
+import { pgClientSettings, type PgConnectionConfig } from './connection-config.ts';
 
 const DUPLICATE_DATABASE = '42P04';
 const UNIQUE_VIOLATION = '23505';
 
 function adminClient(connection: PgConnectionConfig) {
-  const { host, port, user, password } = connection;
-  return new pg.Client({ host, port, user, ...(password === undefined ? {} : { password }), database: 'postgres' });
+  return new pg.Client(pgClientSettings({ ...connection, database: 'postgres' }, 'admin'));
 }
 
 function quoteIdent(name: string): string {

@@ -1,6 +1,6 @@
 import type { Envelope } from '@svc/contracts';
 import type { Logger } from '@svc/logger';
-import type { PgConnectionConfig } from './connection-config.ts';
+import { pgClientSettings, type PgConnectionConfig } from './connection-config.ts';
 import { pg } from './prisma-bridge.ts';
 import type { RawSql } from './raw-sql.ts';
 
@@ -265,8 +265,7 @@ export class OutboxRelay {
   }
 
   private async listen(connection: PgConnectionConfig): Promise<void> {
-    const { host, port, user, password, database } = connection;
-    const client = new pg.Client({ host, port, user, database, ...(password === undefined ? {} : { password }) });
+    const client = new pg.Client(pgClientSettings(connection, 'listen'));
     // A lost LISTEN connection only costs latency: polling still relays everything.
     client.on('error', (error) => this.options.logger.warn({ err: error }, 'outbox LISTEN connection lost; polling only'));
     client.on('notification', () => this.wake());

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { PgConnectionConfig } from './connection-config.ts';
+import { pgClientSettings, type PgConnectionConfig } from './connection-config.ts';
 import type { RawSql, TransactionalClient } from './raw-sql.ts';
 
 /**
@@ -19,6 +19,8 @@ export interface PgRawSqlOptions {
   onIdleError: (error: Error) => void;
   /** Settings of every connection's session (`-c name=value` at connect), e.g. planner switches for a pool with one job. */
   settings?: Record<string, string>;
+  /** What the pool is for, after the service's name in `application_name` (`delivery`: `publisher/delivery`); none for its main pool. */
+  purpose?: string;
   /** Seconds a connection serves before it is replaced (when next idle); default `CONNECTION_LIFETIME_S`. */
   maxLifetimeSeconds?: number;
 }
@@ -35,11 +37,11 @@ export interface PgRawSqlOptions {
 export const CONNECTION_LIFETIME_S = 60;
 
 export function createPgRawSql(connection: PgConnectionConfig, options: PgRawSqlOptions): PgRawSql {
-  const { host, port, user, password, database } = connection;
   const settings = Object.entries(options.settings ?? {}).map(([name, value]) => `-c ${name}=${value}`).join(' ');
   const pool = new pg.Pool({
-    host, port, user, database, max: options.max, maxLifetimeSeconds: options.maxLifetimeSeconds ?? CONNECTION_LIFETIME_S,
-    ...(password === undefined ? {} : { password }),
+    ...pgClientSettings(connection, options.purpose),
+    max: options.max,
+    maxLifetimeSeconds: options.maxLifetimeSeconds ?? CONNECTION_LIFETIME_S,
     ...(settings === '' ? {} : { options: settings }),
   });
   pool.on('error', options.onIdleError);

@@ -16,7 +16,7 @@
 import { createRequire } from 'node:module';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type * as PgModule from 'pg';
-import type { PgConnectionConfig } from './connection-config.ts';
+import { pgClientSettings, type PgConnectionConfig } from './connection-config.ts';
 
 const requireFromAdapter = createRequire(require.resolve('@prisma/adapter-pg'));
 const pg = requireFromAdapter('pg') as typeof PgModule;
@@ -88,15 +88,11 @@ export interface BridgeOptions {
 
 export function createPrismaAdapter(connection: PgConnectionConfig, options: BridgeOptions = {}): PrismaPg {
   const poolConfig: PgModule.PoolConfig = {
-    host: connection.host,
-    port: connection.port,
-    user: connection.user,
-    database: connection.database,
+    ...pgClientSettings(connection),
     max: options.max ?? 10,
     allowExitOnIdle: options.allowExitOnIdle ?? false,
     Client: BridgedClient as unknown as typeof PgModule.Client,
   };
-  if (connection.password !== undefined) poolConfig.password = connection.password;
   return new PrismaPg(poolConfig, options.onPoolError === undefined ? undefined : { onPoolError: options.onPoolError });
 }
 

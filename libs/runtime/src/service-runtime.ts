@@ -77,10 +77,11 @@ export interface ServiceRuntime<Db extends DatabaseClient> {
   connection: PgConnectionConfig;
   /**
    * A plain pg pool of `max` connections to the service's own database, for its hot raw statements
-   * (docs/performance.md); its idle-connection errors are logged. The caller ends it. `settings`:
-   * its sessions' planner settings, for a pool with one job (see PgRawSqlOptions).
+   * (docs/performance.md); its idle-connection errors are logged. The caller ends it. `purpose`
+   * names its connections after the service's (`delivery`: `publisher/delivery`). `settings`: its
+   * sessions' planner settings, for a pool with one job (see PgRawSqlOptions).
    */
-  openPool(max: number, settings?: Readonly<Record<string, string>>): PgRawSql;
+  openPool(purpose: string, max: number, settings?: Readonly<Record<string, string>>): PgRawSql;
   broker: Broker;
   relay: OutboxRelay;
   metrics: ServiceMetrics;
@@ -101,7 +102,8 @@ function openDatabaseClient<Db extends DatabaseClient>(options: ServiceRuntimeOp
  */
 export async function openServiceRuntime<Db extends DatabaseClient>(options: ServiceRuntimeOptions<Db>): Promise<ServiceRuntime<Db>> {
   const { config, logger, name } = options;
-  const connection = connectionConfig(config.DATABASE_URL, config.DATABASE_NAME ?? serviceDatabaseName(name));
+  // Every connection the service opens names it (and its pool) to PostgreSQL: pg_stat_activity's application_name.
+  const connection = { ...connectionConfig(config.DATABASE_URL, config.DATABASE_NAME ?? serviceDatabaseName(name)), applicationName: name };
   const { created } = await ensureDatabase(connection);
   if (created) logger.info({ database: connection.database }, 'database created');
   await migrateDatabase({ serviceDir: options.serviceDir, connection });
@@ -127,12 +129,12 @@ export async function openServiceRuntime<Db extends DatabaseClient>(options: Ser
       onReconnect: () => metrics.brokerReconnects.inc(),
     },
   });
-  const openPool = (max: number, settings?: Readonly<Record<string, string>>) =>
-    createPgRawSql(connection, { max, onIdleError: pool.onPoolError, ...(settings === undefined ? {} : { settings: { ...settings } }) });
+  const openPool = (purpose: string, max: number, settings?: Readonly<Record<string, string>>) =>
+    createPgRawSql(connection, { purpose, max, onIdleError: pool.onPoolError, ...(settings === undefined ? {} : { settings: { ...settings } }) });
   // The relay's claim and deletes run for every message the service sends: on plain pg (through
   // Prisma's raw path the relay cost about 45% more CPU per message: bench/outbox-relay), with the
   // planner settings its statements need.
-  const relaySql = createPgRawSql(connection, { max: RELAY_POOL_SIZE, onIdleError: pool.onPoolError, settings: RELAY_SESSION_SETTINGS });
+  const relaySql = createPgRawSql(connection, { purpose: 'relay', max: RELAY_POOL_SIZE, onIdleError: pool.onPoolError, settings: RELAY_SESSION_SETTINGS });
   const relay = new OutboxRelay({
     db: relaySql,
     publisher: broker,

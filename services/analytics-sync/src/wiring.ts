@@ -30,7 +30,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   const { db, logger, broker } = runtime;
   // The plain pg pool: the list's reads, and the post.published consumer's transaction (its
   // statements through Prisma were most of this service's CPU per delivery: docs/performance.md).
-  const sql = runtime.openPool(config.ANALYTICS_DB_POOL_SIZE);
+  const sql = runtime.openPool('hot', config.ANALYTICS_DB_POOL_SIZE);
   const repo = new AnalyticsRepository(db, sql);
   const deps: RefreshDeps = {
     repo,

@@ -87,7 +87,7 @@ async function startDelivering(runtime: ServiceRuntime<PrismaClient>, config: Co
   const { db, logger } = runtime;
   const providers = options.providers ?? providersFromConfig(config, { logger, allowPrivateUrls: config.ALLOW_PRIVATE_URLS });
   // Every statement of a delivery is raw SQL: on plain pg it costs a fraction of Prisma's raw path.
-  const sql = runtime.openPool(config.DELIVERY_DB_POOL_SIZE, DELIVERY_SESSION_SETTINGS);
+  const sql = runtime.openPool('delivery', config.DELIVERY_DB_POOL_SIZE, DELIVERY_SESSION_SETTINGS);
   const runner = new DeliveryRunner({
     db: sql,
     accounts: deps.accounts,
@@ -135,7 +135,7 @@ async function startAccepting(runtime: ServiceRuntime<PrismaClient>, config: Con
     fetch: { policy: { allowPrivate: config.ALLOW_PRIVATE_URLS }, deadlineMs: config.MEDIA_ACCEPT_IMPORT_DEADLINE_MS },
     quotaBytes: config.MEDIA_ORG_QUOTA_BYTES,
   };
-  const sql = runtime.openPool(config.ACCEPT_DB_POOL_SIZE, ACCEPT_SESSION_SETTINGS);
+  const sql = runtime.openPool('accept', config.ACCEPT_DB_POOL_SIZE, ACCEPT_SESSION_SETTINGS);
   const acceptRepository = new AcceptRepository(sql, config.PLAN_FREE_POSTS_PER_MONTH);
   // One accept statement at a time: the batches of one organization would queue on its usage row anyway.
   const accept = new BatchQueue((batch: NewJobRow[]) => acceptRepository.store(batch), { maxSize: config.ACCEPT_BATCH_SIZE, maxInFlight: 1, splitOnFailure: true });

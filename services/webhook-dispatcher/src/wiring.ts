@@ -29,7 +29,7 @@ const PRUNE_BATCH = 1000;
 export async function wire(runtime: ServiceRuntime<PgDatabase>, config: Config): Promise<WorkerWiring> {
   const { db, logger, broker } = runtime;
   const secrets = new SecretBox(vaultFromConfig(config.VAULT_KEYS, config.VAULT_ACTIVE_KEY_ID));
-  const hot = runtime.openPool(config.WEBHOOK_DB_POOL_SIZE);
+  const hot = runtime.openPool('hot', config.WEBHOOK_DB_POOL_SIZE);
   const endpoints = new EndpointsRepository(db, hot);
   const deliveries = new DeliveriesRepository(db, hot);
   const commands = new AttemptCommands(broker);
