@@ -90,4 +90,45 @@ describe('BatchQueue', () => {
     expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual(['r1', 'item 2 is broken', 'r3']);
     expect(seen).toEqual([[1, 2, 3], [1], [2], [3]]);
   });
+  describe('with lingerMs', () => {
+    // The linger's timer is jest's; the next turn (setImmediate) stays real, as turn() needs it.
+    beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate'] }));
+    afterEach(() => jest.useRealTimers());
+
+    it('holds a batch smaller than maxSize for that long, and starts it with what arrived meanwhile', async () => {
+      const { batches, run } = controlled();
+      const queue = new BatchQueue(run, { maxSize: 10, maxInFlight: 1, lingerMs: 50 });
+      const results = [queue.add(1)];
+      await turn();
+      results.push(queue.add(2));
+      jest.advanceTimersByTime(49);
+      await turn();
+      expect(batches).toEqual([]);
+      jest.advanceTimersByTime(1);
+      await turn();
+      expect(batches.map((batch) => batch.items)).toEqual([[1, 2]]);
+      batches[0]!.finish();
+      await expect(Promise.all(results)).resolves.toEqual(['r1', 'r2']);
+    });
+
+    it('starts a batch at once when it reaches maxSize, so a full load never waits', async () => {
+      const { batches, run } = controlled();
+      const queue = new BatchQueue(run, { maxSize: 2, maxInFlight: 1, lingerMs: 60_000 });
+      const results = [queue.add(1)];
+      await turn();
+      expect(batches).toEqual([]);
+      results.push(queue.add(2), queue.add(3));
+      await turn();
+      expect(batches.map((batch) => batch.items)).toEqual([[1, 2]]);
+      batches[0]!.finish();
+      await turn();
+      // What is left is a batch smaller than maxSize again: it lingers.
+      expect(batches).toHaveLength(1);
+      jest.advanceTimersByTime(60_000);
+      await turn();
+      expect(batches.map((batch) => batch.items)).toEqual([[1, 2], [3]]);
+      batches[1]!.finish();
+      await expect(Promise.all(results)).resolves.toEqual(['r1', 'r2', 'r3']);
+    });
+  });
 });

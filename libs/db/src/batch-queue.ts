@@ -16,12 +16,19 @@ export interface BatchQueueOptions {
    * the failed batch is rejected with the error.
    */
   splitOnFailure?: boolean;
+  /**
+   * How long a batch smaller than `maxSize` waits for more items before it starts (default 0: on
+   * the next turn). For work whose items may wait a little, where each batch costs round trips and a
+   * commit whatever it holds: a consumer whose items trickle in one or two per transaction then writes
+   * many per transaction. A batch that reaches `maxSize` starts at once, so at full load nothing waits.
+   */
+  lingerMs?: number;
 }
 
 /**
  * Group commit for a hot statement: items added while batches are running form the next batch, so an
- * idle dispatcher writes a lone item at once (no timer adds latency) and a busy one writes many per
- * round trip, plan and commit. The statements per delivery were what bounded the webhook dispatcher
+ * idle dispatcher writes a lone item at once (no timer adds latency, unless `lingerMs` asks for one)
+ * and a busy one writes many per round trip, plan and commit. The statements per delivery were what bounded the webhook dispatcher
  * and the publisher's deliveries and accepts (docs/performance.md: Webhooks; Accept path; Group
  * commit on the delivery path). A batch starts on the next turn of the event loop, so items added
  * together (the messages of one socket read) travel together.
@@ -34,6 +41,8 @@ export class BatchQueue<In, Out> {
   private readonly waiting: Waiter<In, Out>[] = [];
   private running = 0;
   private scheduled = false;
+  /** The wait of a batch still smaller than maxSize (`lingerMs`). */
+  private lingering: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly run: (items: In[]) => Promise<Out[]>,
@@ -48,12 +57,27 @@ export class BatchQueue<In, Out> {
   }
 
   private schedule(): void {
-    if (this.scheduled || this.running >= this.options.maxInFlight) return;
+    if (this.running >= this.options.maxInFlight) return;
+    const full = this.waiting.length >= this.options.maxSize;
+    if (this.scheduled) {
+      // A lingering batch that filled up starts now.
+      if (full && this.lingering !== undefined) {
+        clearTimeout(this.lingering);
+        this.lingering = undefined;
+        setImmediate(() => this.start());
+      }
+      return;
+    }
     this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      this.pump();
-    });
+    const lingerMs = this.options.lingerMs ?? 0;
+    if (lingerMs > 0 && !full) this.lingering = setTimeout(() => this.start(), lingerMs);
+    else setImmediate(() => this.start());
+  }
+
+  private start(): void {
+    this.scheduled = false;
+    this.lingering = undefined;
+    this.pump();
   }
 
   private pump(): void {

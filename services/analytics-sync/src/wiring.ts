@@ -20,6 +20,12 @@ export interface AnalyticsWireOptions {
   onSync?: (sync: BackgroundSync) => void;
 }
 
+/**
+ * The post.published consumer's prefetch (the broker's default), and so the most events one
+ * transaction records: a group that holds every unacked event starts at once.
+ */
+const EVENTS_PREFETCH = 20;
+
 export const BACKGROUND_LAG_GAUGE = {
   name: 'svc_analytics_background_lag_seconds',
   help: 'Seconds since the earliest next read of a reading now due (accounts paused by a rate limit left out); 0 when none is due.',
@@ -57,7 +63,15 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   // (ANALYTICS_SYNC_MAX_READS_PER_SECOND, the batch, the networks' limits); add replicas or raise the budget.
   registerScrapedGauge(runtime.metrics.registry, BACKGROUND_LAG_GAUGE, () => repo.backgroundLagSeconds(deps.clock()));
   await broker.serveRpc({ messages: analyticsRpc, handlers: analyticsRpcHandlers({ ...deps, readBudgetMs: config.ANALYTICS_READ_BUDGET_MS }) });
-  await broker.consume({ queue: 'analytics-sync.work', messages: analyticsEvents, handlers: analyticsEventHandlers(new PublishedRecorder({ db: sql, repo, wake: (delayMs) => sync.wake(delayMs), firstReadDelayMs: config.ANALYTICS_FIRST_READ_DELAY_MS })) });
+  const recorder = new PublishedRecorder({
+    db: sql,
+    repo,
+    wake: (delayMs) => sync.wake(delayMs),
+    firstReadDelayMs: config.ANALYTICS_FIRST_READ_DELAY_MS,
+    maxEvents: EVENTS_PREFETCH,
+    lingerMs: config.ANALYTICS_RECORD_LINGER_MS,
+  });
+  await broker.consume({ queue: 'analytics-sync.work', messages: analyticsEvents, handlers: analyticsEventHandlers(recorder), prefetch: EVENTS_PREFETCH });
   if (config.ANALYTICS_BACKGROUND_SYNC) sync.start();
   return {
     // Requests in flight finish (consumers and RPC stop first) before their pool closes.

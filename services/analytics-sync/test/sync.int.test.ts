@@ -313,6 +313,38 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     }
   });
 
+  it('with a linger, records events that trickle in by one transaction, and starts one that holds maxEvents at once', async () => {
+    const org = `org_linger_${Date.now()}`;
+    const sql = createPgRawSql(database.connection, { max: 2, onIdleError: () => undefined });
+    let transactions = 0;
+    const counting: TransactionalClient = { ...sql, $transaction: (fn) => { transactions += 1; return sql.$transaction(fn); } };
+    const event = (n: number) => publishedEvent(org, newPostId(), [{ accountId: `acct_${n}`, provider: 'x', platformPostId: `tw_linger_${n}` }], clock.read());
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 10));
+    try {
+      // One event at a time, each a turn or more after the last: without the linger, one transaction each.
+      const trickle = new PublishedRecorder({ db: counting, repo, wake: () => undefined, maxEvents: 20, lingerMs: 2000 });
+      const recorded: Promise<void>[] = [];
+      for (let n = 0; n < 4; n += 1) {
+        recorded.push(trickle.record(event(n)));
+        await pause();
+      }
+      await Promise.all(recorded);
+      expect(transactions).toBe(1);
+
+      // A full group does not wait out a linger of a minute (this test's timeout is far shorter).
+      transactions = 0;
+      const full = new PublishedRecorder({ db: counting, repo, wake: () => undefined, maxEvents: 2, lingerMs: 60_000 });
+      const first = full.record(event(4));
+      await pause();
+      await Promise.all([first, full.record(event(5))]);
+      expect(transactions).toBe(1);
+      const [counter] = await db.$queryRawUnsafe<{ rows: bigint }[]>('SELECT rows FROM analytics_org_counters WHERE org_id = $1', org);
+      expect(Number(counter!.rows)).toBe(6);
+    } finally {
+      await sql.end();
+    }
+  });
+
   it('leaves a post to the background for the first-read delay, then reads a burst of the account\'s posts in one lookup', async () => {
     const ids = [await tweet('acct_burst', 'burst 1'), await tweet('acct_burst', 'burst 2'), await tweet('acct_burst', 'burst 3')];
     const wakes: number[] = [];

@@ -10,18 +10,20 @@ export interface PublishedRecorderDeps {
   repo: AnalyticsRepository;
   wake: (delayMs: number) => void;
   firstReadDelayMs?: number;
+  /**
+   * Events recorded by one transaction at most (default 100): with `lingerMs`, the consumer's
+   * prefetch, so that a full window of unacked events is recorded at once rather than waiting for
+   * events the broker will not send before their acks.
+   */
+  maxEvents?: number;
+  /** How long fewer events than that wait for more before their transaction (BatchQueue's `lingerMs`; default 0). */
+  lingerMs?: number;
 }
 
 interface EventRows {
   messageId: string;
   rows: NewRow[];
 }
-
-/**
- * Events recorded by one transaction at most (more than the consumer's prefetch), one transaction at
- * a time: what arrives meanwhile forms the next (`BatchQueue` of `@svc/db`).
- */
-const GROUP = { maxSize: 100, maxInFlight: 1, splitOnFailure: true } as const;
 
 /**
  * A job delivered to at least one account: one `pending` row per published target, due for its first
@@ -34,13 +36,22 @@ const GROUP = { maxSize: 100, maxInFlight: 1, splitOnFailure: true } as const;
  * of each organization's counter and one insert of its rows, one commit. A transaction per event
  * held its organization's counter lock across its round trips, so an organization's events queued
  * on that lock one at a time: 19 ms of waiting per event with 5,000 one-account jobs
- * (docs/performance.md, "A job's last delivery in a group").
+ * (docs/performance.md, "A job's last delivery in a group"). Events that trickle in (a job of one
+ * account at a time) wait `lingerMs` for others: a transaction is six round trips and a planning
+ * whatever it holds, and with one or two events each they cost the accepts sharing the cores a
+ * seventh of their rate (docs/performance.md, "Analytics' events wait for each other").
  */
 export class PublishedRecorder {
   private readonly events: BatchQueue<EventRows, undefined>;
 
   constructor(private readonly deps: PublishedRecorderDeps) {
-    this.events = new BatchQueue((items) => this.recordTogether(items), GROUP);
+    // One transaction at a time: what arrives meanwhile forms the next.
+    this.events = new BatchQueue((items) => this.recordTogether(items), {
+      maxSize: deps.maxEvents ?? 100,
+      maxInFlight: 1,
+      splitOnFailure: true,
+      lingerMs: deps.lingerMs ?? 0,
+    });
   }
 
   async record(envelope: Envelope<PayloadOf<typeof postPublished>>): Promise<void> {
