@@ -90,6 +90,7 @@ describe('BatchQueue', () => {
     expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual(['r1', 'item 2 is broken', 'r3']);
     expect(seen).toEqual([[1, 2, 3], [1], [2], [3]]);
   });
+
   describe('with lingerMs', () => {
     // The linger's timer is jest's; the next turn (setImmediate) stays real, as turn() needs it.
     beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate'] }));

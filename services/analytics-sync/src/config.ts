@@ -17,7 +17,8 @@ export const configSchema = Type.Object({
   ANALYTICS_FIRST_READ_DELAY_MS: Type.Integer({ minimum: 0, default: 60_000 }),
   /**
    * How long a published post's event waits for others to share its transaction (one transaction,
-   * six round trips, for a consumer prefetch's worth at most); 0 records each as it comes.
+   * six round trips, for a consumer prefetch's worth at most); 0: events share one only when they
+   * arrive together.
    */
   ANALYTICS_RECORD_LINGER_MS: Type.Integer({ minimum: 0, maximum: 10_000, default: 50 }),
   /** Pause between background passes when nothing was due. */
