@@ -4,6 +4,7 @@ import { benchAnalytics } from '../../bench/scenarios/analytics.ts';
 import { benchDeliver } from '../../bench/scenarios/deliver.ts';
 import { benchFire } from '../../bench/scenarios/fire.ts';
 import { benchHistory } from '../../bench/scenarios/history.ts';
+import { benchMediaIngest } from '../../bench/scenarios/media-ingest.ts';
 import { benchOutboxRelay } from '../../bench/scenarios/outbox-relay.ts';
 import { benchScaleOut } from '../../bench/scenarios/scale-out.ts';
 import { benchSoak } from '../../bench/scenarios/soak.ts';
@@ -70,6 +71,12 @@ describe('throughput benchmarks (smoke)', () => {
     const result = await benchFire(system, { jobs: 5, leadSeconds: 3, acceptConcurrency: 5, timeoutMs: 60_000 });
     expect(result.figures[0]!.detail).toHaveProperty('p50 ms');
     expect(Number.isFinite(result.figures[0]!.value)).toBe(true);
+  }, 120_000);
+
+  it('media ingest: a rate of uploads against the bare server writing them to disk', async () => {
+    const result = await benchMediaIngest(system, { uploads: 3, concurrency: 1 });
+    expectFigures(result);
+    expect(result.figures[0]!.detail).toHaveProperty(['png p50 ms']);
   }, 120_000);
 
   it('soak: a rate per window, the table sizes, every target posted exactly once', async () => {
