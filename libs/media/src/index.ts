@@ -8,5 +8,4 @@ export { NETWORKS as MEDIA_NETWORKS, NETWORK_LIMITS, compatibilityOf, type Compa
 export { analyse, ingest, discard, newMediaId, limitFor, type Analysis, type AnalyseDeps, type IngestDeps, type MediaLimits, type Rendition, type StoredMedia } from './ingest.ts';
 export { importUrl, verifyUrl, type UrlFetchOptions } from './import-url.ts';
 export { decoderFromConfig, type MediaDecoder } from './decoder.ts';
-export { DecodePool, type DecodePoolOptions } from './decode-pool.ts';
 export { parseRange, type RangeResult } from './range.ts';

@@ -30,6 +30,9 @@ const tookTooLong = (what: string, timeoutMs: number) =>
     details: [{ path: '/body', message: `not read within ${timeoutMs} ms`, rule: 'decode_timeout', limit: timeoutMs }],
   });
 
+/** libvips failing to write the rendition: the spool's disk, not the file, is at fault. */
+const WRITE_FAILURE = /unable to (open for )?write|write error/i;
+
 /** Options of every sharp() that reads pixels: libvips' own pixel limit behind the header check, and one pass from top to bottom. */
 const decodeOptions = (decoder: MediaDecoder): SharpOptions => ({ limitInputPixels: decoder.limits.maxInputPixels, sequentialRead: true });
 
@@ -111,7 +114,7 @@ export async function renderJpeg(source: string, target: string, decoder: MediaD
     await decoder.pool.run(renditionBytes(meta), () =>
       sharp(source, decodeOptions(decoder)).timeout({ seconds }).flatten({ background: '#ffffff' }).jpeg({ quality: 90, mozjpeg: false, optimiseCoding: false }).toFile(target));
   } catch (error) {
-    if (isAppError(error)) throw error;
+    if (isAppError(error) || WRITE_FAILURE.test((error as Error).message)) throw error;
     if (/timeout/i.test((error as Error).message)) throw tookTooLong('image', seconds * 1000);
     throw new AppError('validation_error', `The image could not be converted to JPEG: ${(error as Error).message}.`, {
       details: [{ path: '/body', message: (error as Error).message, rule: 'decodable' }],

@@ -66,6 +66,12 @@ describe('media decoding limits', () => {
     expect(await sharp(Buffer.concat(chunks)).metadata()).toEqual(expect.objectContaining({ format: 'jpeg', width: 2000, height: 2000 }));
   });
 
+  it('refuses a PNG whose header reads but whose pixels do not (400 decodable), leaving nothing behind', async () => {
+    const noisy = await sharp(Buffer.alloc(300 * 300 * 3).map(() => Math.floor(Math.random() * 256)), { raw: { width: 300, height: 300, channels: 3 } }).png().toBuffer();
+    await expect(ingest(deps, Readable.from([noisy.subarray(0, noisy.length / 2)]))).rejects.toMatchObject({ code: 'validation_error', status: 400, details: [expect.objectContaining({ rule: 'decodable' })] });
+    expect(await readdir(deps.tmpDir)).toEqual([]);
+  });
+
   it('counts every frame of an animated GIF, and holds WebP (decoded whole) to the memory budget', async () => {
     const pixels = Buffer.concat([0, 120, 240].map((shade) => Buffer.alloc(100 * 100 * 3, shade)));
     const frames = await sharp(pixels, { raw: { width: 100, height: 300, channels: 3, pageHeight: 100 } }).gif().toBuffer();
