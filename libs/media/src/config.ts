@@ -42,8 +42,11 @@ export const mediaConfigSchema = {
    * image that alone needs more is refused (in practice: WebP above about 22 megapixels).
    */
   MEDIA_DECODE_MEMORY_BYTES: Type.Integer({ minimum: 16 * 1024 * 1024, default: 256 * 1024 * 1024 }),
-  /** Decodes waiting for a slot at most; past it an upload or import answers 503 with Retry-After. */
-  MEDIA_DECODE_QUEUE: Type.Integer({ minimum: 0, default: 16 }),
+  /**
+   * Decodes waiting for a slot at most; past it an upload or import answers 503 with Retry-After.
+   * Room for a post's 35 media_urls imported at once, twice.
+   */
+  MEDIA_DECODE_QUEUE: Type.Integer({ minimum: 0, default: 64 }),
   /** How long one decode or probe may run before it is stopped (sharp aborted, ffprobe killed). */
   MEDIA_DECODE_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 15_000 }),
 };

@@ -3,13 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
-import { createLocalStorage, decoderFromConfig, importUrl, ingest, verifyUrl, type IngestDeps } from '../src/index.ts';
+import { Value } from '@sinclair/typebox/value';
+import { createLocalStorage, decoderFromConfig, importUrl, ingest, mediaConfigObjectSchema, verifyUrl, type IngestDeps, type MediaConfig } from '../src/index.ts';
 import { pngBomb } from './support/bombs.ts';
 import { image, video } from './support/fixtures.ts';
 import { MB, rssGrowthDuring } from './support/memory.ts';
 import { startServer, type TestServer } from './support/test-server.ts';
 
-const settings = { MEDIA_MAX_INPUT_PIXELS: 40_000_000, MEDIA_DECODE_CONCURRENCY: 2, MEDIA_DECODE_MEMORY_BYTES: 256 * MB, MEDIA_DECODE_QUEUE: 16, MEDIA_DECODE_TIMEOUT_MS: 15_000 };
+const settings = { MEDIA_MAX_INPUT_PIXELS: 40_000_000, MEDIA_DECODE_CONCURRENCY: 2, MEDIA_DECODE_MEMORY_BYTES: 256 * MB, MEDIA_DECODE_QUEUE: 64, MEDIA_DECODE_TIMEOUT_MS: 15_000 };
 
 /** Decoding limits on real files: the bomb is refused from its header, ordinary images still convert. */
 describe('media decoding limits', () => {
@@ -29,7 +30,11 @@ describe('media decoding limits', () => {
       decoder: decoderFromConfig(settings),
     };
     bomb = pngBomb(16_000, 16_000);
-    server = await startServer({ '/bomb.png': (_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(bomb) });
+    const small = await image('png', 64, 48);
+    server = await startServer({
+      '/bomb.png': (_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(bomb),
+      '/small.png': (_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(small),
+    });
   });
 
   afterAll(async () => {
@@ -81,6 +86,13 @@ describe('media decoding limits', () => {
     const small = withDecoder({ MEDIA_DECODE_MEMORY_BYTES: 16 * MB });
     await expect(ingest(small, Readable.from([await image('webp', 1500, 1000)]))).rejects.toMatchObject({ details: [expect.objectContaining({ rule: 'max_pixels' })], message: expect.stringContaining('WebP images, which are decoded whole') });
     expect((await ingest(small, Readable.from([await image('webp', 1000, 1000)]))).rendition).not.toBeNull();
+  });
+
+  it('takes the 35 media_urls a post may hold, imported at once, with the default pool', async () => {
+    const defaults = { ...deps, decoder: decoderFromConfig(Value.Default(mediaConfigObjectSchema, {}) as MediaConfig) };
+    const urls = Array.from({ length: 35 }, (_, index) => `${server.base}/small.png?${index}`);
+    const stored = await Promise.all(urls.map((url) => importUrl(defaults, url, dev)));
+    expect(stored.every((item) => item.rendition !== null)).toBe(true);
   });
 
   it('answers 503 with Retry-After when every decoder is busy and its queue is full', async () => {
