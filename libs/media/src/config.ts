@@ -30,6 +30,25 @@ export const mediaConfigSchema = {
   MEDIA_ORG_QUOTA_BYTES: Type.Integer({ minimum: 1, default: 10 * 1024 * 1024 * 1024 }),
   /** Whole-download deadline of an import or a verification. */
   MEDIA_IMPORT_DEADLINE_MS: Type.Integer({ minimum: 100, default: 120_000 }),
+  /**
+   * Largest image accepted, in pixels (width x height x frames), read from the file's header and
+   * refused before any decode: a small PNG can declare gigapixels (docs/security.md, "Media decoding").
+   */
+  MEDIA_MAX_INPUT_PIXELS: Type.Integer({ minimum: 1, default: 40_000_000 }),
+  /** Image decodes and video probes running at once in one process; the rest wait in a queue. */
+  MEDIA_DECODE_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
+  /**
+   * Memory the decodes running at once may take together, estimated per file from its header; an
+   * image that alone needs more is refused (in practice: WebP above about 22 megapixels).
+   */
+  MEDIA_DECODE_MEMORY_BYTES: Type.Integer({ minimum: 16 * 1024 * 1024, default: 256 * 1024 * 1024 }),
+  /**
+   * Decodes waiting for a slot at most; past it an upload or import answers 503 with Retry-After.
+   * Room for a post's 35 media_urls imported at once, twice.
+   */
+  MEDIA_DECODE_QUEUE: Type.Integer({ minimum: 0, default: 64 }),
+  /** How long one decode or probe may run before it is stopped (sharp aborted, ffprobe killed). */
+  MEDIA_DECODE_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 15_000 }),
 };
 
 export const mediaConfigObjectSchema = Type.Object(mediaConfigSchema);

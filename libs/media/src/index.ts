@@ -7,4 +7,5 @@ export { SUPPORTED_TYPES, isSupportedType, kindOf, needsJpegRendition, type Medi
 export { NETWORKS as MEDIA_NETWORKS, NETWORK_LIMITS, compatibilityOf, type Compatibility, type CompatibilityRule, type MediaNetwork, type NetworkCompatibility } from './compatibility.ts';
 export { analyse, ingest, discard, newMediaId, limitFor, type Analysis, type AnalyseDeps, type IngestDeps, type MediaLimits, type Rendition, type StoredMedia } from './ingest.ts';
 export { importUrl, verifyUrl, type UrlFetchOptions } from './import-url.ts';
+export { decoderFromConfig, type MediaDecoder } from './decoder.ts';
 export { parseRange, type RangeResult } from './range.ts';

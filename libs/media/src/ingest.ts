@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import { AppError } from '@svc/errors';
 import { fromFile } from 'file-type';
 import { compatibilityOf, type Compatibility } from './compatibility.ts';
+import type { MediaDecoder } from './decoder.ts';
 import { isSupportedType, kindOf, needsJpegRendition, SUPPORTED_TYPES, type MediaFacts, type SupportedType } from './facts.ts';
 import { probe, ProbeError, renderJpeg } from './probe.ts';
 import { spool, SpoolTooLarge, type Spooled } from './spool.ts';
@@ -18,6 +19,8 @@ export interface MediaLimits {
 export interface AnalyseDeps {
   tmpDir: string;
   limits: MediaLimits;
+  /** The process's decode pool and pixel limit (decoderFromConfig); unset: the settings' defaults. */
+  decoder?: MediaDecoder;
 }
 
 export interface IngestDeps extends AnalyseDeps {
@@ -65,14 +68,14 @@ async function measure(spooled: Spooled, deps: AnalyseDeps): Promise<{ facts: Me
   if (spooled.sizeBytes > limit) throw tooLarge(limit, contentType === 'image/gif' ? 'GIFs' : `${kindOf(contentType)}s`);
   let dimensions;
   try {
-    dimensions = await probe(spooled.path, contentType);
+    dimensions = await probe(spooled.path, contentType, deps.decoder);
   } catch (error) {
     if (error instanceof ProbeError) throw new AppError('validation_error', `The ${contentType} file is damaged: ${error.message}.`, { details: [{ path: '/body', message: error.message, rule: 'decodable' }] });
     throw error;
   }
   let renditionBytes: number | null = null;
   if (needsJpegRendition(contentType)) {
-    await renderJpeg(spooled.path, `${spooled.path}.jpg`);
+    await renderJpeg(spooled.path, `${spooled.path}.jpg`, deps.decoder);
     renditionBytes = (await stat(`${spooled.path}.jpg`)).size;
   }
   const facts: MediaFacts = { contentType, kind: kindOf(contentType), sizeBytes: spooled.sizeBytes, sha256: spooled.sha256, ...dimensions };

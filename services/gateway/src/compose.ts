@@ -1,6 +1,6 @@
 import type { PgDatabase } from '@svc/db';
 import type { Logger } from '@svc/logger';
-import { storageFromConfig, type MediaStorage } from '@svc/media';
+import { decoderFromConfig, storageFromConfig, type MediaStorage } from '@svc/media';
 import type { ServiceRuntime } from '@svc/runtime';
 import type { Redis } from 'ioredis';
 import { createApp } from './app.ts';
@@ -87,6 +87,7 @@ export function composeGateway(parts: GatewayParts) {
           storage: parts.mediaStorage ?? storageFromConfig(config),
           tmpDir: config.MEDIA_TMP_DIR,
           limits: { maxImageBytes: config.MEDIA_MAX_IMAGE_BYTES, maxGifBytes: config.MEDIA_MAX_GIF_BYTES, maxVideoBytes: config.MEDIA_MAX_VIDEO_BYTES },
+          decoder: decoderFromConfig(config),
         },
         fetch: { policy: { allowPrivate: config.ALLOW_PRIVATE_URLS }, deadlineMs: config.MEDIA_IMPORT_DEADLINE_MS },
       }),

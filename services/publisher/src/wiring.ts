@@ -1,5 +1,5 @@
 import { BatchQueue, type RawSql } from '@svc/db';
-import { storageFromConfig, type MediaStorage } from '@svc/media';
+import { decoderFromConfig, storageFromConfig, type MediaStorage } from '@svc/media';
 import { providersFromConfig, type Providers } from '@svc/providers';
 import type { ServiceRuntime, WorkerWiring } from '@svc/runtime';
 import type { Config } from './config.ts';
@@ -130,7 +130,7 @@ async function startAccepting(runtime: ServiceRuntime<PrismaClient>, config: Con
   const limits = new PlanLimitsRepository(db, config.PLAN_FREE_POSTS_PER_MONTH);
   const resolveDeps = {
     media: deps.media,
-    ingest: { storage: deps.storage, tmpDir: config.MEDIA_TMP_DIR, limits: { maxImageBytes: config.MEDIA_MAX_IMAGE_BYTES, maxGifBytes: config.MEDIA_MAX_GIF_BYTES, maxVideoBytes: config.MEDIA_MAX_VIDEO_BYTES } },
+    ingest: { storage: deps.storage, tmpDir: config.MEDIA_TMP_DIR, limits: { maxImageBytes: config.MEDIA_MAX_IMAGE_BYTES, maxGifBytes: config.MEDIA_MAX_GIF_BYTES, maxVideoBytes: config.MEDIA_MAX_VIDEO_BYTES }, decoder: decoderFromConfig(config) },
     // An accept-time import runs inside the gateway's RPC call: its deadline stays below that call's timeout.
     fetch: { policy: { allowPrivate: config.ALLOW_PRIVATE_URLS }, deadlineMs: config.MEDIA_ACCEPT_IMPORT_DEADLINE_MS },
     quotaBytes: config.MEDIA_ORG_QUOTA_BYTES,

@@ -39,9 +39,9 @@ export async function resolveJobMedia(deps: ResolveMediaDeps, orgId: string, med
   });
   if (details.length > 0) {
     await cleanup();
-    if (outcomes.some((outcome) => outcome.status === 'rejected' && !isAppError(outcome.reason))) {
-      throw outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected' && !isAppError(outcome.reason))!.reason;
-    }
+    // Our own failure (a busy decoder, a broken store) is not the URL's: the call fails as a whole.
+    const ours = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected' && (!isAppError(outcome.reason) || outcome.reason.status >= 500));
+    if (ours !== undefined) throw ours.reason;
     throw validationError('Some media URLs cannot be used.', details);
   }
 
