@@ -1,10 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { commonConfigSchema, freePlanConfigSchema, loadConfig } from '@svc/config';
+import { COMMON_SECRET_URLS, commonConfigSchema, freePlanConfigSchema, loadConfig, productionSecretProblems } from '@svc/config';
 
 /**
- * Every setting of the billing service; the only module that reads the environment. The Stripe
- * settings are optional so the system starts without them: checkout and portal then answer 503
- * naming the missing setting, and the webhook answers 503 until STRIPE_WEBHOOK_SECRET is set.
+ * Every setting of the billing service; the only module that reads the environment. Outside
+ * production the Stripe settings are optional so the system starts without them: checkout and portal
+ * then answer 503 naming the missing setting, and the webhook answers 503 until STRIPE_WEBHOOK_SECRET
+ * is set. In production the service refuses to start without them (or with placeholders).
  */
 export const configSchema = Type.Object({
   ...commonConfigSchema,
@@ -37,7 +38,15 @@ export const configSchema = Type.Object({
 
 export type Config = Static<typeof configSchema>;
 
+/**
+ * Optional in development (each feature answers 503 naming the missing one), required in production:
+ * a production billing without them would take no payment and apply no subscription.
+ */
+const STRIPE_SETTINGS = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID'];
+
 export function loadServiceConfig(env: Record<string, string | undefined> = process.env): Config {
-  return loadConfig(configSchema, env, (config) =>
-    config.NODE_ENV === 'production' && config.STRIPE_API_URL?.startsWith('http://') === true ? ['STRIPE_API_URL must be https in production'] : []);
+  return loadConfig(configSchema, env, (config) => [
+    ...productionSecretProblems(config, [...STRIPE_SETTINGS, ...COMMON_SECRET_URLS], { required: STRIPE_SETTINGS }),
+    ...(config.NODE_ENV === 'production' && config.STRIPE_API_URL?.startsWith('http://') === true ? ['STRIPE_API_URL must be https in production'] : []),
+  ]);
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { commonConfigSchema, loadConfig, productionSecretProblems } from '@svc/config';
+import { COMMON_SECRET_URLS, commonConfigSchema, loadConfig, privateUrlsProblems, productionSecretProblems } from '@svc/config';
 import { mediaConfigSchema } from '@svc/media';
 
 /** Every setting of the gateway; the only module that reads the environment. */
@@ -50,7 +50,10 @@ export type GatewayConfig = Static<typeof configSchema>;
 
 export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
   return loadConfig(configSchema, env, (config) => {
-    const problems = productionSecretProblems(config, ['JWT_SECRET', 'API_KEY_PEPPER']);
+    const problems = [
+      ...productionSecretProblems(config, ['JWT_SECRET', 'API_KEY_PEPPER', 'MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY', 'REDIS_URL', ...COMMON_SECRET_URLS]),
+      ...privateUrlsProblems(config),
+    ];
     if (config.JWT_ALGORITHM === 'HS256' && config.JWT_SECRET === undefined) problems.push('JWT_SECRET is required when JWT_ALGORITHM is HS256');
     if (config.JWT_ALGORITHM !== 'HS256' && config.JWT_JWKS_URL === undefined) problems.push(`JWT_JWKS_URL is required when JWT_ALGORITHM is ${config.JWT_ALGORITHM}`);
     return problems;
