@@ -15,8 +15,16 @@ export const configSchema = Type.Object({
   STRIPE_SECRET_KEY: Type.Optional(Type.String({ pattern: '^(sk|rk)_' })),
   /** Signing secret of the webhook endpoint (whsec_...), shown by Stripe when the endpoint is created. */
   STRIPE_WEBHOOK_SECRET: Type.Optional(Type.String({ pattern: '^whsec_' })),
-  /** The recurring price of the paid plan that checkout subscribes to. */
+  /**
+   * The recurring price of the paid plan that checkout subscribes to. A subscription gives the paid
+   * plan only when one of its items is for this price (or one of STRIPE_LEGACY_PRICE_IDS).
+   */
   STRIPE_PRICE_ID: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * Earlier prices of the paid plan, comma-separated, whose subscribers keep it after STRIPE_PRICE_ID
+   * changed (Stripe keeps existing subscriptions on their price); checkout sells only STRIPE_PRICE_ID.
+   */
+  STRIPE_LEGACY_PRICE_IDS: Type.String({ pattern: '^([^,\\s]+(,[^,\\s]+)*)?$', default: '' }),
   /** Where the SDK sends API requests (protocol, host and port); unset: Stripe itself. Tests point it at their Stripe stand-in. */
   STRIPE_API_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+/?$' })),
   STRIPE_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000 }),
@@ -43,6 +51,11 @@ export type Config = Static<typeof configSchema>;
  * a production billing without them would take no payment and apply no subscription.
  */
 const STRIPE_SETTINGS = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID'];
+
+/** The prices whose subscriptions give the paid plan: the one sold and the earlier ones still honoured. */
+export function paidPriceIds(config: Pick<Config, 'STRIPE_PRICE_ID' | 'STRIPE_LEGACY_PRICE_IDS'>): string[] {
+  return [...(config.STRIPE_PRICE_ID === undefined ? [] : [config.STRIPE_PRICE_ID]), ...config.STRIPE_LEGACY_PRICE_IDS.split(',').filter(Boolean)];
+}
 
 export function loadServiceConfig(env: Record<string, string | undefined> = process.env): Config {
   return loadConfig(configSchema, env, (config) => [
