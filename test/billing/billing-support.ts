@@ -29,12 +29,15 @@ export function deliver(system: BillingSystem, webhook: { payload: string; signa
   return request(system.h.gateway).post('/v1/billing/webhook').set('Content-Type', 'application/json; charset=utf-8').set('Stripe-Signature', webhook.signature).send(webhook.payload);
 }
 
-/** Checkout through the API, payment at the stand-in, then Stripe's webhooks for it. Returns the subscription id. */
-export async function subscribe(system: BillingSystem, auth: string): Promise<string> {
+/**
+ * Checkout through the API, payment at the stand-in (for the plan's price unless `priceId` names
+ * another), then Stripe's webhooks for it. Returns the subscription id.
+ */
+export async function subscribe(system: BillingSystem, auth: string, options: { priceId?: string } = {}): Promise<string> {
   const checkout = await request(system.h.gateway).post('/v1/billing/checkout').set('Authorization', auth);
   if (checkout.status !== 200) throw new Error(`checkout answered ${checkout.status}: ${JSON.stringify(checkout.body)}`);
   const sessionId = new URL((checkout.body as { url: string }).url).pathname.split('/').pop()!;
-  const { session, subscription } = system.stripe.completeCheckout(sessionId);
+  const { session, subscription } = system.stripe.completeCheckout(sessionId, options);
   for (const webhook of [system.stripe.webhook('customer.subscription.created', subscription), system.stripe.webhook('checkout.session.completed', session)]) {
     const res = await deliver(system, webhook);
     if (res.status !== 200) throw new Error(`webhook answered ${res.status}: ${JSON.stringify(res.body)}`);

@@ -187,6 +187,53 @@ describe('webhooks', () => {
     await waitForLimits(s, auth, FREE);
   });
 
+  it("gives the free plan to a paying subscription whose price is not the paid plan's (STRIPE_PRICE_ID)", async () => {
+    const orgId = uniqueName('org');
+    const auth = `Bearer ${await s.h.token(orgId)}`;
+    const subscriptionId = await subscribe(s, auth, { priceId: 'price_another_product' });
+    const [row] = await billingDb().$queryRawUnsafe<{ price_id: string; status: string }[]>('SELECT price_id, status FROM subscriptions WHERE id = $1', subscriptionId);
+    expect(row).toEqual({ price_id: 'price_another_product', status: 'active' });
+    expect(await subscriptionOf(s, auth)).toMatchObject({ plan: 'free', status: 'none', subscribed_plan: null, limits: FREE });
+    // What the enforcing services were told: never the paid plan.
+    const announced = await billingDb().$queryRawUnsafe<{ plan: string }[]>('SELECT plan FROM org_plans WHERE org_id = $1', orgId);
+    expect(announced.filter((row) => row.plan !== 'free')).toEqual([]);
+  });
+
+  it('applies no event of a customer billing did not create, whatever organization the event names; each is answered 200', async () => {
+    const victim = uniqueName('org');
+    const auth = `Bearer ${await s.h.token(victim)}`;
+    // A subscription made elsewhere on the same Stripe account (a Payment Link takes any client_reference_id).
+    const customer = uniqueName('cus_elsewhere');
+    const foreign = s.stripe.createSubscription({ customer, metadata: { org_id: victim } });
+    const session = {
+      id: uniqueName('cs_elsewhere'), object: 'checkout.session', mode: 'subscription', status: 'complete', payment_status: 'paid',
+      customer, client_reference_id: victim, metadata: { org_id: victim }, subscription: foreign.id,
+    };
+    const invoice = {
+      id: uniqueName('in_elsewhere'), object: 'invoice', customer, status: 'open', attempted: true, attempt_count: 1,
+      parent: { type: 'subscription_details', quote_details: null, subscription_details: { subscription: foreign.id, metadata: { org_id: victim } } },
+    };
+    const events = [
+      s.stripe.webhook('customer.subscription.created', foreign),
+      s.stripe.webhook('checkout.session.completed', session),
+      s.stripe.webhook('invoice.payment_failed', invoice),
+    ];
+    for (const event of events) {
+      const res = await deliver(s, event);
+      expect([res.status, res.body]).toEqual([200, { received: true, event_id: event.id, duplicate: false }]);
+    }
+    expect(await subscriptionOf(s, auth)).toMatchObject({ plan: 'free', status: 'none', subscribed_plan: null, limits: FREE });
+    const db = billingDb();
+    const recorded = await db.$queryRawUnsafe<{ org_id: string | null }[]>('SELECT org_id FROM stripe_events WHERE id = ANY($1)', events.map((event) => event.id));
+    expect(recorded).toEqual([{ org_id: null }, { org_id: null }, { org_id: null }]);
+    const [kept] = await db.$queryRawUnsafe<{ subscriptions: bigint; customers: bigint; plans: bigint }[]>(
+      `SELECT (SELECT count(*) FROM subscriptions WHERE id = $1) AS subscriptions, (SELECT count(*) FROM customers WHERE stripe_customer_id = $2 OR org_id = $3) AS customers,
+              (SELECT count(*) FROM org_plans WHERE org_id = $3) AS plans`,
+      foreign.id, customer, victim,
+    );
+    expect([Number(kept!.subscriptions), Number(kept!.customers), Number(kept!.plans)]).toEqual([0, 0, 0]);
+  });
+
   it('records and ignores event types that do not concern a plan', async () => {
     const res = await deliver(s, s.stripe.webhook('customer.created', { id: 'cus_x', object: 'customer' }));
     expect(res.status).toBe(200);

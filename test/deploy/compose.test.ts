@@ -1,8 +1,13 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { loadServiceConfig as loadAccountsConfig } from '../../services/accounts/src/config.ts';
+import { loadServiceConfig as loadAnalyticsConfig } from '../../services/analytics-sync/src/config.ts';
+import { loadServiceConfig as loadBillingConfig } from '../../services/billing/src/config.ts';
 import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
+import { loadServiceConfig as loadPublisherConfig } from '../../services/publisher/src/config.ts';
+import { loadServiceConfig as loadSchedulerConfig } from '../../services/scheduler/src/config.ts';
+import { loadServiceConfig as loadDispatcherConfig } from '../../services/webhook-dispatcher/src/config.ts';
 import {
   gateway,
   get,
@@ -40,6 +45,39 @@ function withDefaults(value: string): string {
     .replace(/\$\{[A-Z0-9_]+:\?[^}]*\}/g, 'required-value')
     .replace(/\$\{[A-Z0-9_]+(?::?-([^}]*))?\}/g, (_match, fallback: string | undefined) => fallback ?? '');
 }
+
+/** What Compose substitutes from an .env: ${VAR:?message} and ${VAR} -> its value, ${VAR:-default} -> its value or the default. */
+function substituted(value: string, dotEnv: Record<string, string>): string {
+  return value.replace(/\$\{([A-Z0-9_]+)(?::([?-])([^}]*))?\}/g, (_match, name: string, kind: string | undefined, fallback: string) => {
+    const found = dotEnv[name];
+    if (found !== undefined && found !== '') return found;
+    if (kind === '?') throw new Error(`Compose refuses to start: ${name} is required (${fallback})`);
+    return kind === '-' ? fallback : '';
+  });
+}
+
+/** Every variable docker-compose.yml requires (`${VAR:?...}`): Compose refuses to start without each. */
+const requiredByCompose = [...new Set([...readRepoFile('docker-compose.yml').matchAll(/\$\{([A-Z0-9_]+):\?/g)].map((match) => match[1]!))].sort();
+
+/** Stripe's values come from a Stripe account, not from compose-env's randomness: it copies them from its environment. */
+const stripeValues = { STRIPE_SECRET_KEY: 'sk_test_51Qx7TfGk2mWcZ9rLp4Vd8NbH', STRIPE_WEBHOOK_SECRET: 'whsec_Hq3Zt8KfW2nRb6LmXc9VpJ4s', STRIPE_PRICE_ID: 'price_1Qx7UaGk2mWcZ9rLkJ3bT6Yw' };
+
+function composeEnv(extra: Record<string, string> = {}): { values: Record<string, string>; stderr: string } {
+  const run = spawnSync(join(repoRoot, 'scripts/compose-env'), { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...extra } });
+  if (run.status !== 0) throw new Error(`compose-env failed: ${run.stderr}`);
+  const values = Object.fromEntries(run.stdout.trim().split('\n').map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+  return { values, stderr: run.stderr };
+}
+
+const loaders: Record<string, (env: Record<string, string>) => unknown> = {
+  gateway: loadGatewayConfig,
+  accounts: loadAccountsConfig,
+  publisher: loadPublisherConfig,
+  scheduler: loadSchedulerConfig,
+  'webhook-dispatcher': loadDispatcherConfig,
+  'analytics-sync': loadAnalyticsConfig,
+  billing: loadBillingConfig,
+};
 
 function seconds(duration: string): number {
   const match = /^(\d+)(ms|s|m)$/.exec(duration);
@@ -136,6 +174,12 @@ describe('docker-compose.yml', () => {
     for (const worker of workers) expect(service(worker.name).ports).toBeUndefined();
   });
 
+  it('trusts no X-Forwarded-For: clients reach the gateway directly, with no proxy in front', () => {
+    expect(environment('gateway').TRUST_PROXY_HOPS).toBe('0');
+    const publishing = Object.entries(services).filter(([, definition]) => isObj(definition) && definition.ports !== undefined && list(definition.ports, 'ports').map(String).some((port) => /(^|:)(80|443|8080):/.test(port)));
+    expect(publishing.map(([service]) => service)).toEqual(['gateway']);
+  });
+
   it('configures HS256 JWTs and Redis for the gateway', () => {
     const env = environment('gateway');
     expect(env.JWT_ALGORITHM).toBe('HS256');
@@ -147,6 +191,7 @@ describe('docker-compose.yml', () => {
   it('has no default for any secret: Compose refuses to start until each is set', () => {
     const secrets: [string, string][] = [
       ['gateway', 'JWT_SECRET'], ['gateway', 'API_KEY_PEPPER'], ['accounts', 'VAULT_KEYS'], ['accounts', 'OAUTH_STATE_SECRET'],
+      ['webhook-dispatcher', 'VAULT_KEYS'], ['billing', 'STRIPE_SECRET_KEY'], ['billing', 'STRIPE_WEBHOOK_SECRET'], ['billing', 'STRIPE_PRICE_ID'],
       ['postgres', 'POSTGRES_PASSWORD'], ['rabbitmq', 'RABBITMQ_DEFAULT_PASS'],
     ];
     for (const [name, variable] of secrets) expect({ variable, value: environment(name)[variable] }).toEqual({ variable, value: expect.stringMatching(/^\$\{[A-Z_]+:\?[^}]+\}$/) });
@@ -154,16 +199,31 @@ describe('docker-compose.yml', () => {
       expect(environment(name).AMQP_URL).toMatch(/\$\{AMQP_PASSWORD_[A-Z_]+:\?/);
       expect(environment(name).DATABASE_URL).toMatch(/\$\{POSTGRES_PASSWORD:\?/);
     }
-    expect(readRepoFile('docker-compose.yml')).not.toMatch(/dev-only|AAAAAAAAAAAAAAAAAAAA|placeholder/);
+    expect(readRepoFile('docker-compose.yml')).not.toMatch(/dev-only|AAAAAAAAAAAAAAAAAAAA|AQEBAQEBAQEBAQEBAQEB|placeholder|change[-_]?me/i);
+    expect(environment('webhook-dispatcher').VAULT_KEYS).not.toBe(environment('accounts').VAULT_KEYS);
   });
 
-  it('scripts/compose-env writes secrets every service accepts in production', () => {
-    const output = execFileSync(join(repoRoot, 'scripts/compose-env'), { encoding: 'utf8' });
-    const env = Object.fromEntries(output.trim().split('\n').map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
-    expect(Object.keys(env)).toEqual(expect.arrayContaining(['JWT_SECRET', 'API_KEY_PEPPER', 'OAUTH_STATE_SECRET', 'VAULT_KEYS', 'POSTGRES_PASSWORD', 'RABBITMQ_PASSWORD']));
-    expect(() => loadGatewayConfig({ ...env, NODE_ENV: 'production' })).not.toThrow();
-    expect(() => loadAccountsConfig({ ...env, NODE_ENV: 'production' })).not.toThrow();
-    expect(Buffer.from(env.VAULT_KEYS!.slice(3), 'base64')).toHaveLength(32);
+  it('scripts/compose-env writes every variable Compose requires, the dispatcher\'s own vault key included', () => {
+    const { values, stderr } = composeEnv(stripeValues);
+    expect(requiredByCompose).toEqual(expect.arrayContaining(['JWT_SECRET', 'WEBHOOK_VAULT_KEYS', 'STRIPE_SECRET_KEY', 'POSTGRES_PASSWORD']));
+    for (const variable of requiredByCompose) expect({ variable, written: (values[variable] ?? '') !== '' }).toEqual({ variable, written: true });
+    expect(stderr).toBe('');
+    for (const variable of ['VAULT_KEYS', 'WEBHOOK_VAULT_KEYS']) expect(Buffer.from(values[variable]!.slice(3), 'base64')).toHaveLength(32);
+    expect(values.WEBHOOK_VAULT_KEYS).not.toBe(values.VAULT_KEYS);
+    expect(composeEnv(stripeValues).values.JWT_SECRET).not.toBe(values.JWT_SECRET);
+  });
+
+  it('scripts/compose-env names the Stripe values it cannot make, and Compose then refuses to start', () => {
+    const { values, stderr } = composeEnv();
+    expect(stderr).toMatch(/STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_ID/);
+    expect(() => substituted(environment('billing').STRIPE_SECRET_KEY ?? '', values)).toThrow(/STRIPE_SECRET_KEY is required/);
+  });
+
+  it.each(productionServices.map((facts) => [facts.name, facts.code] as const))('%s starts in production with its compose environment and the values compose-env writes', (name, code) => {
+    const { values } = composeEnv(stripeValues);
+    const env = Object.fromEntries(Object.entries(environment(name)).map(([variable, value]) => [variable, substituted(value, values)]));
+    expect(env.NODE_ENV).toBe('production');
+    expect(() => loaders[code]!(env)).not.toThrow();
   });
 
   it('runs the sandbox only under the dev profile, on port 4010', () => {

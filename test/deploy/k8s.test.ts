@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
@@ -25,6 +26,7 @@ import {
   type Obj,
   type ServiceFacts,
 } from './deploy-facts.ts';
+import { serviceEntry } from '../support/service-process.ts';
 
 const k8sDir = join(repoRoot, 'k8s');
 const yamlFiles = readdirSync(k8sDir).filter((file) => /\.ya?ml$/.test(file)).sort();
@@ -423,5 +425,40 @@ describe('secrets and config', () => {
       .split(',')
       .map((entry) => entry.slice(0, entry.indexOf(':')));
     expect(ids).toContain(configMapData('social-accounts').VAULT_ACTIVE_KEY_ID);
+  });
+});
+
+describe('the gateway behind the ingress', () => {
+  it('trusts one proxy hop (the ingress controller) for client addresses, so clients do not share one anonymous bucket', () => {
+    expect(resolved(gateway, 'TRUST_PROXY_HOPS')).toBe('1');
+    expect(containerEnv(gateway).get('TRUST_PROXY_HOPS')).toEqual({ configMap: 'social-gateway' });
+  });
+});
+
+describe('production start with the example secrets', () => {
+  /** What the container would see with secret.example.yaml applied as it is. */
+  function exampleEnv(service: ServiceFacts): Record<string, string> {
+    const env: Record<string, string> = {};
+    for (const [name, source] of containerEnv(service)) {
+      if (source.secret !== undefined) {
+        const secret = exampleSecrets.find((resource) => resource.kind === 'Secret' && resource.name === source.secret!.name);
+        env[name] = String(obj(secret?.body.stringData, `Secret ${source.secret.name}`)[source.secret.key]);
+      } else {
+        env[name] = source.value ?? configMapData(source.configMap ?? '')[name] ?? '';
+      }
+    }
+    return env;
+  }
+
+  it.each(productionServices.map((facts) => [facts.name, facts] as const))('%s refuses to start, naming every placeholder it was given', (name, facts) => {
+    const env = exampleEnv(facts);
+    expect(env.NODE_ENV).toBe('production');
+    const placeholders = Object.entries(env).filter(([, value]) => value.includes('CHANGE_ME')).map(([variable]) => variable);
+    expect(placeholders.length).toBeGreaterThan(0);
+    // Only PATH from this process: nothing of the test environment may fill a gap.
+    const run = spawnSync(process.execPath, [serviceEntry(facts.code)], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', timeout: 30_000 });
+    expect({ name, status: run.status }).toEqual({ name, status: 1 });
+    expect(run.stderr).toContain(`${facts.code}: cannot start.`);
+    for (const variable of placeholders) expect({ variable, named: run.stderr.includes(`- ${variable} `) }).toEqual({ variable, named: true });
   });
 });

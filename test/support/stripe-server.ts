@@ -28,8 +28,13 @@ export interface StripeStandIn {
   subscriptions: Map<string, Json>;
   /** Makes the next `count` API calls fail with a Stripe api_error of this status. */
   failNext(count: number, status: number): void;
-  /** What Stripe does when the customer pays: an active subscription, the session complete. */
-  completeCheckout(sessionId: string): { session: Json; subscription: Json };
+  /** What Stripe does when the customer pays: an active subscription (to `priceId`, the plan's by default), the session complete. */
+  completeCheckout(sessionId: string, options?: { priceId?: string }): { session: Json; subscription: Json };
+  /**
+   * An active subscription made outside this service's checkout (the Dashboard, a Payment Link, another
+   * product on the same Stripe account), for a customer billing may never have seen.
+   */
+  createSubscription(options: { customer: string; metadata?: Json; priceId?: string }): Json;
   /** Changes a subscription as Stripe would (status, cancel_at_period_end). */
   updateSubscription(id: string, changes: { status?: string; cancel_at_period_end?: boolean }): Json;
   /** A webhook as Stripe sends it: the event JSON and its Stripe-Signature header (made by the SDK). */
@@ -77,7 +82,7 @@ export async function startStripeStandIn(options: { apiKey?: string; priceId?: s
   let faults: { count: number; status: number } = { count: 0, status: 500 };
   let baseUrl = '';
 
-  const price = () => ({ id: priceId, object: 'price', active: true, currency: 'usd', unit_amount: 2900, type: 'recurring', recurring: { interval: 'month', interval_count: 1, usage_type: 'licensed' }, product: 'prod_pro', livemode: false, metadata: {} });
+  const price = (id = priceId) => ({ id, object: 'price', active: true, currency: 'usd', unit_amount: 2900, type: 'recurring', recurring: { interval: 'month', interval_count: 1, usage_type: 'licensed' }, product: 'prod_pro', livemode: false, metadata: {} });
 
   function createCustomer(body: Json): Json {
     const customer = {
@@ -88,6 +93,22 @@ export async function startStripeStandIn(options: { apiKey?: string; priceId?: s
     };
     customers.set(customer.id, customer);
     return customer;
+  }
+
+  function createSubscription(customer: string, metadata: Json, subscribedPrice?: string): Json {
+    const id = newId('sub');
+    const start = now();
+    const subscription: Json = {
+      id, object: 'subscription', customer, status: 'active', created: start, start_date: start, billing_cycle_anchor: start,
+      cancel_at: null, cancel_at_period_end: false, canceled_at: null, ended_at: null, collection_method: 'charge_automatically', currency: 'usd',
+      latest_invoice: newId('in'), livemode: false, metadata,
+      items: {
+        object: 'list', has_more: false, total_count: 1, url: `/v1/subscription_items?subscription=${id}`,
+        data: [{ id: newId('si'), object: 'subscription_item', created: start, current_period_start: start, current_period_end: start + 30 * 86_400, metadata: {}, price: price(subscribedPrice), quantity: 1, subscription: id }],
+      },
+    };
+    subscriptions.set(id, subscription);
+    return subscription;
   }
 
   function createSession(body: Json): { status: number; body: Json } {
@@ -179,25 +200,15 @@ export async function startStripeStandIn(options: { apiKey?: string; priceId?: s
     failNext: (count, status) => {
       faults = { count, status };
     },
-    completeCheckout: (sessionId) => {
+    completeCheckout: (sessionId, checkoutOptions = {}) => {
       const session = sessions.get(sessionId);
       if (session === undefined) throw new Error(`no checkout session ${sessionId}`);
-      const id = newId('sub');
-      const start = now();
-      const subscription: Json = {
-        id, object: 'subscription', customer: session.customer, status: 'active', created: start, start_date: start, billing_cycle_anchor: start,
-        cancel_at: null, cancel_at_period_end: false, canceled_at: null, ended_at: null, collection_method: 'charge_automatically', currency: 'usd',
-        latest_invoice: newId('in'), livemode: false, metadata: session.subscription_data_metadata,
-        items: {
-          object: 'list', has_more: false, total_count: 1, url: `/v1/subscription_items?subscription=${id}`,
-          data: [{ id: newId('si'), object: 'subscription_item', created: start, current_period_start: start, current_period_end: start + 30 * 86_400, metadata: {}, price: price(), quantity: 1, subscription: id }],
-        },
-      };
-      subscriptions.set(id, subscription);
-      Object.assign(session, { status: 'complete', payment_status: 'paid', subscription: id });
+      const subscription = createSubscription(session.customer as string, session.subscription_data_metadata as Json, checkoutOptions.priceId);
+      Object.assign(session, { status: 'complete', payment_status: 'paid', subscription: subscription.id });
       const { subscription_data_metadata: _hidden, ...visible } = session;
       return { session: visible, subscription };
     },
+    createSubscription: (subscriptionOptions) => createSubscription(subscriptionOptions.customer, subscriptionOptions.metadata ?? {}, subscriptionOptions.priceId),
     updateSubscription: (id, changes) => {
       const subscription = subscriptions.get(id);
       if (subscription === undefined) throw new Error(`no subscription ${id}`);

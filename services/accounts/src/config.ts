@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { commonConfigSchema, freePlanConfigSchema, loadConfig, productionSecretProblems } from '@svc/config';
+import { COMMON_SECRET_URLS, commonConfigSchema, freePlanConfigSchema, loadConfig, privateUrlsProblems, productionSecretProblems } from '@svc/config';
 import { providerConfigSchema } from '@svc/providers';
 
 const optionalSecret = Type.Optional(Type.String({ minLength: 1 }));
@@ -45,7 +45,9 @@ export const configSchema = Type.Object({
 export type Config = Static<typeof configSchema>;
 
 export function loadServiceConfig(env: Record<string, string | undefined> = process.env): Config {
-  return loadConfig(configSchema, env, (config) =>
+  return loadConfig(configSchema, env, (config) => [
     // Our own secrets; the networks' client secrets are theirs to refuse.
-    productionSecretProblems(config, ['VAULT_KEYS', 'OAUTH_STATE_SECRET']));
+    ...productionSecretProblems(config, ['VAULT_KEYS', 'OAUTH_STATE_SECRET', ...COMMON_SECRET_URLS]),
+    ...privateUrlsProblems(config),
+  ]);
 }

@@ -23,4 +23,19 @@ describe('billing configuration', () => {
   it('refuses a plain-http Stripe address in production', () => {
     expect(() => loadServiceConfig({ NODE_ENV: 'production', STRIPE_API_URL: 'http://127.0.0.1:12111' })).toThrow(/STRIPE_API_URL must be https/);
   });
+
+  it('requires the Stripe settings in production, and refuses placeholders there', () => {
+    let problems: string[] = [];
+    try {
+      loadServiceConfig({ NODE_ENV: 'production', AMQP_URL: 'amqps://svc:Xk29dLq7PzW4mVb8@mq.internal:5671' });
+    } catch (error) {
+      problems = (error as ConfigError).problems;
+    }
+    expect(problems).toEqual(['STRIPE_SECRET_KEY is required in production', 'STRIPE_WEBHOOK_SECRET is required in production', 'STRIPE_PRICE_ID is required in production']);
+    const placeholders = { NODE_ENV: 'production', STRIPE_SECRET_KEY: 'sk_live_CHANGE_ME', STRIPE_WEBHOOK_SECRET: 'whsec_change-me', STRIPE_PRICE_ID: 'price_ChangeMe' };
+    expect(() => loadServiceConfig(placeholders)).toThrow(/STRIPE_SECRET_KEY is a development or placeholder value[\s\S]*STRIPE_WEBHOOK_SECRET is a development or placeholder value[\s\S]*STRIPE_PRICE_ID is a development or placeholder value/);
+    const real = { STRIPE_SECRET_KEY: 'sk_live_51Qx7TfGk2mWcZ9rLp4Vd8NbH', STRIPE_WEBHOOK_SECRET: 'whsec_Hq3Zt8KfW2nRb6LmXc9VpJ4s', STRIPE_PRICE_ID: 'price_1Qx7UaGk2mWcZ9rLkJ3bT6Yw' };
+    expect(loadServiceConfig({ NODE_ENV: 'production', AMQP_URL: 'amqps://svc:Xk29dLq7PzW4mVb8@mq.internal:5671', ...real }).STRIPE_PRICE_ID).toBe(real.STRIPE_PRICE_ID);
+    expect(loadServiceConfig({ NODE_ENV: 'development', STRIPE_SECRET_KEY: 'sk_test_CHANGE_ME' }).STRIPE_WEBHOOK_SECRET).toBeUndefined();
+  });
 });

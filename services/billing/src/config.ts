@@ -1,10 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { commonConfigSchema, freePlanConfigSchema, loadConfig } from '@svc/config';
+import { COMMON_SECRET_URLS, commonConfigSchema, freePlanConfigSchema, loadConfig, productionSecretProblems } from '@svc/config';
 
 /**
- * Every setting of the billing service; the only module that reads the environment. The Stripe
- * settings are optional so the system starts without them: checkout and portal then answer 503
- * naming the missing setting, and the webhook answers 503 until STRIPE_WEBHOOK_SECRET is set.
+ * Every setting of the billing service; the only module that reads the environment. Outside
+ * production the Stripe settings are optional so the system starts without them: checkout and portal
+ * then answer 503 naming the missing setting, and the webhook answers 503 until STRIPE_WEBHOOK_SECRET
+ * is set. In production the service refuses to start without them (or with placeholders).
  */
 export const configSchema = Type.Object({
   ...commonConfigSchema,
@@ -14,8 +15,16 @@ export const configSchema = Type.Object({
   STRIPE_SECRET_KEY: Type.Optional(Type.String({ pattern: '^(sk|rk)_' })),
   /** Signing secret of the webhook endpoint (whsec_...), shown by Stripe when the endpoint is created. */
   STRIPE_WEBHOOK_SECRET: Type.Optional(Type.String({ pattern: '^whsec_' })),
-  /** The recurring price of the paid plan that checkout subscribes to. */
+  /**
+   * The recurring price of the paid plan that checkout subscribes to. A subscription gives the paid
+   * plan only when one of its items is for this price (or one of STRIPE_LEGACY_PRICE_IDS).
+   */
   STRIPE_PRICE_ID: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * Earlier prices of the paid plan, comma-separated, whose subscribers keep it after STRIPE_PRICE_ID
+   * changed (Stripe keeps existing subscriptions on their price); checkout sells only STRIPE_PRICE_ID.
+   */
+  STRIPE_LEGACY_PRICE_IDS: Type.String({ pattern: '^([^,\\s]+(,[^,\\s]+)*)?$', default: '' }),
   /** Where the SDK sends API requests (protocol, host and port); unset: Stripe itself. Tests point it at their Stripe stand-in. */
   STRIPE_API_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+/?$' })),
   STRIPE_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000 }),
@@ -37,7 +46,20 @@ export const configSchema = Type.Object({
 
 export type Config = Static<typeof configSchema>;
 
+/**
+ * Optional in development (each feature answers 503 naming the missing one), required in production:
+ * a production billing without them would take no payment and apply no subscription.
+ */
+const STRIPE_SETTINGS = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID'];
+
+/** The prices whose subscriptions give the paid plan: the one sold and the earlier ones still honoured. */
+export function paidPriceIds(config: Pick<Config, 'STRIPE_PRICE_ID' | 'STRIPE_LEGACY_PRICE_IDS'>): string[] {
+  return [...(config.STRIPE_PRICE_ID === undefined ? [] : [config.STRIPE_PRICE_ID]), ...config.STRIPE_LEGACY_PRICE_IDS.split(',').filter(Boolean)];
+}
+
 export function loadServiceConfig(env: Record<string, string | undefined> = process.env): Config {
-  return loadConfig(configSchema, env, (config) =>
-    config.NODE_ENV === 'production' && config.STRIPE_API_URL?.startsWith('http://') === true ? ['STRIPE_API_URL must be https in production'] : []);
+  return loadConfig(configSchema, env, (config) => [
+    ...productionSecretProblems(config, [...STRIPE_SETTINGS, ...COMMON_SECRET_URLS], { required: STRIPE_SETTINGS }),
+    ...(config.NODE_ENV === 'production' && config.STRIPE_API_URL?.startsWith('http://') === true ? ['STRIPE_API_URL must be https in production'] : []),
+  ]);
 }

@@ -1,6 +1,6 @@
 import { startPruner, type ServiceRuntime, type WorkerWiring } from '@svc/runtime';
 import type Stripe from 'stripe';
-import type { Config } from './config.ts';
+import { paidPriceIds, type Config } from './config.ts';
 import { CustomersRepository } from './data/customers.repository.ts';
 import { OrgPlansRepository } from './data/org-plans.repository.ts';
 import { StripeEventsRepository } from './data/stripe-events.repository.ts';
@@ -24,16 +24,17 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   const { db, logger, relay } = runtime;
   const stripe = options.stripe === undefined ? stripeFromConfig(config) : options.stripe;
   if (stripe === null) logger.warn('STRIPE_SECRET_KEY is not set: checkout and the billing portal answer 503 until it is');
+  const paidPrices = paidPriceIds(config);
   const plans = new Plans({
     free: { connected_accounts: config.PLAN_FREE_CONNECTED_ACCOUNTS, posts_per_month: config.PLAN_FREE_POSTS_PER_MONTH },
     pro: { connected_accounts: config.PLAN_PRO_CONNECTED_ACCOUNTS, posts_per_month: config.PLAN_PRO_POSTS_PER_MONTH },
-  });
+  }, paidPrices);
   const customers = new CustomersRepository(db);
   const subscriptions = new SubscriptionsRepository(db);
   const orgPlans = new OrgPlansRepository(db);
   const events = new StripeEventsRepository(db);
   const wake = () => relay.wake();
-  await resyncPlans({ db, plans, subscriptions, orgPlans, logger, wake });
+  await resyncPlans({ db, plans, subscriptions, orgPlans, logger, wake, paidPrices });
   await runtime.broker.serveRpc({
     messages: billingRpc,
     handlers: billingRpcHandlers({

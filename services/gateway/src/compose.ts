@@ -67,6 +67,8 @@ export function composeGateway(parts: GatewayParts) {
       perKey: config.RATE_LIMIT_PER_KEY,
       perOrg: config.RATE_LIMIT_PER_ORG,
       perAddress: config.RATE_LIMIT_PER_ADDRESS,
+      perStripeWebhook: config.RATE_LIMIT_STRIPE_WEBHOOK_PER_ADDRESS,
+      perOAuthCallback: config.RATE_LIMIT_OAUTH_CALLBACK_PER_ADDRESS,
       windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
       ...(parts.rateLimitPrefix === undefined ? {} : { keyPrefix: parts.rateLimitPrefix }),
     }),

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { commonConfigSchema, loadConfig, productionSecretProblems } from '@svc/config';
+import { COMMON_SECRET_URLS, commonConfigSchema, loadConfig, privateUrlsProblems, productionSecretProblems } from '@svc/config';
 import { mediaConfigSchema } from '@svc/media';
 
 /** Every setting of the gateway; the only module that reads the environment. */
@@ -23,11 +23,22 @@ export const configSchema = Type.Object({
   API_KEY_PEPPER: Type.String({ minLength: 32 }),
   RATE_LIMIT_PER_KEY: Type.Integer({ minimum: 1, default: 1200 }),
   RATE_LIMIT_PER_ORG: Type.Integer({ minimum: 1, default: 3000 }),
-  /** Per client address, for requests without a valid credential (OAuth callback, failed auth). */
+  /** Per client address, for requests without a valid credential (failed auth, anonymous endpoints). */
   RATE_LIMIT_PER_ADDRESS: Type.Integer({ minimum: 1, default: 300 }),
+  /**
+   * Stripe webhook deliveries per client address and window, a bucket of its own: Stripe sends from a
+   * dozen addresses, in bursts when many subscriptions change at once.
+   */
+  RATE_LIMIT_STRIPE_WEBHOOK_PER_ADDRESS: Type.Integer({ minimum: 1, default: 600 }),
+  /** OAuth callbacks per client address and window, a bucket of its own (one per account connect). */
+  RATE_LIMIT_OAUTH_CALLBACK_PER_ADDRESS: Type.Integer({ minimum: 1, default: 60 }),
   RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 60 }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1_048_576 }),
-  /** Number of proxies in front of the gateway whose X-Forwarded-For is trusted (0: none). */
+  /**
+   * Proxies in front of the gateway that append to X-Forwarded-For (0: none, clients connect directly).
+   * The client's address, which anonymous rate limits count by, is the entry this many hops from the
+   * right; behind an ingress left at 0, every client is the ingress's address.
+   */
   TRUST_PROXY_HOPS: Type.Integer({ minimum: 0, default: 0 }),
   /** Media library: storage, limits and public URLs (shared with the publisher, see libs/media). */
   ...mediaConfigSchema,
@@ -39,7 +50,10 @@ export type GatewayConfig = Static<typeof configSchema>;
 
 export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
   return loadConfig(configSchema, env, (config) => {
-    const problems = productionSecretProblems(config, ['JWT_SECRET', 'API_KEY_PEPPER']);
+    const problems = [
+      ...productionSecretProblems(config, ['JWT_SECRET', 'API_KEY_PEPPER', 'MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY', 'REDIS_URL', ...COMMON_SECRET_URLS]),
+      ...privateUrlsProblems(config),
+    ];
     if (config.JWT_ALGORITHM === 'HS256' && config.JWT_SECRET === undefined) problems.push('JWT_SECRET is required when JWT_ALGORITHM is HS256');
     if (config.JWT_ALGORITHM !== 'HS256' && config.JWT_JWKS_URL === undefined) problems.push(`JWT_JWKS_URL is required when JWT_ALGORITHM is ${config.JWT_ALGORITHM}`);
     return problems;

@@ -31,6 +31,23 @@ describe('gateway configuration', () => {
     const dev = { JWT_SECRET: 'dev-only-jwt-secret-not-for-production', API_KEY_PEPPER: 'dev-only-api-key-pepper-change-me-012345' };
     expect(() => loadGatewayConfig({ ...dev, NODE_ENV: 'production' })).toThrow(/JWT_SECRET is a development or placeholder value[\s\S]*API_KEY_PEPPER is a development/);
     expect(loadGatewayConfig({ ...dev, NODE_ENV: 'development' }).JWT_SECRET).toBe(dev.JWT_SECRET);
-    expect(() => loadGatewayConfig({ JWT_SECRET: 'a8Kd02mQz7Lx4Vb9Nf3Hr6Tc1Yw5Ge0J', API_KEY_PEPPER: 'Qw3Er5Ty7Ui9Op1As3Df5Gh7Jk9Lz1Xc', NODE_ENV: 'production' })).not.toThrow();
+    expect(() => loadGatewayConfig({ JWT_SECRET: 'a8Kd02mQz7Lx4Vb9Nf3Hr6Tc1Yw5Ge0J', API_KEY_PEPPER: 'Qw3Er5Ty7Ui9Op1As3Df5Gh7Jk9Lz1Xc', NODE_ENV: 'production', AMQP_URL: 'amqps://svc:Xk29dLq7PzW4mVb8@mq.internal:5671' })).not.toThrow();
+  });
+
+  it('refuses the example secrets (CHANGE_ME), placeholder URL passwords and ALLOW_PRIVATE_URLS in production (RabbitMQ\'s guest default too)', () => {
+    const example = 'CHANGE_ME_to_a_random_string_of_at_least_32_characters';
+    let problems: string[] = [];
+    try {
+      loadGatewayConfig({ NODE_ENV: 'production', JWT_SECRET: example, API_KEY_PEPPER: example, REDIS_URL: 'redis://:CHANGE_ME@redis.internal:6379', AMQP_URL: 'amqp://guest:guest@127.0.0.1:5672', ALLOW_PRIVATE_URLS: 'true' });
+    } catch (error) {
+      problems = (error as ConfigError).problems;
+    }
+    expect(problems).toEqual([
+      'JWT_SECRET is a development or placeholder value; set a real secret in production',
+      'API_KEY_PEPPER is a development or placeholder value; set a real secret in production',
+      'REDIS_URL carries a placeholder password; set a real secret in production',
+      'AMQP_URL carries the well-known password "guest"; set a real secret in production',
+      'ALLOW_PRIVATE_URLS must be false in production (it lets tenant URLs reach internal addresses)',
+    ]);
   });
 });

@@ -63,7 +63,7 @@ export async function startGatewayHarness(options: { rateLimit?: Partial<RateLim
     pepper: PEPPER,
     logger,
   });
-  const rateLimiter = new RateLimiter(redis, { perKey: 1000, perOrg: 1000, perAddress: 1000, windowSeconds: 60, keyPrefix: uniqueName('rl'), ...options.rateLimit });
+  const rateLimiter = new RateLimiter(redis, { perKey: 1000, perOrg: 1000, perAddress: 1000, perStripeWebhook: 1000, perOAuthCallback: 1000, windowSeconds: 60, keyPrefix: uniqueName('rl'), ...options.rateLimit });
   const whoAmIRoute = defineRoute(whoAmI, ({ principal }) => Promise.resolve({ status: 200, body: { org_id: principal.orgId, kind: principal.kind } }));
   const app = createApp({
     logger,

@@ -1,9 +1,14 @@
 import request from 'supertest';
+import { billingWebhookReceive, oauthComplete } from '@svc/contracts';
 import { uniqueName } from '@svc/testing';
 import { Type } from '@sinclair/typebox';
+import { loadGatewayConfig } from '../src/config.ts';
 import { defineRoute } from '../src/http/route.ts';
+import type { RpcCaller } from '../src/http/rpc-caller.ts';
 import { defineOperation } from '../src/openapi/operation.ts';
-import { startGatewayHarness, type GatewayHarness } from './gateway-harness.ts';
+import { billingRoutes } from '../src/routes/billing.routes.ts';
+import { oauthRoutes } from '../src/routes/oauth.routes.ts';
+import { JWT_SECRET, PEPPER, startGatewayHarness, type GatewayHarness } from './gateway-harness.ts';
 
 /** Like GET /media/{file}: anonymous, and exempt from the per-address limit. */
 const publicBytes = defineOperation({
@@ -119,6 +124,82 @@ describe('rate limits', () => {
       for (let i = 0; i < 3; i += 1) statuses.push((await request(anon.app).get('/v1/test/whoami').set('X-Forwarded-For', '192.0.2.44').set('Authorization', `Bearer ${token}`)).status);
       expect(statuses).toEqual([200, 200, 200]);
       expect((await request(anon.app).get('/health').set('X-Forwarded-For', '192.0.2.44')).status).toBe(200);
+    });
+  });
+
+  describe('the client address behind TRUST_PROXY_HOPS', () => {
+    const hopsFromEnv = (value: string) => loadGatewayConfig({ JWT_SECRET, API_KEY_PEPPER: PEPPER, TRUST_PROXY_HOPS: value }).TRUST_PROXY_HOPS;
+
+    /** Exhausts one client's anonymous bucket, then answers the status another client gets. */
+    async function afterOneClientExhaustsItsBucket(trustProxyHops: number): Promise<number> {
+      const gateway = await startGatewayHarness({ rateLimit: { ...limits, perAddress: 3, keyPrefix: uniqueName('rl') }, trustProxyHops });
+      try {
+        const first: number[] = [];
+        for (let i = 0; i < 4; i += 1) first.push((await request(gateway.app).get('/health').set('X-Forwarded-For', '203.0.113.50')).status);
+        expect(first).toEqual([200, 200, 200, 429]);
+        return (await request(gateway.app).get('/health').set('X-Forwarded-For', '203.0.113.51')).status;
+      } finally {
+        await gateway.close();
+      }
+    }
+
+    it('with TRUST_PROXY_HOPS=1 (an ingress in front), clients of different X-Forwarded-For count apart', async () => {
+      expect(await afterOneClientExhaustsItsBucket(hopsFromEnv('1'))).toBe(200);
+    });
+
+    it('with TRUST_PROXY_HOPS=0, X-Forwarded-For is ignored: every client behind the one proxy shares its bucket', async () => {
+      expect(await afterOneClientExhaustsItsBucket(hopsFromEnv('0'))).toBe(429);
+    });
+  });
+
+  describe('the Stripe webhook and the OAuth callback, in buckets of their own', () => {
+    let own: GatewayHarness;
+    // What billing and accounts answer: the point here is the gateway's limit, not their work.
+    const rpc = ((def: { type: string }) => {
+      if (def.type === billingWebhookReceive.type) return Promise.resolve({ event_id: 'evt_1', type: 'customer.created', duplicate: false });
+      if (def.type === oauthComplete.type) return Promise.resolve({ account_id: 'acc_1', provider: 'x', reconnected: false });
+      return Promise.reject(new Error(`unexpected RPC ${def.type}`));
+    }) as RpcCaller;
+    beforeAll(async () => {
+      own = await startGatewayHarness({
+        rateLimit: { ...limits, perAddress: 3, perStripeWebhook: 2, perOAuthCallback: 4, keyPrefix: uniqueName('rl') },
+        trustProxyHops: 1,
+        extraRoutes: () => [...billingRoutes(rpc), ...oauthRoutes(rpc, { successRedirect: undefined, secureCookies: false })],
+      });
+    });
+    afterAll(async () => {
+      await own.close();
+    });
+
+    const webhook = (address: string) =>
+      request(own.app).post('/v1/billing/webhook').set('X-Forwarded-For', address).set('Content-Type', 'application/json')
+        .set('Stripe-Signature', 't=1764547200,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd').send('{"id":"evt_1"}');
+    const callback = (address: string) => request(own.app).get('/v1/oauth/x/callback?code=c&state=s').set('X-Forwarded-For', address);
+
+    it('answers them normally from an address whose shared anonymous bucket is exhausted', async () => {
+      const address = '198.51.100.200';
+      const junk: number[] = [];
+      for (let i = 0; i < 4; i += 1) junk.push((await request(own.app).get('/health').set('X-Forwarded-For', address)).status);
+      expect(junk).toEqual([200, 200, 200, 429]);
+      const delivered = await webhook(address);
+      expect([delivered.status, delivered.body]).toEqual([200, { received: true, event_id: 'evt_1', duplicate: false }]);
+      const connected = await callback(address);
+      expect([connected.status, connected.body]).toEqual([200, { account_id: 'acc_1', provider: 'x', reconnected: false }]);
+    });
+
+    it('gives each its own limit, which neither the shared bucket nor the other one counts', async () => {
+      const address = '198.51.100.201';
+      const webhooks: number[] = [];
+      for (let i = 0; i < 3; i += 1) webhooks.push((await webhook(address)).status);
+      expect(webhooks).toEqual([200, 200, 429]);
+      const limited = await webhook(address);
+      expect(limited.body.error.code).toBe('rate_limited');
+      expect(limited.headers['ratelimit-limit']).toBe('2');
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      const callbacks: number[] = [];
+      for (let i = 0; i < 5; i += 1) callbacks.push((await callback(address)).status);
+      expect(callbacks).toEqual([200, 200, 200, 200, 429]);
+      expect((await request(own.app).get('/health').set('X-Forwarded-For', address)).status).toBe(200);
     });
   });
 });

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { commonConfigSchema, freePlanConfigSchema, loadConfig } from '@svc/config';
+import { COMMON_SECRET_URLS, commonConfigSchema, freePlanConfigSchema, loadConfig, privateUrlsProblems, productionSecretProblems } from '@svc/config';
 import { mediaConfigSchema } from '@svc/media';
 import { providerConfigSchema } from '@svc/providers';
 
@@ -122,5 +122,8 @@ export const configSchema = Type.Object({
 export type Config = Static<typeof configSchema>;
 
 export function loadServiceConfig(env: Record<string, string | undefined> = process.env): Config {
-  return loadConfig(configSchema, env);
+  return loadConfig(configSchema, env, (config) => [
+    ...productionSecretProblems(config, ['MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY', ...COMMON_SECRET_URLS]),
+    ...privateUrlsProblems(config),
+  ]);
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { commonConfigSchema, loadConfig } from '@svc/config';
+import { COMMON_SECRET_URLS, commonConfigSchema, loadConfig, productionSecretProblems } from '@svc/config';
 import { JOB_DISPATCH_MAX_JOBS } from '@svc/contracts';
 
 /** Every setting of the scheduler service; the only module that reads the environment. */
@@ -32,5 +32,5 @@ export const configSchema = Type.Object({
 export type Config = Static<typeof configSchema>;
 
 export function loadServiceConfig(env: Record<string, string | undefined> = process.env): Config {
-  return loadConfig(configSchema, env);
+  return loadConfig(configSchema, env, (config) => productionSecretProblems(config, COMMON_SECRET_URLS));
 }

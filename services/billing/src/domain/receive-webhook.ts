@@ -42,7 +42,7 @@ function verify(deps: WebhookDeps, input: WebhookInput): Stripe.Event {
   }
 }
 
-function record(subscription: Stripe.Subscription, orgId: string, customerId: string): SubscriptionRecord {
+function record(deps: WebhookDeps, subscription: Stripe.Subscription, orgId: string, customerId: string): SubscriptionRecord {
   const items = subscription.items.data;
   const periodEnds = items.map((item) => item.current_period_end).filter((end) => typeof end === 'number');
   return {
@@ -50,7 +50,7 @@ function record(subscription: Stripe.Subscription, orgId: string, customerId: st
     orgId,
     stripeCustomerId: customerId,
     status: subscription.status,
-    priceId: items[0]?.price.id ?? null,
+    priceId: deps.plans.subscribedPrice(items.map((item) => item.price.id)),
     currentPeriodEnd: periodEnds.length === 0 ? null : new Date(Math.max(...periodEnds) * 1000),
     cancelAtPeriodEnd: subscription.cancel_at_period_end,
     stripeCreatedAt: new Date(subscription.created * 1000),
@@ -77,6 +77,10 @@ async function currentSubscription(stripe: Stripe, target: EventTarget): Promise
  * organization's plan and its billing.plan_changed announcement commit in one transaction. Events of
  * one customer are applied one at a time (an advisory lock taken before Stripe is read), so the later
  * transaction always reads the later state.
+ *
+ * Only customers billing created (for an organization's checkout, `customers`) are applied: an event
+ * of any other customer of the Stripe account is recorded, logged and answered 200, whatever
+ * organization its metadata or client_reference_id names.
  */
 export async function receiveWebhook(deps: WebhookDeps, input: WebhookInput): Promise<{ event_id: string; type: string; duplicate: boolean }> {
   const event = verify(deps, input);
@@ -87,16 +91,19 @@ export async function receiveWebhook(deps: WebhookDeps, input: WebhookInput): Pr
   const fresh = await deps.db.$transaction(async (tx) => {
     if (target === null) return deps.events.record({ id: event.id, type: event.type, orgId: null, created: event.created }, tx);
     await tx.$executeRawUnsafe('SELECT pg_advisory_xact_lock(hashtext($1))', `billing:customer:${target.customerId}`);
-    const orgId = (await deps.customers.orgOf(target.customerId, tx)) ?? target.orgHint;
+    const orgId = await deps.customers.orgOf(target.customerId, tx);
     if (!(await deps.events.record({ id: event.id, type: event.type, orgId, created: event.created }, tx))) return false;
     if (orgId === null) {
-      deps.logger.warn({ event_id: event.id, customer: target.customerId }, 'Stripe event for a customer of no known organization; recorded, not applied');
+      deps.logger.warn({ event_id: event.id, type: event.type, customer: target.customerId }, 'Stripe event for a customer billing did not create; recorded, not applied');
       return true;
     }
     const subscription = await currentSubscription(deps.stripe!, target);
     if (subscription === null) return true;
-    await deps.customers.remember(orgId, target.customerId, tx);
-    await deps.subscriptions.save(record(subscription, orgId, idOf(subscription.customer) ?? target.customerId), tx);
+    const saved = record(deps, subscription, orgId, idOf(subscription.customer) ?? target.customerId);
+    if (!deps.plans.isPaidPrice(saved.priceId)) {
+      deps.logger.warn({ event_id: event.id, subscription: saved.id, price: saved.priceId, org_id: orgId }, 'subscription to a price that is not the paid plan\'s (STRIPE_PRICE_ID); it gives the free plan');
+    }
+    await deps.subscriptions.save(saved, tx);
     await recomputePlan(tx, deps, orgId, input.requestId);
     return true;
   }, { timeout: deps.transactionTimeoutMs, maxWait: deps.transactionTimeoutMs });

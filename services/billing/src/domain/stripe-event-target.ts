@@ -10,12 +10,14 @@ export const HANDLED_EVENTS = new Set([
   'invoice.payment_failed',
 ]);
 
-/** Which subscription an event is about, and what it says about the organization. */
+/**
+ * Which subscription an event is about, and whose customer. The organization is never taken from the
+ * event (client_reference_id, metadata): anyone able to open a Checkout or Payment Link of the same
+ * Stripe account can put any organization there. It comes from the customer billing created for it.
+ */
 export interface EventTarget {
   subscriptionId: string;
   customerId: string;
-  /** The organization named by the event itself (client_reference_id / metadata), checked against our customers. */
-  orgHint: string | null;
   /** The subscription as the event carried it: used only when Stripe no longer has it. */
   snapshot: Stripe.Subscription | null;
 }
@@ -29,20 +31,20 @@ export function eventTarget(event: Stripe.Event): EventTarget | null {
     const subscriptionId = idOf(session.subscription);
     const customerId = idOf(session.customer);
     if (session.mode !== 'subscription' || subscriptionId === null || customerId === null) return null;
-    return { subscriptionId, customerId, orgHint: session.client_reference_id ?? session.metadata?.org_id ?? null, snapshot: null };
+    return { subscriptionId, customerId, snapshot: null };
   }
   if (object.object === 'subscription') {
     const subscription = object as Stripe.Subscription;
     const customerId = idOf(subscription.customer);
     if (customerId === null) return null;
-    return { subscriptionId: subscription.id, customerId, orgHint: subscription.metadata.org_id ?? null, snapshot: subscription };
+    return { subscriptionId: subscription.id, customerId, snapshot: subscription };
   }
   if (object.object === 'invoice') {
     const invoice = object as Stripe.Invoice;
     const subscriptionId = idOf(invoice.parent?.subscription_details?.subscription);
     const customerId = idOf(invoice.customer);
     if (subscriptionId === null || customerId === null) return null;
-    return { subscriptionId, customerId, orgHint: invoice.parent?.subscription_details?.metadata?.org_id ?? null, snapshot: null };
+    return { subscriptionId, customerId, snapshot: null };
   }
   return null;
 }

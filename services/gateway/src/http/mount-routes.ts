@@ -39,7 +39,7 @@ async function authorize(route: Route, req: Request, res: Response, deps: MountD
   const { auth } = route.operation;
   const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
   if (auth === 'none') {
-    if (route.operation.anonymousUnlimited !== true) await deps.rateLimiter.consumeAnonymous(address);
+    if (route.operation.anonymousUnlimited !== true) await deps.rateLimiter.consumeAnonymous(address, route.operation.anonymousBucket);
     return undefined;
   }
   let principal: Principal;

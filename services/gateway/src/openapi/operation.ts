@@ -1,4 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
+import type { AnonymousBucket } from '../rate-limit/rate-limiter.ts';
 
 /** Who may call: nobody in particular, an API key or a dashboard JWT, or a dashboard JWT only. */
 export type AuthMode = 'none' | 'api_key_or_jwt' | 'jwt';
@@ -36,6 +37,12 @@ export interface Operation {
    * crawlers fetch in bursts from a few addresses (a 429 there fails the post on the network).
    */
   anonymousUnlimited?: boolean;
+  /**
+   * The per-address bucket an anonymous call counts in, when not the shared one: each has its own
+   * limit, so junk traffic that exhausts an address's shared bucket cannot answer 429 to Stripe's
+   * webhooks or to a user's OAuth callback from that address (an office NAT, a misconfigured proxy).
+   */
+  anonymousBucket?: Exclude<AnonymousBucket, 'address'>;
   /** Request headers documented for the operation, such as `Idempotency-Key`. */
   headers?: Record<string, TSchema>;
   /** Success status -> schema (null for an empty body). */

@@ -9,9 +9,19 @@ export interface RateLimitSettings {
   windowSeconds: number;
   /** Requests per window from one client address that carry no valid credential. */
   perAddress: number;
+  /** Stripe webhook deliveries per window from one address, counted apart from `perAddress`. */
+  perStripeWebhook: number;
+  /** OAuth callbacks per window from one address, counted apart from `perAddress`. */
+  perOAuthCallback: number;
   /** Isolates test runs that share one Redis. */
   keyPrefix?: string;
 }
+
+/**
+ * Where an anonymous request is counted, per client address: the shared bucket, or one of its own
+ * for the endpoints whose callers must not be starved by others' junk from the same address.
+ */
+export type AnonymousBucket = 'address' | 'stripe_webhook' | 'oauth_callback';
 
 export interface RateLimitState {
   limit: number;
@@ -45,22 +55,28 @@ export function rateLimitHeaders(s: RateLimitState): Record<string, string> {
 export class RateLimiter {
   private readonly perKey: RateLimiterRedis;
   private readonly perOrg: RateLimiterRedis;
-  private readonly perAddress: RateLimiterRedis;
+  private readonly anonymous: Record<AnonymousBucket, { points: number; limiter: RateLimiterRedis }>;
 
   constructor(redis: Redis, private readonly settings: RateLimitSettings) {
     const prefix = settings.keyPrefix ?? 'rl';
     this.perKey = limiter(redis, settings.perKey, settings.windowSeconds, `${prefix}:key`);
     this.perOrg = limiter(redis, settings.perOrg, settings.windowSeconds, `${prefix}:org`);
-    this.perAddress = limiter(redis, settings.perAddress, settings.windowSeconds, `${prefix}:addr`);
+    const bucket = (points: number, name: string) => ({ points, limiter: limiter(redis, points, settings.windowSeconds, `${prefix}:${name}`) });
+    this.anonymous = {
+      address: bucket(settings.perAddress, 'addr'),
+      stripe_webhook: bucket(settings.perStripeWebhook, 'stripe-webhook'),
+      oauth_callback: bucket(settings.perOAuthCallback, 'oauth-callback'),
+    };
   }
 
-  /** Counts one request without a valid credential from a client address (behind TRUST_PROXY_HOPS). */
-  async consumeAnonymous(address: string): Promise<void> {
+  /** Counts one request without a valid credential from a client address (behind TRUST_PROXY_HOPS) in its bucket. */
+  async consumeAnonymous(address: string, bucket: AnonymousBucket = 'address'): Promise<void> {
+    const { points, limiter: counter } = this.anonymous[bucket];
     try {
-      await this.perAddress.consume(address);
+      await counter.consume(address);
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) throw error;
-      throw this.limited(state(this.settings.perAddress, error));
+      throw this.limited(state(points, error));
     }
   }
 
