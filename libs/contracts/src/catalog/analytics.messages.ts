@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineMessage } from '../message-definition.ts';
 import { Provider } from '../schemas/accounts.schemas.ts';
-import { AnalyticsPageView } from '../schemas/analytics.schemas.ts';
+import { ANALYTICS_MAX_DEPTH, AnalyticsPageView } from '../schemas/analytics.schemas.ts';
 
 // analytics-sync owns cached post analytics rows (decisions §6); the gateway reads them over RPC.
 
@@ -21,7 +21,8 @@ export const analyticsPostsList = defineMessage({
     from_date: Type.Optional(Type.String({ format: 'date-time' })),
     to_date: Type.Optional(Type.String({ format: 'date-time' })),
     refresh: Type.Optional(Type.Boolean()),
-    page: Type.Integer({ minimum: 1 }),
+    /** `page * limit` at most ANALYTICS_MAX_DEPTH (checked by the service). */
+    page: Type.Integer({ minimum: 1, maximum: ANALYTICS_MAX_DEPTH }),
     limit: Type.Integer({ minimum: 1, maximum: 100 }),
   }),
   reply: AnalyticsPageView,
