@@ -11,6 +11,9 @@ import { AnalyticsRepository, type AnalyticsRecord } from '../src/data/analytics
 import type { AccountsClient } from '../src/domain/accounts-client.ts';
 import { BackgroundSync } from '../src/domain/background-sync.ts';
 import { listAnalytics, type ListDeps } from '../src/domain/list-analytics.ts';
+import { NetworkReadGate } from '../src/domain/network-read-gate.ts';
+import { ReadRefresher } from '../src/domain/read-refresher.ts';
+import type { RefreshDeps } from '../src/domain/refresh-rows.ts';
 import { PublishedRecorder } from '../src/domain/record-published.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
 import { ManualClock, newPostId, publishedEvent } from './support.ts';
@@ -42,14 +45,19 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     },
   };
 
-  function deps(overrides: Partial<ListDeps> = {}): ListDeps {
+  /** What the background and a list read use; a list read's refresher reads a row at most once a minute. */
+  function deps(overrides: Partial<RefreshDeps & { readBudgetMs: number }> = {}): RefreshDeps & ListDeps {
     const counting: NetworkAnalytics = {
       ...analytics,
       x: { network: 'x', read: (input) => { xReads.push([...input.platformPostIds]); return analytics.x.read(input); } },
     };
-    return { repo, accounts, analytics: counting, clock: clock.read, logger, settings: { rateLimitDeferMs: 15 * MINUTE, transientRetryMs: 5 * MINUTE }, concurrency: 2, readBudgetMs: 5000, ...overrides };
+    const refresh: RefreshDeps = {
+      repo, accounts, analytics: counting, clock: clock.read, logger, settings: { rateLimitDeferMs: 15 * MINUTE, transientRetryMs: 5 * MINUTE }, concurrency: 2,
+      gate: new NetworkReadGate({ concurrency: 16, perSecond: 0 }), ...overrides,
+    };
+    return { ...refresh, readBudgetMs: overrides.readBudgetMs ?? 5000, refresher: new ReadRefresher(refresh, { minRefreshAgeMs: MINUTE, orgReadsPerMinute: 1000 }) };
   }
-  const sync = (overrides: Partial<ListDeps> = {}) => new BackgroundSync({ deps: deps(overrides), repo, logger, intervalMs: 1000, batchSize: 100, leaseMs: 10 * MINUTE });
+  const sync = (overrides: Partial<RefreshDeps> = {}) => new BackgroundSync({ deps: deps(overrides), repo, logger, intervalMs: 1000, batchSize: 100, leaseMs: 10 * MINUTE });
   const rowsOf = async (postId: string): Promise<AnalyticsRecord[]> => (await repo.page(ORG, { postId }, 1, 100)).rows;
   /** When the background next reads the row (analytics_readings). */
   const nextSyncOf = async (row: AnalyticsRecord): Promise<Date | undefined> =>

@@ -299,7 +299,7 @@ export class AnalyticsRepository {
              FOR UPDATE SKIP LOCKED) due
           LIMIT $2
        ), d AS (
-         UPDATE analytics_readings SET next_sync_at = $1::timestamptz + make_interval(secs => $3::float8 / 1000)
+         UPDATE analytics_readings SET next_sync_at = $1::timestamptz + make_interval(secs => $3::float8 / 1000), refresh_claimed_at = $1
           WHERE row_id = ANY(ARRAY(SELECT row_id FROM picked))
           RETURNING *)
        SELECT ${COLUMNS} FROM d JOIN analytics_rows r ON r.id = d.row_id`,
@@ -389,6 +389,61 @@ export class AnalyticsRepository {
        ${lowerAccountDue('saved')}`,
       JSON.stringify(values),
     );
+  }
+
+  /**
+   * Claims for a list read's refresh those of the organization's rows no network read began for
+   * since `now - minAgeMs` (on any replica: the claim is one UPDATE, so of two concurrent claims of a
+   * row one wins) and that were not refreshed since then either. Returns the ids claimed.
+   */
+  async claimForRefresh(orgId: string, ids: readonly string[], now: Date, minAgeMs: number): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const since = new Date(now.getTime() - minAgeMs);
+    const rows = await this.sql.$queryRawUnsafe<{ row_id: string }[]>(
+      `UPDATE analytics_readings d SET refresh_claimed_at = $3
+         FROM analytics_rows r
+        WHERE d.row_id = ANY($2::uuid[]) AND r.id = d.row_id AND r.org_id = $1
+          AND (d.refresh_claimed_at IS NULL OR d.refresh_claimed_at <= $4)
+          AND (d.last_updated_at IS NULL OR d.last_updated_at <= $4)
+        RETURNING d.row_id`,
+      orgId, ids, now, since,
+    );
+    return rows.map((row) => row.row_id);
+  }
+
+  /**
+   * Gives claims back for rows no network read was started for (past a budget, or past the reply's
+   * time), and has the background read them from `dueAt` on unless they are due sooner.
+   */
+  async releaseClaims(ids: readonly string[], dueAt: Date): Promise<void> {
+    if (ids.length === 0) return;
+    await this.sql.$executeRawUnsafe(
+      `WITH released AS (
+         UPDATE analytics_readings SET refresh_claimed_at = NULL, next_sync_at = LEAST(next_sync_at, $2)
+          WHERE row_id = ANY($1::uuid[])
+          RETURNING account_id, next_sync_at)
+       ${lowerAccountDue('released')}`,
+      ids, dueAt,
+    );
+  }
+
+  /**
+   * Takes up to `wanted` network reads from the organization's budget of `perMinute` for the minute
+   * `window` begins, and returns how many it got (0 once the minute's budget is spent). One statement
+   * under the organization's row lock, so replicas share one budget (a replica whose clock is a little
+   * behind counts into the current minute).
+   */
+  async takeOrgReads(orgId: string, window: Date, wanted: number, perMinute: number): Promise<number> {
+    const [row] = await this.sql.$queryRawUnsafe<{ granted: number }[]>(
+      `INSERT INTO analytics_org_reads AS b (org_id, window_start, used, granted) VALUES ($1, $2, LEAST($3::int, $4::int), LEAST($3::int, $4::int))
+       ON CONFLICT (org_id) DO UPDATE SET
+         granted = CASE WHEN EXCLUDED.window_start <= b.window_start THEN LEAST($3::int, GREATEST($4::int - b.used, 0)) ELSE LEAST($3::int, $4::int) END,
+         used = CASE WHEN EXCLUDED.window_start <= b.window_start THEN b.used + LEAST($3::int, GREATEST($4::int - b.used, 0)) ELSE LEAST($3::int, $4::int) END,
+         window_start = GREATEST(b.window_start, EXCLUDED.window_start)
+       RETURNING granted`,
+      orgId, window, wanted, perMinute,
+    );
+    return row?.granted ?? 0;
   }
 
   /** Leaves an account alone until `until` (a 429, or a rate-limit window the network says is used up). */
