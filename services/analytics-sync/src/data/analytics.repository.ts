@@ -394,36 +394,43 @@ export class AnalyticsRepository {
   /**
    * Claims for a list read's refresh those of the organization's rows no network read began for
    * since `now - minAgeMs` (on any replica: the claim is one UPDATE, so of two concurrent claims of a
-   * row one wins) and that were not refreshed since then either. Returns the ids claimed.
+   * row one wins) and that were not refreshed since then either. Their next background read moves to
+   * `now + minAgeMs` at the earliest, so the background does not read them meanwhile either (the save
+   * or a release sets it again). Returns each claimed row's next read as it was before the claim.
    */
-  async claimForRefresh(orgId: string, ids: readonly string[], now: Date, minAgeMs: number): Promise<string[]> {
-    if (ids.length === 0) return [];
+  async claimForRefresh(orgId: string, ids: readonly string[], now: Date, minAgeMs: number): Promise<Map<string, Date>> {
+    if (ids.length === 0) return new Map();
     const since = new Date(now.getTime() - minAgeMs);
-    const rows = await this.sql.$queryRawUnsafe<{ row_id: string }[]>(
-      `UPDATE analytics_readings d SET refresh_claimed_at = $3
-         FROM analytics_rows r
-        WHERE d.row_id = ANY($2::uuid[]) AND r.id = d.row_id AND r.org_id = $1
-          AND (d.refresh_claimed_at IS NULL OR d.refresh_claimed_at <= $4)
-          AND (d.last_updated_at IS NULL OR d.last_updated_at <= $4)
-        RETURNING d.row_id`,
-      orgId, ids, now, since,
+    const rows = await this.sql.$queryRawUnsafe<{ row_id: string; next_sync_at: Date }[]>(
+      `WITH free AS (
+         SELECT d.row_id, d.next_sync_at FROM analytics_readings d JOIN analytics_rows r ON r.id = d.row_id
+          WHERE d.row_id = ANY($2::uuid[]) AND r.org_id = $1
+            AND (d.refresh_claimed_at IS NULL OR d.refresh_claimed_at <= $4)
+            AND (d.last_updated_at IS NULL OR d.last_updated_at <= $4)
+          ORDER BY d.row_id
+          FOR UPDATE OF d SKIP LOCKED)
+       UPDATE analytics_readings d SET refresh_claimed_at = $3, next_sync_at = GREATEST(d.next_sync_at, $5)
+         FROM free WHERE d.row_id = free.row_id
+       RETURNING d.row_id, free.next_sync_at`,
+      orgId, ids, now, since, new Date(now.getTime() + minAgeMs),
     );
-    return rows.map((row) => row.row_id);
+    return new Map(rows.map((row) => [row.row_id, row.next_sync_at]));
   }
 
   /**
-   * Gives claims back for rows no network read was started for (past a budget, or past the reply's
-   * time), and has the background read them from `dueAt` on unless they are due sooner.
+   * Gives back claims of rows no network read was started for, their next background read set to
+   * `nextSyncAt` (what it was before the claim, or sooner to hand them to the background).
    */
-  async releaseClaims(ids: readonly string[], dueAt: Date): Promise<void> {
-    if (ids.length === 0) return;
+  async releaseClaims(rows: readonly { id: string; nextSyncAt: Date }[]): Promise<void> {
+    if (rows.length === 0) return;
     await this.sql.$executeRawUnsafe(
       `WITH released AS (
-         UPDATE analytics_readings SET refresh_claimed_at = NULL, next_sync_at = LEAST(next_sync_at, $2)
-          WHERE row_id = ANY($1::uuid[])
-          RETURNING account_id, next_sync_at)
+         UPDATE analytics_readings d SET refresh_claimed_at = NULL, next_sync_at = u.next_sync_at
+           FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, next_sync_at timestamptz)
+          WHERE d.row_id = u.id
+          RETURNING d.account_id, d.next_sync_at)
        ${lowerAccountDue('released')}`,
-      ids, dueAt,
+      JSON.stringify(rows.map((row) => ({ id: row.id, next_sync_at: row.nextSyncAt.toISOString() }))),
     );
   }
 

@@ -51,7 +51,7 @@ export class ReadRefresher {
   private async start(orgId: string, rows: readonly AnalyticsRecord[], replyDue: AbortSignal): Promise<void> {
     const { repo, clock, logger } = this.deps;
     const now = clock();
-    const claimed = new Set(await repo.claimForRefresh(orgId, rows.map((row) => row.id), now, this.settings.minRefreshAgeMs));
+    const claimed = await repo.claimForRefresh(orgId, rows.map((row) => row.id), now, this.settings.minRefreshAgeMs);
     const candidates = rows.filter((row) => claimed.has(row.id));
     if (candidates.length === 0) return;
     const window = new Date(Math.floor(now.getTime() / MINUTE) * MINUTE);
@@ -62,7 +62,14 @@ export class ReadRefresher {
     try {
       notRead = await refreshRows(this.deps, candidates.slice(0, granted), replyDue);
     } finally {
-      await repo.releaseClaims([...overBudget, ...notRead].map((row) => row.id), clock());
+      const before = (row: AnalyticsRecord) => claimed.get(row.id)!;
+      // Rows past the budget keep their schedule (the background must not read them for the
+      // organization either); rows the reply's time left unread are due for the background now.
+      const later = clock();
+      await repo.releaseClaims([
+        ...overBudget.map((row) => ({ id: row.id, nextSyncAt: before(row) })),
+        ...notRead.map((row) => ({ id: row.id, nextSyncAt: before(row) < later ? before(row) : later })),
+      ]);
     }
   }
 }
