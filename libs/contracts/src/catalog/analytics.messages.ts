@@ -7,7 +7,8 @@ import { ANALYTICS_MAX_DEPTH, AnalyticsPageView } from '../schemas/analytics.sch
 
 /**
  * One page of analytics rows of the organization. Missing or stale rows on the page (all of them
- * with `refresh`) are refreshed from the networks within the service's read budget first.
+ * with `refresh`) are refreshed from the networks first, within the service's read budget, its
+ * minimum refresh age and the organization's network-read budget.
  */
 export const analyticsPostsList = defineMessage({
   kind: 'rpc',
