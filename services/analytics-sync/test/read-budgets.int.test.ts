@@ -1,26 +1,23 @@
 // The network reads list reads may start: shared per row (in a process and across replicas), at most
 // once per minimum age, within an organization's budget, and never after the reply is due. Network
 // calls are counted by the sandbox itself: its X lookup window per user (x-rate-limit-remaining).
-import path from 'node:path';
-import { createPrismaAdapter } from '@svc/db';
 import { createLogger } from '@svc/logger';
-import { analyticsFromConfig, type NetworkAnalytics } from '@svc/providers';
-import { createTestDatabase, type TestDatabase } from '@svc/testing';
-import { sandboxConfig, startSandbox, testProviders, type RunningSandbox } from '../../../libs/providers/test/support/sandbox.ts';
-import { AnalyticsRepository } from '../src/data/analytics.repository.ts';
+import type { NetworkAnalytics } from '@svc/providers';
+import { testProviders, type RunningSandbox } from '../../../libs/providers/test/support/sandbox.ts';
+import type { AnalyticsRepository } from '../src/data/analytics.repository.ts';
 import type { AccountsClient } from '../src/domain/accounts-client.ts';
 import { listAnalytics, type ListDeps } from '../src/domain/list-analytics.ts';
 import { NetworkReadGate } from '../src/domain/network-read-gate.ts';
 import { PublishedRecorder } from '../src/domain/record-published.ts';
 import { ReadRefresher, type ReadRefreshSettings } from '../src/domain/read-refresher.ts';
 import type { RefreshDeps } from '../src/domain/refresh-rows.ts';
-import { PrismaClient } from '../src/generated/prisma/client.ts';
-import { ManualClock, newPostId, publishedEvent } from './support.ts';
+import type { PrismaClient } from '../src/generated/prisma/client.ts';
+import { ManualClock, newPostId, openAnalyticsTestbed, publishedEvent, type AnalyticsTestbed } from './support.ts';
 
 const MINUTE = 60_000;
 
 describe('analytics list reads: network reads shared and budgeted', () => {
-  let database: TestDatabase;
+  let testbed: AnalyticsTestbed | undefined;
   let db: PrismaClient;
   let sandbox: RunningSandbox;
   let repo: AnalyticsRepository;
@@ -66,18 +63,11 @@ describe('analytics list reads: network reads shared and budgeted', () => {
   }
 
   beforeAll(async () => {
-    database = await createTestDatabase({ prefix: 'analytics-budgets', serviceDir: path.resolve(__dirname, '..') });
-    db = new PrismaClient({ adapter: createPrismaAdapter(database.connection) });
-    repo = new AnalyticsRepository(db);
-    sandbox = await startSandbox();
-    analytics = analyticsFromConfig(sandboxConfig(sandbox.baseUrl, { PROVIDER_TIMEOUT_MS: 5000 }));
+    testbed = await openAnalyticsTestbed('analytics-budgets');
+    ({ db, repo, sandbox, analytics } = testbed);
   }, 60_000);
 
-  afterAll(async () => {
-    await db?.$disconnect();
-    await database?.drop();
-    await sandbox?.close();
-  });
+  afterAll(async () => testbed?.close());
 
   beforeEach(() => {
     clock = new ManualClock(new Date('2026-06-01T12:00:00Z'));
