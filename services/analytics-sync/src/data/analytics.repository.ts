@@ -393,8 +393,9 @@ export class AnalyticsRepository {
 
   /**
    * Claims for a list read's refresh those of the organization's rows no network read began for
-   * since `now - minAgeMs` (on any replica: the claim is one UPDATE, so of two concurrent claims of a
-   * row one wins) and that were not refreshed since then either. Their next background read moves to
+   * since `now - minAgeMs` and that were not refreshed since then either. Of concurrent claims of a
+   * row, on any replicas, one takes it: the others skip it while it is locked and see the claim once
+   * it is committed. Their next background read moves to
    * `now + minAgeMs` at the earliest, so the background does not read them meanwhile either (the save
    * or a release sets it again). Returns each claimed row's next read as it was before the claim.
    */

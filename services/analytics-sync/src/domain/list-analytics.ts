@@ -1,8 +1,6 @@
-import type { AnalyticsPageViewType } from '@svc/contracts';
-import type { AnalyticsRecord, RowFilters } from '../data/analytics.repository.ts';
+import { ANALYTICS_MAX_DEPTH, analyticsPageTooDeep, type AnalyticsPageViewType } from '@svc/contracts';
 import { AppError } from '@svc/errors';
-import { ANALYTICS_MAX_DEPTH, analyticsPageTooDeep } from '@svc/contracts';
-import type { AnalyticsRepository } from '../data/analytics.repository.ts';
+import type { AnalyticsRecord, AnalyticsRepository, RowFilters } from '../data/analytics.repository.ts';
 import type { Clock } from './cadence.ts';
 import type { ReadRefresher } from './read-refresher.ts';
 import { overviewOf, toRowView } from './row-view.ts';
