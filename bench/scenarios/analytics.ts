@@ -12,6 +12,7 @@ import { AnalyticsRepository } from '../../services/analytics-sync/src/data/anal
 import { accountsClient } from '../../services/analytics-sync/src/domain/accounts-client.ts';
 import { BackgroundSync } from '../../services/analytics-sync/src/domain/background-sync.ts';
 import { systemClock } from '../../services/analytics-sync/src/domain/cadence.ts';
+import { NetworkReadGate } from '../../services/analytics-sync/src/domain/network-read-gate.ts';
 import type { PrismaClient } from '../../services/analytics-sync/src/generated/prisma/client.ts';
 import { connectAccount } from '../../test/publishing/publishing-support.ts';
 import { startSystem, type SystemHarness } from '../../test/support/system-harness.ts';
@@ -207,6 +208,8 @@ async function benchSync(system: SystemHarness, pg: Client, options: AnalyticsOp
       logger,
       settings: { rateLimitDeferMs: 15 * 60_000, transientRetryMs: 5 * 60_000 },
       concurrency: 4,
+      // No process-wide rate here: the figure is the background's own throughput.
+      gate: new NetworkReadGate({ concurrency: 16, perSecond: 0 }),
     },
     repo,
     logger,

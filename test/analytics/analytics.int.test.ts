@@ -50,7 +50,8 @@ describe('analytics: rows from publishing, metrics from the networks', () => {
 
   beforeAll(async () => {
     // The background sync is off: every network read here is one a test asked for.
-    system = await startSystem({ services: ['accounts', 'publisher', 'analytics-sync'], env: { ANALYTICS_BACKGROUND_SYNC: 'false', ANALYTICS_READ_BUDGET_MS: '8000' } });
+    // No minimum refresh age: the tests change the sandbox's metrics and read them back at once.
+    system = await startSystem({ services: ['accounts', 'publisher', 'analytics-sync'], env: { ANALYTICS_BACKGROUND_SYNC: 'false', ANALYTICS_READ_BUDGET_MS: '8000', ANALYTICS_MIN_REFRESH_AGE_MS: '0' } });
     auth = `Bearer ${await system.token()}`;
     for (const network of NETWORKS) accounts[network] = await connectAccount(system, auth, network);
     const body = { ...validBody(system, NETWORKS.map((network) => accounts[network])), provider_options: { tiktok: { privacy_level: 'PUBLIC_TO_EVERYONE' } } };
@@ -156,10 +157,20 @@ describe('analytics: rows from publishing, metrics from the networks', () => {
     expect(((await list({})).body as Page).limit).toBe(25);
   });
 
+  it('pages down to the 10,000th row of a filter and no deeper', async () => {
+    const deepest = await list({ page: 100, limit: 100, platform: 'x' });
+    expect(deepest.status).toBe(200);
+    expect((deepest.body as Page).items).toEqual([]);
+    expect((await list({ page: 10_000, limit: 1 })).status).toBe(200);
+  });
+
   it.each([
     ['page=0', { page: 0 }, '/query/page'],
     ['page=-1', { page: -1 }, '/query/page'],
     ['page=abc', { page: 'abc' }, '/query/page'],
+    ['page=10^20', { page: '100000000000000000000' }, '/query/page'],
+    ['page * limit above 10,000', { page: 101, limit: 100 }, '/query/page'],
+    ['page above 10,000', { page: 10_001, limit: 1 }, '/query/page'],
     ['limit=0', { limit: 0 }, '/query/limit'],
     ['limit=101', { limit: 101 }, '/query/limit'],
     ['limit=1.5', { limit: 1.5 }, '/query/limit'],

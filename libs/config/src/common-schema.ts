@@ -38,4 +38,12 @@ export const commonConfigSchema = {
   INBOX_RETENTION_HOURS: Type.Integer({ minimum: 1, default: 168 }),
   /** Time between retention passes: the inbox's, and those of a service's own history tables. */
   PRUNE_INTERVAL_MS: Type.Integer({ minimum: 1000, default: 3_600_000 }),
+  /**
+   * DNS servers that resolve user-supplied hosts (media URLs, webhook receivers), comma-separated
+   * `ip` or `ip:port` (`[ipv6]:port`); empty: the system's (/etc/resolv.conf). Those hosts resolve
+   * through c-ares, off libuv's thread pool, and /etc/hosts is not read for them (docs/security.md).
+   */
+  DNS_SERVERS: Type.String({ default: '', pattern: '^[0-9A-Fa-f.:\\[\\],]*$' }),
+  /** Longest resolution of a user-supplied host; past it the URL is refused as not resolving. */
+  DNS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 30_000, default: 2000 }),
 };

@@ -21,7 +21,7 @@ export { messageCatalog, findMessage, systemBatch, systemPing, systemProbe } fro
 export * from './catalog/accounts.messages.ts';
 export * from './catalog/publishing.messages.ts';
 export * from './catalog/analytics.messages.ts';
-export { AnalyticsRowView, AnalyticsPageView, SyncStatus as SyncStatusSchema, SYNC_STATUSES, type AnalyticsRowViewType, type AnalyticsPageViewType, type SyncStatusType } from './schemas/analytics.schemas.ts';
+export { ANALYTICS_MAX_DEPTH, analyticsPageTooDeep, AnalyticsRowView, AnalyticsPageView, SyncStatus as SyncStatusSchema, SYNC_STATUSES, type AnalyticsRowViewType, type AnalyticsPageViewType, type SyncStatusType } from './schemas/analytics.schemas.ts';
 export * from './catalog/billing.messages.ts';
 export * from './catalog/webhooks.messages.ts';
 export { eventSubscriptions, subscribersOf, type SubscribedQueue } from './catalog/subscriptions.ts';

@@ -1,5 +1,6 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import { isIP } from 'node:net';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { checkUrl, safeAgents, type SsrfPolicy } from './ssrf-guard.ts';
 
@@ -73,14 +74,26 @@ class ByteCap extends Transform {
   }
 }
 
-function requestOnce(url: URL, options: BoundedFetchOptions, signal: AbortSignal): Promise<IncomingMessage> {
+/**
+ * One exchange with the server at `address`, the vetted address of the URL's host: the socket goes to
+ * it (the agent checks that literal again before connecting), never to a fresh resolution of the name,
+ * while the Host header and TLS (SNI and the certificate's name) keep the URL's host.
+ */
+function requestOnce(url: URL, address: string, options: BoundedFetchOptions, signal: AbortSignal): Promise<IncomingMessage> {
   const agents = agentsFor(options.policy);
-  const transport = url.protocol === 'https:' ? https : http;
+  const secure = url.protocol === 'https:';
+  const transport = secure ? https : http;
+  const hostname = url.hostname.replace(/^\[|\]$/g, '');
   return new Promise((resolve, reject) => {
-    const request = transport.request(url, {
+    const request = transport.request({
+      protocol: url.protocol,
+      host: address,
+      port: url.port === '' ? (secure ? 443 : 80) : Number(url.port),
+      path: `${url.pathname}${url.search}`,
       method: options.method ?? 'GET',
-      agent: url.protocol === 'https:' ? agents.httpsAgent : agents.httpAgent,
-      headers: { 'user-agent': 'svc-media-fetch/1', accept: '*/*', ...options.headers },
+      agent: secure ? agents.httpsAgent : agents.httpAgent,
+      headers: { 'user-agent': 'svc-media-fetch/1', accept: '*/*', ...options.headers, host: url.host },
+      ...(secure && isIP(hostname) === 0 ? { servername: hostname } : {}),
       signal,
     });
     request.once('response', resolve);
@@ -116,7 +129,7 @@ export async function boundedFetch(rawUrl: string, options: BoundedFetchOptions)
       const checked = await checkUrl(current, options.policy);
       if (!checked.ok) throw new FetchLimitError(checked.reason, checked.message);
       if (timedOut) throw new FetchLimitError('deadline', `no complete answer within ${options.deadlineMs} ms`);
-      const response = await requestOnce(checked.url, options, controller.signal);
+      const response = await requestOnce(checked.url, checked.addresses[0]!, options, controller.signal);
       const status = response.statusCode ?? 0;
       if (REDIRECTS.has(status) && typeof response.headers.location === 'string') {
         response.resume();

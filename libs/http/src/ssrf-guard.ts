@@ -1,9 +1,9 @@
-import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import { lookup } from 'node:dns/promises';
+import type { LookupAddress, LookupOptions } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { processHostResolver, type HostResolver } from './host-resolver.ts';
 
 /**
  * SSRF policy for every URL a user gives us (decisions §3): http(s) only, and never an address that
@@ -13,7 +13,11 @@ import ipaddr from 'ipaddr.js';
  */
 export interface SsrfPolicy {
   allowPrivate: boolean;
+  /** Resolves the URL's host (c-ares, bounded in time); absent: the process's (configureHostResolver). */
+  resolver?: HostResolver;
 }
+
+const resolverOf = (policy: SsrfPolicy) => policy.resolver ?? processHostResolver();
 
 /** Always refused, whatever the policy: link-local (cloud metadata lives there) and AWS's IPv6 metadata. */
 const ALWAYS_DENIED = ['169.254.0.0/16', 'fe80::/10', 'fd00:ec2::254/128'].map((cidr) => ipaddr.parseCIDR(cidr));
@@ -45,7 +49,11 @@ export function isBlockedAddress(address: string, policy: SsrfPolicy): boolean {
   return parsed.kind() === 'ipv6' && !parsed.match(GLOBAL_UNICAST_V6);
 }
 
-export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: 'invalid' | 'scheme' | 'unresolvable' | 'blocked'; message: string };
+/**
+ * `addresses`: what the host resolved to, every one of them vetted; connect to one of these (not to a
+ * new resolution of the name), so the address checked is the address used.
+ */
+export type UrlCheck = { ok: true; url: URL; addresses: string[] } | { ok: false; reason: 'invalid' | 'scheme' | 'unresolvable' | 'blocked'; message: string };
 
 /**
  * Pre-flight check before accepting a URL (a 400 now beats a failure later). It does not replace the
@@ -62,15 +70,16 @@ export async function checkUrl(raw: string, policy: SsrfPolicy): Promise<UrlChec
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];
   try {
-    addresses = isIP(host) ? [host] : (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
-  } catch {
-    return { ok: false, reason: 'unresolvable', message: `the host ${host} does not resolve` };
+    addresses = (await resolverOf(policy).resolve(host)).map((entry) => entry.address);
+  } catch (error) {
+    const late = (error as { code?: string }).code === 'ETIMEOUT';
+    return { ok: false, reason: 'unresolvable', message: `the host ${host} does not resolve${late ? ' (no answer in time)' : ''}` };
   }
   if (addresses.length === 0) return { ok: false, reason: 'unresolvable', message: `the host ${host} does not resolve` };
   if (addresses.some((address) => isBlockedAddress(address, policy))) {
     return { ok: false, reason: 'blocked', message: `${raw} points to a private, loopback, link-local or metadata address` };
   }
-  return { ok: true, url };
+  return { ok: true, url, addresses };
 }
 
 export class BlockedAddressError extends Error {
@@ -78,18 +87,23 @@ export class BlockedAddressError extends Error {
   readonly code = 'ERR_SSRF_BLOCKED';
 }
 
-/** A DNS lookup that fails for any answer the policy refuses, so the socket never connects there. */
+/** A lookup (through the policy's resolver) that fails for any answer the policy refuses, so the socket never connects there. */
 function guardedLookup(policy: SsrfPolicy): LookupFunction {
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...(options as LookupOptions), all: true }, (error, addresses) => {
-      if (error) return (callback as (e: Error) => void)(error);
-      const list = addresses as unknown as LookupAddress[];
-      const refused = list.find((entry) => isBlockedAddress(entry.address, policy));
-      if (refused !== undefined) return (callback as (e: Error) => void)(new BlockedAddressError(`Connecting to ${hostname} (${refused.address}) is not allowed.`));
-      if ((options as LookupOptions).all === true) return (callback as (e: null, a: LookupAddress[]) => void)(null, list);
-      const [first] = list;
-      return (callback as (e: null, a: string, f: number) => void)(null, first!.address, first!.family);
-    });
+    const lookupOptions = options as LookupOptions;
+    resolverOf(policy).resolve(hostname).then(
+      (resolved) => {
+        const family = lookupOptions.family === 4 || lookupOptions.family === 'IPv4' ? 4 : lookupOptions.family === 6 || lookupOptions.family === 'IPv6' ? 6 : 0;
+        const list: LookupAddress[] = resolved.filter((entry) => family === 0 || entry.family === family);
+        const refused = list.find((entry) => isBlockedAddress(entry.address, policy));
+        if (refused !== undefined) return (callback as (e: Error) => void)(new BlockedAddressError(`Connecting to ${hostname} (${refused.address}) is not allowed.`));
+        if (list.length === 0) return (callback as (e: Error) => void)(Object.assign(new Error(`the host ${hostname} has no IPv${family} address`), { code: 'ENOTFOUND' }));
+        if (lookupOptions.all === true) return (callback as (e: null, a: LookupAddress[]) => void)(null, list);
+        const [first] = list;
+        return (callback as (e: null, a: string, f: number) => void)(null, first!.address, first!.family);
+      },
+      (error: unknown) => (callback as (e: Error) => void)(error as Error),
+    );
   };
 }
 

@@ -12,6 +12,7 @@ import {
   type PgRawSql,
   type RawSql,
 } from '@svc/db';
+import { configureHostResolver, parseDnsServers } from '@svc/http';
 import type { Logger } from '@svc/logger';
 import { Broker } from '@svc/messaging';
 import { createServiceMetrics, registerOutboxGauge, type ServiceMetrics } from './metrics.ts';
@@ -39,6 +40,9 @@ export interface RuntimeConfig {
   /** Inbox retention and the period of retention passes (commonConfigSchema); 168 h and 1 h when absent. */
   INBOX_RETENTION_HOURS?: number | undefined;
   PRUNE_INTERVAL_MS?: number | undefined;
+  /** How user-supplied hosts resolve (commonConfigSchema); the system's servers and 2 s when absent. */
+  DNS_SERVERS?: string | undefined;
+  DNS_TIMEOUT_MS?: number | undefined;
 }
 
 /** Every service's database client: raw SQL (shared helpers and tests read any service's tables) and closing. */
@@ -102,6 +106,9 @@ function openDatabaseClient<Db extends DatabaseClient>(options: ServiceRuntimeOp
  */
 export async function openServiceRuntime<Db extends DatabaseClient>(options: ServiceRuntimeOptions<Db>): Promise<ServiceRuntime<Db>> {
   const { config, logger, name } = options;
+  if (config.DNS_SERVERS !== undefined || config.DNS_TIMEOUT_MS !== undefined) {
+    configureHostResolver({ servers: parseDnsServers(config.DNS_SERVERS ?? ''), ...(config.DNS_TIMEOUT_MS === undefined ? {} : { timeoutMs: config.DNS_TIMEOUT_MS }) });
+  }
   // Every connection the service opens names it (and its pool) to PostgreSQL: pg_stat_activity's application_name.
   const connection = { ...connectionConfig(config.DATABASE_URL, config.DATABASE_NAME ?? serviceDatabaseName(name)), applicationName: name };
   const { created } = await ensureDatabase(connection);

@@ -37,6 +37,22 @@ export const configSchema = Type.Object({
   ANALYTICS_SYNC_MAX_READS_PER_SECOND: Type.Integer({ minimum: 0, default: 200 }),
   /** How long a claimed row is hidden from other replicas while it is read. */
   ANALYTICS_SYNC_LEASE_MS: Type.Integer({ minimum: 1000, default: 10 * 60_000 }),
+  /**
+   * A row read from its network less than this long ago (by a list read or the background, on any
+   * replica) is served as it is, `refresh=true` included: repeated and concurrent reads of a row share
+   * one network call.
+   */
+  ANALYTICS_MIN_REFRESH_AGE_MS: Type.Integer({ minimum: 0, default: 60_000 }),
+  /**
+   * Rows list reads of one organization may read from the networks per minute, across replicas; past
+   * it rows are served as they are (stale or `pending`), never an error. The background's cadence
+   * reads are not counted.
+   */
+  ANALYTICS_ORG_READS_PER_MINUTE: Type.Integer({ minimum: 1, default: 300 }),
+  /** Network calls for analytics in flight at once in this process, list reads and background together. */
+  ANALYTICS_NETWORK_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 256, default: 16 }),
+  /** Network calls for analytics started per second in this process, on average; 0 for no rate. */
+  ANALYTICS_NETWORK_CALLS_PER_SECOND: Type.Integer({ minimum: 0, default: 200 }),
   /** Accounts refreshed at once (each one's posts are batched into as few calls as its network allows). */
   ANALYTICS_ACCOUNT_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 4 }),
   /** Connections of the plain pg pool serving list reads and the post.published consumer (the RPC and consumer prefetch bound what runs at once). */

@@ -7,6 +7,8 @@ import { PublishedRecorder } from './domain/record-published.ts';
 import { accountsClient, type AccountsClient } from './domain/accounts-client.ts';
 import { BackgroundSync } from './domain/background-sync.ts';
 import { systemClock, type Clock } from './domain/cadence.ts';
+import { NetworkReadGate } from './domain/network-read-gate.ts';
+import { ReadRefresher } from './domain/read-refresher.ts';
 import type { RefreshDeps } from './domain/refresh-rows.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
 import { analyticsRpc, analyticsRpcHandlers } from './rpc/analytics.handlers.ts';
@@ -46,6 +48,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     logger,
     settings: { rateLimitDeferMs: config.ANALYTICS_RATE_LIMIT_DEFER_MS, transientRetryMs: config.ANALYTICS_TRANSIENT_RETRY_MS },
     concurrency: config.ANALYTICS_ACCOUNT_CONCURRENCY,
+    gate: new NetworkReadGate({ concurrency: config.ANALYTICS_NETWORK_CONCURRENCY, perSecond: config.ANALYTICS_NETWORK_CALLS_PER_SECOND }),
   };
   const sync = new BackgroundSync({
     deps,
@@ -62,7 +65,8 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   // How far the background is behind: it grows when the readings due outgrow what the replicas read
   // (ANALYTICS_SYNC_MAX_READS_PER_SECOND, the batch, the networks' limits); add replicas or raise the budget.
   registerScrapedGauge(runtime.metrics.registry, BACKGROUND_LAG_GAUGE, () => repo.backgroundLagSeconds(deps.clock()));
-  await broker.serveRpc({ messages: analyticsRpc, handlers: analyticsRpcHandlers({ ...deps, readBudgetMs: config.ANALYTICS_READ_BUDGET_MS }) });
+  const refresher = new ReadRefresher(deps, { minRefreshAgeMs: config.ANALYTICS_MIN_REFRESH_AGE_MS, orgReadsPerMinute: config.ANALYTICS_ORG_READS_PER_MINUTE });
+  await broker.serveRpc({ messages: analyticsRpc, handlers: analyticsRpcHandlers({ repo, clock: deps.clock, refresher, readBudgetMs: config.ANALYTICS_READ_BUDGET_MS }) });
   const recorder = new PublishedRecorder({
     db: sql,
     repo,

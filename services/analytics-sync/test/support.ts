@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { createEnvelope, postPublished, type Envelope, type PayloadOf } from '@svc/contracts';
-import type { Network } from '@svc/providers';
+import { createPrismaAdapter } from '@svc/db';
+import { analyticsFromConfig, type Network, type NetworkAnalytics } from '@svc/providers';
+import { createTestDatabase, type TestDatabase } from '@svc/testing';
+import { sandboxConfig, startSandbox, type RunningSandbox } from '../../../libs/providers/test/support/sandbox.ts';
+import { AnalyticsRepository } from '../src/data/analytics.repository.ts';
+import { PrismaClient } from '../src/generated/prisma/client.ts';
 
 export interface Target {
   accountId: string;
@@ -51,3 +57,31 @@ export class ManualClock {
 }
 
 export const newPostId = () => randomUUID();
+
+/** A database of this service's own and the network sandbox, with the repository and the networks' analytics over them. */
+export interface AnalyticsTestbed {
+  database: TestDatabase;
+  db: PrismaClient;
+  repo: AnalyticsRepository;
+  sandbox: RunningSandbox;
+  analytics: NetworkAnalytics;
+  close(): Promise<void>;
+}
+
+export async function openAnalyticsTestbed(prefix: string): Promise<AnalyticsTestbed> {
+  const database = await createTestDatabase({ prefix, serviceDir: path.resolve(__dirname, '..') });
+  const db = new PrismaClient({ adapter: createPrismaAdapter(database.connection) });
+  const sandbox = await startSandbox();
+  return {
+    database,
+    db,
+    repo: new AnalyticsRepository(db),
+    sandbox,
+    analytics: analyticsFromConfig(sandboxConfig(sandbox.baseUrl, { PROVIDER_TIMEOUT_MS: 2000 })),
+    close: async () => {
+      await db.$disconnect();
+      await database.drop();
+      await sandbox.close();
+    },
+  };
+}

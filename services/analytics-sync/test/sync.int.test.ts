@@ -1,19 +1,21 @@
 // analytics-sync's freshness rules against a real database and the network sandbox, with time
 // injected (never waited for) and a scripted accounts service.
-import path from 'node:path';
-import { createPgRawSql, createPrismaAdapter, type RawSql, type TransactionalClient } from '@svc/db';
+import { createPgRawSql, type RawSql, type TransactionalClient } from '@svc/db';
 import { AppError } from '@svc/errors';
 import { createLogger } from '@svc/logger';
-import { analyticsFromConfig, type NetworkAnalytics } from '@svc/providers';
-import { createTestDatabase, type TestDatabase } from '@svc/testing';
-import { sandboxConfig, startSandbox, testProviders, type RunningSandbox } from '../../../libs/providers/test/support/sandbox.ts';
+import type { NetworkAnalytics } from '@svc/providers';
+import type { TestDatabase } from '@svc/testing';
+import { testProviders, type RunningSandbox } from '../../../libs/providers/test/support/sandbox.ts';
 import { AnalyticsRepository, type AnalyticsRecord } from '../src/data/analytics.repository.ts';
 import type { AccountsClient } from '../src/domain/accounts-client.ts';
 import { BackgroundSync } from '../src/domain/background-sync.ts';
 import { listAnalytics, type ListDeps } from '../src/domain/list-analytics.ts';
+import { NetworkReadGate } from '../src/domain/network-read-gate.ts';
+import { ReadRefresher } from '../src/domain/read-refresher.ts';
+import type { RefreshDeps } from '../src/domain/refresh-rows.ts';
 import { PublishedRecorder } from '../src/domain/record-published.ts';
-import { PrismaClient } from '../src/generated/prisma/client.ts';
-import { ManualClock, newPostId, publishedEvent } from './support.ts';
+import type { PrismaClient } from '../src/generated/prisma/client.ts';
+import { ManualClock, newPostId, openAnalyticsTestbed, publishedEvent, type AnalyticsTestbed } from './support.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -21,6 +23,7 @@ const DAY = 24 * HOUR;
 const ORG = 'org_sync';
 
 describe('analytics-sync freshness, cadence and failures (injected time)', () => {
+  let testbed: AnalyticsTestbed | undefined;
   let database: TestDatabase;
   let db: PrismaClient;
   let sandbox: RunningSandbox;
@@ -42,14 +45,19 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     },
   };
 
-  function deps(overrides: Partial<ListDeps> = {}): ListDeps {
+  /** What the background and a list read use; a list read's refresher reads a row at most once a minute. */
+  function deps(overrides: Partial<RefreshDeps & { readBudgetMs: number }> = {}): RefreshDeps & ListDeps {
     const counting: NetworkAnalytics = {
       ...analytics,
       x: { network: 'x', read: (input) => { xReads.push([...input.platformPostIds]); return analytics.x.read(input); } },
     };
-    return { repo, accounts, analytics: counting, clock: clock.read, logger, settings: { rateLimitDeferMs: 15 * MINUTE, transientRetryMs: 5 * MINUTE }, concurrency: 2, readBudgetMs: 5000, ...overrides };
+    const refresh: RefreshDeps = {
+      repo, accounts, analytics: counting, clock: clock.read, logger, settings: { rateLimitDeferMs: 15 * MINUTE, transientRetryMs: 5 * MINUTE }, concurrency: 2,
+      gate: new NetworkReadGate({ concurrency: 16, perSecond: 0 }), ...overrides,
+    };
+    return { ...refresh, readBudgetMs: overrides.readBudgetMs ?? 5000, refresher: new ReadRefresher(refresh, { minRefreshAgeMs: MINUTE, orgReadsPerMinute: 1000 }) };
   }
-  const sync = (overrides: Partial<ListDeps> = {}) => new BackgroundSync({ deps: deps(overrides), repo, logger, intervalMs: 1000, batchSize: 100, leaseMs: 10 * MINUTE });
+  const sync = (overrides: Partial<RefreshDeps> = {}) => new BackgroundSync({ deps: deps(overrides), repo, logger, intervalMs: 1000, batchSize: 100, leaseMs: 10 * MINUTE });
   const rowsOf = async (postId: string): Promise<AnalyticsRecord[]> => (await repo.page(ORG, { postId }, 1, 100)).rows;
   /** When the background next reads the row (analytics_readings). */
   const nextSyncOf = async (row: AnalyticsRecord): Promise<Date | undefined> =>
@@ -77,18 +85,11 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
   }
 
   beforeAll(async () => {
-    database = await createTestDatabase({ prefix: 'analytics-sync', serviceDir: path.resolve(__dirname, '..') });
-    db = new PrismaClient({ adapter: createPrismaAdapter(database.connection) });
-    repo = new AnalyticsRepository(db);
-    sandbox = await startSandbox();
-    analytics = analyticsFromConfig(sandboxConfig(sandbox.baseUrl, { PROVIDER_TIMEOUT_MS: 2000 }));
+    testbed = await openAnalyticsTestbed('analytics-sync');
+    ({ database, db, repo, sandbox, analytics } = testbed);
   }, 60_000);
 
-  afterAll(async () => {
-    await db?.$disconnect();
-    await database?.drop();
-    await sandbox?.close();
-  });
+  afterAll(async () => testbed?.close());
 
   beforeEach(async () => {
     // Every test starts from an empty cache: due rows of one test must not be read by the next one's passes.

@@ -1,13 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { defineMessage } from '../message-definition.ts';
 import { Provider } from '../schemas/accounts.schemas.ts';
-import { AnalyticsPageView } from '../schemas/analytics.schemas.ts';
+import { ANALYTICS_MAX_DEPTH, AnalyticsPageView } from '../schemas/analytics.schemas.ts';
 
 // analytics-sync owns cached post analytics rows (decisions §6); the gateway reads them over RPC.
 
 /**
  * One page of analytics rows of the organization. Missing or stale rows on the page (all of them
- * with `refresh`) are refreshed from the networks within the service's read budget first.
+ * with `refresh`) are refreshed from the networks first, within the service's read budget, its
+ * minimum refresh age and the organization's network-read budget.
  */
 export const analyticsPostsList = defineMessage({
   kind: 'rpc',
@@ -21,7 +22,8 @@ export const analyticsPostsList = defineMessage({
     from_date: Type.Optional(Type.String({ format: 'date-time' })),
     to_date: Type.Optional(Type.String({ format: 'date-time' })),
     refresh: Type.Optional(Type.Boolean()),
-    page: Type.Integer({ minimum: 1 }),
+    /** `page * limit` at most ANALYTICS_MAX_DEPTH (checked by the service). */
+    page: Type.Integer({ minimum: 1, maximum: ANALYTICS_MAX_DEPTH }),
     limit: Type.Integer({ minimum: 1, maximum: 100 }),
   }),
   reply: AnalyticsPageView,

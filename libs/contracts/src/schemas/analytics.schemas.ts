@@ -2,6 +2,14 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Provider } from './accounts.schemas.ts';
 
 /** Shapes shared by the analytics messages and the gateway's HTTP schemas (spec: Post analytics row). */
+/**
+ * How deep a list of analytics rows pages: `page * limit` at most this, the newest 10,000 rows of a
+ * filter (narrow the filter, by dates for one, to reach older rows). A filtered page is read with an
+ * OFFSET from an index, so the depth bounds the entries one read walks.
+ */
+export const ANALYTICS_MAX_DEPTH = 10_000;
+export const analyticsPageTooDeep = (page: number, limit: number) => page * limit > ANALYTICS_MAX_DEPTH;
+
 export const SYNC_STATUSES = ['synced', 'partial', 'pending', 'failed', 'requires_reconnect'] as const;
 export type SyncStatusType = (typeof SYNC_STATUSES)[number];
 export const SyncStatus = Type.Unsafe<SyncStatusType>({ type: 'string', enum: [...SYNC_STATUSES] });

@@ -299,7 +299,7 @@ export class AnalyticsRepository {
              FOR UPDATE SKIP LOCKED) due
           LIMIT $2
        ), d AS (
-         UPDATE analytics_readings SET next_sync_at = $1::timestamptz + make_interval(secs => $3::float8 / 1000)
+         UPDATE analytics_readings SET next_sync_at = $1::timestamptz + make_interval(secs => $3::float8 / 1000), refresh_claimed_at = $1
           WHERE row_id = ANY(ARRAY(SELECT row_id FROM picked))
           RETURNING *)
        SELECT ${COLUMNS} FROM d JOIN analytics_rows r ON r.id = d.row_id`,
@@ -389,6 +389,69 @@ export class AnalyticsRepository {
        ${lowerAccountDue('saved')}`,
       JSON.stringify(values),
     );
+  }
+
+  /**
+   * Claims for a list read's refresh those of the organization's rows no network read began for
+   * since `now - minAgeMs` and that were not refreshed since then either. Of concurrent claims of a
+   * row, on any replicas, one takes it: the others skip it while it is locked and see the claim once
+   * it is committed. Their next background read moves to
+   * `now + minAgeMs` at the earliest, so the background does not read them meanwhile either (the save
+   * or a release sets it again). Returns each claimed row's next read as it was before the claim.
+   */
+  async claimForRefresh(orgId: string, ids: readonly string[], now: Date, minAgeMs: number): Promise<Map<string, Date>> {
+    if (ids.length === 0) return new Map();
+    const since = new Date(now.getTime() - minAgeMs);
+    const rows = await this.sql.$queryRawUnsafe<{ row_id: string; next_sync_at: Date }[]>(
+      `WITH free AS (
+         SELECT d.row_id, d.next_sync_at FROM analytics_readings d JOIN analytics_rows r ON r.id = d.row_id
+          WHERE d.row_id = ANY($2::uuid[]) AND r.org_id = $1
+            AND (d.refresh_claimed_at IS NULL OR d.refresh_claimed_at <= $4)
+            AND (d.last_updated_at IS NULL OR d.last_updated_at <= $4)
+          ORDER BY d.row_id
+          FOR UPDATE OF d SKIP LOCKED)
+       UPDATE analytics_readings d SET refresh_claimed_at = $3, next_sync_at = GREATEST(d.next_sync_at, $5)
+         FROM free WHERE d.row_id = free.row_id
+       RETURNING d.row_id, free.next_sync_at`,
+      orgId, ids, now, since, new Date(now.getTime() + minAgeMs),
+    );
+    return new Map(rows.map((row) => [row.row_id, row.next_sync_at]));
+  }
+
+  /**
+   * Gives back claims of rows no network read was started for, their next background read set to
+   * `nextSyncAt` (what it was before the claim, or sooner to hand them to the background).
+   */
+  async releaseClaims(rows: readonly { id: string; nextSyncAt: Date }[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.sql.$executeRawUnsafe(
+      `WITH released AS (
+         UPDATE analytics_readings d SET refresh_claimed_at = NULL, next_sync_at = u.next_sync_at
+           FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, next_sync_at timestamptz)
+          WHERE d.row_id = u.id
+          RETURNING d.account_id, d.next_sync_at)
+       ${lowerAccountDue('released')}`,
+      JSON.stringify(rows.map((row) => ({ id: row.id, next_sync_at: row.nextSyncAt.toISOString() }))),
+    );
+  }
+
+  /**
+   * Takes up to `wanted` network reads from the organization's budget of `perMinute` for the minute
+   * `window` begins, and returns how many it got (0 once the minute's budget is spent). One statement
+   * under the organization's row lock, so replicas share one budget (a replica whose clock is a little
+   * behind counts into the current minute).
+   */
+  async takeOrgReads(orgId: string, window: Date, wanted: number, perMinute: number): Promise<number> {
+    const [row] = await this.sql.$queryRawUnsafe<{ granted: number }[]>(
+      `INSERT INTO analytics_org_reads AS b (org_id, window_start, used, granted) VALUES ($1, $2, LEAST($3::int, $4::int), LEAST($3::int, $4::int))
+       ON CONFLICT (org_id) DO UPDATE SET
+         granted = CASE WHEN EXCLUDED.window_start <= b.window_start THEN LEAST($3::int, GREATEST($4::int - b.used, 0)) ELSE LEAST($3::int, $4::int) END,
+         used = CASE WHEN EXCLUDED.window_start <= b.window_start THEN b.used + LEAST($3::int, GREATEST($4::int - b.used, 0)) ELSE LEAST($3::int, $4::int) END,
+         window_start = GREATEST(b.window_start, EXCLUDED.window_start)
+       RETURNING granted`,
+      orgId, window, wanted, perMinute,
+    );
+    return row?.granted ?? 0;
   }
 
   /** Leaves an account alone until `until` (a 429, or a rate-limit window the network says is used up). */

@@ -1,9 +1,14 @@
-import type { AnalyticsPageViewType } from '@svc/contracts';
-import type { AnalyticsRecord, RowFilters } from '../data/analytics.repository.ts';
-import { refreshRows, type RefreshDeps } from './refresh-rows.ts';
+import { ANALYTICS_MAX_DEPTH, analyticsPageTooDeep, type AnalyticsPageViewType } from '@svc/contracts';
+import { AppError } from '@svc/errors';
+import type { AnalyticsRecord, AnalyticsRepository, RowFilters } from '../data/analytics.repository.ts';
+import type { Clock } from './cadence.ts';
+import type { ReadRefresher } from './read-refresher.ts';
 import { overviewOf, toRowView } from './row-view.ts';
 
-export interface ListDeps extends RefreshDeps {
+export interface ListDeps {
+  repo: AnalyticsRepository;
+  clock: Clock;
+  refresher: ReadRefresher;
   /** How long a read may spend refreshing rows from the networks before it answers. */
   readBudgetMs: number;
 }
@@ -21,25 +26,34 @@ const needsRefresh = (row: AnalyticsRecord, now: Date) => row.syncStatus === 'pe
 
 /**
  * One page of cached analytics. Rows on the page that are missing or stale (all of them with
- * `refresh`) are refreshed first, but only for `readBudgetMs`: what does not finish in time keeps its
- * state (a never-synced row stays `pending`) and finishes in the background, where its result is saved.
+ * `refresh`) are refreshed first, within the refresher's budgets and only for `readBudgetMs`: a network
+ * call under way then finishes in the background and saves its result; what was not started keeps its
+ * state (a never-synced row stays `pending`) and is left to the background sync.
  */
 export async function listAnalytics(deps: ListDeps, input: ListInput): Promise<AnalyticsPageViewType> {
+  if (analyticsPageTooDeep(input.page, input.limit)) {
+    throw new AppError('validation_error', `page * limit must be at most ${ANALYTICS_MAX_DEPTH}.`, { details: [{ path: '/page', message: `page * limit must be at most ${ANALYTICS_MAX_DEPTH}` }] });
+  }
   const { rows, total } = await deps.repo.page(input.orgId, input.filters, input.page, input.limit);
   let current = rows;
   const due = input.refresh ? rows : rows.filter((row) => needsRefresh(row, deps.clock()));
   if (due.length > 0) {
     // Failures of single rows land in the rows; a failure of the refresh as a whole (the database)
-    // is logged and the page answers from the cache: the read never fails because a refresh did.
-    const work = refreshRows(deps, due).catch((error: unknown) => deps.logger.error({ err: error }, 'read-time analytics refresh failed'));
+    // is logged by the refresher and the page answers from the cache.
+    const replyDue = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const budget = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, deps.readBudgetMs);
+      timer = setTimeout(() => {
+        replyDue.abort();
+        resolve();
+      }, deps.readBudgetMs);
     });
     try {
-      await Promise.race([work, budget]);
+      await Promise.race([deps.refresher.refresh(input.orgId, due, replyDue.signal), budget]);
     } finally {
       clearTimeout(timer);
+      // Whatever was not started by now is not started late.
+      replyDue.abort();
     }
     const fresh = new Map((await deps.repo.byIds(input.orgId, due.map((row) => row.id))).map((row) => [row.id, row]));
     current = rows.map((row) => fresh.get(row.id) ?? row);

@@ -4,6 +4,7 @@ import type { AnalyticsRecord, AnalyticsRepository, RowUpdate } from '../data/an
 import { credentialsFailure, networkFailure, type OutcomeSettings, type SettledOutcome } from './account-outcome.ts';
 import type { AccountCredentials, AccountsClient } from './accounts-client.ts';
 import { staleAfter, type Clock } from './cadence.ts';
+import type { NetworkReadGate } from './network-read-gate.ts';
 
 export interface RefreshDeps {
   repo: AnalyticsRepository;
@@ -12,9 +13,14 @@ export interface RefreshDeps {
   clock: Clock;
   logger: Logger;
   settings: OutcomeSettings;
-  /** Accounts refreshed at once. */
+  /** Accounts refreshed at once by one call of `refreshRows`. */
   concurrency: number;
+  /** The process-wide limit on network calls, shared by list reads and the background. */
+  gate: NetworkReadGate;
 }
+
+/** Thrown when the account's turn at the gate never came: its rows were not read (the caller hands them on). */
+const NOT_STARTED = Symbol('not started');
 
 type Update = { id: string; update: RowUpdate };
 
@@ -65,13 +71,24 @@ async function applyOutcome(deps: RefreshDeps, rows: readonly AnalyticsRecord[],
   }
 }
 
-/** Reads one account's rows from its network in as few calls as the network allows. */
-async function refreshAccount(deps: RefreshDeps, rows: readonly AnalyticsRecord[]): Promise<void> {
+/**
+ * Reads one account's rows from its network in as few calls as the network allows, each call through
+ * the gate. Throws NOT_STARTED, leaving the rows as they are, when `signal` ends the wait for the
+ * gate before a call.
+ */
+async function refreshAccount(deps: RefreshDeps, rows: readonly AnalyticsRecord[], signal: AbortSignal | undefined): Promise<void> {
   const first = rows[0]!;
   const platform = first.platform as Network;
   const nowMs = () => deps.clock().getTime();
-  const read = (credentials: AccountCredentials) =>
-    deps.analytics[platform].read({ credentials: { accessToken: credentials.access_token, extras: credentials.extras }, platformPostIds: rows.map((row) => row.platformPostId) });
+  const read = async (credentials: AccountCredentials) => {
+    const release = await deps.gate.acquire(signal);
+    if (release === undefined) throw NOT_STARTED;
+    try {
+      return await deps.analytics[platform].read({ credentials: { accessToken: credentials.access_token, extras: credentials.extras }, platformPostIds: rows.map((row) => row.platformPostId) });
+    } finally {
+      release();
+    }
+  };
 
   let credentials: AccountCredentials;
   try {
@@ -83,6 +100,7 @@ async function refreshAccount(deps: RefreshDeps, rows: readonly AnalyticsRecord[
   try {
     batch = await read(credentials);
   } catch (error) {
+    if (error === NOT_STARTED) throw error;
     const outcome = networkFailure(error, platform, nowMs(), deps.settings, false);
     if (outcome.kind !== 'refresh_token') return applyOutcome(deps, rows, outcome);
     // An expired token: renewed once through accounts (which marks the account if that fails), then one more read.
@@ -94,6 +112,8 @@ async function refreshAccount(deps: RefreshDeps, rows: readonly AnalyticsRecord[
     try {
       batch = await read(credentials);
     } catch (retryError) {
+      // The renewed token is saved by accounts; the rows wait for the next read.
+      if (retryError === NOT_STARTED) throw retryError;
       const again = networkFailure(retryError, platform, nowMs(), deps.settings, true);
       return applyOutcome(deps, rows, again.kind === 'refresh_token' ? { kind: 'requires_reconnect', message: 'The token expired and could not be renewed.' } : again);
     }
@@ -114,10 +134,12 @@ async function refreshAccount(deps: RefreshDeps, rows: readonly AnalyticsRecord[
 /**
  * Refreshes rows from their networks, grouped per account (one token, batched calls), skipping
  * accounts paused by a rate limit. Never throws for a row or an account: failures land in the rows'
- * `sync_status`. Resolves when every account is done.
+ * `sync_status`. Once `signal` aborts no account is started any more. Resolves when every account
+ * started is done, with the rows no network call was made for (paused accounts', and those of
+ * accounts not started): their state is unchanged.
  */
-export async function refreshRows(deps: RefreshDeps, rows: readonly AnalyticsRecord[]): Promise<void> {
-  if (rows.length === 0) return;
+export async function refreshRows(deps: RefreshDeps, rows: readonly AnalyticsRecord[], signal?: AbortSignal): Promise<AnalyticsRecord[]> {
+  if (rows.length === 0) return [];
   const byAccount = new Map<string, AnalyticsRecord[]>();
   for (const row of rows) {
     const group = byAccount.get(row.accountId);
@@ -125,16 +147,26 @@ export async function refreshRows(deps: RefreshDeps, rows: readonly AnalyticsRec
     else group.push(row);
   }
   const paused = await deps.repo.pausedUntil([...byAccount.keys()], deps.clock());
+  const notRead = [...byAccount.entries()].filter(([accountId]) => paused.has(accountId)).flatMap(([, accountRows]) => accountRows);
   const queue = [...byAccount.entries()].filter(([accountId]) => !paused.has(accountId)).map(([, accountRows]) => accountRows);
   const worker = async () => {
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      if (signal?.aborted === true) {
+        notRead.push(...next);
+        continue;
+      }
       try {
-        await refreshAccount(deps, next);
+        await refreshAccount(deps, next, signal);
       } catch (error) {
+        if (error === NOT_STARTED) {
+          notRead.push(...next);
+          continue;
+        }
         // A database failure mid-account: the rows keep their state and are read again next time.
         deps.logger.error({ err: error, account_id: next[0]?.accountId }, 'analytics refresh of an account failed');
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(deps.concurrency, queue.length) }, worker));
+  return notRead;
 }

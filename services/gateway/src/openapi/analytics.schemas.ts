@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { AnalyticsPageView, AnalyticsRowView } from '@svc/contracts';
+import { ANALYTICS_MAX_DEPTH, AnalyticsPageView, AnalyticsRowView } from '@svc/contracts';
 import { Id, Provider } from './common.schemas.ts';
 
 /** Query of GET /v1/analytics/posts (spec: Analytics); anything out of range is 400 validation_error. */
@@ -10,8 +10,8 @@ export const AnalyticsQuery = Type.Object(
     platform: Type.Optional(Provider),
     fromDate: Type.Optional(Type.String({ format: 'date-time', description: 'Rows whose created_at is at or after it (ISO 8601 with timezone).' })),
     toDate: Type.Optional(Type.String({ format: 'date-time', description: 'Rows whose created_at is at or before it (ISO 8601 with timezone).' })),
-    refresh: Type.Optional(Type.Boolean({ description: 'true: read every row of the page from its network again, fresh or not.' })),
-    page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+    refresh: Type.Optional(Type.Boolean({ description: 'true: read every row of the page from its network again, fresh or not, except rows read in the last minute and rows past the organization\'s network-read budget, which are served as they are.' })),
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: ANALYTICS_MAX_DEPTH, default: 1, description: `page * limit is at most ${ANALYTICS_MAX_DEPTH}: the newest ${ANALYTICS_MAX_DEPTH} rows of a filter (narrow it, by dates for one, to reach older rows).` })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 25 })),
   },
   { additionalProperties: false },

@@ -1,4 +1,4 @@
-import { analyticsPostsList } from '@svc/contracts';
+import { ANALYTICS_MAX_DEPTH, analyticsPageTooDeep, analyticsPostsList } from '@svc/contracts';
 import { validationError } from '@svc/errors';
 import { defineRoute, type Route } from '../http/route.ts';
 import type { RpcCaller } from '../http/rpc-caller.ts';
@@ -13,6 +13,9 @@ export function analyticsRoutes(rpc: RpcCaller): Route[] {
     defineRoute(operations.listPostAnalytics, async ({ query, principal, requestId }) => {
       if (query.fromDate !== undefined && query.toDate !== undefined && Date.parse(query.fromDate) > Date.parse(query.toDate)) {
         throw validationError('fromDate is after toDate.', [{ path: '/query/fromDate', message: 'must not be after toDate' }]);
+      }
+      if (analyticsPageTooDeep(query.page ?? 1, query.limit ?? 25)) {
+        throw validationError(`page * limit must be at most ${ANALYTICS_MAX_DEPTH}.`, [{ path: '/query/page', message: `page * limit must be at most ${ANALYTICS_MAX_DEPTH}; narrow the filter to reach older rows` }]);
       }
       const page = await rpc(
         analyticsPostsList,
