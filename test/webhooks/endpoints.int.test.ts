@@ -179,11 +179,19 @@ describe('webhook endpoints', () => {
     const hanging = await create({ url: receiver.url('/test-hang'), events: ['post.published'] });
     const other = await create({ url: receiver.url('/test-other'), events: ['post.published'] }, otherAuth);
     const answered: { status: number; retryAfter: string | undefined; statusCode: unknown }[] = [];
-    const calls = Array.from({ length: 25 }, () =>
-      request(system.gateway).post(`/v1/webhooks/${hanging.body.id as string}/test`).set('Authorization', auth)
+    const calls: Promise<void>[] = [];
+    // A few milliseconds apart, as a client would send them: calls of one turn would share one RPC message.
+    for (let i = 0; i < 25; i += 1) {
+      calls.push(request(system.gateway).post(`/v1/webhooks/${hanging.body.id as string}/test`).set('Authorization', auth)
         .then((res) => void answered.push({ status: res.status, retryAfter: res.headers['retry-after'] as string | undefined, statusCode: res.body.status_code })));
-    // The organization's limit of tests in flight is at the receiver (and will stay there until the test timeout).
-    await receiver.waitFor('/test-hang', 2);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    // Every call is either answered or at the receiver (where it stays until the test timeout): as
+    // many as the RPC prefetch (20) would be holding the dispatcher's API if tests ran on its queue.
+    for (const deadline = Date.now() + 10_000; answered.length + receiver.received('/test-hang').length < 20;) {
+      if (Date.now() > deadline) throw new Error(`${answered.length} answered, ${receiver.received('/test-hang').length} at the receiver`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     // Another organization's list and its own test send are answered while those still hang: none
     // of the tests that reached the receiver has been answered yet.
     const list = await request(system.gateway).get('/v1/webhooks').set('Authorization', otherAuth);
