@@ -24,7 +24,9 @@ export function attemptHandlers(deps: { attempts: DeliveryAttempts; commands: At
       }
       const later = () => deps.commands.at(target, new Date(Date.now() + deps.commands.shortestTierMs()));
       // Every command carries its organization; one without (an older sweeper's) counts as its endpoint's own.
-      const org = deps.orgGate.tryEnter(envelope.org_id ?? `endpoint:${endpoint_id}`);
+      const orgKey = envelope.org_id ?? `endpoint:${endpoint_id}`;
+      await deps.orgGate.prepare([orgKey]);
+      const org = deps.orgGate.tryEnter(orgKey);
       if (org === undefined) return later();
       const entry = deps.gate.enter(endpoint_id);
       if (entry === undefined) {

@@ -98,6 +98,8 @@ export class EventFanOut {
     for (const endpoint of await this.deps.endpoints.activeOf(orgIds)) {
       byOrg.set(endpoint.org_id, [...(byOrg.get(endpoint.org_id) ?? []), endpoint]);
     }
+    // This process's share of each organization with endpoints (held already, or one statement).
+    await this.deps.orgGate.prepare([...byOrg.keys()]);
     const plans = envelopes.map((envelope) => this.planOne(envelope, byOrg.get(envelope.org_id ?? '') ?? []));
     const all = plans.flatMap((plan) => (plan instanceof PlanError ? [] : plan));
     let inserted: Set<string>;

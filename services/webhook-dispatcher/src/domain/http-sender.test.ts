@@ -7,7 +7,9 @@ describe('HttpSender', () => {
   let server: http.Server;
   let base: string;
   const sender = new HttpSender({ policy: { allowPrivate: true }, timeoutMs: 500, connectTimeoutMs: 300, responseCapBytes: 16, maxSockets: 4 });
-  const strict = new HttpSender({ policy: { allowPrivate: false }, timeoutMs: 500, connectTimeoutMs: 300, responseCapBytes: 16, maxSockets: 4 });
+  // Refusals and resolver failures must come back as such, not as a timeout on a loaded machine.
+  const strict = new HttpSender({ policy: { allowPrivate: false }, timeoutMs: 10_000, connectTimeoutMs: 10_000, responseCapBytes: 16, maxSockets: 4 });
+  const patient = new HttpSender({ policy: { allowPrivate: true }, timeoutMs: 10_000, connectTimeoutMs: 10_000, responseCapBytes: 16, maxSockets: 4 });
 
   beforeAll(async () => {
     server = http.createServer((req, res) => {
@@ -58,14 +60,14 @@ describe('HttpSender', () => {
       expect(result.statusCode).toBeNull();
       errors.push(result.error);
     }
-    errors.push((await sender.send('http://169.254.169.254/latest', {}, '{}')).error);
-    errors.push((await sender.send('http://no-such-host.invalid/', {}, '{}')).error);
+    errors.push((await patient.send('http://169.254.169.254/latest', {}, '{}')).error);
+    errors.push((await patient.send('http://no-such-host.invalid/', {}, '{}')).error);
     // A blocked address and a name that does not resolve read the same, with no address in them.
     expect(new Set(errors)).toEqual(new Set([ADDRESS_REFUSED]));
   });
 
   it('names a refused connection by its code only, without the address', async () => {
-    const result = await sender.send('http://127.0.0.1:1/', {}, '{}');
+    const result = await patient.send('http://127.0.0.1:1/', {}, '{}');
     expect(result.error).toMatch(/^ECONNREFUSED/);
     expect(result.error).not.toMatch(/127\.0\.0\.1/);
   });
