@@ -37,10 +37,10 @@ export const configSchema = Type.Object({
    */
   WEBHOOK_ENDPOINT_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 500, default: 16 }),
   /**
-   * Attempts in flight (or waiting for their endpoint's slot) per organization per process, however
-   * many endpoints it has: past it, its deliveries wait in the broker, so one organization's slow or
-   * hanging receivers hold at most this much of the process and the rest serves the others. Across the
-   * deployment at most this times the replica count (k8s: maxReplicaCount) reach one organization's receivers.
+   * Attempts of one organization in flight (or waiting for their endpoint's slot) across all dispatcher
+   * processes, however many endpoints it has (each process holds a leased share of it): past it, its
+   * deliveries wait in the broker, so one organization's slow or hanging receivers hold at most this
+   * much of the deployment and the rest serves the others.
    */
   WEBHOOK_ORG_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1000, default: 16 }),
   /** Endpoints one organization may register; creating one more answers 409 (`max_endpoints`). */

@@ -18,13 +18,16 @@ const CONNECTION_ERRORS: Readonly<Record<string, string>> = {
 
 /** TLS failures keep their code (a certificate problem the receiver can fix), never the message. */
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_OSSL_)/;
+const RESOLVER_SYSCALL = /^(getaddrinfo|query|resolve|lookup)/;
 /** The receiver answered something that is not HTTP. */
 const PARSE_CODE = /^HPE_/;
 
 export function describeAttemptError(error: unknown): string {
   // Duck-typed: errors made by node's own modules are not `instanceof Error` in every realm (jest's).
-  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  const { code, syscall } = typeof error === 'object' && error !== null ? (error as { code?: unknown; syscall?: unknown }) : {};
   if (typeof code !== 'string') return ADDRESS_REFUSED;
+  // A resolver's failure (getaddrinfo, or c-ares `queryA`...), whatever its code (ECONNREFUSED included).
+  if (typeof syscall === 'string' && RESOLVER_SYSCALL.test(syscall)) return ADDRESS_REFUSED;
   const known = CONNECTION_ERRORS[code];
   if (known !== undefined) return known;
   if (TLS_CODE.test(code)) return `${code}: the TLS handshake with the receiver failed.`;

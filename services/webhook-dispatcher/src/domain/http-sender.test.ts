@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ADDRESS_REFUSED } from './attempt-error.ts';
+import { ADDRESS_REFUSED, describeAttemptError } from './attempt-error.ts';
 import { HttpSender } from './http-sender.ts';
 
 describe('HttpSender', () => {
@@ -64,6 +64,12 @@ describe('HttpSender', () => {
     errors.push((await patient.send('http://no-such-host.invalid/', {}, '{}')).error);
     // A blocked address and a name that does not resolve read the same, with no address in them.
     expect(new Set(errors)).toEqual(new Set([ADDRESS_REFUSED]));
+  });
+
+  it('says the same of every resolver failure, whatever its code', () => {
+    const resolverRefused = Object.assign(new Error('queryA ECONNREFUSED internal.example'), { code: 'ECONNREFUSED', syscall: 'queryA' });
+    const resolverTimeout = Object.assign(new Error('queryAaaa ETIMEOUT internal.example'), { code: 'ETIMEOUT', syscall: 'queryAaaa' });
+    expect([describeAttemptError(resolverRefused), describeAttemptError(resolverTimeout)]).toEqual([ADDRESS_REFUSED, ADDRESS_REFUSED]);
   });
 
   it('names a refused connection by its code only, without the address', async () => {
