@@ -92,7 +92,7 @@ describe('fault suite: exactly once and truthful under crashes, restarts and los
     const broker = await Broker.connect({ url: env.AMQP_URL!, namespace, service: 'fault-suite', logger: createLogger({ service: 'fault-suite', level: 'silent' }) });
     const queues = ['gateway', 'accounts', 'publisher', 'scheduler', 'webhook-dispatcher', 'analytics-sync', 'billing']
       .flatMap((name) => [`${name}.rpc`, `${name}.work`, `${name}.work.parking`, `${name}.plans`, `${name}.plans.parking`]);
-    await broker.deleteTopology({ queues: [...queues, 'publisher.dispatch', 'publisher.dispatch.parking', 'publisher.accounts', 'publisher.accounts.parking', 'webhook-dispatcher.deliveries', 'webhook-dispatcher.deliveries.parking'] });
+    await broker.deleteTopology({ queues: [...queues, 'publisher.dispatch', 'publisher.dispatch.parking', 'publisher.accounts', 'publisher.accounts.parking', 'webhook-dispatcher.deliveries', 'webhook-dispatcher.deliveries.parking', 'webhook-dispatcher.tests.rpc'] });
     await broker.close();
     await Promise.all(databases.map((database) => dropDatabase(connectionConfig(TEST_DATABASE_URL, database))));
     await sandbox?.close();

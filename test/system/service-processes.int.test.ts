@@ -46,7 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(services.map(stop));
   // The processes are gone; their queues are not (quorum queues outlive them).
-  const extraQueues = ['webhook-dispatcher.deliveries', 'webhook-dispatcher.deliveries.parking', 'publisher.dispatch', 'publisher.dispatch.parking', 'publisher.accounts', 'publisher.accounts.parking'];
+  const extraQueues = ['webhook-dispatcher.deliveries', 'webhook-dispatcher.deliveries.parking', 'webhook-dispatcher.tests.rpc', 'publisher.dispatch', 'publisher.dispatch.parking', 'publisher.accounts', 'publisher.accounts.parking'];
   await broker?.deleteTopology({ queues: [...['gateway', ...WORKERS].flatMap((name) => [`${name}.rpc`, `${name}.work`, `${name}.work.parking`, `${name}.plans`, `${name}.plans.parking`]), ...extraQueues] });
   await broker?.close();
   await Promise.all(services.map((s) => dropDatabase(connectionConfig(TEST_DATABASE_URL, s.database))));

@@ -16,7 +16,12 @@ let otherAuth: string;
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  system = await startSystem({ services: ['webhook-dispatcher'], logLines, env: { WEBHOOK_TIMEOUT_MS: '2000' } });
+  system = await startSystem({
+    services: ['webhook-dispatcher'],
+    logLines,
+    // Test sends hang longer than deliveries here, so the hanging-receiver test has room to observe them.
+    env: { WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_TEST_TIMEOUT_MS: '8000', WEBHOOK_ATTEMPTS_LISTED: '3' },
+  });
   auth = `Bearer ${await system.token('org_wh_a')}`;
   otherAuth = `Bearer ${await system.token('org_wh_b')}`;
 }, 60_000);
@@ -61,9 +66,9 @@ describe('webhook endpoints', () => {
       [{ url: receiver.url('/v') }, /events/],
       [{ url: receiver.url('/v'), events: ['post.published'], extra: 1 }, /extra/],
       [{ url: 'ftp://example.com/', events: ['post.published'] }, /url/],
-      [{ url: 'http://169.254.169.254/latest', events: ['post.published'] }, /link-local or metadata/],
-      [{ url: 'http://[fd00:ec2::254]/', events: ['post.published'] }, /link-local or metadata/],
-      [{ url: 'http://no-such-host.invalid/', events: ['post.published'] }, /does not resolve/],
+      [{ url: 'http://169.254.169.254/latest', events: ['post.published'] }, /not allowed or could not be resolved/],
+      [{ url: 'http://[fd00:ec2::254]/', events: ['post.published'] }, /not allowed or could not be resolved/],
+      [{ url: 'http://no-such-host.invalid/', events: ['post.published'] }, /not allowed or could not be resolved/],
       [{ url: receiver.url('/v'), events: ['post.published'], payload_format: 'xml' }, /payload_format/],
     ];
     for (const [body, pattern] of cases) {
@@ -159,10 +164,90 @@ describe('webhook endpoints', () => {
     expect(deliveries.body.items[0]).toMatchObject({ id: failed.body.id, event_type: 'post.published', status: 'failed', next_attempt_at: null });
     expect(deliveries.body.items[0].attempts[0]).toMatchObject({ status_code: 500, response_excerpt: 'broken receiver' });
 
-    const refused = await create({ url: 'http://127.0.0.1:1/closed', events: ['post.published'] });
+    // A name that resolves (to an address allowed in tests): the error names the failure, never the address.
+    const refused = await create({ url: 'http://localhost:1/closed', events: ['post.published'] });
     const nothing = await request(system.gateway).post(`/v1/webhooks/${refused.body.id as string}/test`).set('Authorization', auth);
     expect(nothing.body).toMatchObject({ status_code: 0, attempts: 1 });
     expect(nothing.body.error).toMatch(/ECONNREFUSED/);
+    const listed = await request(system.gateway).get(`/v1/webhooks/${refused.body.id as string}/deliveries`).set('Authorization', auth);
+    for (const text of [JSON.stringify(nothing.body), JSON.stringify(listed.body)]) expect(text).not.toMatch(/127\.0\.0\.1|::1/);
+  });
+
+  it('answers a hanging receiver\'s test sends without delaying another organization\'s calls', async () => {
+    receiver.script('/test-hang', () => 'hang');
+    receiver.script('/test-other', () => ({ status: 200 }));
+    const hanging = await create({ url: receiver.url('/test-hang'), events: ['post.published'] });
+    const other = await create({ url: receiver.url('/test-other'), events: ['post.published'] }, otherAuth);
+    const answered: { status: number; retryAfter: string | undefined; statusCode: unknown }[] = [];
+    const calls: Promise<void>[] = [];
+    // A few milliseconds apart, as a client would send them: calls of one turn would share one RPC message.
+    for (let i = 0; i < 25; i += 1) {
+      calls.push(request(system.gateway).post(`/v1/webhooks/${hanging.body.id as string}/test`).set('Authorization', auth)
+        .then((res) => void answered.push({ status: res.status, retryAfter: res.headers['retry-after'] as string | undefined, statusCode: res.body.status_code })));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    // Every call is either answered or at the receiver (where it stays until the test timeout): as
+    // many as the RPC prefetch (20) would be holding the dispatcher's API if tests ran on its queue.
+    for (const deadline = Date.now() + 10_000; answered.length + receiver.received('/test-hang').length < 20;) {
+      if (Date.now() > deadline) throw new Error(`${answered.length} answered, ${receiver.received('/test-hang').length} at the receiver`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    // Another organization's list and its own test send are answered while those still hang: none
+    // of the tests that reached the receiver has been answered yet.
+    const list = await request(system.gateway).get('/v1/webhooks').set('Authorization', otherAuth);
+    expect(list.status).toBe(200);
+    const test = await request(system.gateway).post(`/v1/webhooks/${other.body.id as string}/test`).set('Authorization', otherAuth);
+    expect(test.body).toMatchObject({ status_code: 200, error: null });
+    expect(answered.filter((answer) => answer.status === 200)).toEqual([]);
+    // The rest were refused at once with the project's 429 and a Retry-After.
+    const refused = answered.filter((answer) => answer.status === 429);
+    expect(refused.length).toBeGreaterThanOrEqual(20);
+    expect(refused.every((answer) => Number(answer.retryAfter) > 0)).toBe(true);
+    await Promise.all(calls);
+    expect(receiver.received('/test-hang').length).toBeLessThanOrEqual(2);
+    expect(answered.filter((answer) => answer.status === 200).map((answer) => answer.statusCode)).toEqual([0, 0]);
+  }, 30_000);
+
+  it('refuses the endpoint past the limit per organization, also when created at once', async () => {
+    const cap = `Bearer ${await system.token('org_wh_cap')}`;
+    const results = await Promise.all(Array.from({ length: 25 }, (_, i) => create({ url: receiver.url(`/cap-${i}`), events: ['post.published'] }, cap)));
+    expect(results.filter((res) => res.status === 201)).toHaveLength(20);
+    const refused = results.filter((res) => res.status !== 201);
+    expect(refused).toHaveLength(5);
+    for (const res of refused) {
+      expect(res.status).toBe(409);
+      expect(res.body.error).toMatchObject({ code: 'conflict', details: [expect.objectContaining({ rule: 'max_endpoints', limit: 20 })] });
+    }
+    const list = await request(system.gateway).get('/v1/webhooks').set('Authorization', cap);
+    expect(list.body).toHaveLength(20);
+    // The 21st is refused one at a time too; deleting one makes room.
+    expect((await create({ url: receiver.url('/cap-late'), events: ['post.published'] }, cap)).status).toBe(409);
+    await request(system.gateway).delete(`/v1/webhooks/${(list.body as { id: string }[])[0]!.id}`).set('Authorization', cap).expect(204);
+    expect((await create({ url: receiver.url('/cap-late'), events: ['post.published'] }, cap)).status).toBe(201);
+  });
+
+  it('lists only the latest attempts of a delivery, counting the others', async () => {
+    receiver.script('/attempts', () => ({ status: 500 }));
+    const created = await create({ url: receiver.url('/attempts'), events: ['post.published'] });
+    const id = created.body.id as string;
+    const test = await request(system.gateway).post(`/v1/webhooks/${id}/test`).set('Authorization', auth).expect(200);
+    for (let replays = 1; replays <= 4; replays += 1) {
+      await request(system.gateway).post(`/v1/webhooks/${id}/deliveries/${test.body.id as string}/replay`).set('Authorization', auth).expect(202);
+      await receiver.waitFor('/attempts', replays + 1);
+      const deadline = Date.now() + 10_000;
+      // The attempt is recorded just after the receiver answered.
+      for (;;) {
+        const page = await request(system.gateway).get(`/v1/webhooks/${id}/deliveries`).set('Authorization', auth);
+        const [item] = page.body.items as { attempts: unknown[]; attempts_omitted: number }[];
+        if (item!.attempts.length + item!.attempts_omitted === replays + 1) break;
+        if (Date.now() > deadline) throw new Error(`attempt ${replays + 1} was not recorded`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    const page = await request(system.gateway).get(`/v1/webhooks/${id}/deliveries`).set('Authorization', auth);
+    expect(page.body).toMatchObject({ total: 1, total_exact: true });
+    expect(page.body.items[0].attempts).toHaveLength(3);
+    expect(page.body.items[0].attempts_omitted).toBe(2);
   });
 
   it('signs with both secrets for the overlap after a rotation', async () => {
@@ -182,6 +267,24 @@ describe('webhook endpoints', () => {
     expect(docs.verifyShapeA(oldSecret, delivery!.headers, delivery!.rawBody)).toBe(true);
     // Stale timestamps are refused by the documented check.
     expect(docs.verifyShapeA(newSecret, delivery!.headers, delivery!.rawBody, Math.floor(Date.now() / 1000) + 301)).toBe(false);
+  });
+
+  it('keeps the first secret signing after a second rotation within its overlap', async () => {
+    const created = await create({ url: receiver.url('/rotate-twice'), events: ['post.published'] });
+    const id = created.body.id as string;
+    const first = created.body.signing_secret as string;
+    const second = (await request(system.gateway).post(`/v1/webhooks/${id}/rotate-secret`).set('Authorization', auth).expect(200)).body.signing_secret as string;
+    const third = (await request(system.gateway).post(`/v1/webhooks/${id}/rotate-secret`).set('Authorization', auth).expect(200)).body.signing_secret as string;
+    secrets.push(second, third);
+    await request(system.gateway).post(`/v1/webhooks/${id}/test`).set('Authorization', auth).expect(200);
+    const [delivery] = receiver.received('/rotate-twice');
+    expect(String(delivery!.headers['x-svc-signature']).split(',')).toHaveLength(3);
+    for (const secret of [first, second, third]) expect(docs.verifyShapeA(secret, delivery!.headers, delivery!.rawBody)).toBe(true);
+    // Three earlier secrets signing is the most: a fourth rotation waits until the oldest ends.
+    secrets.push((await request(system.gateway).post(`/v1/webhooks/${id}/rotate-secret`).set('Authorization', auth).expect(200)).body.signing_secret as string);
+    const refused = await request(system.gateway).post(`/v1/webhooks/${id}/rotate-secret`).set('Authorization', auth);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.details[0]).toMatchObject({ rule: 'max_previous_secrets' });
   });
 
   it('sends Shape B with Svc-Signature to legacy endpoints, old secret included after rotation', async () => {

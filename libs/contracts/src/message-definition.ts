@@ -33,7 +33,8 @@ export interface CommandDefinition<T extends WireName = WireName, P extends TSch
 
 /**
  * A request answered by `service`. `service` is undefined for requests every service answers (ping):
- * the caller names the target then.
+ * the caller names the target then. `<service>.<lane>` names a separate lane of that service: its own
+ * queue and prefetch (`Broker.serveRpc` with `lane`).
  */
 export interface RpcDefinition<T extends WireName = WireName, P extends TSchema = TSchema, R extends TSchema = TSchema> {
   kind: 'rpc';
@@ -64,7 +65,7 @@ export function defineMessage<const D extends MessageDefinition>(def: D): D {
       `Message type "${def.type}" must be lower-case dotted words ending in a version such as ".v1" (e.g. "post.published.v1").`,
     );
   }
-  if (def.kind === 'rpc' && def.service !== undefined && !/^[a-z][a-z0-9-]*$/.test(def.service)) {
+  if (def.kind === 'rpc' && def.service !== undefined && !/^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)?$/.test(def.service)) {
     throw new Error(`RPC message "${def.type}" names an invalid service "${def.service}".`);
   }
   return Object.freeze(def);

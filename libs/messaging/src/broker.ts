@@ -67,6 +67,14 @@ export interface DelaySpec {
 export interface ServeRpcSpec<Defs extends readonly RpcDef[]> {
   messages: Defs;
   handlers: RpcHandlers<Defs>;
+  /**
+   * A separate lane of this service's RPC: its own queue (`<prefix>.<service>.<lane>.rpc`), channel and
+   * prefetch, for requests whose defs name the service `<service>.<lane>`. Slow requests there (a
+   * webhook test waiting on a receiver) never hold a prefetch slot the service's other requests need.
+   */
+  lane?: string;
+  /** Prefetch of a lane's channel (default: the broker's prefetch). */
+  prefetch?: number;
 }
 
 /**
@@ -82,7 +90,8 @@ export class Broker {
   private readonly rpcClient: RpcClient;
   private readonly declared: DeclaredTopology = { exchanges: new Set(), queues: new Set() };
   private readonly consumers: WorkConsumer[] = [];
-  private rpcServer: RpcServer | undefined;
+  /** The RPC servers, by lane ('' for the service's own queue). */
+  private readonly rpcServers = new Map<string, RpcServer>();
   private consuming = true;
   /** Subscriber queues declared on the current connection, by logical queue name. */
   private subscribers = new Map<string, Promise<void>>();
@@ -202,18 +211,21 @@ export class Broker {
   }
 
   async serveRpc<Defs extends readonly RpcDef[]>(spec: ServeRpcSpec<Defs>): Promise<void> {
-    this.rpcServer ??= new RpcServer({
+    const lane = spec.lane ?? '';
+    if (lane !== '' && !/^[a-z][a-z0-9-]*$/.test(lane)) throw new Error(`Invalid RPC lane "${lane}".`);
+    const server = this.rpcServers.get(lane) ?? new RpcServer({
       names: this.names,
-      service: this.options.service,
-      prefetch: this.options.prefetch,
+      service: lane === '' ? this.options.service : `${this.options.service}.${lane}`,
+      prefetch: spec.prefetch ?? this.options.prefetch,
       declared: this.declared,
       logger: this.logger,
       callerUserPrefix: this.options.callerUserPrefix,
       onChannelLost: (lost) => this.reopenLater(lost),
     });
-    this.rpcServer.add(spec.messages, spec.handlers as unknown as Record<string, AnyRpcHandler>);
+    this.rpcServers.set(lane, server);
+    server.add(spec.messages, spec.handlers as unknown as Record<string, AnyRpcHandler>);
     const model = await this.connection.whenReady(this.options.publishWaitMs);
-    await this.rpcServer.start(model, this.connection.generation);
+    await server.start(model, this.connection.generation);
   }
 
   rpc<D extends RpcDef>(def: D, payload: PayloadOf<D>, context: RpcCallContext): Promise<ReplyOf<D>> {
@@ -261,7 +273,7 @@ export class Broker {
    */
   async stopConsuming(options: { deadlineMs?: number } = {}): Promise<void> {
     this.consuming = false;
-    const all = [...this.consumers, ...(this.rpcServer ? [this.rpcServer] : [])];
+    const all = [...this.consumers, ...this.rpcServers.values()];
     await Promise.all(all.map((consumer) => consumer.cancel()));
     const deadlineMs = options.deadlineMs ?? 25000;
     const idle = await withDeadline(Promise.all(all.map((consumer) => consumer.idle())), deadlineMs).then(() => true, () => false);
@@ -382,7 +394,7 @@ export class Broker {
     await this.withTopologyChannel(model);
     if (!this.consuming) return;
     for (const consumer of this.consumers) await consumer.start(model, generation);
-    await this.rpcServer?.start(model, generation);
+    for (const server of this.rpcServers.values()) await server.start(model, generation);
   }
 
   private async withTopologyChannel(model: ChannelModel): Promise<void> {

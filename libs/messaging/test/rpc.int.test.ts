@@ -27,12 +27,19 @@ const freeForm = defineMessage({
   payload: Type.Object({ options: Type.Unknown() }),
   reply: Type.Object({}),
 });
+// A lane: its own queue and prefetch (Broker.serveRpc with `lane`).
+const held = defineMessage({ kind: 'rpc', type: 'accounts.held.v1', service: 'accounts.held', payload: Type.Object({ n: Type.Integer() }), reply: Type.Object({ n: Type.Integer() }) });
 const nobody = defineMessage({ kind: 'rpc', type: 'billing.quote.v1', service: 'billing', payload: Type.Object({}), reply: Type.Object({}) });
 
 const namespace = uniqueNamespace('rpc');
 let server: Broker;
 let client: Broker;
 let slowFinished = 0;
+const heldStarted: number[] = [];
+let releaseHeld: () => void = () => undefined;
+const heldGate = new Promise<void>((resolve) => {
+  releaseHeld = resolve;
+});
 
 beforeAll(async () => {
   server = await connectBroker(namespace, 'accounts');
@@ -56,6 +63,18 @@ beforeAll(async () => {
       },
     },
   });
+  await server.serveRpc({
+    lane: 'held',
+    prefetch: 1,
+    messages: [held],
+    handlers: {
+      'accounts.held.v1': async (envelope) => {
+        heldStarted.push(envelope.payload.n);
+        await heldGate;
+        return { n: envelope.payload.n };
+      },
+    },
+  });
 });
 
 afterAll(async () => {
@@ -66,6 +85,22 @@ afterAll(async () => {
 });
 
 describe('rpc', () => {
+  it('serves a lane on its own queue and prefetch: requests held there delay nothing else', async () => {
+    const first = client.rpc(held, { n: 1 }, { orgId: 'org_1', requestId: 'req_held_1' });
+    for (const deadline = Date.now() + 3000; heldStarted.length === 0;) {
+      if (Date.now() > deadline) throw new Error('the lane never ran its request');
+      await sleep(10);
+    }
+    // Sent alone (calls of one turn would share a message): it waits for the lane's only slot.
+    const second = client.rpc(held, { n: 2 }, { orgId: 'org_1', requestId: 'req_held_2' });
+    // The service's own queue answers while the lane's only slot is held.
+    await expect(client.rpc(echo, { text: 'meanwhile' }, { orgId: 'org_1', requestId: 'req_meanwhile' })).resolves.toEqual({ text: 'meanwhile!' });
+    expect(heldStarted).toEqual([1]);
+    releaseHeld();
+    await expect(Promise.all([first, second])).resolves.toEqual([{ n: 1 }, { n: 2 }]);
+    expect(heldStarted).toEqual([1, 2]);
+  });
+
   it('round-trips a request and validates the reply', async () => {
     await expect(client.rpc(echo, { text: 'hi' }, { orgId: 'org_1', requestId: 'req_1' })).resolves.toEqual({ text: 'hi!' });
   });

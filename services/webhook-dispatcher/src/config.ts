@@ -21,6 +21,12 @@ export const configSchema = Type.Object({
   WEBHOOK_RETRY_JITTER: Type.Number({ minimum: 0, maximum: 0.5, default: 0.2 }),
   /** A receiver that takes longer fails the attempt. */
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 15_000 }),
+  /**
+   * A receiver that has not accepted the TCP connection (address resolved and checked) within this
+   * long fails the attempt: a tarpit that never completes the handshake holds a slot this long, not
+   * the whole WEBHOOK_TIMEOUT_MS.
+   */
+  WEBHOOK_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 3000 }),
   /** Bytes of a response body read (and kept as the attempt's excerpt); the rest is discarded unread. */
   WEBHOOK_RESPONSE_CAP_BYTES: Type.Integer({ minimum: 0, maximum: 65_536, default: 1024 }),
   /** Attempts in flight per process (the prefetch of the deliveries queue). */
@@ -30,6 +36,26 @@ export const configSchema = Type.Object({
    * it, as many again wait their turn in memory and the rest come back after the shortest delay tier.
    */
   WEBHOOK_ENDPOINT_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 500, default: 16 }),
+  /**
+   * Attempts of one organization in flight (or waiting for their endpoint's slot) across all dispatcher
+   * processes, however many endpoints it has (each process holds a leased share of it): past it, its
+   * deliveries wait in the broker, so one organization's slow or hanging receivers hold at most this
+   * much of the deployment and the rest serves the others.
+   */
+  WEBHOOK_ORG_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1000, default: 16 }),
+  /** Endpoints one organization may register; creating one more answers 409 (`max_endpoints`). */
+  WEBHOOK_MAX_ENDPOINTS_PER_ORG: Type.Integer({ minimum: 1, maximum: 10_000, default: 20 }),
+  /** `POST /v1/webhooks/{id}/test`: the receiver's whole budget (shorter than a delivery's). */
+  WEBHOOK_TEST_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 5000 }),
+  /** Test sends in flight per organization per process; past it 429 with Retry-After. */
+  WEBHOOK_TEST_CONCURRENCY_PER_ORG: Type.Integer({ minimum: 1, maximum: 100, default: 2 }),
+  /**
+   * Test sends in flight per process: the prefetch of their own RPC queue (`<prefix>.webhook-dispatcher.tests.rpc`),
+   * apart from the API's other calls, which a test waiting on its receiver never delays.
+   */
+  WEBHOOK_TEST_PREFETCH: Type.Integer({ minimum: 1, maximum: 1000, default: 16 }),
+  /** Attempts listed per delivery by the deliveries list (the latest); `attempts_omitted` counts the rest. */
+  WEBHOOK_ATTEMPTS_LISTED: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
   /**
    * New deliveries per endpoint per process that wait in memory for one of those slots whatever the
    * endpoint's speed (retries: as many as the concurrency). A receiver that hangs holds at most

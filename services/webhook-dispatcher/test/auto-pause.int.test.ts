@@ -11,13 +11,13 @@ const t = useDispatcherDatabase('wh_pause');
 
 async function endpointWithDelivery(): Promise<{ endpointId: string; deliveryId: string }> {
   const endpointId = randomUUID();
-  await t.endpoints.create({ id: endpointId, orgId: 'org_pause', url: 'https://example.com/hook', events: ['post.published'], payloadFormat: 'envelope', secretCipher: 'v1.k1.x.y.z' });
+  await t.endpoints.create({ id: endpointId, orgId: 'org_pause', url: 'https://example.com/hook', events: ['post.published'], payloadFormat: 'envelope', secretCipher: 'v1.k1.x.y.z' }, 1000);
   const deliveryId = randomUUID();
   await t.deliveries.insertMany([{ id: deliveryId, orgId: 'org_pause', endpointId, eventKey: randomUUID(), eventType: 'post.published', body: '{}', manual: false }]);
   return { endpointId, deliveryId };
 }
 
-const attemptRecord = (ids: { endpointId: string; deliveryId: string }, outcome: { statusCode: number; succeeded?: boolean }): AttemptRecord => ({
+const attemptRecord = (ids: { endpointId: string; deliveryId: string }, outcome: { statusCode: number | null; succeeded?: boolean }): AttemptRecord => ({
     attemptId: randomUUID(),
     deliveryId: ids.deliveryId,
     endpointId: ids.endpointId,
@@ -32,7 +32,7 @@ const attemptRecord = (ids: { endpointId: string; deliveryId: string }, outcome:
     autoPauseAfterMs: THRESHOLD,
   });
 
-const attempt = (ids: { endpointId: string; deliveryId: string }, outcome: { statusCode: number; succeeded?: boolean }) =>
+const attempt = (ids: { endpointId: string; deliveryId: string }, outcome: { statusCode: number | null; succeeded?: boolean }) =>
   t.deliveries.record(attemptRecord(ids, outcome));
 
 const setClock = (endpointId: string, failingSinceAgoMs: number, lastFailureAgoMs: number) =>
@@ -45,7 +45,7 @@ const read = async (endpointId: string) => {
 };
 
 const readDelivery = async (ids: { endpointId: string; deliveryId: string }) => {
-  const row = await t.deliveries.find('org_pause', ids.endpointId, ids.deliveryId);
+  const row = await t.deliveries.find('org_pause', ids.endpointId, ids.deliveryId, 20);
   if (row === null) throw new Error(`delivery ${ids.deliveryId} is missing`);
   return row;
 };
@@ -58,6 +58,14 @@ describe('endpoint failure clock', () => {
     await setClock(ids.endpointId, THRESHOLD + DAY, DAY);
     expect(await attempt(ids, { statusCode: 500 })).toBe('auto_paused');
     expect((await read(ids.endpointId)).pausedAt).not.toBeNull();
+  });
+
+  it('counts attempts with no response (a receiver that never answers, or never accepts) like any failure', async () => {
+    const ids = await endpointWithDelivery();
+    expect(await attempt(ids, { statusCode: null })).toBe('active');
+    expect((await read(ids.endpointId)).failingSince).not.toBeNull();
+    await setClock(ids.endpointId, THRESHOLD + DAY, 60_000);
+    expect(await attempt(ids, { statusCode: null })).toBe('auto_paused');
   });
 
   it('starts a new streak after a quiet gap longer than the threshold', async () => {

@@ -10,8 +10,14 @@ const t = useDispatcherDatabase('wh_repo');
 
 // Ids in the order they are made (version 7): two endpoints created in the same millisecond list
 // in their creation order (`ORDER BY created_at, id`), where random ids made the list test flaky.
-const newEndpoint = (orgId: string, url = 'https://example.com/hook') =>
-  t.endpoints.create({ id: newId(), orgId, url, events: ['post.published', 'post.failed'], payloadFormat: 'envelope', secretCipher: 'v1.k1.a.b.c' });
+const tryEndpoint = (orgId: string, url = 'https://example.com/hook', maxPerOrg = 1000) =>
+  t.endpoints.create({ id: newId(), orgId, url, events: ['post.published', 'post.failed'], payloadFormat: 'envelope', secretCipher: 'v1.k1.a.b.c' }, maxPerOrg);
+
+async function newEndpoint(orgId: string, url?: string): Promise<EndpointRow> {
+  const created = await tryEndpoint(orgId, url);
+  if (created === 'full') throw new Error(`${orgId} has no room for another endpoint`);
+  return created;
+}
 
 async function deliveryWithAttempts(orgId: string, endpointId: string, statusCodes: number[]): Promise<string> {
   const id = randomUUID();
@@ -33,7 +39,7 @@ describe('EndpointsRepository', () => {
     const created = await newEndpoint('org_repo_types');
     const expected: Record<keyof EndpointRow, string> = {
       id: 'string', orgId: 'string', url: 'string', events: 'array', payloadFormat: 'string', status: 'string', secretCipher: 'string',
-      previousSecretCipher: 'null', previousSecretExpiresAt: 'null', failingSince: 'null', lastFailureAt: 'null', pausedAt: 'null',
+      previousSecrets: 'array', failingSince: 'null', lastFailureAt: 'null', pausedAt: 'null',
       createdAt: 'date', updatedAt: 'date',
     };
     const kind = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : value instanceof Date ? 'date' : typeof value);
@@ -53,9 +59,9 @@ describe('EndpointsRepository', () => {
     expect(await t.endpoints.delete('org_repo_b', first.id)).toBe(false);
     expect((await t.endpoints.find('org_repo_a', first.id))?.status).toBe('active');
 
-    const expires = new Date(Date.now() + 3600_000);
-    const updated = await t.endpoints.update('org_repo_a', second.id, { events: ['post.queued'], previousSecretCipher: 'v1.k1.old', previousSecretExpiresAt: expires, pausedAt: null });
-    expect(updated).toMatchObject({ id: second.id, events: ['post.queued'], previousSecretCipher: 'v1.k1.old', previousSecretExpiresAt: expires, pausedAt: null, url: 'https://example.com/2' });
+    const previousSecrets = [{ cipher: 'v1.k1.old', expires_at: new Date(Date.now() + 3600_000).toISOString() }];
+    const updated = await t.endpoints.update('org_repo_a', second.id, { events: ['post.queued'], previousSecrets, pausedAt: null });
+    expect(updated).toMatchObject({ id: second.id, events: ['post.queued'], previousSecrets, pausedAt: null, url: 'https://example.com/2' });
     expect(updated!.updatedAt.getTime()).toBeGreaterThanOrEqual(second.updatedAt.getTime());
     await t.endpoints.update('org_repo_a', second.id, { status: 'auto_paused', failingSince: new Date(), pausedAt: new Date() });
     expect(await t.endpoints.update('org_repo_a', second.id, { status: 'active', failingSince: null, lastFailureAt: null, pausedAt: null })).toMatchObject({ status: 'active', failingSince: null, pausedAt: null });
@@ -74,14 +80,16 @@ describe('DeliveriesRepository reads', () => {
     const endpoint = await newEndpoint('org_repo_pages');
     const ids: string[] = [];
     for (let i = 0; i < 5; i += 1) ids.push(await deliveryWithAttempts('org_repo_pages', endpoint.id, i === 0 ? [500, 503, 204] : [204]));
-    expect(await t.deliveries.count('org_repo_pages', endpoint.id)).toBe(5);
-    expect(await t.deliveries.count('org_repo_other', endpoint.id)).toBe(0);
-    expect(await t.deliveries.page('org_repo_other', endpoint.id, 10)).toEqual([]);
+    expect(await t.deliveries.countUpTo('org_repo_pages', endpoint.id, 10)).toEqual({ count: 5, exact: true });
+    expect(await t.deliveries.countUpTo('org_repo_pages', endpoint.id, 5)).toEqual({ count: 5, exact: true });
+    expect(await t.deliveries.countUpTo('org_repo_pages', endpoint.id, 4)).toEqual({ count: 4, exact: false });
+    expect(await t.deliveries.countUpTo('org_repo_other', endpoint.id, 10)).toEqual({ count: 0, exact: true });
+    expect(await t.deliveries.page('org_repo_other', endpoint.id, 10, 20)).toEqual([]);
 
     const seen: string[] = [];
     let after: { createdAt: Date; id: string } | undefined;
     for (;;) {
-      const rows = await t.deliveries.page('org_repo_pages', endpoint.id, 2, after);
+      const rows = await t.deliveries.page('org_repo_pages', endpoint.id, 2, 20, after);
       const page = rows.slice(0, 2);
       seen.push(...page.map((row) => row.id));
       if (rows.length <= 2) break;
@@ -93,12 +101,28 @@ describe('DeliveriesRepository reads', () => {
     expect(seen).toEqual(order.map((row) => row.id));
     expect(new Set(seen)).toEqual(new Set(ids));
 
-    const oldest = await t.deliveries.find('org_repo_pages', endpoint.id, ids[0]!);
+    const oldest = await t.deliveries.find('org_repo_pages', endpoint.id, ids[0]!, 20);
     expect(oldest).toMatchObject({ id: ids[0], orgId: 'org_repo_pages', endpointId: endpoint.id, eventType: 'post.published', body: '{"a":1}', status: 'succeeded', attemptCount: 3, nextAttemptAt: null, manual: false });
     expect(oldest!.createdAt).toBeInstanceOf(Date);
     expect(oldest!.attempts.map((attempt) => [attempt.statusCode, attempt.responseExcerpt, attempt.durationMs])).toEqual([[500, 'got 500', 5], [503, 'got 503', 5], [204, 'got 204', 5]]);
     expect(oldest!.attempts.every((attempt) => attempt.createdAt instanceof Date && attempt.deliveryId === ids[0])).toBe(true);
-    expect(await t.deliveries.find('org_repo_other', endpoint.id, ids[0]!)).toBeNull();
+    expect(await t.deliveries.find('org_repo_other', endpoint.id, ids[0]!, 20)).toBeNull();
+    // Only the latest attempts are read; attemptCount still counts them all.
+    const latest = await t.deliveries.find('org_repo_pages', endpoint.id, ids[0]!, 2);
+    expect(latest!.attempts.map((attempt) => attempt.statusCode)).toEqual([503, 204]);
+    expect(latest!.attemptCount).toBe(3);
+    const [first] = await t.deliveries.page('org_repo_pages', endpoint.id, 10, 1);
+    expect(first!.attempts).toHaveLength(1);
+  });
+});
+
+describe('EndpointsRepository limit per organization', () => {
+  it('refuses the endpoint past the limit, also when every create runs at once', async () => {
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => tryEndpoint('org_repo_cap', `https://example.com/${i}`, 5)));
+    expect(results.filter((result) => result === 'full')).toHaveLength(3);
+    expect(await t.endpoints.list('org_repo_cap')).toHaveLength(5);
+    // Another organization is not affected.
+    expect(await tryEndpoint('org_repo_cap_other', undefined, 5)).not.toBe('full');
   });
 });
 

@@ -45,8 +45,12 @@ export const webhooksUpdate = defineMessage({
 
 export const webhooksDelete = defineMessage({ kind: 'rpc', type: 'webhooks.delete.v1', service: 'webhook-dispatcher', payload: EndpointRef, reply: Type.Object({}) });
 
-/** Sends a sample event now and waits for the receiver (up to the 15 s delivery timeout). */
-export const webhooksTest = defineMessage({ kind: 'rpc', type: 'webhooks.test.v1', service: 'webhook-dispatcher', payload: EndpointRef, reply: WebhookTestResultView });
+/**
+ * Sends a sample event now and waits for the receiver (up to the test timeout, 5 s). Served on the
+ * dispatcher's `tests` lane (its own queue and prefetch), so tests waiting on receivers never delay
+ * the other webhook calls.
+ */
+export const webhooksTest = defineMessage({ kind: 'rpc', type: 'webhooks.test.v1', service: 'webhook-dispatcher.tests', payload: EndpointRef, reply: WebhookTestResultView });
 
 export const webhooksRotateSecret = defineMessage({
   kind: 'rpc',
@@ -61,7 +65,13 @@ export const webhooksDeliveriesList = defineMessage({
   type: 'webhooks.deliveries_list.v1',
   service: 'webhook-dispatcher',
   payload: Type.Object({ webhook_id: Type.String({ minLength: 1 }), limit: Type.Integer({ minimum: 1, maximum: 100 }), cursor: Type.Optional(Type.String()) }),
-  reply: Type.Object({ items: Type.Array(WebhookDeliveryView), next_cursor: Type.Union([Type.String(), Type.Null()]), total: Type.Integer({ minimum: 0 }) }),
+  reply: Type.Object({
+    items: Type.Array(WebhookDeliveryView),
+    next_cursor: Type.Union([Type.String(), Type.Null()]),
+    /** Counted up to a bound (`total_exact` false past it). */
+    total: Type.Integer({ minimum: 0 }),
+    total_exact: Type.Boolean(),
+  }),
 });
 
 export const webhooksDeliveryReplay = defineMessage({

@@ -39,7 +39,10 @@ export const WebhookDeliveryView = Type.Object({
   id: Type.String(),
   event_type: WebhookEventType,
   status: Type.Unsafe<(typeof WEBHOOK_DELIVERY_STATUSES)[number]>({ type: 'string', enum: [...WEBHOOK_DELIVERY_STATUSES] }),
+  /** The latest attempts (at most WEBHOOK_ATTEMPTS_LISTED), oldest first. */
   attempts: Type.Array(WebhookAttemptView),
+  /** Earlier attempts not listed. */
+  attempts_omitted: Type.Integer({ minimum: 0 }),
   next_attempt_at: NullableDate,
   created_at: Type.String({ format: 'date-time' }),
 });

@@ -38,7 +38,7 @@ export const WebhookTestResult = Type.Object({
   event_type: EventType,
   status_code: Type.Integer({ minimum: 0, description: 'The receiver\'s HTTP status; 0 when no response came back.' }),
   attempts: Type.Integer({ minimum: 1 }),
-  error: Type.Union([Type.String(), Type.Null()], { description: 'Why no response came back (timeout, refused, blocked address).' }),
+  error: Type.Union([Type.String(), Type.Null()], { description: 'Why no response came back (timeout, refused, an address not allowed or not resolved: one sentence for both).' }),
 });
 
 const DeliveryAttempt = Type.Object({
@@ -53,9 +53,15 @@ export const WebhookDelivery = Type.Object({
   id: Id,
   event_type: EventType,
   status: StringEnum(['pending', 'succeeded', 'failed'] as const),
-  attempts: Type.Array(DeliveryAttempt),
+  attempts: Type.Array(DeliveryAttempt, { description: 'The latest attempts (at most 20), oldest first.' }),
+  attempts_omitted: Type.Integer({ minimum: 0, description: 'Earlier attempts not listed (0 when `attempts` has them all).' }),
   next_attempt_at: NullableTimestamp,
   created_at: Timestamp,
 });
 export const DeliveryListQuery = Type.Object({ ...CursorQuery }, { additionalProperties: false });
-export const DeliveryList = CursorPage(WebhookDelivery);
+const DeliveryPage = CursorPage(WebhookDelivery);
+export const DeliveryList = Type.Object({
+  ...DeliveryPage.properties,
+  total: Type.Integer({ minimum: 0, description: 'Deliveries kept for the endpoint (30 days), counted up to 10,000.' }),
+  total_exact: Type.Boolean({ description: 'False when the endpoint has more than 10,000 deliveries and `total` says 10,000.' }),
+});

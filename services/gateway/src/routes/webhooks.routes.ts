@@ -1,3 +1,4 @@
+import { AppError, isAppError } from '@svc/errors';
 import {
   webhooksCreate, webhooksDelete, webhooksDeliveriesList, webhooksDeliveryReplay, webhooksList, webhooksRotateSecret, webhooksTest, webhooksUpdate,
 } from '@svc/contracts';
@@ -5,8 +6,22 @@ import { defineRoute, type Route } from '../http/route.ts';
 import type { RpcCaller } from '../http/rpc-caller.ts';
 import { operations } from '../openapi/operations.ts';
 
-/** The test delivery waits for the receiver (up to its 15 s timeout), longer than ordinary RPC. */
-const TEST_DELIVERY_RPC_TIMEOUT_MS = 20_000;
+/**
+ * The test delivery waits for the receiver (up to its 5 s timeout, after at most a second for a slot
+ * of a busy endpoint), longer than ordinary RPC.
+ */
+const TEST_DELIVERY_RPC_TIMEOUT_MS = 15_000;
+
+/**
+ * An error body crossing RPC keeps its code and details but not its headers: the dispatcher's 429
+ * names its wait in `details[].retry_after_seconds`, which becomes `Retry-After` here.
+ */
+function withRetryAfter(error: unknown): unknown {
+  if (!isAppError(error) || error.code !== 'rate_limited') return error;
+  const seconds = error.details?.map((detail) => detail.retry_after_seconds).find((value): value is number => typeof value === 'number');
+  if (seconds === undefined) return error;
+  return new AppError('rate_limited', error.message, { details: error.details ?? [], headers: { 'Retry-After': String(seconds) } });
+}
 
 /** `/v1/webhooks*` (dashboard JWT only): each route is one RPC to the webhook-dispatcher. */
 export function webhookRoutes(rpc: RpcCaller): Route[] {
@@ -33,7 +48,9 @@ export function webhookRoutes(rpc: RpcCaller): Route[] {
 
     defineRoute(operations.testWebhook, async ({ params, principal, requestId }) => ({
       status: 200,
-      body: await rpc(webhooksTest, { webhook_id: params.webhook_id }, { orgId: principal.orgId, requestId, timeoutMs: TEST_DELIVERY_RPC_TIMEOUT_MS }),
+      body: await rpc(webhooksTest, { webhook_id: params.webhook_id }, { orgId: principal.orgId, requestId, timeoutMs: TEST_DELIVERY_RPC_TIMEOUT_MS }).catch((error: unknown) => {
+        throw withRetryAfter(error);
+      }),
     })),
 
     defineRoute(operations.rotateWebhookSecret, async ({ params, principal, requestId }) => ({

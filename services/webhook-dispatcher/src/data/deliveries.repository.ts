@@ -1,5 +1,5 @@
 import { deleteInBatches, type RawSql } from '@svc/db';
-import { isUuid } from './endpoints.repository.ts';
+import { isUuid, SIGNING_PREVIOUS } from './endpoints.repository.ts';
 
 export interface NewDelivery {
   id: string;
@@ -26,8 +26,8 @@ export interface ClaimedDelivery {
   endpoint_status: string;
   payload_format: string;
   secret_cipher: string;
-  previous_secret_cipher: string | null;
-  previous_valid: boolean | null;
+  /** The earlier secrets still inside their overlap, newest first. */
+  previous_secret_ciphers: string[];
 }
 
 export interface AttemptRecord {
@@ -69,7 +69,10 @@ export interface AttemptRow {
   createdAt: Date;
 }
 
-/** A `webhook_deliveries` row with its attempts, oldest first (what the API lists and replays). */
+/**
+ * A `webhook_deliveries` row with its latest attempts, oldest first (what the API lists and replays);
+ * `attemptCount` counts them all.
+ */
 export interface DeliveryWithAttempts extends Omit<NewDelivery, 'leaseMs'> {
   status: string;
   attemptCount: number;
@@ -129,8 +132,7 @@ export class DeliveriesRepository {
         WHERE d.id = $1::uuid AND e.id = d.endpoint_id AND d.status = 'pending'
           AND d.next_attempt_at <= now() + make_interval(secs => $3::float8)
        RETURNING d.id::text AS id, d.org_id, d.event_type, d.body, d.attempt_count, d.manual, e.id::text AS endpoint_id, e.url,
-                 e.status AS endpoint_status, e.payload_format, e.secret_cipher, e.previous_secret_cipher,
-                 (e.previous_secret_expires_at > now()) AS previous_valid`,
+                 e.status AS endpoint_status, e.payload_format, e.secret_cipher, ${SIGNING_PREVIOUS('e')} AS previous_secret_ciphers`,
       deliveryId,
       leaseMs / 1000,
       earlyToleranceMs / 1000,
@@ -240,9 +242,9 @@ export class DeliveriesRepository {
   }
 
   /** Pending deliveries overdue by more than `graceMs`: their attempt command was lost. */
-  overdue(graceMs: number, limit: number): Promise<{ id: string; endpoint_id: string }[]> {
-    return this.db.$queryRawUnsafe<{ id: string; endpoint_id: string }[]>(
-      `SELECT id::text AS id, endpoint_id::text AS endpoint_id FROM webhook_deliveries
+  overdue(graceMs: number, limit: number): Promise<{ id: string; endpoint_id: string; org_id: string }[]> {
+    return this.db.$queryRawUnsafe<{ id: string; endpoint_id: string; org_id: string }[]>(
+      `SELECT id::text AS id, endpoint_id::text AS endpoint_id, org_id FROM webhook_deliveries
         WHERE status = 'pending' AND next_attempt_at < now() - make_interval(secs => $1::float8)
         ORDER BY next_attempt_at LIMIT $2`,
       graceMs / 1000,
@@ -261,7 +263,7 @@ export class DeliveriesRepository {
     });
   }
 
-  async find(orgId: string, endpointId: string, deliveryId: string): Promise<DeliveryWithAttempts | null> {
+  async find(orgId: string, endpointId: string, deliveryId: string, attemptsListed: number): Promise<DeliveryWithAttempts | null> {
     if (!isUuid(deliveryId) || !isUuid(endpointId)) return null;
     const rows = await this.db.$queryRawUnsafe<Omit<DeliveryWithAttempts, 'attempts'>[]>(
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = $1::uuid AND endpoint_id = $2::uuid AND org_id = $3`,
@@ -269,12 +271,12 @@ export class DeliveriesRepository {
       endpointId,
       orgId,
     );
-    const [delivery] = await this.withAttempts(rows);
+    const [delivery] = await this.withAttempts(rows, attemptsListed);
     return delivery ?? null;
   }
 
   /** Newest first, keyset on (created_at, id), one extra row to tell whether more follow. */
-  async page(orgId: string, endpointId: string, limit: number, after?: { createdAt: Date; id: string }): Promise<DeliveryWithAttempts[]> {
+  async page(orgId: string, endpointId: string, limit: number, attemptsListed: number, after?: { createdAt: Date; id: string }): Promise<DeliveryWithAttempts[]> {
     const rows = await this.db.$queryRawUnsafe<Omit<DeliveryWithAttempts, 'attempts'>[]>(
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
         WHERE endpoint_id = $1::uuid AND org_id = $2
@@ -287,26 +289,42 @@ export class DeliveriesRepository {
       after?.createdAt ?? null,
       after?.id ?? null,
     );
-    return this.withAttempts(rows);
+    return this.withAttempts(rows, attemptsListed);
   }
 
-  async count(orgId: string, endpointId: string): Promise<number> {
-    const [row] = await this.db.$queryRawUnsafe<{ count: string }[]>(
-      'SELECT count(*) AS count FROM webhook_deliveries WHERE endpoint_id = $1::uuid AND org_id = $2',
+  /**
+   * The endpoint's deliveries, counted up to `bound` (an index-only scan of at most that many rows,
+   * whatever the endpoint's volume): `exact` is false when there are more.
+   */
+  async countUpTo(orgId: string, endpointId: string, bound: number): Promise<{ count: number; exact: boolean }> {
+    const [row] = await this.db.$queryRawUnsafe<{ count: number }[]>(
+      `SELECT count(*)::int AS count FROM (
+         SELECT 1 FROM webhook_deliveries WHERE endpoint_id = $1::uuid AND org_id = $2 LIMIT $3
+       ) AS bounded`,
       endpointId,
       orgId,
+      bound + 1,
     );
-    return Number(row?.count ?? 0);
+    const count = row?.count ?? 0;
+    return count > bound ? { count: bound, exact: false } : { count, exact: true };
   }
 
-  /** The deliveries' attempts, oldest first, in one statement for the whole page. */
-  private async withAttempts(deliveries: Omit<DeliveryWithAttempts, 'attempts'>[]): Promise<DeliveryWithAttempts[]> {
+  /**
+   * The latest `listed` attempts of each delivery (oldest first among them), in one statement for the
+   * whole page: each delivery reads at most that many rows of the (delivery_id, created_at) index.
+   */
+  private async withAttempts(deliveries: Omit<DeliveryWithAttempts, 'attempts'>[], listed: number): Promise<DeliveryWithAttempts[]> {
     if (deliveries.length === 0) return [];
     const attempts = await this.db.$queryRawUnsafe<AttemptRow[]>(
-      `SELECT id::text AS id, delivery_id::text AS "deliveryId", status_code AS "statusCode", duration_ms AS "durationMs", error,
-              response_excerpt AS "responseExcerpt", created_at AS "createdAt"
-         FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[]) ORDER BY created_at, id`,
+      `SELECT a.id::text AS id, a.delivery_id::text AS "deliveryId", a.status_code AS "statusCode", a.duration_ms AS "durationMs", a.error,
+              a.response_excerpt AS "responseExcerpt", a.created_at AS "createdAt"
+         FROM unnest($1::uuid[]) AS d(id)
+         CROSS JOIN LATERAL (
+           SELECT * FROM webhook_attempts WHERE delivery_id = d.id ORDER BY created_at DESC, id DESC LIMIT $2
+         ) AS a
+        ORDER BY a.created_at, a.id`,
       deliveries.map((delivery) => delivery.id),
+      listed,
     );
     const byDelivery = new Map<string, AttemptRow[]>(deliveries.map((delivery) => [delivery.id, []]));
     for (const attempt of attempts) byDelivery.get(attempt.deliveryId)?.push(attempt);

@@ -1,4 +1,4 @@
-import type { RawSql } from '@svc/db';
+import type { RawSql, TransactionalClient } from '@svc/db';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string) => UUID.test(value);
@@ -9,6 +9,16 @@ export const isUuid = (value: string) => UUID.test(value);
  * Webhooks > Memory), so this type is declared here and kept in step with the schema by the
  * repository tests (test/repositories.int.test.ts).
  */
+export interface PreviousSecret {
+  cipher: string;
+  expires_at: string;
+}
+
+/** The ciphers of an endpoint's earlier secrets still signing, newest first (a text[] column expression). */
+export const SIGNING_PREVIOUS = (alias: string) =>
+  `ARRAY(SELECT p->>'cipher' FROM jsonb_array_elements(${alias}.previous_secrets) WITH ORDINALITY AS s(p, n)
+          WHERE (p->>'expires_at')::timestamptz > now() ORDER BY n)`;
+
 export interface EndpointRow {
   id: string;
   orgId: string;
@@ -17,8 +27,8 @@ export interface EndpointRow {
   payloadFormat: string;
   status: string;
   secretCipher: string;
-  previousSecretCipher: string | null;
-  previousSecretExpiresAt: Date | null;
+  /** Earlier secrets, newest first, each signing until its own end (`expires_at`, ISO 8601). */
+  previousSecrets: PreviousSecret[];
   failingSince: Date | null;
   lastFailureAt: Date | null;
   pausedAt: Date | null;
@@ -35,16 +45,14 @@ const UPDATABLE = {
   lastFailureAt: 'last_failure_at',
   pausedAt: 'paused_at',
   secretCipher: 'secret_cipher',
-  previousSecretCipher: 'previous_secret_cipher',
-  previousSecretExpiresAt: 'previous_secret_expires_at',
+  previousSecrets: 'previous_secrets',
 } as const satisfies Partial<Record<keyof EndpointRow, string>>;
 
 export type EndpointChanges = Partial<Pick<EndpointRow, keyof typeof UPDATABLE>>;
 
 /** Every column of `EndpointRow`, named as its field (`events` is never NULL for the type's sake). */
 const COLUMNS = `id::text AS id, org_id AS "orgId", url, COALESCE(events, '{}') AS events, payload_format AS "payloadFormat",
-  status, secret_cipher AS "secretCipher", previous_secret_cipher AS "previousSecretCipher",
-  previous_secret_expires_at AS "previousSecretExpiresAt", failing_since AS "failingSince",
+  status, secret_cipher AS "secretCipher", previous_secrets AS "previousSecrets", failing_since AS "failingSince",
   last_failure_at AS "lastFailureAt", paused_at AS "pausedAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /** An endpoint subscribed to an event, with what a first attempt needs (sent without a second read). */
@@ -54,8 +62,7 @@ export interface Subscriber {
   url: string;
   status: string;
   secret_cipher: string;
-  previous_secret_cipher: string | null;
-  previous_valid: boolean | null;
+  previous_secret_ciphers: string[];
 }
 
 /** An active endpoint of one of several organizations, with the events it subscribes to. */
@@ -70,7 +77,7 @@ export class EndpointsRepository {
    * `db` runs the endpoint CRUD, `sql` the fan-out's subscriber lookup (both plain pg pools in
    * production, see libs/db/src/pg-raw-sql.ts; separate so the API's reads never wait behind a burst).
    */
-  constructor(private readonly db: RawSql, private readonly sql: RawSql = db) {}
+  constructor(private readonly db: TransactionalClient, private readonly sql: RawSql = db) {}
 
   list(orgId: string): Promise<EndpointRow[]> {
     return this.db.$queryRawUnsafe<EndpointRow[]>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE org_id = $1 ORDER BY created_at, id`, orgId);
@@ -82,36 +89,66 @@ export class EndpointsRepository {
     return rows[0] ?? null;
   }
 
-  async create(row: { id: string; orgId: string; url: string; events: string[]; payloadFormat: string; secretCipher: string }): Promise<EndpointRow> {
-    const rows = await this.db.$queryRawUnsafe<EndpointRow[]>(
-      `INSERT INTO webhook_endpoints (id, org_id, url, events, payload_format, secret_cipher, updated_at)
-       VALUES ($1::uuid, $2, $3, $4::text[], $5, $6, now())
-       RETURNING ${COLUMNS}`,
-      row.id,
-      row.orgId,
-      row.url,
-      row.events,
-      row.payloadFormat,
-      row.secretCipher,
-    );
-    const created = rows[0];
-    if (created === undefined) throw new Error('INSERT ... RETURNING returned no row');
-    return created;
+  /**
+   * Inserts the endpoint unless its organization has `maxPerOrg` already ('full'). The organization's
+   * creates are serialized by a transaction-scoped advisory lock, taken before the count is read (its
+   * own statement, so its snapshot sees every create committed before the lock was granted): two
+   * concurrent creates cannot both pass the limit.
+   */
+  async create(row: { id: string; orgId: string; url: string; events: string[]; payloadFormat: string; secretCipher: string }, maxPerOrg: number): Promise<EndpointRow | 'full'> {
+    return this.db.$transaction(async (tx) => {
+      await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, `webhook_endpoints:${row.orgId}`);
+      const [existing] = await tx.$queryRawUnsafe<{ count: number }[]>('SELECT count(*)::int AS count FROM webhook_endpoints WHERE org_id = $1', row.orgId);
+      if ((existing?.count ?? 0) >= maxPerOrg) return 'full' as const;
+      const rows = await tx.$queryRawUnsafe<EndpointRow[]>(
+        `INSERT INTO webhook_endpoints (id, org_id, url, events, payload_format, secret_cipher, updated_at)
+         VALUES ($1::uuid, $2, $3, $4::text[], $5, $6, now())
+         RETURNING ${COLUMNS}`,
+        row.id,
+        row.orgId,
+        row.url,
+        row.events,
+        row.payloadFormat,
+        row.secretCipher,
+      );
+      const created = rows[0];
+      if (created === undefined) throw new Error('INSERT ... RETURNING returned no row');
+      return created;
+    });
+  }
+
+  /**
+   * Reads the endpoint locked (FOR UPDATE), lets `change` compute what to write from it, and writes it
+   * in the same transaction: two concurrent rotations of one secret each see the other's result.
+   * Null when the endpoint is not the organization's.
+   */
+  async updateLocked(orgId: string, id: string, change: (row: EndpointRow) => EndpointChanges): Promise<EndpointRow | null> {
+    if (!isUuid(id)) return null;
+    return this.db.$transaction(async (tx) => {
+      const [row] = await tx.$queryRawUnsafe<EndpointRow[]>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1::uuid AND org_id = $2 FOR UPDATE`, id, orgId);
+      if (row === undefined) return null;
+      return this.updateOn(tx, orgId, id, change(row));
+    });
   }
 
   /** Updates only when the endpoint belongs to the organization (one statement); null otherwise. */
   async update(orgId: string, id: string, changes: EndpointChanges): Promise<EndpointRow | null> {
     if (!isUuid(id)) return null;
+    return this.updateOn(this.db, orgId, id, changes);
+  }
+
+  private async updateOn(on: RawSql, orgId: string, id: string, changes: EndpointChanges): Promise<EndpointRow | null> {
     const fields = (Object.keys(UPDATABLE) as (keyof typeof UPDATABLE)[]).filter((field) => changes[field] !== undefined);
     // Column names come from UPDATABLE only; values are parameters ($3 onwards).
-    const sets = fields.map((field, index) => `${UPDATABLE[field]} = $${index + 3}${field === 'events' ? '::text[]' : ''}`);
-    const rows = await this.db.$queryRawUnsafe<EndpointRow[]>(
+    const casts: Partial<Record<keyof typeof UPDATABLE, string>> = { events: '::text[]', previousSecrets: '::jsonb' };
+    const sets = fields.map((field, index) => `${UPDATABLE[field]} = $${index + 3}${casts[field] ?? ''}`);
+    const rows = await on.$queryRawUnsafe<EndpointRow[]>(
       `UPDATE webhook_endpoints SET ${[...sets, 'updated_at = now()'].join(', ')}
         WHERE id = $1::uuid AND org_id = $2
        RETURNING ${COLUMNS}`,
       id,
       orgId,
-      ...fields.map((field) => changes[field]),
+      ...fields.map((field) => (field === 'previousSecrets' ? JSON.stringify(changes[field]) : changes[field])),
     );
     return rows[0] ?? null;
   }
@@ -129,10 +166,10 @@ export class EndpointsRepository {
   activeOf(orgIds: readonly string[]): Promise<OrgSubscriber[]> {
     if (orgIds.length === 0) return Promise.resolve([]);
     return this.sql.$queryRawUnsafe<OrgSubscriber[]>(
-      `SELECT id::text AS id, org_id, events, payload_format, url, status, secret_cipher, previous_secret_cipher,
-              (previous_secret_expires_at > now()) AS previous_valid
-         FROM webhook_endpoints
-        WHERE org_id = ANY($1::text[]) AND status = 'active'`,
+      `SELECT e.id::text AS id, e.org_id, e.events, e.payload_format, e.url, e.status, e.secret_cipher,
+              ${SIGNING_PREVIOUS('e')} AS previous_secret_ciphers
+         FROM webhook_endpoints e
+        WHERE e.org_id = ANY($1::text[]) AND e.status = 'active'`,
       orgIds,
     );
   }

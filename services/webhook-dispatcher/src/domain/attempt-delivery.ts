@@ -30,6 +30,8 @@ export interface AttemptOptions {
    * the response is in, so recording (batched) does not hold the endpoint's concurrency.
    */
   slot?: Promise<Release>;
+  /** The receiver's budget when shorter than a delivery's (test sends). */
+  timeoutMs?: number;
 }
 
 export interface AttemptOutcome {
@@ -84,7 +86,7 @@ export class DeliveryAttempts {
     const release = await options.slot;
     let result: SendResult;
     try {
-      result = await this.send(claimed);
+      result = await this.send(claimed, options.timeoutMs);
     } finally {
       release?.();
     }
@@ -115,13 +117,13 @@ export class DeliveryAttempts {
     return { attemptId, result, status };
   }
 
-  private async send(claimed: ClaimedDelivery): Promise<SendResult> {
+  private async send(claimed: ClaimedDelivery, timeoutMs: number | undefined): Promise<SendResult> {
     let secrets: string[];
     try {
-      secrets = [this.deps.secrets.open(claimed.endpoint_id, 'current', claimed.secret_cipher)];
-      if (claimed.previous_valid === true && claimed.previous_secret_cipher !== null) {
-        secrets.push(this.deps.secrets.open(claimed.endpoint_id, 'previous', claimed.previous_secret_cipher));
-      }
+      secrets = [
+        this.deps.secrets.open(claimed.endpoint_id, 'current', claimed.secret_cipher),
+        ...claimed.previous_secret_ciphers.map((cipher) => this.deps.secrets.open(claimed.endpoint_id, 'previous', cipher)),
+      ];
     } catch (error) {
       // A vault key missing from VAULT_KEYS: an operator problem, recorded on the attempt (never the secret).
       this.deps.logger.error({ err: error, endpoint_id: claimed.endpoint_id }, 'cannot decrypt a webhook signing secret');
@@ -134,7 +136,7 @@ export class DeliveryAttempts {
       headers['X-Svc-Event'] = claimed.event_type;
       headers['X-Svc-Delivery'] = claimed.id;
     }
-    return this.deps.sender.send(claimed.url, headers, claimed.body);
+    return this.deps.sender.send(claimed.url, headers, claimed.body, timeoutMs === undefined ? {} : { timeoutMs });
   }
 }
 

@@ -35,7 +35,7 @@ export class DeliverySweeper {
 
   async sweep(): Promise<number> {
     const overdue = await this.options.deliveries.overdue(this.options.graceMs, this.options.batchSize ?? 500);
-    for (const row of overdue) await this.options.commands.now({ id: row.id, endpointId: row.endpoint_id, orgId: null });
+    for (const row of overdue) await this.options.commands.now({ id: row.id, endpointId: row.endpoint_id, orgId: row.org_id });
     if (overdue.length > 0) this.options.logger.warn({ count: overdue.length }, 'overdue webhook deliveries re-sent');
     return overdue.length;
   }

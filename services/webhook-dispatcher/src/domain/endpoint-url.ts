@@ -10,7 +10,8 @@ export interface UrlRules {
 /**
  * Decisions §3 for a receiver URL, checked when it is given (a 400 now beats failing deliveries
  * later): http(s), no credentials in it, https in production, and a host that resolves to no
- * link-local/metadata address (nor private/loopback unless allowed). Delivery checks again at connect time.
+ * link-local/metadata address (nor private/loopback unless allowed). Delivery checks again at connect
+ * time. The answer never says whether the host resolved.
  */
 export async function assertReceiverUrl(raw: string, rules: UrlRules): Promise<string> {
   const refuse = (message: string) => validationError(`The webhook url ${message}.`, [{ path: '/body/url', message }]);
@@ -25,11 +26,13 @@ export async function assertReceiverUrl(raw: string, rules: UrlRules): Promise<s
   if (url.username !== '' || url.password !== '') throw refuse('must not contain credentials');
   const check = await checkUrl(raw, { allowPrivate: rules.allowPrivate });
   if (!check.ok) {
+    // One sentence for a name that does not resolve and one that resolves somewhere refused: telling
+    // them apart would let a tenant probe which internal names exist.
     const reasons = {
       invalid: 'is not a valid URL',
       scheme: 'must use http or https',
-      unresolvable: 'has a host that does not resolve',
-      blocked: 'points to a private, loopback, link-local or metadata address',
+      unresolvable: 'has an address that is not allowed or could not be resolved (private, loopback, link-local and metadata addresses are refused)',
+      blocked: 'has an address that is not allowed or could not be resolved (private, loopback, link-local and metadata addresses are refused)',
     } as const;
     throw refuse(reasons[check.reason]);
   }

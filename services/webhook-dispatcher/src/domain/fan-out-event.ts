@@ -5,6 +5,7 @@ import type { AttemptCommands } from './attempt-commands.ts';
 import type { DeliveryAttempts } from './attempt-delivery.ts';
 import { BatchQueue } from '@svc/db';
 import type { EndpointGate, Release, SpillOptions } from './endpoint-gate.ts';
+import { releasingBoth, type OrgGate } from './org-gate.ts';
 import { customerEvent, deliveryBodies, type PostEvent, type RevokedEvent } from './payloads.ts';
 
 export interface FanOutDeps {
@@ -13,6 +14,7 @@ export interface FanOutDeps {
   commands: AttemptCommands;
   attempts: DeliveryAttempts;
   gate: EndpointGate;
+  orgGate: OrgGate;
   /** How many deliveries per endpoint wait in memory for a lane slot, and how long (EndpointGate). */
   lane: SpillOptions;
   /** Events planned in one batch at most (one subscribers lookup and one insert for all of them). */
@@ -43,11 +45,13 @@ interface Planned {
  * (docs/performance.md, Webhooks). Each event then goes on alone and is acked once its own attempts
  * are recorded; if the planning statement fails, every event of the batch fails and is retried.
  *
- * First attempts run right here when the endpoint's lane admits them (a free slot, or a place among
- * its few waiters): the row is inserted already claimed (leased), so no command hop, claim or second
- * read is needed. When the lane is full (a slow endpoint), the delivery goes through the deliveries
- * queue like a retry, so a slow endpoint holds at most its lane and backlog of this consumer's prefetch
- (and, for at most the lane's patience, the extra waiters it admitted while still fast). If the
+ * First attempts run right here when the organization is under its in-flight limit (OrgGate) and the
+ * endpoint's lane admits them (a free slot, or a place among its few waiters): the row is inserted
+ * already claimed (leased), so no command hop, claim or second read is needed. When either is full (a
+ * slow endpoint, or an organization with many), the delivery goes through the deliveries queue like a
+ * retry, so a slow endpoint holds at most its lane and backlog of this consumer's prefetch (and, for at
+ * most the lane's patience, the extra waiters it admitted while still fast), and one organization at
+ * most its in-flight limit. If the
  * process dies before an attempt is recorded, the leased row is re-sent by the sweeper.
  */
 export class EventFanOut {
@@ -94,6 +98,8 @@ export class EventFanOut {
     for (const endpoint of await this.deps.endpoints.activeOf(orgIds)) {
       byOrg.set(endpoint.org_id, [...(byOrg.get(endpoint.org_id) ?? []), endpoint]);
     }
+    // This process's share of each organization with endpoints (held already, or one statement).
+    await this.deps.orgGate.prepare([...byOrg.keys()]);
     const plans = envelopes.map((envelope) => this.planOne(envelope, byOrg.get(envelope.org_id ?? '') ?? []));
     const all = plans.flatMap((plan) => (plan instanceof PlanError ? [] : plan));
     let inserted: Set<string>;
@@ -128,9 +134,28 @@ export class EventFanOut {
     }
     // Lane places are taken only once nothing can fail before they are handed on.
     return rows.map(({ row, endpoint }) => {
-      const slot = this.deps.gate.enterOrSpill(endpoint.id, this.deps.lane);
+      const slot = this.enter(orgId, endpoint.id);
       if (slot !== undefined) row.leaseMs = this.deps.attempts.leaseMs();
       return { row, endpoint, slot, inserted: false };
+    });
+  }
+
+  /**
+   * A place for a first attempt here: one of the organization's (refused at once when it has its
+   * limit in flight) and then one of the endpoint's lane. Undefined, now or later: through the broker.
+   */
+  private enter(orgId: string, endpointId: string): Promise<Release | undefined> | undefined {
+    const org = this.deps.orgGate.tryEnter(orgId);
+    if (org === undefined) return undefined;
+    const slot = this.deps.gate.enterOrSpill(endpointId, this.deps.lane);
+    if (slot === undefined) {
+      org();
+      return undefined;
+    }
+    return slot.then((release) => {
+      if (release !== undefined) return releasingBoth(release, org);
+      org();
+      return undefined;
     });
   }
 }
@@ -152,7 +177,6 @@ function asClaimed(row: NewDelivery, endpoint: OrgSubscriber): ClaimedDelivery {
     endpoint_status: endpoint.status,
     payload_format: endpoint.payload_format,
     secret_cipher: endpoint.secret_cipher,
-    previous_secret_cipher: endpoint.previous_secret_cipher,
-    previous_valid: endpoint.previous_valid,
+    previous_secret_ciphers: endpoint.previous_secret_ciphers,
   };
 }

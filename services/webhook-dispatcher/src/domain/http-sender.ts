@@ -1,6 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
+import type { Socket } from 'node:net';
 import { safeAgents, type SsrfPolicy } from '@svc/http';
+import { describeAttemptError } from './attempt-error.ts';
 
 export interface SendResult {
   /** null when no HTTP response came back (refused, blocked, timed out). */
@@ -15,6 +17,8 @@ export interface SendResult {
 export interface HttpSenderOptions {
   policy: SsrfPolicy;
   timeoutMs: number;
+  /** Until the TCP connection is up (name resolved, address checked, handshake done); part of `timeoutMs`. */
+  connectTimeoutMs: number;
   responseCapBytes: number;
   /** Sockets per receiver host:port (kept open across deliveries); at least the process's concurrency. */
   maxSockets: number;
@@ -23,8 +27,10 @@ export interface HttpSenderOptions {
 /**
  * POSTs one delivery through the SSRF guard of libs/http: the address each socket really connects to
  * is checked (after DNS, so a rebinding hostname is refused at connect time). Redirects are never
- * followed (node:http does not), the whole exchange is bounded by `timeoutMs`, and at most
- * `responseCapBytes` of the body are read before the response is dropped. Never throws.
+ * followed (node:http does not), a new connection must be up within `connectTimeoutMs`, the whole
+ * exchange is bounded by `timeoutMs` (or the call's own, shorter for test sends), and at most
+ * `responseCapBytes` of the body are read before the response is dropped. Errors say nothing of the
+ * address (attempt-error.ts). Never throws.
  */
 export class HttpSender {
   private readonly agents: { httpAgent: http.Agent; httpsAgent: https.Agent };
@@ -33,20 +39,23 @@ export class HttpSender {
     this.agents = safeAgents(options.policy, { keepAlive: true, maxSockets: options.maxSockets, timeout: options.timeoutMs });
   }
 
-  send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+  send(url: string, headers: Record<string, string>, body: string, options: { timeoutMs?: number } = {}): Promise<SendResult> {
     const started = process.hrtime.bigint();
     const elapsed = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
+    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs;
     return new Promise<SendResult>((resolve) => {
       let settled = false;
       let request: http.ClientRequest | undefined;
+      let connectTimer: NodeJS.Timeout | undefined;
       const timer = setTimeout(() => {
-        fail(`No complete response within ${this.options.timeoutMs} ms.`);
+        fail(`No complete response within ${timeoutMs} ms.`);
         request?.destroy();
-      }, this.options.timeoutMs);
+      }, timeoutMs);
       const finish = (result: Omit<SendResult, 'durationMs'>) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        clearTimeout(connectTimer);
         resolve({ ...result, durationMs: elapsed() });
       };
       const fail = (error: string) => finish({ statusCode: null, error, excerpt: null, retryAfter: undefined });
@@ -67,10 +76,19 @@ export class HttpSender {
         });
       } catch (error) {
         // The guard refuses IP-literal targets synchronously, before any socket exists.
-        fail(describe(error));
+        fail(describeAttemptError(error));
         return;
       }
-      request.on('error', (error) => fail(describe(error)));
+      request.on('error', (error) => fail(describeAttemptError(error)));
+      request.on('socket', (socket: Socket) => {
+        // A kept-alive socket is connected already; a new one gets the connect budget.
+        if (!socket.connecting) return;
+        connectTimer = setTimeout(() => {
+          fail(`Could not connect to the receiver within ${this.options.connectTimeoutMs} ms.`);
+          request?.destroy();
+        }, Math.min(this.options.connectTimeoutMs, timeoutMs));
+        socket.once('connect', () => clearTimeout(connectTimer));
+      });
       request.on('response', (response) => {
         const chunks: Buffer[] = [];
         let size = 0;
@@ -107,13 +125,4 @@ export class HttpSender {
 
 function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ERR_SSRF_BLOCKED') return `Blocked: ${error.message}`;
-    return code === undefined ? error.message : `${code}: ${error.message}`;
-  }
-  return String(error);
 }

@@ -17,23 +17,30 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
 
 const encodeCursor = (createdAt: Date, id: string) => Buffer.from(JSON.stringify({ t: createdAt.toISOString(), i: id })).toString('base64url');
 
-/** An endpoint's deliveries, newest first, each with every attempt (keyset pagination, decisions §2). */
+/** `total` is counted up to this many deliveries (a bounded index scan per call). */
+export const DELIVERIES_TOTAL_BOUND = 10_000;
+
+/**
+ * An endpoint's deliveries, newest first (keyset pagination), each with its latest `attemptsListed`
+ * attempts and the number of earlier ones left out; `total` counted up to DELIVERIES_TOTAL_BOUND.
+ */
 export async function listDeliveries(
-  deps: { endpoints: EndpointsRepository; deliveries: DeliveriesRepository },
+  deps: { endpoints: EndpointsRepository; deliveries: DeliveriesRepository; attemptsListed: number },
   input: { orgId: string; endpointId: string; limit: number; cursor?: string | undefined },
 ) {
   const endpoint = await deps.endpoints.find(input.orgId, input.endpointId);
   if (endpoint === null) throw notFound('The webhook endpoint');
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const [rows, total] = await Promise.all([
-    deps.deliveries.page(input.orgId, endpoint.id, input.limit, after),
-    deps.deliveries.count(input.orgId, endpoint.id),
+    deps.deliveries.page(input.orgId, endpoint.id, input.limit, deps.attemptsListed, after),
+    deps.deliveries.countUpTo(input.orgId, endpoint.id, DELIVERIES_TOTAL_BOUND),
   ]);
   const page = rows.slice(0, input.limit);
   const last = page.at(-1);
   return {
     items: page.map(toDeliveryView),
     next_cursor: rows.length > input.limit && last !== undefined ? encodeCursor(last.createdAt, last.id) : null,
-    total,
+    total: total.count,
+    total_exact: total.exact,
   };
 }

@@ -11,8 +11,9 @@ function hmacHex(secret: string, timestamp: number, body: string): string {
 }
 
 /**
- * The signature headers of one attempt. `secrets` lists the current secret first, then the previous
- * one while it is inside its overlap window: receivers holding either verify (any value may match).
+ * The signature headers of one attempt. `secrets` lists the current secret first, then the earlier
+ * ones still inside their overlap windows (newest first): receivers holding any of them verify
+ * (any value may match).
  * Shape A: `X-Svc-Signature: sha256=<hex>[,sha256=<hex>]`; Shape B: `Svc-Signature: t=<ts>,v1=<hex>[,v1=<hex>]`.
  */
 export function signatureHeaders(format: PayloadFormat, secrets: readonly string[], timestamp: number, body: string): Record<string, string> {

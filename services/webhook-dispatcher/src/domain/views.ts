@@ -27,6 +27,7 @@ export function toDeliveryView(row: DeliveryWithAttempts): WebhookDeliveryViewTy
       response_excerpt: attempt.responseExcerpt,
       created_at: attempt.createdAt.toISOString(),
     })),
+    attempts_omitted: Math.max(0, row.attemptCount - row.attempts.length),
     next_attempt_at: row.status === 'pending' && row.nextAttemptAt !== null ? row.nextAttemptAt.toISOString() : null,
     created_at: row.createdAt.toISOString(),
   };

@@ -6,28 +6,36 @@ import { AppError, notFound } from '@svc/errors';
 import type { DeliveriesRepository } from '../data/deliveries.repository.ts';
 import type { EndpointsRepository } from '../data/endpoints.repository.ts';
 import type { AttemptCommands } from '../domain/attempt-commands.ts';
-import type { DeliveryAttempts } from '../domain/attempt-delivery.ts';
 import { createEndpoint } from '../domain/create-endpoint.ts';
 import type { UrlRules } from '../domain/endpoint-url.ts';
 import { listDeliveries } from '../domain/list-deliveries.ts';
 import { replayDelivery } from '../domain/replay-delivery.ts';
 import { rotateSecret } from '../domain/rotate-secret.ts';
 import type { SecretBox } from '../domain/secrets.ts';
-import { testEndpoint } from '../domain/test-endpoint.ts';
+import { testEndpoint, type TestEndpointDeps } from '../domain/test-endpoint.ts';
 import { updateEndpoint } from '../domain/update-endpoint.ts';
 import { toEndpointView } from '../domain/views.ts';
 
-export const webhooksRpc = [webhooksList, webhooksCreate, webhooksUpdate, webhooksDelete, webhooksTest, webhooksRotateSecret, webhooksDeliveriesList, webhooksDeliveryReplay] as const;
+/** The gateway's `/v1/webhooks*` calls, on the dispatcher's RPC queue. */
+export const webhooksRpc = [webhooksList, webhooksCreate, webhooksUpdate, webhooksDelete, webhooksRotateSecret, webhooksDeliveriesList, webhooksDeliveryReplay] as const;
+
+/**
+ * Test sends, on their own lane (`Broker.serveRpc` with `lane: 'tests'`): each waits on a receiver for
+ * up to the test timeout, holding a prefetch slot of that lane only.
+ */
+export const TESTS_LANE = 'tests';
+export const webhooksTestRpc = [webhooksTest] as const;
 
 export interface WebhooksRpcDeps {
   endpoints: EndpointsRepository;
   deliveries: DeliveriesRepository;
   secrets: SecretBox;
-  attempts: DeliveryAttempts;
   commands: AttemptCommands;
   urlRules: UrlRules;
+  maxEndpointsPerOrg: number;
   secretOverlapMs: number;
   replayWindowMs: number;
+  attemptsListed: number;
 }
 
 function orgOf(envelope: Envelope): string {
@@ -36,7 +44,7 @@ function orgOf(envelope: Envelope): string {
 }
 
 export function webhooksRpcHandlers(deps: WebhooksRpcDeps): RpcHandlers<typeof webhooksRpc> {
-  const endpointDeps = { endpoints: deps.endpoints, secrets: deps.secrets, urlRules: deps.urlRules };
+  const endpointDeps = { endpoints: deps.endpoints, secrets: deps.secrets, urlRules: deps.urlRules, maxEndpointsPerOrg: deps.maxEndpointsPerOrg };
   return {
     'webhooks.list.v1': async (env) => ({ items: (await deps.endpoints.list(orgOf(env))).map(toEndpointView) }),
     'webhooks.create.v1': (env) =>
@@ -47,11 +55,16 @@ export function webhooksRpcHandlers(deps: WebhooksRpcDeps): RpcHandlers<typeof w
       if (!(await deps.endpoints.delete(orgOf(env), env.payload.webhook_id))) throw notFound('The webhook endpoint');
       return {};
     },
-    'webhooks.test.v1': (env) => testEndpoint(deps, { orgId: orgOf(env), endpointId: env.payload.webhook_id }),
     'webhooks.rotate_secret.v1': (env) => rotateSecret({ ...endpointDeps, overlapMs: deps.secretOverlapMs }, { orgId: orgOf(env), id: env.payload.webhook_id }),
     'webhooks.deliveries_list.v1': (env) =>
       listDeliveries(deps, { orgId: orgOf(env), endpointId: env.payload.webhook_id, limit: env.payload.limit, cursor: env.payload.cursor }),
     'webhooks.delivery_replay.v1': (env) =>
       replayDelivery({ ...deps, windowMs: deps.replayWindowMs }, { orgId: orgOf(env), endpointId: env.payload.webhook_id, deliveryId: env.payload.delivery_id }),
+  };
+}
+
+export function webhooksTestRpcHandlers(deps: TestEndpointDeps): RpcHandlers<typeof webhooksTestRpc> {
+  return {
+    'webhooks.test.v1': (env) => testEndpoint(deps, { orgId: orgOf(env), endpointId: env.payload.webhook_id }),
   };
 }
