@@ -63,6 +63,9 @@ describe('EndpointsRepository', () => {
     const updated = await t.endpoints.update('org_repo_a', second.id, { events: ['post.queued'], previousSecrets, pausedAt: null });
     expect(updated).toMatchObject({ id: second.id, events: ['post.queued'], previousSecrets, pausedAt: null, url: 'https://example.com/2' });
     expect(updated!.updatedAt.getTime()).toBeGreaterThanOrEqual(second.updatedAt.getTime());
+    // The previous release's dispatchers read the newest earlier secret from its single-secret columns.
+    expect(await t.db.$queryRawUnsafe('SELECT previous_secret_cipher AS cipher, previous_secret_expires_at AS "expiresAt" FROM webhook_endpoints WHERE id = $1::uuid', second.id))
+      .toEqual([{ cipher: 'v1.k1.old', expiresAt: new Date(previousSecrets[0]!.expires_at) }]);
     await t.endpoints.update('org_repo_a', second.id, { status: 'auto_paused', failingSince: new Date(), pausedAt: new Date() });
     expect(await t.endpoints.update('org_repo_a', second.id, { status: 'active', failingSince: null, lastFailureAt: null, pausedAt: null })).toMatchObject({ status: 'active', failingSince: null, pausedAt: null });
 

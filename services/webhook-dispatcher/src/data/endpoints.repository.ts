@@ -142,6 +142,12 @@ export class EndpointsRepository {
     // Column names come from UPDATABLE only; values are parameters ($3 onwards).
     const casts: Partial<Record<keyof typeof UPDATABLE, string>> = { events: '::text[]', previousSecrets: '::jsonb' };
     const sets = fields.map((field, index) => `${UPDATABLE[field]} = $${index + 3}${casts[field] ?? ''}`);
+    const previous = fields.indexOf('previousSecrets');
+    // The newest earlier secret also goes to the single-secret columns that dispatchers of the
+    // previous release read, so they keep signing with it during a rolling update.
+    if (previous >= 0) {
+      sets.push(`previous_secret_cipher = $${previous + 3}::jsonb->0->>'cipher'`, `previous_secret_expires_at = ($${previous + 3}::jsonb->0->>'expires_at')::timestamptz`);
+    }
     const rows = await on.$queryRawUnsafe<EndpointRow[]>(
       `UPDATE webhook_endpoints SET ${[...sets, 'updated_at = now()'].join(', ')}
         WHERE id = $1::uuid AND org_id = $2

@@ -4,4 +4,6 @@ ALTER TABLE "webhook_endpoints" ADD COLUMN "previous_secrets" JSONB NOT NULL DEF
 UPDATE "webhook_endpoints"
    SET "previous_secrets" = jsonb_build_array(jsonb_build_object('cipher', "previous_secret_cipher", 'expires_at', "previous_secret_expires_at"))
  WHERE "previous_secret_cipher" IS NOT NULL AND "previous_secret_expires_at" > now();
-ALTER TABLE "webhook_endpoints" DROP COLUMN "previous_secret_cipher", DROP COLUMN "previous_secret_expires_at";
+-- The single-secret columns stay for dispatchers of the previous release during a rolling update: this
+-- release writes the newest earlier secret into them as well and reads only `previous_secrets`. The
+-- release after this one drops them.
