@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { uniqueName } from '@svc/testing';
@@ -38,7 +39,7 @@ describe('accept-time media imports (publisher)', () => {
     system = await startSystem({ services: ['publisher'] });
     dir = await mkdtemp(path.join(os.tmpdir(), 'accept-import-'));
     const png = await image('png', 40, 30);
-    server = await startServer(Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`/img-${i}.png`, (_req: unknown, res: import('node:http').ServerResponse) => {
+    server = await startServer(Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`/img-${i}.png`, (_req: unknown, res: ServerResponse) => {
       requests += 1;
       res.writeHead(200, { 'content-type': 'image/png' }).end(png);
     }])));
