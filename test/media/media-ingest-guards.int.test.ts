@@ -1,5 +1,5 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import type { ServerResponse } from 'node:http';
+import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
@@ -97,6 +97,22 @@ describe('media ingest guards (gateway + publisher)', () => {
     // The slots came back.
     expect((await upload(png, org)).status).toBe(201);
   }, 60_000);
+
+  it('refuses an upload announcing more than the limit (413) before reading its body', async () => {
+    const token = await system.token();
+    // 600 MB announced, 16 bytes sent: an answer can only come from the headers.
+    const answer = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = httpRequest(`${system.env.MEDIA_PUBLIC_BASE_URL}/v1/media`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'image/png', 'content-length': String(600 * 1024 * 1024) },
+      });
+      req.once('response', resolve).once('error', reject);
+      req.write(png.subarray(0, 16));
+    });
+    const body = JSON.parse((await answer.toArray()).join('')) as { error: { code: string; message: string } };
+    expect(answer.statusCode).toBe(413);
+    expect(body.error).toEqual(expect.objectContaining({ code: 'payload_too_large', message: expect.stringContaining('limit for images') }));
+  });
 
   it('reserves quota before storing: of two parallel uploads that do not both fit, one is refused and never stored', async () => {
     const org = `Bearer ${await system.token()}`;
