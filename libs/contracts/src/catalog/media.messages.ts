@@ -50,6 +50,18 @@ export const publisherMediaCreate = defineMessage({
 
 const MediaRef = Type.Object({ media_id: Type.String({ minLength: 1, maxLength: 200 }) });
 
+/**
+ * Whether any organization has a record under `media_id`: the public URL serves only recorded
+ * files, so bytes stored by an ingest that never recorded them (an orphan awaiting the sweep) are not.
+ */
+export const publisherMediaExists = defineMessage({
+  kind: 'rpc',
+  type: 'publisher.media_exists.v1',
+  service: 'publisher',
+  payload: Type.Object({ media_id: MediaId }),
+  reply: Type.Object({ exists: Type.Boolean() }),
+});
+
 export const publisherMediaGet = defineMessage({ kind: 'rpc', type: 'publisher.media_get.v1', service: 'publisher', payload: MediaRef, reply: MediaView });
 
 /** Newest first, keyset-paginated. */

@@ -10,6 +10,7 @@ import { idempotencyKeyOf, type IdempotencyStore } from '../idempotency/idempote
 import { operations } from '../openapi/operations.ts';
 import type { PublicMediaLimiter } from '../rate-limit/public-media-limiter.ts';
 import { ingestMultipart } from './media-upload.ts';
+import { PublicMediaRecords } from './public-media-records.ts';
 
 export interface MediaRouteDeps {
   rpc: RpcCaller;
@@ -59,10 +60,11 @@ const gone = (maxAgeSeconds: number) =>
  * The media library (decisions §8). Bytes go from the request (or the imported URL) to media
  * storage through a spool file, never whole in memory and never over RabbitMQ; the record is then
  * registered with the publisher, which owns the library's records. The public URL is served here
- * from storage, without credentials: the id is its only secret.
+ * from storage, without credentials, for recorded files only: the id is its only secret.
  */
 export function mediaRoutes(deps: MediaRouteDeps): Route[] {
   type Context = { orgId: string; requestId: string };
+  const records = new PublicMediaRecords(deps.rpc);
 
   /**
    * The organization's quota is reserved once the file is measured and before it is stored, so a
@@ -180,10 +182,11 @@ export function mediaRoutes(deps: MediaRouteDeps): Route[] {
       return { status: 204 };
     }),
 
-    defineRoute(operations.getPublicMedia, async ({ params, headers, address }) => {
+    defineRoute(operations.getPublicMedia, async ({ params, headers, address, requestId }) => {
       const { limiter, maxAgeSeconds } = deps.publicMedia;
       await limiter.admit(address);
-      const object = SAFE_KEY.test(params.file) ? await deps.ingest.storage.stat(params.file) : null;
+      const recorded = SAFE_KEY.test(params.file) && (await records.has(params.file.replace(/\.jpg$/, ''), requestId));
+      const object = recorded ? await deps.ingest.storage.stat(params.file) : null;
       if (object === null) {
         await limiter.missed(address);
         throw gone(maxAgeSeconds);

@@ -1,4 +1,4 @@
-import { publisherMediaCreate, publisherMediaDelete, publisherMediaGet, publisherMediaList, publisherMediaRelease, publisherMediaReserve, type Envelope, type RpcHandlers } from '@svc/contracts';
+import { publisherMediaCreate, publisherMediaDelete, publisherMediaExists, publisherMediaGet, publisherMediaList, publisherMediaRelease, publisherMediaReserve, type Envelope, type RpcHandlers } from '@svc/contracts';
 import { AppError, notFound, validationError } from '@svc/errors';
 import type { MediaStorage } from '@svc/media';
 import type { MediaRepository } from '../data/media.repository.ts';
@@ -6,7 +6,7 @@ import { deleteMedia } from '../domain/delete-media.ts';
 import { toMediaView } from '../domain/media-view.ts';
 import { recordMedia, reserveQuota } from '../domain/record-media.ts';
 
-export const mediaRpc = [publisherMediaReserve, publisherMediaRelease, publisherMediaCreate, publisherMediaGet, publisherMediaList, publisherMediaDelete] as const;
+export const mediaRpc = [publisherMediaReserve, publisherMediaRelease, publisherMediaCreate, publisherMediaGet, publisherMediaList, publisherMediaDelete, publisherMediaExists] as const;
 
 export interface MediaRpcDeps {
   media: MediaRepository;
@@ -77,6 +77,9 @@ export function mediaRpcHandlers(deps: MediaRpcDeps): RpcHandlers<typeof mediaRp
       const last = page[page.length - 1];
       return { items: page.map((row) => toMediaView(row, deps.publicBaseUrl)), next_cursor: rows.length > limit && last !== undefined ? encodeCursor(last.createdAt, last.id) : null, total };
     },
+
+    // Public: no organization; answers only whether a record exists, nothing of it.
+    'publisher.media_exists.v1': async (env) => ({ exists: (await deps.media.existingIds([env.payload.media_id])).has(env.payload.media_id) }),
 
     'publisher.media_delete.v1': async (env) => {
       await deleteMedia(deps, orgOf(env), env.payload.media_id);
