@@ -16,7 +16,14 @@ class WatchedSlots extends ConcurrencySlots {
   held = 0;
   most = 0;
   override acquire(key: string): ReleaseSlot {
-    const release = super.acquire(key);
+    return this.watch(super.acquire(key));
+  }
+
+  override async acquireWithin(key: string, waitMs: number): Promise<ReleaseSlot> {
+    return this.watch(await super.acquireWithin(key, waitMs));
+  }
+
+  private watch(release: ReleaseSlot): ReleaseSlot {
     this.most = Math.max(this.most, (this.held += 1));
     let done = false;
     return () => {
@@ -73,14 +80,18 @@ describe('accept-time media imports (publisher)', () => {
     expect(slots.held).toBe(0);
   });
 
-  it('refuses the whole post with 429 and Retry-After, fetching nothing, while the organization holds every slot', async () => {
+  it('waits in line while the organization holds every slot, and refuses with 429 and Retry-After a post whose deadline passes first', async () => {
     const slots = ingestSlots(4, 2);
     const orgId = uniqueName('org');
     const busy = [slots.acquire(orgId), slots.acquire(orgId)];
     const before = requests;
-    await expect(resolveJobMedia(deps(slots), orgId, [], urls())).rejects.toMatchObject({ code: 'rate_limited', status: 429, headers: { 'Retry-After': '5' } });
+    const waiting = resolveJobMedia(deps(slots), orgId, [], urls().slice(0, 2));
+    const hurried = { ...deps(slots), fetch: { policy: { allowPrivate: true }, deadlineMs: 1 } };
+    await expect(resolveJobMedia(hurried, orgId, [], urls())).rejects.toMatchObject({ code: 'rate_limited', status: 429, headers: { 'Retry-After': '5' } });
     expect(requests).toBe(before);
+
     for (const release of busy) release();
-    expect(await resolveJobMedia(deps(slots), orgId, [], urls().slice(0, 1))).toHaveLength(1);
+    expect(await waiting).toHaveLength(2);
+    expect(requests).toBe(before + 2);
   });
 });

@@ -17,32 +17,44 @@ export interface ConcurrencyLimits {
 export type ReleaseSlot = () => void;
 
 /**
- * A hard bound on concurrent work of one kind in one process, overall and per key. A caller past
- * either bound is refused at once (429 with Retry-After) rather than queued: a queue would keep its
- * request's socket and body open, which is the resource being protected.
+ * A hard bound on concurrent work of one kind in one process, overall and per key. `acquire` refuses
+ * a caller past either bound at once (429 with Retry-After): for a request with a body, a queue
+ * would keep its socket and body open, which is the resource being protected. `acquireWithin` waits
+ * a bounded time in line instead, for callers that hold nothing while they wait.
  */
 export class ConcurrencySlots {
   private running = 0;
   private readonly byKey = new Map<string, number>();
+  private readonly waiting: { key: string; grant: (release: ReleaseSlot) => void }[] = [];
 
   constructor(private readonly limits: ConcurrencyLimits) {}
 
   /** Takes a slot for `key` or throws 429; the returned function gives it back (once). */
   acquire(key: string): ReleaseSlot {
-    const held = this.byKey.get(key) ?? 0;
-    if (held >= this.limits.perKey) throw this.refusal(`${this.limits.keyName} already has ${held} ${this.limits.work} running`);
-    if (this.running >= this.limits.total) throw this.refusal(`The service is running as many ${this.limits.work} as it takes`);
-    this.running += 1;
-    this.byKey.set(key, held + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.running -= 1;
-      const left = (this.byKey.get(key) ?? 1) - 1;
-      if (left === 0) this.byKey.delete(key);
-      else this.byKey.set(key, left);
-    };
+    const refused = this.refusalFor(key);
+    if (refused !== undefined) throw refused;
+    return this.take(key);
+  }
+
+  /** Takes a slot for `key`, waiting up to `waitMs` in line for one (429 after that). */
+  acquireWithin(key: string, waitMs: number): Promise<ReleaseSlot> {
+    const refused = this.refusalFor(key);
+    if (refused === undefined) return Promise.resolve(this.take(key));
+    if (waitMs <= 0) return Promise.reject(refused);
+    return new Promise((resolve, reject) => {
+      const waiter = {
+        key,
+        grant: (release: ReleaseSlot) => {
+          clearTimeout(timer);
+          resolve(release);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiting.splice(this.waiting.indexOf(waiter), 1);
+        reject(this.refusalFor(key) ?? refused);
+      }, waitMs);
+      this.waiting.push(waiter);
+    });
   }
 
   /** Runs `work` holding a slot, given back however it ends. */
@@ -52,6 +64,41 @@ export class ConcurrencySlots {
       return await work();
     } finally {
       release();
+    }
+  }
+
+  private refusalFor(key: string): AppError | undefined {
+    const held = this.byKey.get(key) ?? 0;
+    if (held >= this.limits.perKey) return this.refusal(`${this.limits.keyName} already has ${held} ${this.limits.work} running`);
+    if (this.running >= this.limits.total) return this.refusal(`The service is running as many ${this.limits.work} as it takes`);
+    return undefined;
+  }
+
+  private take(key: string): ReleaseSlot {
+    this.running += 1;
+    this.byKey.set(key, (this.byKey.get(key) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.running -= 1;
+      const left = (this.byKey.get(key) ?? 1) - 1;
+      if (left === 0) this.byKey.delete(key);
+      else this.byKey.set(key, left);
+      this.serveWaiting();
+    };
+  }
+
+  /** Hands freed slots to the waiters first in line that may take them. */
+  private serveWaiting(): void {
+    for (let index = 0; index < this.waiting.length; ) {
+      const waiter = this.waiting[index]!;
+      if (this.refusalFor(waiter.key) !== undefined) {
+        index += 1;
+        continue;
+      }
+      this.waiting.splice(index, 1);
+      waiter.grant(this.take(waiter.key));
     }
   }
 

@@ -31,14 +31,16 @@ export const configSchema = Type.Object({
   /** Dev and tests only: lets media URLs and downloads reach loopback/private addresses. */
   ALLOW_PRIVATE_URLS: Type.Boolean({ default: false }),
   /**
-   * Deadline of importing a post's `media_urls` at accept time (all URLs in parallel). The import runs
-   * inside the gateway's RPC call, so keep it below the gateway's RPC_TIMEOUT_MS; larger files are
-   * uploaded to the library first (POST /v1/media) and posted by `media_ids`.
+   * Deadline of importing a post's `media_urls` at accept time, all of its URLs together (waiting for
+   * an ingest slot included). The import runs inside the gateway's RPC call, so keep it below the
+   * gateway's RPC_TIMEOUT_MS; larger files are uploaded to the library first (POST /v1/media) and
+   * posted by `media_ids`.
    */
   MEDIA_ACCEPT_IMPORT_DEADLINE_MS: Type.Integer({ minimum: 100, default: 4000 }),
   /**
    * A post's `media_urls` imported at once at accept time; each holds one of the process's ingest
-   * slots (MEDIA_INGEST_CONCURRENCY, MEDIA_INGEST_ORG_CONCURRENCY), so fewer when they are taken.
+   * slots (MEDIA_INGEST_CONCURRENCY, MEDIA_INGEST_ORG_CONCURRENCY), so fewer when they are taken. A
+   * post finding none free waits in line for one until its deadline, then answers 429.
    */
   MEDIA_ACCEPT_IMPORT_CONCURRENCY: Type.Integer({ minimum: 1, default: 2 }),
   /**

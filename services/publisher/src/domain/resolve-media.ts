@@ -21,11 +21,12 @@ interface Imported {
 }
 
 /**
- * The job's slots, taken before any download: the first one or a 429 for the whole job, then up to
- * `perJob` while the organization and the process have them free.
+ * The job's slots, taken before any download: the first one waiting in line until the job's
+ * deadline (then a 429 for the whole job: the accept's message is all it holds meanwhile), then up
+ * to `perJob` while the organization and the process have them free.
  */
-function takeSlots(deps: ResolveMediaDeps, orgId: string, wanted: number): ReleaseSlot[] {
-  const held = [deps.slots.acquire(orgId)];
+async function takeSlots(deps: ResolveMediaDeps, orgId: string, wanted: number, deadlineAt: number): Promise<ReleaseSlot[]> {
+  const held = [await deps.slots.acquireWithin(orgId, deadlineAt - Date.now())];
   while (held.length < Math.min(wanted, deps.perJob)) {
     try {
       held.push(deps.slots.acquire(orgId));
@@ -36,14 +37,19 @@ function takeSlots(deps: ResolveMediaDeps, orgId: string, wanted: number): Relea
   return held;
 }
 
-/** Imports `urls` with one worker per slot held; settles every URL, like Promise.allSettled. */
+/**
+ * Imports `urls` with one worker per slot held, all within one deadline for the job (the accept runs
+ * inside the gateway's RPC call); settles every URL, like Promise.allSettled.
+ */
 async function importAll(deps: ResolveMediaDeps, orgId: string, urls: readonly string[]): Promise<PromiseSettledResult<Imported>[]> {
-  const slots = takeSlots(deps, orgId, urls.length);
+  const deadlineAt = Date.now() + deps.fetch.deadlineMs;
+  const slots = await takeSlots(deps, orgId, urls.length, deadlineAt);
   const outcomes: PromiseSettledResult<Imported>[] = new Array(urls.length);
   let next = 0;
   const worker = async () => {
     for (let position = next++; position < urls.length; position = next++) {
-      outcomes[position] = await importOne(deps, orgId, urls[position]!).then((value) => ({ status: 'fulfilled' as const, value }), (reason: unknown) => ({ status: 'rejected' as const, reason }));
+      const fetch = { ...deps.fetch, deadlineMs: Math.max(1, deadlineAt - Date.now()) };
+      outcomes[position] = await importOne(deps, orgId, urls[position]!, fetch).then((value) => ({ status: 'fulfilled' as const, value }), (reason: unknown) => ({ status: 'rejected' as const, reason }));
     }
   };
   try {
@@ -55,10 +61,10 @@ async function importAll(deps: ResolveMediaDeps, orgId: string, urls: readonly s
 }
 
 /** Downloads one URL, its quota reserved before its bytes are stored (and given back if storing fails). */
-async function importOne(deps: ResolveMediaDeps, orgId: string, url: string): Promise<Imported> {
+async function importOne(deps: ResolveMediaDeps, orgId: string, url: string, fetch: UrlFetchOptions): Promise<Imported> {
   let reservationId: string | undefined;
   try {
-    const stored = await importUrl(deps.ingest, url, deps.fetch, {
+    const stored = await importUrl(deps.ingest, url, fetch, {
       beforeStore: async (facts, renditionBytes) => {
         reservationId = await reserveQuota(deps, orgId, facts.sizeBytes + (renditionBytes ?? 0));
       },
