@@ -41,6 +41,7 @@ describe('accept-time media imports (publisher)', () => {
   let dir: string;
   let requests = 0;
   let deps: (slots: ConcurrencySlots) => ResolveMediaDeps;
+  let stored: () => Promise<number>;
 
   beforeAll(async () => {
     system = await startSystem({ services: ['publisher'] });
@@ -52,6 +53,11 @@ describe('accept-time media imports (publisher)', () => {
     }])));
     const media = new MediaRepository(system.workers.publisher!.runtime.db as unknown as PrismaClient);
     const storage = createLocalStorage(path.join(dir, 'store'));
+    stored = async () => {
+      const keys: string[] = [];
+      for await (const object of storage.list()) keys.push(object.key);
+      return keys.length;
+    };
     deps = (slots) => ({
       media,
       ingest: { storage, tmpDir: path.join(dir, 'tmp'), limits: { maxImageBytes: 1 << 20, maxGifBytes: 1 << 20, maxVideoBytes: 8 << 20 } },
@@ -93,5 +99,12 @@ describe('accept-time media imports (publisher)', () => {
     for (const release of busy) release();
     expect(await waiting).toHaveLength(2);
     expect(requests).toBe(before + 2);
+  });
+
+  it('refuses a post whose media would pass the organization quota (413) before storing any of it', async () => {
+    const before = await stored();
+    const full = { ...deps(ingestSlots(4, 2)), quotaBytes: 100 };
+    await expect(resolveJobMedia(full, uniqueName('org'), [], urls().slice(0, 3))).rejects.toMatchObject({ code: 'payload_too_large', details: [expect.objectContaining({ rule: 'org_storage_quota' })] });
+    expect(await stored()).toBe(before);
   });
 });

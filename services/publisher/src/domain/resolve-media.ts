@@ -76,6 +76,9 @@ async function importOne(deps: ResolveMediaDeps, orgId: string, url: string, fet
   }
 }
 
+const concernsTheJob = (reason: unknown) =>
+  !isAppError(reason) || reason.code === 'rate_limited' || reason.details?.[0]?.rule === 'org_storage_quota';
+
 /**
  * The media of a new job, in order: its `media_ids` (records of the organization; unknown or
  * foreign ids are a 400 naming them), then its `media_urls`, each distinct URL imported into the
@@ -107,8 +110,8 @@ export async function resolveJobMedia(deps: ResolveMediaDeps, orgId: string, med
   });
   if (details.length > 0) {
     await cleanup();
-    // An internal failure or a full process is the job's answer, not a problem of one URL.
-    const whole = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected' && (!isAppError(outcome.reason) || outcome.reason.code === 'rate_limited'));
+    // An internal failure, a full process or a full quota is the job's answer, not a problem of one URL.
+    const whole = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected' && concernsTheJob(outcome.reason));
     if (whole !== undefined) throw whole.reason;
     throw validationError('Some media URLs cannot be used.', details);
   }
