@@ -118,6 +118,14 @@ function containerEnv(service: ServiceFacts): Map<string, EnvSource> {
   return env;
 }
 
+/** A Kubernetes quantity in bytes (`2560Mi`, `2Gi`). */
+function bytesOf(quantity: string): number {
+  const match = /^(\d+)(Ki|Mi|Gi)?$/.exec(quantity);
+  if (match === null) throw new Error(`not a quantity: ${quantity}`);
+  const units = { '': 1, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3 };
+  return Number(match[1]) * units[(match[2] ?? '') as keyof typeof units];
+}
+
 function resolved(service: ServiceFacts, name: string): string | undefined {
   const source = containerEnv(service).get(name);
   if (source?.value !== undefined) return source.value;
@@ -397,7 +405,11 @@ describe('secrets and config', () => {
       const env = containerEnv(service);
       for (const key of ['MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY']) expect(env.get(key)?.secret?.name).toBe('social-media');
       const tmp = list(podSpec(service).volumes, `${service.name} volumes`).find((volume) => get(volume, 'name') === 'tmp');
-      expect(get(tmp, 'emptyDir.sizeLimit')).toBe('2Gi');
+      const sizeLimit = bytesOf(str(get(tmp, 'emptyDir.sizeLimit'), `${service.name} tmp sizeLimit`));
+      // What concurrent ingests can spool: MEDIA_INGEST_CONCURRENCY x the largest per-type limit.
+      const ingests = resolved(service, 'PUBLISHER_ROLES') === 'deliver' ? 0 : Number(resolved(service, 'MEDIA_INGEST_CONCURRENCY') ?? 4);
+      const largest = Number(resolved(service, 'MEDIA_MAX_VIDEO_BYTES') ?? 512 * 1024 * 1024);
+      expect({ service: service.name, fits: sizeLimit >= ingests * largest }).toEqual({ service: service.name, fits: true });
     }
   });
 

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { connectionConfig, dropDatabase, openPgDatabase } from '@svc/db';
 import { createLogger } from '@svc/logger';
+import { storageFromConfig, type MediaStorage } from '@svc/media';
 import { openServiceRuntime, runWorkerService, type DatabaseClient, type RunningWorker, type ServiceRuntime, type WorkerWiring } from '@svc/runtime';
 import { TEST_AMQP_URL, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName, uniqueNamespace } from '@svc/testing';
 import { SignJWT } from 'jose';
@@ -143,6 +144,8 @@ export function harnessEnv(namespace: string, sandboxUrl: string, media: { dir: 
 export interface SystemOptions {
   services: ServiceName[];
   env?: Record<string, string>;
+  /** Wraps the gateway's media storage, e.g. to count what it stores. */
+  wrapMediaStorage?: (storage: MediaStorage) => MediaStorage;
   /** Collects every log line of every service (level debug) here, e.g. to prove no secret is logged. */
   logLines?: string[];
 }
@@ -211,7 +214,8 @@ export async function startSystem(options: SystemOptions): Promise<SystemHarness
     openClient: openPgDatabase,
   });
   const redis = await connectedRedisClient(TEST_REDIS_URL);
-  const gateway = composeGateway({ config: gatewayConfig, runtime: gatewayRuntime, redis, logger: gatewayLogger, isDraining: () => false, rateLimitPrefix: uniqueName('rl') });
+  const mediaStorage = options.wrapMediaStorage?.(storageFromConfig(gatewayConfig));
+  const gateway = composeGateway({ config: gatewayConfig, runtime: gatewayRuntime, redis, logger: gatewayLogger, isDraining: () => false, rateLimitPrefix: uniqueName('rl'), ...(mediaStorage === undefined ? {} : { mediaStorage }) });
   publicServer.on('request', gateway);
 
   const token = (orgId = uniqueName('org')) =>

@@ -27,6 +27,12 @@ describe('toErrorBody', () => {
     expect(fromErrorBody({ error: { code: 'nope', message: 'x' } })).toBeUndefined();
   });
 
+  it('rebuilds Retry-After of a 429 sent over RPC from its detail, so the caller is told when to retry', () => {
+    const refused = new AppError('rate_limited', 'Busy; retry in 5 s.', { retryable: true, headers: { 'Retry-After': '5' }, details: [{ message: 'busy', retry_after_seconds: 5 }] });
+    const rebuilt = fromErrorBody(toErrorBody(refused, 'r').body);
+    expect(rebuilt).toMatchObject({ code: 'rate_limited', status: 429, retryable: true, headers: { 'Retry-After': '5' } });
+  });
+
   describe('an unexpected error that only says a dependency is down or full', () => {
     // The shapes node-postgres and Prisma's driver adapter give (seen against a real server that refused).
     const prismaWith = (cause: Record<string, unknown>) => Object.assign(new Error('Raw query failed.'), { name: 'PrismaClientKnownRequestError', code: 'P2010', meta: { driverAdapterError: { name: 'DriverAdapterError', cause } } });

@@ -33,5 +33,8 @@ export function fromErrorBody(value: unknown): AppError | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const { code, message, details } = error as { code?: unknown; message?: unknown; details?: unknown };
   if (!isErrorCode(code) || typeof message !== 'string') return undefined;
-  return new AppError(code, message, Array.isArray(details) ? { details: details as ErrorDetail[] } : {});
+  if (!Array.isArray(details)) return new AppError(code, message);
+  // Headers do not travel in the body: a 429 carries its wait as a detail to rebuild Retry-After.
+  const wait = (details as ErrorDetail[]).find((detail) => typeof detail.retry_after_seconds === 'number')?.retry_after_seconds;
+  return new AppError(code, message, { details: details as ErrorDetail[], ...(code === 'rate_limited' && typeof wait === 'number' ? { retryable: true, headers: { 'Retry-After': String(wait) } } : {}) });
 }

@@ -48,7 +48,7 @@ const broken = (rule: CompatibilityRule, message: string): NetworkCompatibility 
 const mb = (bytes: number) => `${Math.round((bytes / MB) * 10) / 10} MB`;
 
 /** The file as the network would see it: PNG/WebP become their JPEG rendition where that fixes the format. */
-function check(limits: Limits, facts: MediaFacts, renditionBytes: number | null): NetworkCompatibility {
+function check(limits: Limits, facts: Omit<MediaFacts, 'sha256'>, renditionBytes: number | null): NetworkCompatibility {
   const { width, height, durationMs } = facts;
   const aspect = width !== null && height !== null && height > 0 ? width / height : null;
   if (facts.kind === 'image') {
@@ -81,6 +81,6 @@ function check(limits: Limits, facts: MediaFacts, renditionBytes: number | null)
   return ok;
 }
 
-export function compatibilityOf(facts: MediaFacts, renditionBytes: number | null): Compatibility {
+export function compatibilityOf(facts: Omit<MediaFacts, 'sha256'>, renditionBytes: number | null): Compatibility {
   return Object.fromEntries(NETWORKS.map((network) => [network, check(NETWORK_LIMITS[network], facts, renditionBytes)])) as Compatibility;
 }

@@ -28,6 +28,19 @@ export const mediaConfigSchema = {
   MEDIA_MAX_VIDEO_BYTES: Type.Integer({ minimum: 1, default: 512 * 1024 * 1024 }),
   /** Bytes of media (originals and renditions) one organization may keep. */
   MEDIA_ORG_QUOTA_BYTES: Type.Integer({ minimum: 1, default: 10 * 1024 * 1024 * 1024 }),
+  /**
+   * Ingests (uploads, imports, verifications; the publisher's accept-time imports) one process runs
+   * at once; past it a 429 with Retry-After. With the per-type limits this sizes the temp space:
+   * MEDIA_TMP_DIR needs this x MEDIA_MAX_VIDEO_BYTES (docs/operations.md, "Temp space").
+   */
+  MEDIA_INGEST_CONCURRENCY: Type.Integer({ minimum: 1, default: 4 }),
+  /** Of those, how many one organization may hold in one process, so one tenant cannot take them all. */
+  MEDIA_INGEST_ORG_CONCURRENCY: Type.Integer({ minimum: 1, default: 2 }),
+  /**
+   * Bytes `POST /v1/media/verify` reads of a URL at most: the type and image dimensions come from the
+   * first bytes, a video's from its head when its index (moov) is at the front.
+   */
+  MEDIA_VERIFY_HEAD_BYTES: Type.Integer({ minimum: 4100, default: 4 * 1024 * 1024 }),
   /** Whole-download deadline of an import or a verification. */
   MEDIA_IMPORT_DEADLINE_MS: Type.Integer({ minimum: 100, default: 120_000 }),
   /**

@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
 import { AppError } from '@svc/errors';
 import { boundedFetch, FetchLimitError, type SsrfPolicy } from '@svc/http';
-import { analyse, ingest, tooLarge, type Analysis, type AnalyseDeps, type IngestDeps, type StoredMedia } from './ingest.ts';
+import { ingest, tooLarge, type AnalyseDeps, type IngestDeps, type IngestOptions, type StoredMedia } from './ingest.ts';
+import { verifyStream, type Verification, type VerifyDeps } from './verify.ts';
 
 export interface UrlFetchOptions {
   policy: SsrfPolicy;
@@ -56,11 +57,14 @@ async function open(url: string, options: UrlFetchOptions, deps: AnalyseDeps) {
   }
 }
 
-/** Streams the body through `consume`, turning limit failures met mid-body into the same answers. */
-async function consumeBody<T>(url: string, options: UrlFetchOptions, deps: AnalyseDeps, consume: (body: Readable) => Promise<T>): Promise<T> {
+/**
+ * Streams the body through `consume` with the server's Content-Length, which is held against the
+ * sniffed type's limit once the first bytes are in; limit failures met mid-body get the same answers.
+ */
+async function consumeBody<T>(url: string, options: UrlFetchOptions, deps: AnalyseDeps, consume: (body: Readable, contentLength: number | undefined) => Promise<T>): Promise<T> {
   const { response, maxBytes } = await open(url, options, deps);
   try {
-    return await consume(response.body);
+    return await consume(response.body, response.contentLength);
   } catch (error) {
     if (error instanceof FetchLimitError) throw fetchFailure(url, error, maxBytes);
     throw error;
@@ -70,9 +74,9 @@ async function consumeBody<T>(url: string, options: UrlFetchOptions, deps: Analy
 }
 
 /** Downloads a URL into the library (SSRF-guarded, bounded), like an upload. */
-export const importUrl = (deps: IngestDeps, url: string, options: UrlFetchOptions): Promise<StoredMedia> =>
-  consumeBody(url, options, deps, (body) => ingest(deps, body));
+export const importUrl = (deps: IngestDeps, url: string, options: UrlFetchOptions, ingestOptions: Omit<IngestOptions, 'declaredBytes'> = {}): Promise<StoredMedia> =>
+  consumeBody(url, options, deps, (body, declaredBytes) => ingest(deps, body, { ...ingestOptions, declaredBytes }));
 
-/** Checks a URL as an import would, storing nothing. */
-export const verifyUrl = (deps: AnalyseDeps, url: string, options: UrlFetchOptions): Promise<Analysis> =>
-  consumeBody(url, options, deps, (body) => analyse(deps, body));
+/** Checks a URL reading only its headers and first bytes (verify.ts), storing nothing. */
+export const verifyUrl = (deps: VerifyDeps, url: string, options: UrlFetchOptions): Promise<Verification> =>
+  consumeBody(url, options, deps, (body, contentLength) => verifyStream(deps, body, contentLength));

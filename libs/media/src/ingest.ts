@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { AppError } from '@svc/errors';
-import { fromFile } from 'file-type';
+import { fromBuffer } from 'file-type';
 import { compatibilityOf, type Compatibility } from './compatibility.ts';
 import type { MediaDecoder } from './decoder.ts';
 import { isSupportedType, kindOf, needsJpegRendition, SUPPORTED_TYPES, type MediaFacts, type SupportedType } from './facts.ts';
@@ -54,18 +54,75 @@ export function limitFor(type: SupportedType, limits: MediaLimits): number {
   return kindOf(type) === 'video' ? limits.maxVideoBytes : limits.maxImageBytes;
 }
 
-/** 413 naming the limit; the spool stops at the largest limit, the per-type one applies after sniffing. */
+/** 413 naming the limit that applies to the file. */
 export const tooLarge = (limit: number, what = 'media files') =>
   new AppError('payload_too_large', `The file is larger than the ${mb(limit)} limit for ${what}.`, { details: [{ path: '/body', message: `larger than ${limit} bytes`, rule: 'max_bytes', limit }] });
 
-async function measure(spooled: Spooled, deps: AnalyseDeps): Promise<{ facts: MediaFacts; renditionBytes: number | null }> {
-  const sniffed = await fromFile(spooled.path);
+const largestLimit = (limits: MediaLimits) => Math.max(limits.maxImageBytes, limits.maxGifBytes, limits.maxVideoBytes);
+const describe = (type: SupportedType) => (type === 'image/gif' ? 'GIFs' : `${kindOf(type)}s`);
+
+/** file-type's sample: every supported type is told apart within its first 4100 bytes. */
+export const SNIFF_BYTES = 4100;
+
+/** The type of a file by its first bytes (415 when it is none the library takes). */
+export async function sniffType(head: Buffer): Promise<SupportedType> {
+  const sniffed = await fromBuffer(head);
   if (sniffed === undefined || !isSupportedType(sniffed.mime)) {
     throw new AppError('unsupported_media_type', `The file is ${sniffed === undefined ? 'of an unknown type' : sniffed.mime} by its content; the library takes ${SUPPORTED_TYPES.join(', ')}.`);
   }
-  const contentType = sniffed.mime;
-  const limit = limitFor(contentType, deps.limits);
-  if (spooled.sizeBytes > limit) throw tooLarge(limit, contentType === 'image/gif' ? 'GIFs' : `${kindOf(contentType)}s`);
+  return sniffed.mime;
+}
+
+/**
+ * Refuses an announced length (Content-Length) past the limit before any byte is read: the limit of
+ * `type` when it is known, otherwise the largest limit.
+ */
+export function refuseDeclaredLength(declaredBytes: number | undefined, limits: MediaLimits, type?: SupportedType): void {
+  if (declaredBytes === undefined) return;
+  const limit = type === undefined ? largestLimit(limits) : limitFor(type, limits);
+  if (declaredBytes > limit) throw tooLarge(limit, type === undefined ? 'media files' : describe(type));
+}
+
+export interface IngestOptions {
+  /** The length the sender announced; refused past the sniffed type's limit before the rest is read. */
+  declaredBytes?: number | undefined;
+  /**
+   * Runs once the file is measured and before anything is stored (the quota reservation); when it
+   * throws nothing is stored.
+   */
+  beforeStore?: (facts: MediaFacts, renditionBytes: number | null) => Promise<void>;
+}
+
+interface SpooledMedia extends Spooled {
+  contentType: SupportedType;
+}
+
+/**
+ * Spools a stream, sniffing its first bytes: the rest is read only up to the limit of the type
+ * found (a PNG stops at the image limit, not at the video one), and an announced length past that
+ * limit is refused before the rest is read.
+ */
+async function spoolOrRefuse(source: Readable, deps: AnalyseDeps, declaredBytes: number | undefined): Promise<SpooledMedia> {
+  refuseDeclaredLength(declaredBytes, deps.limits);
+  let contentType: SupportedType | undefined;
+  try {
+    const spooled = await spool(source, deps.tmpDir, {
+      headBytes: SNIFF_BYTES,
+      capFor: async (head) => {
+        contentType = await sniffType(head);
+        refuseDeclaredLength(declaredBytes, deps.limits, contentType);
+        return limitFor(contentType, deps.limits);
+      },
+    });
+    return { ...spooled, contentType: contentType! };
+  } catch (error) {
+    if (error instanceof SpoolTooLarge) throw tooLarge(error.limit, contentType === undefined ? 'media files' : describe(contentType));
+    throw error;
+  }
+}
+
+async function measure(spooled: SpooledMedia): Promise<{ facts: MediaFacts; renditionBytes: number | null }> {
+  const { contentType } = spooled;
   let dimensions;
   try {
     dimensions = await probe(spooled.path, contentType, deps.decoder);
@@ -82,36 +139,17 @@ async function measure(spooled: Spooled, deps: AnalyseDeps): Promise<{ facts: Me
   return { facts, renditionBytes };
 }
 
-async function spoolOrRefuse(source: Readable, deps: AnalyseDeps): Promise<Spooled> {
-  const cap = Math.max(deps.limits.maxImageBytes, deps.limits.maxGifBytes, deps.limits.maxVideoBytes);
-  try {
-    return await spool(source, deps.tmpDir, cap);
-  } catch (error) {
-    if (error instanceof SpoolTooLarge) throw tooLarge(error.limit);
-    throw error;
-  }
-}
-
-/** Measures a stream (type from its bytes, size, dimensions, duration) and stores nothing. */
-export async function analyse(deps: AnalyseDeps, source: Readable): Promise<Analysis> {
-  const spooled = await spoolOrRefuse(source, deps);
-  try {
-    const { facts, renditionBytes } = await measure(spooled, deps);
-    return { facts, compatibility: compatibilityOf(facts, renditionBytes) };
-  } finally {
-    await spooled.cleanup();
-  }
-}
-
 /**
- * Ingests a stream into the library: spooled to disk (never whole in memory), sniffed, measured,
- * given a JPEG rendition when PNG/WebP, and stored under a new unguessable id. The caller records it;
- * if recording fails it must `discard` the stored objects.
+ * Ingests a stream into the library: spooled to disk (never whole in memory) up to its sniffed
+ * type's limit, measured, given a JPEG rendition when PNG/WebP, and stored under a new unguessable
+ * id once `beforeStore` agreed. The caller records it; if recording fails it must `discard` the
+ * stored objects.
  */
-export async function ingest(deps: IngestDeps, source: Readable): Promise<StoredMedia> {
-  const spooled = await spoolOrRefuse(source, deps);
+export async function ingest(deps: IngestDeps, source: Readable, options: IngestOptions = {}): Promise<StoredMedia> {
+  const spooled = await spoolOrRefuse(source, deps, options.declaredBytes);
   try {
-    const { facts, renditionBytes } = await measure(spooled, deps);
+    const { facts, renditionBytes } = await measure(spooled);
+    await options.beforeStore?.(facts, renditionBytes);
     const mediaId = newMediaId();
     await deps.storage.putFile(mediaId, spooled.path, facts.contentType);
     let rendition: Rendition | null = null;

@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { assertSafeKey, type ByteRange, type MediaStorage, type StoredObject } from './storage.ts';
+import { assertSafeKey, SAFE_KEY, type ByteRange, type MediaStorage, type StoredObject } from './storage.ts';
 
 /**
  * A directory: `{key}` holds the bytes, `{key}.meta.json` the sniffed content type. Writes land under
@@ -44,6 +44,23 @@ export function createLocalStorage(root: string): MediaStorage {
     async delete(key) {
       await rm(file(key), { force: true });
       await rm(`${file(key)}.meta.json`, { force: true });
+    },
+    async *list() {
+      let names: string[];
+      try {
+        names = await readdir(dir);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw error;
+      }
+      for (const key of names.filter((name) => SAFE_KEY.test(name))) {
+        try {
+          yield { key, modifiedAt: (await stat(path.join(dir, key))).mtime };
+        } catch (error) {
+          // Deleted since the listing.
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        }
+      }
     },
   };
 }

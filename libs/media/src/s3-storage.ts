@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, paginateListObjectsV2, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { assertSafeKey, type MediaStorage } from './storage.ts';
+import { assertSafeKey, SAFE_KEY, type MediaStorage } from './storage.ts';
 
 export interface S3StorageOptions {
   bucket: string;
@@ -53,6 +53,14 @@ export function createS3Storage(options: S3StorageOptions): MediaStorage {
     async delete(key) {
       assertSafeKey(key);
       await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+    },
+    async *list() {
+      // Keys start with `med_`: the prefix keeps any other object of a shared bucket out of the listing.
+      for await (const page of paginateListObjectsV2({ client, pageSize: 1000 }, { Bucket, Prefix: 'med_' })) {
+        for (const object of page.Contents ?? []) {
+          if (object.Key !== undefined && SAFE_KEY.test(object.Key)) yield { key: object.Key, modifiedAt: object.LastModified ?? new Date(0) };
+        }
+      }
     },
   };
 }

@@ -12,19 +12,57 @@ export class SpoolTooLarge extends Error {
   }
 }
 
-/** Hashes and counts what passes, failing past the cap: the memory held is one chunk, whatever the file. */
+export interface SpoolOptions {
+  /** Bytes held back and handed to `capFor` before anything is written. */
+  headBytes: number;
+  /**
+   * The cap for this file, decided from its first bytes (or all of them when shorter); throwing
+   * refuses the file with nothing more read.
+   */
+  capFor: (head: Buffer) => Promise<number>;
+}
+
+/**
+ * Hashes and counts what passes, holding the first bytes back until the cap is known: the rest of
+ * the file is read only while under the cap of its own type, and the memory held is one chunk (plus
+ * the head) whatever the file.
+ */
 class Measure extends Transform {
   readonly hash = createHash('sha256');
   bytes = 0;
-  constructor(private readonly maxBytes: number) {
+  private cap: number | undefined;
+  private head: Buffer[] = [];
+
+  constructor(private readonly options: SpoolOptions) {
     super();
+  }
+
+  private release(callback: TransformCallback): void {
+    const head = Buffer.concat(this.head);
+    this.head = [];
+    this.options.capFor(head).then((cap) => {
+      this.cap = cap;
+      if (this.bytes > cap) return callback(new SpoolTooLarge(cap));
+      this.hash.update(head);
+      callback(null, head);
+    }, (error: unknown) => callback(error as Error));
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.bytes += chunk.length;
-    if (this.bytes > this.maxBytes) return callback(new SpoolTooLarge(this.maxBytes));
+    if (this.cap === undefined) {
+      this.head.push(chunk);
+      if (this.bytes < this.options.headBytes) return callback();
+      return this.release(callback);
+    }
+    if (this.bytes > this.cap) return callback(new SpoolTooLarge(this.cap));
     this.hash.update(chunk);
     callback(null, chunk);
+  }
+
+  override _flush(callback: TransformCallback): void {
+    if (this.cap !== undefined) return callback();
+    this.release(callback);
   }
 }
 
@@ -36,15 +74,15 @@ export interface Spooled {
   cleanup: () => Promise<void>;
 }
 
-/** Streams a source to a temporary file, measuring it on the way. */
-export async function spool(source: Readable, tmpDir: string, maxBytes: number): Promise<Spooled> {
+/** Streams a source to a temporary file, measuring it on the way and stopping at its cap. */
+export async function spool(source: Readable, tmpDir: string, options: SpoolOptions): Promise<Spooled> {
   await mkdir(tmpDir, { recursive: true });
   const file = path.join(path.resolve(tmpDir), `spool-${randomBytes(12).toString('hex')}`);
   const cleanup = async () => {
     await rm(file, { force: true });
     await rm(`${file}.jpg`, { force: true });
   };
-  const measure = new Measure(maxBytes);
+  const measure = new Measure(options);
   try {
     await pipeline(source, measure, createWriteStream(file));
   } catch (error) {

@@ -46,6 +46,11 @@ describe('S3 storage (s3rver)', () => {
     expect(await storage.stat(`${stored.mediaId}.jpg`)).toEqual(expect.objectContaining({ contentType: 'image/jpeg' }));
     expect(await readAll(await storage.read(stored.mediaId))).toEqual(png);
     expect(await readAll(await storage.read(stored.mediaId, { start: 1, end: 3 }))).toEqual(png.subarray(1, 4));
+    // The orphan sweep's listing: both keys, with when they were written.
+    const listed = [];
+    for await (const object of storage.list()) listed.push(object);
+    expect(listed.map((object) => object.key).sort()).toEqual([stored.mediaId, `${stored.mediaId}.jpg`]);
+    expect(listed.every((object) => object.modifiedAt.getTime() > Date.now() - 60_000)).toBe(true);
     await discard(storage, stored.mediaId);
     expect(await storage.stat(stored.mediaId)).toBeNull();
     expect(await storage.stat(`${stored.mediaId}.jpg`)).toBeNull();

@@ -1,6 +1,6 @@
 import type { PgDatabase } from '@svc/db';
 import type { Logger } from '@svc/logger';
-import { decoderFromConfig, storageFromConfig, type MediaStorage } from '@svc/media';
+import { decoderFromConfig, ingestSlots, storageFromConfig, type MediaStorage } from '@svc/media';
 import type { ServiceRuntime } from '@svc/runtime';
 import type { Redis } from 'ioredis';
 import { createApp } from './app.ts';
@@ -16,6 +16,7 @@ import { rpcCaller } from './http/rpc-caller.ts';
 import { IdempotencyStore } from './idempotency/idempotency-store.ts';
 import { buildOpenApiDocument } from './openapi/build-openapi.ts';
 import { operations } from './openapi/operations.ts';
+import { PublicMediaLimiter } from './rate-limit/public-media-limiter.ts';
 import { RateLimiter } from './rate-limit/rate-limiter.ts';
 import { accountRoutes } from './routes/accounts.routes.ts';
 import { analyticsRoutes } from './routes/analytics.routes.ts';
@@ -92,6 +93,19 @@ export function composeGateway(parts: GatewayParts) {
           decoder: decoderFromConfig(config),
         },
         fetch: { policy: { allowPrivate: config.ALLOW_PRIVATE_URLS }, deadlineMs: config.MEDIA_IMPORT_DEADLINE_MS },
+        slots: ingestSlots(config.MEDIA_INGEST_CONCURRENCY, config.MEDIA_INGEST_ORG_CONCURRENCY),
+        verifyHeadBytes: config.MEDIA_VERIFY_HEAD_BYTES,
+        publicMedia: {
+          limiter: new PublicMediaLimiter(redis, {
+            perAddress: config.MEDIA_PUBLIC_RATE_PER_ADDRESS,
+            missesPerAddress: config.MEDIA_PUBLIC_MISSES_PER_ADDRESS,
+            windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+            streams: config.MEDIA_PUBLIC_STREAMS,
+            streamsPerAddress: config.MEDIA_PUBLIC_STREAMS_PER_ADDRESS,
+            ...(parts.rateLimitPrefix === undefined ? {} : { keyPrefix: parts.rateLimitPrefix }),
+          }),
+          maxAgeSeconds: config.MEDIA_PUBLIC_MAX_AGE_SECONDS,
+        },
       }),
       ...(parts.extraRoutes ?? []),
     ],

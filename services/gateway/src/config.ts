@@ -44,6 +44,22 @@ export const configSchema = Type.Object({
   ...mediaConfigSchema,
   /** Dev and tests only: lets media imports and verifications reach loopback/private addresses. */
   ALLOW_PRIVATE_URLS: Type.Boolean({ default: false }),
+  /**
+   * Public media (`GET /media/{file}`), per client address and RATE_LIMIT_WINDOW_SECONDS, counted in
+   * Redis across replicas: requests, and of those the misses (each one a storage lookup that found
+   * nothing, e.g. guessed ids).
+   */
+  MEDIA_PUBLIC_RATE_PER_ADDRESS: Type.Integer({ minimum: 1, default: 1200 }),
+  MEDIA_PUBLIC_MISSES_PER_ADDRESS: Type.Integer({ minimum: 1, default: 60 }),
+  /**
+   * Public media bodies one gateway process streams at once, in all and to one client address. The
+   * networks' crawlers fetch a post's files in bursts from a few addresses (a carousel is 10 files),
+   * and a 429 fails the post on the network: keep these well above such a burst.
+   */
+  MEDIA_PUBLIC_STREAMS: Type.Integer({ minimum: 1, default: 128 }),
+  MEDIA_PUBLIC_STREAMS_PER_ADDRESS: Type.Integer({ minimum: 1, default: 16 }),
+  /** How long caches may keep a public media file: a deleted file stops being served within this. */
+  MEDIA_PUBLIC_MAX_AGE_SECONDS: Type.Integer({ minimum: 0, default: 300 }),
 });
 
 export type GatewayConfig = Static<typeof configSchema>;

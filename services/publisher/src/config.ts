@@ -31,11 +31,31 @@ export const configSchema = Type.Object({
   /** Dev and tests only: lets media URLs and downloads reach loopback/private addresses. */
   ALLOW_PRIVATE_URLS: Type.Boolean({ default: false }),
   /**
-   * Deadline of importing a post's `media_urls` at accept time (all URLs in parallel). The import runs
-   * inside the gateway's RPC call, so keep it below the gateway's RPC_TIMEOUT_MS; larger files are
-   * uploaded to the library first (POST /v1/media) and posted by `media_ids`.
+   * Deadline of importing a post's `media_urls` at accept time, all of its URLs together (waiting for
+   * an ingest slot included). The import runs inside the gateway's RPC call, so keep it below the
+   * gateway's RPC_TIMEOUT_MS; larger files are uploaded to the library first (POST /v1/media) and
+   * posted by `media_ids`.
    */
   MEDIA_ACCEPT_IMPORT_DEADLINE_MS: Type.Integer({ minimum: 100, default: 4000 }),
+  /**
+   * A post's `media_urls` imported at once at accept time; each holds one of the process's ingest
+   * slots (MEDIA_INGEST_CONCURRENCY, MEDIA_INGEST_ORG_CONCURRENCY), so fewer when they are taken. A
+   * post finding none free waits in line for one until its deadline, then answers 429.
+   */
+  MEDIA_ACCEPT_IMPORT_CONCURRENCY: Type.Integer({ minimum: 1, default: 2 }),
+  /**
+   * How long a quota reservation (taken before a file is stored, turned into its record) counts
+   * when its ingest never records nor releases it (a gateway that died): above the longest ingest.
+   */
+  MEDIA_QUOTA_RESERVATION_TTL_MS: Type.Integer({ minimum: 1000, default: 30 * 60_000 }),
+  /**
+   * A stored object without a record older than this is an orphan (its ingest died between storing
+   * and recording, or its record call went unanswered) and the sweep deletes it. Above the longest
+   * time between storing a file and recording it.
+   */
+  MEDIA_ORPHAN_GRACE_MS: Type.Integer({ minimum: 1000, default: 60 * 60_000 }),
+  /** How often one publisher process lists media storage for orphans (0: never, e.g. a second deployment on the same store). */
+  MEDIA_ORPHAN_SWEEP_INTERVAL_MS: Type.Integer({ minimum: 0, default: 15 * 60_000 }),
   /** How far ahead `scheduled_at` must be (spec: 60 s); lowered only by tests of the scheduler. */
   SCHEDULE_MIN_LEAD_SECONDS: Type.Integer({ minimum: 0, default: 60 }),
   /**

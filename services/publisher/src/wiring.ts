@@ -1,5 +1,5 @@
 import { BatchQueue, type RawSql } from '@svc/db';
-import { decoderFromConfig, storageFromConfig, type MediaStorage } from '@svc/media';
+import { decoderFromConfig, ingestSlots, storageFromConfig, type MediaStorage } from '@svc/media';
 import { providersFromConfig, type Providers } from '@svc/providers';
 import type { ServiceRuntime, WorkerWiring } from '@svc/runtime';
 import type { Config } from './config.ts';
@@ -20,6 +20,7 @@ import { sendWokenDeliveries } from './domain/delivery-run-commands.ts';
 import type { DispatchDeps } from './domain/dispatch-job.ts';
 import { dispatchOverdueScheduled } from './domain/dispatch-overdue.ts';
 import { InFlightSweeper } from './domain/in-flight-sweeper.ts';
+import { MediaOrphanSweep } from './domain/media-orphan-sweep.ts';
 import { OrgWakes } from './domain/org-wakes.ts';
 import { requeueStalePending } from './domain/requeue-deliveries.ts';
 import { DeliveryRunner } from './domain/run-delivery.ts';
@@ -65,7 +66,7 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     // asked for, before their pool closes.
     // stopConsuming is idempotent: the runtime's own stop finds nothing left to stop.
     stop: async () => {
-      await delivering?.sweeper.stop();
+      await Promise.all([delivering?.sweeper.stop(), accepting?.orphans.stop()]);
       await runtime.broker.stopConsuming({ deadlineMs: Math.max(1000, config.SHUTDOWN_GRACE_MS - 5000) });
       await Promise.all([delivering?.runner.drain(), accepting?.handOffs?.stop()]);
       await Promise.all([accepting?.sql.end(), delivering?.sql.end()]);
@@ -134,6 +135,9 @@ async function startAccepting(runtime: ServiceRuntime<PrismaClient>, config: Con
     // An accept-time import runs inside the gateway's RPC call: its deadline stays below that call's timeout.
     fetch: { policy: { allowPrivate: config.ALLOW_PRIVATE_URLS }, deadlineMs: config.MEDIA_ACCEPT_IMPORT_DEADLINE_MS },
     quotaBytes: config.MEDIA_ORG_QUOTA_BYTES,
+    reservationTtlMs: config.MEDIA_QUOTA_RESERVATION_TTL_MS,
+    slots: ingestSlots(config.MEDIA_INGEST_CONCURRENCY, config.MEDIA_INGEST_ORG_CONCURRENCY),
+    perJob: config.MEDIA_ACCEPT_IMPORT_CONCURRENCY,
   };
   const sql = runtime.openPool('accept', config.ACCEPT_DB_POOL_SIZE, ACCEPT_SESSION_SETTINGS);
   const acceptRepository = new AcceptRepository(sql, config.PLAN_FREE_POSTS_PER_MONTH);
@@ -150,14 +154,16 @@ async function startAccepting(runtime: ServiceRuntime<PrismaClient>, config: Con
     messages: [...publisherRpc, ...mediaRpc],
     handlers: {
       ...publisherRpcHandlers({ db, jobs, limits, wake: deps.wake, transactionTimeoutMs: config.RPC_TIMEOUT_MS, create: { db, accounts: acceptAccounts, accept, allowPrivateUrls: config.ALLOW_PRIVATE_URLS, minLeadSeconds: config.SCHEDULE_MIN_LEAD_SECONDS, wake: deps.wake, media: resolveDeps, mediaPublicBaseUrl: config.MEDIA_PUBLIC_BASE_URL, tiktokVerifiedPrefixes: config.TIKTOK_VERIFIED_URL_PREFIXES.split(',').map((prefix) => prefix.trim()).filter(Boolean), deliveryRunBatches: config.DELIVERY_RUN_BATCHES, wakeWaiting, onDeferred: deps.deferred } }),
-      ...mediaRpcHandlers({ media: deps.media, storage: deps.storage, publicBaseUrl: config.MEDIA_PUBLIC_BASE_URL, quotaBytes: config.MEDIA_ORG_QUOTA_BYTES }),
+      ...mediaRpcHandlers({ media: deps.media, storage: deps.storage, publicBaseUrl: config.MEDIA_PUBLIC_BASE_URL, quotaBytes: config.MEDIA_ORG_QUOTA_BYTES, reservationTtlMs: config.MEDIA_QUOTA_RESERVATION_TTL_MS }),
     },
   });
   // Its own queue, so a plan change is never stuck behind slow deliveries.
   await runtime.broker.consume({ queue: 'publisher.plans', messages: planMessages, handlers: planChangedHandlers(limits), prefetch: 10 });
   // Due scheduled jobs have their own queue: a burst of slow deliveries never holds up their fan-out.
   await runtime.broker.consume({ queue: 'publisher.dispatch', messages: dispatchCommands, handlers: dispatchCommandHandlers(deps.dispatch), prefetch: 10 });
-  return { sql, replica, handOffs };
+  const orphans = new MediaOrphanSweep({ storage: deps.storage, media: deps.media, logger: runtime.logger, graceMs: config.MEDIA_ORPHAN_GRACE_MS, intervalMs: config.MEDIA_ORPHAN_SWEEP_INTERVAL_MS });
+  orphans.start();
+  return { sql, replica, handOffs, orphans };
 }
 
 /** Wakes of a process that only accepts: it cannot run the deliveries it wakes, so it sends them their commands. */

@@ -110,7 +110,7 @@ export function mountRoutes(router: Router, routes: readonly Route[], deps: Moun
       assertSafeInput('query', parts.query);
       assertSafeInput('body', parts.body);
       validate(parts, { skipBody: streamed });
-      const request = { ...parts, principal, requestId: requestIdOf(res), headers: req.headers, rawBody, stream: streamed ? req : undefined } as unknown as RouteRequest<typeof operation>;
+      const request = { ...parts, principal, requestId: requestIdOf(res), headers: req.headers, address: req.ip ?? req.socket.remoteAddress ?? 'unknown', rawBody, stream: streamed ? req : undefined } as unknown as RouteRequest<typeof operation>;
       const result = await route.handler(request);
       if (deps.validateResponses && !('redirect' in result) && !('stream' in result)) {
         const problems = responseValidators.get(result.status)?.(result.body) ?? [];

@@ -13,6 +13,8 @@ export interface RouteRequest<O extends Operation> {
   principal: O['auth'] extends 'none' ? Principal | undefined : Principal;
   requestId: string;
   headers: Record<string, string | string[] | undefined>;
+  /** The client's address (behind TRUST_PROXY_HOPS proxies), for per-address limits of anonymous routes. */
+  address: string;
   /** The exact body bytes, for operations declaring `rawBody` (undefined otherwise). */
   rawBody: Buffer | undefined;
   /** The unread request body, for operations with `streamRawBody` when the body is not JSON. */

@@ -34,7 +34,8 @@ export interface Operation {
   streamRawBody?: boolean;
   /**
    * Exempt from the per-address limit on anonymous calls: public media bytes, which the networks'
-   * crawlers fetch in bursts from a few addresses (a 429 there fails the post on the network).
+   * crawlers fetch in bursts from a few addresses (a 429 there fails the post on the network). Such
+   * a route bounds its callers itself (public media: PublicMediaLimiter), with limits sized for that.
    */
   anonymousUnlimited?: boolean;
   /**

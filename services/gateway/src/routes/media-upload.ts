@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { validationError } from '@svc/errors';
-import { ingest, type IngestDeps, type StoredMedia } from '@svc/media';
+import { ingest, type IngestDeps, type IngestOptions, type StoredMedia } from '@svc/media';
 import busboy from 'busboy';
 
 /**
@@ -9,7 +9,7 @@ import busboy from 'busboy';
  * skipped; a form without a `file` part is a 400. When ingest fails early (too large, wrong type) the
  * rest of the request is drained so the client reads the error instead of a reset connection.
  */
-export function ingestMultipart(deps: IngestDeps, request: Readable, headers: Record<string, string | string[] | undefined>): Promise<StoredMedia> {
+export function ingestMultipart(deps: IngestDeps, request: Readable, headers: Record<string, string | string[] | undefined>, options: IngestOptions = {}): Promise<StoredMedia> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -26,7 +26,7 @@ export function ingestMultipart(deps: IngestDeps, request: Readable, headers: Re
         return;
       }
       started = true;
-      ingest(deps, file).then(resolve, (error: unknown) => {
+      ingest(deps, file, options).then(resolve, (error: unknown) => {
         request.unpipe(parser);
         request.resume();
         reject(error);

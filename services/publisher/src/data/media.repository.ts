@@ -33,14 +33,42 @@ export class MediaRepository {
     return db.media.findMany({ where: { orgId, id: { in: [...ids] } } });
   }
 
+  /** Serializes the quota decisions of one organization (reservations and records) in `tx`. */
+  private lockQuota(tx: Prisma.TransactionClient, orgId: string) {
+    return tx.$executeRawUnsafe("SELECT pg_advisory_xact_lock(hashtextextended('media-quota:' || $1, 0))", orgId);
+  }
+
   /**
-   * Inserts a record if the organization stays within `quotaBytes` (originals and renditions). The
-   * check and the insert run under a per-organization advisory lock, so parallel uploads cannot
-   * both fit in the last free bytes. Returns the bytes in use when refused.
+   * Reserves `bytes` of the organization's quota for an ingest about to store them, if the records,
+   * the live reservations and these bytes stay within `quotaBytes`. Under the same per-organization
+   * advisory lock as recording, so two parallel uploads cannot both take the last free bytes; expired
+   * reservations (an ingest that died) are dropped here. Returns the bytes in use when refused.
    */
-  async createWithinQuota(media: NewMedia, quotaBytes: number, db: PrismaClient = this.db): Promise<{ created: MediaRow } | { usedBytes: number }> {
-    return db.$transaction(async (tx) => {
-      await tx.$executeRawUnsafe("SELECT pg_advisory_xact_lock(hashtextextended('media-quota:' || $1, 0))", media.orgId);
+  async reserve(orgId: string, bytes: number, quotaBytes: number, ttlMs: number): Promise<{ reservationId: string } | { usedBytes: number }> {
+    return this.db.$transaction(async (tx) => {
+      await this.lockQuota(tx, orgId);
+      await tx.mediaQuotaReservation.deleteMany({ where: { orgId, expiresAt: { lte: new Date() } } });
+      const usedBytes = await this.usedBytes(orgId, tx);
+      if (usedBytes + bytes > quotaBytes) return { usedBytes };
+      const row = await tx.mediaQuotaReservation.create({ data: { orgId, bytes: BigInt(bytes), expiresAt: new Date(Date.now() + ttlMs) } });
+      return { reservationId: row.id };
+    });
+  }
+
+  /** Gives a reservation back (the ingest failed before recording); unknown or expired ids are fine. */
+  async release(orgId: string, reservationId: string): Promise<void> {
+    await this.db.mediaQuotaReservation.deleteMany({ where: { id: reservationId, orgId } });
+  }
+
+  /**
+   * Inserts a record if the organization stays within `quotaBytes` (originals and renditions, and the
+   * other ingests' live reservations). `reservationId`, the ingest's own reservation, is consumed in
+   * the same transaction. Returns the bytes in use when refused.
+   */
+  async createWithinQuota(media: NewMedia, quotaBytes: number, reservationId?: string): Promise<{ created: MediaRow } | { usedBytes: number }> {
+    return this.db.$transaction(async (tx) => {
+      await this.lockQuota(tx, media.orgId);
+      if (reservationId !== undefined) await tx.mediaQuotaReservation.deleteMany({ where: { id: reservationId, orgId: media.orgId } });
       const usedBytes = await this.usedBytes(media.orgId, tx);
       if (usedBytes + media.sizeBytes + (media.renditionSizeBytes ?? 0) > quotaBytes) return { usedBytes };
       const created = await tx.media.create({
@@ -50,12 +78,21 @@ export class MediaRepository {
     });
   }
 
+  /** Records' bytes (originals and renditions) plus live reservations. */
   async usedBytes(orgId: string, db: Db = this.db): Promise<number> {
     const [row] = await db.$queryRawUnsafe<{ used: string | null }[]>(
-      'SELECT (COALESCE(sum(size_bytes), 0) + COALESCE(sum(rendition_size_bytes), 0))::text AS used FROM media WHERE org_id = $1',
+      `SELECT ((SELECT COALESCE(sum(size_bytes), 0) + COALESCE(sum(rendition_size_bytes), 0) FROM media WHERE org_id = $1)
+        + (SELECT COALESCE(sum(bytes), 0) FROM media_quota_reservations WHERE org_id = $1 AND expires_at > now()))::text AS used`,
       orgId,
     );
     return Number(row?.used ?? 0);
+  }
+
+  /** Which of `ids` have a record, whatever their organization (the orphan sweep). */
+  async existingIds(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db.media.findMany({ where: { id: { in: [...ids] } }, select: { id: true } });
+    return new Set(rows.map((row) => row.id));
   }
 
   /** Newest first, keyset on (created_at, id), one extra row to tell whether more follow. */

@@ -1,14 +1,83 @@
 import { isAppError, validationError, type ErrorDetail } from '@svc/errors';
-import { discard, importUrl, type IngestDeps, type StoredMedia, type UrlFetchOptions } from '@svc/media';
+import { discard, importUrl, type IngestDeps, type ConcurrencySlots, type ReleaseSlot, type StoredMedia, type UrlFetchOptions } from '@svc/media';
 import type { MediaRepository, MediaRow } from '../data/media.repository.ts';
-import { recordMedia } from './record-media.ts';
+import { recordMedia, reserveQuota } from './record-media.ts';
 
 export interface ResolveMediaDeps {
   media: MediaRepository;
   ingest: IngestDeps;
   fetch: UrlFetchOptions;
   quotaBytes: number;
+  reservationTtlMs: number;
+  /** The process's ingest slots, shared with nothing else in the publisher. */
+  slots: ConcurrencySlots;
+  /** URLs of one job imported at once, at most. */
+  perJob: number;
 }
+
+interface Imported {
+  stored: StoredMedia;
+  reservationId: string;
+}
+
+/**
+ * The job's slots, taken before any download: the first one waiting in line until the job's
+ * deadline (then a 429 for the whole job: the accept's message is all it holds meanwhile), then up
+ * to `perJob` while the organization and the process have them free.
+ */
+async function takeSlots(deps: ResolveMediaDeps, orgId: string, wanted: number, deadlineAt: number): Promise<ReleaseSlot[]> {
+  const held = [await deps.slots.acquireWithin(orgId, deadlineAt - Date.now())];
+  while (held.length < Math.min(wanted, deps.perJob)) {
+    try {
+      held.push(deps.slots.acquire(orgId));
+    } catch {
+      break;
+    }
+  }
+  return held;
+}
+
+/**
+ * Imports `urls` with one worker per slot held, all within one deadline for the job (the accept runs
+ * inside the gateway's RPC call); settles every URL, like Promise.allSettled.
+ */
+async function importAll(deps: ResolveMediaDeps, orgId: string, urls: readonly string[]): Promise<PromiseSettledResult<Imported>[]> {
+  const deadlineAt = Date.now() + deps.fetch.deadlineMs;
+  const slots = await takeSlots(deps, orgId, urls.length, deadlineAt);
+  const outcomes: PromiseSettledResult<Imported>[] = new Array(urls.length);
+  let next = 0;
+  const worker = async () => {
+    for (let position = next++; position < urls.length; position = next++) {
+      const fetch = { ...deps.fetch, deadlineMs: Math.max(1, deadlineAt - Date.now()) };
+      outcomes[position] = await importOne(deps, orgId, urls[position]!, fetch).then((value) => ({ status: 'fulfilled' as const, value }), (reason: unknown) => ({ status: 'rejected' as const, reason }));
+    }
+  };
+  try {
+    await Promise.all(slots.map(worker));
+  } finally {
+    for (const release of slots) release();
+  }
+  return outcomes;
+}
+
+/** Downloads one URL, its quota reserved before its bytes are stored (and given back if storing fails). */
+async function importOne(deps: ResolveMediaDeps, orgId: string, url: string, fetch: UrlFetchOptions): Promise<Imported> {
+  let reservationId: string | undefined;
+  try {
+    const stored = await importUrl(deps.ingest, url, fetch, {
+      beforeStore: async (facts, renditionBytes) => {
+        reservationId = await reserveQuota(deps, orgId, facts.sizeBytes + (renditionBytes ?? 0));
+      },
+    });
+    return { stored, reservationId: reservationId! };
+  } catch (error) {
+    if (reservationId !== undefined) await deps.media.release(orgId, reservationId);
+    throw error;
+  }
+}
+
+const concernsTheJob = (reason: unknown) =>
+  !isAppError(reason) || reason.status >= 500 || reason.code === 'rate_limited' || reason.details?.[0]?.rule === 'org_storage_quota';
 
 /**
  * The media of a new job, in order: its `media_ids` (records of the organization; unknown or
@@ -25,9 +94,11 @@ export async function resolveJobMedia(deps: ResolveMediaDeps, orgId: string, med
   if (details.length > 0) throw validationError('The request names media that do not exist.', details);
 
   const distinct = [...new Set(mediaUrls)];
-  const outcomes = await Promise.allSettled(distinct.map((url) => importUrl(deps.ingest, url, deps.fetch)));
+  if (distinct.length === 0) return mediaIds.map((id) => found.get(id)!);
+  const outcomes = await importAll(deps, orgId, distinct);
   const stored = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
-  const cleanup = () => Promise.all(stored.map((item) => discard(deps.ingest.storage, item.mediaId)));
+  const forget = (item: Imported) => Promise.all([discard(deps.ingest.storage, item.stored.mediaId), deps.media.release(orgId, item.reservationId)]);
+  const cleanup = () => Promise.all(stored.map(forget));
   outcomes.forEach((outcome, position) => {
     if (outcome.status === 'fulfilled') return;
     const url = distinct[position]!;
@@ -39,9 +110,10 @@ export async function resolveJobMedia(deps: ResolveMediaDeps, orgId: string, med
   });
   if (details.length > 0) {
     await cleanup();
-    // Our own failure (a busy decoder, a broken store) is not the URL's: the call fails as a whole.
-    const ours = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected' && (!isAppError(outcome.reason) || outcome.reason.status >= 500));
-    if (ours !== undefined) throw ours.reason;
+    // Our own failure (a busy decoder, a broken store), a full process or a full quota is the job's
+    // answer, not a problem of one URL: the call fails as a whole.
+    const whole = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected' && concernsTheJob(outcome.reason));
+    if (whole !== undefined) throw whole.reason;
     throw validationError('Some media URLs cannot be used.', details);
   }
 
@@ -52,14 +124,14 @@ export async function resolveJobMedia(deps: ResolveMediaDeps, orgId: string, med
     try {
       imported.set(distinct[position]!, await record(deps, orgId, item, distinct[position]!));
     } catch (error) {
-      await Promise.all(stored.slice(position).map((rest) => discard(deps.ingest.storage, rest.mediaId)));
+      await Promise.all(stored.slice(position).map(forget));
       throw error;
     }
   }
   return [...mediaIds.map((id) => found.get(id)!), ...mediaUrls.map((url) => imported.get(url)!)];
 }
 
-const record = (deps: ResolveMediaDeps, orgId: string, item: StoredMedia, sourceUrl: string) =>
+const record = (deps: ResolveMediaDeps, orgId: string, { stored: item, reservationId }: Imported, sourceUrl: string) =>
   recordMedia(deps, {
     id: item.mediaId,
     orgId,
@@ -73,4 +145,4 @@ const record = (deps: ResolveMediaDeps, orgId: string, item: StoredMedia, source
     sourceUrl,
     renditionSizeBytes: item.rendition?.sizeBytes ?? null,
     compatibility: item.compatibility,
-  });
+  }, reservationId);

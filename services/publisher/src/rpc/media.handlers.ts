@@ -1,18 +1,19 @@
-import { publisherMediaCreate, publisherMediaDelete, publisherMediaGet, publisherMediaList, type Envelope, type RpcHandlers } from '@svc/contracts';
+import { publisherMediaCreate, publisherMediaDelete, publisherMediaExists, publisherMediaGet, publisherMediaList, publisherMediaRelease, publisherMediaReserve, type Envelope, type RpcHandlers } from '@svc/contracts';
 import { AppError, notFound, validationError } from '@svc/errors';
 import type { MediaStorage } from '@svc/media';
 import type { MediaRepository } from '../data/media.repository.ts';
 import { deleteMedia } from '../domain/delete-media.ts';
 import { toMediaView } from '../domain/media-view.ts';
-import { recordMedia } from '../domain/record-media.ts';
+import { recordMedia, reserveQuota } from '../domain/record-media.ts';
 
-export const mediaRpc = [publisherMediaCreate, publisherMediaGet, publisherMediaList, publisherMediaDelete] as const;
+export const mediaRpc = [publisherMediaReserve, publisherMediaRelease, publisherMediaCreate, publisherMediaGet, publisherMediaList, publisherMediaDelete, publisherMediaExists] as const;
 
 export interface MediaRpcDeps {
   media: MediaRepository;
   storage: MediaStorage;
   publicBaseUrl: string;
   quotaBytes: number;
+  reservationTtlMs: number;
 }
 
 function orgOf(envelope: Envelope): string {
@@ -37,6 +38,13 @@ const encodeCursor = (createdAt: Date, id: string) => Buffer.from(JSON.stringify
 
 export function mediaRpcHandlers(deps: MediaRpcDeps): RpcHandlers<typeof mediaRpc> {
   return {
+    'publisher.media_reserve.v1': async (env) => ({ reservation_id: await reserveQuota(deps, orgOf(env), env.payload.bytes) }),
+
+    'publisher.media_release.v1': async (env) => {
+      await deps.media.release(orgOf(env), env.payload.reservation_id);
+      return { reservation_id: env.payload.reservation_id };
+    },
+
     'publisher.media_create.v1': async (env) => {
       const p = env.payload;
       const row = await recordMedia(deps, {
@@ -52,7 +60,7 @@ export function mediaRpcHandlers(deps: MediaRpcDeps): RpcHandlers<typeof mediaRp
         sourceUrl: p.source_url,
         renditionSizeBytes: p.rendition_size_bytes,
         compatibility: p.compatibility,
-      });
+      }, p.reservation_id);
       return toMediaView(row, deps.publicBaseUrl);
     },
 
@@ -69,6 +77,9 @@ export function mediaRpcHandlers(deps: MediaRpcDeps): RpcHandlers<typeof mediaRp
       const last = page[page.length - 1];
       return { items: page.map((row) => toMediaView(row, deps.publicBaseUrl)), next_cursor: rows.length > limit && last !== undefined ? encodeCursor(last.createdAt, last.id) : null, total };
     },
+
+    // Public: no organization; answers only whether a record exists, nothing of it.
+    'publisher.media_exists.v1': async (env) => ({ exists: (await deps.media.existingIds([env.payload.media_id])).has(env.payload.media_id) }),
 
     'publisher.media_delete.v1': async (env) => {
       await deleteMedia(deps, orgOf(env), env.payload.media_id);
