@@ -17,13 +17,16 @@ export interface DecodeLimits {
 const STREAMED_PNG_BYTES_PER_PIXEL = 2;
 const WEBP_BYTES_PER_PIXEL = 12;
 
-const framePixels = (meta: Metadata) => (meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0);
+/** What the limits read of an image's header (sharp's metadata, or another header reader's answer). */
+export type ImageHeader = Partial<Pick<Metadata, 'width' | 'height' | 'pageHeight' | 'pages' | 'format' | 'bitsPerSample' | 'isProgressive' | 'channels'>>;
+
+const framePixels = (meta: ImageHeader) => (meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0);
 
 /** Width x height x frames: what a decode of every frame would hold. */
-export const totalPixels = (meta: Metadata) => framePixels(meta) * Math.max(1, meta.pages ?? 1);
+export const totalPixels = (meta: ImageHeader) => framePixels(meta) * Math.max(1, meta.pages ?? 1);
 
 /** Estimated peak memory of rendering the image's first frame as a JPEG. */
-export function renditionBytes(meta: Metadata): number {
+export function renditionBytes(meta: ImageHeader): number {
   const pixels = framePixels(meta);
   if (meta.format === 'webp') return pixels * WEBP_BYTES_PER_PIXEL;
   if (meta.format === 'png') {
@@ -34,7 +37,7 @@ export function renditionBytes(meta: Metadata): number {
 }
 
 /** The most pixels an image of this kind may have: the setting, or less where a decode would not fit the memory budget. */
-export function pixelLimitOf(meta: Metadata, limits: DecodeLimits): number {
+export function pixelLimitOf(meta: ImageHeader, limits: DecodeLimits): number {
   const bytes = renditionBytes(meta);
   const pixels = framePixels(meta);
   if (bytes === 0 || pixels === 0) return limits.maxInputPixels;
@@ -44,7 +47,7 @@ export function pixelLimitOf(meta: Metadata, limits: DecodeLimits): number {
 const megapixels = (pixels: number) => `${Math.round(pixels / 100_000) / 10} megapixels`;
 
 /** Refuses, from the header alone, an image larger than its limit (413, rule `max_pixels`). */
-export function assertPixelsWithin(meta: Metadata, limits: DecodeLimits): void {
+export function assertPixelsWithin(meta: ImageHeader, limits: DecodeLimits): void {
   const pixels = totalPixels(meta);
   const limit = pixelLimitOf(meta, limits);
   if (pixels <= limit) return;

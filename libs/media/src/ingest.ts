@@ -121,7 +121,7 @@ async function spoolOrRefuse(source: Readable, deps: AnalyseDeps, declaredBytes:
   }
 }
 
-async function measure(spooled: SpooledMedia): Promise<{ facts: MediaFacts; renditionBytes: number | null }> {
+async function measure(spooled: SpooledMedia, deps: AnalyseDeps): Promise<{ facts: MediaFacts; renditionBytes: number | null }> {
   const { contentType } = spooled;
   let dimensions;
   try {
@@ -148,7 +148,7 @@ async function measure(spooled: SpooledMedia): Promise<{ facts: MediaFacts; rend
 export async function ingest(deps: IngestDeps, source: Readable, options: IngestOptions = {}): Promise<StoredMedia> {
   const spooled = await spoolOrRefuse(source, deps, options.declaredBytes);
   try {
-    const { facts, renditionBytes } = await measure(spooled);
+    const { facts, renditionBytes } = await measure(spooled, deps);
     await options.beforeStore?.(facts, renditionBytes);
     const mediaId = newMediaId();
     await deps.storage.putFile(mediaId, spooled.path, facts.contentType);

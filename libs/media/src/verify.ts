@@ -7,6 +7,8 @@ import { imageSize } from 'image-size';
 import { compatibilityOf, type Compatibility } from './compatibility.ts';
 import { kindOf, needsJpegRendition, type MediaFacts, type SupportedType } from './facts.ts';
 import { limitFor, refuseDeclaredLength, SNIFF_BYTES, sniffType, tooLarge, type AnalyseDeps } from './ingest.ts';
+import { assertPixelsWithin, type ImageHeader } from './decode-limits.ts';
+import { defaultDecoder } from './decoder.ts';
 import { probe, ProbeError, type Dimensions } from './probe.ts';
 
 export interface VerifyDeps extends AnalyseDeps {
@@ -103,6 +105,10 @@ export async function verifyStream(deps: VerifyDeps, body: Readable, contentLeng
   const sizeBytes = ended ? head.length : (contentLength ?? (await countRest(iterator, head.length, limit)));
   const dimensions = kind === 'image' ? imageDimensions(head) : await videoDimensions(deps, head, contentType);
   if (dimensions === null && ended) throw damaged(contentType, kind === 'image' ? 'its header holds no dimensions' : 'no valid container');
+  // An import of this image would be refused from its header (the pixel limit): say so now.
+  if (kind === 'image' && dimensions !== null) {
+    assertPixelsWithin({ width: dimensions.width ?? 0, height: dimensions.height ?? 0, format: contentType.slice('image/'.length) as ImageHeader['format'] }, (deps.decoder ?? defaultDecoder()).limits);
+  }
   const facts: VerifiedFacts = { contentType, kind, sizeBytes, ...(dimensions ?? { width: null, height: null, durationMs: null }) };
   return { facts, compatibility: compatibilityOf(facts, needsJpegRendition(contentType) ? sizeBytes : null) };
 }

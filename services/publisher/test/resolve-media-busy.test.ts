@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createLocalStorage, decoderFromConfig } from '@svc/media';
+import { createLocalStorage, decoderFromConfig, ingestSlots } from '@svc/media';
 import { image } from '../../../libs/media/test/support/fixtures.ts';
 import { startServer, type TestServer } from '../../../libs/media/test/support/test-server.ts';
 import type { MediaRepository } from '../src/data/media.repository.ts';
@@ -30,6 +30,9 @@ describe('resolveJobMedia with every decoder busy', () => {
       ingest: { storage: createLocalStorage(path.join(dir, 'store')), tmpDir: path.join(dir, 'tmp'), limits: { maxImageBytes: 1 << 20, maxGifBytes: 1 << 20, maxVideoBytes: 1 << 20 }, decoder },
       fetch: { policy: { allowPrivate: true }, deadlineMs: 10_000 },
       quotaBytes: 1 << 30,
+      reservationTtlMs: 60_000,
+      slots: ingestSlots(4, 2),
+      perJob: 2,
     };
     let release!: () => void;
     const held = decoder.pool.run(0, () => new Promise<void>((resolve) => (release = resolve)));
