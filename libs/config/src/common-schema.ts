@@ -2,15 +2,18 @@ import { Type } from '@sinclair/typebox';
 
 /** Settings every service reads. Services spread these into their own schema. */
 export const commonConfigSchema = {
+  /** `production` makes a service refuse unset, short or placeholder secrets and development-only switches at start; `development` and `test` allow them. */
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('test'), Type.Literal('production')], {
     default: 'development',
   }),
+  /** Lowest level of the JSON (pino) logs written; `silent` writes none. */
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
     { default: 'info' },
   ),
+  /** RabbitMQ URL with its credentials (`amqps://` for TLS, as in production). */
   AMQP_URL: Type.String({ pattern: '^amqps?://', default: 'amqp://guest:guest@127.0.0.1:5672' }),
-  /** Namespace prefixed to every exchange and queue name; tests use it to isolate runs. */
+  /** Prefix of every exchange and queue name; empty means `svc`. Tests give each run its own to isolate it. */
   AMQP_NAMESPACE: Type.String({ default: '', pattern: '^[a-z0-9_.-]*$' }),
   /** PostgreSQL server URL; each service appends its own database name. */
   DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://', default: 'postgresql://postgres@127.0.0.1:5432' }),
@@ -21,7 +24,9 @@ export const commonConfigSchema = {
    * docs/security.md); RPC servers then refuse requests from services a message does not allow.
    */
   BROKER_USER_PREFIX: Type.Optional(Type.String({ pattern: '^[a-z0-9_.-]*$' })),
+  /** Milliseconds a process has after SIGTERM to finish its in-flight work; past them it exits anyway (code 1). */
   SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 25000 }),
+  /** Milliseconds a caller waits for an RPC reply before the call fails as unavailable (the gateway answers 503); the publisher also bounds its RPC handlers' transactions by it. */
   RPC_TIMEOUT_MS: Type.Integer({ minimum: 50, default: 5000 }),
   /**
    * Connections in the service's database pool. Size it to the work that runs at once (consumer

@@ -5,26 +5,38 @@ import { Type, type Static } from '@sinclair/typebox';
  * delivery) spread this fragment into their config schemas and must agree on it.
  */
 export const mediaConfigSchema = {
-  /** `local` (a directory, the default, works with scripts/start) or `s3` (any S3-compatible store). */
+  /** Where media files are kept: `local`, a directory (MEDIA_LOCAL_DIR), or `s3`, a bucket of any S3-compatible store (MEDIA_S3_*). */
   MEDIA_STORAGE: Type.Union([Type.Literal('local'), Type.Literal('s3')], { default: 'local' }),
+  /** Directory holding the media files when MEDIA_STORAGE is `local`; a relative path starts from the process's working directory. */
   MEDIA_LOCAL_DIR: Type.String({ minLength: 1, default: './data/media' }),
   /** Where uploads and imports are spooled while they are checked (sniffed, measured, converted). */
   MEDIA_TMP_DIR: Type.String({ minLength: 1, default: './data/media-tmp' }),
+  /** Bucket holding the media files; required when MEDIA_STORAGE is `s3`. */
   MEDIA_S3_BUCKET: Type.Optional(Type.String({ minLength: 1 })),
+  /** Region of the bucket, used to sign its requests. */
   MEDIA_S3_REGION: Type.String({ minLength: 1, default: 'us-east-1' }),
-  /** For S3-compatible stores (MinIO, R2...); unset: AWS. */
+  /** Endpoint of an S3-compatible store other than AWS (MinIO, R2...); unset: AWS S3. */
   MEDIA_S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** Addresses objects as `{endpoint}/{bucket}/{key}` instead of through a bucket subdomain, as MinIO and most self-hosted stores need. */
   MEDIA_S3_FORCE_PATH_STYLE: Type.Boolean({ default: false }),
-  /** Unset: the SDK's default chain (environment, instance role...). */
+  /**
+   * Access key id of the bucket, used with MEDIA_S3_SECRET_ACCESS_KEY; unless both are set the AWS
+   * SDK's default credential chain (environment, instance role...) applies.
+   */
   MEDIA_S3_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
+  /** Secret access key paired with MEDIA_S3_ACCESS_KEY_ID. */
   MEDIA_S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
   /**
-   * Base of every `public_url` (`{base}/media/{file}`): the gateway's public address by default, or a
-   * bucket/CDN base serving the same keys. Networks fetch from it, so it must be reachable by them.
+   * Base of every `public_url` (`{base}/media/{file}`): the gateway's public address (scripts/start and
+   * docker-compose set PUBLIC_BASE_URL), or a bucket/CDN base serving the same keys. Networks fetch
+   * from it, so it must be reachable by them.
    */
   MEDIA_PUBLIC_BASE_URL: Type.String({ pattern: '^https?://', default: 'http://localhost:3000' }),
+  /** Largest image other than a GIF accepted, in bytes; a larger upload or import is refused (413 naming the limit). */
   MEDIA_MAX_IMAGE_BYTES: Type.Integer({ minimum: 1, default: 20 * 1024 * 1024 }),
+  /** Largest GIF accepted, in bytes; a larger upload or import is refused (413 naming the limit). */
   MEDIA_MAX_GIF_BYTES: Type.Integer({ minimum: 1, default: 15 * 1024 * 1024 }),
+  /** Largest video accepted, in bytes; a larger upload or import is refused (413 naming the limit). */
   MEDIA_MAX_VIDEO_BYTES: Type.Integer({ minimum: 1, default: 512 * 1024 * 1024 }),
   /** Bytes of media (originals and renditions) one organization may keep. */
   MEDIA_ORG_QUOTA_BYTES: Type.Integer({ minimum: 1, default: 10 * 1024 * 1024 * 1024 }),
@@ -34,14 +46,14 @@ export const mediaConfigSchema = {
    * MEDIA_TMP_DIR needs this x MEDIA_MAX_VIDEO_BYTES (docs/operations.md, "Temp space").
    */
   MEDIA_INGEST_CONCURRENCY: Type.Integer({ minimum: 1, default: 4 }),
-  /** Of those, how many one organization may hold in one process, so one tenant cannot take them all. */
+  /** Ingests one organization may run at once in one process, out of MEDIA_INGEST_CONCURRENCY, so one tenant cannot take them all. */
   MEDIA_INGEST_ORG_CONCURRENCY: Type.Integer({ minimum: 1, default: 2 }),
   /**
    * Bytes `POST /v1/media/verify` reads of a URL at most: the type and image dimensions come from the
    * first bytes, a video's from its head when its index (moov) is at the front.
    */
   MEDIA_VERIFY_HEAD_BYTES: Type.Integer({ minimum: 4100, default: 4 * 1024 * 1024 }),
-  /** Whole-download deadline of an import or a verification. */
+  /** Milliseconds a whole download may take, for an import (`POST /v1/media` with a URL) or a verification. */
   MEDIA_IMPORT_DEADLINE_MS: Type.Integer({ minimum: 100, default: 120_000 }),
   /**
    * Largest image accepted, in pixels (width x height x frames), read from the file's header and

@@ -6,6 +6,7 @@ import { providerConfigSchema } from '@svc/providers';
 export const configSchema = Type.Object({
   ...commonConfigSchema,
   ...providerConfigSchema,
+  /** Port of the `/livez`, `/readyz` and `/metrics` endpoints for operators. */
   PROBE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9105 }),
   /** How long GET /v1/analytics/posts may spend refreshing missing or stale rows before answering. */
   ANALYTICS_READ_BUDGET_MS: Type.Integer({ minimum: 0, default: 2000 }),

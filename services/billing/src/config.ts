@@ -10,6 +10,7 @@ import { COMMON_SECRET_URLS, commonConfigSchema, freePlanConfigSchema, loadConfi
 export const configSchema = Type.Object({
   ...commonConfigSchema,
   ...freePlanConfigSchema,
+  /** Port of the `/livez`, `/readyz` and `/metrics` endpoints for operators. */
   PROBE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9106 }),
   /** Secret (sk_...) or restricted (rk_...) API key; a test-mode key for development. */
   STRIPE_SECRET_KEY: Type.Optional(Type.String({ pattern: '^(sk|rk)_' })),
@@ -27,15 +28,19 @@ export const configSchema = Type.Object({
   STRIPE_LEGACY_PRICE_IDS: Type.String({ pattern: '^([^,\\s]+(,[^,\\s]+)*)?$', default: '' }),
   /** Where the SDK sends API requests (protocol, host and port); unset: Stripe itself. Tests point it at their Stripe stand-in. */
   STRIPE_API_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+/?$' })),
+  /** Timeout of one Stripe API request, in ms; the SDK retries a failed request twice. */
   STRIPE_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000 }),
   /** Webhooks signed longer ago than this are refused (replay protection; Stripe's default is 300 s). */
   STRIPE_WEBHOOK_TOLERANCE_SECONDS: Type.Integer({ minimum: 1, default: 300 }),
-  /** Where Checkout sends the browser after paying / giving up, and where the portal's "back" link goes. */
+  /** Where Checkout sends the browser after a payment; Stripe fills in `{CHECKOUT_SESSION_ID}`. */
   BILLING_SUCCESS_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:8080/billing/success?session_id={CHECKOUT_SESSION_ID}' }),
+  /** Where Checkout sends the browser when the customer leaves without paying. */
   BILLING_CANCEL_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:8080/billing/canceled' }),
+  /** Where the customer portal's link back to the product goes. */
   BILLING_PORTAL_RETURN_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:8080/billing' }),
-  /** The paid plan's limits (the free plan's are PLAN_FREE_*). */
+  /** Connected accounts allowed on the paid plan. */
   PLAN_PRO_CONNECTED_ACCOUNTS: Type.Integer({ minimum: 0, default: 100 }),
+  /** Posts (jobs) allowed per calendar month (UTC) on the paid plan. */
   PLAN_PRO_POSTS_PER_MONTH: Type.Integer({ minimum: 0, default: 10_000 }),
   /**
    * How long an applied Stripe event's id is remembered (the webhook's exactly-once record). Stripe

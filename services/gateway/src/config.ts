@@ -5,25 +5,35 @@ import { mediaConfigSchema } from '@svc/media';
 /** Every setting of the gateway; the only module that reads the environment. */
 export const configSchema = Type.Object({
   ...commonConfigSchema,
+  /** Port of the public HTTP API (which also serves `/health` and `/ready`). */
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+  /** Address the API port binds to; `0.0.0.0` listens on every interface. */
   HOST: Type.String({ default: '0.0.0.0' }),
-  /** Liveness, readiness and /metrics for operators, kept off the public API port. */
+  /** Port of the liveness (`/livez`), readiness (`/readyz`) and `/metrics` endpoints for operators, kept off the public API port. */
   PROBE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9100 }),
   /** Public address of this API, used in the OpenAPI document and OAuth redirect URIs. */
   PUBLIC_BASE_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:8080' }),
   /** Where the OAuth callback sends the browser (with ?account_id= or ?error=); unset: the callback answers JSON. */
   OAUTH_SUCCESS_REDIRECT: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** Redis holding the rate-limit counters the gateway's replicas share (`rediss://` for TLS). */
   REDIS_URL: Type.String({ pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' }),
+  /** Signature algorithm of dashboard JWTs: `HS256` verifies with JWT_SECRET, `RS256` and `ES256` with the keys at JWT_JWKS_URL. */
   JWT_ALGORITHM: Type.Union([Type.Literal('HS256'), Type.Literal('RS256'), Type.Literal('ES256')], { default: 'HS256' }),
+  /** Key of HS256 dashboard JWTs, at least 32 characters; required when JWT_ALGORITHM is `HS256`. */
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  /** JWKS document with the dashboard's public keys; required when JWT_ALGORITHM is `RS256` or `ES256`. */
   JWT_JWKS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** When set, a JWT whose `iss` claim differs is refused. */
   JWT_ISSUER: Type.Optional(Type.String({ minLength: 1 })),
+  /** When set, a JWT whose `aud` claim does not name it is refused. */
   JWT_AUDIENCE: Type.Optional(Type.String({ minLength: 1 })),
   /** HMAC key for stored API key hashes; a leaked database alone cannot be used to test keys. */
   API_KEY_PEPPER: Type.String({ minLength: 32 }),
+  /** Requests per window from one API key (or dashboard user); past it 429 with Retry-After. */
   RATE_LIMIT_PER_KEY: Type.Integer({ minimum: 1, default: 1200 }),
+  /** Requests per window from one organization, all its keys and users together. */
   RATE_LIMIT_PER_ORG: Type.Integer({ minimum: 1, default: 3000 }),
-  /** Per client address, for requests without a valid credential (failed auth, anonymous endpoints). */
+  /** Requests per window from one client address without a valid credential (failed authentication, anonymous endpoints). */
   RATE_LIMIT_PER_ADDRESS: Type.Integer({ minimum: 1, default: 300 }),
   /**
    * Stripe webhook deliveries per client address and window, a bucket of its own: Stripe sends from a
@@ -32,7 +42,9 @@ export const configSchema = Type.Object({
   RATE_LIMIT_STRIPE_WEBHOOK_PER_ADDRESS: Type.Integer({ minimum: 1, default: 600 }),
   /** OAuth callbacks per client address and window, a bucket of its own (one per account connect). */
   RATE_LIMIT_OAUTH_CALLBACK_PER_ADDRESS: Type.Integer({ minimum: 1, default: 60 }),
+  /** Length of the rate-limit window in seconds, for the RATE_LIMIT_* limits and the public media ones. */
   RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 60 }),
+  /** Largest request body the gateway parses, in bytes (JSON, or a signed raw body such as a Stripe webhook's); past it 413. Streamed media uploads have the MEDIA_MAX_* limits instead. */
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1_048_576 }),
   /**
    * Proxies in front of the gateway that append to X-Forwarded-For (0: none, clients connect directly).
@@ -45,18 +57,18 @@ export const configSchema = Type.Object({
   /** Dev and tests only: lets media imports and verifications reach loopback/private addresses. */
   ALLOW_PRIVATE_URLS: Type.Boolean({ default: false }),
   /**
-   * Public media (`GET /media/{file}`), per client address and RATE_LIMIT_WINDOW_SECONDS, counted in
-   * Redis across replicas: requests, and of those the misses (each one a storage lookup that found
-   * nothing, e.g. guessed ids).
+   * Public media requests (`GET /media/{file}`) per client address and RATE_LIMIT_WINDOW_SECONDS,
+   * counted in Redis across replicas; past it 429.
    */
   MEDIA_PUBLIC_RATE_PER_ADDRESS: Type.Integer({ minimum: 1, default: 1200 }),
+  /** Public media requests per client address and window whose storage lookup found nothing (e.g. guessed ids); past it the address gets 429 before any further lookup. */
   MEDIA_PUBLIC_MISSES_PER_ADDRESS: Type.Integer({ minimum: 1, default: 60 }),
   /**
-   * Public media bodies one gateway process streams at once, in all and to one client address. The
-   * networks' crawlers fetch a post's files in bursts from a few addresses (a carousel is 10 files),
-   * and a 429 fails the post on the network: keep these well above such a burst.
+   * Public media bodies one gateway process streams at once. The networks' crawlers fetch a post's
+   * files in bursts (a carousel is 10 files), and a 429 fails the post there: keep it well above that.
    */
   MEDIA_PUBLIC_STREAMS: Type.Integer({ minimum: 1, default: 128 }),
+  /** Public media bodies one gateway process streams at once to one client address; crawlers fetch from a few addresses, so keep it above a post's burst of files. */
   MEDIA_PUBLIC_STREAMS_PER_ADDRESS: Type.Integer({ minimum: 1, default: 16 }),
   /** How long caches may keep a public media file: a deleted file stops being served within this. */
   MEDIA_PUBLIC_MAX_AGE_SECONDS: Type.Integer({ minimum: 0, default: 300 }),

@@ -12,12 +12,13 @@ export const configSchema = Type.Object({
    * (2 + 4 + 8 s asleep with the default delays), then reconciled through its stored handle on
    * DELIVERY_RECONCILE_DELAYS_MS; X and LinkedIn media still processing before the create call end
    * the attempt retryable and the next one resumes from the stored upload. So a long processing never
-   * holds a delivery slot (issue 13).
+   * holds a delivery slot.
    */
   PROVIDER_HANDOFF_POLL_MAX_ATTEMPTS: Type.Integer({ minimum: 1, default: 4 }),
-  /** The free plan's limit (billing announces every other plan's); the same value as billing's. */
+  /** Posts (jobs) per calendar month allowed on the free plan (billing announces every other plan's limits); set it to billing's value. */
   PLAN_FREE_POSTS_PER_MONTH: freePlanConfigSchema.PLAN_FREE_POSTS_PER_MONTH,
   ...mediaConfigSchema,
+  /** Port of the `/livez`, `/readyz` and `/metrics` endpoints for operators. */
   PROBE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9102 }),
   /**
    * What this process does: `accept` answers the gateway's RPC (creates, history, cancel, media) and
@@ -56,7 +57,7 @@ export const configSchema = Type.Object({
   MEDIA_ORPHAN_GRACE_MS: Type.Integer({ minimum: 1000, default: 60 * 60_000 }),
   /** How often one publisher process lists media storage for orphans (0: never, e.g. a second deployment on the same store). */
   MEDIA_ORPHAN_SWEEP_INTERVAL_MS: Type.Integer({ minimum: 0, default: 15 * 60_000 }),
-  /** How far ahead `scheduled_at` must be (spec: 60 s); lowered only by tests of the scheduler. */
+  /** How far ahead, in seconds, `scheduled_at` must be; only tests of the scheduler lower it. */
   SCHEDULE_MIN_LEAD_SECONDS: Type.Integer({ minimum: 0, default: 60 }),
   /**
    * A job still `scheduled` this long after its time never got its dispatch (a schedule command

@@ -5,11 +5,12 @@ import { JOB_DISPATCH_MAX_JOBS } from '@svc/contracts';
 /** Every setting of the scheduler service; the only module that reads the environment. */
 export const configSchema = Type.Object({
   ...commonConfigSchema,
+  /** Port of the `/livez`, `/readyz` and `/metrics` endpoints for operators. */
   PROBE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9103 }),
   /**
    * The due-jobs loop's longest sleep. It wakes earlier when the next job falls due and when this
    * process schedules one due sooner, so this bounds only how late it sees a job scheduled through
-   * another replica that stopped before its time (reliability.md: poll every 1 s as a backstop).
+   * another replica that stopped before its time.
    */
   SCHEDULER_POLL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 1000 }),
   /** Due jobs claimed per pass (one transaction); a backlog drains pass after pass without waiting. */

@@ -6,20 +6,22 @@ const msList = (fallback: string) => Type.String({ pattern: '^\\d+(,\\d+)*$', de
 /** Every setting of the webhook-dispatcher service; the only module that reads the environment. */
 export const configSchema = Type.Object({
   ...commonConfigSchema,
+  /** Port of the `/livez`, `/readyz` and `/metrics` endpoints for operators. */
   PROBE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9104 }),
   /** Encryption keys for signing secrets: `k1:<base64 of 32 bytes>,k2:...` (libs/crypto vault). */
   VAULT_KEYS: Type.String({ minLength: 1 }),
+  /** Key of VAULT_KEYS that encrypts signing secrets; default the last listed. The others still decrypt. */
   VAULT_ACTIVE_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
-  /** Dev and tests only: receivers on loopback/private addresses (link-local and metadata stay refused). */
+  /** Dev and tests only: lets webhook receivers be on loopback/private addresses (link-local and metadata stay refused). */
   ALLOW_PRIVATE_URLS: Type.Boolean({ default: false }),
   /**
-   * Delay before each attempt, from the first (decisions §5): 0, 5 s, 30 s, then 5 min, 30 min, 2 h,
+   * Delay before each attempt, in ms, from the first: 0, 5 s, 30 s, then 5 min, 30 min, 2 h,
    * 5 h, 10 h, 14 h, 20 h, 24 h. Its length is the number of attempts. Tests shorten it.
    */
   WEBHOOK_RETRY_SCHEDULE_MS: msList('0,5000,30000,300000,1800000,7200000,18000000,36000000,50400000,72000000,86400000'),
-  /** Each delay after the first is drawn from [d·(1-j), d·(1+j)]. */
+  /** Random spread of the retry delays: each delay d after the first is drawn from [d·(1-j), d·(1+j)]. */
   WEBHOOK_RETRY_JITTER: Type.Number({ minimum: 0, maximum: 0.5, default: 0.2 }),
-  /** A receiver that takes longer fails the attempt. */
+  /** Milliseconds a receiver has to answer an attempt; a slower one fails it. */
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 15_000 }),
   /**
    * A receiver that has not accepted the TCP connection (address resolved and checked) within this
@@ -45,7 +47,7 @@ export const configSchema = Type.Object({
   WEBHOOK_ORG_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1000, default: 16 }),
   /** Endpoints one organization may register; creating one more answers 409 (`max_endpoints`). */
   WEBHOOK_MAX_ENDPOINTS_PER_ORG: Type.Integer({ minimum: 1, maximum: 10_000, default: 20 }),
-  /** `POST /v1/webhooks/{id}/test`: the receiver's whole budget (shorter than a delivery's). */
+  /** Milliseconds a receiver has to answer a test send (`POST /v1/webhooks/{id}/test`), shorter than a delivery's. */
   WEBHOOK_TEST_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 5000 }),
   /** Test sends in flight per organization per process; past it 429 with Retry-After. */
   WEBHOOK_TEST_CONCURRENCY_PER_ORG: Type.Integer({ minimum: 1, maximum: 100, default: 2 }),
@@ -57,7 +59,7 @@ export const configSchema = Type.Object({
   /** Attempts listed per delivery by the deliveries list (the latest); `attempts_omitted` counts the rest. */
   WEBHOOK_ATTEMPTS_LISTED: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
   /**
-   * New deliveries per endpoint per process that wait in memory for one of those slots whatever the
+   * New deliveries per endpoint per process that wait in memory for a WEBHOOK_ENDPOINT_CONCURRENCY slot whatever the
    * endpoint's speed (retries: as many as the concurrency). A receiver that hangs holds at most
    * concurrency + backlog of the events prefetch, plus for at most WEBHOOK_ENDPOINT_PATIENCE_MS the
    * extra waiters it admitted while fast.
@@ -68,11 +70,11 @@ export const configSchema = Type.Object({
    * burst to one fast endpoint stays in memory); each such waiter goes through the broker after this long.
    */
   WEBHOOK_ENDPOINT_PATIENCE_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 1000 }),
-  /** An endpoint failing with no success for this long is auto-paused (decisions §5: 5 days). */
+  /** An endpoint failing with no success for this long (in ms; 5 days by default) is paused automatically. */
   WEBHOOK_AUTO_PAUSE_AFTER_MS: Type.Integer({ minimum: 0, default: 5 * 24 * 3600_000 }),
-  /** How long the previous secret keeps signing after a rotation. */
+  /** How long, in ms, the previous signing secret keeps signing after a rotation. */
   WEBHOOK_SECRET_OVERLAP_MS: Type.Integer({ minimum: 0, default: 24 * 3600_000 }),
-  /** Deliveries of this age or younger can be replayed. */
+  /** Deliveries of this age (in ms) or younger can be replayed. */
   WEBHOOK_REPLAY_WINDOW_MS: Type.Integer({ minimum: 1000, default: 14 * 24 * 3600_000 }),
   /**
    * Settled deliveries (and their attempts) older than this are deleted, so the log is the size of
@@ -85,6 +87,7 @@ export const configSchema = Type.Object({
    * with a crash between commit and publish, or an attempt whose worker died).
    */
   WEBHOOK_SWEEP_GRACE_MS: Type.Integer({ minimum: 1000, default: 120_000 }),
+  /** How often, in ms, the sweeper looks for overdue pending deliveries (WEBHOOK_SWEEP_GRACE_MS). */
   WEBHOOK_SWEEP_INTERVAL_MS: Type.Integer({ minimum: 100, default: 30_000 }),
   /** Connections of the pool that runs the per-delivery statements (besides the `DB_POOL_MAX` pool of the API, sweeper and relay). */
   WEBHOOK_DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
