@@ -26,8 +26,13 @@ function declaredSettings(file) {
   const text = readFileSync(path.join(root, file), 'utf8');
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const settings = new Map();
+  // A schema: the object given to `Type.Object(...)`, or one held by a `...Schema` constant (a fragment).
+  const isSchema = (node) =>
+    ts.isObjectLiteralExpression(node) &&
+    ((ts.isCallExpression(node.parent) && node.parent.expression.getText(source) === 'Type.Object') ||
+      (ts.isVariableDeclaration(node.parent) && /Schema$/.test(node.parent.name.getText(source))));
   const visit = (node) => {
-    if (ts.isPropertyAssignment(node) && /^[A-Z][A-Z0-9_]+$/.test(node.name.getText(source))) {
+    if (ts.isPropertyAssignment(node) && isSchema(node.parent) && /^[A-Z][A-Z0-9_]+$/.test(node.name.getText(source))) {
       const comments = ts.getLeadingCommentRanges(text, node.getFullStart()) ?? [];
       const doc = comments.filter((range) => text.startsWith('/**', range.pos)).pop();
       settings.set(node.name.getText(source), doc === undefined ? '' : docText(text.slice(doc.pos, doc.end)));

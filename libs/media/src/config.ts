@@ -27,11 +27,11 @@ export const mediaConfigSchema = {
   /** Secret access key paired with MEDIA_S3_ACCESS_KEY_ID. */
   MEDIA_S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
   /**
-   * Base of every `public_url` (`{base}/media/{file}`): the gateway's public address (scripts/start and
-   * docker-compose set PUBLIC_BASE_URL), or a bucket/CDN base serving the same keys. Networks fetch
+   * Base of every `public_url` (`{base}/media/{file}`): the gateway's public address (the default is
+   * the gateway's own default address), or a bucket/CDN base serving the same keys. Networks fetch
    * from it, so it must be reachable by them.
    */
-  MEDIA_PUBLIC_BASE_URL: Type.String({ pattern: '^https?://', default: 'http://localhost:3000' }),
+  MEDIA_PUBLIC_BASE_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:8080' }),
   /** Largest image other than a GIF accepted, in bytes; a larger upload or import is refused (413 naming the limit). */
   MEDIA_MAX_IMAGE_BYTES: Type.Integer({ minimum: 1, default: 20 * 1024 * 1024 }),
   /** Largest GIF accepted, in bytes; a larger upload or import is refused (413 naming the limit). */

@@ -26,10 +26,5 @@ export type SandboxConfig = Static<typeof sandboxConfigSchema> & { SANDBOX_PUBLI
 
 export function loadSandboxConfig(env: Record<string, string | undefined> = process.env): SandboxConfig {
   const config = loadConfig(sandboxConfigSchema, env);
-  return {
-    ...config,
-    // docs/configuration.md shows the doc comment of this file's last SANDBOX_PUBLIC_URL property: this one.
-    /** Absolute base the sandbox puts in URLs it hands out; defaults to http://127.0.0.1:<PORT>. */
-    SANDBOX_PUBLIC_URL: config.SANDBOX_PUBLIC_URL ?? `http://127.0.0.1:${config.PORT}`,
-  };
+  return { ...config, SANDBOX_PUBLIC_URL: config.SANDBOX_PUBLIC_URL ?? `http://127.0.0.1:${config.PORT}` };
 }
