@@ -3,7 +3,7 @@
 -- rewrote the whole row, with a new entry in each of its eight indexes, because next_sync_at was one
 -- of them (no update of analytics_rows was heap-only). Now a claim and a refresh rewrite a row of
 -- analytics_due (two index entries), and the refresh's write of the metrics changes no indexed
--- column of analytics_rows (docs/performance.md, "A refresh rewrites only the readings").
+-- column of analytics_rows (docs/performance.md, "Analytics' refreshes apart from their rows").
 CREATE TABLE "analytics_due" (
     "row_id" UUID NOT NULL,
     "account_id" TEXT NOT NULL,

@@ -2,8 +2,8 @@
 -- The background claim finds due readings account by account. It took due rows in next_sync_at order
 -- and passed over those of paused accounts one by one, so its cost grew with the backlog a rate limit
 -- held back: at the end of the 100-minute soak all ten accounts were paused with 359,830 rows due, and
--- one claim read 892,000 buffers in 4.0 s to return no row (docs/performance.md, "A refresh
--- rewrites only the readings"). Now each account has the earliest time any of its readings can be
+-- one claim read 892,000 buffers in 4.0 s to return no row (docs/performance.md, "The claim skips a
+-- paused account, not its rows"). Now each account has the earliest time any of its readings can be
 -- due, the claim takes due accounts that are not paused in that order, and within each its due rows
 -- from the (account_id, next_sync_at) index: a paused account costs one entry, whatever its backlog.
 CREATE TABLE "analytics_account_due" (

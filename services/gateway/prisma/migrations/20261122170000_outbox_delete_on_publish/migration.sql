@@ -1,4 +1,4 @@
--- The relay deletes a message once the broker confirmed it (no decay with use). Published
+-- The relay deletes a message once the broker confirmed it (issue 14: no decay with use). Published
 -- rows kept for 72 h grew the table without bound and left dead entries at the head of the claim
 -- index that every claim walked. The claim index now orders by due time, so delayed messages are
 -- passed over inside the index. The indexes on available_at and published_at had no reader left.

@@ -1,4 +1,4 @@
--- Reconciliation of uncertain attempts, short leases, job counters.
+-- Issue 13: reconciliation of uncertain attempts, short leases, job counters.
 
 -- When the current attempt began (the lookup window of a reconciliation), the handle the network
 -- gave on it (TikTok publish_id, Facebook video id), and, while set, that the last attempt's outcome

@@ -4,7 +4,7 @@
 -- index with deliveries_org_id_status_idx at (org_id, 'pending'), where every version of a pending
 -- delivery since the last vacuum has an entry (its wait, wake and claim are not HOT updates) and a
 -- bitmap scan never marks the dead ones: 1.1-3.6 ms a wake instead of 0.17, a third less throughput
--- (docs/performance.md, "Plans made on empty tables"). This index answers the count whole (its predicate
+-- (docs/performance.md, "Soak: the wake's plan"). This index answers the count whole (its predicate
 -- holds the status, its columns the organization and the mark), so no other index can narrow it,
 -- and the count reads it in its order up to a limit, so a scan of it is the cheapest plan whatever
 -- the statistics say. Marks left on rows no longer pending are read by nobody: every reader of a

@@ -11,5 +11,5 @@ CREATE INDEX "deliveries_org_leases_idx" ON "deliveries"("org_id", "lease_until"
 -- deliveries_org_id_status_idx served nothing else (the dashboard's counts read
 -- deliveries_org_id_finished_at_idx) and took a new entry at every non-HOT update of a delivery,
 -- four a delivery, for every version of every row since the last vacuum, which a bitmap scan reads
--- whole (docs/performance.md, "Plans made on empty tables").
+-- whole (docs/performance.md, "Soak: the wake's plan").
 DROP INDEX "deliveries_org_id_status_idx";
