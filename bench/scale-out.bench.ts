@@ -29,7 +29,7 @@ it(`accepts and delivers faster with ${replicas} publishers and ${replicas} gate
     // The accept runs as the accept benchmark has them: one organization at its default limit, so
     // replicas change the accept path, not how many deliveries run beside it. With 40, a 10 s run
     // with X at 300 ms had 511 deliveries beside it on one publisher and 805 on two, against 147 and
-    // 130 at the default (docs/performance.md, "Replicas on two cores").
+    // 130 at the default (docs/performance.md, "Scale-out").
     acceptEnv: serviceEnvFromEnv(),
     // X answering each create call in 300 ms (real networks: 0.2-1 s), fewer jobs: a publisher's 20 slots clear ~66/s there.
     latency: { ms: Number(process.env.BENCH_SCALE_LATENCY_MS ?? 300), jobs: Number(process.env.BENCH_SCALE_LATENCY_JOBS ?? 40) },

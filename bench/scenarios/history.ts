@@ -1,5 +1,5 @@
 // history: what the publisher's hot statements cost beside a small and beside a large history of
-// finished jobs, in the same run (issue 14, "no decay with use"). The soak shows the rate over 30
+// finished jobs, in the same run (no decay with use). The soak shows the rate over 30
 // minutes; this shows what a year of history would do to each statement: the buffers (8 kB pages)
 // each one touches, which do not drift with the machine's speed the way a rate does.
 //

@@ -78,7 +78,7 @@ function byProcess(windows: TwinWindow[]): string {
  * Each side's mean rate over its windows that follow a window of its own (the twin's first follows
  * its warm-up) and over those that follow the other side's. A side fed right after the other
  * carries what the other left running (its vacuum and analyze, analytics' refreshes of its posts):
- * in runs W and X the twin lost about 20% right after an aged window, the aged side about 5% after
+ * in two soaks the twin lost about 20% right after an aged window, the aged side about 5% after
  * a twin's, so the mean over all windows favours the aged side; the windows after one of the side's
  * own compare the two in steady state. Undefined until each side has both kinds (two pairs).
  */

@@ -1,4 +1,4 @@
-// soak: steady publishing for a long time, to show the pipeline does not decay with use (issue 14).
+// soak: steady publishing for a long time, to show the pipeline does not decay with use.
 // A closed loop keeps about `backlog` jobs open (soak-feeder.ts), so the publisher always has work and
 // the rate measured per window is its throughput. Every window records the deliveries
 // finished in it and the size of the tables that grow with use. The figure is the last window's rate
@@ -262,9 +262,9 @@ async function againstTwin(aged: BenchSystem, accounts: number, agedSide: { publ
         { pairs: options.pairs, windowSeconds: options.windowSeconds, rampSeconds: options.rampSeconds, settleSeconds: options.settleSeconds, drainTimeoutMs: DRAIN_TIMEOUT_MS },
       );
       // The aged side idle first: the twin's check reads every post its sandbox holds, in this
-      // process, where the aged side's sandbox answers too. Run AM's aged calls to X timed out
-      // meanwhile, and their lookups could not cover the account's posts since (section "A steady
-      // machine, and a soak whose drain did not finish").
+      // process, where the aged side's sandbox answers too. Otherwise the aged side's calls to X time
+      // out meanwhile, and their lookups cannot cover the account's posts since (docs/performance.md,
+      // "A steady machine").
       agedSide.feeder.pause();
       await agedSide.feeder.drain(DRAIN_TIMEOUT_MS);
       await feeder.finish(DRAIN_TIMEOUT_MS);

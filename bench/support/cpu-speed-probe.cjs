@@ -1,10 +1,10 @@
 // The machine's speed, sampled by a process of its own (bench/support/cpu-speed.ts starts it): every
 // interval it does the same fixed pieces of work and prints, as a line of JSON, the CPU ms the
 // compute took and the CPU ns one random memory read took. Neither should change; on this machine's
-// virtual cores the compute has moved 3x within a minute (docs/performance.md, "Soak"). The memory
+// virtual cores the compute has moved 3x within a minute (docs/performance.md, "A steady machine"). The memory
 // read is there because the compute alone missed a difference of 2x between two machines: the same
 // soak ran at twice the deliveries per second, at half the CPU ms per delivery in every process, on
-// a machine whose compute probe was 10% slower (docs/performance.md, "Soak: the wake's plan").
+// a machine whose compute probe was 10% slower (same section).
 // A slower kernel path (system calls, wake-ups) is seen by neither.
 //   node bench/support/cpu-speed-probe.cjs [interval ms]
 const { createHash } = require('node:crypto');

@@ -17,7 +17,7 @@ export interface Trend {
 
 /**
  * Least squares through every window, so the start and the end each lean on the whole run: one
- * window's rate moves by 10-25% on this machine (docs/performance.md, "Soak: reading the trend"),
+ * window's rate moves by 10-25% on this machine (docs/performance.md, "Soak"),
  * and a mean of three windows at each end still swung the ratio by as much as the target allows.
  */
 export function fitTrend(values: readonly number[]): Trend {
@@ -43,7 +43,7 @@ export interface TrendBeside extends Trend {
 /**
  * Least squares through every window with the window's number and a second measure of it (the
  * memory probe's ns per read: this machine's neighbours slow it by 20% for a minute at a time, and
- * the rates follow, docs/performance.md "Soak: the delivery path is flat"), read at that measure's
+ * the rates follow, docs/performance.md, "Soak"), read at that measure's
  * mean. The line's slope is then the change with time that the machine's speed does not explain: a
  * diagnostic beside the verdict's `fitTrend`, never instead of it.
  */

@@ -6,7 +6,7 @@ const windows = (order: string, rates: number[]): TwinWindow[] =>
 /** The twin's steady-state comparison: each side after a window of its own, apart from the windows right after a switch. */
 describe('afterOwnWindow', () => {
   it('compares the windows that follow one of the same side, and gives the ones after a switch apart', () => {
-    // Run X (2026-11-27 10:13 UTC): the twin lost about 20% right after an aged window.
+    // A soak of 2026-11-27 10:13 UTC: the twin lost about 20% right after an aged window.
     const run = windows('twin aged aged twin twin aged aged twin twin aged aged twin', [134.8, 139.2, 143.8, 126.1, 170.1, 144.5, 150.6, 119.9, 142.7, 130.9, 152.4, 112.5]);
     const steady = afterOwnWindow(run)!;
     // The twin's first window follows its warm-up: one of its own.

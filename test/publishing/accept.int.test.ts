@@ -325,7 +325,7 @@ describe('publishing: accepting jobs and posts', () => {
       expect((await system.sandbox.posts('x')).filter((item) => item.text === 'answer lost once')).toHaveLength(1);
     });
 
-    it('keeps a refused request as its first answer (issue 13), and checks the key length', async () => {
+    it('keeps a refused request as its first answer, and checks the key length', async () => {
       const bad = await publish({ account_ids: [UNKNOWN_ID], text: 'retry me' }, { 'Idempotency-Key': 'key-5' });
       expect(bad.status).toBe(400);
       const again = await publish({ account_ids: [UNKNOWN_ID], text: 'retry me' }, { 'Idempotency-Key': 'key-5' });

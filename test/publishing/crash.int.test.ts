@@ -7,7 +7,7 @@ import { connectAccount, sleep, waitForFinal } from './publishing-support.ts';
  * A worker that dies between the network accepting a post and the post being recorded must not
  * cause a second post, nor a false failure: the delivery is left in flight, its lease is no longer
  * renewed, and once it runs out another handler takes the delivery over, finds the post through the
- * network's read API and records it as published with its native id (issue 13).
+ * network's read API and records it as published with its native id.
  */
 describe('publishing: a worker dying mid-delivery', () => {
   let system: SystemHarness;

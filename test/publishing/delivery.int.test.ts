@@ -104,7 +104,7 @@ describe('publishing: delivery', () => {
     expect(event.payload.error_message).toEqual(expect.any(String));
   });
 
-  describe('network faults end as decisions §3 says, nothing stuck in processing', () => {
+  describe('network faults end as the delivery rules say, nothing stuck in processing', () => {
     it.each<[string, Network, string, string | null, number]>([
       ['rate_limit', 'x', 'published', null, 2],
       ['server_error', 'x', 'published', null, 2],
@@ -178,7 +178,7 @@ describe('publishing: delivery', () => {
     expect(post.results[1]!.error_message).toContain('reconnect');
   });
 
-  describe('a forced token refresh that fails during delivery (decisions §3)', () => {
+  describe('a forced token refresh that fails during delivery', () => {
     // The post call answers 401 (expired); the publisher forces a refresh, which the network refuses
     // too. A BYOK token has nothing to refresh with, so its "refresh" is the profile read that proves
     // it still works; an OAuth account spends its refresh token at the token endpoint.

@@ -8,7 +8,7 @@ import { IdempotencyStore, type OperationId } from '../../services/gateway/src/i
 
 const DAY_MS = 24 * 3600_000;
 
-/** The gateway's Idempotency-Key store against its real table (decisions §2). */
+/** The gateway's Idempotency-Key store against its real table (docs/api-conventions.md, "Idempotency"). */
 describe('IdempotencyStore (gateway database)', () => {
   let database: TestDatabase;
   let db: PgDatabase;

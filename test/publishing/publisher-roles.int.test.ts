@@ -8,7 +8,7 @@ import { startTestPublisher } from './hooked-publisher.ts';
 import { COMMANDS, commandedDeliveries, connectAccount, waitForFinal } from './publishing-support.ts';
 
 /**
- * PUBLISHER_ROLES apart (issue 14): the system's publisher only accepts; a second process on the same
+ * PUBLISHER_ROLES apart: the system's publisher only accepts; a second process on the same
  * database only delivers. Every target is delivered once, by the deliverer, and a job accepted into
  * its organization's line by the accepting process wakes the line through a command.
  */

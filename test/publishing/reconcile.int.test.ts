@@ -6,11 +6,11 @@ import { connectAccount, validBody, waitForFinal } from './publishing-support.ts
 const NETWORKS: Network[] = ['instagram', 'facebook', 'x', 'linkedin', 'tiktok'];
 
 /**
- * Decisions §7's uncertain outcomes end to end (issue 13): the network creates the post and its
- * answer is lost (connection dropped) or comes after the client gave up (PROVIDER_TIMEOUT_MS is 2 s
- * in the harness). The publisher looks the post up through the network's read API: exactly one post,
- * reported published with its native id where the network can be asked, and `outcome_unknown` with
- * the reason where it cannot (TikTok lists no private posts), never a second post.
+ * The uncertain outcomes of docs/api-conventions.md, "Sandbox faults" end to end: the network creates the
+ * post and its answer is lost (connection dropped) or comes after the client gave up (PROVIDER_TIMEOUT_MS is
+ * 2 s in the harness). The publisher looks the post up through the network's read API: exactly one post,
+ * reported published with its native id where the network can be asked, and `outcome_unknown` with the reason
+ * where it cannot (TikTok lists no private posts), never a second post.
  */
 describe('publishing: reconciling uncertain outcomes with the network', () => {
   let system: SystemHarness;

@@ -18,7 +18,7 @@ import { harnessEnv, JWT_SECRET } from '../support/system-harness.ts';
 const run = promisify(execFile);
 
 /**
- * The fault suite of issue 13 (docs/reliability.md): the real processes (gateway, accounts,
+ * The fault suite (docs/reliability.md, "The fault suite"): the real processes (gateway, accounts,
  * publisher, scheduler) publish 200 jobs x 5 accounts, one per network, while the publisher is
  * killed twice with SIGKILL, the scheduler is restarted, every broker connection of the run is
  * closed, the publisher's database connections are dropped, and the networks lose or delay their
@@ -28,7 +28,7 @@ const run = promisify(execFile);
  * not be asked.
  */
 const NETWORKS: Network[] = ['instagram', 'facebook', 'x', 'linkedin', 'tiktok'];
-// FAULT_SUITE_JOBS=300 runs issue 13's 1,500-target measurement (docs/reliability.md).
+// FAULT_SUITE_JOBS=300 runs the 1,500-target measurement (docs/reliability.md, "The fault suite").
 const JOBS = Number(process.env.FAULT_SUITE_JOBS ?? 200);
 const SCHEDULED = 20;
 const namespace = uniqueNamespace('fault');

@@ -65,7 +65,7 @@ describe('every service as a process', () => {
     const { port, probePort } = services.find((s) => s.name === 'gateway')!;
     expect(await (await fetch(`http://127.0.0.1:${port}/health`)).json()).toEqual({ status: 'ok' });
     expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(200);
-    // Memory, Node's version and per-route counts are for operators, not the public (issue 8).
+    // Memory, Node's version and per-route counts are for operators, not the public.
     expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
     expect(probePort).not.toBe(port);
     expect(await (await fetch(`http://127.0.0.1:${probePort}/metrics`)).text()).toContain('service="gateway"');

@@ -4,7 +4,7 @@ import path from 'node:path';
 const root = path.resolve(__dirname, '../..');
 
 // The guard every other suite relies on: if jest stopped failing on unhandled rejections, a leaked
-// RPC timer (the gateway crash of issue 8) could ship green.
+// RPC timer (a gateway crash) could ship green.
 describe('the test runner', () => {
   it('fails a run in which a promise rejection is left unhandled', () => {
     const run = spawnSync(

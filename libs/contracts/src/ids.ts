@@ -7,7 +7,6 @@ import { v7 } from 'uuid';
  * edge and keeps recent rows on few pages. With random (version 4) ids every insert and every lookup
  * of a recent row landed on any leaf: once those indexes outgrew PostgreSQL's buffer cache, a
  * delivery read some of their pages back in, and the first change of each page after a checkpoint
- * wrote the whole page to the WAL (docs/performance.md, "Where the pages come from, and ids in the
- * order they are made").
+ * wrote the whole page to the WAL (docs/performance.md, "History").
  */
 export const newId = (): string => v7();

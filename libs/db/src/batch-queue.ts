@@ -28,9 +28,9 @@ export interface BatchQueueOptions {
 /**
  * Group commit for a hot statement: items added while batches are running form the next batch, so an
  * idle dispatcher writes a lone item at once (no timer adds latency, unless `lingerMs` asks for one)
- * and a busy one writes many per round trip, plan and commit. The statements per delivery were what
- * bounded the webhook dispatcher and the publisher's deliveries and accepts (docs/performance.md:
- * Webhooks; Accept path; Group commit on the delivery path). A batch starts on the next turn of the event loop, so items added
+ * and a busy one writes many per round trip, plan and commit. The statements per delivery are what
+ * bound the webhook dispatcher and the publisher's deliveries and accepts (docs/performance.md,
+ * "Webhooks", "Accept path", "Group commit on the delivery path"). A batch starts on the next turn of the event loop, so items added
  * together (the messages of one socket read) travel together.
  *
  * `run` answers one result per item, in order; when it throws, every item of that batch is rejected

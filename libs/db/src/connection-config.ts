@@ -43,7 +43,7 @@ export function pgClientSettings(connection: PgConnectionConfig, purpose?: strin
  * socket's directory as the host, percent-encoded (`postgresql://postgres@%2Fvar%2Frun%2Fpostgresql`)
  * or in the `host` parameter (`postgresql://postgres@localhost/?host=/var/run/postgresql`). It costs
  * each statement about a fifth less client CPU than loopback TCP, within the noise for the whole
- * system (docs/performance.md, "The readings' budget by default", on the socket).
+ * system (docs/performance.md, "Prepared statements").
  */
 export function connectionConfig(serverUrl: string, database: string): PgConnectionConfig {
   const url = new URL(serverUrl);

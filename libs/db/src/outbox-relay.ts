@@ -173,7 +173,7 @@ export class OutboxRelay {
     }
     // Deleted, not marked: kept rows would grow the table without end (72 h of history was millions
     // of rows at the target rate) and leave dead entries at the head of the claim index, which every
-    // claim walked until a vacuum that a large table rarely gets (docs/performance.md, outbox decay).
+    // claim walked until a vacuum that a large table rarely gets (docs/performance.md, "The outbox relay").
     if (published.length > 0) await this.options.db.$executeRawUnsafe('DELETE FROM outbox_messages WHERE id = ANY($1::uuid[])', published);
     if (retry.length > 0) await this.scheduleRetries(retry);
     if (parked.length > 0) await this.park(parked);

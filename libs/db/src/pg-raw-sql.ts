@@ -79,8 +79,8 @@ export function createPgRawSql(connection: PgConnectionConfig, options: PgRawSql
 /**
  * A service's database client as a plain pg pool, for a service that keeps Prisma's client out of its
  * process: Prisma's query compiler (WebAssembly) is loaded by a service's first query, raw ones too,
- * and costs about 20 MB of RSS (docs/performance.md: Webhooks > Memory, and "The gateway's young
- * generation, without Prisma's client..."). Prisma still owns the schema and runs the migrations, from a child process
+ * and costs about 20 MB of RSS (docs/performance.md, "Webhooks", and "The gateway's young
+ * generation, without Prisma's client"). Prisma still owns the schema and runs the migrations, from a child process
  * (migrate.ts). The runtime's `openClient` takes this.
  */
 export type PgDatabase = PgRawSql & { $disconnect(): Promise<void> };

@@ -2,7 +2,7 @@
  * The one bridge between Prisma 6.19's JavaScript schema engine and @prisma/adapter-pg, used by the
  * runtime clients and by every service's prisma.config.ts (migrate deploy/dev/status).
  *
- * Why it exists (prisma/orm issue 27403, measured in ../../../shared/notes/prisma-offline.md):
+ * Why it exists (prisma/orm issue 27403; libs/db/README.md, "Prisma without binary downloads"):
  *  1. The JS schema engine cannot decode columns of type `name` (oid 19) and `"char"` (oid 18) that
  *     its own catalog queries return, so results report those columns as `text` (oid 25).
  *  2. The shadow database is derived from the adapter config; a connection string would override its

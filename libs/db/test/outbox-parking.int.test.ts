@@ -1,4 +1,4 @@
-// The relay's end for messages the broker keeps refusing (issue 9): a bounded budget, then parked
+// The relay's end for messages the broker keeps refusing: a bounded budget, then parked
 // (counted, listed, requeued by an operator); an outage spends no budget; and 10,000 failing rows
 // never delay a fresh one.
 import path from 'node:path';

@@ -2,7 +2,7 @@ import { AppError, isAppError, type ErrorDetail } from './app-error.ts';
 import { isErrorCode, type ErrorCode } from './error-codes.ts';
 import { unavailableError } from './unavailable.ts';
 
-/** The error body of decisions §2, the same for every failure of every endpoint. */
+/** The error body (docs/api-conventions.md, "Errors"), the same for every failure of every endpoint. */
 export interface ErrorBody {
   error: {
     code: ErrorCode;

@@ -1,5 +1,5 @@
 /**
- * The public error codes of decisions §2, with the HTTP status each one maps to.
+ * The public error codes (docs/api-conventions.md, "Errors"), with the HTTP status each one maps to.
  * Wire values never change in place: clients branch on them.
  */
 export const ERROR_STATUS = {

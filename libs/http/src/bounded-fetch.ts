@@ -28,7 +28,7 @@ export interface BoundedFetchOptions {
   deadlineMs: number;
   /** Largest body accepted; a larger Content-Length is refused before reading the body. */
   maxBytes: number;
-  /** Redirect hops followed, each one checked like the first URL (decisions §3: 5). */
+  /** Redirect hops followed, each one checked like the first URL (docs/api-conventions.md, "URLs users give us": 5). */
   maxRedirects?: number;
   method?: 'GET' | 'HEAD';
   headers?: Record<string, string>;

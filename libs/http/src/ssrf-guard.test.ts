@@ -17,7 +17,7 @@ describe('isBlockedAddress', () => {
     expect(isBlockedAddress(address, dev)).toBe(true);
   });
 
-  // Issue 8: IPv4 hidden in IPv6 forms. Each embeds 169.254.169.254 or 127.0.0.1.
+  // IPv4 hidden in IPv6 forms. Each embeds 169.254.169.254 or 127.0.0.1.
   it.each([
     '::a9fe:a9fe', // IPv4-compatible
     '::7f00:1', // IPv4-compatible loopback

@@ -6,10 +6,10 @@ import ipaddr from 'ipaddr.js';
 import { processHostResolver, type HostResolver } from './host-resolver.ts';
 
 /**
- * SSRF policy for every URL a user gives us (decisions §3): http(s) only, and never an address that
- * is private, loopback, link-local or cloud metadata, at connect time and after any redirect.
- * `allowPrivate` (ALLOW_PRIVATE_URLS, dev and tests only) admits private and loopback addresses;
- * link-local and metadata addresses stay blocked always.
+ * SSRF policy for every URL a user gives us (docs/api-conventions.md, "URLs users give us"):
+ * http(s) only, and never an address that is private, loopback, link-local or cloud metadata, at
+ * connect time and after any redirect. `allowPrivate` (ALLOW_PRIVATE_URLS, dev and tests only)
+ * admits private and loopback addresses; link-local and metadata addresses stay blocked always.
  */
 export interface SsrfPolicy {
   allowPrivate: boolean;

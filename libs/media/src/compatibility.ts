@@ -32,7 +32,7 @@ interface Limits {
 const MB = 1024 * 1024;
 
 /**
- * Per-network media limits (shared notes networks.md, with its sources). Where the notes mark a
+ * Per-network media limits (docs/networks.md §1.4-§5.4, with their sources). Where they mark a
  * figure unverified, the documented figure is used and the doc names it.
  */
 export const NETWORK_LIMITS: Record<MediaNetwork, Limits> = {

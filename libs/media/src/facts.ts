@@ -16,5 +16,5 @@ export type SupportedType = (typeof SUPPORTED_TYPES)[number];
 export const isSupportedType = (value: string): value is SupportedType => (SUPPORTED_TYPES as readonly string[]).includes(value);
 export const kindOf = (type: SupportedType): 'image' | 'video' => (type.startsWith('video/') ? 'video' : 'image');
 
-/** PNG and WebP get a JPEG rendition at ingest: Instagram takes JPEG only (networks.md). */
+/** PNG and WebP get a JPEG rendition at ingest: Instagram takes JPEG only (docs/networks.md §1.4). */
 export const needsJpegRendition = (type: SupportedType) => type === 'image/png' || type === 'image/webp';

@@ -43,7 +43,7 @@ export interface StoredMedia extends Analysis {
   rendition: Rendition | null;
 }
 
-/** `med_` + 18 random bytes (144 bits): the id is the public URL's only secret (decisions §8). */
+/** `med_` + 18 random bytes (144 bits): the id is the public URL's only secret (docs/api-conventions.md, "Media"). */
 export const newMediaId = () => `med_${randomBytes(18).toString('base64url')}`;
 
 const MB = 1024 * 1024;

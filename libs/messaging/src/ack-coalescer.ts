@@ -5,8 +5,7 @@ import type { Channel, Message } from 'amqplib';
  * finish together (a group commit, a batch of events) are acked by one `basic.ack` with `multiple`
  * up to the highest delivery tag below which every delivery is settled, instead of one ack each.
  * Each ack is a frame the consumer writes and a settlement the broker applies (for a quorum queue, a
- * command through its log): docs/performance.md,
- * "The gateway's young generation, without Prisma's client, and acks together".
+ * command through its log): docs/performance.md, "Deliver path".
  *
  * No ack waits longer than the turn it was asked in: one finished past a delivery still running is
  * sent alone, as before, so a slow handler never holds later deliveries unacked (they count against

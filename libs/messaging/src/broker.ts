@@ -269,7 +269,8 @@ export class Broker {
 
   /**
    * Cancels every consumer, lets in-flight handlers finish (and ack) until the deadline, then closes
-   * the consumer channels so anything unfinished is requeued (reliability.md 2.8).
+   * the consumer channels so anything unfinished is requeued (docs/reliability.md, "Broker facts
+   * behind these rules").
    */
   async stopConsuming(options: { deadlineMs?: number } = {}): Promise<void> {
     this.consuming = false;

@@ -24,7 +24,7 @@ interface Waiter {
 /**
  * amqplib does not reconnect by itself. Both 'error' and 'close' fire when the broker goes away;
  * only 'close' triggers a reconnect, once per connection, or two reconnects race and the loser acks
- * on a dead channel (reliability.md 2.7).
+ * on a dead channel (docs/reliability.md, "Broker facts behind these rules").
  */
 export class ConnectionManager {
   private model: ChannelModel | undefined;

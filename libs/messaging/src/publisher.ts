@@ -22,8 +22,9 @@ const PUBLISH_ID_HEADER = 'x-publish-id';
 /**
  * One confirm channel per connection. A publish resolves only on the broker's ack, and a
  * `basic.return` (unroutable `mandatory` message) counts as a failure even though RabbitMQ acks it
- * afterwards (reliability.md 2.2). The return arrives before the ack on the same channel, so returned
- * publish ids are remembered until their confirm callback runs.
+ * afterwards (docs/reliability.md, "Broker facts behind these rules"). The return arrives before
+ * the ack on the same channel, so returned publish ids are remembered until their confirm callback
+ * runs.
  */
 export class Publisher {
   private channel: Promise<ConfirmChannel> | undefined;

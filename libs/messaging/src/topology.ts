@@ -12,7 +12,8 @@ export interface DeclaredTopology {
 }
 
 // At-least-once dead-lettering (3.10+) keeps a dead letter in its source queue until the target
-// confirms it, and it requires reject-publish overflow (reliability.md 2.1, 2.4).
+// confirms it, and it requires reject-publish overflow (docs/reliability.md, "Broker facts behind
+// these rules").
 const QUORUM = {
   'x-queue-type': 'quorum',
   'x-dead-letter-strategy': 'at-least-once',
@@ -21,9 +22,10 @@ const QUORUM = {
 
 /**
  * Exchanges plus one delay queue per retry tier. A tier queue has a fixed TTL (never per-message TTL
- * in a shared queue: it blocks the head of the line, reliability.md 2.4) and dead-letters through the
- * default exchange with the routing key the copy was published with, which is the name of the work
- * queue that failed: a retried event goes back to that queue only, not to every subscriber.
+ * in a shared queue: it blocks the head of the line, docs/reliability.md, "Broker facts behind these
+ * rules") and dead-letters through the default exchange with the routing key the copy was published
+ * with, which is the name of the work queue that failed: a retried event goes back to that queue
+ * only, not to every subscriber.
  */
 export async function declareBaseTopology(
   channel: Channel,

@@ -43,7 +43,8 @@ type ParkReason = 'invalid' | 'non_retryable' | 'retries_exhausted';
 /**
  * One work queue on its own channel. Each delivery is acked on the channel that delivered it, and only
  * while that channel is still the live one: after a reconnect the broker redelivers anything unacked,
- * and an ack on a dead or newer channel would be an error (reliability.md 2.7).
+ * and an ack on a dead or newer channel would be an error (docs/reliability.md, "Broker facts behind
+ * these rules").
  */
 export class WorkConsumer extends ChannelConsumer {
   private readonly byType: Map<string, EventOrCommandDef>;

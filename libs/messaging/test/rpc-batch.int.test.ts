@@ -4,7 +4,7 @@ import { conflict } from '@svc/errors';
 import type { Broker } from '../src/index.ts';
 import { connectBroker, rawConnection, uniqueNamespace } from './helpers.ts';
 
-// Calls made in one turn of the event loop travel in one `system.batch.v1` message (issue 14).
+// Calls made in one turn of the event loop travel in one `system.batch.v1` message.
 const whoami = defineMessage({
   kind: 'rpc',
   type: 'accounts.whoami.v1',

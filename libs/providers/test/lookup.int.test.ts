@@ -3,9 +3,9 @@ import { startMediaServer, type MediaServer } from './support/media-server.ts';
 import { consent, failure, startSandbox, testProviders, type RunningSandbox } from './support/sandbox.ts';
 
 /**
- * Every adapter's `lookup` against the sandbox's read endpoints (issue 13), and the uncertain
- * outcomes of decisions §7 as the adapters see them: the post exists, the create call fails
- * `uncertain`, and the lookup finds the post with the id the network gave it.
+ * Every adapter's `lookup` against the sandbox's read endpoints, and the uncertain outcomes
+ * (docs/api-conventions.md, "Sandbox faults") as the adapters see them: the post exists, the
+ * create call fails `uncertain`, and the lookup finds the post with the id the network gave it.
  */
 describe('lookup of uncertain attempts', () => {
   let sandbox: RunningSandbox;

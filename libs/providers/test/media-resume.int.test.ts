@@ -3,8 +3,8 @@ import { startMediaServer, type MediaServer } from './support/media-server.ts';
 import { failure, startSandbox, testProviders, type RunningSandbox } from './support/sandbox.ts';
 
 /**
- * X and LinkedIn upload media and wait for its processing before the call that creates the post
- * (issue 13). The wait inside the call is bounded by `handoffPolling`; past it the call fails
+ * X and LinkedIn upload media and wait for its processing before the call that creates the post.
+ * The wait inside the call is bounded by `handoffPolling`; past it the call fails
  * retryable, having reported the uploaded media as the attempt's handle, and the next attempt
  * resumes from that handle: the same files are attached, none is uploaded again. A lookup with the
  * handle recognizes the post by its media, not by its text.

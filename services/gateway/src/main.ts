@@ -20,7 +20,7 @@ async function main(): Promise<void> {
     logger,
     // No Prisma client in this process, a plain pg pool: Prisma's query compiler would cost ~20 MB of
     // RSS from the first query (docs/performance.md, "The gateway's young generation, without
-    // Prisma's client...").
+    // Prisma's client").
     openClient: openPgDatabase,
   });
   await runtime.broker.serveRpc({ messages: [], handlers: {} });

@@ -1,6 +1,6 @@
 // The gateway and the webhook dispatcher keep Prisma's client out of their processes: its query
 // compiler is loaded by the first query, raw ones included, and costs about 20 MB of RSS each
-// (docs/performance.md, "The gateway's young generation, without Prisma's client..."). Their
+// (docs/performance.md, "The gateway's young generation, without Prisma's client"). Their
 // schemas and migrations stay Prisma's, run from a child process. A single import of the client
 // would bring the cost back.
 import { readdirSync, readFileSync } from 'node:fs';

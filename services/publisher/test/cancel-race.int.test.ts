@@ -11,7 +11,7 @@ import { outboxTypesOfJob } from './outbox-of-job.ts';
 
 /**
  * Cancel and dispatch of one scheduled job are mirror conditional UPDATEs: run together, exactly one
- * wins, and the outbox holds exactly the messages of the winner (reliability.md §3.2).
+ * wins, and the outbox holds exactly the messages of the winner (docs/reliability.md, "Cancel and fire race").
  */
 describe('cancel vs dispatch race (publisher database)', () => {
   let database: TestDatabase;

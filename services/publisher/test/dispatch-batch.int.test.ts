@@ -12,7 +12,7 @@ import { PrismaClient } from '../src/generated/prisma/client.ts';
 import { outboxTypesOfJob } from './outbox-of-job.ts';
 
 /**
- * Issue 14: due jobs arrive many to a command (publisher.job_dispatch.v2) and are queued in one
+ * Due jobs arrive many to a command (publisher.job_dispatch.v2) and are queued in one
  * transaction. Each job must still be dispatched exactly once: across redelivery, overlapping
  * commands, racing cancels, and a bad job sharing the command.
  */

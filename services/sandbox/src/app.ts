@@ -10,8 +10,9 @@ import { xRouter } from './x/x.router.ts';
 export type { SandboxOptions } from './context.ts';
 
 /**
- * The network sandbox (decisions §7): each network's real HTTP API under its prefix, plus the
- * `/__sandbox` control API. No listen here, so tests mount it in-process.
+ * The network sandbox (docs/api-conventions.md, "The network sandbox"): each network's real HTTP
+ * API under its prefix, plus the `/__sandbox` control API. No listen here, so tests mount it
+ * in-process.
  */
 export function createSandboxApp(options: SandboxOptions): Express {
   const ctx = createContext(options);

@@ -14,7 +14,7 @@ export interface SandboxOptions {
   timeoutFaultMs?: number;
   /** Status reads an async job (IG container, X media, TikTok publish, video) answers "in progress" before it is done. Default 1. */
   processingPolls?: number;
-  /** Instagram's rolling 24 h publishing quota. Default 100 (networks.md §1.4). */
+  /** Instagram's rolling 24 h publishing quota. Default 100 (docs/networks.md §1.4). */
   igQuotaTotal?: number;
   mediaFetchTimeoutMs?: number;
   maxMediaBytes?: number;

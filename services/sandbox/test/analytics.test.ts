@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createSandboxApp } from '../src/app.ts';
 import { mediaHost, settle } from './support/media.ts';
 
-// Analytics reads in the networks' own shapes (networks.md §1.5, §2.5, §3.5): the rules a client
+// Analytics reads in the networks' own shapes (docs/networks.md §1.5, §2.5, §3.5): the rules a client
 // trips over in production (per-product-type metrics, retired metrics, owner-only fields, limits).
 describe('sandbox analytics endpoints', () => {
   const app = createSandboxApp({ publicUrl: 'http://127.0.0.1:4010', allowPrivateUrls: true, processingPolls: 1 });

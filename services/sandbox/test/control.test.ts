@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createSandboxApp } from '../src/app.ts';
 
-describe('sandbox control API (decisions §7)', () => {
+describe('sandbox control API (docs/api-conventions.md, "The network sandbox")', () => {
   const app = createSandboxApp({ publicUrl: 'http://127.0.0.1:4010', allowPrivateUrls: true });
 
   it('validates fault bodies and lists pending faults', async () => {

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createSandboxApp } from '../src/app.ts';
 import { mediaHost, settle } from './support/media.ts';
 
-// Shapes from networks.md §1-§2 (Graph API): the sandbox must not be friendlier than the real API.
+// Shapes from docs/networks.md §1-§2 (Graph API): the sandbox must not be friendlier than the real API.
 describe('sandbox /facebook (Graph API)', () => {
   const app = createSandboxApp({ publicUrl: 'http://127.0.0.1:4010', allowPrivateUrls: true, processingPolls: 1 });
   let media: Awaited<ReturnType<typeof mediaHost>>;

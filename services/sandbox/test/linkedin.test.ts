@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createSandboxApp } from '../src/app.ts';
 import { JPEG, MP4 } from './support/media.ts';
 
-// Shapes from networks.md §4 (LinkedIn Posts API, OAuth, errors).
+// Shapes from docs/networks.md §4 (LinkedIn Posts API, OAuth, errors).
 describe('sandbox /linkedin', () => {
   const app = createSandboxApp({ publicUrl: 'http://127.0.0.1:4010', allowPrivateUrls: true, processingPolls: 1 });
   const version = new Date().toISOString().slice(0, 7).replace('-', '');

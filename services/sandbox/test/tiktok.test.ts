@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createSandboxApp } from '../src/app.ts';
 import { MP4, mediaHost, settle } from './support/media.ts';
 
-// Shapes from networks.md §5 (TikTok Open API v2 / Content Posting API).
+// Shapes from docs/networks.md §5 (TikTok Open API v2 / Content Posting API).
 describe('sandbox /tiktok', () => {
   const app = createSandboxApp({ publicUrl: 'http://127.0.0.1:4010', allowPrivateUrls: true, processingPolls: 1 });
   const auth = { Authorization: 'Bearer act.byok-tiktok' };

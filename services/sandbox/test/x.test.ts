@@ -4,7 +4,7 @@ import { createSandboxApp } from '../src/app.ts';
 import { JPEG, MP4 } from './support/media.ts';
 import { addToTimeline, firstSince, type XTweet } from '../src/x/x-records.ts';
 
-// Shapes from networks.md §3 (X API v2): problem+json errors, rate-limit headers, PKCE, rotation.
+// Shapes from docs/networks.md §3 (X API v2): problem+json errors, rate-limit headers, PKCE, rotation.
 describe('sandbox /x (X API v2)', () => {
   const app = createSandboxApp({ publicUrl: 'http://127.0.0.1:4010', allowPrivateUrls: true, processingPolls: 1 });
   beforeEach(async () => void (await request(app).post('/__sandbox/reset').expect(204)));

@@ -9,7 +9,7 @@ import { MaintenanceLoop } from '../src/domain/maintenance-loop.ts';
 import { pruneScheduledJobs } from '../src/domain/prune-scheduled-jobs.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
 
-/** Issue 13: a dispatch that never reached the publisher is sent again; settled rows are pruned. */
+/** A dispatch that never reached the publisher is sent again; settled rows are pruned. */
 describe('scheduler rescue and retention (scheduler database)', () => {
   let database: TestDatabase;
   let db: PrismaClient;

@@ -1,6 +1,7 @@
-// The endpoint failure clock of decisions §5 at the SQL level (the recording statement): 410 pauses
-// at once; failing with no success past the threshold pauses while failures keep coming; a quiet gap
-// longer than the threshold starts a new streak; any success clears it.
+// The endpoint failure clock (docs/api-conventions.md, "Webhooks: retries and auto-pause") at the
+// SQL level (the recording statement): 410 pauses at once; failing with no success past the
+// threshold pauses while failures keep coming; a quiet gap longer than the threshold starts a new
+// streak; any success clears it.
 import { randomUUID } from 'node:crypto';
 import { type AttemptRecord } from '../src/data/deliveries.repository.ts';
 import { useDispatcherDatabase } from './dispatcher-database.ts';

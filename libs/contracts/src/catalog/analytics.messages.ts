@@ -3,7 +3,8 @@ import { defineMessage } from '../message-definition.ts';
 import { Provider } from '../schemas/accounts.schemas.ts';
 import { ANALYTICS_MAX_DEPTH, AnalyticsPageView } from '../schemas/analytics.schemas.ts';
 
-// analytics-sync owns cached post analytics rows (decisions §6); the gateway reads them over RPC.
+// analytics-sync owns cached post analytics rows (docs/api-conventions.md, "Analytics"); the
+// gateway reads them over RPC.
 
 /**
  * One page of analytics rows of the organization. Missing or stale rows on the page (all of them

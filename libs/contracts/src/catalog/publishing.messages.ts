@@ -51,7 +51,7 @@ export const publisherJobList = defineMessage({
   reply: Type.Object({ items: Type.Array(PostView), next_cursor: Type.Union([Type.String(), Type.Null()]), total: Type.Integer({ minimum: 0 }) }),
 });
 
-/** The publisher's part of the dashboard stats (decisions §6). */
+/** The publisher's part of the dashboard stats (docs/api-conventions.md, "Dashboard stats"). */
 export const publisherStats = defineMessage({
   kind: 'rpc',
   type: 'publisher.stats.v1',
@@ -107,7 +107,7 @@ export const publisherDeliveryRunBatch = defineMessage({
 
 /**
  * Scheduled jobs that fell due together, handed back in one command: the publisher queues them in one
- * transaction instead of one per job (issue 14, 1,000 jobs due the same second). Jobs of several
+ * transaction instead of one per job (1,000 jobs due the same second). Jobs of several
  * organizations may share a message: the envelope's `org_id` is set only when they all belong to one.
  * Each job is still dispatched at most once (the publisher's conditional `scheduled -> queued`) and
  * confirmed one by one (post.queued).
@@ -129,8 +129,8 @@ export const schedulerJobSchedule = defineMessage({
 });
 
 /**
- * The scheduler's confirmation of a dispatch, one per dispatching transaction (issue 14: it used to
- * be every job's post.queued, so each accepted job cost the scheduler's queue a copy to drop).
+ * The scheduler's confirmation of a dispatch, one per dispatching transaction (not every job's
+ * post.queued, which would cost the scheduler's queue a copy of each accepted job to drop).
  */
 export const schedulerJobsQueued = defineMessage({
   kind: 'command',
@@ -178,8 +178,8 @@ export const postQueued = defineMessage({ kind: 'event', type: 'post.queued.v1',
  * The post.queued events of jobs of one organization queued by one statement (an accept batch, a
  * dispatch of due jobs), each exactly the envelope it would have been sent as alone: its own
  * `message_id` (the webhook event's id, and the fan-out's key), time and request id. Consumers take
- * each as a post.queued.v1 of the carrier's organization. One message for many (issue 14): a job's
- * post.queued was a persisted broker message, an outbox row and a confirmed publish of its own, and
+ * each as a post.queued.v1 of the carrier's organization. One message for many: a job's post.queued
+ * alone is a persisted broker message, an outbox row and a confirmed publish of its own, and would be
  * the accept benchmark's busiest message by count.
  */
 export const postsQueued = defineMessage({

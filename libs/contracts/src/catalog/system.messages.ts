@@ -21,7 +21,7 @@ export const systemProbe = defineMessage({
 
 /**
  * Several requests to one service in one message: libs/messaging's RPC client sends the calls it is
- * given in one turn of its event loop together (issue 14: two broker messages per request were a
+ * given in one turn of its event loop together (two broker messages per request would be a
  * third of RabbitMQ's work on the accept path). Answered by every RPC server. Each request inside
  * is an envelope of its own, checked and answered as if it had come alone; the answers go back as
  * the requests finish, under each request's own id, those finishing together in one reply of this

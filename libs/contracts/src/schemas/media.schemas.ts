@@ -29,7 +29,7 @@ export const MediaFactsView = Type.Object({
   duration_ms: nullable(Type.Integer({ minimum: 0 })),
 });
 
-/** A media record of the library (decisions §8), as the API shows it. */
+/** A media record of the library (docs/api-conventions.md, "Media"), as the API shows it. */
 export const MediaView = Type.Object({
   media_id: Type.String(),
   public_url: Type.String(),

@@ -32,7 +32,7 @@ export const POSTS_QUEUED_MAX_BYTES = 1024 * 1024;
 /** Per-network options keyed by network name (`provider_options` of jobs, `platform_options` of posts). */
 export const NetworkOptions = Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()));
 
-/** The outcome for one target account of a job (decisions §3). */
+/** The outcome for one target account of a job (docs/api-conventions.md, "Publishing model and statuses"). */
 export const DeliveryResultView = Type.Object({
   account_id: Type.String(),
   provider: Provider,

@@ -1,7 +1,7 @@
 import { AppError, type ErrorCode } from '@svc/errors';
 import { type Network } from '../types.ts';
 
-/** The one taxonomy every network failure is classified into (networks.md §6). */
+/** The one taxonomy every network failure is classified into (docs/networks.md §6). */
 export const errorKinds = [
   'auth_expired',
   'auth_revoked',
@@ -51,7 +51,7 @@ export interface ProviderErrorInit extends Classification {
  * A network failure, classified. Callers branch on `kind` (retry / refresh / fail) and never on the
  * network; `networkCode`/`networkMessage` keep the network's own words. `status` is the network's
  * HTTP status (undefined for timeouts, an open breaker or local checks). `toAppError()` gives the
- * public error of decisions §2 when a failure must reach an API user.
+ * public error (docs/api-conventions.md, "Errors") when a failure must reach an API user.
  */
 export class ProviderError extends Error {
   readonly kind: ProviderErrorKind;
@@ -65,7 +65,7 @@ export class ProviderError extends Error {
   /**
    * The post may exist: the create call timed out, lost its connection or got a 5xx after it was
    * sent, or the network was still processing when polling stopped. Never post again blindly: look
-   * it up first (issue 13).
+   * it up first.
    */
   readonly uncertain: boolean;
 

@@ -42,7 +42,7 @@ function pageProfile(page: PageAccount): Profile {
 const missing = (what: string) => new ProviderError({ network: 'facebook', kind: 'validation', networkCode: 'missing_extra', networkMessage: what });
 const absolute = (permalink: string) => (permalink.startsWith('/') ? `https://www.facebook.com${permalink}` : permalink);
 
-/** Facebook Pages (networks.md §2): publishes with the Page token resolved from the stored token. */
+/** Facebook Pages (docs/networks.md §2): publishes with the Page token resolved from the stored token. */
 export function createFacebookAdapter(options: FacebookAdapterOptions): ProviderAdapter {
   const api = new GraphApi(options.client, options.graphVersion);
 

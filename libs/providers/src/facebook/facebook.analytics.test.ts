@@ -1,6 +1,6 @@
 import { FACEBOOK_RETIRED_WARNING, mapFacebookInsights, sumByType, videoIdOf } from './facebook.analytics.ts';
 
-// Graph post insights as networks.md §2.5 documents them: reactions come by type.
+// Graph post insights as docs/networks.md §2.5 documents them: reactions come by type.
 const postAnswer = {
   data: [
     { name: 'post_clicks', period: 'lifetime', values: [{ value: 13 }], title: 'Post Clicks', description: '', id: '1_2/insights/post_clicks/lifetime' },

@@ -13,7 +13,7 @@ export interface FbPostFields {
 }
 
 /**
- * `post_engaged_users` was retired by Meta (Graph answers "invalid metric", networks.md §2.5 and §8):
+ * `post_engaged_users` was retired by Meta (Graph answers "invalid metric", docs/networks.md §2.5):
  * it is never requested and never reported as 0; every Facebook row says so in `warnings`.
  */
 export const FACEBOOK_RETIRED_WARNING = 'post_engaged_users is not reported: Meta retired this metric and the Graph API no longer serves it.';

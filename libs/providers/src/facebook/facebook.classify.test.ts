@@ -3,7 +3,7 @@ import { classifyFacebook, classifyVideoStatus } from './facebook.classify.ts';
 const NOW = Date.UTC(2026, 10, 22, 1, 0, 0);
 const graph = (status: number, error: Record<string, unknown>, headers: Record<string, string> = {}) => ({ status, headers, data: { error: { type: 'OAuthException', fbtrace_id: 'AmFGcW_3hwDB7qFbl_QdebZ', ...error } } });
 
-// Bodies recorded from networks.md §2.3 (META-ERR, META-RATE) and POSTIZ's production mapping.
+// Bodies recorded from docs/networks.md §2.3 (META-ERR, META-RATE) and POSTIZ's production mapping.
 describe('classifyFacebook', () => {
   it.each([
     ['expired session', graph(400, { message: 'Error validating access token: Session has expired on Friday, 20-Nov-26 ...', code: 190, error_subcode: 463 }), 'auth_expired', '190/463'],

@@ -2,7 +2,7 @@ import { type Classification } from '../errors/provider-error.ts';
 import { classifyGraph } from '../graph/graph-classify.ts';
 import { type NetworkResponse } from '../http/network-response.ts';
 
-/** Facebook Pages speak Graph errors (networks.md §2.3); the Graph classifier is shared with Instagram. */
+/** Facebook Pages speak Graph errors (docs/networks.md §2.3); the Graph classifier is shared with Instagram. */
 export function classifyFacebook(response: NetworkResponse, nowMs: number): Classification {
   return classifyGraph(response, nowMs);
 }

@@ -1,7 +1,7 @@
 import { checkMediaUrls, codePoints, images, videos, violation } from '../rules/rule-helpers.ts';
 import { type ContentRules, type ContentViolation } from '../types.ts';
 
-/** networks.md §2.4: 63,206 chars; multi-photo via attached_media; one video, not mixed with photos. */
+/** docs/networks.md §2.4: 63,206 chars; multi-photo via attached_media; one video, not mixed with photos. */
 export const FACEBOOK_LIMITS = { maxText: 63206, maxImages: 10, maxVideos: 1 } as const;
 
 export const facebookRules: ContentRules = {

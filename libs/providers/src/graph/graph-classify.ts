@@ -1,9 +1,9 @@
 import { type Classification, type ProviderErrorKind } from '../errors/provider-error.ts';
 import { asNumber, asRecord, asString, retryAfterHeader, type NetworkResponse } from '../http/network-response.ts';
 
-/** Graph throttling codes (networks.md §2.3, META-RATE): app, user, Pages, custom, BUC. */
+/** Graph throttling codes (docs/networks.md §2.3, META-RATE): app, user, Pages, custom, BUC. */
 const RATE_LIMIT_CODES = new Set([4, 17, 32, 341, 613, 80001, 80002, 80003, 80004, 80005, 80006, 80008, 80009, 80014]);
-/** Media rejected for what it is: size, format, aspect ratio, download failure (see README of §1.3). */
+/** Media rejected for what it is: size, format, aspect ratio, download failure (docs/networks.md §1.3). */
 const MEDIA_SUBCODES = new Set([2207004, 2207005, 2207009, 2207026, 2207023, 2207057, 2207052, 2207028, 2069019, 1366046, 2061006, 1363008, 2207006, 2207008, 2207020]);
 const TRANSIENT_SUBCODES = new Set([2207027, 2207001, 2207003, 2207032, 2207053, 1363047, 1609010]);
 

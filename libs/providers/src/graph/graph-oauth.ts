@@ -17,7 +17,7 @@ export interface GraphOAuthOptions {
 }
 
 /**
- * Facebook Login, for Facebook Pages and Instagram with Facebook Login (networks.md §2.1): code ->
+ * Facebook Login, for Facebook Pages and Instagram with Facebook Login (docs/networks.md §2.1): code ->
  * short-lived user token -> long-lived (~60 d) user token. There is no refresh token; `refresh`
  * re-exchanges a still valid long-lived token for a fresh one (pass it as `refreshToken`).
  */

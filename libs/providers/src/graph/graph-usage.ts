@@ -16,7 +16,7 @@ function parse(raw: string | undefined): unknown {
 }
 
 /**
- * Pure: when Graph's usage headers (networks.md §2.3) say the caller is at its limit, the time (epoch
+ * Pure: when Graph's usage headers (docs/networks.md §2.3) say the caller is at its limit, the time (epoch
  * ms) to stop calling until. `x-app-usage` / `x-page-usage` are percentages of a rolling hour with no
  * reset time (so a full hour); the Business Use Case header gives minutes to regain access.
  */

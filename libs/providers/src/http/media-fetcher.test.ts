@@ -12,7 +12,7 @@ describe('createMediaFetcher', () => {
     await expect(dev('x', 'file:///etc/passwd')).rejects.toMatchObject({ networkCode: 'media_url_invalid' });
   });
 
-  describe('download limits (issue 8: media downloads can take down the publisher)', () => {
+  describe('download limits (unbounded media downloads could take down the publisher)', () => {
     let server: Server;
     let base: string;
     const drips = new Set<NodeJS.Timeout>();

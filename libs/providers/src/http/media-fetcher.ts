@@ -17,7 +17,10 @@ export interface MediaFetcherOptions {
   /** Time for the whole download, body included (a drip-feeding server is cut off here). */
   deadlineMs: number;
   maxBytes: number;
-  /** Dev and tests only (decisions §3): admits private and loopback addresses, never link-local. */
+  /**
+   * Dev and tests only (docs/api-conventions.md, "URLs users give us"): admits private and loopback
+   * addresses, never link-local.
+   */
   allowPrivateUrls: boolean;
 }
 
@@ -36,7 +39,7 @@ const CODES: Record<FetchLimitError['reason'], string> = {
 };
 
 /**
- * Every download is bounded (issue 8): a Content-Length over `maxBytes` is refused before the body
+ * Every download is bounded: a Content-Length over `maxBytes` is refused before the body
  * is read, the body is cut at `maxBytes` while streaming, and one deadline covers the whole exchange.
  * Redirects are followed up to 5 hops, each checked by the SSRF guard.
  */

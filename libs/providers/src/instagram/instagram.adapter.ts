@@ -21,7 +21,7 @@ const PUBLISH_ATTEMPTS = 3;
 const missing = (what: string) => new ProviderError({ network: 'instagram', kind: 'validation', networkCode: 'missing_extra', networkMessage: what });
 
 /**
- * Instagram with Facebook Login (networks.md §1): container -> poll `status_code` until FINISHED
+ * Instagram with Facebook Login (docs/networks.md §1): container -> poll `status_code` until FINISHED
  * -> `media_publish` (retried on 9007/2207027 "not ready") -> permalink.
  */
 export function createInstagramAdapter(options: InstagramAdapterOptions): ProviderAdapter {

@@ -20,7 +20,7 @@ export interface IgInsightsBody {
 const COUNTERS = ['likes', 'comments', 'shares', 'saved'] as const;
 
 /**
- * The spec keys Graph serves per media product type (networks.md §1.5). Asking for one metric the
+ * The spec keys Graph serves per media product type (docs/networks.md §1.5). Asking for one metric the
  * type does not have fails the whole call with (#100), so the request is built from this table.
  * Stories have no likes, comments or saves.
  */

@@ -3,7 +3,7 @@ import { classifyContainerStatus, classifyInstagram } from './instagram.classify
 const NOW = Date.UTC(2026, 10, 22);
 const graph = (error: Record<string, unknown>, headers: Record<string, string> = {}, status = 400) => ({ status, headers, data: { error: { type: 'OAuthException', ...error } } });
 
-// Bodies recorded from networks.md §1.3 / §7 (META-IG-ERRORS and independent clients).
+// Bodies recorded from docs/networks.md §1.3 / §7 (META-IG-ERRORS and independent clients).
 describe('classifyInstagram', () => {
   it.each([
     ['media not ready (publish before FINISHED)', graph({ message: 'Media ID is not available', code: 9007, error_subcode: 2207027, error_user_msg: 'The media is not ready for publishing, please wait for a moment' }), 'transient', '9007/2207027'],

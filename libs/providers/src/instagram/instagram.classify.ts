@@ -2,7 +2,7 @@ import { type Classification } from '../errors/provider-error.ts';
 import { classifyGraph } from '../graph/graph-classify.ts';
 import { type NetworkResponse } from '../http/network-response.ts';
 
-/** Instagram (Graph) API errors: same shape and codes as Facebook (networks.md §1.3, §2.3). */
+/** Instagram (Graph) API errors: same shape and codes as Facebook (docs/networks.md §1.3, §2.3). */
 export function classifyInstagram(response: NetworkResponse, nowMs: number): Classification {
   return classifyGraph(response, nowMs);
 }

@@ -1,7 +1,7 @@
 import { checkMediaUrls, codePoints, countMatches, images, videos, violation } from '../rules/rule-helpers.ts';
 import { type ContentRules, type ContentViolation } from '../types.ts';
 
-/** networks.md §1.4: caption 2,200 chars, 30 hashtags, 20 @-tags; media required; carousel 2-10. */
+/** docs/networks.md §1.4: caption 2,200 chars, 30 hashtags, 20 @-tags; media required; carousel 2-10. */
 export const INSTAGRAM_LIMITS = { maxText: 2200, maxHashtags: 30, maxMentions: 20, maxCarousel: 10 } as const;
 
 export const instagramRules: ContentRules = {

@@ -26,7 +26,7 @@ interface LiToken {
 const isOrganization = (urn: string | undefined) => urn?.startsWith('urn:li:organization:') === true;
 
 /**
- * LinkedIn Posts API (networks.md §4): versioned `/rest/*` with `LinkedIn-Version`; 201 + `x-restli-id`.
+ * LinkedIn Posts API (docs/networks.md §4): versioned `/rest/*` with `LinkedIn-Version`; 201 + `x-restli-id`.
  * Refresh tokens (partners only) are not rotated: the same one comes back with a shrinking lifetime.
  */
 export function createLinkedInAdapter(options: LinkedInAdapterOptions): ProviderAdapter {

@@ -17,7 +17,7 @@ const ORG_FIELDS: Record<string, string> = {
   shareCount: 'share_statistics_share_count',
 };
 
-/** memberCreatorPostAnalytics `queryType` -> spec key (networks.md §4.5). */
+/** memberCreatorPostAnalytics `queryType` -> spec key (docs/networks.md §4.5). */
 export const MEMBER_QUERY_TYPES: Record<string, string> = {
   IMPRESSION: 'share_statistics_impression_count',
   MEMBERS_REACHED: 'share_statistics_unique_impressions_count',

@@ -4,7 +4,7 @@ import { escapeLittleText, toLittleText } from './linkedin.text.ts';
 const NOW = Date.UTC(2026, 10, 22);
 const res = (status: number, data: unknown, headers: Record<string, string> = {}) => ({ status, headers, data });
 
-// Bodies from networks.md §4.3 (LI-ERR and recorded responses).
+// Bodies from docs/networks.md §4.3 (LI-ERR and recorded responses).
 describe('classifyLinkedIn', () => {
   it.each([
     ['expired token', res(401, { status: 401, serviceErrorCode: 65600, code: 'EXPIRED_ACCESS_TOKEN', message: 'The token used in the request has expired' }), 'auth_expired', 'EXPIRED_ACCESS_TOKEN'],

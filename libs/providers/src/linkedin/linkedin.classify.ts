@@ -3,7 +3,7 @@ import { asNumber, asRecord, asString, retryAfterHeader, type NetworkResponse } 
 import { msUntilNextUtcDay } from '../http/quota-reset.ts';
 
 /**
- * Pure classifier for LinkedIn (networks.md §4.3): REST bodies `{status, serviceErrorCode, code,
+ * Pure classifier for LinkedIn (docs/networks.md §4.3): REST bodies `{status, serviceErrorCode, code,
  * message}`, 422 `errorDetails.inputErrors[].code`, and OAuth `{error, error_description}`.
  * LinkedIn sends no rate-limit headers: its limits are per application and per member per day and
  * reset at midnight UTC (learn.microsoft.com linkedin/shared/api-guide/concepts/rate-limits), so a

@@ -1,7 +1,7 @@
 import { checkMediaUrls, images, videos, violation } from '../rules/rule-helpers.ts';
 import { type ContentRules, type ContentViolation } from '../types.ts';
 
-/** networks.md §4.4: commentary 3,000 chars; 1 image or a multi-image post of 2-20; 1 video; no mixing. */
+/** docs/networks.md §4.4: commentary 3,000 chars; 1 image or a multi-image post of 2-20; 1 video; no mixing. */
 export const LINKEDIN_LIMITS = { maxText: 3000, maxImages: 20, maxVideos: 1 } as const;
 
 export const linkedinRules: ContentRules = {

@@ -10,7 +10,7 @@ const RESERVED = /[\\|{}@[\]()<>#*_~]/g;
  */
 const ELEMENT = /@\[[^\]\\]*\]\(urn:li:[A-Za-z]+:[^)\s\\]+\)|\{hashtag\|\\#\|[\p{L}\p{N}]+\}|(?<![\p{L}\p{N}_/&?=#\\])#[\p{L}\p{N}]+/gu;
 
-/** Escapes every reserved character of plain text: unescaped, LinkedIn cuts the post short there (networks.md §7.5). */
+/** Escapes every reserved character of plain text: unescaped, LinkedIn cuts the post short there (docs/networks.md §7.5). */
 export function escapeLittleText(text: string): string {
   return text.replace(RESERVED, (char) => `\\${char}`);
 }

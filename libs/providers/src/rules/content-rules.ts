@@ -5,7 +5,10 @@ import { tiktokRules } from '../tiktok/tiktok.rules.ts';
 import { type ContentInput, type ContentRules, type ContentViolation, type Network } from '../types.ts';
 import { xRules } from '../x/x.rules.ts';
 
-/** Per-network content rules, usable by the gateway without any network call (decisions §3). */
+/**
+ * Per-network content rules, usable by the gateway without any network call (docs/api-conventions.md,
+ * "Per-network validation").
+ */
 export const contentRules: Readonly<Record<Network, ContentRules>> = {
   instagram: instagramRules,
   facebook: facebookRules,

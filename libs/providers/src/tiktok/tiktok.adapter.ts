@@ -34,7 +34,7 @@ interface TtUser {
 const BASIC_FIELDS = 'open_id,union_id,avatar_url,display_name';
 
 /**
- * TikTok Content Posting API (networks.md §5): creator_info, then video or photo init, then status
+ * TikTok Content Posting API (docs/networks.md §5): creator_info, then video or photo init, then status
  * polling until the public id exists. TikTok pulls only from verified URL prefixes: a video is sent
  * by PULL_FROM_URL when its URL lies under `verifiedUrlPrefixes` (and `options.source` does not ask
  * for FILE_UPLOAD), by FILE_UPLOAD otherwise; photos can only be pulled, so they need a verified URL.

@@ -4,7 +4,7 @@ import { ProviderError } from '../errors/provider-error.ts';
 import { type PostMetrics } from '../types.ts';
 import { createTikTokApi, fetchStatus } from './tiktok.publish.ts';
 
-/** `/v2/video/query/` takes up to 20 video ids (networks.md §5.5). */
+/** `/v2/video/query/` takes up to 20 video ids (docs/networks.md §5.5). */
 export const TIKTOK_BATCH = 20;
 const KEYS = ['view_count', 'like_count', 'comment_count', 'share_count'] as const;
 

@@ -8,7 +8,7 @@ const envelope = (status: number, code: string, message: string, headers: Record
   data: { data: {}, error: { code, message, log_id: '20240829190020EBE0D84CCEA6DE000CB6' } },
 });
 
-// Bodies from networks.md §5.3 (TT-ERR, TT-DIRECT, POSTIZ's production mapping).
+// Bodies from docs/networks.md §5.3 (TT-ERR, TT-DIRECT, POSTIZ's production mapping).
 describe('classifyTikTok', () => {
   it.each([
     ['invalid token', envelope(401, 'access_token_invalid', 'The access token is invalid or not found in the request.'), 'auth_expired'],

@@ -1,7 +1,7 @@
 import { type Classification, type ProviderErrorKind } from '../errors/provider-error.ts';
 import { asRecord, asString, retryAfterHeader, type NetworkResponse } from '../http/network-response.ts';
 
-/** TikTok's 1-minute sliding window (networks.md §5.3): used when no Retry-After comes (none is documented). */
+/** TikTok's 1-minute sliding window (docs/networks.md §5.3): used when no Retry-After comes (none is documented). */
 const RATE_WINDOW_MS = 60_000;
 
 const API_KINDS: Record<string, ProviderErrorKind> = {
@@ -43,7 +43,7 @@ const OAUTH_KINDS: Record<string, ProviderErrorKind> = {
 };
 
 /**
- * Pure classifier for TikTok Open API v2 (networks.md §5.3): `{"data":{},"error":{code,message,log_id}}`
+ * Pure classifier for TikTok Open API v2 (docs/networks.md §5.3): `{"data":{},"error":{code,message,log_id}}`
  * and OAuth `{error, error_description, log_id}`. Also used on HTTP 200 answers whose code is not `ok`.
  */
 export function classifyTikTok(response: NetworkResponse, nowMs: number): Classification {

@@ -104,7 +104,7 @@ export interface ChunkPlan {
 }
 
 /**
- * FILE_UPLOAD's chunk plan, exactly as TikTok's media transfer guide says (networks.md §5.2): chunks
+ * FILE_UPLOAD's chunk plan, exactly as TikTok's media transfer guide says (docs/networks.md §5.2): chunks
  * of 5 to 64 MB, `total_chunk_count = floor(video_size / chunk_size)`, the remainder riding in the last
  * chunk (at most 128 MB), and files under 5 MB in one chunk of their size. A file of 5 to 10 MB is one
  * chunk of its whole size (10 MB chunks would give `floor = 0` chunks: the bug this replaced).

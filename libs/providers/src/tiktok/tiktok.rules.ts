@@ -5,7 +5,7 @@ import { creatorFromExtras, creatorViolations } from './tiktok.creator.ts';
 export const TIKTOK_PRIVACY_LEVELS = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'] as const;
 
 /**
- * networks.md §5.4: video title 2,200 UTF-16 units; photo title 90, description 4,000; up to 35
+ * docs/networks.md §5.4: video title 2,200 UTF-16 units; photo title 90, description 4,000; up to 35
  * photos; one video; media required; `privacy_level` required (one of the creator's options).
  */
 export const TIKTOK_LIMITS = { maxVideoTitle: 2200, maxPhotoTitle: 90, maxPhotoDescription: 4000, maxPhotos: 35 } as const;

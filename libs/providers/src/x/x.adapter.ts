@@ -27,7 +27,7 @@ function clientAuth(app: OAuthApp): { headers: Record<string, string>; body: Rec
     : { headers: {}, body: { client_id: app.clientId } };
 }
 
-/** X API v2 with OAuth 2.0 + PKCE (networks.md §3). Refresh tokens rotate: always store the new one. */
+/** X API v2 with OAuth 2.0 + PKCE (docs/networks.md §3). Refresh tokens rotate: always store the new one. */
 export function createXAdapter(options: XAdapterOptions): ProviderAdapter {
   const { client, now } = options;
 

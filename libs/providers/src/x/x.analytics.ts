@@ -3,7 +3,7 @@ import { asNumber } from '../http/network-response.ts';
 import { normalizeHeaders } from '../http/network-response.ts';
 import { type PostMetrics } from '../types.ts';
 
-/** GET /2/tweets takes up to 100 ids (networks.md §3.5). */
+/** GET /2/tweets takes up to 100 ids (docs/networks.md §3.5). */
 export const X_BATCH = 100;
 
 const PUBLIC_KEYS = ['impression_count', 'like_count', 'retweet_count', 'reply_count', 'quote_count', 'bookmark_count'] as const;

@@ -4,7 +4,7 @@ const NOW = Date.UTC(2026, 10, 22, 1, 0, 0);
 const nowSeconds = NOW / 1000;
 const res = (status: number, data: unknown, headers: Record<string, string> = {}) => ({ status, headers, data });
 
-// Bodies from networks.md §3.3 (XDOCS response-codes-and-errors, openapi) and widely recorded clients.
+// Bodies from docs/networks.md §3.3 (XDOCS response-codes-and-errors, openapi) and widely recorded clients.
 describe('classifyX', () => {
   it('401 problem -> auth_expired (refresh, then re-auth)', () => {
     expect(classifyX(res(401, { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' }), NOW)).toEqual({ kind: 'auth_expired', networkCode: '401', networkMessage: 'Unauthorized' });

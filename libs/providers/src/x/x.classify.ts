@@ -29,7 +29,7 @@ function usageCapResetMs(body: Record<string, unknown>, headers: Record<string, 
 const slug = (type: string | undefined) => (type && type !== 'about:blank' ? type.split('/').pop() : undefined);
 
 /**
- * Pure classifier for X API v2 (networks.md §3.3): problem+json bodies, OAuth token errors, legacy
+ * Pure classifier for X API v2 (docs/networks.md §3.3): problem+json bodies, OAuth token errors, legacy
  * `{errors:[{code}]}`, rate-limit and 24-hour headers.
  */
 export function classifyX(response: NetworkResponse, nowMs: number): Classification {

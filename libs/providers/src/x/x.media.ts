@@ -74,7 +74,7 @@ async function reusable(deps: AdapterDeps, token: string, ids: string[] | undefi
 }
 
 /**
- * v2 chunked upload for every media kind (networks.md §3.2): initialize -> append segments (read
+ * v2 chunked upload for every media kind (docs/networks.md §3.2): initialize -> append segments (read
  * one at a time from storage, each retried alone with a timeout for its size) -> finalize. Returns
  * the media id and the processing state finalize reported (none for images X takes at once).
  */

@@ -2,7 +2,7 @@ import { checkMediaUrls, images, videos, violation } from '../rules/rule-helpers
 import { X_MAX_WEIGHTED_LENGTH, xTextLimit, xWeightedLength } from '../rules/x-text.ts';
 import { type ContentRules, type ContentViolation } from '../types.ts';
 
-/** networks.md §3.4: 280 weighted characters (more for Premium accounts); up to 4 images, or 1 video, never mixed. */
+/** docs/networks.md §3.4: 280 weighted characters (more for Premium accounts); up to 4 images, or 1 video, never mixed. */
 export const X_LIMITS = { maxWeighted: X_MAX_WEIGHTED_LENGTH, maxImages: 4, maxVideos: 1 } as const;
 
 export const xRules: ContentRules = {

@@ -9,7 +9,10 @@ export interface RunningSandbox {
   close: () => Promise<void>;
   reset: () => Promise<void>;
   fault: (network: string, fault: string, count?: number, retryAfterSeconds?: number) => Promise<void>;
-  /** Decisions §7's `lost_response` / `slow_response` on the next `count` calls that create a post. */
+  /**
+   * `lost_response` / `slow_response` (docs/api-conventions.md, "Sandbox faults") on the next `count` calls
+   * that create a post.
+   */
   outcomeFault: (network: string, fault: 'lost_response' | 'slow_response', count?: number, delaySeconds?: number) => Promise<void>;
   setMetrics: (network: string, postId: string, metrics: Record<string, unknown>) => Promise<void>;
   /** Every later call that creates a post on `network` answers `ms` late (0 removes it). */

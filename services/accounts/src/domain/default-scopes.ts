@@ -2,7 +2,7 @@ import { LINKEDIN_SCOPES, type LinkedInAuthorType, type Network } from '@svc/pro
 
 /**
  * What the service asks each network for when the OAuth app names no scopes of its own: publishing
- * plus the analytics the API serves (../shared/notes/networks.md, scopes per network). LinkedIn's
+ * plus the analytics the API serves (docs/networks.md §1.1-§5.1, scopes per network). LinkedIn's
  * member post statistics (`r_member_postAnalytics`) belong to a vetted product and are not asked by
  * default: requesting them fails authorization for apps without it (libs/providers linkedin.scopes.ts).
  */

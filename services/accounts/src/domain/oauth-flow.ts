@@ -26,7 +26,7 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest();
 
 /**
  * Only the network's error code, and only if it looks like one: the callback is a link anyone can
- * craft, so nothing it carries is shown as text on our domain (issue 8).
+ * craft, so nothing it carries is shown as text on our domain.
  */
 function networkErrorCode(error: string): string {
   return /^[a-z0-9_.-]{1,64}$/i.test(error) ? error : 'unknown_error';
@@ -134,7 +134,7 @@ export class OAuthFlow {
   /**
    * The callback connects into the organization that started the flow, so it must come from the
    * browser that started it: a consented link forwarded to someone else would otherwise connect
-   * their account into the sender's organization (issue 8). The flow is consumed either way.
+   * their account into the sender's organization. The flow is consumed either way.
    */
   private assertSameBrowser(flowId: string, nonceHash: string | null, cookies: Record<string, string> | undefined): void {
     if (nonceHash === null) return;

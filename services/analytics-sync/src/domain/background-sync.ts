@@ -29,7 +29,7 @@ export interface BackgroundSyncOptions {
  * The readings due grow with the posts alive (the cadence reads a post 264 times in its first month),
  * so on cores shared with the publisher they would take more and more of its CPU: `maxReadsPerSecond`
  * caps the passes' average rate, and rows past it wait their turn, oldest due first
- * (docs/performance.md, "What the soak's line measures").
+ * (docs/performance.md, "The readings' budget by default").
  */
 export class BackgroundSync {
   private timer: NodeJS.Timeout | undefined;

@@ -4,7 +4,7 @@ const DAY = 24 * HOUR;
 
 /**
  * How long a refresh stays fresh, by the post's age: networks' numbers move fast in a post's first
- * day and barely after a month, so young posts are read often and old ones rarely (issue 11).
+ * day and barely after a month, so young posts are read often and old ones rarely.
  */
 export const CADENCE: readonly { maxAgeMs: number; intervalMs: number }[] = [
   { maxAgeMs: DAY, intervalMs: 15 * MINUTE },

@@ -36,10 +36,10 @@ interface EventRows {
  * of each organization's counter and one insert of its rows, one commit. A transaction per event
  * held its organization's counter lock across its round trips, so an organization's events queued
  * on that lock one at a time: 19 ms of waiting per event with 5,000 one-account jobs
- * (docs/performance.md, "A job's last delivery in a group"). Events that trickle in (a job of one
+ * (docs/performance.md, "Analytics' events wait for each other"). Events that trickle in (a job of one
  * account at a time) wait `lingerMs` for others: a transaction is six round trips and a planning
  * whatever it holds, and with one or two events each they cost the accepts sharing the cores a
- * seventh of their rate (docs/performance.md, "Analytics' events wait for each other").
+ * seventh of their rate (same section).
  */
 export class PublishedRecorder {
   private readonly events: BatchQueue<EventRows, undefined>;

@@ -1,6 +1,6 @@
 import { AppError } from '@svc/errors';
 
-/** Billing's own failures, by code: the gateway turns them into the error body of decisions §2. */
+/** Billing's own failures, by code: the gateway turns them into the error body of docs/api-conventions.md, "Errors". */
 
 /** A Stripe setting the action needs is not configured (the system runs without Stripe). */
 export function notConfigured(setting: string, action: string): AppError {

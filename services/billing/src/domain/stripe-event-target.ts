@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import { idOf } from './stripe-client.ts';
 
-/** The events that can change an organization's plan (decisions §6 and issue 12). */
+/** The events that can change an organization's plan (docs/api-conventions.md, "Billing"). */
 export const HANDLED_EVENTS = new Set([
   'checkout.session.completed',
   'customer.subscription.created',

@@ -45,7 +45,7 @@ const CACHE_TTL_MS = 60_000;
  * A token verified once is remembered (the exact string, so a changed byte is verified afresh) until
  * its `exp` or for CACHE_TTL_MS, whichever comes first: a dashboard client sends the same token on
  * every call, and verifying it (HMAC or signature, JSON, claims) was ~10% of the gateway's CPU per
- * accepted post (docs/performance.md, Accept path). A JWT cannot be revoked before `exp` anyway.
+ * accepted post (docs/performance.md, "Accept path"). A JWT cannot be revoked before `exp` anyway.
  */
 export function createJwtVerifier(settings: JwtSettings): (token: string) => Promise<DashboardClaims> {
   const verified = new Map<string, { claims: DashboardClaims; until: number }>();

@@ -18,7 +18,10 @@ function fromBodyParser(error: unknown): AppError | undefined {
   return undefined;
 }
 
-/** The one place that shapes error responses (decisions §2). 5xx log their cause, never show it. */
+/**
+ * The one place that shapes error responses (docs/api-conventions.md, "Errors"). 5xx log their cause, never
+ * show it.
+ */
 export function errorHandler(logger: Logger) {
   return (error: unknown, _req: Request, res: Response, _next: NextFunction): void => {
     const appError = isAppError(error) ? error : fromBodyParser(error);

@@ -31,7 +31,7 @@ const DAY_MS = 24 * 3600_000;
 const LEASE_MS = 30_000;
 
 export interface IdempotencyStoreOptions {
-  /** How long a key answers with its first response (decisions §2: 24 h). */
+  /** How long a key answers with its first response (docs/api-conventions.md, "Idempotency": 24 h). */
   ttlMs?: number;
   leaseMs?: number;
 }
@@ -80,15 +80,16 @@ export function idempotencyKeyOf(headers: Record<string, string | string[] | und
 }
 
 /**
- * Idempotency keys of decisions §2: the same key and body within 24 h replays the first response;
- * the same key with another body (or another endpoint) is 422 `idempotency_conflict`. The record is
- * inserted, with a lease, before the work runs, so a concurrent duplicate finds it without a response
- * and gets 409 `conflict` instead of running twice. A first answer that was a refusal (non-retryable
- * 4xx) is stored and replayed too. A run that ended ambiguously (timeout, 5xx) frees its lease, and a
- * run whose gateway died lets its lease run out; either way the retry runs again with the same
- * operation id, which the publisher uses as the job id: a job created by a request whose answer was
- * lost is returned, not created twice. Expired records are taken over by the insert itself and
- * deleted in bulk by IdempotencyPruner, never on the request path.
+ * Idempotency keys (docs/api-conventions.md, "Idempotency"): the same key and body within 24 h
+ * replays the first response; the same key with another body (or another endpoint) is 422
+ * `idempotency_conflict`. The record is inserted, with a lease, before the work runs, so a concurrent
+ * duplicate finds it without a response and gets 409 `conflict` instead of running twice. A first
+ * answer that was a refusal (non-retryable 4xx) is stored and replayed too. A run that ended
+ * ambiguously (timeout, 5xx) frees its lease, and a run whose gateway died lets its lease run out;
+ * either way the retry runs again with the same operation id, which the publisher uses as the job id:
+ * a job created by a request whose answer was lost is returned, not created twice. Expired records
+ * are taken over by the insert itself and deleted in bulk by IdempotencyPruner, never on the request
+ * path.
  */
 export class IdempotencyStore {
   private readonly ttlMs: number;

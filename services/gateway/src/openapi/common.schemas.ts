@@ -26,7 +26,7 @@ export const ErrorBody = Type.Object(
 );
 export type ErrorBodyType = Static<typeof ErrorBody>;
 
-/** Keyset pagination query (decisions §2): opaque cursor, limit 1..100 default 50. */
+/** Keyset pagination query (docs/api-conventions.md, "Pagination"): opaque cursor, limit 1..100 default 50. */
 export const CursorQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'Value of `next_cursor` from the previous page.' })),

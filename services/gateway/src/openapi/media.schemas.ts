@@ -2,7 +2,10 @@ import { Type } from '@sinclair/typebox';
 import { CompatibilityView, MediaView } from '@svc/contracts';
 import { CursorPage, CursorQuery, HttpUrl, StringEnum } from './common.schemas.ts';
 
-/** The media record (decisions §8): measures from the bytes, a stable public URL, per-network compatibility. */
+/**
+ * The media record (docs/api-conventions.md, "Media"): measures from the bytes, a stable public URL,
+ * per-network compatibility.
+ */
 export const MediaAsset = MediaView;
 export const MediaImportBody = Type.Object({ url: HttpUrl }, { additionalProperties: false });
 export const MediaVerifyBody = Type.Object({ url: HttpUrl }, { additionalProperties: false });

@@ -18,7 +18,7 @@ import {
 
 const idempotent = { 'Idempotency-Key': IdempotencyKeyHeader };
 
-/** Every endpoint of the public API (interface-spec.md and decisions.md), implemented or not yet. */
+/** Every endpoint of the public API (docs/api-conventions.md and the OpenAPI document), implemented or not yet. */
 export const operations = {
   health: defineOperation({ operationId: 'health', method: 'get', path: '/health', summary: 'Liveness of the API.', tag: 'Health', auth: 'none', responses: { 200: Type.Object({ status: Type.Literal('ok') }) }, errors: [] }),
   openapi: defineOperation({ operationId: 'getOpenApi', method: 'get', path: '/v1/openapi.json', summary: 'This OpenAPI document.', tag: 'Health', auth: 'none', responses: { 200: Type.Object({}, { additionalProperties: true }) }, errors: [] }),

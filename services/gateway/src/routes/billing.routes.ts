@@ -5,9 +5,10 @@ import type { RpcCaller } from '../http/rpc-caller.ts';
 import { operations } from '../openapi/operations.ts';
 
 /**
- * Billing (decisions §6). Checkout, portal and the subscription are dashboard-JWT only; the Stripe
- * webhook carries no credential but Stripe's signature, which billing verifies over the raw body.
- * Usage comes from the services that enforce each limit, counted exactly as they count it.
+ * Billing (docs/api-conventions.md, "Billing"). Checkout, portal and the subscription are
+ * dashboard-JWT only; the Stripe webhook carries no credential but Stripe's signature, which
+ * billing verifies over the raw body. Usage comes from the services that enforce each limit,
+ * counted exactly as they count it.
  */
 export function billingRoutes(rpc: RpcCaller): Route[] {
   return [

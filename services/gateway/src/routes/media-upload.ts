@@ -5,7 +5,7 @@ import { ingest, type IngestDeps, type IngestOptions, type StoredMedia } from '@
 import busboy from 'busboy';
 
 /**
- * Streams the `file` part of a multipart form into the library (decisions §8). Other parts are
+ * Streams the `file` part of a multipart form into the library (docs/api-conventions.md, "Media"). Other parts are
  * skipped; a form without a `file` part is a 400. When ingest fails early (too large, wrong type) the
  * rest of the request is drained so the client reads the error instead of a reset connection.
  */

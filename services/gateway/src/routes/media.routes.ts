@@ -57,7 +57,7 @@ const gone = (maxAgeSeconds: number) =>
   new AppError('not_found', 'The media file was not found.', { headers: { 'Cache-Control': `public, max-age=${Math.min(maxAgeSeconds, 60)}` } });
 
 /**
- * The media library (decisions §8). Bytes go from the request (or the imported URL) to media
+ * The media library (docs/api-conventions.md, "Media"). Bytes go from the request (or the imported URL) to media
  * storage through a spool file, never whole in memory and never over RabbitMQ; the record is then
  * registered with the publisher, which owns the library's records. The public URL is served here
  * from storage, without credentials, for recorded files only: the id is its only secret.

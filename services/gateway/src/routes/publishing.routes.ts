@@ -21,9 +21,10 @@ type ListQuery = Omit<PayloadOf<typeof publisherJobList>, 'limit'> & { limit?: n
 const listPayload = (query: ListQuery): PayloadOf<typeof publisherJobList> => ({ ...query, limit: query.limit ?? 50 });
 
 /**
- * Publish jobs and posts: two views of one record owned by the publisher (decisions §3). Validation
- * that needs data (accounts, per-network content rules, the schedule against the database clock)
- * happens in the publisher; the gateway checks the shape and applies `Idempotency-Key`.
+ * Publish jobs and posts: two views of one record owned by the publisher (docs/api-conventions.md,
+ * "Publishing model and statuses"). Validation that needs data (accounts, per-network content
+ * rules, the schedule against the database clock) happens in the publisher; the gateway checks the
+ * shape and applies `Idempotency-Key`.
  */
 export function publishingRoutes(rpc: RpcCaller, idempotency: IdempotencyStore): Route[] {
   return [

@@ -5,9 +5,9 @@ import { NETWORKS } from '../openapi/common.schemas.ts';
 import { operations } from '../openapi/operations.ts';
 
 /**
- * Dashboard overview (decisions §6): the publisher counts posts this month, the queue (jobs queued
- * or processing) and the success rate of target deliveries finished this month; accounts counts the
- * networks with a usable connected account.
+ * Dashboard overview (docs/api-conventions.md, "Dashboard stats"): the publisher counts posts this
+ * month, the queue (jobs queued or processing) and the success rate of target deliveries finished
+ * this month; accounts counts the networks with a usable connected account.
  */
 export function statsRoutes(rpc: RpcCaller): Route[] {
   return [

@@ -59,7 +59,7 @@ const PERIOD = "(date_trunc('month', now() AT TIME ZONE 'UTC'))::date";
  *
  * Why one statement: with a transaction of several statements, the usage row stayed locked while the
  * publisher's event loop got round to sending the next one; under load that was tens of ms per job,
- * and one organization's accepts queue on that row (docs/performance.md, Accept path).
+ * and one organization's accepts queue on that row (docs/performance.md, "Accept path").
  *
  * Correctness of the count under concurrency (READ COMMITTED): `cur` locks each usage row FOR UPDATE,
  * which waits for a concurrent batch and then reads the row's latest committed version; the UPDATE

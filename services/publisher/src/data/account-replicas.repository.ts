@@ -42,8 +42,8 @@ SELECT i.n, r.account_id::text AS account_id, r.provider, r.handle, r.health, r.
 export class AccountReplicasRepository {
   /**
    * Every accept reads the replica once: the reads of the accepts that arrive while one runs share
-   * the next statement (a statement per accept was a quarter of the accept benchmark's statements,
-   * docs/performance.md, "Accepted into the line").
+   * the next statement (a statement per accept would be a quarter of the accept benchmark's
+   * statements, docs/performance.md, "Accept path").
    */
   private readonly lookups: BatchQueue<Lookup, ReplicaRow[]>;
 

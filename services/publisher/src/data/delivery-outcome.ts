@@ -132,11 +132,12 @@ export interface OutcomesClosingJobs {
  * The outcomes of any deliveries, a job's last among them, in one statement, in the caller's
  * transaction (which announces the jobs it closes: domain/finish-job.ts). Each delivery owned by its
  * attempt is written and counted on its job; a job whose count reaches its targets gets its final
- * status (decisions §3: published, every target; partial, some; failed, none), unless it had left
- * `queued` and `processing` already. Locks as `recordOutcomesUnlessLast` takes them, deliveries then
- * jobs, each in id order. A job of one target closes with its only delivery: this statement and
- * its announcement are the whole of its outcome, where a transaction per job sent nine statements
- * (docs/performance.md, "A job's last delivery in a group").
+ * status (docs/api-conventions.md, "Publishing model and statuses": published, every target;
+ * partial, some; failed, none), unless it had left `queued` and `processing` already. Locks as
+ * `recordOutcomesUnlessLast` takes them, deliveries then jobs, each in id order. A job of one target
+ * closes with its only delivery: this statement and its announcement are the whole of its outcome,
+ * where a transaction per job sent nine statements (docs/performance.md, "A job's last delivery in a
+ * group").
  */
 export async function recordOutcomesClosingJobs(tx: RawSql, items: readonly OutcomeToRecord[]): Promise<OutcomesClosingJobs> {
   const rows = await tx.$queryRawUnsafe<{ n: number; waiting: boolean; closed: string[] }[]>(

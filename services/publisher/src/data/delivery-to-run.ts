@@ -35,16 +35,15 @@ export type DeliveryRead = { delivery: DeliveryToRun; job: JobToRun } | undefine
  * planning the read below afresh on every call: its generic plan assumes 10 ids, so it costs more
  * than a custom plan for the 3 or 4 of a group, and the plan cache never switched, although both
  * plans are the same pkey lookups. The soak planned it 54,013 times in 53,792 calls, 0.57-0.69 ms of
- * PostgreSQL's CPU each, more than the statement's 0.22 ms to run (docs/performance.md, "Soak").
- * The pool's other statements already ran on generic plans after their first five calls on each
- * connection.
- * A generic plan is made at a statement's first call on a connection and kept for the connection's
- * life (CONNECTION_LIFETIME_S of @svc/db, a minute), whatever the tables hold by then. Made while
- * they are nearly empty (a new deployment, a quiet moment before a burst), scanning a table is the
- * cheapest plan, and the read below then read every delivery and every job on each call for that
- * minute: 900 buffers a call, 9 ms, in the accept benchmark. Every statement of this pool finds its
- * rows through an index by design, so sequential scans are off for it: a plan made on any table size
- * is the index plan (docs/performance.md, "Plans made on empty tables").
+ * PostgreSQL's CPU each, more than the statement's 0.22 ms to run (docs/performance.md, "Prepared
+ * statements"). The pool's other statements already ran on generic plans after their first five
+ * calls on each connection. A generic plan is made at a statement's first call on a connection and
+ * kept for the connection's life (CONNECTION_LIFETIME_S of @svc/db, a minute), whatever the tables
+ * hold by then. Made while they are nearly empty (a new deployment, a quiet moment before a burst),
+ * scanning a table is the cheapest plan, and the read below then read every delivery and every job
+ * on each call for that minute: 900 buffers a call, 9 ms, in the accept benchmark. Every statement
+ * of this pool finds its rows through an index by design, so sequential scans are off for it: a plan
+ * made on any table size is the index plan (docs/performance.md, "Plans made on empty tables").
  */
 export const DELIVERY_SESSION_SETTINGS: Readonly<Record<string, string>> = { plan_cache_mode: 'force_generic_plan', enable_seqscan: 'off' };
 

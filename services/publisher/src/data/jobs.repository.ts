@@ -65,9 +65,9 @@ export class JobsRepository {
   }
 
   /**
-   * Dashboard numbers (decisions §6), months in UTC: posts created this month (canceled ones not
-   * counted), jobs waiting or running now (queued + processing), and published / finished target
-   * deliveries this month (0 when none finished).
+   * Dashboard numbers (docs/api-conventions.md, "Dashboard stats"), months in UTC: posts created
+   * this month (canceled ones not counted), jobs waiting or running now (queued + processing), and
+   * published / finished target deliveries this month (0 when none finished).
    */
   async stats(orgId: string): Promise<PublisherStats> {
     const [row] = await this.db.$queryRawUnsafe<{ posts: bigint; queue: bigint; published: bigint; finished: bigint }[]>(

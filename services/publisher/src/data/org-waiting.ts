@@ -17,13 +17,13 @@ export const WAITING = "org_wait_since IS NOT NULL AND org_woken_until IS NULL A
  * their own index (migration 20261124000000): a scan of it that stops after `$2` rows is then the
  * cheapest plan whatever the column's statistics say. Counted plainly, the planner sometimes chose a
  * bitmap AND with the organization's pending rows instead, 20 times slower (docs/performance.md,
- * "Soak: the wake's plan").
+ * "Plans made on empty tables").
  * Marked, a delivery leaves the index of waiting ones, so no other wake or probe reads past it, and
  * keeps `org_wait_since`, so its claim puts it back in its place in line if the organization is
  * busy again. It was a command through the outbox, the relay and the broker per woken delivery: in
  * the soak (one organization at its limit) 1.5 commands per delivery, the broker's and the outbox's
- * work and a consumer's read each (docs/performance.md, "A freed slot runs the next waiting
- * delivery in the same process"). No lock: waking too many is harmless (a woken delivery that finds
+ * work and a consumer's read each (docs/performance.md, "One organization's
+ * limit"). No lock: waking too many is harmless (a woken delivery that finds
  * no slot waits again), and no waiting delivery is missed: a wait committed before this statement
  * is seen by it, one committed after it wakes itself (DeliveryRunner.waitForSlot).
  */

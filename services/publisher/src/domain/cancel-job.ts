@@ -9,7 +9,7 @@ import { toPostView } from './post-view.ts';
 /**
  * Cancels a job while it is scheduled. The decision is one conditional UPDATE (`... AND status =
  * 'scheduled'`); dispatching a due job is the mirror UPDATE, so when both race, the row lock and
- * PostgreSQL's re-check of the WHERE clause let exactly one win (reliability.md §3.2).
+ * PostgreSQL's re-check of the WHERE clause let exactly one win (docs/reliability.md, "Cancel and fire race").
  */
 export interface CancelJobDeps {
   db: PrismaClient;

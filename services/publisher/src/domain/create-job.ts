@@ -78,18 +78,20 @@ async function dueTime(db: PrismaClient, scheduledAt: string | undefined, minLea
 
 /**
  * Accepts a job: every target account must be a connected account of the organization and every
- * network's content rules must pass (400 naming the account and the rule otherwise, decisions §3).
- * The job, one delivery per account and the outbox messages (its post.queued, carried with those of
- * the jobs stored together, and its delivery commands, or the scheduler's schedule command) commit
- * in one transaction, which also counts the job against the organization's monthly posts limit
- * (402 plan_limit_reached when none is left).
+ * network's content rules must pass (400 naming the account and the rule otherwise;
+ * docs/api-conventions.md, "Per-network validation"). The job, one delivery per account and the
+ * outbox messages (its post.queued, carried with those of the jobs stored together, and its
+ * delivery commands, or the scheduler's schedule command) commit in one transaction, which also
+ * counts the job against the organization's monthly posts limit (402 plan_limit_reached when none
+ * is left).
  */
 export async function createJob(deps: CreateJobDeps, input: CreateJobInput): Promise<PostViewType> {
   const existing = input.jobId === undefined ? null : await existingJob(deps.db, input.orgId, input.jobId);
   if (existing !== null) return existing;
   const details: ErrorDetail[] = [];
-  // SSRF pre-check (decisions §3): resolvable, public http(s) hosts only. The adapters' downloads
-  // check again at connect time, which also covers a host that re-resolves later.
+  // SSRF pre-check (docs/api-conventions.md, "URLs users give us"): resolvable, public http(s)
+  // hosts only. The adapters' downloads check again at connect time, which also covers a host that
+  // re-resolves later.
   const checks = await Promise.all(input.mediaUrls.map((url) => checkUrl(url, { allowPrivate: deps.allowPrivateUrls })));
   checks.forEach((check, index) => {
     if (!check.ok) details.push({ path: `/body/media_urls/${index}`, message: check.message, rule: 'media_url' });
@@ -162,7 +164,10 @@ interface NewJob {
   mediaIds: string[];
 }
 
-/** The per-network verdicts measured at ingest that refuse this network (decisions: refuse before a post fails). */
+/**
+ * The per-network verdicts measured at ingest that refuse this network (refused before a post fails:
+ * docs/api-conventions.md, "Per-network validation").
+ */
 function incompatible(rows: MediaRow[], provider: Network): { mediaId: string; rule: string; message: string }[] {
   return rows.flatMap((row) => {
     const verdict = (row.compatibility as Record<string, { ok: boolean; rule: string | null; message: string | null } | undefined>)[provider];

@@ -10,7 +10,7 @@ export interface DeliveryMediaDeps {
   publicBaseUrl: string;
 }
 
-/** Networks that take only JPEG photos get the JPEG rendition of a PNG/WebP (networks.md). */
+/** Networks that take only JPEG photos get the JPEG rendition of a PNG/WebP (docs/networks.md §1.4). */
 const JPEG_ONLY: ReadonlySet<Network> = new Set(['instagram', 'tiktok']);
 
 function inputOf(deps: DeliveryMediaDeps, row: MediaRow, network: Network): MediaInput {

@@ -4,8 +4,8 @@ import type { WokenDelivery } from '../data/org-waiting.ts';
 /**
  * The commands that run a queued job's deliveries: one `publisher.delivery_run.v2` per
  * DELIVERY_RUN_MAX_DELIVERIES of them, in the job's order. One message a delivery cost the outbox,
- * the relay and the broker each a message's work per target (docs/performance.md, "A job's targets
- * in commands of 10"). `batches` false (DELIVERY_RUN_BATCHES): one v1 per delivery, which a publisher
+ * the relay and the broker each a message's work per target (docs/performance.md, "Deliver
+ * path"). `batches` false (DELIVERY_RUN_BATCHES): one v1 per delivery, which a publisher
  * of an earlier release understands.
  */
 export function deliveryRunCommands(jobId: string, deliveryIds: readonly string[], context: EnvelopeContext, batches = true): Envelope[] {

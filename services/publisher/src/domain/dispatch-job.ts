@@ -17,8 +17,8 @@ export interface DispatchDeps {
  * Scheduled jobs are due: `scheduled -> queued` for every one still scheduled (the mirror of cancel),
  * then their post.queued (carried together, one message per organization) and delivery commands and
  * the scheduler's confirmation (one for the whole dispatch), all in one transaction whatever the
- * number of jobs (issue 14: one transaction per job could not queue 1,000 jobs due the same second
- * within a second).
+ * number of jobs (one transaction per job cannot queue 1,000 jobs due the same second within a
+ * second).
  * A canceled or already dispatched job is skipped, so a redelivered or duplicated command is harmless.
  * Returns the ids dispatched by this call.
  *

@@ -3,7 +3,7 @@ import { dispatchJobs, type DispatchDeps } from './dispatch-job.ts';
 const BATCH = 100;
 
 /**
- * The publisher's backstop for scheduled jobs (issue 13): a job still `scheduled` `overdueMs` after its
+ * The publisher's backstop for scheduled jobs: a job still `scheduled` `overdueMs` after its
  * time never got its dispatch (the schedule command was parked on its way to the scheduler, so the
  * scheduler has no row to rescue, or every re-sent dispatch was lost). It is dispatched here; the
  * dispatch is the same conditional `scheduled -> queued` as the scheduler's, so whichever comes

@@ -29,7 +29,7 @@ export interface ReconcileDeps {
 }
 
 /**
- * Asks the network whether an uncertain attempt's post exists (issue 13): through the handle the
+ * Asks the network whether an uncertain attempt's post exists: through the handle the
  * network gave on the attempt when there is one, else by looking for a post of this account created
  * since the attempt began with the same text. Ids already recorded for other deliveries of the account
  * are excluded, so two deliveries of the same text never claim one post.

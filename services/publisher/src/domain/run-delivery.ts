@@ -34,7 +34,7 @@ export interface RunDeliveryDeps {
   /** Waits before each lookup of an uncertain attempt; one lookup per value, then outcome_unknown. */
   reconcileDelaysMs: number[];
   /**
-   * Deliveries of one organization in flight at once, across every publisher process (issue 8):
+   * Deliveries of one organization in flight at once, across every publisher process:
    * past it, a delivery waits in the database for a slot (its command acknowledged, so it holds no
    * consumer slot: one tenant cannot occupy every slot), and the delivery that frees one wakes it and
    * runs it in the same process.
@@ -74,7 +74,8 @@ const RECORD_TRIES = 4;
 const LABEL: Record<Network, string> = { instagram: 'Instagram', facebook: 'Facebook', x: 'X', linkedin: 'LinkedIn', tiktok: 'TikTok' };
 
 /**
- * Delivers one target of a job exactly once toward the network (decisions §3, issue 13):
+ * Delivers one target of a job exactly once toward the network (docs/api-conventions.md, "Delivery:
+ * effectively once"):
  * 1. a delivery already finished is acknowledged and left alone;
  * 2. the attempt is claimed first (`pending -> in_flight`, attempts + 1, its start time, a short
  *    lease renewed by a heartbeat while this worker lives) and committed;

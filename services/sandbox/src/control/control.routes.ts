@@ -12,7 +12,10 @@ function badRequest(message: string) {
 
 const pendingFaults = (state: SandboxState) => [...state.faults.pending(), ...state.outcomeFaults.pending()];
 
-/** Decisions §7 control API, mounted at `/__sandbox`; never part of a real network. */
+/**
+ * The control API (docs/api-conventions.md, "The network sandbox"), mounted at `/__sandbox`; never part of a
+ * real network.
+ */
 export function controlRouter(state: SandboxState): Router {
   const router = Router();
   router.use(json());

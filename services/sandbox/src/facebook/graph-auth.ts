@@ -86,7 +86,7 @@ export function usageHeaders(): RequestHandler {
 export const idOf = (req: Request): string => String((req.params as Record<string, unknown>).id ?? '');
 
 /**
- * Business Use Case usage header Graph sends on Page and Instagram calls (networks.md §2.3):
+ * Business Use Case usage header Graph sends on Page and Instagram calls (docs/networks.md §2.3):
  * percent used per object, and minutes until access is regained (0 while under the limit).
  */
 export function bucHeaders(type: 'pages' | 'instagram'): RequestHandler {

@@ -12,7 +12,7 @@ export interface GraphErrorFields {
   error_user_msg?: string;
 }
 
-/** Graph API error body (networks.md §2.3): `{"error":{message,type,code,error_subcode,...,fbtrace_id}}`. */
+/** Graph API error body (docs/networks.md §2.3): `{"error":{message,type,code,error_subcode,...,fbtrace_id}}`. */
 export function graphError(res: Response, status: number, fields: GraphErrorFields): void {
   const fbtrace = randomToken('A', 9);
   res.setHeader('x-fb-trace-id', fbtrace);

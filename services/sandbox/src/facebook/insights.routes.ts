@@ -6,7 +6,7 @@ import { STORES, type FbPhoto, type FbPost, type FbVideo, type IgMedia } from '.
 import { fbPostInsights, fbVideoInsights, igInsights, type InsightsAnswer } from './insights.ts';
 
 /**
- * Analytics reads of Instagram media and Facebook Page posts (networks.md §1.5, §2.5): media and post
+ * Analytics reads of Instagram media and Facebook Page posts (docs/networks.md §1.5, §2.5): media and post
  * insights, video insights, and a post's `attachments` (how a client finds the video behind a post).
  */
 export function registerInsights(router: Router, ctx: SandboxContext): void {

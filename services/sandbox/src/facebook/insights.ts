@@ -1,10 +1,10 @@
 import { type MetricValue } from '../state/sandbox-state.ts';
 import { type IgMedia } from './graph-records.ts';
 
-/** Retired everywhere: asking for one fails the whole call with (#100) (networks.md §1.5). */
+/** Retired everywhere: asking for one fails the whole call with (#100) (docs/networks.md §1.5). */
 const IG_DEPRECATED = ['impressions', 'plays', 'clips_replays_count', 'ig_reels_aggregated_all_plays_count', 'video_views', 'engagement'];
 
-/** Instagram media insights by product type (networks.md §1.5); carousels are FEED media. */
+/** Instagram media insights by product type (docs/networks.md §1.5); carousels are FEED media. */
 export const IG_METRICS_BY_PRODUCT: Record<string, readonly string[]> = {
   FEED: ['comments', 'follows', 'likes', 'profile_activity', 'profile_visits', 'reach', 'saved', 'shares', 'total_interactions', 'views'],
   REELS: ['comments', 'likes', 'reach', 'saved', 'shares', 'total_interactions', 'views', 'ig_reels_avg_watch_time', 'ig_reels_video_view_total_time'],
@@ -13,7 +13,7 @@ export const IG_METRICS_BY_PRODUCT: Record<string, readonly string[]> = {
 
 /**
  * Page post metrics Graph still serves. `post_engaged_users` and the `post_impressions*` family were
- * retired (networks.md §2.5, §8): Graph answers them "(#100) ... valid insights metric".
+ * retired (docs/networks.md §2.5): Graph answers them "(#100) ... valid insights metric".
  */
 const FB_POST_METRICS = ['post_clicks', 'post_clicks_by_type', 'post_reactions_by_type_total', 'post_total_media_view_unique', 'post_media_view'];
 const FB_VIDEO_METRICS = ['total_video_views', 'total_video_reactions_by_type_total', 'total_video_avg_time_watched'];

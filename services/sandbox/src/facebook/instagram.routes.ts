@@ -56,7 +56,7 @@ export function advanceContainer(container: IgContainer, containers: Map<string,
   if (ready) container.statusCode = 'FINISHED';
 }
 
-/** Instagram content publishing (networks.md §1.2): containers, carousels, `media_publish`, quota. */
+/** Instagram content publishing (docs/networks.md §1.2): containers, carousels, `media_publish`, quota. */
 export function registerInstagram(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
   const gate = ctx.gate(['instagram'], renderGraphFault);

@@ -8,7 +8,7 @@ const SHORT_LIVED_SECONDS = 5400;
 const LONG_LIVED_SECONDS = 5_183_944;
 const SHARED = ['facebook', 'instagram'] as const;
 
-/** Facebook Login (networks.md §2.1), also used by Instagram with Facebook Login (§1.1). */
+/** Facebook Login (docs/networks.md §2.1), also used by Instagram with Facebook Login (§1.1). */
 export function registerGraphOAuth(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
   const gate = ctx.gate(SHARED, renderGraphFault);
@@ -98,7 +98,7 @@ export function registerGraphOAuth(router: Router, ctx: SandboxContext): void {
     res.json({ data: scopes.map((permission) => ({ permission, status: 'granted' })) });
   });
 
-  // Page tokens derived from a (long-lived) user token never expire (networks.md §2.1 step 4).
+  // Page tokens derived from a (long-lived) user token never expire (docs/networks.md §2.1 step 4).
   // Cursor-paged like Graph (25 a page by default, `limit` up to 100, `after` cursor; `next` only when more follow).
   router.get('/me/accounts', gate, auth, (req, res) => {
     const caller = callerOf(res);

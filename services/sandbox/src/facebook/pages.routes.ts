@@ -9,7 +9,7 @@ import { STORES, startDownload, type FbPhoto, type FbPost, type FbVideo } from '
 const PHOTO_FORMATS = new Set(['jpeg', 'png', 'gif', 'webp']);
 const MAX_PHOTO_BYTES = 4 * 1024 * 1024;
 
-/** Facebook Pages publishing (networks.md §2.2): feed, photos, videos, with `{page}_{post}` ids. */
+/** Facebook Pages publishing (docs/networks.md §2.2): feed, photos, videos, with `{page}_{post}` ids. */
 export function registerPages(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
   const gate = ctx.gate(['facebook'], renderGraphFault);

@@ -11,11 +11,11 @@ export function markPostCreated(res: Response, network: NetworkName): void {
 }
 
 /**
- * Decisions §7's uncertain outcomes, for every network at once: a successful answer of a call that
- * created a post (its route marked it) consumes the network's next outcome fault. `lost_response` destroys the socket instead of answering: the post exists and
- * the client sees a reset. `slow_response` answers only after the fault's delay, when a client with
- * a sane timeout has given up. Without a fault, such an answer waits the network's create latency
- * (`createLatencyMs`, set through `/__sandbox/latency`), if any.
+ * The uncertain outcomes of docs/api-conventions.md, "Sandbox faults", for every network at once: a successful answer
+ * of a call that created a post (its route marked it) consumes the network's next outcome fault. `lost_response`
+ * destroys the socket instead of answering: the post exists and the client sees a reset. `slow_response` answers only
+ * after the fault's delay, when a client with a sane timeout has given up. Without a fault, such an answer waits the
+ * network's create latency (`createLatencyMs`, set through `/__sandbox/latency`), if any.
  */
 export function outcomeFaults(state: SandboxState): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {

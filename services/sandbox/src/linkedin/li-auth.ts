@@ -49,7 +49,7 @@ export const liCallerOf = (res: Response) => res.locals.liCaller as LiCaller;
 const MONTHS_SUPPORTED = 12;
 
 /**
- * `/rest/*` requires `LinkedIn-Version: YYYYMM`; versions are supported about a year (networks.md §4.2).
+ * `/rest/*` requires `LinkedIn-Version: YYYYMM`; versions are supported about a year (docs/networks.md §4.2).
  */
 export function requireVersion(now: () => number): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {

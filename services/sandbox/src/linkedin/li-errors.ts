@@ -1,7 +1,7 @@
 import { type Request, type Response } from 'express';
 import { type Fault } from '../state/types.ts';
 
-/** LinkedIn REST error body (networks.md §4.3): `{status, serviceErrorCode, code, message}`. */
+/** LinkedIn REST error body (docs/networks.md §4.3): `{status, serviceErrorCode, code, message}`. */
 export function liError(res: Response, status: number, message: string, code?: string, serviceErrorCode?: number): void {
   res.status(status).json({ status, ...(serviceErrorCode === undefined ? {} : { serviceErrorCode }), ...(code === undefined ? {} : { code }), message });
 }
@@ -26,7 +26,7 @@ export function duplicatePost(res: Response, existing: string): void {
   });
 }
 
-/** LinkedIn documents no rate-limit headers: a 429 carries none (networks.md §4.3). */
+/** LinkedIn documents no rate-limit headers: a 429 carries none (docs/networks.md §4.3). */
 export function renderLinkedInFault(fault: Fault, req: Request, res: Response): void {
   const oauth = req.path.startsWith('/oauth/');
   switch (fault.fault) {

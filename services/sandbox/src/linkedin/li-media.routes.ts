@@ -8,7 +8,7 @@ import { LI_STORES, PART_BYTES, type LiAsset, type LiUploadSlot } from './li-rec
 
 const assetId = () => `C${numericId(3)}AQ${randomToken('', 10).replace(/[-_]/g, 'x')}`;
 
-/** Images and videos API (networks.md §4.2): register, PUT bytes to upload URLs, finalize, status. */
+/** Images and videos API (docs/networks.md §4.2): register, PUT bytes to upload URLs, finalize, status. */
 export function registerLinkedInMedia(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
   const gate = ctx.gate(['linkedin'], renderLinkedInFault);

@@ -18,7 +18,7 @@ const VETTED_SCOPES = new Set(['r_member_postAnalytics', 'w_organization_social'
 const VETTED_CLIENT_PREFIX = 'cma-';
 
 /**
- * LinkedIn OAuth 2.0 (networks.md §4.1): 60-day access tokens; a refresh token with a fixed 365-day
+ * LinkedIn OAuth 2.0 (docs/networks.md §4.1): 60-day access tokens; a refresh token with a fixed 365-day
  * life counted from the first grant, returned unchanged by every refresh (not rotated).
  */
 export function registerLinkedInOAuth(router: Router, ctx: SandboxContext): void {

@@ -22,7 +22,7 @@ function unprocessable(res: Response, message: string): void {
   liError(res, 422, message);
 }
 
-/** Posts API (networks.md §4.2): 201 Created, empty body, the URN in `x-restli-id`. */
+/** Posts API (docs/networks.md §4.2): 201 Created, empty body, the URN in `x-restli-id`. */
 export function registerLinkedInPosts(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
   const gate = ctx.gate(['linkedin'], renderLinkedInFault);

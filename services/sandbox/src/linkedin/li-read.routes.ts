@@ -29,7 +29,7 @@ const denied = (res: Response, what: string) => liError(res, 403, `Not enough pe
 
 const listOf = (value: unknown) => /^List\((.*)\)$/.exec(String(value ?? ''))?.[1]?.split(',').map(decodeURIComponent) ?? [];
 
-/** Identity (OIDC userinfo), organizations, and post statistics (networks.md §4.1, §4.5). */
+/** Identity (OIDC userinfo), organizations, and post statistics (docs/networks.md §4.1, §4.5). */
 export function registerLinkedInReads(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
   const gate = ctx.gate(['linkedin'], renderLinkedInFault);

@@ -49,7 +49,7 @@ const HASHTAG = /^#([\p{L}\p{N}]+)/u;
  * Reads little-text-format commentary the way LinkedIn renders it (learn.microsoft.com linkedin
  * marketing community-management shares little-text-format): escapes are removed; a mention, a
  * hashtag `#tag` or a hashtag template becomes that element; and text after any other unescaped
- * reserved character is lost (networks.md §4.2, §7.5).
+ * reserved character is lost (docs/networks.md §4.2, §7.5).
  */
 export function renderCommentary(commentary: string): RenderedCommentary {
   let text = '';

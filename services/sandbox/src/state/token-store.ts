@@ -21,9 +21,9 @@ export interface IssuedPair {
 }
 
 /**
- * Tokens and authorization codes. Decisions §7: a token beginning `invalid_` is always rejected;
- * any other token the sandbox has not issued is accepted as a BYOK token, acting as a stable
- * subject derived from the token itself.
+ * Tokens and authorization codes. docs/api-conventions.md, "The network sandbox": a token beginning
+ * `invalid_` is always rejected; any other token the sandbox has not issued is accepted as a BYOK
+ * token, acting as a stable subject derived from the token itself.
  */
 export class TokenStore {
   private readonly tokens = new Map<string, TokenRecord>();

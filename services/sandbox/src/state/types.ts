@@ -14,8 +14,9 @@ export const FAULT_KINDS = ['rate_limit', 'server_error', 'timeout', 'token_expi
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /**
- * Decisions §7's uncertain outcomes: they apply to the next calls that create a post, which happens
- * (the post exists and is readable) before the answer is lost or delayed.
+ * The uncertain outcomes of docs/api-conventions.md, "Sandbox faults": they apply to the next calls
+ * that create a post, which happens (the post exists and is readable) before the answer is lost or
+ * delayed.
  */
 export const OUTCOME_FAULT_KINDS = ['lost_response', 'slow_response'] as const;
 export type OutcomeFaultKind = (typeof OUTCOME_FAULT_KINDS)[number];

@@ -14,7 +14,7 @@ function send(res: Response, status: number, body: unknown): void {
   res.status(status).type('application/json').send(JSON.stringify(body).replace(INT64, '$1'));
 }
 
-/** Open API v2 envelope (networks.md §5.2/§5.3): `{"data":{...},"error":{"code","message","log_id"}}`. */
+/** Open API v2 envelope (docs/networks.md §5.2/§5.3): `{"data":{...},"error":{"code","message","log_id"}}`. */
 export function ttOk(res: Response, data: unknown): void {
   send(res, 200, { data, error: { code: 'ok', message: '', log_id: logId() } });
 }
@@ -34,7 +34,7 @@ export const bearerOf = (req: Request) => /^Bearer\s+(.+)$/i.exec(req.headers.au
 /**
  * Faults in TikTok's shapes. TikTok answers expired and revoked tokens alike on API calls
  * (`access_token_invalid`); a revoked grant shows on refresh (`invalid_grant`), so `token_revoked`
- * also revokes it. TikTok has no duplicate code: the closest is `spam_risk` (networks.md §6).
+ * also revokes it. TikTok has no duplicate code: the closest is `spam_risk` (docs/networks.md §6).
  */
 export function tiktokFaultRenderer(state: SandboxState) {
   return (fault: Fault, req: Request, res: Response): void => {

@@ -5,11 +5,11 @@ import { randomToken } from '../state/ids.ts';
 import { type TokenRecord } from '../state/types.ts';
 import { oauthError, tiktokFaultRenderer } from './tt-errors.ts';
 
-/** networks.md §5.1 [CONFLICT]: the Nov-2026 docs say 2 h access, 180 d refresh, rotated on refresh. */
+/** docs/networks.md §5.1 [CONFLICT]: the Nov-2026 docs say 2 h access, 180 d refresh, rotated on refresh. */
 const ACCESS_TTL = 7200;
 const REFRESH_TTL = 15_552_000;
 
-/** TikTok desktop PKCE uses a hex SHA-256; web clients may send base64url or plain (networks.md §5.1). */
+/** TikTok desktop PKCE uses a hex SHA-256; web clients may send base64url or plain (docs/networks.md §5.1). */
 /**
  * TikTok's PKCE (developers.tiktok.com/doc/login-kit-desktop, "code_challenge"): the challenge is the
  * SHA-256 of the verifier as lowercase hex, not RFC 7636's base64url; a base64url challenge is

@@ -25,7 +25,7 @@ interface PostInfo {
 /** The interaction switches as sent, kept with the post so a test sees what the creator's post allows. */
 const interactionsOf = (info: PostInfo) => ({ disable_comment: info.disable_comment === true, disable_duet: info.disable_duet === true, disable_stitch: info.disable_stitch === true });
 
-/** Checks the FILE_UPLOAD chunk rules of the media transfer guide (networks.md §5.2 step 3). */
+/** Checks the FILE_UPLOAD chunk rules of the media transfer guide (docs/networks.md §5.2 step 3). */
 function chunkProblem(size: number, chunk: number, count: number): string | undefined {
   if (!Number.isInteger(size) || size <= 0 || !Number.isInteger(chunk) || !Number.isInteger(count)) return 'video_size, chunk_size and total_chunk_count must be positive integers.';
   if (size < MIN_CHUNK) return chunk === size && count === 1 ? undefined : 'Files under 5 MB are uploaded as one chunk with chunk_size = video_size.';
@@ -54,7 +54,7 @@ function creatorSettingsOf(token: string) {
     : { privacy_level_options: PRIVACY_PUBLIC_ACCOUNT, comment_disabled: false, duet_disabled: false, stitch_disabled: true, max_video_post_duration_sec: 300 };
 }
 
-/** Content Posting API (networks.md §5.2): creator_info, video and photo init, upload, status. */
+/** Content Posting API (docs/networks.md §5.2): creator_info, video and photo init, upload, status. */
 export function registerTikTokPublish(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
   const gate = ctx.gate(['tiktok'], tiktokFaultRenderer(state));

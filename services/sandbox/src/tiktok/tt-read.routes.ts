@@ -6,7 +6,7 @@ import { TT_STORES, type TtVideo } from './tt-records.ts';
 
 const COUNTS = ['like_count', 'comment_count', 'share_count', 'view_count'];
 
-/** Display API: user info and video query (networks.md §5.1, §5.5). */
+/** Display API: user info and video query (docs/networks.md §5.1, §5.5). */
 export function registerTikTokReads(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
   const gate = ctx.gate(['tiktok'], tiktokFaultRenderer(state));

@@ -6,7 +6,7 @@ import { X_STORES, type XTweet } from './x-records.ts';
 
 const PUBLIC_KEYS = ['retweet_count', 'reply_count', 'like_count', 'quote_count', 'bookmark_count', 'impression_count'];
 const PRIVATE_KEYS = ['url_link_clicks', 'user_profile_clicks', 'engagements'];
-/** GET /2/tweets: 900 requests per 15 minutes per user (networks.md §3.4), enforced here. */
+/** GET /2/tweets: 900 requests per 15 minutes per user (docs/networks.md §3.4), enforced here. */
 export const X_LOOKUP_LIMIT = 900;
 const WINDOW_MS = 900_000;
 const THIRTY_DAYS = 30 * 86_400_000;
@@ -14,7 +14,7 @@ const THIRTY_DAYS = 30 * 86_400_000;
 const numberOr0 = (value: unknown) => (typeof value === 'number' ? value : 0);
 
 /**
- * Batch post lookup with metrics (networks.md §3.5). `non_public_metrics` and `organic_metrics` are
+ * Batch post lookup with metrics (docs/networks.md §3.5). `non_public_metrics` and `organic_metrics` are
  * owner-only and limited to posts up to 30 days old: for others X leaves the fields out and adds a
  * field-authorization error, as production does. The per-user window is enforced with a 429.
  */

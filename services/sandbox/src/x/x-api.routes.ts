@@ -12,7 +12,7 @@ const METRIC_KEYS = ['retweet_count', 'reply_count', 'like_count', 'quote_count'
 
 export const usernameOf = (userId: string) => `sandbox_${userId.slice(-8)}`;
 
-/** X API v2 users/me and posts (networks.md §3.1-§3.5). */
+/** X API v2 users/me and posts (docs/networks.md §3.1-§3.5). */
 export function registerXApi(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
   const gate = ctx.gate(['x'], xFaultRenderer(state));

@@ -6,7 +6,7 @@ export const bearer = (req: Request): string | undefined => /^Bearer\s+(.+)$/i.e
 
 const PROBLEMS = 'https://api.x.com/2/problems';
 
-/** X API v2 problem format (networks.md §3.3): `{title, detail, type, status}`. */
+/** X API v2 problem format (docs/networks.md §3.3): `{title, detail, type, status}`. */
 export function problem(res: Response, status: number, title: string, detail: string, type = 'about:blank', extra: Record<string, unknown> = {}): void {
   res.status(status).json({ title, detail, type, status, ...extra });
 }

@@ -23,7 +23,7 @@ function count(state: SandboxState, key: string, length: number): { used: number
   return { used: window.count, reset: Math.ceil((window.start + length) / 1000) };
 }
 
-/** `x-rate-limit-*` on every endpoint (networks.md §3.3/§3.4: per user and 15-minute window). */
+/** `x-rate-limit-*` on every endpoint (docs/networks.md §3.3/§3.4: per user and 15-minute window). */
 export function sendRateHeaders(state: SandboxState, res: Response, endpoint: string, userId: string, limit: number): void {
   const { used, reset } = count(state, `${endpoint}:${userId}`, FIFTEEN_MINUTES);
   rateLimitHeaders(res, limit, limit - used, reset);

@@ -20,7 +20,7 @@ const IMAGE_FORMATS = new Set(['jpeg', 'png', 'gif', 'webp']);
 const EXPIRES_AFTER = 86400;
 
 
-/** X API v2 media upload (networks.md §3.2): initialize / append / finalize / STATUS, and one-shot upload. */
+/** X API v2 media upload (docs/networks.md §3.2): initialize / append / finalize / STATUS, and one-shot upload. */
 export function registerXMedia(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
   const gate = ctx.gate(['x'], xFaultRenderer(state));

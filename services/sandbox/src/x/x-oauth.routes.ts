@@ -19,7 +19,7 @@ function clientOf(req: Request): string | undefined {
 
 const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
 
-/** X OAuth 2.0 with PKCE (networks.md §3.1): 30 s codes, 2 h tokens, single-use rotating refresh tokens. */
+/** X OAuth 2.0 with PKCE (docs/networks.md §3.1): 30 s codes, 2 h tokens, single-use rotating refresh tokens. */
 export function registerXOAuth(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
   const gate = ctx.gate(['x'], xFaultRenderer(state));

@@ -10,7 +10,7 @@ export interface DispatchRow {
 
 /**
  * The dispatch commands for jobs claimed together: `publisher.job_dispatch.v2`, up to `jobsPerMessage`
- * jobs each, so the publisher queues a burst in a few transactions instead of one per job (issue 14).
+ * jobs each, so the publisher queues a burst in a few transactions instead of one per job.
  * Jobs are grouped by organization first, so a message usually names one (its envelope's `org_id`,
  * and `request_id` when it carries a single job); a message mixing organizations names none.
  */

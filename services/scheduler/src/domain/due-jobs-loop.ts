@@ -29,11 +29,12 @@ interface FiredRow extends DispatchRow {
 }
 
 /**
- * Fires due jobs (reliability.md §3.1): each pass claims rows with `run_at <= now()` (the database
- * clock, never the process's) FOR UPDATE SKIP LOCKED, marks them fired and writes their dispatch to
- * the outbox (many jobs per publisher.job_dispatch.v2 command), all in one transaction. Any number
- * of replicas may run: a row is claimed by exactly one. The first pass runs at start, so jobs that
- * came due while every scheduler was down fire at once.
+ * Fires due jobs (docs/reliability.md, "Due jobs are claimed by the database clock"): each pass
+ * claims rows with `run_at <= now()` (the database clock, never the process's) FOR UPDATE SKIP
+ * LOCKED, marks them fired and writes their dispatch to the outbox (many jobs per
+ * publisher.job_dispatch.v2 command), all in one transaction. Any number of replicas may run: a row
+ * is claimed by exactly one. The first pass runs at start, so jobs that came due while every
+ * scheduler was down fire at once.
  */
 export class DueJobsLoop {
   private running = false;

@@ -177,8 +177,9 @@ export class DeliveriesRepository {
       endpoints.set(attempt.endpointId, endpoint);
     }
     const gap = `make_interval(secs => $15::float8)`;
-    // "Kept failing" (decisions §5): the streak is the failures since the last success with no quiet
-    // gap longer than the threshold between them; a failure after such a gap starts a new streak.
+    // "Kept failing" (docs/api-conventions.md, "Webhooks: retries and auto-pause"): the streak is
+    // the failures since the last success with no quiet gap longer than the threshold between them;
+    // a failure after such a gap starts a new streak.
     const pause = `e.status = 'active' AND (x.gone OR (NOT x.cleared AND NOT x.restart
                    AND e.failing_since <= now() - ${gap} AND e.last_failure_at >= now() - ${gap}))`;
     const rows = await this.sql.$queryRawUnsafe<{ id: string; status: string }[]>(

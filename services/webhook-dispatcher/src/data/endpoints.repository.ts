@@ -6,7 +6,7 @@ export const isUuid = (value: string) => UUID.test(value);
 /**
  * A `webhook_endpoints` row (prisma/schema/webhooks.prisma owns the table and its migrations). The
  * dispatcher reads it with plain SQL: no Prisma client runs in this process (docs/performance.md,
- * Webhooks > Memory), so this type is declared here and kept in step with the schema by the
+ * "Webhooks"), so this type is declared here and kept in step with the schema by the
  * repository tests (test/repositories.int.test.ts).
  */
 export interface PreviousSecret {

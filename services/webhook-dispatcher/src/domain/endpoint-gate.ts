@@ -21,7 +21,7 @@ export interface SpillOptions {
 }
 
 /**
- * Fairness between endpoints (issue 9): at most `limit` attempts in flight per endpoint, and at most
+ * Fairness between endpoints: at most `limit` attempts in flight per endpoint, and at most
  * `maxWaiting` more waiting for a slot. Past that `enter` answers undefined and the caller hands the
  * delivery back to the broker for later, so a receiver that hangs for the whole timeout holds at most
  * `limit + maxWaiting` of the process's prefetch and every other endpoint keeps the rest.

@@ -15,7 +15,7 @@ async function refusal(url: string, rules = strict): Promise<string> {
   throw new Error(`${url} was accepted`);
 }
 
-describe('assertReceiverUrl (decisions §3)', () => {
+describe('assertReceiverUrl (docs/api-conventions.md, "URLs users give us")', () => {
   it('refuses link-local and metadata addresses always', async () => {
     for (const url of ['http://169.254.169.254/latest/meta-data', 'http://[fe80::1]/', 'http://[fd00:ec2::254]/', 'http://[::ffff:169.254.169.254]/']) {
       expect(await refusal(url, dev)).toMatch(/not allowed or could not be resolved/);

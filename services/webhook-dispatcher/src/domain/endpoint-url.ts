@@ -3,15 +3,15 @@ import { checkUrl } from '@svc/http';
 
 export interface UrlRules {
   allowPrivate: boolean;
-  /** Production receivers must be https (decisions §3). */
+  /** Production receivers must be https (docs/api-conventions.md, "URLs users give us"). */
   requireHttps: boolean;
 }
 
 /**
- * Decisions §3 for a receiver URL, checked when it is given (a 400 now beats failing deliveries
- * later): http(s), no credentials in it, https in production, and a host that resolves to no
- * link-local/metadata address (nor private/loopback unless allowed). Delivery checks again at connect
- * time. The answer never says whether the host resolved.
+ * docs/api-conventions.md, "URLs users give us" for a receiver URL, checked when it is given (a 400
+ * now beats failing deliveries later): http(s), no credentials in it, https in production, and a host
+ * that resolves to no link-local/metadata address (nor private/loopback unless allowed). Delivery
+ * checks again at connect time. The answer never says whether the host resolved.
  */
 export async function assertReceiverUrl(raw: string, rules: UrlRules): Promise<string> {
   const refuse = (message: string) => validationError(`The webhook url ${message}.`, [{ path: '/body/url', message }]);

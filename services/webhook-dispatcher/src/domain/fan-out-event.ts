@@ -42,7 +42,7 @@ interface Planned {
  *
  * The events of one prefetch window are planned together (BatchQueue): one subscribers lookup for
  * their organizations and one insert of all their deliveries, instead of two statements per event
- * (docs/performance.md, Webhooks). Each event then goes on alone and is acked once its own attempts
+ * (docs/performance.md, "Webhooks"). Each event then goes on alone and is acked once its own attempts
  * are recorded; if the planning statement fails, every event of the batch fails and is retried.
  *
  * First attempts run right here when the organization is under its in-flight limit (OrgGate) and the

@@ -1,9 +1,10 @@
 /**
- * When the next attempt of a delivery is due (decisions §5). `schedule[i]` is the delay before attempt
- * i + 1, so `schedule.length` is the number of attempts; `attemptsMade` counts the attempts so far.
- * Jitter spreads retries of one outage over ±`jitter`. A 429/503 `Retry-After` is honoured within the
- * schedule: never sooner than the scheduled delay, never more than twice it (a receiver cannot stall us).
- * Returns undefined when the schedule is used up.
+ * When the next attempt of a delivery is due (docs/api-conventions.md, "Webhooks: retries and
+ * auto-pause"). `schedule[i]` is the delay before attempt i + 1, so `schedule.length` is the number of
+ * attempts; `attemptsMade` counts the attempts so far. Jitter spreads retries of one outage over
+ * ±`jitter`. A 429/503 `Retry-After` is honoured within the schedule: never sooner than the scheduled
+ * delay, never more than twice it (a receiver cannot stall us). Returns undefined when the schedule is
+ * used up.
  */
 export function nextRetryDelayMs(
   schedule: readonly number[],

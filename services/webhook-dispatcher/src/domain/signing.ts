@@ -1,7 +1,10 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { PayloadFormat } from '@svc/contracts';
 
-/** `whsec_` + 32 random bytes (base64url). The HMAC key is this whole string, prefix included (decisions §5). */
+/**
+ * `whsec_` + 32 random bytes (base64url). The HMAC key is this whole string, prefix included
+ * (docs/api-conventions.md, "Webhooks: payloads and signatures").
+ */
 export function generateSigningSecret(): string {
   return `whsec_${randomBytes(32).toString('base64url')}`;
 }

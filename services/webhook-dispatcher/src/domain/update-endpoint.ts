@@ -7,8 +7,8 @@ import { toEndpointView } from './views.ts';
 
 /**
  * PATCH: `url`, `events`, `active`. `active: true` resumes a paused or disabled endpoint and clears its
- * failure streak (decisions §5); `active: false` disables it. Paused and disabled endpoints are sent
- * nothing new.
+ * failure streak (docs/api-conventions.md, "Webhooks: retries and auto-pause"); `active: false`
+ * disables it. Paused and disabled endpoints are sent nothing new.
  */
 export async function updateEndpoint(
   deps: Omit<EndpointDeps, 'secrets'>,
