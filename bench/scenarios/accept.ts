@@ -7,11 +7,10 @@
 // deliveries then run as fast as the cores let them, beside the accepts. Then, with `networkLatencyMs`,
 // with X answering each post that late, as a real network does: the organization's deliveries go at
 // the pace its slots and the network allow, and what is measured is the accept path itself.
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { uniqueName } from '@svc/testing';
 import { BENCH_SERVICES, byService, type BenchSystem } from '../support/bench-system.ts';
+import { withChildServer } from '../support/child-server.ts';
 import { machineCpu, machineCpuDetail } from '../support/machine-cpu.ts';
 import type { BenchFigure, BenchResult } from '../support/results.ts';
 
@@ -33,20 +32,6 @@ server.listen(0, '127.0.0.1', () => console.log(server.address().port));
 process.on('SIGTERM', () => process.exit(0));
 `;
 
-async function withBareServer<T>(use: (url: string) => Promise<T>): Promise<T> {
-  const child = spawn(process.execPath, ['-e', BARE_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
-  try {
-    const port = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout! }).once('line', resolve);
-      child.once('exit', (code) => reject(new Error(`the bare server exited with ${code}`)));
-    });
-    return await use(`http://127.0.0.1:${port}/v1/publish`);
-  } finally {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
-}
 
 interface Load {
   /** Status codes other than 2xx and how many of each (e.g. "429 x3"), empty when none. */
@@ -123,7 +108,7 @@ export async function benchAccept(system: BenchSystem, options: AcceptOptions): 
   const headers = { authorization: system.auth, 'content-type': 'application/json' };
   const prefix = uniqueName('accept');
   const body = (n: number) => JSON.stringify({ account_ids: [account], text: `${prefix} #${n}` });
-  const baseline = await withBareServer((url) => load(url, headers, body, options));
+  const baseline = await withChildServer(BARE_SERVER, (base) => load(`${base}/v1/publish`, headers, body, options));
   const figure = (name: string, { api, detail }: Measured): BenchFigure => ({
     name,
     value: api.rps,

@@ -3,10 +3,9 @@
 // server that only writes the same request bodies to disk and hashes them (the baseline: what
 // receiving and keeping the bytes costs on this machine with nothing else done to them). Both are
 // their own processes and get the same files, in the same order, from the same client.
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { noise, video } from '../../libs/media/test/support/fixtures.ts';
 import type { BenchSystem } from '../support/bench-system.ts';
+import { withChildServer } from '../support/child-server.ts';
 import { percentile, type BenchResult } from '../support/results.ts';
 
 export interface MediaIngestOptions {
@@ -45,20 +44,6 @@ server.listen(0, '127.0.0.1', () => console.log(server.address().port));
 process.on('SIGTERM', () => { fs.rmSync(dir, { recursive: true, force: true }); process.exit(0); });
 `;
 
-async function withBareServer<T>(use: (url: string) => Promise<T>): Promise<T> {
-  const child = spawn(process.execPath, ['-e', BARE_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
-  try {
-    const port = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout! }).once('line', resolve);
-      child.once('exit', (code) => reject(new Error(`the bare server exited with ${code}`)));
-    });
-    return await use(`http://127.0.0.1:${port}/v1/media`);
-  } finally {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
-}
 
 /** A phone photo (JPEG), a screenshot-like PNG (which gets a JPEG rendition) and a short clip. */
 async function files(): Promise<UploadFile[]> {
@@ -111,7 +96,7 @@ const p50s = (latencies: Map<string, number[]>, prefix = '') =>
 
 export async function benchMediaIngest(system: BenchSystem, options: MediaIngestOptions): Promise<BenchResult> {
   const list = await files();
-  const baseline = await withBareServer((url) => run(url, system.auth, list, options));
+  const baseline = await withChildServer(BARE_SERVER, (base) => run(`${base}/v1/media`, system.auth, list, options));
   const rssBefore = system.rss().gateway!;
   const api = await run(`${system.api}/v1/media`, system.auth, list, options);
   if (api.refused.length > 0) throw new Error(`media uploads refused: ${api.refused.slice(0, 5).join(', ')}`);

@@ -17,7 +17,7 @@ import { postPublished, systemPing, webhooksCreate } from '@svc/contracts';
 import { connectionConfig, dropDatabase } from '@svc/db';
 import { createLogger } from '@svc/logger';
 import { Broker } from '@svc/messaging';
-import { TEST_AMQP_URL, TEST_DATABASE_URL, uniqueName, uniqueNamespace } from '@svc/testing';
+import { serviceQueues, TEST_AMQP_URL, TEST_DATABASE_URL, uniqueName, uniqueNamespace } from '@svc/testing';
 import { serviceNodeFlags } from '../../test/support/service-process.ts';
 import { rssMb } from '../support/bench-system.ts';
 import type { BenchResult } from '../support/results.ts';
@@ -239,8 +239,7 @@ export async function benchWebhooks(options: WebhooksOptions): Promise<BenchResu
   } finally {
     clearInterval(sampler);
     await stop(child);
-    const serviceQueues = ['webhook-dispatcher.work', 'webhook-dispatcher.work.parking', 'webhook-dispatcher.deliveries', 'webhook-dispatcher.deliveries.parking', 'webhook-dispatcher.rpc'];
-    await broker.deleteTopology({ queues: serviceQueues });
+    await broker.deleteTopology({ queues: serviceQueues(['webhook-dispatcher']) });
     await broker.close();
     sink.server.closeAllConnections();
     await new Promise((resolve) => sink.server.close(resolve));

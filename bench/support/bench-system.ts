@@ -9,7 +9,7 @@ import path from 'node:path';
 import { connectionConfig, dropDatabase } from '@svc/db';
 import { createLogger } from '@svc/logger';
 import { Broker } from '@svc/messaging';
-import { TEST_DATABASE_URL, uniqueName, uniqueNamespace } from '@svc/testing';
+import { serviceQueues, TEST_DATABASE_URL, uniqueName, uniqueNamespace } from '@svc/testing';
 import { SignJWT } from 'jose';
 import pg from 'pg';
 import { startSandbox, testProviders, type RunningSandbox } from '../../libs/providers/test/support/sandbox.ts';
@@ -218,9 +218,7 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
       // SIGTERM, not SIGKILL: a graceful exit is when node writes the --cpu-prof profile.
       await Promise.all([...processes.values()].map((service) => signalServiceProcess(service, 'SIGTERM')));
       const broker = await Broker.connect({ url: env.AMQP_URL!, namespace, service: 'bench', logger: createLogger({ service: 'bench', level: 'silent' }) });
-      const queues = BENCH_SERVICES
-        .flatMap((name) => [`${name}.rpc`, `${name}.work`, `${name}.work.parking`, `${name}.plans`, `${name}.plans.parking`]);
-      await broker.deleteTopology({ queues: [...queues, 'publisher.dispatch', 'publisher.dispatch.parking', 'publisher.accounts', 'publisher.accounts.parking', 'webhook-dispatcher.deliveries', 'webhook-dispatcher.deliveries.parking'] });
+      await broker.deleteTopology({ queues: serviceQueues(BENCH_SERVICES) });
       await broker.close();
       await Promise.all(BENCH_SERVICES.map((name) => dropDatabase(connectionConfig(TEST_DATABASE_URL, databaseOf(name)))));
       await sandbox.close();

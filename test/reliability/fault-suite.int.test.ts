@@ -7,7 +7,7 @@ import { connectionConfig, dropDatabase } from '@svc/db';
 import { createLogger } from '@svc/logger';
 import { Broker } from '@svc/messaging';
 import type { Network } from '@svc/providers';
-import { TEST_DATABASE_URL, uniqueName, uniqueNamespace } from '@svc/testing';
+import { serviceQueues, TEST_DATABASE_URL, uniqueName, uniqueNamespace } from '@svc/testing';
 import { SignJWT } from 'jose';
 import pg from 'pg';
 import { startMediaServer, type MediaServer } from '../../libs/providers/test/support/media-server.ts';
@@ -90,9 +90,7 @@ describe('fault suite: exactly once and truthful under crashes, restarts and los
     const logDir = process.env.FAULT_SUITE_LOG_DIR;
     if (logDir) for (const service of processes.values()) writeFileSync(path.join(logDir, `${service.name}.log`), service.lines.join('\n'));
     const broker = await Broker.connect({ url: env.AMQP_URL!, namespace, service: 'fault-suite', logger: createLogger({ service: 'fault-suite', level: 'silent' }) });
-    const queues = ['gateway', 'accounts', 'publisher', 'scheduler', 'webhook-dispatcher', 'analytics-sync', 'billing']
-      .flatMap((name) => [`${name}.rpc`, `${name}.work`, `${name}.work.parking`, `${name}.plans`, `${name}.plans.parking`]);
-    await broker.deleteTopology({ queues: [...queues, 'publisher.dispatch', 'publisher.dispatch.parking', 'publisher.accounts', 'publisher.accounts.parking', 'webhook-dispatcher.deliveries', 'webhook-dispatcher.deliveries.parking', 'webhook-dispatcher.tests.rpc'] });
+    await broker.deleteTopology({ queues: serviceQueues(['gateway', 'accounts', 'publisher', 'scheduler', 'webhook-dispatcher', 'analytics-sync', 'billing']) });
     await broker.close();
     await Promise.all(databases.map((database) => dropDatabase(connectionConfig(TEST_DATABASE_URL, database))));
     await sandbox?.close();

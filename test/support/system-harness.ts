@@ -11,7 +11,7 @@ import { connectionConfig, dropDatabase, openPgDatabase } from '@svc/db';
 import { createLogger } from '@svc/logger';
 import { storageFromConfig, type MediaStorage } from '@svc/media';
 import { openServiceRuntime, runWorkerService, type DatabaseClient, type RunningWorker, type ServiceRuntime, type WorkerWiring } from '@svc/runtime';
-import { TEST_AMQP_URL, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName, uniqueNamespace } from '@svc/testing';
+import { serviceQueues, TEST_AMQP_URL, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName, uniqueNamespace } from '@svc/testing';
 import { SignJWT } from 'jose';
 import request from 'supertest';
 import { sandboxConfig, startSandbox, type RunningSandbox } from '../../libs/providers/test/support/sandbox.ts';
@@ -241,9 +241,7 @@ export async function startSystem(options: SystemOptions): Promise<SystemHarness
       await Promise.all(running.filter(([, worker]) => worker.runtime.broker.isConnected())
         .map(([name, worker]) => watchedStep(`${name}: delete its topology`, () => worker.runtime.broker.deleteTopology().catch(() => undefined))));
       await Promise.all(running.map(([name, worker]) => watchedStep(`${name}: stop`, () => worker.stop())));
-      const serviceQueues = [...Object.keys(SERVICES), 'gateway'].flatMap((name) => [`${name}.work`, `${name}.work.parking`, `${name}.rpc`, `${name}.plans`, `${name}.plans.parking`]);
-      serviceQueues.push('webhook-dispatcher.deliveries', 'webhook-dispatcher.deliveries.parking', 'publisher.dispatch', 'publisher.dispatch.parking', 'publisher.accounts', 'publisher.accounts.parking');
-      await watchedStep('gateway: delete the services\' queues', () => gatewayRuntime.broker.deleteTopology({ queues: serviceQueues }));
+      await watchedStep('gateway: delete the services\' queues', () => gatewayRuntime.broker.deleteTopology({ queues: serviceQueues([...Object.keys(SERVICES), 'gateway']) }));
       publicServer.closeAllConnections();
       await watchedStep('gateway: close the HTTP server', () => new Promise<void>((resolve) => publicServer.close(() => resolve())));
       await watchedStep('gateway: stop', () => gatewayRuntime.stop());

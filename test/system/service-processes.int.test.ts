@@ -4,7 +4,7 @@ import { systemPing } from '@svc/contracts';
 import { dropDatabase, connectionConfig } from '@svc/db';
 import { createLogger } from '@svc/logger';
 import { Broker } from '@svc/messaging';
-import { TEST_AMQP_URL, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName, uniqueNamespace } from '@svc/testing';
+import { serviceQueues, TEST_AMQP_URL, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName, uniqueNamespace } from '@svc/testing';
 import { serviceEntry as entry, signalServiceProcess, startServiceProcess, type ServiceProcess } from '../support/service-process.ts';
 
 // The built services (dist/) run as real processes here, the way scripts/start and Kubernetes run them.
@@ -46,8 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(services.map(stop));
   // The processes are gone; their queues are not (quorum queues outlive them).
-  const extraQueues = ['webhook-dispatcher.deliveries', 'webhook-dispatcher.deliveries.parking', 'webhook-dispatcher.tests.rpc', 'publisher.dispatch', 'publisher.dispatch.parking', 'publisher.accounts', 'publisher.accounts.parking'];
-  await broker?.deleteTopology({ queues: [...['gateway', ...WORKERS].flatMap((name) => [`${name}.rpc`, `${name}.work`, `${name}.work.parking`, `${name}.plans`, `${name}.plans.parking`]), ...extraQueues] });
+  await broker?.deleteTopology({ queues: serviceQueues(['gateway', ...WORKERS]) });
   await broker?.close();
   await Promise.all(services.map((s) => dropDatabase(connectionConfig(TEST_DATABASE_URL, s.database))));
 });

@@ -1,2 +1,3 @@
 export { uniqueName, uniqueNamespace } from './unique-name.ts';
 export { createTestDatabase, TEST_DATABASE_URL, TEST_AMQP_URL, TEST_REDIS_URL, type TestDatabase } from './test-database.ts';
+export { serviceQueues } from './service-queues.ts';
