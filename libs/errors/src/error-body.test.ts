@@ -33,6 +33,11 @@ describe('toErrorBody', () => {
     expect(rebuilt).toMatchObject({ code: 'rate_limited', status: 429, retryable: true, headers: { 'Retry-After': '5' } });
   });
 
+  it('rebuilds Retry-After of a 503 sent over RPC the same way (a busy decoder of the publisher)', () => {
+    const busy = new AppError('service_unavailable', 'Busy.', { retryable: true, headers: { 'Retry-After': '5' }, details: [{ message: 'busy', retry_after_seconds: 5 }] });
+    expect(fromErrorBody(toErrorBody(busy, 'r').body)).toMatchObject({ code: 'service_unavailable', status: 503, headers: { 'Retry-After': '5' } });
+  });
+
   describe('an unexpected error that only says a dependency is down or full', () => {
     // The shapes node-postgres and Prisma's driver adapter give (seen against a real server that refused).
     const prismaWith = (cause: Record<string, unknown>) => Object.assign(new Error('Raw query failed.'), { name: 'PrismaClientKnownRequestError', code: 'P2010', meta: { driverAdapterError: { name: 'DriverAdapterError', cause } } });

@@ -34,7 +34,8 @@ export function fromErrorBody(value: unknown): AppError | undefined {
   const { code, message, details } = error as { code?: unknown; message?: unknown; details?: unknown };
   if (!isErrorCode(code) || typeof message !== 'string') return undefined;
   if (!Array.isArray(details)) return new AppError(code, message);
-  // Headers do not travel in the body: a 429 carries its wait as a detail to rebuild Retry-After.
+  // Headers do not travel in the body: a 429 or 503 carries its wait as a detail to rebuild Retry-After.
   const wait = (details as ErrorDetail[]).find((detail) => typeof detail.retry_after_seconds === 'number')?.retry_after_seconds;
-  return new AppError(code, message, { details: details as ErrorDetail[], ...(code === 'rate_limited' && typeof wait === 'number' ? { retryable: true, headers: { 'Retry-After': String(wait) } } : {}) });
+  const waits = (code === 'rate_limited' || code === 'service_unavailable') && typeof wait === 'number';
+  return new AppError(code, message, { details: details as ErrorDetail[], ...(waits ? { retryable: true, headers: { 'Retry-After': String(wait) } } : {}) });
 }

@@ -43,6 +43,7 @@ export class DecodePool {
         throw new AppError('service_unavailable', `Every media decoder of this server is busy; retry in ${BUSY_RETRY_AFTER_S} seconds.`, {
           retryable: true,
           headers: { 'Retry-After': String(BUSY_RETRY_AFTER_S) },
+          details: [{ message: 'every decoder busy and the queue full', rule: 'decoders_busy', retry_after_seconds: BUSY_RETRY_AFTER_S }],
         });
       }
       await new Promise<void>((start) => this.waiting.push({ bytes, start }));
