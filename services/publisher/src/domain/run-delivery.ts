@@ -1,7 +1,8 @@
 import { createEnvelope, publisherDeliveryRun } from '@svc/contracts';
 import { BatchQueue, type TransactionalClient } from '@svc/db';
 import type { Logger } from '@svc/logger';
-import { isProviderError, type MediaInput, type Network, type Providers, type PublishResult } from '@svc/providers';
+import { isProviderError, type MediaInput, type Network, type Providers } from '@svc/providers';
+import { keepLateSuccess, leaseRemainingMs, putBackDelivery, recordAttemptHandle, startNextAttempt, takeOverExpired } from '../data/delivery-attempt.ts';
 import { claimDeliveries, type ClaimedAttempt, type ClaimResult, type DeliveryToClaim } from '../data/delivery-claim.ts';
 import { recordOutcomesUnlessLast, type OutcomeToRecord, type OutcomeRecorded } from '../data/delivery-outcome.ts';
 import { readDeliveriesToRun, type DeliveryRead, type DeliveryToRun, type JobToRun } from '../data/delivery-to-run.ts';
@@ -207,24 +208,10 @@ export class DeliveryRunner {
     // The reason says which of a lookup's waits this was (still processing, a failed or incomplete read).
     this.deps.logger.info({ delivery_id: delivery.id, attempt: claim.attempt, result: found.kind, ...('reason' in found ? { reason: found.reason } : {}) }, 'uncertain attempt reconciled with the network');
     const decision = decideNext(found, { attempt: claim.attempt, quotaDeferrals: claim.quotaDeferrals, reconcileTries: claim.reconcileTries, network }, this.deps);
-    if (decision.kind === 'finish') {
-      await this.finish(delivery, claim.attempt, decision.outcome);
-      return undefined;
-    }
-    if (decision.kind === 'reconcile') {
-      await this.putBack(delivery, claim.attempt, decision, requestId);
-      return undefined;
-    }
-    const [next] = await this.deps.db.$queryRawUnsafe<{ attempts: number }[]>(
-      `UPDATE deliveries SET attempts = attempts + 1, attempt_started_at = now(), attempt_handle = NULL, reconcile_since = NULL, reconcile_tries = 0,
-              error_code = NULL, error_message = NULL, lease_until = now() + make_interval(secs => $3::float8), updated_at = now()
-        WHERE id = $1::uuid AND status = 'in_flight' AND attempts = $2
-        RETURNING attempts`,
-      delivery.id,
-      claim.attempt,
-      this.deps.leaseMs / 1000,
-    );
-    return next?.attempts;
+    if (decision.kind === 'post_again') return startNextAttempt(this.deps.db, delivery.id, claim.attempt, this.deps.leaseMs);
+    if (decision.kind === 'finish') await this.finish(delivery, claim.attempt, decision.outcome);
+    else await this.putBack(delivery, claim.attempt, decision, requestId);
+    return undefined;
   }
 
   /** pending -> in_flight with a lease, committed before the network is called (one statement per group: data/delivery-claim.ts). */
@@ -272,9 +259,7 @@ export class DeliveryRunner {
     // A handle on the attempt (TikTok publish_id, Facebook video id, X or LinkedIn uploaded media) is
     // stored as soon as the network gives it, so a reconciliation after a crash can ask about this
     // very attempt, and a later attempt can resume from its uploads.
-    const onHandle = async (handle: string) => {
-      await this.deps.db.$executeRawUnsafe("UPDATE deliveries SET attempt_handle = $3 WHERE id = $1::uuid AND status = 'in_flight' AND attempts = $2", delivery.id, attempt, handle);
-    };
+    const onHandle = (handle: string) => recordAttemptHandle(this.deps.db, delivery.id, attempt, handle);
     const post = (credentials: AccountCredentials) =>
       adapter.publish.post({ credentials: { accessToken: credentials.access_token, extras: credentials.extras }, text, media, options, onHandle, ...(resume === null ? {} : { resume }) });
     try {
@@ -311,22 +296,14 @@ export class DeliveryRunner {
   private async putBack(delivery: DeliveryToRun, attempt: number, next: Extract<DeliveryDecision, { kind: 'retry' | 'reconcile' }>, requestId: string | null): Promise<void> {
     const reconcile = next.kind === 'reconcile';
     await this.persistently(delivery, () => this.deps.db.$transaction(async (tx) => {
-      const moved = await tx.$executeRawUnsafe(
-        `UPDATE deliveries SET status = 'pending', lease_until = NULL, error_code = $3, error_message = $4,
-                next_attempt_at = now() + make_interval(secs => $5::float8), updated_at = now(),
-                reconcile_since = CASE WHEN $6 THEN COALESCE(attempt_started_at, created_at) END,
-                reconcile_tries = $7, quota_deferrals = quota_deferrals + CASE WHEN $8 THEN 1 ELSE 0 END
-          WHERE id = $1::uuid AND status = 'in_flight' AND attempts = $2`,
-        delivery.id,
-        attempt,
-        reconcile ? deliveryErrorCodes.reconciling : next.code,
-        next.message.slice(0, 2000),
-        next.delayMs / 1000,
-        reconcile,
-        reconcile ? next.tries : 0,
-        !reconcile && next.quotaDeferral,
-      );
-      if (moved === 0) return;
+      const moved = await putBackDelivery(tx, delivery.id, attempt, {
+        code: reconcile ? deliveryErrorCodes.reconciling : next.code,
+        message: next.message,
+        delayMs: next.delayMs,
+        reconcileTries: reconcile ? next.tries : undefined,
+        quotaDeferral: !reconcile && next.quotaDeferral,
+      });
+      if (!moved) return;
       const envelope = createEnvelope(publisherDeliveryRun, { job_id: delivery.jobId, delivery_id: delivery.id }, { orgId: delivery.orgId, requestId });
       await enqueueOutboxAfter(tx, envelope, next.delayMs);
     }));
@@ -373,20 +350,12 @@ export class DeliveryRunner {
     }
     const closing = await this.closings.add(item);
     if (closing.recorded) return closing.othersWaiting;
-    if (outcome.kind === 'published') await this.recordLateSuccess(delivery, outcome.result);
+    // Not this attempt's any more (its lease ran out, another worker settled it): a post's id is still the truth.
+    if (outcome.kind === 'published') {
+      this.deps.logger.warn({ delivery_id: delivery.id }, 'network accepted a post after its lease expired; recording its id');
+      await keepLateSuccess(this.deps.db, delivery.id, outcome.result.platformPostId, outcome.result.url);
+    }
     return undefined;
-  }
-
-  /**
-   * The network accepted a post after this attempt's lease ran out and another worker resolved it
-   * as outcome_unknown: keep the native id (it is the truth) without announcing the job twice.
-   */
-  private async recordLateSuccess(delivery: DeliveryToRun, result: PublishResult): Promise<void> {
-    this.deps.logger.warn({ delivery_id: delivery.id }, 'network accepted a post after its lease expired; recording its id');
-    await this.deps.db.$executeRawUnsafe(
-      "UPDATE deliveries SET platform_post_id = $2, platform_post_url = $3, updated_at = now() WHERE id = $1::uuid AND platform_post_id IS NULL",
-      delivery.id, result.platformPostId, result.url,
-    );
   }
 
   /**
@@ -397,24 +366,14 @@ export class DeliveryRunner {
    */
   private async takeOver(delivery: DeliveryToRun): Promise<void> {
     const network = LABEL[delivery.provider as Network];
-    const taken = await this.deps.db.$executeRawUnsafe(
-      `UPDATE deliveries SET status = 'pending', lease_until = NULL, next_attempt_at = NULL, updated_at = now(),
-              reconcile_since = COALESCE(attempt_started_at, created_at), reconcile_tries = 0, error_code = $2, error_message = $3
-        WHERE id = $1::uuid AND status = 'in_flight' AND lease_until < now()`,
-      delivery.id,
-      deliveryErrorCodes.reconciling,
-      `The worker publishing to ${network} stopped during attempt ${delivery.attempts}; checking with ${network} whether the post exists before anything else.`,
-    );
-    if (taken > 0) {
+    const message = `The worker publishing to ${network} stopped during attempt ${delivery.attempts}; checking with ${network} whether the post exists before anything else.`;
+    if (await takeOverExpired(this.deps.db, delivery.id, deliveryErrorCodes.reconciling, message)) {
       this.deps.logger.warn({ delivery_id: delivery.id, attempt: delivery.attempts }, 'delivery lease expired; reconciling the attempt');
       return this.run(delivery.id);
     }
-    const [lease] = await this.deps.db.$queryRawUnsafe<{ remaining_ms: number }[]>(
-      "SELECT GREATEST(0, EXTRACT(EPOCH FROM (lease_until - now())) * 1000)::float8 AS remaining_ms FROM deliveries WHERE id = $1::uuid AND status = 'in_flight'",
-      delivery.id,
-    );
-    if (lease === undefined) return; // no longer in flight: its owner finished or put it back
+    const remainingMs = await leaseRemainingMs(this.deps.db, delivery.id);
+    if (remainingMs === undefined) return; // no longer in flight: its owner finished or put it back
     const envelope = createEnvelope(publisherDeliveryRun, { job_id: delivery.jobId, delivery_id: delivery.id }, { orgId: delivery.orgId, requestId: null });
-    await enqueueOutboxAfter(this.deps.db, envelope, lease.remaining_ms + 250);
+    await enqueueOutboxAfter(this.deps.db, envelope, remainingMs + 250);
   }
 }
