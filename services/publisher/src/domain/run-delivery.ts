@@ -1,14 +1,15 @@
 import { createEnvelope, publisherDeliveryRun } from '@svc/contracts';
 import { BatchQueue, type TransactionalClient } from '@svc/db';
-import { isAppError } from '@svc/errors';
 import type { Logger } from '@svc/logger';
-import { isProviderError, type MediaInput, type Network, type Providers, type PublishResult } from '@svc/providers';
+import { isProviderError, type MediaInput, type Network, type Providers } from '@svc/providers';
+import { keepLateSuccess, leaseRemainingMs, putBackDelivery, recordAttemptHandle, startNextAttempt, takeOverExpired } from '../data/delivery-attempt.ts';
 import { claimDeliveries, type ClaimedAttempt, type ClaimResult, type DeliveryToClaim } from '../data/delivery-claim.ts';
 import { recordOutcomesUnlessLast, type OutcomeToRecord, type OutcomeRecorded } from '../data/delivery-outcome.ts';
 import { readDeliveriesToRun, type DeliveryRead, type DeliveryToRun, type JobToRun } from '../data/delivery-to-run.ts';
 import { hasWaitingDeliveries, type WokenDelivery } from '../data/org-waiting.ts';
 import type { AccountCredentials, AccountsClient } from './accounts-client.ts';
-import { deliveryErrorCodes, type DeliveryErrorCode } from './errors.ts';
+import { accountLost, classifyFailure, decideNext, type AttemptOutcome, type DeliveryDecision, type DeliveryPolicy, type FinalOutcome } from './delivery-decision.ts';
+import { deliveryErrorCodes } from './errors.ts';
 import { holdLease } from './delivery-lease.ts';
 import { recordClosingOutcomes } from './finish-job.ts';
 import { reconcileDelivery } from './reconcile-delivery.ts';
@@ -16,7 +17,7 @@ import { deliveryMedia, type DeliveryMediaDeps } from './delivery-media.ts';
 import { enqueueOutboxAfter } from './outbox-at.ts';
 import { OrgWakes } from './org-wakes.ts';
 
-export interface RunDeliveryDeps {
+export interface RunDeliveryDeps extends DeliveryPolicy {
   /**
    * The deliveries' database: every statement of a delivery is raw SQL, sent on a plain pg pool in
    * production (`DELIVERY_DB_POOL_SIZE`), which costs a fraction of Prisma's raw path (docs/performance.md).
@@ -25,14 +26,7 @@ export interface RunDeliveryDeps {
   accounts: AccountsClient;
   providers: Providers;
   logger: Logger;
-  maxAttempts: number;
-  /** Deferrals to a quota window allowed on top of maxAttempts (they are not failed tries); default 0. */
-  maxQuotaDeferrals?: number;
-  /** Backoff before attempt n + 1 (index n - 1; the last value repeats). */
-  backoffMs: number[];
   leaseMs: number;
-  /** Waits before each lookup of an uncertain attempt; one lookup per value, then outcome_unknown. */
-  reconcileDelaysMs: number[];
   /**
    * Deliveries of one organization in flight at once, across every publisher process:
    * past it, a delivery waits in the database for a slot (its command acknowledged, so it holds no
@@ -51,16 +45,6 @@ export interface RunDeliveryDeps {
   /** Tests only: runs after the network accepted the post and before it is recorded (a crash window). */
   afterNetworkCall?: (deliveryId: string) => Promise<void>;
 }
-
-type Outcome =
-  | { kind: 'published'; result: PublishResult }
-  | { kind: 'retry'; code: DeliveryErrorCode; message: string; retryAfterMs: number | undefined }
-  /** The post may or may not exist: look it up before anything is posted again. */
-  | { kind: 'uncertain'; message: string }
-  | { kind: 'failed'; code: DeliveryErrorCode; message: string };
-
-type Final = Extract<Outcome, { kind: 'published' | 'failed' }>;
-
 
 /**
  * Deliveries read, claimed or recorded by one statement at most (more than a process runs at once),
@@ -127,7 +111,7 @@ export class DeliveryRunner {
     try {
       credentials = await this.deps.accounts.credentials(delivery.orgId, delivery.accountId, false, job.requestId);
     } catch (error) {
-      const lost = this.accountLost(delivery, error);
+      const lost = accountLost(delivery, error);
       if (lost === undefined) throw error; // accounts unreachable: the broker retries, nothing was claimed yet
       await this.finish(delivery, delivery.attempts, lost);
       return;
@@ -200,20 +184,11 @@ export class DeliveryRunner {
     const outcome = await this.attempt(delivery, { number: attempt, resume }, credentials, job.text, media, options, job.requestId);
     this.deps.onOutcome?.(delivery.provider, outcome.kind === 'uncertain' ? 'retry' : outcome.kind, outcome.kind === 'published' ? 'ok' : outcome.kind === 'uncertain' ? 'uncertain' : outcome.code);
     if (outcome.kind === 'published') await this.deps.afterNetworkCall?.(delivery.id);
+    const decision = decideNext(outcome, { attempt, quotaDeferrals: claim.quotaDeferrals, reconcileTries: 0, network: LABEL[delivery.provider as Network] }, this.deps);
+    if (decision.kind === 'finish') return await this.finish(delivery, attempt, decision.outcome);
     // Put back: the slot is free, and whether anyone waits is asked after (undefined).
-    if (outcome.kind === 'uncertain') return void await this.awaitLookup(delivery, attempt, outcome.message, 0, job.requestId);
-    if (outcome.kind === 'retry' && outcome.code === 'quota_exhausted' && claim.quotaDeferrals < (this.deps.maxQuotaDeferrals ?? 0)) {
-      return void await this.retryLater(delivery, attempt, outcome, job.requestId, true);
-    }
-    if (outcome.kind === 'retry' && attempt - claim.quotaDeferrals < this.deps.maxAttempts) return void await this.retryLater(delivery, attempt, outcome, job.requestId, false);
-    if (outcome.kind === 'retry') {
-      return await this.finish(delivery, attempt, {
-        kind: 'failed',
-        code: deliveryErrorCodes.retriesExhausted,
-        message: `${outcome.message} (gave up after ${attempt} attempts)`,
-      });
-    }
-    return await this.finish(delivery, attempt, outcome);
+    await this.putBack(delivery, attempt, decision, job.requestId);
+    return undefined;
   }
 
   /**
@@ -232,40 +207,11 @@ export class DeliveryRunner {
     );
     // The reason says which of a lookup's waits this was (still processing, a failed or incomplete read).
     this.deps.logger.info({ delivery_id: delivery.id, attempt: claim.attempt, result: found.kind, ...('reason' in found ? { reason: found.reason } : {}) }, 'uncertain attempt reconciled with the network');
-    if (found.kind === 'found') {
-      await this.finish(delivery, claim.attempt, { kind: 'published', result: found.result });
-      return undefined;
-    }
-    if (found.kind === 'wait' && claim.reconcileTries + 1 < this.deps.reconcileDelaysMs.length) {
-      await this.awaitLookup(delivery, claim.attempt, `Checking with ${network} whether attempt ${claim.attempt} published the post: ${found.reason}.`, claim.reconcileTries + 1, requestId);
-      return undefined;
-    }
-    if (found.kind !== 'absent') {
-      await this.finish(delivery, claim.attempt, {
-        kind: 'failed',
-        code: deliveryErrorCodes.outcomeUnknown,
-        message: `Whether attempt ${claim.attempt} reached ${network} is unknown: ${found.reason}. It was not posted again to avoid a duplicate; check the account and publish again if it is missing.`,
-      });
-      return undefined;
-    }
-    if (claim.attempt - claim.quotaDeferrals >= this.deps.maxAttempts) {
-      await this.finish(delivery, claim.attempt, {
-        kind: 'failed',
-        code: deliveryErrorCodes.retriesExhausted,
-        message: `${network} has no post from the last of ${claim.attempt} attempts (checked through its read API); gave up.`,
-      });
-      return undefined;
-    }
-    const [next] = await this.deps.db.$queryRawUnsafe<{ attempts: number }[]>(
-      `UPDATE deliveries SET attempts = attempts + 1, attempt_started_at = now(), attempt_handle = NULL, reconcile_since = NULL, reconcile_tries = 0,
-              error_code = NULL, error_message = NULL, lease_until = now() + make_interval(secs => $3::float8), updated_at = now()
-        WHERE id = $1::uuid AND status = 'in_flight' AND attempts = $2
-        RETURNING attempts`,
-      delivery.id,
-      claim.attempt,
-      this.deps.leaseMs / 1000,
-    );
-    return next?.attempts;
+    const decision = decideNext(found, { attempt: claim.attempt, quotaDeferrals: claim.quotaDeferrals, reconcileTries: claim.reconcileTries, network }, this.deps);
+    if (decision.kind === 'post_again') return startNextAttempt(this.deps.db, delivery.id, claim.attempt, this.deps.leaseMs);
+    if (decision.kind === 'finish') await this.finish(delivery, claim.attempt, decision.outcome);
+    else await this.putBack(delivery, claim.attempt, decision, requestId);
+    return undefined;
   }
 
   /** pending -> in_flight with a lease, committed before the network is called (one statement per group: data/delivery-claim.ts). */
@@ -308,14 +254,12 @@ export class DeliveryRunner {
     await this.wakes.ask(orgId);
   }
 
-  private async attempt(delivery: DeliveryToRun, { number: attempt, resume }: { number: number; resume: string | null }, first: AccountCredentials, text: string, media: MediaInput[], options: Record<string, unknown>, requestId: string | null): Promise<Outcome> {
+  private async attempt(delivery: DeliveryToRun, { number: attempt, resume }: { number: number; resume: string | null }, first: AccountCredentials, text: string, media: MediaInput[], options: Record<string, unknown>, requestId: string | null): Promise<AttemptOutcome> {
     const adapter = this.deps.providers[delivery.provider as Network];
     // A handle on the attempt (TikTok publish_id, Facebook video id, X or LinkedIn uploaded media) is
     // stored as soon as the network gives it, so a reconciliation after a crash can ask about this
     // very attempt, and a later attempt can resume from its uploads.
-    const onHandle = async (handle: string) => {
-      await this.deps.db.$executeRawUnsafe("UPDATE deliveries SET attempt_handle = $3 WHERE id = $1::uuid AND status = 'in_flight' AND attempts = $2", delivery.id, attempt, handle);
-    };
+    const onHandle = (handle: string) => recordAttemptHandle(this.deps.db, delivery.id, attempt, handle);
     const post = (credentials: AccountCredentials) =>
       adapter.publish.post({ credentials: { accessToken: credentials.access_token, extras: credentials.extras }, text, media, options, onHandle, ...(resume === null ? {} : { resume }) });
     try {
@@ -328,7 +272,7 @@ export class DeliveryRunner {
     try {
       refreshed = await this.deps.accounts.credentials(delivery.orgId, delivery.accountId, true, requestId);
     } catch (error) {
-      const lost = this.accountLost(delivery, error);
+      const lost = accountLost(delivery, error);
       if (lost !== undefined) return lost;
       return { kind: 'retry', code: 'auth_expired', message: `${LABEL[delivery.provider as Network]} said the token expired and refreshing it failed for now.`, retryAfterMs: undefined };
     }
@@ -339,75 +283,32 @@ export class DeliveryRunner {
     }
   }
 
-  private classify(delivery: DeliveryToRun, attempt: number, error: unknown): Outcome {
-    const network = LABEL[delivery.provider as Network];
-    if (!isProviderError(error)) {
-      this.deps.logger.error({ err: error, delivery_id: delivery.id }, 'unexpected failure during a network call');
-      return { kind: 'uncertain', message: `An unexpected error interrupted the call to ${network}; checking whether the post went through before anything else.` };
-    }
-    if (error.uncertain) return { kind: 'uncertain', message: `${network} gave no clear answer (${error.networkCode ?? error.kind}: ${error.networkMessage}); checking whether the post exists before posting again.` };
-    // A "duplicate" refusal after an earlier attempt may be that attempt's own post: look it up.
-    if (error.kind === 'duplicate' && attempt > 1) return { kind: 'uncertain', message: `${network} refused attempt ${attempt} as a duplicate; checking whether an earlier attempt published it.` };
-    // Processing that outlasts the wait inside a slot is not a refusal: the next attempt resumes from the upload.
-    const message = error.networkCode === 'media_processing' ? `${network}: ${error.networkMessage}` : `${network} refused the post (${error.kind}): ${error.networkMessage}`;
-    if (error.retryable) return { kind: 'retry', code: error.kind, message, retryAfterMs: error.retryAfterMs };
-    return { kind: 'failed', code: error.kind, message };
-  }
-
-  /** The account is gone or needs reconnecting since the job was accepted: that target fails, the others go on. */
-  private accountLost(delivery: DeliveryToRun, error: unknown): Extract<Outcome, { kind: 'failed' }> | undefined {
-    if (!isAppError(error)) return undefined;
-    if (error.code === 'not_found') {
-      return { kind: 'failed', code: deliveryErrorCodes.accountDeleted, message: `The ${delivery.provider} account ${delivery.accountId} was deleted after the job was accepted.` };
-    }
-    if (error.code === 'conflict') {
-      return { kind: 'failed', code: deliveryErrorCodes.accountUnusable, message: `The ${delivery.provider} account ${delivery.accountId} needs reconnecting: ${error.message}` };
-    }
-    return undefined;
-  }
-
-  /** Waits `max(backoff, Retry-After)`; a quota deferral waits for the window and is counted apart. */
-  private async retryLater(delivery: DeliveryToRun, attempt: number, outcome: Extract<Outcome, { kind: 'retry' }>, requestId: string | null, quotaDeferral: boolean): Promise<void> {
-    const backoff = this.deps.backoffMs[Math.min(attempt - 1, this.deps.backoffMs.length - 1)] ?? 1000;
-    const delayMs = Math.max(backoff, outcome.retryAfterMs ?? 0);
-    await this.putBack(delivery, attempt, { code: outcome.code, message: outcome.message, delayMs, reconcileTries: undefined, quotaDeferral }, requestId);
-    this.deps.logger.info({ delivery_id: delivery.id, attempt, delay_ms: delayMs, code: outcome.code }, 'delivery will be retried');
-  }
-
-  /** The attempt's outcome is uncertain: the delivery waits, pending, to look its post up (lookup `tries` + 1). */
-  private async awaitLookup(delivery: DeliveryToRun, attempt: number, message: string, tries: number, requestId: string | null): Promise<void> {
-    const delays = this.deps.reconcileDelaysMs;
-    const delayMs = delays[Math.min(tries, delays.length - 1)] ?? 5000;
-    await this.putBack(delivery, attempt, { code: deliveryErrorCodes.reconciling, message, delayMs, reconcileTries: tries }, requestId);
-    this.deps.logger.info({ delivery_id: delivery.id, attempt, delay_ms: delayMs, tries }, 'delivery outcome uncertain; will look the post up');
+  private classify(delivery: DeliveryToRun, attempt: number, error: unknown): AttemptOutcome {
+    if (!isProviderError(error)) this.deps.logger.error({ err: error, delivery_id: delivery.id }, 'unexpected failure during a network call');
+    return classifyFailure(LABEL[delivery.provider as Network], attempt, error);
   }
 
   /**
-   * in_flight -> pending with a command due in `delayMs`, if this attempt still owns the delivery.
-   * With `reconcileTries`, the next claim looks the attempt's post up instead of posting.
+   * in_flight -> pending with a command due in the decision's delay, if this attempt still owns the
+   * delivery. A retry waits `max(backoff, Retry-After)` (a quota deferral is counted apart); after a
+   * `reconcile` decision the next claim looks the attempt's post up instead of posting.
    */
-  private async putBack(delivery: DeliveryToRun, attempt: number, next: { code: string; message: string; delayMs: number; reconcileTries: number | undefined; quotaDeferral?: boolean }, requestId: string | null): Promise<void> {
-    const reconcile = next.reconcileTries !== undefined;
+  private async putBack(delivery: DeliveryToRun, attempt: number, next: Extract<DeliveryDecision, { kind: 'retry' | 'reconcile' }>, requestId: string | null): Promise<void> {
+    const reconcile = next.kind === 'reconcile';
     await this.persistently(delivery, () => this.deps.db.$transaction(async (tx) => {
-      const moved = await tx.$executeRawUnsafe(
-        `UPDATE deliveries SET status = 'pending', lease_until = NULL, error_code = $3, error_message = $4,
-                next_attempt_at = now() + make_interval(secs => $5::float8), updated_at = now(),
-                reconcile_since = CASE WHEN $6 THEN COALESCE(attempt_started_at, created_at) END,
-                reconcile_tries = $7, quota_deferrals = quota_deferrals + CASE WHEN $8 THEN 1 ELSE 0 END
-          WHERE id = $1::uuid AND status = 'in_flight' AND attempts = $2`,
-        delivery.id,
-        attempt,
-        next.code,
-        next.message.slice(0, 2000),
-        next.delayMs / 1000,
-        reconcile,
-        next.reconcileTries ?? 0,
-        next.quotaDeferral === true,
-      );
-      if (moved === 0) return;
+      const moved = await putBackDelivery(tx, delivery.id, attempt, {
+        code: reconcile ? deliveryErrorCodes.reconciling : next.code,
+        message: next.message,
+        delayMs: next.delayMs,
+        reconcileTries: reconcile ? next.tries : undefined,
+        quotaDeferral: !reconcile && next.quotaDeferral,
+      });
+      if (!moved) return;
       const envelope = createEnvelope(publisherDeliveryRun, { job_id: delivery.jobId, delivery_id: delivery.id }, { orgId: delivery.orgId, requestId });
       await enqueueOutboxAfter(tx, envelope, next.delayMs);
     }));
+    if (reconcile) this.deps.logger.info({ delivery_id: delivery.id, attempt, delay_ms: next.delayMs, tries: next.tries }, 'delivery outcome uncertain; will look the post up');
+    else this.deps.logger.info({ delivery_id: delivery.id, attempt, delay_ms: next.delayMs, code: next.code }, 'delivery will be retried');
   }
 
   /**
@@ -415,7 +316,7 @@ export class DeliveryRunner {
    * if it was the last. Retried in-process a few times: once a post exists, losing its id to a
    * database blip would turn a success into `outcome_unknown`.
    */
-  private async finish(delivery: DeliveryToRun, attempt: number, outcome: Final): Promise<boolean | undefined> {
+  private async finish(delivery: DeliveryToRun, attempt: number, outcome: FinalOutcome): Promise<boolean | undefined> {
     const othersWaiting = await this.persistently(delivery, () => this.record(delivery, attempt, outcome));
     this.deps.wake();
     return othersWaiting;
@@ -435,7 +336,7 @@ export class DeliveryRunner {
   }
 
   /** Returns whether deliveries of the organization wait for a slot, when the statement that wrote the outcome could tell. */
-  private async record(delivery: DeliveryToRun, attempt: number, outcome: Final): Promise<boolean | undefined> {
+  private async record(delivery: DeliveryToRun, attempt: number, outcome: FinalOutcome): Promise<boolean | undefined> {
     const item: OutcomeToRecord = {
       deliveryId: delivery.id,
       attempt,
@@ -449,20 +350,12 @@ export class DeliveryRunner {
     }
     const closing = await this.closings.add(item);
     if (closing.recorded) return closing.othersWaiting;
-    if (outcome.kind === 'published') await this.recordLateSuccess(delivery, outcome.result);
+    // Not this attempt's any more (its lease ran out, another worker settled it): a post's id is still the truth.
+    if (outcome.kind === 'published') {
+      this.deps.logger.warn({ delivery_id: delivery.id }, 'network accepted a post after its lease expired; recording its id');
+      await keepLateSuccess(this.deps.db, delivery.id, outcome.result.platformPostId, outcome.result.url);
+    }
     return undefined;
-  }
-
-  /**
-   * The network accepted a post after this attempt's lease ran out and another worker resolved it
-   * as outcome_unknown: keep the native id (it is the truth) without announcing the job twice.
-   */
-  private async recordLateSuccess(delivery: DeliveryToRun, result: PublishResult): Promise<void> {
-    this.deps.logger.warn({ delivery_id: delivery.id }, 'network accepted a post after its lease expired; recording its id');
-    await this.deps.db.$executeRawUnsafe(
-      "UPDATE deliveries SET platform_post_id = $2, platform_post_url = $3, updated_at = now() WHERE id = $1::uuid AND platform_post_id IS NULL",
-      delivery.id, result.platformPostId, result.url,
-    );
   }
 
   /**
@@ -473,24 +366,14 @@ export class DeliveryRunner {
    */
   private async takeOver(delivery: DeliveryToRun): Promise<void> {
     const network = LABEL[delivery.provider as Network];
-    const taken = await this.deps.db.$executeRawUnsafe(
-      `UPDATE deliveries SET status = 'pending', lease_until = NULL, next_attempt_at = NULL, updated_at = now(),
-              reconcile_since = COALESCE(attempt_started_at, created_at), reconcile_tries = 0, error_code = $2, error_message = $3
-        WHERE id = $1::uuid AND status = 'in_flight' AND lease_until < now()`,
-      delivery.id,
-      deliveryErrorCodes.reconciling,
-      `The worker publishing to ${network} stopped during attempt ${delivery.attempts}; checking with ${network} whether the post exists before anything else.`,
-    );
-    if (taken > 0) {
+    const message = `The worker publishing to ${network} stopped during attempt ${delivery.attempts}; checking with ${network} whether the post exists before anything else.`;
+    if (await takeOverExpired(this.deps.db, delivery.id, deliveryErrorCodes.reconciling, message)) {
       this.deps.logger.warn({ delivery_id: delivery.id, attempt: delivery.attempts }, 'delivery lease expired; reconciling the attempt');
       return this.run(delivery.id);
     }
-    const [lease] = await this.deps.db.$queryRawUnsafe<{ remaining_ms: number }[]>(
-      "SELECT GREATEST(0, EXTRACT(EPOCH FROM (lease_until - now())) * 1000)::float8 AS remaining_ms FROM deliveries WHERE id = $1::uuid AND status = 'in_flight'",
-      delivery.id,
-    );
-    if (lease === undefined) return; // no longer in flight: its owner finished or put it back
+    const remainingMs = await leaseRemainingMs(this.deps.db, delivery.id);
+    if (remainingMs === undefined) return; // no longer in flight: its owner finished or put it back
     const envelope = createEnvelope(publisherDeliveryRun, { job_id: delivery.jobId, delivery_id: delivery.id }, { orgId: delivery.orgId, requestId: null });
-    await enqueueOutboxAfter(this.deps.db, envelope, lease.remaining_ms + 250);
+    await enqueueOutboxAfter(this.deps.db, envelope, remainingMs + 250);
   }
 }
