@@ -238,7 +238,7 @@ export function statementsOf(absolute: string): RawStatement[] {
       const [first, second] = node.arguments;
       if (method !== undefined && ts.isPropertyAccessExpression(callee) && SQL_METHODS.has(method) && first !== undefined) {
         add(node, method, first, constantTexts(first, source));
-      } else if (method === 'deleteInBatches' && second !== undefined && !file.startsWith('libs/db/')) {
+      } else if (method === 'deleteInBatches' && second !== undefined) {
         add(node, method, second, deleteInBatchesTexts(second, source));
       }
     }
@@ -334,4 +334,21 @@ function excerpt(text: string, position: number): string {
 export function describeFailure(failure: CheckFailure): string {
   const { statement } = failure;
   return `${statement.file}:${statement.line} (${statement.via}${failure.variant === undefined ? '' : `, text ${failure.variant}`}) on ${failure.database}: ${failure.code} ${failure.message}`;
+}
+
+/** Upper-case SQL in a string or template: a statement's start followed by its clause. */
+const SQL_TEXT = /\b(SELECT|UPDATE|DELETE FROM|INSERT INTO|WITH)\b[\s\S]*\b(FROM|SET|VALUES|WHERE|AS)\b/;
+
+/** Strings and templates of a file that read as SQL (with their line), whether or not a raw call takes them here. */
+export function sqlTextsOf(absolute: string): { line: number; text: string }[] {
+  const source = parse(absolute);
+  const found: { line: number; text: string }[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node)) {
+      if (SQL_TEXT.test(node.text)) found.push({ line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, text: collapse(node.text).slice(0, 60) });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
 }
