@@ -1,6 +1,7 @@
 // Finds every raw SQL statement of the services' and libraries' sources with the TypeScript
 // compiler API, and resolves its text where the code fixes it: string literals, templates and `+`
-// whose parts are constants of the same module (or imported from a relative module), recursively.
+// whose parts are constants of the same module (or imported from a relative module), recursively,
+// helpers that return one expression (bound to their constant arguments), and both branches of `?:`.
 // Used by statements.int.test.ts (each text is prepared against the migrated database) and
 // no-sql-in-domain.test.ts (domain/ holds none).
 import { readdirSync, readFileSync } from 'node:fs';
