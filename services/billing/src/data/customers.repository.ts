@@ -10,6 +10,11 @@ export class CustomersRepository {
     return (await db.customer.findUnique({ where: { orgId } }))?.stripeCustomerId ?? null;
   }
 
+  /** Serializes the work on one Stripe customer: held until the transaction `tx` ends. */
+  async lock(stripeCustomerId: string, tx: Prisma.TransactionClient): Promise<void> {
+    await tx.$executeRawUnsafe('SELECT pg_advisory_xact_lock(hashtext($1))', `billing:customer:${stripeCustomerId}`);
+  }
+
   async orgOf(stripeCustomerId: string, db: Db = this.db): Promise<string | null> {
     return (await db.customer.findUnique({ where: { stripeCustomerId } }))?.orgId ?? null;
   }

@@ -90,7 +90,7 @@ export async function receiveWebhook(deps: WebhookDeps, input: WebhookInput): Pr
   if (target !== null && deps.stripe === null) throw notConfigured('STRIPE_SECRET_KEY', 'applying subscription events');
   const fresh = await deps.db.$transaction(async (tx) => {
     if (target === null) return deps.events.record({ id: event.id, type: event.type, orgId: null, created: event.created }, tx);
-    await tx.$executeRawUnsafe('SELECT pg_advisory_xact_lock(hashtext($1))', `billing:customer:${target.customerId}`);
+    await deps.customers.lock(target.customerId, tx);
     const orgId = await deps.customers.orgOf(target.customerId, tx);
     if (!(await deps.events.record({ id: event.id, type: event.type, orgId, created: event.created }, tx))) return false;
     if (orgId === null) {

@@ -3,6 +3,7 @@ import { enqueueOutbox } from '@svc/db';
 import { conflict, notFound } from '@svc/errors';
 import { isUuid, type JobsRepository } from '../data/jobs.repository.ts';
 import type { PlanLimitsRepository } from '../data/plan-limits.repository.ts';
+import { cancelPendingDeliveries, cancelScheduledJob } from '../data/scheduled-jobs.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { toPostView } from './post-view.ts';
 
@@ -29,13 +30,9 @@ export interface CancelJobDeps {
 export async function cancelJob(deps: CancelJobDeps, orgId: string, jobId: string, requestId: string | null): Promise<PostViewType> {
   if (!isUuid(jobId)) throw notFound(`The job ${jobId}`);
   const canceled = await deps.db.$transaction(async (tx) => {
-    const won = await tx.$executeRawUnsafe(
-      "UPDATE jobs SET status = 'canceled', canceled_at = now(), updated_at = now() WHERE id = $1::uuid AND org_id = $2 AND status = 'scheduled'",
-      jobId,
-      orgId,
-    );
+    const won = await cancelScheduledJob(tx, orgId, jobId);
     if (won === 0) return false;
-    await tx.$executeRawUnsafe("UPDATE deliveries SET status = 'canceled', updated_at = now() WHERE job_id = $1::uuid AND status = 'pending'", jobId);
+    await cancelPendingDeliveries(tx, jobId);
     await enqueueOutbox(tx, [createEnvelope(schedulerJobUnschedule, { job_id: jobId }, { orgId, requestId })]);
     // A job that never ran is not a post: its unit of the monthly quota comes back. Last, so the
     // organization's usage row, which its every accept and cancel updates, stays locked only for this

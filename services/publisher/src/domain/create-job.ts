@@ -7,6 +7,7 @@ import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { AccountsClient } from './accounts-client.ts';
 import type { MediaRow } from '../data/media.repository.ts';
 import type { NewJobRow, StoreOutcome } from '../data/accept.repository.ts';
+import { databaseNow } from '../data/database-clock.ts';
 import { publicUrlOf } from './media-view.ts';
 import { deliveryRunCommands } from './delivery-run-commands.ts';
 import { planLimitReached } from './post-quota.ts';
@@ -66,8 +67,7 @@ async function dueTime(db: PrismaClient, scheduledAt: string | undefined, minLea
       { path: '/body/scheduled_at', message: 'must be an ISO 8601 date-time with a timezone', rule: 'scheduled_at_format' },
     ]);
   }
-  const [row] = await db.$queryRawUnsafe<{ now: Date }[]>('SELECT now() AS now');
-  const now = row?.now ?? new Date();
+  const now = (await databaseNow(db)) ?? new Date();
   if (at.getTime() < now.getTime() + minLeadSeconds * 1000) {
     throw validationError(`scheduled_at must be at least ${minLeadSeconds} seconds in the future.`, [
       { path: '/body/scheduled_at', message: `must be at least ${minLeadSeconds} seconds ahead (server time ${now.toISOString()})`, rule: 'scheduled_at_lead' },

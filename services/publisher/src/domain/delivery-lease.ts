@@ -1,5 +1,6 @@
 import type { Logger } from '@svc/logger';
 import type { RawSql } from '@svc/db';
+import { renewDeliveryLease } from '../data/delivery-leases.ts';
 
 /**
  * Keeps an attempt's lease alive while its worker runs: renewed every third of the lease, so a
@@ -9,12 +10,7 @@ import type { RawSql } from '@svc/db';
  */
 export function holdLease(db: RawSql, logger: Logger, deliveryId: string, leaseMs: number): { release: () => void } {
   const timer = setInterval(() => {
-    db.$executeRawUnsafe(
-      `UPDATE deliveries SET lease_until = now() + make_interval(secs => $2::float8)
-        WHERE id = $1::uuid AND status = 'in_flight'`,
-      deliveryId,
-      leaseMs / 1000,
-    ).catch((error: unknown) => logger.warn({ err: error, delivery_id: deliveryId }, 'renewing a delivery lease failed'));
+    renewDeliveryLease(db, deliveryId, leaseMs).catch((error: unknown) => logger.warn({ err: error, delivery_id: deliveryId }, 'renewing a delivery lease failed'));
   }, Math.max(100, Math.floor(leaseMs / 3)));
   timer.unref();
   return { release: () => clearInterval(timer) };

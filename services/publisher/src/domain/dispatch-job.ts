@@ -1,6 +1,7 @@
 import { createEnvelope, postQueued, schedulerJobsQueued, type Envelope } from '@svc/contracts';
 import { enqueueOutbox } from '@svc/db';
 import { isUuid } from '../data/jobs.repository.ts';
+import { queueScheduledJobs } from '../data/scheduled-jobs.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { deliveryRunCommands } from './delivery-run-commands.ts';
 import { carryQueuedEvents, type QueuedEvent } from './queued-events.ts';
@@ -55,23 +56,8 @@ export async function dispatchJob(deps: DispatchDeps, jobId: string): Promise<bo
 
 async function dispatchTogether(deps: DispatchDeps, ids: string[]): Promise<string[]> {
   const dispatched = await deps.db.$transaction(async (tx): Promise<string[] | undefined> => {
-    // Rows locked in id order, so two batches sharing jobs (a redelivery next to a re-send) wait for
-    // each other instead of deadlocking. FOR UPDATE re-checks `status` once a racing cancel or
-    // dispatch commits: exactly one of them moves the job. The second half reads the statement's
-    // snapshot, taken before the move: the jobs a dispatch committed earlier moved (or that moved on
-    // since), whose confirmation may be what was lost.
-    const rows = await tx.$queryRawUnsafe<{ id: string; moved: boolean }[]>(
-      `WITH due AS (
-         SELECT id FROM jobs WHERE id = ANY($1::uuid[]) AND status = 'scheduled' ORDER BY id FOR UPDATE),
-       moved AS (
-         UPDATE jobs j SET status = 'queued', queued_at = now(), updated_at = now()
-           FROM due WHERE j.id = due.id
-         RETURNING j.id)
-       SELECT id::text AS id, true AS moved FROM moved
-       UNION ALL
-       SELECT id::text, false FROM jobs WHERE id = ANY($1::uuid[]) AND status NOT IN ('scheduled', 'canceled')`,
-      ids,
-    );
+    // The jobs this call moved, and those a dispatch moved earlier (data/scheduled-jobs.ts).
+    const rows = await queueScheduledJobs(tx, ids);
     if (rows.length === 0) return undefined;
     // The scheduler's confirmation: every job of the dispatch that has left `scheduled` but by a cancel.
     const confirmation = createEnvelope(schedulerJobsQueued, { job_ids: rows.map((row) => row.id) }, { orgId: null, requestId: null });

@@ -1,3 +1,4 @@
+import { overdueScheduledJobIds } from '../data/scheduled-jobs.ts';
 import { dispatchJobs, type DispatchDeps } from './dispatch-job.ts';
 
 const BATCH = 100;
@@ -11,12 +12,6 @@ const BATCH = 100;
  * Returns how many it dispatched.
  */
 export async function dispatchOverdueScheduled(deps: DispatchDeps, overdueMs: number): Promise<number> {
-  const overdue = await deps.db.$queryRawUnsafe<{ id: string }[]>(
-    `SELECT id::text AS id FROM jobs
-      WHERE status = 'scheduled' AND scheduled_at < now() - make_interval(secs => $1::float8)
-      ORDER BY scheduled_at LIMIT $2`,
-    overdueMs / 1000,
-    BATCH,
-  );
-  return (await dispatchJobs(deps, overdue.map((row) => row.id))).length;
+  const overdue = await overdueScheduledJobIds(deps.db, overdueMs, BATCH);
+  return (await dispatchJobs(deps, overdue)).length;
 }

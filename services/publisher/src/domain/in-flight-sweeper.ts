@@ -1,4 +1,5 @@
 import type { Logger } from '@svc/logger';
+import { expiredLeaseDeliveryIds } from '../data/delivery-leases.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { REQUEUE_BATCH } from './requeue-deliveries.ts';
 
@@ -47,13 +48,10 @@ export class InFlightSweeper {
 
   async sweep(): Promise<void> {
     try {
-      const expired = await this.options.db.$queryRawUnsafe<{ id: string }[]>(
-        "SELECT id::text AS id FROM deliveries WHERE status = 'in_flight' AND lease_until < now() ORDER BY lease_until LIMIT $1",
-        EXPIRED_BATCH,
-      );
-      for (const row of expired) {
+      const expired = await expiredLeaseDeliveryIds(this.options.db, EXPIRED_BATCH);
+      for (const id of expired) {
         // One delivery that cannot be resolved now (accounts down) must not stop the others.
-        await this.options.resolve(row.id).catch((error: unknown) => this.options.logger.warn({ err: error, delivery_id: row.id }, 'taking over an expired delivery failed; next sweep'));
+        await this.options.resolve(id).catch((error: unknown) => this.options.logger.warn({ err: error, delivery_id: id }, 'taking over an expired delivery failed; next sweep'));
       }
       let requeued = 0;
       let batch: number;

@@ -1,7 +1,8 @@
 import { enqueueOutbox } from '@svc/db';
 import type { Logger } from '@svc/logger';
+import { fireDueScheduledJobs, nextDueMs } from '../data/scheduled-jobs.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
-import { dispatchCommands, type DispatchRow } from './dispatch-commands.ts';
+import { dispatchCommands } from './dispatch-commands.ts';
 
 export interface DueJobsLoopOptions {
   db: PrismaClient;
@@ -23,10 +24,6 @@ export interface DueJobsLoopOptions {
  * for it.
  */
 const RETRY_AFTER_FAILURE_MS = 1000;
-
-interface FiredRow extends DispatchRow {
-  lag_ms: number;
-}
 
 /**
  * Fires due jobs (docs/reliability.md, "Due jobs are claimed by the database clock"): each pass
@@ -95,19 +92,7 @@ export class DueJobsLoop {
   private async pass(): Promise<{ fired: number; waitMs: number }> {
     const started = performance.now();
     const { fired, nextMs } = await this.options.db.$transaction(async (tx) => {
-      const rows = await tx.$queryRawUnsafe<FiredRow[]>(
-        `WITH due AS (
-           SELECT job_id FROM scheduled_jobs
-            WHERE status = 'scheduled' AND run_at <= now()
-            ORDER BY run_at
-            FOR UPDATE SKIP LOCKED
-            LIMIT $1)
-         UPDATE scheduled_jobs s SET status = 'fired', fired_at = now()
-           FROM due WHERE s.job_id = due.job_id
-         RETURNING s.job_id::text AS job_id, s.org_id, s.run_at, s.request_id,
-                   (EXTRACT(EPOCH FROM (now() - s.run_at)) * 1000)::float8 AS lag_ms`,
-        this.options.batchSize,
-      );
+      const rows = await fireDueScheduledJobs(tx, this.options.batchSize);
       if (rows.length > 0) await enqueueOutbox(tx, dispatchCommands(rows, this.options.jobsPerDispatch));
       return { fired: rows, nextMs: rows.length < this.options.batchSize ? await nextDueMs(tx) : null };
     });
@@ -154,12 +139,4 @@ export class DueJobsLoop {
       this.sleepingUntil = undefined;
     });
   }
-}
-
-/** Milliseconds from `now()` to the earliest job not yet due, or null when none waits. */
-async function nextDueMs(db: Pick<PrismaClient, '$queryRawUnsafe'>): Promise<number | null> {
-  const [next] = await db.$queryRawUnsafe<{ ms: number | null }[]>(
-    "SELECT (EXTRACT(EPOCH FROM (min(run_at) - now())) * 1000)::float8 AS ms FROM scheduled_jobs WHERE status = 'scheduled' AND run_at > now()",
-  );
-  return next?.ms ?? null;
 }

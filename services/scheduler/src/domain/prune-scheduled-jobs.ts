@@ -1,4 +1,4 @@
-import { deleteInBatches } from '@svc/db';
+import { deleteSettledScheduledJobs } from '../data/scheduled-jobs.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 
 /**
@@ -8,11 +8,5 @@ import type { PrismaClient } from '../generated/prisma/client.ts';
  * command that arrives after its unschedule into a no-op. Returns how many rows were deleted.
  */
 export async function pruneScheduledJobs(db: PrismaClient, options: { retentionHours: number; batchSize: number; shouldStop?: () => boolean }): Promise<number> {
-  return deleteInBatches(db, {
-    table: 'scheduled_jobs',
-    where: "status IN ('handed_over', 'canceled', 'unconfirmed') AND run_at < now() - make_interval(hours => $1::int)",
-    params: [options.retentionHours],
-    batchSize: options.batchSize,
-    shouldStop: options.shouldStop,
-  });
+  return deleteSettledScheduledJobs(db, options);
 }

@@ -1,7 +1,8 @@
 import { enqueueOutbox } from '@svc/db';
 import type { Logger } from '@svc/logger';
+import { claimUnconfirmedDispatches } from '../data/scheduled-jobs.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
-import { dispatchCommands, type DispatchRow } from './dispatch-commands.ts';
+import { dispatchCommands } from './dispatch-commands.ts';
 
 export interface RedispatchOptions {
   db: PrismaClient;
@@ -15,10 +16,6 @@ export interface RedispatchOptions {
   jobsPerDispatch: number;
 }
 
-interface StaleRow extends DispatchRow {
-  redispatches: number;
-}
-
 /**
  * The rescue pass for a dispatch that never reached the publisher (its command was parked, or lost
  * with the outbox row of a crashed relay): a row `fired` whose confirmation (scheduler.jobs_queued.v1)
@@ -29,23 +26,7 @@ interface StaleRow extends DispatchRow {
  */
 export async function redispatchUnconfirmed(options: RedispatchOptions): Promise<number> {
   const { rows, exhausted } = await options.db.$transaction(async (tx) => {
-    const stale = await tx.$queryRawUnsafe<StaleRow[]>(
-      `WITH stale AS (
-         SELECT job_id FROM scheduled_jobs
-          WHERE status = 'fired' AND fired_at <= now() - make_interval(secs => $1::float8 * power(2, redispatches))
-          ORDER BY fired_at
-          FOR UPDATE SKIP LOCKED
-          LIMIT $2)
-       UPDATE scheduled_jobs s
-          SET status = CASE WHEN s.redispatches >= $3 THEN 'unconfirmed' ELSE 'fired' END,
-              fired_at = CASE WHEN s.redispatches >= $3 THEN s.fired_at ELSE now() END,
-              redispatches = LEAST(s.redispatches + 1, $3 + 1)
-         FROM stale WHERE s.job_id = stale.job_id
-       RETURNING s.job_id::text AS job_id, s.org_id, s.run_at, s.request_id, s.redispatches`,
-      options.afterMs / 1000,
-      options.batchSize,
-      options.maxRedispatches,
-    );
+    const stale = await claimUnconfirmedDispatches(tx, options.afterMs, options.batchSize, options.maxRedispatches);
     const resend = stale.filter((row) => row.redispatches <= options.maxRedispatches);
     if (resend.length > 0) {
       await enqueueOutbox(tx, dispatchCommands(resend, options.jobsPerDispatch));
