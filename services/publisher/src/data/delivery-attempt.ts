@@ -88,3 +88,20 @@ export async function keepLateSuccess(db: RawSql, deliveryId: string, platformPo
     deliveryId, platformPostId, url,
   );
 }
+
+/**
+ * Native ids recorded for the account's other deliveries updated since 10 minutes before `since`: a
+ * lookup excludes them, so two deliveries of the same text never claim one post.
+ */
+export async function postIdsTakenNear(db: RawSql, target: { orgId: string; accountId: string; id: string; since: Date }): Promise<string[]> {
+  const rows = await db.$queryRawUnsafe<{ id: string }[]>(
+    `SELECT platform_post_id AS id FROM deliveries
+      WHERE org_id = $1 AND account_id = $2 AND id <> $3::uuid AND platform_post_id IS NOT NULL
+        AND updated_at >= $4::timestamptz - interval '10 minutes'`,
+    target.orgId,
+    target.accountId,
+    target.id,
+    target.since.toISOString(),
+  );
+  return rows.map((row) => row.id);
+}

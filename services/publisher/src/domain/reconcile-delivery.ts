@@ -1,6 +1,7 @@
 import type { RawSql } from '@svc/db';
 import type { Logger } from '@svc/logger';
 import { isProviderError, type Credentials, type Network, type Providers, type PublishResult } from '@svc/providers';
+import { postIdsTakenNear } from '../data/delivery-attempt.ts';
 
 export type Reconciliation =
   /** The attempt's post exists. */
@@ -36,15 +37,7 @@ export interface ReconcileDeps {
  */
 export async function reconcileDelivery(deps: ReconcileDeps, target: ReconcileTarget, credentials: Credentials, text: string, mediaCount: number): Promise<Reconciliation> {
   const network = target.provider as Network;
-  const taken = await deps.db.$queryRawUnsafe<{ id: string }[]>(
-    `SELECT platform_post_id AS id FROM deliveries
-      WHERE org_id = $1 AND account_id = $2 AND id <> $3::uuid AND platform_post_id IS NOT NULL
-        AND updated_at >= $4::timestamptz - interval '10 minutes'`,
-    target.orgId,
-    target.accountId,
-    target.id,
-    target.since.toISOString(),
-  );
+  const taken = await postIdsTakenNear(deps.db, target);
   try {
     const found = await deps.providers[network].lookup.find({
       credentials,
@@ -52,7 +45,7 @@ export async function reconcileDelivery(deps: ReconcileDeps, target: ReconcileTa
       mediaCount,
       since: target.since,
       handle: target.handle ?? undefined,
-      excludeIds: taken.map((row) => row.id),
+      excludeIds: taken,
     });
     if (found.status === 'found') return { kind: 'found', result: found.result };
     if (found.status === 'absent') return { kind: 'absent' };
