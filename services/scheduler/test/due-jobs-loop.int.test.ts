@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { createPrismaAdapter } from '@svc/db';
 import { createLogger } from '@svc/logger';
-import { createTestDatabase, type TestDatabase } from '@svc/testing';
+import { createTestDatabase, waitFor, type TestDatabase } from '@svc/testing';
 import { schedulerCommandHandlers } from '../src/consumers/scheduler.consumers.ts';
 import { DueJobsLoop } from '../src/domain/due-jobs-loop.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
@@ -114,7 +114,13 @@ describe('due jobs loop (scheduler database)', () => {
 
   it('wakes from a long sleep when this process schedules a job due before it ends', async () => {
     await db.$executeRawUnsafe("UPDATE scheduled_jobs SET status = 'canceled' WHERE status = 'scheduled'");
-    const loop = new DueJobsLoop({ db, logger, pollMs: 60_000, batchSize: 50, jobsPerDispatch: 20, wake: () => undefined });
+    let passes = 0;
+    const counted = withMethod('$transaction', (original) => async (...args) => {
+      const result = await original(...args);
+      passes += 1;
+      return result;
+    });
+    const loop = new DueJobsLoop({ db: counted, logger, pollMs: 60_000, batchSize: 50, jobsPerDispatch: 20, wake: () => undefined });
     const told: Date[] = [];
     const handlers = schedulerCommandHandlers(db, (runAt) => {
       told.push(runAt);
@@ -123,7 +129,7 @@ describe('due jobs loop (scheduler database)', () => {
     loop.start();
     try {
       // Its first pass found nothing waiting: it sleeps the whole poll interval.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await waitFor(() => passes > 0, { what: 'the loop\'s first pass' });
       const id = randomUUID();
       const schedule = envelope('scheduler.job_schedule.v1', { job_id: id, run_at: new Date(Date.now() + 300).toISOString() });
       await handlers['scheduler.job_schedule.v1'](schedule, context);
