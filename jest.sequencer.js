@@ -1,9 +1,9 @@
 // The order jest hands test files to its two workers. The benchmarks' smoke (about 3 minutes, whole
-// systems, its soak two at once: ~65 of PostgreSQL's 100 connections) starts first, and the libraries'
-// and services' own suites (few connections each, about as long in all) run beside it on the other
-// worker; the system suites under test/ (a whole system each, up to ~60 connections) come after, so
-// two systems' worth of connections never meet the smoke's. Within each group, jest's own order:
-// the slowest first by the last run's durations.
+// systems, its soak two at once: about 70 of PostgreSQL's 100 connections) starts first, and the
+// libraries' and services' own suites (few connections each, about 3 minutes in all) run beside it on
+// the other worker; the system suites under test/ (a whole system each, the fault suite ~60
+// connections) come after them, so the smoke's soak (its fifth of ten tests) runs beside small suites.
+// Within each group, jest's own order: the slowest first by the last run's durations.
 const path = require('node:path');
 const Sequencer = require('@jest/test-sequencer').default;
 
