@@ -17,4 +17,6 @@ module.exports = {
   // jest 30 fails the test (or the file) it surfaces in; waiting a turn catches late ones too.
   waitForUnhandledRejections: true,
   maxWorkers: 2,
+  // The benchmarks' smoke first, beside the libraries' and services' suites (jest.sequencer.js).
+  testSequencer: '<rootDir>/jest.sequencer.js',
 };

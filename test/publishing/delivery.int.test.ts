@@ -1,9 +1,10 @@
 import { postFailed, postPublished, postsQueued, type Envelope } from '@svc/contracts';
+import { waitFor } from '@svc/testing';
 import request from 'supertest';
 import { tapMessages } from '../support/message-tap.ts';
 import { oauthRoundTrip } from '../support/oauth-round-trip.ts';
 import { startSystem, type SystemHarness } from '../support/system-harness.ts';
-import { connectAccount, NETWORKS, sleep, validBody, waitForFinal, type Network, type PostBody } from './publishing-support.ts';
+import { connectAccount, NETWORKS, validBody, waitForFinal, type Network, type PostBody } from './publishing-support.ts';
 
 interface PostEvent {
   id: string;
@@ -24,14 +25,10 @@ describe('publishing: delivery', () => {
 
   const publish = (body: unknown) => request(system.gateway).post('/v1/publish').set('Authorization', auth).send(body as object);
   const eventsOf = (jobId: string) => events.filter((event) => event.payload.job_id === jobId);
-  async function waitForEvent(jobId: string, type: string): Promise<Envelope<PostEvent>> {
-    for (let i = 0; i < 100; i += 1) {
-      const found = eventsOf(jobId).find((event) => event.type === type);
-      if (found) return found;
-      await sleep(50);
-    }
-    throw new Error(`no ${type} for ${jobId}`);
-  }
+  const waitForEvent = (jobId: string, type: string): Promise<Envelope<PostEvent>> =>
+    waitFor(() => eventsOf(jobId).find((event) => event.type === type), { what: `${type} for ${jobId}` });
+  /** The armed fault met the first attempt (the sandbox holds no fault any more). */
+  const firstAttemptMade = () => waitFor(async () => (await system.sandbox.pendingFaults()).length === 0, { what: 'the first attempt to meet the rate limit' });
   async function expectNothingOpen(post: PostBody): Promise<void> {
     expect(['published', 'partial', 'failed']).toContain(post.status);
     for (const result of post.results) expect(['published', 'failed']).toContain(result.status);
@@ -155,7 +152,7 @@ describe('publishing: delivery', () => {
     // The first attempt meets a rate limit (retry in 2 s); the account is deleted meanwhile.
     await system.sandbox.fault('x', 'rate_limit', 1, 2);
     const res = await publish({ account_ids: [doomed, accounts.linkedin], text: 'account deleted meanwhile' });
-    await sleep(500);
+    await firstAttemptMade();
     expect((await request(system.gateway).delete(`/v1/accounts/${doomed}`).set('Authorization', auth)).status).toBe(204);
     const post = await waitForFinal(system, auth, res.body.job_id);
     expect(post.status).toBe('partial');
@@ -169,7 +166,7 @@ describe('publishing: delivery', () => {
     // The first attempt meets a rate limit (retry in 3 s); the account loses its connection meanwhile.
     await system.sandbox.fault('x', 'rate_limit', 1, 3);
     const res = await publish({ account_ids: [accounts.linkedin, doomed], text: 'account revoked meanwhile' });
-    await sleep(500);
+    await firstAttemptMade();
     await system.sandbox.fault('x', 'token_revoked', 1);
     expect((await request(system.gateway).post(`/v1/accounts/${doomed}/refresh`).set('Authorization', auth)).status).toBe(409);
     const post = await waitForFinal(system, auth, res.body.job_id);

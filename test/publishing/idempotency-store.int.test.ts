@@ -100,7 +100,8 @@ describe('IdempotencyStore (gateway database)', () => {
       s.orgId, s.key,
     );
     await expect(store.run(s, { d: 1 }, accepted({}))).rejects.toMatchObject({ code: 'conflict', status: 409 });
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // The dead gateway's lock runs out (set in the past rather than slept past).
+    await db.$executeRawUnsafe("UPDATE idempotency_records SET locked_until = now() - interval '1 second' WHERE org_id = $1 AND key = $2", s.orgId, s.key);
     // The retry that took the key over holds it: another one meanwhile is told it is in progress.
     let release: () => void = () => undefined;
     let entered: () => void = () => undefined;
@@ -124,6 +125,7 @@ describe('IdempotencyStore (gateway database)', () => {
     const s = scope();
     let finish: () => void = () => undefined;
     const first = store.run(s, { u: 1 }, () => new Promise((resolve) => { finish = () => resolve({ status: 201, body: { id: 'm1' } }); }));
+    // Kept: time past the 600 ms lease is the point (the run's renewals must keep it held).
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await expect(store.run(s, { u: 1 }, accepted({}))).rejects.toMatchObject({ code: 'conflict', status: 409 });
     finish();
@@ -136,6 +138,7 @@ describe('IdempotencyStore (gateway database)', () => {
     const s = scope();
     const seen: OperationId[] = [];
     await store.run(s, { z: 1 }, async (operation) => { seen.push(operation); return { status: 202, body: { n: 1 } }; });
+    // Kept: time past the 100 ms TTL is the point.
     await new Promise((resolve) => setTimeout(resolve, 150));
     const fresh = await store.run(s, { z: 2 }, async (operation) => { seen.push(operation); return { status: 202, body: { n: 2 } }; });
     expect(fresh.body).toEqual({ n: 2 });

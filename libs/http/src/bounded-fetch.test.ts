@@ -64,10 +64,9 @@ describe('boundedFetch', () => {
   });
 
   it('refuses an announced Content-Length over the limit before reading the body', async () => {
-    const started = Date.now();
+    // The body never comes: had the fetcher waited for it, the deadline would have answered (another
+    // reason), so too_large says it refused on the header.
     await expect(boundedFetch(`${base}/announced-huge`, { policy: dev, deadlineMs: 20_000, maxBytes: 1024 * 1024 })).rejects.toMatchObject({ reason: 'too_large' });
-    // The body never comes: had the fetcher waited for it, the 20 s deadline would have answered.
-    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it('cuts a body without Content-Length at the byte cap while streaming', async () => {

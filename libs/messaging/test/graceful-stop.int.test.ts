@@ -1,7 +1,7 @@
 import type { ChannelModel } from 'amqplib';
 import { systemProbe } from '@svc/contracts';
 import type { Broker } from '../src/index.ts';
-import { connectBroker, rawConnection, sleep, uniqueNamespace, waitFor } from './helpers.ts';
+import { connectBroker, rawConnection, uniqueNamespace, waitFor } from './helpers.ts';
 
 const namespace = uniqueNamespace('stop');
 let broker: Broker;
@@ -21,25 +21,31 @@ afterAll(async () => {
 describe('stopConsuming', () => {
   it('waits for the in-flight handler to finish and ack before resolving', async () => {
     let started = 0;
-    let finishedAt = 0;
+    let finished = false;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     await broker.consume({
       queue: 'slow',
       messages: [systemProbe],
       handlers: {
         'system.probe.v1': async () => {
           started += 1;
-          await sleep(1000);
-          finishedAt = Date.now();
+          await held;
+          finished = true;
         },
       },
     });
     await broker.publish(systemProbe, { n: 1 }, { orgId: null, requestId: null });
     await waitFor(() => started === 1, 'the handler to start');
 
-    await broker.stopConsuming({ deadlineMs: 10000 });
-    const stoppedAt = Date.now();
-    expect(finishedAt).toBeGreaterThan(0);
-    expect(finishedAt).toBeLessThanOrEqual(stoppedAt);
+    let stopped = false;
+    const stopping = broker.stopConsuming({ deadlineMs: 10000 }).then(() => (stopped = true));
+    // A few turns of the event loop: stopping must still wait for the held handler.
+    for (let i = 0; i < 10; i += 1) await new Promise((resolve) => setImmediate(resolve));
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
+    expect(finished).toBe(true);
 
     // Acked, not requeued by the channel close: the queue is empty and nobody consumes any more.
     await broker.publish(systemProbe, { n: 2 }, { orgId: null, requestId: null });

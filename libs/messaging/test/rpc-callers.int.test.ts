@@ -79,10 +79,10 @@ describe('RPC callers verified by broker user', () => {
       expect((await closed).message).toMatch(/PRECONDITION_FAILED/);
 
       const plain = await connection.createChannel();
-      const reply = new Promise<{ ok: boolean; error?: { error: { code: string } } }>((resolve) => {
-        void plain.consume('amq.rabbitmq.reply-to', (message) => resolve(JSON.parse(message!.content.toString()) as never), { noAck: true });
-      });
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      let answered: (reply: { ok: boolean; error?: { error: { code: string } } }) => void = () => undefined;
+      const reply = new Promise<{ ok: boolean; error?: { error: { code: string } } }>((resolve) => (answered = resolve));
+      // The consumer is registered once consume resolves: the request goes out after that.
+      await plain.consume('amq.rabbitmq.reply-to', (message) => answered(JSON.parse(message!.content.toString()) as never), { noAck: true });
       plain.publish('', queue, envelope, { replyTo: 'amq.rabbitmq.reply-to', correlationId: 'no-user-id' });
       expect(await reply).toMatchObject({ ok: false, error: { error: { code: 'forbidden' } } });
     } finally {

@@ -3,6 +3,7 @@
 // calls are counted by the sandbox itself: its X lookup window per user (x-rate-limit-remaining).
 import { createLogger } from '@svc/logger';
 import type { NetworkAnalytics } from '@svc/providers';
+import { waitFor } from '@svc/testing';
 import { testProviders, type RunningSandbox } from '../../../libs/providers/test/support/sandbox.ts';
 import type { AnalyticsRepository } from '../src/data/analytics.repository.ts';
 import type { AccountsClient } from '../src/domain/accounts-client.ts';
@@ -131,7 +132,7 @@ describe('analytics list reads: network reads shared and budgeted', () => {
     release();
     // The call under way finishes and saves; the other account's row was never read and is due for the background.
     const statuses = async () => (await repo.page('org_late', {}, 1, 25)).rows.map((row) => row.syncStatus).sort();
-    for (let i = 0; i < 200 && !(await statuses()).includes('synced'); i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(async () => (await statuses()).includes('synced'), { what: 'the read under way to save its row' });
     expect(await statuses()).toEqual(['pending', 'synced']);
     expect(calls).toBe(1);
     const due = await repo.claimDue(clock.read(), 100, 10 * MINUTE);

@@ -4,7 +4,7 @@ import { createPgRawSql, type RawSql, type TransactionalClient } from '@svc/db';
 import { AppError } from '@svc/errors';
 import { createLogger } from '@svc/logger';
 import type { NetworkAnalytics } from '@svc/providers';
-import type { TestDatabase } from '@svc/testing';
+import { waitFor, type TestDatabase } from '@svc/testing';
 import { testProviders, type RunningSandbox } from '../../../libs/providers/test/support/sandbox.ts';
 import { AnalyticsRepository, type AnalyticsRecord } from '../src/data/analytics.repository.ts';
 import type { AccountsClient } from '../src/domain/accounts-client.ts';
@@ -417,7 +417,7 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     const page = await listAnalytics(deps({ analytics: slow, readBudgetMs: 50 }), { orgId: ORG, filters: { postId }, page: 1, limit: 25, refresh: false });
     expect(page.items[0]).toEqual(expect.objectContaining({ sync_status: 'pending', metrics: {} }));
     release();
-    for (let i = 0; i < 100 && (await rowsOf(postId))[0]!.syncStatus === 'pending'; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(async () => (await rowsOf(postId))[0]!.syncStatus !== 'pending', { what: 'the read under way to finish in the background' });
     expect((await rowsOf(postId))[0]).toEqual(expect.objectContaining({ syncStatus: 'synced', metrics: expect.objectContaining({ like_count: 9 }) }));
   });
 
@@ -510,7 +510,7 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     try {
       const postId = newPostId();
       await new PublishedRecorder({ db, repo, wake: () => background.wake() }).record(publishedEvent(ORG, postId, [{ accountId: 'acct_n', provider: 'x', platformPostId: id }], clock.read()));
-      for (let i = 0; i < 100 && (await rowsOf(postId))[0]!.syncStatus === 'pending'; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      await waitFor(async () => (await rowsOf(postId))[0]!.syncStatus !== 'pending', { what: 'the background pass to read the row' });
       expect((await rowsOf(postId))[0]).toEqual(expect.objectContaining({ syncStatus: 'synced', metrics: expect.objectContaining({ like_count: 3 }) }));
     } finally {
       await background.stop();
@@ -528,7 +528,7 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
       const postId = newPostId();
       await new PublishedRecorder({ db, repo, wake: () => background.wake(300) }).record(publishedEvent(ORG, postId, [{ accountId: 'acct_o', provider: 'x', platformPostId: id }], clock.read()));
       expect((await rowsOf(postId))[0]!.syncStatus).toBe('pending');
-      for (let i = 0; i < 100 && (await rowsOf(postId))[0]!.syncStatus === 'pending'; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      await waitFor(async () => (await rowsOf(postId))[0]!.syncStatus !== 'pending', { what: 'the background pass to read the row' });
       expect((await rowsOf(postId))[0]).toEqual(expect.objectContaining({ syncStatus: 'synced', metrics: expect.objectContaining({ like_count: 4 }) }));
     } finally {
       await background.stop();
@@ -552,12 +552,11 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     const background = new BackgroundSync({ deps: deps(), repo: timed, logger, intervalMs: 60_000, batchSize: 2, leaseMs: 10 * MINUTE, stopWaitMs: 2000, maxReadsPerSecond: 2 });
     background.start();
     try {
-      for (let i = 0; i < 100 && claims.length === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      await waitFor(() => claims.length > 0, { what: 'the first claim' });
       // New rows wake the sync; the budget holds the wake back as it holds a full pass's follow-up.
       background.wake();
       const synced = async () => (await Promise.all(postIds.map(rowsOf))).filter(([row]) => row!.syncStatus === 'synced').length;
-      for (let i = 0; i < 200 && (await synced()) < 6; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(await synced()).toBe(6);
+      await waitFor(async () => (await synced()) === 6, { what: 'the six rows synced, two a second', timeoutMs: 20_000 });
     } finally {
       await background.stop();
     }
@@ -585,7 +584,7 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     const background = new BackgroundSync({ deps: deps(), repo: counted, logger, intervalMs: 60_000, batchSize: 1, leaseMs: 10 * MINUTE, stopWaitMs: 2000, maxReadsPerSecond: 1 / 60 });
     background.start();
     try {
-      for (let i = 0; i < 100 && claimed === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      await waitFor(() => claimed > 0, { what: 'the first claim' });
       const waiting = [];
       for (const postId of postIds) if ((await rowsOf(postId))[0]!.syncStatus === 'pending') waiting.push(postId);
       expect(waiting.length).toBeGreaterThan(0);

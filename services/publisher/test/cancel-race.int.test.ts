@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { createPrismaAdapter } from '@svc/db';
-import { createTestDatabase, type TestDatabase } from '@svc/testing';
+import { createTestDatabase, waitFor, type TestDatabase } from '@svc/testing';
 import { JobsRepository } from '../src/data/jobs.repository.ts';
 import { PlanLimitsRepository } from '../src/data/plan-limits.repository.ts';
 import { cancelJob } from '../src/domain/cancel-job.ts';
@@ -92,7 +92,9 @@ describe('cancel vs dispatch race (publisher database)', () => {
       await tx.$executeRawUnsafe("UPDATE post_usage SET used = used WHERE org_id = 'org_lock'");
       await tx.$executeRawUnsafe('SELECT pg_sleep(6)');
     }, { timeout: 20_000 });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await waitFor(async () => (await db.$queryRawUnsafe<{ n: number }[]>(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query = 'SELECT pg_sleep(6)' AND state = 'active'",
+    ))[0]!.n > 0, { what: 'the other transaction to hold the usage row' });
     const canceled = await cancelJob({ db, jobs: new JobsRepository(db), limits: new PlanLimitsRepository(db, 1000), wake, transactionTimeoutMs: 10_000 }, 'org_lock', id, null);
     await holder;
     expect(canceled.status).toBe('canceled');

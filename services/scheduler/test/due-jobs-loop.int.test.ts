@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { createPrismaAdapter } from '@svc/db';
 import { createLogger } from '@svc/logger';
-import { createTestDatabase, type TestDatabase } from '@svc/testing';
+import { createTestDatabase, waitFor, type TestDatabase } from '@svc/testing';
 import { schedulerCommandHandlers } from '../src/consumers/scheduler.consumers.ts';
 import { DueJobsLoop } from '../src/domain/due-jobs-loop.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
@@ -45,11 +45,14 @@ describe('due jobs loop (scheduler database)', () => {
         return property === name ? wrap(bound) : bound;
       },
     });
-  /** Starts the loop, waits up to `tries` x 50 ms for the job's dispatch, stops the loop; returns the job's dispatch count. */
-  const runUntilDispatched = async (loop: DueJobsLoop, jobId: string, tries: number) => {
+  /**
+   * Starts the loop, waits for the job's dispatch (20 s at most: a third of the tests' 60 s poll, so
+   * only what the test arranges can fire it), stops the loop; returns the job's dispatch count.
+   */
+  const runUntilDispatched = async (loop: DueJobsLoop, jobId: string) => {
     loop.start();
     try {
-      for (let i = 0; i < tries && (await dispatchCount(jobId)) === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      await waitFor(async () => (await dispatchCount(jobId)) > 0, { what: `job ${jobId} dispatched before the 60 s poll`, timeoutMs: 20_000 });
     } finally {
       await loop.stop();
     }
@@ -106,15 +109,21 @@ describe('due jobs loop (scheduler database)', () => {
     const wait = await loop.untilNextDue();
     expect(wait).toBeGreaterThan(0);
     expect(wait).toBeLessThanOrEqual(2000);
-    // With a 60 s poll, only the wake-up at the due time can fire it within these 20 s.
-    expect(await runUntilDispatched(loop, id, 400)).toBe(1);
+    // With a 60 s poll, only the wake-up at the due time can fire it within these 20 s (runUntilDispatched).
+    expect(await runUntilDispatched(loop, id)).toBe(1);
     const [row] = await db.$queryRawUnsafe<{ early: boolean }[]>('SELECT fired_at < run_at AS early FROM scheduled_jobs WHERE job_id = $1::uuid', id);
     expect(row?.early).toBe(false);
   }, 60_000);
 
   it('wakes from a long sleep when this process schedules a job due before it ends', async () => {
     await db.$executeRawUnsafe("UPDATE scheduled_jobs SET status = 'canceled' WHERE status = 'scheduled'");
-    const loop = new DueJobsLoop({ db, logger, pollMs: 60_000, batchSize: 50, jobsPerDispatch: 20, wake: () => undefined });
+    let passes = 0;
+    const counted = withMethod('$transaction', (original) => async (...args) => {
+      const result = await original(...args);
+      passes += 1;
+      return result;
+    });
+    const loop = new DueJobsLoop({ db: counted, logger, pollMs: 60_000, batchSize: 50, jobsPerDispatch: 20, wake: () => undefined });
     const told: Date[] = [];
     const handlers = schedulerCommandHandlers(db, (runAt) => {
       told.push(runAt);
@@ -123,15 +132,15 @@ describe('due jobs loop (scheduler database)', () => {
     loop.start();
     try {
       // Its first pass found nothing waiting: it sleeps the whole poll interval.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await waitFor(() => passes > 0, { what: 'the loop\'s first pass' });
       const id = randomUUID();
       const schedule = envelope('scheduler.job_schedule.v1', { job_id: id, run_at: new Date(Date.now() + 300).toISOString() });
       await handlers['scheduler.job_schedule.v1'](schedule, context);
       // A redelivered command inserts nothing and tells the loop nothing.
       await handlers['scheduler.job_schedule.v1'](schedule, { ...context, redelivered: true });
       expect(told).toHaveLength(1);
-      // Only the wake can fire it within these 5 s.
-      for (let i = 0; i < 100 && (await dispatchCount(id)) === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      // Only the wake can fire it before the 60 s poll.
+      await waitFor(async () => (await dispatchCount(id)) > 0, { what: 'the wake to fire the job', timeoutMs: 20_000 });
       expect(await dispatchCount(id)).toBe(1);
     } finally {
       await loop.stop();
@@ -155,8 +164,8 @@ describe('due jobs loop (scheduler database)', () => {
       return result;
     });
     const loop = new DueJobsLoop({ db: passing, logger, pollMs: 60_000, batchSize: 50, jobsPerDispatch: 20, wake: () => undefined });
-    // With a 60 s poll, only a sleep cut to the job's time fires it within these 5 s.
-    expect(await runUntilDispatched(loop, id, 100)).toBe(1);
+    // With a 60 s poll, only a sleep cut to the job's time fires it within these 20 s (runUntilDispatched).
+    expect(await runUntilDispatched(loop, id)).toBe(1);
     expect(pending).toBe(false);
   }, 60_000);
 
@@ -170,8 +179,8 @@ describe('due jobs loop (scheduler database)', () => {
       return original(...args);
     });
     const loop = new DueJobsLoop({ db: slow, logger, pollMs: 60_000, batchSize: 50, jobsPerDispatch: 20, wake: () => undefined });
-    // With a 60 s poll, only a wake-up at its due time fires it within these 10 s.
-    expect(await runUntilDispatched(loop, id, 200)).toBe(1);
+    // With a 60 s poll, only a wake-up at its due time fires it within these 20 s (runUntilDispatched).
+    expect(await runUntilDispatched(loop, id)).toBe(1);
   }, 60_000);
 
   it('tries a failed pass again within about a second, not a whole poll interval later', async () => {
@@ -185,8 +194,8 @@ describe('due jobs loop (scheduler database)', () => {
       return Promise.reject(new Error('Transaction API error: unable to start a transaction in the given time.'));
     });
     const loop = new DueJobsLoop({ db: flaky, logger, pollMs: 60_000, batchSize: 50, jobsPerDispatch: 20, wake: () => undefined });
-    // With a 60 s poll, only a retry soon after the failure fires it within these 10 s.
-    expect(await runUntilDispatched(loop, id, 200)).toBe(1);
+    // With a 60 s poll, only a retry soon after the failure fires it within these 20 s (runUntilDispatched).
+    expect(await runUntilDispatched(loop, id)).toBe(1);
     expect(failures).toBe(0);
   }, 60_000);
 
@@ -196,8 +205,7 @@ describe('due jobs loop (scheduler database)', () => {
     let woken = 0;
     const loop = new DueJobsLoop({ db, logger, pollMs: 60_000, batchSize: 50, jobsPerDispatch: 20, wake: () => void (woken += 1) });
     loop.start();
-    for (let i = 0; i < 100 && (await dispatchCount(id)) === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
-    await loop.stop();
+    await waitFor(async () => (await dispatchCount(id)) > 0, { what: 'the first pass to fire the due job' }).finally(() => loop.stop());
     expect(await dispatchCount(id)).toBe(1);
     expect(woken).toBeGreaterThan(0);
   });

@@ -53,9 +53,8 @@ describe('createMediaFetcher', () => {
 
     it('refuses a Content-Length over the limit at once', async () => {
       const fetch = createMediaFetcher({ deadlineMs: 20_000, maxBytes: 1024 * 1024, allowPrivateUrls: true });
-      const started = Date.now();
+      // media_too_large, not media_timeout: refused on the header, the body (which never comes) unread.
       await expect(fetch('x', `${base}/huge.mp4`)).rejects.toMatchObject({ kind: 'media_invalid', networkCode: 'media_too_large' });
-      expect(Date.now() - started).toBeLessThan(10_000);
     });
 
     it('stops a body without Content-Length at the byte cap', async () => {
@@ -65,9 +64,8 @@ describe('createMediaFetcher', () => {
 
     it('bounds the whole download with a deadline (a slow drip cannot hold a delivery slot)', async () => {
       const fetch = createMediaFetcher({ deadlineMs: 1500, maxBytes: 1024 * 1024, allowPrivateUrls: true });
-      const started = Date.now();
+      // The drip never ends and no read is slow: only the whole download's deadline can answer media_timeout.
       await expect(fetch('x', `${base}/drip.jpg`)).rejects.toMatchObject({ kind: 'transient', networkCode: 'media_timeout' });
-      expect(Date.now() - started).toBeLessThan(8000);
     });
 
     it('downloads a file within the limits', async () => {
