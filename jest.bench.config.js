@@ -3,4 +3,10 @@
 const base = require('./jest.config.js');
 
 /** @type {import('jest').Config} */
-module.exports = { ...base, roots: ['<rootDir>/bench'], testMatch: ['**/*.bench.ts'], testTimeout: 300000, maxWorkers: 1 };
+module.exports = {
+  ...base,
+  roots: ['<rootDir>/bench'],
+  testMatch: ['**/*.bench.ts'],
+  testTimeout: 300000,
+  maxWorkers: 1,
+};

@@ -1,6 +1,19 @@
 // One jest run for the whole workspace. Sources are transformed by SWC, and workspace
 // libraries are mapped to their TypeScript sources, so tests never need a prior build.
-const libs = ['config', 'contracts', 'db', 'errors', 'logger', 'messaging', 'runtime', 'testing', 'providers', 'crypto', 'http', 'media'];
+const libs = [
+  'config',
+  'contracts',
+  'db',
+  'errors',
+  'logger',
+  'messaging',
+  'runtime',
+  'testing',
+  'providers',
+  'crypto',
+  'http',
+  'media',
+];
 
 /** @type {import('jest').Config} */
 module.exports = {
@@ -9,7 +22,10 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: {
-    '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
+    '^.+\\.ts$': [
+      '@swc/jest',
+      { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
+    ],
   },
   moduleNameMapper: Object.fromEntries(libs.map((name) => [`^@svc/${name}$`, `<rootDir>/libs/${name}/src/index.ts`])),
   testTimeout: 30000,

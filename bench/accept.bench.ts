@@ -17,7 +17,11 @@ const networkLatencyMs = Number(process.env.BENCH_ACCEPT_X_LATENCY_MS ?? 300);
 it(`accepts POST /v1/publish with ${connections} connections for ${durationSeconds} s vs a bare 202 server`, async () => {
   const system = await startBenchSystem({ ...profileOptionsFromEnv(), env: serviceEnvFromEnv() });
   try {
-    const result = await benchAccept(system, { connections, durationSeconds, ...(networkLatencyMs > 0 ? { networkLatencyMs } : {}) });
+    const result = await benchAccept(system, {
+      connections,
+      durationSeconds,
+      ...(networkLatencyMs > 0 ? { networkLatencyMs } : {}),
+    });
     recordResult(result);
     console.log(describeResult(result));
   } finally {

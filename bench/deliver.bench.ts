@@ -19,14 +19,18 @@ const timeoutMs = Number(process.env.BENCH_DELIVER_TIMEOUT_S ?? 1800) * 1000;
 
 const env = oneOrganizationEnv();
 
-it(`delivers ${jobs} jobs x ${accounts} X accounts exactly once vs raw amqplib`, async () => {
-  const system = await startBenchSystem({ ...profileOptionsFromEnv(), env });
-  try {
-    const delivered = await benchDeliver(system, { jobs, accounts, acceptConcurrency, timeoutMs });
-    const result = { ...delivered, params: { ...delivered.params, env: envParam(env) } };
-    recordResult(result);
-    console.log(describeResult(result));
-  } finally {
-    await system.close();
-  }
-}, timeoutMs + 600_000);
+it(
+  `delivers ${jobs} jobs x ${accounts} X accounts exactly once vs raw amqplib`,
+  async () => {
+    const system = await startBenchSystem({ ...profileOptionsFromEnv(), env });
+    try {
+      const delivered = await benchDeliver(system, { jobs, accounts, acceptConcurrency, timeoutMs });
+      const result = { ...delivered, params: { ...delivered.params, env: envParam(env) } };
+      recordResult(result);
+      console.log(describeResult(result));
+    } finally {
+      await system.close();
+    }
+  },
+  timeoutMs + 600_000,
+);

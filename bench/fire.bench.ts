@@ -13,7 +13,9 @@ const jobs = Number(process.env.BENCH_FIRE_JOBS ?? 1000);
 const leadSeconds = Number(process.env.BENCH_FIRE_LEAD_S ?? 60);
 const acceptConcurrency = Number(process.env.BENCH_ACCEPT_CONCURRENCY ?? 16);
 const schedulerEnv = Object.fromEntries(
-  ['SCHEDULER_BATCH_SIZE', 'SCHEDULER_JOBS_PER_DISPATCH', 'SCHEDULER_POLL_MS'].flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]!]])),
+  ['SCHEDULER_BATCH_SIZE', 'SCHEDULER_JOBS_PER_DISPATCH', 'SCHEDULER_POLL_MS'].flatMap((name) =>
+    process.env[name] === undefined ? [] : [[name, process.env[name]!]],
+  ),
 );
 
 it(`fires ${jobs} jobs due the same second`, async () => {

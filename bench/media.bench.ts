@@ -43,7 +43,10 @@ it(`uploads and delivers a ${SIZE_MB} MB video with flat memory`, async () => {
   const padding = Buffer.alloc(MB, 7);
   for (let i = 0; i < SIZE_MB; i += 1) await appendFile(file, padding);
 
-  const system = await startSystem({ services: ['publisher'], env: { MEDIA_MAX_VIDEO_BYTES: String((SIZE_MB + 10) * MB) } });
+  const system = await startSystem({
+    services: ['publisher'],
+    env: { MEDIA_MAX_VIDEO_BYTES: String((SIZE_MB + 10) * MB) },
+  });
   // A network endpoint that counts and discards what it receives (the sandbox keeps uploads in memory).
   let received = 0;
   const sink = createServer((req, res) => {
@@ -56,7 +59,10 @@ it(`uploads and delivers a ${SIZE_MB} MB video with flat memory`, async () => {
     const auth = `Bearer ${await system.token()}`;
     global.gc?.();
     let sampler = sampleRss();
-    const res = await request(system.gateway).post('/v1/media').set('Authorization', auth).attach('file', createReadStream(file), 'big.mp4');
+    const res = await request(system.gateway)
+      .post('/v1/media')
+      .set('Authorization', auth)
+      .attach('file', createReadStream(file), 'big.mp4');
     lines.push(row(`upload ${SIZE_MB} MB (multipart, gateway -> storage)`, sampler.stop()));
     expect(res.status).toBe(201);
 
@@ -64,8 +70,16 @@ it(`uploads and delivers a ${SIZE_MB} MB video with flat memory`, async () => {
     const stat = (await storage.stat(res.body.media_id as string))!;
     const deps = {
       client: createNetworkClient({
-        network: 'tiktok', baseURL: `http://127.0.0.1:${(sink.address() as AddressInfo).port}`, timeoutMs: 15_000, classify: () => ({ kind: 'transient', networkMessage: 'sink failed' }),
-        breaker: { resetTimeoutMs: 1000, volumeThreshold: 1000, errorThresholdPercentage: 50, rollingCountTimeoutMs: 10_000 },
+        network: 'tiktok',
+        baseURL: `http://127.0.0.1:${(sink.address() as AddressInfo).port}`,
+        timeoutMs: 15_000,
+        classify: () => ({ kind: 'transient', networkMessage: 'sink failed' }),
+        breaker: {
+          resetTimeoutMs: 1000,
+          volumeThreshold: 1000,
+          errorThresholdPercentage: 50,
+          rollingCountTimeoutMs: 10_000,
+        },
       }),
       polling: { initialDelayMs: 0, maxDelayMs: 0, maxAttempts: 1 },
       handoffPolling: { initialDelayMs: 0, maxDelayMs: 0, maxAttempts: 1 },
@@ -73,11 +87,24 @@ it(`uploads and delivers a ${SIZE_MB} MB video with flat memory`, async () => {
       upload: { baseTimeoutMs: 15_000, minBytesPerSecond: 256 * 1024, stepAttempts: 1 },
       now: Date.now,
     };
-    const item = { url: 'unused', kind: 'video' as const, source: { contentType: stat.contentType, sizeBytes: stat.size, open: (span?: { start: number; end: number }) => storage.read(res.body.media_id as string, span) } };
+    const item = {
+      url: 'unused',
+      kind: 'video' as const,
+      source: {
+        contentType: stat.contentType,
+        sizeBytes: stat.size,
+        open: (span?: { start: number; end: number }) => storage.read(res.body.media_id as string, span),
+      },
+    };
     global.gc?.();
     sampler = sampleRss();
     const reader = await byteReaderOf(deps, 'tiktok', item);
-    await uploadFile(deps, `http://127.0.0.1:${(sink.address() as AddressInfo).port}/upload`, reader, chunkPlan(reader.size));
+    await uploadFile(
+      deps,
+      `http://127.0.0.1:${(sink.address() as AddressInfo).port}/upload`,
+      reader,
+      chunkPlan(reader.size),
+    );
     lines.push(row(`deliver ${SIZE_MB} MB (TikTok FILE_UPLOAD chunks streamed from storage)`, sampler.stop()));
     expect(received).toBe(stat.size);
 
@@ -93,5 +120,7 @@ it(`uploads and delivers a ${SIZE_MB} MB video with flat memory`, async () => {
     await system.close();
     await rm(dir, { recursive: true, force: true });
   }
-  console.log(['| step | RSS before (MB) | peak RSS (MB) | growth (MB) |', '| --- | --- | --- | --- |', ...lines].join('\n'));
+  console.log(
+    ['| step | RSS before (MB) | peak RSS (MB) | growth (MB) |', '| --- | --- | --- | --- |', ...lines].join('\n'),
+  );
 });

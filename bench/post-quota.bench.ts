@@ -15,20 +15,28 @@ const N = Number(process.env.BENCH_JOBS ?? 2000);
 const CONCURRENCY = 20;
 
 it(`accepts ${N} jobs with and without the posts quota`, async () => {
-  const database = await createTestDatabase({ prefix: 'bench-quota', serviceDir: path.resolve(__dirname, '../services/publisher') });
+  const database = await createTestDatabase({
+    prefix: 'bench-quota',
+    serviceDir: path.resolve(__dirname, '../services/publisher'),
+  });
   const db = new PrismaClient({ adapter: createPrismaAdapter(database.connection) });
   const limits = new PlanLimitsRepository(db, N * 10);
   const job = (orgId: string, quota: boolean) =>
     db.$transaction(async (tx) => {
       const id = randomUUID();
-      await tx.job.create({ data: { id, orgId, status: 'queued', text: 'bench', accountIds: ['a1'], providers: ['x'] } });
-      await tx.delivery.createMany({ data: [{ id: randomUUID(), jobId: id, orgId, accountId: 'a1', provider: 'x', position: 0, status: 'pending' }] });
+      await tx.job.create({
+        data: { id, orgId, status: 'queued', text: 'bench', accountIds: ['a1'], providers: ['x'] },
+      });
+      await tx.delivery.createMany({
+        data: [{ id: randomUUID(), jobId: id, orgId, accountId: 'a1', provider: 'x', position: 0, status: 'pending' }],
+      });
       await enqueueOutbox(tx, [createEnvelope(systemProbe, { n: 1 }, { orgId, requestId: null })]);
       if (quota && !(await limits.take(orgId, tx))) throw new Error('quota exhausted in the benchmark');
     });
   async function run(label: string, orgOf: (n: number) => string, quota: boolean): Promise<string> {
     const started = performance.now();
-    for (let i = 0; i < N; i += CONCURRENCY) await Promise.all(Array.from({ length: Math.min(CONCURRENCY, N - i) }, (_, k) => job(orgOf(i + k), quota)));
+    for (let i = 0; i < N; i += CONCURRENCY)
+      await Promise.all(Array.from({ length: Math.min(CONCURRENCY, N - i) }, (_, k) => job(orgOf(i + k), quota)));
     const ms = performance.now() - started;
     return `${label}: ${ms.toFixed(0)} ms (${Math.round((N / ms) * 1000)} jobs/s)`;
   }

@@ -16,7 +16,10 @@ const replicas = Number(process.env.BENCH_SCALE_REPLICAS ?? 2);
 it(`accepts and delivers faster with ${replicas} publishers and ${replicas} gateways than with one of each`, async () => {
   const result = await benchScaleOut({
     replicas,
-    accept: { connections: Number(process.env.BENCH_ACCEPT_CONNECTIONS ?? 64), durationSeconds: Number(process.env.BENCH_ACCEPT_SECONDS ?? 10) },
+    accept: {
+      connections: Number(process.env.BENCH_ACCEPT_CONNECTIONS ?? 64),
+      durationSeconds: Number(process.env.BENCH_ACCEPT_SECONDS ?? 10),
+    },
     deliver: {
       jobs: Number(process.env.BENCH_DELIVER_JOBS ?? 100),
       accounts: Number(process.env.BENCH_DELIVER_ACCOUNTS ?? 50),
@@ -32,7 +35,10 @@ it(`accepts and delivers faster with ${replicas} publishers and ${replicas} gate
     // 130 at the default (docs/performance.md, "Scale-out").
     acceptEnv: serviceEnvFromEnv(),
     // X answering each create call in 300 ms (real networks: 0.2-1 s), fewer jobs: a publisher's 20 slots clear ~66/s there.
-    latency: { ms: Number(process.env.BENCH_SCALE_LATENCY_MS ?? 300), jobs: Number(process.env.BENCH_SCALE_LATENCY_JOBS ?? 40) },
+    latency: {
+      ms: Number(process.env.BENCH_SCALE_LATENCY_MS ?? 300),
+      jobs: Number(process.env.BENCH_SCALE_LATENCY_JOBS ?? 40),
+    },
   });
   recordResult(result);
   console.log(describeResult(result));

@@ -17,35 +17,53 @@ const windowSeconds = Number(process.env.BENCH_SOAK_WINDOW_S ?? 60);
 const twinPairs = Number(process.env.BENCH_SOAK_TWIN_PAIRS ?? 6);
 const idleSeconds = Number(process.env.BENCH_SOAK_IDLE_S ?? 30);
 
-it(`publishes steadily for ${minutes} min without the delivery rate decaying`, async () => {
-  // Scheduled jobs are due two seconds ahead: the minimum lead is lifted, as in the fire benchmark.
-  const env = { SCHEDULE_MIN_LEAD_SECONDS: '0', ...serviceEnvFromEnv() };
-  // The machine alone before and after: whether it got slower meanwhile, whatever the system did.
-  const idleBefore = await idleMachineSpeed(idleSeconds);
-  const system = await startBenchSystem({ ...profileOptionsFromEnv(), env });
-  let soaked: BenchResult;
-  try {
-    soaked = await benchSoak(system, {
-      minutes,
-      windowSeconds,
-      accounts: Number(process.env.BENCH_SOAK_ACCOUNTS ?? 10),
-      backlog: Number(process.env.BENCH_SOAK_BACKLOG ?? 100),
-      acceptConcurrency: Number(process.env.BENCH_ACCEPT_CONCURRENCY ?? 8),
-      // Then the aged system against a fresh one in turn (scenarios/soak-twin.ts), same windows.
-      ...(twinPairs === 0 ? {} : {
-        twin: { start: () => startBenchSystem({ env }), pairs: twinPairs, windowSeconds, rampSeconds: Number(process.env.BENCH_SOAK_TWIN_RAMP_S ?? 10), settleSeconds: 12 },
-      }),
-    });
-  } finally {
-    await system.close();
-  }
-  const idleAfter = await idleMachineSpeed(idleSeconds);
-  const [line, ...others] = soaked.figures;
-  const idle = {
-    'idle machine speed probe cpu ms before': idleBefore.cpuMs, 'idle machine speed probe cpu ms after': idleAfter.cpuMs,
-    'idle machine memory probe ns/read before': Math.round(idleBefore.memNs * 10) / 10, 'idle machine memory probe ns/read after': Math.round(idleAfter.memNs * 10) / 10,
-  };
-  const result = { ...soaked, figures: [{ ...line!, detail: { ...line!.detail, ...idle } }, ...others], params: { ...soaked.params, env: envParam(env) } };
-  recordResult(result);
-  console.log(describeResult(result));
-}, (minutes * 60 + twinPairs * 2 * (windowSeconds + 40) + 2 * idleSeconds + 1200) * 1000);
+it(
+  `publishes steadily for ${minutes} min without the delivery rate decaying`,
+  async () => {
+    // Scheduled jobs are due two seconds ahead: the minimum lead is lifted, as in the fire benchmark.
+    const env = { SCHEDULE_MIN_LEAD_SECONDS: '0', ...serviceEnvFromEnv() };
+    // The machine alone before and after: whether it got slower meanwhile, whatever the system did.
+    const idleBefore = await idleMachineSpeed(idleSeconds);
+    const system = await startBenchSystem({ ...profileOptionsFromEnv(), env });
+    let soaked: BenchResult;
+    try {
+      soaked = await benchSoak(system, {
+        minutes,
+        windowSeconds,
+        accounts: Number(process.env.BENCH_SOAK_ACCOUNTS ?? 10),
+        backlog: Number(process.env.BENCH_SOAK_BACKLOG ?? 100),
+        acceptConcurrency: Number(process.env.BENCH_ACCEPT_CONCURRENCY ?? 8),
+        // Then the aged system against a fresh one in turn (scenarios/soak-twin.ts), same windows.
+        ...(twinPairs === 0
+          ? {}
+          : {
+              twin: {
+                start: () => startBenchSystem({ env }),
+                pairs: twinPairs,
+                windowSeconds,
+                rampSeconds: Number(process.env.BENCH_SOAK_TWIN_RAMP_S ?? 10),
+                settleSeconds: 12,
+              },
+            }),
+      });
+    } finally {
+      await system.close();
+    }
+    const idleAfter = await idleMachineSpeed(idleSeconds);
+    const [line, ...others] = soaked.figures;
+    const idle = {
+      'idle machine speed probe cpu ms before': idleBefore.cpuMs,
+      'idle machine speed probe cpu ms after': idleAfter.cpuMs,
+      'idle machine memory probe ns/read before': Math.round(idleBefore.memNs * 10) / 10,
+      'idle machine memory probe ns/read after': Math.round(idleAfter.memNs * 10) / 10,
+    };
+    const result = {
+      ...soaked,
+      figures: [{ ...line!, detail: { ...line!.detail, ...idle } }, ...others],
+      params: { ...soaked.params, env: envParam(env) },
+    };
+    recordResult(result);
+    console.log(describeResult(result));
+  },
+  (minutes * 60 + twinPairs * 2 * (windowSeconds + 40) + 2 * idleSeconds + 1200) * 1000,
+);

@@ -9,7 +9,16 @@ const ts = require('typescript');
 const root = path.resolve(__dirname, '..');
 
 /** The services, in the order the reference lists them, and the file declaring each one's schema. */
-const SERVICES = ['gateway', 'accounts', 'publisher', 'scheduler', 'webhook-dispatcher', 'analytics-sync', 'billing', 'sandbox'];
+const SERVICES = [
+  'gateway',
+  'accounts',
+  'publisher',
+  'scheduler',
+  'webhook-dispatcher',
+  'analytics-sync',
+  'billing',
+  'sandbox',
+];
 
 /** Fragments services spread into their schemas: a section each, naming the services that read it. */
 const FRAGMENTS = [
@@ -54,8 +63,14 @@ const docText = (comment) =>
 
 /** A schema's accepted values, in a few words. */
 function valuesOf(schema) {
-  if (schema.anyOf !== undefined && schema.anyOf.every((option) => option.const !== undefined)) return schema.anyOf.map((option) => `\`${option.const}\``).join(', ');
-  const bounds = [schema.minimum === undefined ? null : `>= ${schema.minimum}`, schema.maximum === undefined ? null : `<= ${schema.maximum}`].filter(Boolean).join(', ');
+  if (schema.anyOf !== undefined && schema.anyOf.every((option) => option.const !== undefined))
+    return schema.anyOf.map((option) => `\`${option.const}\``).join(', ');
+  const bounds = [
+    schema.minimum === undefined ? null : `>= ${schema.minimum}`,
+    schema.maximum === undefined ? null : `<= ${schema.maximum}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
   switch (schema.type) {
     case 'integer':
       return bounds === '' ? 'integer' : `integer ${bounds}`;
@@ -75,12 +90,17 @@ function valuesOf(schema) {
 const cell = (value) => String(value).replace(/\|/g, '\\|');
 
 function defaultOf(schema, required) {
-  if (schema.default !== undefined) return schema.default === '' ? '(empty)' : `\`${cell(JSON.stringify(schema.default).replace(/^"|"$/g, ''))}\``;
+  if (schema.default !== undefined)
+    return schema.default === '' ? '(empty)' : `\`${cell(JSON.stringify(schema.default).replace(/^"|"$/g, ''))}\``;
   return required ? '**required**' : 'unset';
 }
 
 function table(rows) {
-  return ['| variable | default | values | meaning |', '| --- | --- | --- | --- |', ...rows.map((row) => `| \`${row.name}\` | ${row.default} | ${row.values} | ${cell(row.meaning)} |`)].join('\n');
+  return [
+    '| variable | default | values | meaning |',
+    '| --- | --- | --- | --- |',
+    ...rows.map((row) => `| \`${row.name}\` | ${row.default} | ${row.values} | ${cell(row.meaning)} |`),
+  ].join('\n');
 }
 
 /**
@@ -88,39 +108,70 @@ function table(rows) {
  * `properties`, `required`). Throws, naming them, when settings have no doc comment.
  */
 function renderConfiguration(schemas) {
-  const docs = new Map([...FRAGMENTS.map((fragment) => fragment.file), ...SERVICES.map(serviceFile)].map((file) => [file, declaredSettings(file)]));
+  const docs = new Map(
+    [...FRAGMENTS.map((fragment) => fragment.file), ...SERVICES.map(serviceFile)].map((file) => [
+      file,
+      declaredSettings(file),
+    ]),
+  );
   const undocumented = [];
   const row = (service, name, file) => {
     const schema = schemas[service].properties[name];
     const meaning = docs.get(file).get(name);
     if (meaning === '') undocumented.push(`${name} (${file})`);
-    return { name, default: defaultOf(schema, (schemas[service].required ?? []).includes(name)), values: valuesOf(schema), meaning };
+    return {
+      name,
+      default: defaultOf(schema, (schemas[service].required ?? []).includes(name)),
+      values: valuesOf(schema),
+      meaning,
+    };
   };
-  const originOf = (service, name) => (docs.get(serviceFile(service)).has(name) ? serviceFile(service) : FRAGMENTS.find((fragment) => docs.get(fragment.file).has(name))?.file);
+  const originOf = (service, name) =>
+    docs.get(serviceFile(service)).has(name)
+      ? serviceFile(service)
+      : FRAGMENTS.find((fragment) => docs.get(fragment.file).has(name))?.file;
 
   const sections = [];
   for (const fragment of FRAGMENTS) {
-    const readers = SERVICES.filter((service) => Object.keys(schemas[service].properties).some((name) => originOf(service, name) === fragment.file));
+    const readers = SERVICES.filter((service) =>
+      Object.keys(schemas[service].properties).some((name) => originOf(service, name) === fragment.file),
+    );
     if (readers.length === 0) continue;
-    const names = [...docs.get(fragment.file).keys()].filter((name) => schemas[readers[0]].properties[name] !== undefined);
-    sections.push(`## ${fragment.title}\n\nRead by ${readers.map((service) => `\`${service}\``).join(', ')} (\`${fragment.file}\`).\n\n${table(names.map((name) => row(readers[0], name, fragment.file)))}`);
+    const names = [...docs.get(fragment.file).keys()].filter(
+      (name) => schemas[readers[0]].properties[name] !== undefined,
+    );
+    sections.push(
+      `## ${fragment.title}\n\nRead by ${readers.map((service) => `\`${service}\``).join(', ')} (\`${fragment.file}\`).\n\n${table(names.map((name) => row(readers[0], name, fragment.file)))}`,
+    );
   }
   for (const service of SERVICES) {
-    const own = Object.keys(schemas[service].properties).filter((name) => originOf(service, name) === serviceFile(service));
-    const shared = FRAGMENTS.filter((fragment) => Object.keys(schemas[service].properties).some((name) => originOf(service, name) === fragment.file)).map((fragment) => `"${fragment.title}"`);
+    const own = Object.keys(schemas[service].properties).filter(
+      (name) => originOf(service, name) === serviceFile(service),
+    );
+    const shared = FRAGMENTS.filter((fragment) =>
+      Object.keys(schemas[service].properties).some((name) => originOf(service, name) === fragment.file),
+    ).map((fragment) => `"${fragment.title}"`);
     const also = shared.length === 0 ? '' : ` It also reads the sections ${shared.join(', ')}.`;
-    sections.push(`## ${service}\n\n\`${serviceFile(service)}\`.${also}\n\n${table(own.map((name) => row(service, name, serviceFile(service))))}`);
+    sections.push(
+      `## ${service}\n\n\`${serviceFile(service)}\`.${also}\n\n${table(own.map((name) => row(service, name, serviceFile(service))))}`,
+    );
   }
-  const unknown = SERVICES.flatMap((service) => Object.keys(schemas[service].properties).filter((name) => originOf(service, name) === undefined).map((name) => `${name} (${service})`));
-  if (unknown.length > 0) throw new Error(`settings declared outside the files the reference reads: ${unknown.join(', ')}`);
-  if (undocumented.length > 0) throw new Error(`settings without a doc comment (/** ... */ above the property): ${undocumented.join(', ')}`);
+  const unknown = SERVICES.flatMap((service) =>
+    Object.keys(schemas[service].properties)
+      .filter((name) => originOf(service, name) === undefined)
+      .map((name) => `${name} (${service})`),
+  );
+  if (unknown.length > 0)
+    throw new Error(`settings declared outside the files the reference reads: ${unknown.join(', ')}`);
+  if (undocumented.length > 0)
+    throw new Error(`settings without a doc comment (/** ... */ above the property): ${undocumented.join(', ')}`);
 
   return [
     '# Configuration',
     '',
-    '<!-- Generated by `node scripts/generate-config-docs.mjs` (after `pnpm build`) from the services\' config schemas; a test fails when this file and the code disagree. -->',
+    "<!-- Generated by `node scripts/generate-config-docs.mjs` (after `pnpm build`) from the services' config schemas; a test fails when this file and the code disagree. -->",
     '',
-    'Every setting is an environment variable, read once when a process starts and validated against its service\'s',
+    "Every setting is an environment variable, read once when a process starts and validated against its service's",
     'schema: a missing or malformed value stops the process with one list of every problem. With `NODE_ENV=production`',
     'a service also refuses secrets it needs that are unset, too short or known placeholders, and development-only',
     'switches such as `ALLOW_PRIVATE_URLS` (docs/security.md). The defaults work on a local machine; `scripts/start`',

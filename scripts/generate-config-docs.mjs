@@ -10,9 +10,11 @@ const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { renderConfiguration, SERVICES } = require('./config-reference.cjs');
 
-const schemas = Object.fromEntries(SERVICES.map((service) => {
-  const module = require(path.join(root, `services/${service}/dist/config.js`));
-  return [service, module.configSchema ?? module.sandboxConfigSchema];
-}));
+const schemas = Object.fromEntries(
+  SERVICES.map((service) => {
+    const module = require(path.join(root, `services/${service}/dist/config.js`));
+    return [service, module.configSchema ?? module.sandboxConfigSchema];
+  }),
+);
 writeFileSync(path.join(root, 'docs/configuration.md'), renderConfiguration(schemas));
 console.log('wrote docs/configuration.md');

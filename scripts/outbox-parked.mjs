@@ -32,7 +32,10 @@ for (let i = 0; i < rest.length; i += 2) {
   }
 }
 
-const connection = db.connectionConfig(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432', process.env.DATABASE_NAME ?? db.serviceDatabaseName(service));
+const connection = db.connectionConfig(
+  process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432',
+  process.env.DATABASE_NAME ?? db.serviceDatabaseName(service),
+);
 const client = new pg.Client(connection);
 await client.connect();
 // The slice of a Prisma client the libs/db functions need.
@@ -42,8 +45,14 @@ const raw = {
 };
 try {
   if (command === 'list') {
-    const rows = await db.listParkedOutbox(raw, { limit: options.limit ?? 100, ...(options.type ? { type: options.type } : {}) });
-    for (const row of rows) console.log(`${row.id}  ${row.type}  attempts=${row.attempts}  parked_at=${row.parked_at.toISOString()}  ${row.last_error ?? ''}`);
+    const rows = await db.listParkedOutbox(raw, {
+      limit: options.limit ?? 100,
+      ...(options.type ? { type: options.type } : {}),
+    });
+    for (const row of rows)
+      console.log(
+        `${row.id}  ${row.type}  attempts=${row.attempts}  parked_at=${row.parked_at.toISOString()}  ${row.last_error ?? ''}`,
+      );
     console.log(`${rows.length} parked message(s) in ${connection.database}`);
   } else {
     const moved = await db.requeueParkedOutbox(raw, {

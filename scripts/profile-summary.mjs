@@ -20,14 +20,16 @@ function origin({ functionName, url }) {
   if (/@prisma|generated\/prisma|prisma-client/.test(url)) return 'Prisma';
   if (/node_modules\/(\.pnpm\/)?(pg|pg-protocol|pg-pool|pg-types|postgres-[a-z]+)[@/]/.test(url)) return 'pg';
   if (/amqplib/.test(url)) return 'amqplib';
-  if (url.includes('node_modules')) return `package ${/node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1] ?? '?'}`;
+  if (url.includes('node_modules'))
+    return `package ${/node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1] ?? '?'}`;
   if (url.startsWith('node:')) return 'node (lib)';
   if (/\/(services|libs)\//.test(url)) return 'our code';
   return 'other';
 }
 
 const total = [...self.values()].reduce((a, b) => a + b, 0);
-const busy = total - [...self].filter(([id]) => byId.get(id).callFrame.functionName === '(idle)').reduce((a, [, t]) => a + t, 0);
+const busy =
+  total - [...self].filter(([id]) => byId.get(id).callFrame.functionName === '(idle)').reduce((a, [, t]) => a + t, 0);
 const groups = new Map();
 const functions = new Map();
 for (const [id, time] of self) {
@@ -48,19 +50,29 @@ for (const [id, time] of self) {
   if (group.startsWith('(native') || group === 'node (lib)') {
     for (let up = parent.get(id); up !== undefined; up = parent.get(up)) {
       const owner = origin(byId.get(up).callFrame);
-      if (!owner.startsWith('(') && owner !== 'node (lib)' && owner !== 'other') { group = `${owner} (incl. native/node work it called)`; break; }
+      if (!owner.startsWith('(') && owner !== 'node (lib)' && owner !== 'other') {
+        group = `${owner} (incl. native/node work it called)`;
+        break;
+      }
     }
   }
   charged.set(group, (charged.get(group) ?? 0) + time);
 }
 const pct = (t, of) => `${((100 * t) / of).toFixed(1)}%`;
-console.log(`profile ${file}: ${(total / 1e6).toFixed(1)} s sampled, ${(busy / 1e6).toFixed(1)} s busy (${pct(busy, total)})`);
+console.log(
+  `profile ${file}: ${(total / 1e6).toFixed(1)} s sampled, ${(busy / 1e6).toFixed(1)} s busy (${pct(busy, total)})`,
+);
 console.log('\nself time by origin (share of busy time):');
-for (const [group, time] of [...groups].sort((a, b) => b[1] - a[1])) if (group !== '(idle)') console.log(`  ${pct(time, busy).padStart(6)}  ${group}`);
+for (const [group, time] of [...groups].sort((a, b) => b[1] - a[1]))
+  if (group !== '(idle)') console.log(`  ${pct(time, busy).padStart(6)}  ${group}`);
 console.log('\nthe same, native and node-lib work charged to its nearest package or our-code caller:');
-for (const [group, time] of [...charged].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`  ${pct(time, busy).padStart(6)}  ${group}`);
+for (const [group, time] of [...charged].sort((a, b) => b[1] - a[1]).slice(0, 12))
+  console.log(`  ${pct(time, busy).padStart(6)}  ${group}`);
 console.log(`\ntop ${topArg ?? 25} functions by self time (share of busy time):`);
-for (const [name, { group, time }] of [...functions].filter(([, f]) => f.group !== '(idle)').sort((a, b) => b[1].time - a[1].time).slice(0, Number(topArg ?? 25))) {
+for (const [name, { group, time }] of [...functions]
+  .filter(([, f]) => f.group !== '(idle)')
+  .sort((a, b) => b[1].time - a[1].time)
+  .slice(0, Number(topArg ?? 25))) {
   console.log(`  ${pct(time, busy).padStart(6)}  ${name}  [${group}]`);
 }
 
@@ -78,7 +90,11 @@ if (slicesArg !== undefined) {
     const slice = perSlice[Math.min(slices - 1, Math.floor(at / length))];
     slice.set(group, (slice.get(group) ?? 0) + delta);
   });
-  const top = [...groups].filter(([group]) => group !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, 8).map(([group]) => group);
+  const top = [...groups]
+    .filter(([group]) => group !== '(idle)')
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .map(([group]) => group);
   console.log(`\nbusy ms per second of each origin, in ${slices} slices of ${(length / 1e6).toFixed(0)} s:`);
   console.log(['slice', 'all', ...top].join('\t'));
   perSlice.forEach((slice, index) => {

@@ -9,7 +9,9 @@ const { createLogger } = require('../libs/logger/dist/index.js');
 
 const [queue, limitArg] = process.argv.slice(2);
 if (!queue) {
-  console.error('usage: node scripts/requeue-parked.mjs <queue> [limit]   (queue without namespace, e.g. publisher.work)');
+  console.error(
+    'usage: node scripts/requeue-parked.mjs <queue> [limit]   (queue without namespace, e.g. publisher.work)',
+  );
   process.exit(2);
 }
 const limit = limitArg === undefined ? 1000 : Number(limitArg);

@@ -16,7 +16,9 @@ function nodeFlags(name) {
 
 const all = ['gateway', 'accounts', 'publisher', 'scheduler', 'webhook-dispatcher', 'analytics-sync', 'billing'];
 if (process.env.SANDBOX !== 'off') all.unshift('sandbox');
-const only = process.env.SERVICES?.split(',').map((name) => name.trim()).filter(Boolean);
+const only = process.env.SERVICES?.split(',')
+  .map((name) => name.trim())
+  .filter(Boolean);
 const unknown = (only ?? []).filter((name) => !all.includes(name));
 if (unknown.length > 0) {
   process.stderr.write(`SERVICES names unknown services: ${unknown.join(', ')} (known: ${all.join(', ')})\n`);
@@ -26,7 +28,8 @@ const services = only === undefined || only.length === 0 ? all : all.filter((nam
 
 const commands = services.map((name) => ({
   name,
-  command: name === 'sandbox' ? `node services/${name}/dist/main.js` : `node ${nodeFlags(name)} services/${name}/dist/main.js`,
+  command:
+    name === 'sandbox' ? `node services/${name}/dist/main.js` : `node ${nodeFlags(name)} services/${name}/dist/main.js`,
   env: name === 'sandbox' ? { PORT: process.env.SANDBOX_PORT ?? '4010' } : {},
 }));
 

@@ -32,7 +32,6 @@ server.listen(0, '127.0.0.1', () => console.log(server.address().port));
 process.on('SIGTERM', () => process.exit(0));
 `;
 
-
 interface Load {
   /** Status codes other than 2xx and how many of each (e.g. "429 x3"), empty when none. */
   refused: string;
@@ -46,26 +45,47 @@ interface Load {
 
 let sent = 0;
 
-async function load(url: string | string[], headers: Record<string, string>, body: (n: number) => string, options: AcceptOptions): Promise<Load> {
+async function load(
+  url: string | string[],
+  headers: Record<string, string>,
+  body: (n: number) => string,
+  options: AcceptOptions,
+): Promise<Load> {
   // Every request's text is unique, as X refuses a duplicate post. (autocannon's idReplacement sends
   // no complete request with a POST body in 8.0.0, so the body is built per request.)
   const result = await autocannon({
     // autocannon 8 takes several URLs and spreads the connections over them (lib/run.js); its types say one.
-    url: url as string, method: 'POST', headers, connections: options.connections, duration: options.durationSeconds,
+    url: url as string,
+    method: 'POST',
+    headers,
+    connections: options.connections,
+    duration: options.durationSeconds,
     requests: [{ setupRequest: (request) => ({ ...request, body: body(sent++) }) }],
   });
-  const refused = Object.entries((result as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {})
+  const refused = Object.entries(
+    (result as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {},
+  )
     .filter(([code]) => !code.startsWith('2'))
     .map(([code, { count }]) => `${code} x${count}`)
     .join(', ');
-  return { refused, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts, total: result.requests.total };
+  return {
+    refused,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    total: result.requests.total,
+  };
 }
 
 /** Deliveries finished so far: the accepted jobs' deliveries share the publisher and the cores with accept. */
 async function finishedDeliveries(system: BenchSystem): Promise<number> {
   const db = await system.database('publisher');
   try {
-    return Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM deliveries WHERE finished_at IS NOT NULL')).rows[0]!.n);
+    return Number(
+      (await db.query<{ n: string }>('SELECT count(*) AS n FROM deliveries WHERE finished_at IS NOT NULL')).rows[0]!.n,
+    );
   } finally {
     await db.end();
   }
@@ -77,7 +97,13 @@ interface Measured {
 }
 
 /** One measured load against the gateways, with the CPU each process and the machine spent on it. */
-async function measure(system: BenchSystem, urls: string[], headers: Record<string, string>, body: (n: number) => string, options: AcceptOptions): Promise<Measured> {
+async function measure(
+  system: BenchSystem,
+  urls: string[],
+  headers: Record<string, string>,
+  body: (n: number) => string,
+  options: AcceptOptions,
+): Promise<Measured> {
   // A short warm-up (connections, JIT, pools), not counted.
   await load(urls, headers, body, { ...options, durationSeconds: 1 });
   const finishedBefore = await finishedDeliveries(system);
@@ -90,11 +116,20 @@ async function measure(system: BenchSystem, urls: string[], headers: Record<stri
   if (api.total === 0) throw new Error('autocannon completed no request against the gateway');
   // CPU each process spent per accepted request during the measured run (deliveries of the jobs
   // accepted meanwhile included: they run in the publisher and ask accounts for credentials).
-  const servicesCpu = Object.fromEntries(BENCH_SERVICES.map((name) => [`${name} cpu ms/req`, Math.round(((cpuAfter[name] - cpuBefore[name]) / api.total) * 100) / 100]));
+  const servicesCpu = Object.fromEntries(
+    BENCH_SERVICES.map((name) => [
+      `${name} cpu ms/req`,
+      Math.round(((cpuAfter[name] - cpuBefore[name]) / api.total) * 100) / 100,
+    ]),
+  );
   return {
     api,
     detail: {
-      'p50 ms': api.p50, 'p99 ms': api.p99, non2xx: api.non2xx, errors: api.errors, requests: api.total,
+      'p50 ms': api.p50,
+      'p99 ms': api.p99,
+      non2xx: api.non2xx,
+      errors: api.errors,
+      requests: api.total,
       'deliveries finished meanwhile': deliveredDuring,
       ...servicesCpu,
       // The rest of the machine: PostgreSQL, RabbitMQ, Redis (the rate limit), this process (autocannon and the sandbox).
@@ -116,7 +151,12 @@ export async function benchAccept(system: BenchSystem, options: AcceptOptions): 
     baseline: baseline.rps,
     baselineName: 'bare node:http 202',
     target: '>= 2,000 req/s, p99 < 100 ms',
-    detail: { ...detail, ...(api.refused === '' ? {} : { 'non2xx codes': api.refused }), 'baseline p50 ms': baseline.p50, 'baseline p99 ms': baseline.p99 },
+    detail: {
+      ...detail,
+      ...(api.refused === '' ? {} : { 'non2xx codes': api.refused }),
+      'baseline p50 ms': baseline.p50,
+      'baseline p99 ms': baseline.p99,
+    },
   });
   // autocannon spreads its connections over the gateways (one URL each).
   const urls = system.apis.map((api) => `${api}/v1/publish`);
@@ -124,14 +164,24 @@ export async function benchAccept(system: BenchSystem, options: AcceptOptions): 
   if (options.networkLatencyMs !== undefined) {
     await system.sandbox.createLatency('x', options.networkLatencyMs);
     try {
-      figures.push(figure(`accept: POST /v1/publish, X answering in ${options.networkLatencyMs} ms`, await measure(system, urls, headers, body, options)));
+      figures.push(
+        figure(
+          `accept: POST /v1/publish, X answering in ${options.networkLatencyMs} ms`,
+          await measure(system, urls, headers, body, options),
+        ),
+      );
     } finally {
       await system.sandbox.createLatency('x', 0);
     }
   }
   return {
     bench: 'accept',
-    params: { connections: options.connections, seconds: options.durationSeconds, accounts: 1, ...(options.networkLatencyMs === undefined ? {} : { x_latency_ms: options.networkLatencyMs }) },
+    params: {
+      connections: options.connections,
+      seconds: options.durationSeconds,
+      accounts: 1,
+      ...(options.networkLatencyMs === undefined ? {} : { x_latency_ms: options.networkLatencyMs }),
+    },
     figures,
   };
 }

@@ -55,7 +55,10 @@ async function scheduleAccounts(pg: Client): Promise<void> {
 
 /** Fresh, synced rows (stale in a day), newest first by created_at, plus another organization's rows. */
 async function seed(pg: Client, orgId: string, rows: number): Promise<void> {
-  for (const [org, count] of [[orgId, rows], [`${orgId}-other`, Math.floor(rows / 5)]] as const) {
+  for (const [org, count] of [
+    [orgId, rows],
+    [`${orgId}-other`, Math.floor(rows / 5)],
+  ] as const) {
     await pg.query(
       `INSERT INTO analytics_rows (id, org_id, seq, post_id, account_id, platform, platform_post_id, platform_post_url, text, created_at, published_at)
        SELECT gen_random_uuid(), $1, $2::int - g + 1, gen_random_uuid()::text, 'acct_' || (g % 50), (ARRAY['instagram','facebook','x','linkedin','tiktok'])[1 + g % 5],
@@ -77,7 +80,12 @@ async function seed(pg: Client, orgId: string, rows: number): Promise<void> {
   await pg.query('VACUUM ANALYZE analytics_rows, analytics_readings');
 }
 
-async function benchList(system: SystemHarness, pg: Client, baseUrl: string, options: AnalyticsOptions): Promise<{ figures: BenchFigure[]; lines: string[] }> {
+async function benchList(
+  system: SystemHarness,
+  pg: Client,
+  baseUrl: string,
+  options: AnalyticsOptions,
+): Promise<{ figures: BenchFigure[]; lines: string[] }> {
   const { rows: ROWS, samples } = options;
   if (ROWS < 2 * PAGE) throw new Error(`BENCH_ANALYTICS_ROWS must be at least ${2 * PAGE}`);
   const orgId = `bench_${Date.now()}`;
@@ -87,9 +95,12 @@ async function benchList(system: SystemHarness, pg: Client, baseUrl: string, opt
   const deepPage = Math.max(2, Math.floor(ROWS / PAGE) - 10);
 
   const get = (page: number) => async () => {
-    const res = await fetch(`${baseUrl}/v1/analytics/posts?limit=${PAGE}&page=${page}`, { headers: { authorization: auth } });
+    const res = await fetch(`${baseUrl}/v1/analytics/posts?limit=${PAGE}&page=${page}`, {
+      headers: { authorization: auth },
+    });
     const body = (await res.json()) as { items: unknown[]; total: number };
-    if (res.status !== 200 || body.items.length !== PAGE || body.total !== ROWS) throw new Error(`unexpected answer ${res.status}`);
+    if (res.status !== 200 || body.items.length !== PAGE || body.total !== ROWS)
+      throw new Error(`unexpected answer ${res.status}`);
   };
   // Naive: the page and its total as one would write them by hand (OFFSET over the ordered index and
   // count(*)), with no HTTP, no RPC, no JSON mapping.
@@ -103,7 +114,9 @@ async function benchList(system: SystemHarness, pg: Client, baseUrl: string, opt
   };
   // Baseline: the service's own two statements (counter, then a seq range), sent with raw pg.
   const same = (page: number) => async () => {
-    const counter = await pg.query<{ rows: string }>('SELECT rows FROM analytics_org_counters WHERE org_id = $1', [orgId]);
+    const counter = await pg.query<{ rows: string }>('SELECT rows FROM analytics_org_counters WHERE org_id = $1', [
+      orgId,
+    ]);
     const rows = await pg.query(
       `SELECT * FROM analytics_rows r JOIN analytics_readings d ON d.row_id = r.id WHERE r.org_id = $1 AND r.seq <= $2 ORDER BY r.seq DESC LIMIT ${PAGE}`,
       [orgId, Number(counter.rows[0]!.rows) - (page - 1) * PAGE],
@@ -117,7 +130,8 @@ async function benchList(system: SystemHarness, pg: Client, baseUrl: string, opt
     if (reply.items.length !== PAGE) throw new Error('unexpected page');
   };
   // The broker round trip alone: the same RPC path with an empty request and reply.
-  const ping = async () => void (await broker.rpc(systemPing, {}, { orgId: null, requestId: null, to: 'analytics-sync' }));
+  const ping = async () =>
+    void (await broker.rpc(systemPing, {}, { orgId: null, requestId: null, to: 'analytics-sync' }));
 
   const t = {
     ping: await time(samples, ping),
@@ -130,12 +144,18 @@ async function benchList(system: SystemHarness, pg: Client, baseUrl: string, opt
     sameDeep: await time(samples, same(deepPage)),
     rawDeep: await time(samples, raw(deepPage)),
   };
-  const figure = (which: string, api: number[], rpcTimes: number[], baseline: number[], naive: number[]): BenchFigure => ({
+  const figure = (
+    which: string,
+    api: number[],
+    rpcTimes: number[],
+    baseline: number[],
+    naive: number[],
+  ): BenchFigure => ({
     name: `analytics: GET /v1/analytics/posts?limit=${PAGE}, ${which} over ${ROWS.toLocaleString('en-US')} rows`,
     value: p(api, 0.99),
     unit: 'ms p99',
     baseline: p(baseline, 0.99),
-    baselineName: 'raw pg, the service\'s statements',
+    baselineName: "raw pg, the service's statements",
     target: 'p99 < 30 ms',
     detail: {
       'p50 ms': p(api, 0.5),
@@ -146,16 +166,20 @@ async function benchList(system: SystemHarness, pg: Client, baseUrl: string, opt
       samples,
     },
   });
-  const line = (label: string, times: number[]) => `${label}: p50 ${p(times, 0.5).toFixed(2)} ms, p99 ${p(times, 0.99).toFixed(2)} ms`;
+  const line = (label: string, times: number[]) =>
+    `${label}: p50 ${p(times, 0.5).toFixed(2)} ms, p99 ${p(times, 0.99).toFixed(2)} ms`;
   return {
-    figures: [figure('first page', t.apiFirst, t.rpcFirst, t.sameFirst, t.rawFirst), figure(`deep page ${deepPage}`, t.apiDeep, t.rpcDeep, t.sameDeep, t.rawDeep)],
+    figures: [
+      figure('first page', t.apiFirst, t.rpcFirst, t.sameFirst, t.rawFirst),
+      figure(`deep page ${deepPage}`, t.apiDeep, t.rpcDeep, t.sameDeep, t.rawDeep),
+    ],
     lines: [
       `rows in the organization: ${ROWS} (+${Math.floor(ROWS / 5)} of another organization), samples per case: ${samples}, deep page: ${deepPage}`,
       line('API first page (HTTP, JWT, rate limit, RPC, SQL, JSON)', t.apiFirst),
       line('RPC system.ping.v1 to analytics-sync (broker round trip only)', t.ping),
       line('RPC analytics.posts_list.v1 first page (no HTTP)', t.rpcFirst),
       line(`RPC analytics.posts_list.v1 deep page ${deepPage}`, t.rpcDeep),
-      line('raw pg first page, the service\'s statements (counter + seq range)  [baseline]', t.sameFirst),
+      line("raw pg first page, the service's statements (counter + seq range)  [baseline]", t.sameFirst),
       line('raw pg first page, OFFSET + count(*)  [naive baseline]', t.rawFirst),
       line(`API deep page ${deepPage}`, t.apiDeep),
       line(`raw pg deep page ${deepPage}, the service's statements  [baseline]`, t.sameDeep),
@@ -164,7 +188,11 @@ async function benchList(system: SystemHarness, pg: Client, baseUrl: string, opt
   };
 }
 
-async function benchSync(system: SystemHarness, pg: Client, options: AnalyticsOptions): Promise<{ figures: BenchFigure[]; lines: string[] }> {
+async function benchSync(
+  system: SystemHarness,
+  pg: Client,
+  options: AnalyticsOptions,
+): Promise<{ figures: BenchFigure[]; lines: string[] }> {
   const orgId = `bench_sync_${Date.now()}`;
   const auth = `Bearer ${await system.token(orgId)}`;
   const accounts: { id: string; token: string }[] = [];
@@ -176,10 +204,16 @@ async function benchSync(system: SystemHarness, pg: Client, options: AnalyticsOp
   const posts: { accountId: string; id: string }[] = [];
   for (const account of accounts) {
     for (let i = 0; i < options.syncPostsPerAccount; i += 20) {
-      const batch = await Promise.all(Array.from({ length: Math.min(20, options.syncPostsPerAccount - i) }, async (_, k) => {
-        const res = await fetch(`${system.sandbox.baseUrl}/x/2/tweets`, { method: 'POST', headers: { authorization: `Bearer ${account.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ text: `bench ${account.id} ${i + k}` }) });
-        return ((await res.json()) as { data: { id: string } }).data.id;
-      }));
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(20, options.syncPostsPerAccount - i) }, async (_, k) => {
+          const res = await fetch(`${system.sandbox.baseUrl}/x/2/tweets`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${account.token}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ text: `bench ${account.id} ${i + k}` }),
+          });
+          return ((await res.json()) as { data: { id: string } }).data.id;
+        }),
+      );
       posts.push(...batch.map((id) => ({ accountId: account.id, id })));
     }
   }
@@ -226,33 +260,45 @@ async function benchSync(system: SystemHarness, pg: Client, options: AnalyticsOp
   }
   const elapsed = performance.now() - started;
 
-  const statuses = await pg.query<{ sync_status: string; n: string }>('SELECT d.sync_status, count(*) AS n FROM analytics_rows r JOIN analytics_readings d ON d.row_id = r.id WHERE r.org_id = $1 GROUP BY 1', [orgId]);
+  const statuses = await pg.query<{ sync_status: string; n: string }>(
+    'SELECT d.sync_status, count(*) AS n FROM analytics_rows r JOIN analytics_readings d ON d.row_id = r.id WHERE r.org_id = $1 GROUP BY 1',
+    [orgId],
+  );
   const paused = await pg.query<{ n: string }>('SELECT count(*) AS n FROM account_pauses WHERE org_id = $1', [orgId]);
   // The sandbox's own count of lookups in the window, read from its headers with one more call per account.
   const used: number[] = [];
   for (const account of accounts) {
-    const res = await fetch(`${system.sandbox.baseUrl}/x/2/tweets?ids=${posts.find((post) => post.accountId === account.id)!.id}`, { headers: { authorization: `Bearer ${account.token}` } });
+    const res = await fetch(
+      `${system.sandbox.baseUrl}/x/2/tweets?ids=${posts.find((post) => post.accountId === account.id)!.id}`,
+      { headers: { authorization: `Bearer ${account.token}` } },
+    );
     used.push(X_LOOKUP_LIMIT - Number(res.headers.get('x-rate-limit-remaining')) - 1);
   }
   const synced = Number(statuses.rows.find((row) => row.sync_status === 'synced')?.n ?? 0);
   // Like deliver's exactly-once check: a run that did not sync every row, or went past X's limit, has no figure.
-  if (synced !== posts.length || statuses.rows.length !== 1) throw new Error(`not every row synced: ${statuses.rows.map((row) => `${row.sync_status} ${row.n}`).join(', ')}`);
-  if (Math.max(...used) > X_LOOKUP_LIMIT) throw new Error(`${Math.max(...used)} X lookups for one account in the window, over the advertised ${X_LOOKUP_LIMIT}`);
+  if (synced !== posts.length || statuses.rows.length !== 1)
+    throw new Error(`not every row synced: ${statuses.rows.map((row) => `${row.sync_status} ${row.n}`).join(', ')}`);
+  if (Math.max(...used) > X_LOOKUP_LIMIT)
+    throw new Error(
+      `${Math.max(...used)} X lookups for one account in the window, over the advertised ${X_LOOKUP_LIMIT}`,
+    );
   return {
-    figures: [{
-      name: `analytics: background sync of ${posts.length.toLocaleString('en-US')} X rows`,
-      value: (posts.length / elapsed) * 1000,
-      unit: 'rows/s',
-      target: `<= ${X_LOOKUP_LIMIT} X lookups per account per 15 min`,
-      detail: {
-        'seconds': elapsed / 1000,
-        'passes of 1000 rows': passes,
-        'X lookups per account (max)': Math.max(...used),
-        'one lookup per post would need': options.syncPostsPerAccount,
-        'accounts paused': Number(paused.rows[0]!.n),
-        'rows synced': synced,
+    figures: [
+      {
+        name: `analytics: background sync of ${posts.length.toLocaleString('en-US')} X rows`,
+        value: (posts.length / elapsed) * 1000,
+        unit: 'rows/s',
+        target: `<= ${X_LOOKUP_LIMIT} X lookups per account per 15 min`,
+        detail: {
+          seconds: elapsed / 1000,
+          'passes of 1000 rows': passes,
+          'X lookups per account (max)': Math.max(...used),
+          'one lookup per post would need': options.syncPostsPerAccount,
+          'accounts paused': Number(paused.rows[0]!.n),
+          'rows synced': synced,
+        },
       },
-    }],
+    ],
     lines: [
       `rows: ${posts.length} over ${options.syncAccounts} X accounts; passes of 1000 rows: ${passes}; time: ${elapsed.toFixed(0)} ms (${Math.round((posts.length / elapsed) * 1000)} rows/s)`,
       `statuses: ${statuses.rows.map((row) => `${row.sync_status} ${row.n}`).join(', ')}; accounts paused by a rate limit: ${paused.rows[0]!.n}`,
@@ -263,14 +309,23 @@ async function benchSync(system: SystemHarness, pg: Client, options: AnalyticsOp
 
 /** Starts the system, runs the list and the sync cases, stops it; the lines are the detailed printout. */
 export async function benchAnalytics(options: AnalyticsOptions): Promise<{ result: BenchResult; lines: string[] }> {
-  const system = await startSystem({ services: ['accounts', 'analytics-sync'], env: { ANALYTICS_BACKGROUND_SYNC: 'false' } });
+  const system = await startSystem({
+    services: ['accounts', 'analytics-sync'],
+    env: { ANALYTICS_BACKGROUND_SYNC: 'false' },
+  });
   let pg: Client | undefined;
   const server = system.gateway.listen(0, '127.0.0.1');
   // Listened for before anything else is awaited: the event may not wait for us.
   const listening = new Promise((resolve) => server.once('listening', resolve));
   try {
     const connection = system.workers['analytics-sync']!.runtime.connection;
-    pg = new Client({ host: connection.host, port: connection.port, user: connection.user, password: connection.password, database: connection.database });
+    pg = new Client({
+      host: connection.host,
+      port: connection.port,
+      user: connection.user,
+      password: connection.password,
+      database: connection.database,
+    });
     await pg.connect();
     await listening;
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -279,7 +334,12 @@ export async function benchAnalytics(options: AnalyticsOptions): Promise<{ resul
     return {
       result: {
         bench: 'analytics',
-        params: { rows: options.rows, samples: options.samples, sync_accounts: options.syncAccounts, sync_posts_per_account: options.syncPostsPerAccount },
+        params: {
+          rows: options.rows,
+          samples: options.samples,
+          sync_accounts: options.syncAccounts,
+          sync_posts_per_account: options.syncPostsPerAccount,
+        },
         figures: [...list.figures, ...sync.figures],
       },
       lines: [...list.lines, ...sync.lines],

@@ -38,10 +38,17 @@ export async function rawAmqpRate(count: number): Promise<number> {
       consuming.ack(message);
       if (++seen === count) drained();
     });
-    const body = Buffer.from(JSON.stringify({ type: 'publisher.deliver.v1', job_id: '00000000-0000-0000-0000-000000000000', account_id: 'acc_00000000000000000000' }));
+    const body = Buffer.from(
+      JSON.stringify({
+        type: 'publisher.deliver.v1',
+        job_id: '00000000-0000-0000-0000-000000000000',
+        account_id: 'acc_00000000000000000000',
+      }),
+    );
     const started = performance.now();
     for (let i = 0; i < count; i += 200) {
-      for (let k = i; k < Math.min(count, i + 200); k += 1) publishing.sendToQueue(queue, body, { persistent: true, contentType: 'application/json' });
+      for (let k = i; k < Math.min(count, i + 200); k += 1)
+        publishing.sendToQueue(queue, body, { persistent: true, contentType: 'application/json' });
       await publishing.waitForConfirms();
     }
     await done;
@@ -52,7 +59,6 @@ export async function rawAmqpRate(count: number): Promise<number> {
     await connection.close();
   }
 }
-
 
 export async function benchDeliver(system: BenchSystem, options: DeliverOptions): Promise<BenchResult> {
   const targets = options.jobs * options.accounts;
@@ -69,7 +75,10 @@ export async function benchDeliver(system: BenchSystem, options: DeliverOptions)
   const db = await system.database('publisher');
   try {
     const prefix = uniqueName('deliver');
-    const requests = Array.from({ length: options.jobs }, (_, n) => ({ account_ids: accounts, text: `${prefix} #${n}` }));
+    const requests = Array.from({ length: options.jobs }, (_, n) => ({
+      account_ids: accounts,
+      text: `${prefix} #${n}`,
+    }));
     const cpuBefore = byService(system.cpuMs());
     const machineBefore = machineCpu();
     const started = Date.now();
@@ -77,7 +86,10 @@ export async function benchDeliver(system: BenchSystem, options: DeliverOptions)
     const accepted = Date.now();
     let state: { done: number; published: number; last: Date | null } = { done: 0, published: 0, last: null };
     while (state.done < jobs.length) {
-      if (Date.now() - accepted > options.timeoutMs) throw new Error(`${jobs.length - state.done} of ${jobs.length} jobs not terminal ${options.timeoutMs} ms after the last accept`);
+      if (Date.now() - accepted > options.timeoutMs)
+        throw new Error(
+          `${jobs.length - state.done} of ${jobs.length} jobs not terminal ${options.timeoutMs} ms after the last accept`,
+        );
       await sleep(250);
       const { rows } = await db.query<{ done: string; published: string; last: Date | null }>(
         `SELECT count(*) FILTER (WHERE finished_at IS NOT NULL) AS done, count(*) FILTER (WHERE status = 'published') AS published, max(finished_at) AS last
@@ -94,11 +106,14 @@ export async function benchDeliver(system: BenchSystem, options: DeliverOptions)
     // Exactly once, from the network's own records: every job's text once on every account.
     const posts = (await system.sandbox.posts('x')).filter((post) => post.text.startsWith(`${prefix} #`));
     const seen = new Map<string, number>();
-    for (const post of posts) seen.set(`${post.account}|${post.text}`, (seen.get(`${post.account}|${post.text}`) ?? 0) + 1);
+    for (const post of posts)
+      seen.set(`${post.account}|${post.text}`, (seen.get(`${post.account}|${post.text}`) ?? 0) + 1);
     const duplicates = [...seen.values()].filter((n) => n > 1).length;
     const missing = targets - seen.size;
     if (duplicates > 0 || missing !== 0 || posts.length !== targets) {
-      throw new Error(`not exactly once: ${posts.length} posts on X for ${targets} targets (${missing} targets missing, ${duplicates} posted more than once)`);
+      throw new Error(
+        `not exactly once: ${posts.length} posts on X for ${targets} targets (${missing} targets missing, ${duplicates} posted more than once)`,
+      );
     }
 
     const rate = (targets / elapsedMs) * 1000;
@@ -112,9 +127,19 @@ export async function benchDeliver(system: BenchSystem, options: DeliverOptions)
         target: '>= 1,000 deliveries/s',
         detail: {
           ...(latencyMs > 0 ? { 'X create latency ms': latencyMs } : {}),
-          'seconds': elapsedMs / 1000, 'accepted in s': (accepted - started) / 1000, 'jobs published': state.published, 'posts on X': posts.length, duplicates, missing,
+          seconds: elapsedMs / 1000,
+          'accepted in s': (accepted - started) / 1000,
+          'jobs published': state.published,
+          'posts on X': posts.length,
+          duplicates,
+          missing,
           // True CPU (/proc), each service's replicas added up: the figure to compare changes by on a noisy machine.
-          ...Object.fromEntries(Object.entries(cpuAfter).map(([name, ms]) => [`${name} cpu ms/delivery`, Math.round(((ms - cpuBefore[name as keyof typeof cpuBefore]) / targets) * 100) / 100])),
+          ...Object.fromEntries(
+            Object.entries(cpuAfter).map(([name, ms]) => [
+              `${name} cpu ms/delivery`,
+              Math.round(((ms - cpuBefore[name as keyof typeof cpuBefore]) / targets) * 100) / 100,
+            ]),
+          ),
           ...machine,
         },
       },
@@ -126,7 +151,16 @@ export async function benchDeliver(system: BenchSystem, options: DeliverOptions)
         detail: { 'idle MB': idle[name]! },
       })),
     ];
-    return { bench: 'deliver', params: { jobs: options.jobs, accounts: options.accounts, targets, accept_concurrency: options.acceptConcurrency }, figures };
+    return {
+      bench: 'deliver',
+      params: {
+        jobs: options.jobs,
+        accounts: options.accounts,
+        targets,
+        accept_concurrency: options.acceptConcurrency,
+      },
+      figures,
+    };
   } finally {
     clearInterval(sampler);
     await db.end();

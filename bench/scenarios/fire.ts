@@ -21,9 +21,16 @@ export async function benchFire(system: BenchSystem, options: FireOptions): Prom
   // Due on a whole second, as a user picking a time would.
   const due = new Date(Math.ceil((Date.now() + options.leadSeconds * 1000) / 1000) * 1000);
   const prefix = uniqueName('fire');
-  const requests = Array.from({ length: options.jobs }, (_, n) => ({ account_ids: [account!], text: `${prefix} #${n}`, scheduled_at: due.toISOString() }));
+  const requests = Array.from({ length: options.jobs }, (_, n) => ({
+    account_ids: [account!],
+    text: `${prefix} #${n}`,
+    scheduled_at: due.toISOString(),
+  }));
   const jobs = await publishJobs(system, requests, options.acceptConcurrency);
-  if (Date.now() >= due.getTime()) throw new Error(`accepting ${options.jobs} jobs took past their due time: raise the lead (BENCH_FIRE_LEAD_S, now ${options.leadSeconds})`);
+  if (Date.now() >= due.getTime())
+    throw new Error(
+      `accepting ${options.jobs} jobs took past their due time: raise the lead (BENCH_FIRE_LEAD_S, now ${options.leadSeconds})`,
+    );
 
   const db = await system.database('publisher');
   const dispatches = await watchDispatches(system.namespace);
@@ -36,19 +43,27 @@ export async function benchFire(system: BenchSystem, options: FireOptions): Prom
     await sleep(Math.max(0, due.getTime() - Date.now() - 100));
     while (waiting.length > 0) {
       await sleep(50);
-      const { rows } = await db.query<{ id: string }>('SELECT id::text AS id FROM jobs WHERE id = ANY($1::uuid[]) AND queued_at IS NOT NULL', [waiting]);
+      const { rows } = await db.query<{ id: string }>(
+        'SELECT id::text AS id FROM jobs WHERE id = ANY($1::uuid[]) AND queued_at IS NOT NULL',
+        [waiting],
+      );
       const now = Date.now() - due.getTime();
       const queued = new Set(rows.map((row) => row.id));
       for (let n = 0; n < queued.size; n += 1) seen.push(now);
       waiting = waiting.filter((id) => !queued.has(id));
-      if (now > options.timeoutMs) throw new Error(`${waiting.length} of ${jobs.length} jobs still scheduled ${options.timeoutMs} ms after due`);
+      if (now > options.timeoutMs)
+        throw new Error(`${waiting.length} of ${jobs.length} jobs still scheduled ${options.timeoutMs} ms after due`);
     }
     const { rows } = await db.query<{ late_ms: number }>(
       'SELECT (extract(epoch FROM queued_at - scheduled_at) * 1000)::float8 AS late_ms FROM jobs WHERE id = ANY($1::uuid[])',
       [jobs],
     );
     const lateness = rows.map((row) => row.late_ms).sort((a, b) => a - b);
-    const stages = { fired: await claimLateness(system, due), relayed: dispatches.jobLateness(due), messages: dispatches.messages() };
+    const stages = {
+      fired: await claimLateness(system, due),
+      relayed: dispatches.jobLateness(due),
+      messages: dispatches.messages(),
+    };
     return {
       bench: 'fire',
       params: { jobs: options.jobs, lead_seconds: options.leadSeconds },
@@ -104,17 +119,29 @@ async function watchDispatches(namespace: string) {
   const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
   const { commands } = createNames(namespace);
   await channel.assertExchange(commands, 'topic', { durable: true });
-  for (const type of ['publisher.job_dispatch.v1', 'publisher.job_dispatch.v2']) await channel.bindQueue(queue, commands, type);
+  for (const type of ['publisher.job_dispatch.v1', 'publisher.job_dispatch.v2'])
+    await channel.bindQueue(queue, commands, type);
   const arrivals = new Map<string, { at: number; jobs: number }>();
-  await channel.consume(queue, (message) => {
-    if (message === null) return;
-    const envelope = JSON.parse(message.content.toString('utf8')) as { message_id: string; payload: { jobs?: unknown[] } };
-    if (!arrivals.has(envelope.message_id)) arrivals.set(envelope.message_id, { at: Date.now(), jobs: envelope.payload.jobs?.length ?? 1 });
-  }, { noAck: true });
+  await channel.consume(
+    queue,
+    (message) => {
+      if (message === null) return;
+      const envelope = JSON.parse(message.content.toString('utf8')) as {
+        message_id: string;
+        payload: { jobs?: unknown[] };
+      };
+      if (!arrivals.has(envelope.message_id))
+        arrivals.set(envelope.message_id, { at: Date.now(), jobs: envelope.payload.jobs?.length ?? 1 });
+    },
+    { noAck: true },
+  );
   return {
     messages: () => arrivals.size,
     /** Per job, how long after `due` its command arrived, ascending. */
-    jobLateness: (due: Date) => [...arrivals.values()].flatMap(({ at, jobs }) => Array.from({ length: jobs }, () => at - due.getTime())).sort((a, b) => a - b),
+    jobLateness: (due: Date) =>
+      [...arrivals.values()]
+        .flatMap(({ at, jobs }) => Array.from({ length: jobs }, () => at - due.getTime()))
+        .sort((a, b) => a - b),
     close: () => connection.close(),
   };
 }

@@ -14,10 +14,17 @@ import { createLogger } from '@svc/logger';
 import { createTestDatabase } from '@svc/testing';
 import pg from 'pg';
 import { claimDeliveries } from '../../services/publisher/src/data/delivery-claim.ts';
-import { recordOutcomesClosingJobs, recordOutcomesUnlessLast } from '../../services/publisher/src/data/delivery-outcome.ts';
+import {
+  recordOutcomesClosingJobs,
+  recordOutcomesUnlessLast,
+} from '../../services/publisher/src/data/delivery-outcome.ts';
 import { readDeliveriesToRun } from '../../services/publisher/src/data/delivery-to-run.ts';
 import { readFinishedJobs } from '../../services/publisher/src/data/finished-job.ts';
-import { hasWaitingDeliveries, wakeWaitingDeliveries, wakeWaitingEverywhere } from '../../services/publisher/src/data/org-waiting.ts';
+import {
+  hasWaitingDeliveries,
+  wakeWaitingDeliveries,
+  wakeWaitingEverywhere,
+} from '../../services/publisher/src/data/org-waiting.ts';
 import { dispatchOverdueScheduled } from '../../services/publisher/src/domain/dispatch-overdue.ts';
 import { InFlightSweeper } from '../../services/publisher/src/domain/in-flight-sweeper.ts';
 import { requeueStalePending } from '../../services/publisher/src/domain/requeue-deliveries.ts';
@@ -77,7 +84,10 @@ class ExplainingSql implements TransactionalClient {
   private async explain(query: string, values: unknown[]): Promise<void> {
     // A statement that only signals (pg_notify) has nothing to explain that history could change.
     if (/^\s*SELECT pg_notify/.test(query)) return;
-    const { rows } = await this.client.query<{ 'QUERY PLAN': [{ Plan: PlanNode; 'Execution Time': number }] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${query}`, values);
+    const { rows } = await this.client.query<{ 'QUERY PLAN': [{ Plan: PlanNode; 'Execution Time': number }] }>(
+      `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${query}`,
+      values,
+    );
     const [{ Plan: plan, 'Execution Time': ms }] = rows[0]!['QUERY PLAN'];
     this.statements.push({ buffers: plan['Shared Hit Blocks'] + plan['Shared Read Blocks'], ms, scans: scansOf(plan) });
   }
@@ -111,27 +121,62 @@ type Operation = [name: string, run: (sql: ExplainingSql, state: OpenState) => P
 const logger = createLogger({ service: 'bench', level: 'silent' });
 
 const OPERATIONS: Operation[] = [
-  ['grouped read of 10 deliveries and their jobs', (sql, state) => readDeliveriesToRun(sql, state.pending.slice(0, BATCH))],
-  ['claim of 10 deliveries (organization limit)', (sql, state) => claimDeliveries(sql, state.pending.slice(0, BATCH).map((id) => ({ id, orgId: ORG })), LEASE_MS, ORG_LIMIT)],
-  ['outcome of 5 deliveries, none its job\'s last', (sql, state) =>
-    recordOutcomesUnlessLast(sql, state.inFlight.map(({ id, attempt }) => ({ deliveryId: id, attempt, outcome: { kind: 'published', platformPostId: `p-${id}`, url: null } })))],
+  [
+    'grouped read of 10 deliveries and their jobs',
+    (sql, state) => readDeliveriesToRun(sql, state.pending.slice(0, BATCH)),
+  ],
+  [
+    'claim of 10 deliveries (organization limit)',
+    (sql, state) =>
+      claimDeliveries(
+        sql,
+        state.pending.slice(0, BATCH).map((id) => ({ id, orgId: ORG })),
+        LEASE_MS,
+        ORG_LIMIT,
+      ),
+  ],
+  [
+    "outcome of 5 deliveries, none its job's last",
+    (sql, state) =>
+      recordOutcomesUnlessLast(
+        sql,
+        state.inFlight.map(({ id, attempt }) => ({
+          deliveryId: id,
+          attempt,
+          outcome: { kind: 'published', platformPostId: `p-${id}`, url: null },
+        })),
+      ),
+  ],
   ['probe: anyone waiting for a slot', (sql) => hasWaitingDeliveries(sql, ORG)],
   ['wake of the next waiting delivery', (sql) => wakeWaitingDeliveries(sql, ORG, ORG_LIMIT, 1, LEASE_MS)],
-  ['outcome of 5 deliveries by the statement that closes jobs', (sql, state) =>
-    recordOutcomesClosingJobs(sql, state.inFlight.map(({ id, attempt }) => ({ deliveryId: id, attempt, outcome: { kind: 'published', platformPostId: `p-${id}`, url: null } })))],
-  ['job closed: its event\'s read (the job and its deliveries)', (sql, state) => readFinishedJobs(sql, [state.jobId])],
-  ['sweep (expired leases, stale pending, overdue scheduled, wake everywhere)', (sql) => {
-    const db = sql as unknown as PrismaClient;
-    return new InFlightSweeper({
-      db,
-      logger,
-      intervalMs: 5000,
-      resolve: async () => undefined,
-      requeueStale: () => requeueStalePending(db, 300_000, () => undefined),
-      dispatchOverdue: () => dispatchOverdueScheduled({ db, wake: () => undefined }, 600_000),
-      wakeWaiting: async () => (await wakeWaitingEverywhere(sql, ORG_LIMIT, LEASE_MS)).length,
-    }).sweep();
-  }],
+  [
+    'outcome of 5 deliveries by the statement that closes jobs',
+    (sql, state) =>
+      recordOutcomesClosingJobs(
+        sql,
+        state.inFlight.map(({ id, attempt }) => ({
+          deliveryId: id,
+          attempt,
+          outcome: { kind: 'published', platformPostId: `p-${id}`, url: null },
+        })),
+      ),
+  ],
+  ["job closed: its event's read (the job and its deliveries)", (sql, state) => readFinishedJobs(sql, [state.jobId])],
+  [
+    'sweep (expired leases, stale pending, overdue scheduled, wake everywhere)',
+    (sql) => {
+      const db = sql as unknown as PrismaClient;
+      return new InFlightSweeper({
+        db,
+        logger,
+        intervalMs: 5000,
+        resolve: async () => undefined,
+        requeueStale: () => requeueStalePending(db, 300_000, () => undefined),
+        dispatchOverdue: () => dispatchOverdueScheduled({ db, wake: () => undefined }, 600_000),
+        wakeWaiting: async () => (await wakeWaitingEverywhere(sql, ORG_LIMIT, LEASE_MS)).length,
+      }).sweep();
+    },
+  ],
 ];
 
 /** Finished, published jobs of ORG with their deliveries, `jobs` more of them, in chunks. */
@@ -181,8 +226,15 @@ async function addOpenJobs(client: pg.Client, accounts: string[]): Promise<OpenS
     "SELECT id::text AS id FROM deliveries WHERE org_id = $1 AND status = 'pending' AND org_wait_since IS NULL ORDER BY id LIMIT $2",
     [ORG, BATCH],
   );
-  const job = await client.query<{ id: string }>("SELECT id::text AS id FROM jobs WHERE org_id = $1 AND status = 'processing' LIMIT 1", [ORG]);
-  return { pending: pending.rows.map((row) => row.id), inFlight: inFlight.rows.map((row) => ({ id: row.id, attempt: 1 })), jobId: job.rows[0]!.id };
+  const job = await client.query<{ id: string }>(
+    "SELECT id::text AS id FROM jobs WHERE org_id = $1 AND status = 'processing' LIMIT 1",
+    [ORG],
+  );
+  return {
+    pending: pending.rows.map((row) => row.id),
+    inFlight: inFlight.rows.map((row) => ({ id: row.id, attempt: 1 })),
+    jobId: job.rows[0]!.id,
+  };
 }
 
 /** Each operation `samples` times, each in a transaction rolled back: median buffers and ms per call, and what it scanned. */
@@ -205,7 +257,11 @@ async function measure(client: pg.Client, state: OpenState, samples: number): Pr
       ms.push(sql.statements.reduce((sum, statement) => sum + statement.ms, 0));
       scans = [...new Set(sql.statements.flatMap((statement) => statement.scans))];
     }
-    const median = (values: number[]) => percentile(values.sort((a, b) => a - b), 0.5);
+    const median = (values: number[]) =>
+      percentile(
+        values.sort((a, b) => a - b),
+        0.5,
+      );
     measured.set(name, { buffers: median(buffers), ms: median(ms), scans });
   }
   return measured;
@@ -218,7 +274,10 @@ async function settle(client: pg.Client): Promise<void> {
 }
 
 export async function benchHistory(options: HistoryBenchOptions): Promise<BenchResult> {
-  const database = await createTestDatabase({ prefix: 'bench_history', serviceDir: path.resolve(__dirname, '../../services/publisher') });
+  const database = await createTestDatabase({
+    prefix: 'bench_history',
+    serviceDir: path.resolve(__dirname, '../../services/publisher'),
+  });
   const client = new pg.Client(database.connection);
   await client.connect();
   try {
@@ -232,7 +291,9 @@ export async function benchHistory(options: HistoryBenchOptions): Promise<BenchR
     await settle(client);
     const fillSeconds = Math.round((Date.now() - started) / 100) / 10;
     const large = await measure(client, state, options.samples);
-    const { rows: [sizes] } = await client.query<{ deliveries: string; jobs: string }>(
+    const {
+      rows: [sizes],
+    } = await client.query<{ deliveries: string; jobs: string }>(
       "SELECT pg_total_relation_size('deliveries') AS deliveries, pg_total_relation_size('jobs') AS jobs",
     );
     const mb = (bytes: string | undefined) => Math.round(Number(bytes) / 1048576);
@@ -258,7 +319,17 @@ export async function benchHistory(options: HistoryBenchOptions): Promise<BenchR
         },
       };
     });
-    return { bench: 'history', params: { small_jobs: options.smallJobs, large_jobs: options.largeJobs, accounts: options.accounts, samples: options.samples, open_jobs: OPEN_JOBS }, figures };
+    return {
+      bench: 'history',
+      params: {
+        small_jobs: options.smallJobs,
+        large_jobs: options.largeJobs,
+        accounts: options.accounts,
+        samples: options.samples,
+        open_jobs: OPEN_JOBS,
+      },
+      figures,
+    };
   } finally {
     await client.end();
     await database.drop();

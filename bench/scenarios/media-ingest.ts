@@ -44,7 +44,6 @@ server.listen(0, '127.0.0.1', () => console.log(server.address().port));
 process.on('SIGTERM', () => { fs.rmSync(dir, { recursive: true, force: true }); process.exit(0); });
 `;
 
-
 /** A phone photo (JPEG), a screenshot-like PNG (which gets a JPEG rendition) and a short clip. */
 async function files(): Promise<UploadFile[]> {
   return [
@@ -92,7 +91,17 @@ async function run(url: string, auth: string, list: UploadFile[], options: Media
 }
 
 const p50s = (latencies: Map<string, number[]>, prefix = '') =>
-  Object.fromEntries([...latencies].map(([kind, values]) => [`${prefix}${kind} p50 ms`, Math.round(percentile(values.sort((a, b) => a - b), 0.5))]));
+  Object.fromEntries(
+    [...latencies].map(([kind, values]) => [
+      `${prefix}${kind} p50 ms`,
+      Math.round(
+        percentile(
+          values.sort((a, b) => a - b),
+          0.5,
+        ),
+      ),
+    ]),
+  );
 
 export async function benchMediaIngest(system: BenchSystem, options: MediaIngestOptions): Promise<BenchResult> {
   const list = await files();
@@ -102,17 +111,27 @@ export async function benchMediaIngest(system: BenchSystem, options: MediaIngest
   if (api.refused.length > 0) throw new Error(`media uploads refused: ${api.refused.slice(0, 5).join(', ')}`);
   return {
     bench: 'media-ingest',
-    params: { uploads: options.uploads, concurrency: options.concurrency, files: list.map((file) => `${file.kind} ${Math.round(file.bytes.length / 1024)} KB`).join(', ') },
-    figures: [{
-      name: 'media ingest: POST /v1/media (JPEG, PNG with rendition, MP4)',
-      value: api.perSecond,
-      unit: 'uploads/s',
-      baseline: baseline.perSecond,
-      baselineName: 'bare node:http writing the bodies to disk',
-      detail: {
-        'MB/s': api.mbPerSecond, 'baseline MB/s': baseline.mbPerSecond, ...p50s(api.latencies), ...p50s(baseline.latencies, 'baseline '),
-        'gateway RSS before MB': rssBefore, 'gateway RSS after MB': system.rss().gateway!,
+    params: {
+      uploads: options.uploads,
+      concurrency: options.concurrency,
+      files: list.map((file) => `${file.kind} ${Math.round(file.bytes.length / 1024)} KB`).join(', '),
+    },
+    figures: [
+      {
+        name: 'media ingest: POST /v1/media (JPEG, PNG with rendition, MP4)',
+        value: api.perSecond,
+        unit: 'uploads/s',
+        baseline: baseline.perSecond,
+        baselineName: 'bare node:http writing the bodies to disk',
+        detail: {
+          'MB/s': api.mbPerSecond,
+          'baseline MB/s': baseline.mbPerSecond,
+          ...p50s(api.latencies),
+          ...p50s(baseline.latencies, 'baseline '),
+          'gateway RSS before MB': rssBefore,
+          'gateway RSS after MB': system.rss().gateway!,
+        },
       },
-    }],
+    ],
   };
 }

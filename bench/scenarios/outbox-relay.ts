@@ -5,7 +5,15 @@
 // gives it, with the same session settings), against publishing the same messages straight to the broker.
 import path from 'node:path';
 import { createEnvelope, systemProbe, type Envelope } from '@svc/contracts';
-import { createPgRawSql, createPrismaAdapter, enqueueOutbox, OutboxRelay, RELAY_SESSION_SETTINGS, type PgConnectionConfig, type RawSql } from '@svc/db';
+import {
+  createPgRawSql,
+  createPrismaAdapter,
+  enqueueOutbox,
+  OutboxRelay,
+  RELAY_SESSION_SETTINGS,
+  type PgConnectionConfig,
+  type RawSql,
+} from '@svc/db';
 import { createLogger } from '@svc/logger';
 import { Broker } from '@svc/messaging';
 import { createTestDatabase, TEST_AMQP_URL, uniqueNamespace } from '@svc/testing';
@@ -30,10 +38,22 @@ const logger = createLogger({ service: 'bench', level: 'silent' });
 
 export async function benchOutboxRelay(options: OutboxRelayBenchOptions): Promise<BenchResult> {
   const { messages } = options;
-  const database = await createTestDatabase({ prefix: 'bench_relay', serviceDir: path.resolve(__dirname, '../../services/accounts') });
+  const database = await createTestDatabase({
+    prefix: 'bench_relay',
+    serviceDir: path.resolve(__dirname, '../../services/accounts'),
+  });
   const prisma = new PrismaClient({ adapter: createPrismaAdapter(database.connection) });
-  const pg = createPgRawSql(database.connection, { max: 2, onIdleError: () => undefined, settings: RELAY_SESSION_SETTINGS });
-  const broker = await Broker.connect({ url: TEST_AMQP_URL, namespace: uniqueNamespace('bench'), service: 'bench', logger });
+  const pg = createPgRawSql(database.connection, {
+    max: 2,
+    onIdleError: () => undefined,
+    settings: RELAY_SESSION_SETTINGS,
+  });
+  const broker = await Broker.connect({
+    url: TEST_AMQP_URL,
+    namespace: uniqueNamespace('bench'),
+    service: 'bench',
+    logger,
+  });
   try {
     await prisma.$executeRawUnsafe(
       `INSERT INTO outbox_messages (id, type, envelope, available_at)
@@ -42,12 +62,14 @@ export async function benchOutboxRelay(options: OutboxRelayBenchOptions): Promis
       options.delayed,
     );
     await prisma.$executeRawUnsafe('VACUUM ANALYZE outbox_messages');
-    const envelopes = (): Envelope[] => Array.from({ length: messages }, (_, n) => createEnvelope(systemProbe, { n }, { orgId: 'o', requestId: null }));
+    const envelopes = (): Envelope[] =>
+      Array.from({ length: messages }, (_, n) => createEnvelope(systemProbe, { n }, { orgId: 'o', requestId: null }));
 
     const direct = await measure(async () => {
       const consumer = await drain(broker, 'bench.direct', messages);
       const batch = envelopes();
-      for (let i = 0; i < messages; i += 100) await Promise.all(batch.slice(i, i + 100).map((envelope) => broker.publishEnvelope(envelope)));
+      for (let i = 0; i < messages; i += 100)
+        await Promise.all(batch.slice(i, i + 100).map((envelope) => broker.publishEnvelope(envelope)));
       await consumer.done;
     }, messages);
     await broker.stopConsuming({ deadlineMs: 1000 });
@@ -70,7 +92,11 @@ export async function benchOutboxRelay(options: OutboxRelayBenchOptions): Promis
           unit: 'msg/s',
           baseline: rate(throughPrisma),
           baselineName: 'the same relay through Prisma, same run',
-          detail: { ...detail(throughPg), ...detail(throughPrisma, 'through Prisma: '), 'delayed rows waiting': options.delayed },
+          detail: {
+            ...detail(throughPg),
+            ...detail(throughPrisma, 'through Prisma: '),
+            'delayed rows waiting': options.delayed,
+          },
         },
         {
           name: `outbox relay on plain pg vs publishing directly`,
@@ -91,12 +117,26 @@ export async function benchOutboxRelay(options: OutboxRelayBenchOptions): Promis
 }
 
 /** Writes the messages in transactions of 100 (through Prisma, the same for both) while `relayDb`'s relay moves them. */
-async function relayPass(broker: Broker, relayDb: RawSql, writer: PrismaClient, connection: PgConnectionConfig, rows: Envelope[], queue: string): Promise<Pass> {
-  const relay = new OutboxRelay({ db: relayDb, publisher: broker, logger, pollIntervalMs: 10, listenConnection: connection });
+async function relayPass(
+  broker: Broker,
+  relayDb: RawSql,
+  writer: PrismaClient,
+  connection: PgConnectionConfig,
+  rows: Envelope[],
+  queue: string,
+): Promise<Pass> {
+  const relay = new OutboxRelay({
+    db: relayDb,
+    publisher: broker,
+    logger,
+    pollIntervalMs: 10,
+    listenConnection: connection,
+  });
   const pass = await measure(async () => {
     const consumer = await drain(broker, queue, rows.length);
     await relay.start();
-    for (let i = 0; i < rows.length; i += 100) await writer.$transaction((tx) => enqueueOutbox(tx, rows.slice(i, i + 100)));
+    for (let i = 0; i < rows.length; i += 100)
+      await writer.$transaction((tx) => enqueueOutbox(tx, rows.slice(i, i + 100)));
     await consumer.done;
   }, rows.length);
   await relay.stop();
@@ -111,7 +151,11 @@ async function measure(run: () => Promise<void>, messages: number): Promise<Pass
   await run();
   const ms = performance.now() - started;
   const used = process.cpuUsage(own);
-  return { ms, processCpuMs: (used.user + used.system) / 1000 / messages, postgresCpuMs: (machineCpu().postgres - machine.postgres) / messages };
+  return {
+    ms,
+    processCpuMs: (used.user + used.system) / 1000 / messages,
+    postgresCpuMs: (machineCpu().postgres - machine.postgres) / messages,
+  };
 }
 
 /** Starts consuming `queue`; `done` resolves once `expected` messages were seen (wrapped, so awaiting the start does not wait for them). */
@@ -119,7 +163,11 @@ async function drain(broker: Broker, queue: string, expected: number): Promise<{
   let seen = 0;
   let resolve!: () => void;
   const done = new Promise<void>((settle) => (resolve = settle));
-  await broker.consume({ queue, messages: [systemProbe], prefetch: 200, handlers: { 'system.probe.v1': async () => void (++seen === expected && resolve()) } });
+  await broker.consume({
+    queue,
+    messages: [systemProbe],
+    prefetch: 200,
+    handlers: { 'system.probe.v1': async () => void (++seen === expected && resolve()) },
+  });
   return { done };
 }
-

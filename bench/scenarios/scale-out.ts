@@ -57,13 +57,21 @@ async function withSystem<T>(options: BenchSystemOptions, use: (system: BenchSys
 
 type Delivered = Omit<Measured, 'acceptRps' | 'acceptDetail'>;
 
-const ACCEPT_DETAIL = ['p99 ms', 'deliveries finished meanwhile', 'gateway cpu ms/req', 'publisher cpu ms/req', 'accounts cpu ms/req'];
+const ACCEPT_DETAIL = [
+  'p99 ms',
+  'deliveries finished meanwhile',
+  'gateway cpu ms/req',
+  'publisher cpu ms/req',
+  'accounts cpu ms/req',
+];
 
 function deliverOn(systemOptions: BenchSystemOptions, options: DeliverOptions): Promise<Delivered> {
   return withSystem(systemOptions, async (system) => {
     const deliver = await benchDeliver(system, options);
     const [delivered, ...rss] = deliver.figures;
-    const cpu = Object.entries(delivered!.detail ?? {}).filter(([key]) => key.includes('cpu ms/delivery') || key.startsWith('machine busy'));
+    const cpu = Object.entries(delivered!.detail ?? {}).filter(
+      ([key]) => key.includes('cpu ms/delivery') || key.startsWith('machine busy'),
+    );
     return {
       deliverRate: delivered!.value,
       deliverSeconds: Number(delivered!.detail?.seconds),
@@ -73,18 +81,24 @@ function deliverOn(systemOptions: BenchSystemOptions, options: DeliverOptions): 
   });
 }
 
-const topologyOf = (replicas: number, env: Record<string, string>): BenchSystemOptions => ({ env, replicas: { publisher: replicas, gateway: replicas } });
+const topologyOf = (replicas: number, env: Record<string, string>): BenchSystemOptions => ({
+  env,
+  replicas: { publisher: replicas, gateway: replicas },
+});
 
-const acceptDetailOf = (figure: BenchFigure) => Object.fromEntries(ACCEPT_DETAIL.map((key) => [key, Number(figure.detail?.[key])]));
+const acceptDetailOf = (figure: BenchFigure) =>
+  Object.fromEntries(ACCEPT_DETAIL.map((key) => [key, Number(figure.detail?.[key])]));
 
 async function measure(replicas: number, options: ScaleOutOptions): Promise<Measured> {
-  const accept = await withSystem(topologyOf(replicas, options.acceptEnv ?? options.env), (system) => benchAccept(system, { ...options.accept, networkLatencyMs: options.latency?.ms }));
+  const accept = await withSystem(topologyOf(replicas, options.acceptEnv ?? options.env), (system) =>
+    benchAccept(system, { ...options.accept, networkLatencyMs: options.latency?.ms }),
+  );
   const [instant, paced] = accept.figures;
   return {
     acceptRps: instant!.value,
     acceptDetail: acceptDetailOf(instant!),
     ...(paced === undefined ? {} : { pacedAccept: { rps: paced.value, detail: acceptDetailOf(paced) } }),
-    ...await deliverOn(topologyOf(replicas, options.env), options.deliver),
+    ...(await deliverOn(topologyOf(replicas, options.env), options.deliver)),
   };
 }
 
@@ -92,7 +106,8 @@ export async function benchScaleOut(options: ScaleOutOptions): Promise<BenchResu
   const single = await measure(1, options);
   const scaled = await measure(options.replicas, options);
   const topology = `${options.replicas} publishers + ${options.replicas} gateways`;
-  const detail = (prefix: string, values: Record<string, number>) => Object.fromEntries(Object.entries(values).map(([key, value]) => [`${prefix} ${key}`, value]));
+  const detail = (prefix: string, values: Record<string, number>) =>
+    Object.fromEntries(Object.entries(values).map(([key, value]) => [`${prefix} ${key}`, value]));
   const figures: BenchFigure[] = [
     {
       name: `scale-out: accept POST /v1/publish, ${topology}`,
@@ -142,12 +157,26 @@ export async function benchScaleOut(options: ScaleOutOptions): Promise<BenchResu
       baseline: slowSingle.deliverRate,
       baselineName: '1 publisher + 1 gateway, same run',
       target: 'throughput grows with replicas',
-      detail: { seconds: slowScaled.deliverSeconds, 'baseline seconds': slowSingle.deliverSeconds, ...slowScaled.deliverCpu, ...detail('baseline', slowSingle.deliverCpu) },
+      detail: {
+        seconds: slowScaled.deliverSeconds,
+        'baseline seconds': slowSingle.deliverSeconds,
+        ...slowScaled.deliverCpu,
+        ...detail('baseline', slowSingle.deliverCpu),
+      },
     });
   }
   return {
     bench: 'scale-out',
-    params: { replicas: options.replicas, ...(options.acceptEnv === undefined ? {} : { accept_env: envParam(options.acceptEnv) }), jobs: options.deliver.jobs, ...(options.latency === undefined ? {} : { latency_ms: options.latency.ms, latency_jobs: options.latency.jobs }), accounts: options.deliver.accounts, connections: options.accept.connections, seconds: options.accept.durationSeconds, env: envParam(options.env) },
+    params: {
+      replicas: options.replicas,
+      ...(options.acceptEnv === undefined ? {} : { accept_env: envParam(options.acceptEnv) }),
+      jobs: options.deliver.jobs,
+      ...(options.latency === undefined ? {} : { latency_ms: options.latency.ms, latency_jobs: options.latency.jobs }),
+      accounts: options.deliver.accounts,
+      connections: options.accept.connections,
+      seconds: options.accept.durationSeconds,
+      env: envParam(options.env),
+    },
     figures,
   };
 }

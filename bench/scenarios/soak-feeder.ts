@@ -10,7 +10,12 @@ import { describeOpenJobs, servicesSaid } from './soak-open-jobs.ts';
 
 /** Deliveries of the organization finished in [from, to), through deliveries_org_id_finished_at_idx (no scan of the table). */
 export async function finishedBetween(publisher: pg.Client, orgId: string, from: Date, to: Date): Promise<number> {
-  const { rows: [row] } = await publisher.query<{ n: string }>('SELECT count(*) AS n FROM deliveries WHERE org_id = $3 AND finished_at >= $1 AND finished_at < $2', [from, to, orgId]);
+  const {
+    rows: [row],
+  } = await publisher.query<{ n: string }>(
+    'SELECT count(*) AS n FROM deliveries WHERE org_id = $3 AND finished_at >= $1 AND finished_at < $2',
+    [from, to, orgId],
+  );
   return Number(row!.n);
 }
 
@@ -44,7 +49,12 @@ export interface SoakFeeder {
  * seconds ahead (rows the scheduler keeps): the soak exercises what grows with use. `publisher` is a
  * client on the system's publisher database.
  */
-export function startFeeder(system: BenchSystem, publisher: pg.Client, accounts: string[], options: FeederOptions): SoakFeeder {
+export function startFeeder(
+  system: BenchSystem,
+  publisher: pg.Client,
+  accounts: string[],
+  options: FeederOptions,
+): SoakFeeder {
   const prefix = uniqueName('soak');
   const jobIds: string[] = [];
   // Asks only about the jobs it still counts as open (primary-key lookups): counting every unfinished
@@ -59,7 +69,11 @@ export function startFeeder(system: BenchSystem, publisher: pg.Client, accounts:
     const n = submitted++;
     const headers: Record<string, string> = { authorization: system.auth, 'content-type': 'application/json' };
     if (n % 10 === 3) headers['idempotency-key'] = `${prefix}-${n}`;
-    const body = { account_ids: accounts, text: `${prefix} #${n}`, ...(n % 10 === 7 ? { scheduled_at: new Date(Date.now() + 2000).toISOString() } : {}) };
+    const body = {
+      account_ids: accounts,
+      text: `${prefix} #${n}`,
+      ...(n % 10 === 7 ? { scheduled_at: new Date(Date.now() + 2000).toISOString() } : {}),
+    };
     const res = await fetch(`${system.api}/v1/publish`, { method: 'POST', headers, body: JSON.stringify(body) });
     if (res.status !== 202) {
       // The systems are deleted when the soak ends: what their services logged is said here or never.
@@ -70,14 +84,18 @@ export function startFeeder(system: BenchSystem, publisher: pg.Client, accounts:
     unfinished.add(id);
   };
   const open = async () => {
-    const { rows } = await publisher.query<{ id: string }>('SELECT id FROM jobs WHERE id = ANY($1::uuid[]) AND finished_at IS NOT NULL', [[...unfinished]]);
+    const { rows } = await publisher.query<{ id: string }>(
+      'SELECT id FROM jobs WHERE id = ANY($1::uuid[]) AND finished_at IS NOT NULL',
+      [[...unfinished]],
+    );
     for (const row of rows) unfinished.delete(row.id);
     return unfinished.size;
   };
   const loop = (async () => {
     while (!stopping) {
       const missing = paused ? 0 : options.backlog - (await open());
-      if (missing > 0) await Promise.all(Array.from({ length: Math.min(missing, options.acceptConcurrency) }, () => submit()));
+      if (missing > 0)
+        await Promise.all(Array.from({ length: Math.min(missing, options.acceptConcurrency) }, () => submit()));
       else await sleep(100);
     }
   })().catch((error: unknown) => {
@@ -96,7 +114,9 @@ export function startFeeder(system: BenchSystem, publisher: pg.Client, accounts:
     while ((await open()) > 0) {
       check();
       if (Date.now() > deadline) {
-        const report = await describeOpenJobs(system, publisher, [...unfinished]).catch((error: unknown) => `(not described: ${String(error)})`);
+        const report = await describeOpenJobs(system, publisher, [...unfinished]).catch(
+          (error: unknown) => `(not described: ${String(error)})`,
+        );
         throw new Error(`the soak's open jobs did not finish in ${timeoutMs / 1000} s\n${report}`);
       }
       await sleep(100);

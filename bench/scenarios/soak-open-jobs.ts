@@ -32,7 +32,10 @@ async function publisherRows(publisher: pg.Client, ids: string[]): Promise<strin
 async function schedulerRows(system: Pick<BenchSystem, 'database'>, ids: string[]): Promise<string[]> {
   const scheduler = await system.database('scheduler');
   try {
-    const { rows } = await scheduler.query(`SELECT job_id, status, run_at, fired_at, redispatches FROM scheduled_jobs WHERE job_id = ANY($1::uuid[])`, [ids]);
+    const { rows } = await scheduler.query(
+      `SELECT job_id, status, run_at, fired_at, redispatches FROM scheduled_jobs WHERE job_id = ANY($1::uuid[])`,
+      [ids],
+    );
     return rows.map((row) => `scheduler ${JSON.stringify(row)}`);
   } finally {
     await scheduler.end();
@@ -55,7 +58,11 @@ function unusualLines(system: Pick<BenchSystem, 'processes'>): string[] {
 }
 
 /** A report of the open jobs (the first JOBS_SHOWN in full), for the error a timed-out drain throws. */
-export async function describeOpenJobs(system: Pick<BenchSystem, 'database' | 'processes'>, publisher: pg.Client, open: string[]): Promise<string> {
+export async function describeOpenJobs(
+  system: Pick<BenchSystem, 'database' | 'processes'>,
+  publisher: pg.Client,
+  open: string[],
+): Promise<string> {
   const shown = open.slice(0, JOBS_SHOWN);
   const sections = await Promise.all([
     publisherRows(publisher, shown),
@@ -72,5 +79,5 @@ export async function describeOpenJobs(system: Pick<BenchSystem, 'database' | 'p
 export function servicesSaid(system: Pick<BenchSystem, 'processes'>): string {
   const lines = unusualLines(system);
   if (lines.length === 0) return 'no service logged a warning, an error or a waiting delivery';
-  return ['the services\' warnings, errors and waiting deliveries (last of each):', ...lines].join('\n');
+  return ["the services' warnings, errors and waiting deliveries (last of each):", ...lines].join('\n');
 }

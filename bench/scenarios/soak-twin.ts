@@ -63,15 +63,25 @@ async function measure(name: TwinWindow['side'], side: TwinSide, seconds: number
   const after = cpuSample(side.cpuMs());
   const deliveries = await finishedBetween(side.publisher, side.orgId, from, to);
   const per = (ms: number) => ms / Math.max(1, deliveries);
-  const processMs = Object.fromEntries(Object.entries(after.processes).map(([name, ms]) => [name, per(ms - (before.processes[name] ?? 0))]));
-  return { side: name, rate: deliveries / ((to.getTime() - from.getTime()) / 1000), machineMs: per(after.busyMs - before.busyMs), processMs };
+  const processMs = Object.fromEntries(
+    Object.entries(after.processes).map(([name, ms]) => [name, per(ms - (before.processes[name] ?? 0))]),
+  );
+  return {
+    side: name,
+    rate: deliveries / ((to.getTime() - from.getTime()) / 1000),
+    machineMs: per(after.busyMs - before.busyMs),
+    processMs,
+  };
 }
 
 /** `publisher 1.9, postgres 2.6, ...`: each process's mean CPU ms per delivery over the windows, largest first. */
 function byProcess(windows: TwinWindow[]): string {
   const names = [...new Set(windows.flatMap((window) => Object.keys(window.processMs)))];
   const means = names.map((name) => [name, mean(windows.map((window) => window.processMs[name] ?? 0))] as const);
-  return means.sort((a, b) => b[1] - a[1]).map(([name, ms]) => `${name} ${ms.toFixed(2)}`).join(', ');
+  return means
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
+    .join(', ');
 }
 
 /**
@@ -82,12 +92,29 @@ function byProcess(windows: TwinWindow[]): string {
  * a twin's, so the mean over all windows favours the aged side; the windows after one of the side's
  * own compare the two in steady state. Undefined until each side has both kinds (two pairs).
  */
-export function afterOwnWindow(windows: TwinWindow[]): { aged: number; twin: number; agedAfterSwitch: number; twinAfterSwitch: number } | undefined {
+export function afterOwnWindow(
+  windows: TwinWindow[],
+): { aged: number; twin: number; agedAfterSwitch: number; twinAfterSwitch: number } | undefined {
   const rates = (side: TwinWindow['side'], own: boolean) =>
-    windows.filter((window, index) => window.side === side && ((index === 0 ? 'twin' : windows[index - 1]!.side) === side) === own).map((window) => window.rate);
-  const [aged, twin, agedAfterSwitch, twinAfterSwitch] = [rates('aged', true), rates('twin', true), rates('aged', false), rates('twin', false)];
-  if (aged.length === 0 || twin.length === 0 || agedAfterSwitch.length === 0 || twinAfterSwitch.length === 0) return undefined;
-  return { aged: mean(aged), twin: mean(twin), agedAfterSwitch: mean(agedAfterSwitch), twinAfterSwitch: mean(twinAfterSwitch) };
+    windows
+      .filter(
+        (window, index) => window.side === side && ((index === 0 ? 'twin' : windows[index - 1]!.side) === side) === own,
+      )
+      .map((window) => window.rate);
+  const [aged, twin, agedAfterSwitch, twinAfterSwitch] = [
+    rates('aged', true),
+    rates('twin', true),
+    rates('aged', false),
+    rates('twin', false),
+  ];
+  if (aged.length === 0 || twin.length === 0 || agedAfterSwitch.length === 0 || twinAfterSwitch.length === 0)
+    return undefined;
+  return {
+    aged: mean(aged),
+    twin: mean(twin),
+    agedAfterSwitch: mean(agedAfterSwitch),
+    twinAfterSwitch: mean(twinAfterSwitch),
+  };
 }
 
 /**
@@ -112,8 +139,14 @@ export async function compareWithTwin(aged: TwinSide, twin: TwinSide, options: T
 
   const of = (name: TwinWindow['side']) => windows.filter((window) => window.side === name);
   const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
-  const [agedRate, twinRate] = [mean(of('aged').map((window) => window.rate)), mean(of('twin').map((window) => window.rate))];
-  const [agedMs, twinMs] = [mean(of('aged').map((window) => window.machineMs)), mean(of('twin').map((window) => window.machineMs))];
+  const [agedRate, twinRate] = [
+    mean(of('aged').map((window) => window.rate)),
+    mean(of('twin').map((window) => window.rate)),
+  ];
+  const [agedMs, twinMs] = [
+    mean(of('aged').map((window) => window.machineMs)),
+    mean(of('twin').map((window) => window.machineMs)),
+  ];
   const steady = afterOwnWindow(windows);
   return {
     name: `soak: the aged system against a fresh twin, ${options.pairs} pairs of ${options.windowSeconds} s windows in turn at the end`,
@@ -133,11 +166,13 @@ export async function compareWithTwin(aged: TwinSide, twin: TwinSide, options: T
         const twinWindow = first!.side === 'twin' ? first! : second!;
         return (agedWindow.rate / twinWindow.rate).toFixed(3);
       }).join(' '),
-      ...(steady === undefined ? {} : {
-        'ratio, each side after a window of its own': (steady.aged / steady.twin).toFixed(3),
-        'rate after a window of its own, aged / twin': `${steady.aged.toFixed(1)} / ${steady.twin.toFixed(1)}`,
-        'rate after the other side\'s window, aged / twin': `${steady.agedAfterSwitch.toFixed(1)} / ${steady.twinAfterSwitch.toFixed(1)}`,
-      }),
+      ...(steady === undefined
+        ? {}
+        : {
+            'ratio, each side after a window of its own': (steady.aged / steady.twin).toFixed(3),
+            'rate after a window of its own, aged / twin': `${steady.aged.toFixed(1)} / ${steady.twin.toFixed(1)}`,
+            "rate after the other side's window, aged / twin": `${steady.agedAfterSwitch.toFixed(1)} / ${steady.twinAfterSwitch.toFixed(1)}`,
+          }),
       'machine cpu ms/delivery aged': round(agedMs, 2),
       'machine cpu ms/delivery twin': round(twinMs, 2),
       // Where the difference is: each process's mean over the side's windows.

@@ -113,7 +113,11 @@ async function analyticsLag(system: BenchSystem): Promise<number | undefined> {
  * A window's CPU per delivery: each process, `machine` (every core's busy time) and `other` (the
  * machine's busy time no process above used: the kernel's own threads and interrupts, other programs).
  */
-function windowCpu(before: CpuSample, after: CpuSample, deliveries: number): Pick<Window, 'cpuPerDelivery' | 'busyPercent'> {
+function windowCpu(
+  before: CpuSample,
+  after: CpuSample,
+  deliveries: number,
+): Pick<Window, 'cpuPerDelivery' | 'busyPercent'> {
   const processes = perDelivery(before.processes, after.processes, deliveries, 0);
   const machine = (after.busyMs - before.busyMs) / Math.max(1, deliveries);
   const other = machine - Object.values(processes).reduce((sum, ms) => sum + ms, 0);
@@ -149,7 +153,9 @@ async function tableReads(db: pg.Client): Promise<Record<string, number>> {
  * (`WAL full pages`): the more distinct pages a delivery's changes touch, the more of them.
  */
 async function bufferCounters(db: pg.Client): Promise<Record<string, number>> {
-  const { rows: [row] } = await db.query<Record<string, string>>(
+  const {
+    rows: [row],
+  } = await db.query<Record<string, string>>(
     `SELECT buffers_alloc AS "buffers allocated", buffers_backend AS "written by backends",
             buffers_clean AS "written by bgwriter", buffers_checkpoint AS "written by checkpoints",
             (SELECT sum(blks_read) FROM pg_stat_database) AS "blocks read",
@@ -178,14 +184,18 @@ async function blocksRead(databases: Map<BenchService, pg.Client>): Promise<Reco
 }
 
 /** The largest tables and indexes of every service's database at the end, in MB: what the buffer cache has to hold. */
-async function largestRelations(databases: Map<BenchService, pg.Client>, count: number): Promise<Record<string, number>> {
+async function largestRelations(
+  databases: Map<BenchService, pg.Client>,
+  count: number,
+): Promise<Record<string, number>> {
   const sizes: [string, number][] = [];
   for (const [service, db] of databases) {
     const { rows } = await db.query<{ name: string; bytes: string }>(
       `SELECT c.relname AS name, pg_relation_size(c.oid) AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND c.relkind IN ('r', 'i', 't')`,
     );
-    for (const row of rows) sizes.push([`${service}.${row.name} MB`, Math.round(Number(row.bytes) / 1024 / 102.4) / 10]);
+    for (const row of rows)
+      sizes.push([`${service}.${row.name} MB`, Math.round(Number(row.bytes) / 1024 / 102.4) / 10]);
   }
   return Object.fromEntries(sizes.sort((a, b) => b[1] - a[1]).slice(0, count));
 }
@@ -193,7 +203,12 @@ async function largestRelations(databases: Map<BenchService, pg.Client>, count: 
 /** A window's statements for the log: their execution per delivery, and the few that took most. */
 function statementsLine(statements: StatementCount[] | undefined): string {
   if (statements === undefined) return '';
-  const top = statements.slice(0, 5).map((statement) => `${statement.calls.toFixed(2)} x ${(statement.ms / Math.max(statement.calls, 1e-9) * 1000).toFixed(0)} us ${statement.query}`);
+  const top = statements
+    .slice(0, 5)
+    .map(
+      (statement) =>
+        `${statement.calls.toFixed(2)} x ${((statement.ms / Math.max(statement.calls, 1e-9)) * 1000).toFixed(0)} us ${statement.query}`,
+    );
   return `, statement execution ms/delivery ${totalMs(statements).toFixed(2)}, most: ${top.join(' | ')}`;
 }
 
@@ -204,7 +219,8 @@ const totalMs = (statements: StatementCount[]) => statements.reduce((sum, statem
  * statements that took most at the end: whether the decay is in the statements, and in which.
  */
 function statementDetail(first: Window, last: Window): Record<string, string | number> {
-  if (first.statements === undefined || last.statements === undefined) return { 'statement execution': 'not measured (pg_stat_statements not loaded)' };
+  if (first.statements === undefined || last.statements === undefined)
+    return { 'statement execution': 'not measured (pg_stat_statements not loaded)' };
   const round = (value: number) => Math.round(value * 1000) / 1000;
   const detail: Record<string, string | number> = {
     'statement execution ms/delivery start': round(totalMs(first.statements)),
@@ -214,19 +230,33 @@ function statementDetail(first: Window, last: Window): Record<string, string | n
   };
   last.statements.slice(0, 5).forEach((statement, index) => {
     const before = first.statements!.find((other) => other.query === statement.query);
-    detail[`statement ${index + 1}`] = `${statement.query}: calls/delivery ${round(before?.calls ?? 0)} -> ${round(statement.calls)}, ms/delivery ${round(before?.ms ?? 0)} -> ${round(statement.ms)}`;
+    detail[`statement ${index + 1}`] =
+      `${statement.query}: calls/delivery ${round(before?.calls ?? 0)} -> ${round(statement.calls)}, ms/delivery ${round(before?.ms ?? 0)} -> ${round(statement.ms)}`;
   });
   return detail;
 }
 
 /** What grew between two samples, per delivery, keeping only what is worth reading. */
-function perDelivery(before: Record<string, number>, after: Record<string, number>, deliveries: number, floor: number): Record<string, number> {
-  const entries = Object.entries(after).map(([key, value]) => [key, (value - (before[key] ?? 0)) / Math.max(1, deliveries)] as const);
-  return Object.fromEntries(entries.filter(([, value]) => value >= floor).map(([key, value]) => [key, Math.round(value * 10) / 10]));
+function perDelivery(
+  before: Record<string, number>,
+  after: Record<string, number>,
+  deliveries: number,
+  floor: number,
+): Record<string, number> {
+  const entries = Object.entries(after).map(
+    ([key, value]) => [key, (value - (before[key] ?? 0)) / Math.max(1, deliveries)] as const,
+  );
+  return Object.fromEntries(
+    entries.filter(([, value]) => value >= floor).map(([key, value]) => [key, Math.round(value * 10) / 10]),
+  );
 }
 
 async function tableStat(db: pg.Client, table: string, column: 'n_dead_tup' | 'n_live_tup'): Promise<number> {
-  const { rows: [stat] } = await db.query<{ n: string | null }>(`SELECT ${column} AS n FROM pg_stat_user_tables WHERE relname = $1`, [table]);
+  const {
+    rows: [stat],
+  } = await db.query<{ n: string | null }>(`SELECT ${column} AS n FROM pg_stat_user_tables WHERE relname = $1`, [
+    table,
+  ]);
   return Number(stat?.n ?? 0);
 }
 
@@ -238,7 +268,10 @@ async function tableRows(databases: Map<BenchService, pg.Client>): Promise<Recor
     const db = databases.get(service)!;
     // PostgreSQL's estimate: its cumulative statistics' inserts less deletes, reset by each vacuum and analyze.
     if (how === 'live rows') rows[`${service}.${table} (estimate)`] = await tableStat(db, table, 'n_live_tup');
-    else rows[`${service}.${table}`] = Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]!.n);
+    else
+      rows[`${service}.${table}`] = Number(
+        (await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]!.n,
+      );
     if (table === 'outbox_messages') rows[`${service}.outbox dead tuples`] = await deadTuples(db, table);
   }
   // Four updates a delivery, none HOT: the dead versions autovacuum has yet to remove.
@@ -250,7 +283,13 @@ async function tableRows(databases: Map<BenchService, pg.Client>): Promise<Recor
  * Starts the twin, connects as many X accounts, runs the comparison, then drains both sides (the aged
  * side's feeder is left paused), checks the twin's posts exactly once and closes it.
  */
-async function againstTwin(aged: BenchSystem, accounts: number, agedSide: { publisher: pg.Client; feeder: SoakFeeder }, load: SoakOptions, options: NonNullable<SoakOptions['twin']>): Promise<BenchFigure> {
+async function againstTwin(
+  aged: BenchSystem,
+  accounts: number,
+  agedSide: { publisher: pg.Client; feeder: SoakFeeder },
+  load: SoakOptions,
+  options: NonNullable<SoakOptions['twin']>,
+): Promise<BenchFigure> {
   const twin = await options.start();
   try {
     const publisher = await twin.database('publisher');
@@ -259,7 +298,13 @@ async function againstTwin(aged: BenchSystem, accounts: number, agedSide: { publ
       const figure = await compareWithTwin(
         { ...agedSide, orgId: aged.orgId, cpuMs: () => aged.cpuMs() },
         { feeder, publisher, orgId: twin.orgId, cpuMs: () => twin.cpuMs() },
-        { pairs: options.pairs, windowSeconds: options.windowSeconds, rampSeconds: options.rampSeconds, settleSeconds: options.settleSeconds, drainTimeoutMs: DRAIN_TIMEOUT_MS },
+        {
+          pairs: options.pairs,
+          windowSeconds: options.windowSeconds,
+          rampSeconds: options.rampSeconds,
+          settleSeconds: options.settleSeconds,
+          drainTimeoutMs: DRAIN_TIMEOUT_MS,
+        },
       );
       // The aged side idle first: the twin's check reads every post its sandbox holds, in this
       // process, where the aged side's sandbox answers too. Otherwise the aged side's calls to X time
@@ -288,13 +333,26 @@ export async function benchSoak(system: BenchSystem, options: SoakOptions): Prom
   }
 }
 
-async function soak(system: BenchSystem, options: SoakOptions, accounts: string[], databases: Map<BenchService, pg.Client>): Promise<BenchResult> {
+async function soak(
+  system: BenchSystem,
+  options: SoakOptions,
+  accounts: string[],
+  databases: Map<BenchService, pg.Client>,
+): Promise<BenchResult> {
   const publisher = databases.get('publisher')!;
   // The server settings a soak's trend depends on, reported with it: without autovacuum every table
   // that churns decays, its naptime bounds how often a table is vacuumed however fast it churns, and
   // a working set that outgrows the buffer cache is another way to decay, and so are old pages
   // written again after each checkpoint (a full-page image in the WAL for each).
-  const { rows: [settings] } = await publisher.query<{ autovacuum: string; naptime: string; shared_buffers: string; checkpoint_timeout: string; max_wal_size: string }>(
+  const {
+    rows: [settings],
+  } = await publisher.query<{
+    autovacuum: string;
+    naptime: string;
+    shared_buffers: string;
+    checkpoint_timeout: string;
+    max_wal_size: string;
+  }>(
     `SELECT current_setting('autovacuum') AS autovacuum, current_setting('autovacuum_naptime') AS naptime, current_setting('shared_buffers') AS shared_buffers,
             current_setting('checkpoint_timeout') AS checkpoint_timeout, current_setting('max_wal_size') AS max_wal_size`,
   );
@@ -332,11 +390,16 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
         readsPerDelivery: perDelivery(readsBefore, readsAfter, deliveries, 0.5),
         buffersPerDelivery: perDelivery(buffersBefore, buffersAfter, deliveries, 0),
         blocksReadPerDelivery: perDelivery(blocksBefore, blocksAfter, deliveries, 0.1),
-        statements: statementsBefore === undefined || statementsAfter === undefined ? undefined : statementsPerDelivery(statementsBefore, statementsAfter, deliveries),
+        statements:
+          statementsBefore === undefined || statementsAfter === undefined
+            ? undefined
+            : statementsPerDelivery(statementsBefore, statementsAfter, deliveries),
         analyticsLagS: await analyticsLag(system),
       };
       windows.push(window);
-      console.log(`soak ${window.endedAtS} s: ${window.rate.toFixed(1)} deliveries/s, cores ${window.busyPercent}% busy, speed probe ${window.probeCpuMs} cpu ms and ${window.probeMemNs?.toFixed(1)} ns/read, analytics lag ${window.analyticsLagS?.toFixed(0) ?? '-'} s, cpu ms/delivery ${JSON.stringify(window.cpuPerDelivery)}, publisher rows read and updated/delivery ${JSON.stringify(window.readsPerDelivery)}, buffers/delivery ${JSON.stringify(window.buffersPerDelivery)}, blocks read/delivery ${JSON.stringify(window.blocksReadPerDelivery)}, ${JSON.stringify(window.rows)}${statementsLine(window.statements)}`);
+      console.log(
+        `soak ${window.endedAtS} s: ${window.rate.toFixed(1)} deliveries/s, cores ${window.busyPercent}% busy, speed probe ${window.probeCpuMs} cpu ms and ${window.probeMemNs?.toFixed(1)} ns/read, analytics lag ${window.analyticsLagS?.toFixed(0) ?? '-'} s, cpu ms/delivery ${JSON.stringify(window.cpuPerDelivery)}, publisher rows read and updated/delivery ${JSON.stringify(window.readsPerDelivery)}, buffers/delivery ${JSON.stringify(window.buffersPerDelivery)}, blocks read/delivery ${JSON.stringify(window.blocksReadPerDelivery)}, ${JSON.stringify(window.rows)}${statementsLine(window.statements)}`,
+      );
       from = to;
       cpuBefore = cpuAfter;
       readsBefore = readsAfter;
@@ -350,10 +413,17 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
   } finally {
     speed.stop();
   }
-  const twinFigure = options.twin === undefined ? [] : [await againstTwin(system, accounts.length, { publisher, feeder }, options, options.twin).catch(async (error: unknown) => {
-    await feeder.stop();
-    throw error;
-  })];
+  const twinFigure =
+    options.twin === undefined
+      ? []
+      : [
+          await againstTwin(system, accounts.length, { publisher, feeder }, options, options.twin).catch(
+            async (error: unknown) => {
+              await feeder.stop();
+              throw error;
+            },
+          ),
+        ];
   // Drain, then exactly once from the network's records.
   const targets = await feeder.finish(DRAIN_TIMEOUT_MS);
   const largest = await largestRelations(databases, 12);
@@ -377,28 +447,40 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
   const [startRate, endRate] = [trend.start, trend.end];
   const [probeStart, probeEnd] = [probed(full.slice(0, span), 'probeCpuMs'), probed(full.slice(-span), 'probeCpuMs')];
   const [memoryStart, memoryEnd] = [probed(full.slice(0, span), 'probeMemNs'), probed(full.slice(-span), 'probeMemNs')];
-  const speedAdjusted = probeStart === undefined || probeEnd === undefined ? {} : {
-    'speed probe cpu ms start': Math.round(probeStart * 10) / 10,
-    'speed probe cpu ms end': Math.round(probeEnd * 10) / 10,
-    'ratio adjusted for the cores\' speed': Math.round(((endRate * probeEnd) / probeStart / startRate) * 1000) / 1000,
-  };
+  const speedAdjusted =
+    probeStart === undefined || probeEnd === undefined
+      ? {}
+      : {
+          'speed probe cpu ms start': Math.round(probeStart * 10) / 10,
+          'speed probe cpu ms end': Math.round(probeEnd * 10) / 10,
+          "ratio adjusted for the cores' speed":
+            Math.round(((endRate * probeEnd) / probeStart / startRate) * 1000) / 1000,
+        };
   // Not folded into a ratio by proportion: how much of a delivery waits on memory is not known (the
   // line beside the probe, below, estimates it from the run's own windows instead).
-  const memorySpeed = memoryStart === undefined || memoryEnd === undefined ? {} : {
-    'memory probe ns/read start': Math.round(memoryStart * 10) / 10,
-    'memory probe ns/read end': Math.round(memoryEnd * 10) / 10,
-  };
+  const memorySpeed =
+    memoryStart === undefined || memoryEnd === undefined
+      ? {}
+      : {
+          'memory probe ns/read start': Math.round(memoryStart * 10) / 10,
+          'memory probe ns/read end': Math.round(memoryEnd * 10) / 10,
+        };
   // The same line with each window's memory probe beside it, read at the probe's mean: how much of
   // the change with time the machine's own swings (a neighbour taking the memory) do not explain.
   const memoryProbes = full.map((window) => window.probeMemNs);
   const besideMemory = (): Record<string, number | string> => {
     if (memoryProbes.some((ns) => ns === undefined)) return {};
     try {
-      const beside = fitTrendBeside(full.map((window) => window.rate), memoryProbes as number[]);
+      const beside = fitTrendBeside(
+        full.map((window) => window.rate),
+        memoryProbes as number[],
+      );
       return {
         'ratio with the memory probe held at its mean': Math.round((beside.end / beside.start) * 1000) / 1000,
         'rate trend beside the memory probe deliveries/s per window': Math.round(beside.slope * 100) / 100,
-        'rate trend beside the memory probe margin': Number.isFinite(beside.margin) ? Math.round(beside.margin * 100) / 100 : '-',
+        'rate trend beside the memory probe margin': Number.isFinite(beside.margin)
+          ? Math.round(beside.margin * 100) / 100
+          : '-',
         'deliveries/s per memory probe ns/read': Math.round(beside.perUnit * 1000) / 1000,
       };
     } catch {
@@ -408,7 +490,10 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
   const startEnd = (name: string, start: Record<string, number>, end: Record<string, number>) =>
     Object.keys({ ...start, ...end }).flatMap((key) => {
       const label = name === '' ? key : `${key} ${name}`;
-      return [[`${label} start`, start[key] ?? 0], [`${label} end`, end[key] ?? 0]];
+      return [
+        [`${label} start`, start[key] ?? 0],
+        [`${label} end`, end[key] ?? 0],
+      ];
     });
   const sizes = Object.fromEntries([
     ...startEnd('', first.rows, last.rows),
@@ -417,32 +502,58 @@ async function soak(system: BenchSystem, options: SoakOptions, accounts: string[
     ...startEnd('buffers/delivery', first.buffersPerDelivery, last.buffersPerDelivery),
     ...startEnd('blocks read/delivery', first.blocksReadPerDelivery, last.blocksReadPerDelivery),
   ]);
-  const figures: BenchFigure[] = [{
-    name: `soak: ${options.minutes} min steady publishing, ${accounts.length} X accounts a job, ${options.backlog} jobs open`,
-    value: endRate,
-    unit: 'deliveries/s at the last window, on a line fitted through every full window',
-    baseline: startRate,
-    baselineName: 'the same line at the first full window of the same run',
-    target: 'ratio >= 0.9 (no decay with use)',
-    detail: {
-      autovacuum: settings!.autovacuum, 'autovacuum naptime': settings!.naptime, 'shared buffers': settings!.shared_buffers,
-      'checkpoint timeout': settings!.checkpoint_timeout, 'max wal size': settings!.max_wal_size, 'window s': options.windowSeconds, windows: windows.length, jobs: feeder.jobs, deliveries: targets,
-      'window rates': windows.map((window) => window.rate.toFixed(1)).join(' '),
-      'window cores busy %': windows.map((window) => window.busyPercent).join(' '),
-      'window machine cpu ms/delivery': windows.map((window) => window.cpuPerDelivery.machine).join(' '),
-      'window speed probe cpu ms': windows.map((window) => window.probeCpuMs ?? '-').join(' '),
-      'window memory probe ns/read': windows.map((window) => window.probeMemNs?.toFixed(1) ?? '-').join(' '),
-      'window blocks read/delivery': windows.map((window) => window.buffersPerDelivery['blocks read'] ?? 0).join(' '),
-      'window analytics background lag s': windows.map((window) => window.analyticsLagS?.toFixed(0) ?? '-').join(' '),
-      ...statementDetail(first, last),
-      // Change per window, and two standard errors of it: a slope inside the margin is noise.
-      'rate trend deliveries/s per window': Math.round(trend.slope * 100) / 100,
-      'rate trend margin': Number.isFinite(trend.margin) ? Math.round(trend.margin * 100) / 100 : '-',
-      [`mean of the first ${span} full windows`]: Math.round(mean(full.slice(0, span).map((window) => window.rate)) * 10) / 10,
-      [`mean of the last ${span} windows`]: Math.round(mean(full.slice(-span).map((window) => window.rate)) * 10) / 10,
-      ...speedAdjusted, ...memorySpeed, ...besideMemory(),
-      'min window rate': Math.min(...full.map((window) => window.rate)), ...sizes, ...largest,
+  const figures: BenchFigure[] = [
+    {
+      name: `soak: ${options.minutes} min steady publishing, ${accounts.length} X accounts a job, ${options.backlog} jobs open`,
+      value: endRate,
+      unit: 'deliveries/s at the last window, on a line fitted through every full window',
+      baseline: startRate,
+      baselineName: 'the same line at the first full window of the same run',
+      target: 'ratio >= 0.9 (no decay with use)',
+      detail: {
+        autovacuum: settings!.autovacuum,
+        'autovacuum naptime': settings!.naptime,
+        'shared buffers': settings!.shared_buffers,
+        'checkpoint timeout': settings!.checkpoint_timeout,
+        'max wal size': settings!.max_wal_size,
+        'window s': options.windowSeconds,
+        windows: windows.length,
+        jobs: feeder.jobs,
+        deliveries: targets,
+        'window rates': windows.map((window) => window.rate.toFixed(1)).join(' '),
+        'window cores busy %': windows.map((window) => window.busyPercent).join(' '),
+        'window machine cpu ms/delivery': windows.map((window) => window.cpuPerDelivery.machine).join(' '),
+        'window speed probe cpu ms': windows.map((window) => window.probeCpuMs ?? '-').join(' '),
+        'window memory probe ns/read': windows.map((window) => window.probeMemNs?.toFixed(1) ?? '-').join(' '),
+        'window blocks read/delivery': windows.map((window) => window.buffersPerDelivery['blocks read'] ?? 0).join(' '),
+        'window analytics background lag s': windows.map((window) => window.analyticsLagS?.toFixed(0) ?? '-').join(' '),
+        ...statementDetail(first, last),
+        // Change per window, and two standard errors of it: a slope inside the margin is noise.
+        'rate trend deliveries/s per window': Math.round(trend.slope * 100) / 100,
+        'rate trend margin': Number.isFinite(trend.margin) ? Math.round(trend.margin * 100) / 100 : '-',
+        [`mean of the first ${span} full windows`]:
+          Math.round(mean(full.slice(0, span).map((window) => window.rate)) * 10) / 10,
+        [`mean of the last ${span} windows`]:
+          Math.round(mean(full.slice(-span).map((window) => window.rate)) * 10) / 10,
+        ...speedAdjusted,
+        ...memorySpeed,
+        ...besideMemory(),
+        'min window rate': Math.min(...full.map((window) => window.rate)),
+        ...sizes,
+        ...largest,
+      },
     },
-  }, ...twinFigure];
-  return { bench: 'soak', params: { minutes: options.minutes, window_s: options.windowSeconds, accounts: options.accounts, backlog: options.backlog, accept_concurrency: options.acceptConcurrency }, figures };
+    ...twinFigure,
+  ];
+  return {
+    bench: 'soak',
+    params: {
+      minutes: options.minutes,
+      window_s: options.windowSeconds,
+      accounts: options.accounts,
+      backlog: options.backlog,
+      accept_concurrency: options.acceptConcurrency,
+    },
+    figures,
+  };
 }

@@ -65,23 +65,38 @@ async function plainLoop(url: string, body: string, count: number, concurrency: 
   let next = 0;
   const post = () =>
     new Promise<void>((resolve, reject) => {
-      const req = http.request(url, { method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } }, (res) => {
-        res.resume();
-        res.on('end', resolve);
-      });
+      const req = http.request(
+        url,
+        {
+          method: 'POST',
+          agent,
+          headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', resolve);
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < count) {
-      next += 1;
-      await post();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        next += 1;
+        await post();
+      }
+    }),
+  );
   agent.destroy();
 }
 
-interface DbStats { xact_commit: number; tup_inserted: number; tup_updated: number; tup_fetched: number }
+interface DbStats {
+  xact_commit: number;
+  tup_inserted: number;
+  tup_updated: number;
+  tup_fetched: number;
+}
 
 /** Counters of one database. Backends report theirs at most once a second and on exit, so read after the dispatcher stopped. */
 async function dbStats(database: string): Promise<DbStats> {
@@ -94,7 +109,12 @@ async function dbStats(database: string): Promise<DbStats> {
     );
     const row = rows[0];
     if (row === undefined) throw new Error(`no statistics for database ${database}`);
-    return { xact_commit: Number(row.xact_commit), tup_inserted: Number(row.tup_inserted), tup_updated: Number(row.tup_updated), tup_fetched: Number(row.tup_fetched) };
+    return {
+      xact_commit: Number(row.xact_commit),
+      tup_inserted: Number(row.tup_inserted),
+      tup_updated: Number(row.tup_updated),
+      tup_fetched: Number(row.tup_fetched),
+    };
   } finally {
     await client.end();
   }
@@ -107,7 +127,10 @@ async function queueDepthSampler(queue: string): Promise<{ peak: () => number; s
   let peak = 0;
   let sampling = Promise.resolve();
   const timer = setInterval(() => {
-    sampling = channel.checkQueue(queue).then((ok) => void (peak = Math.max(peak, ok.messageCount)), () => undefined);
+    sampling = channel.checkQueue(queue).then(
+      (ok) => void (peak = Math.max(peak, ok.messageCount)),
+      () => undefined,
+    );
   }, 200);
   return {
     peak: () => peak,
@@ -150,36 +173,69 @@ export async function benchWebhooks(options: WebhooksOptions): Promise<BenchResu
   await new Promise<void>((resolve) => sink.server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(sink.server.address() as AddressInfo).port}/hook`;
   const broker = await Broker.connect({ url: TEST_AMQP_URL, namespace, service: 'bench', logger });
-  const child = spawn(process.execPath, [...serviceNodeFlags('webhook-dispatcher'), ...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : []), main], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      NODE_OPTIONS: options.nodeOptions ?? '',
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      AMQP_URL: TEST_AMQP_URL,
-      AMQP_NAMESPACE: namespace,
-      DATABASE_URL: TEST_DATABASE_URL,
-      DATABASE_NAME: database,
-      PROBE_PORT: '0',
-      VAULT_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
-      ALLOW_PRIVATE_URLS: 'true',
-      WEBHOOK_CONCURRENCY: String(concurrency * 2),
-      WEBHOOK_ENDPOINT_CONCURRENCY: String(concurrency),
+  const child = spawn(
+    process.execPath,
+    [
+      ...serviceNodeFlags('webhook-dispatcher'),
+      ...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : []),
+      main,
+    ],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: {
+        ...process.env,
+        NODE_OPTIONS: options.nodeOptions ?? '',
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'warn',
+        AMQP_URL: TEST_AMQP_URL,
+        AMQP_NAMESPACE: namespace,
+        DATABASE_URL: TEST_DATABASE_URL,
+        DATABASE_NAME: database,
+        PROBE_PORT: '0',
+        VAULT_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
+        ALLOW_PRIVATE_URLS: 'true',
+        WEBHOOK_CONCURRENCY: String(concurrency * 2),
+        WEBHOOK_ENDPOINT_CONCURRENCY: String(concurrency),
+      },
     },
-  });
+  );
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(child.pid!))), 100);
   try {
     await untilReady(broker, child);
-    const endpoint = await broker.rpc(webhooksCreate, { url, events: ['post.published'] }, { orgId: 'org_bench', requestId: null });
+    const endpoint = await broker.rpc(
+      webhooksCreate,
+      { url, events: ['post.published'] },
+      { orgId: 'org_bench', requestId: null },
+    );
     const event = (n: number) => ({
-      id: `post_${n}`, job_id: `post_${n}`, status: 'published' as const, account_ids: ['acc_1'], platforms: ['x' as const],
-      text: `benchmark post ${n}`, scheduled_at: null, error_message: null,
-      results: [{ account_id: 'acc_1', provider: 'x' as const, status: 'published' as const, platform_post_id: `p_${n}`, platform_post_url: null, error_code: null, error_message: null }],
+      id: `post_${n}`,
+      job_id: `post_${n}`,
+      status: 'published' as const,
+      account_ids: ['acc_1'],
+      platforms: ['x' as const],
+      text: `benchmark post ${n}`,
+      scheduled_at: null,
+      error_message: null,
+      results: [
+        {
+          account_id: 'acc_1',
+          provider: 'x' as const,
+          status: 'published' as const,
+          platform_post_id: `p_${n}`,
+          platform_post_url: null,
+          error_code: null,
+          error_message: null,
+        },
+      ],
     });
-    const body = JSON.stringify({ id: endpoint.id, type: 'post.published', created_at: new Date().toISOString(), data: event(0) });
+    const body = JSON.stringify({
+      id: endpoint.id,
+      type: 'post.published',
+      created_at: new Date().toISOString(),
+      data: event(0),
+    });
 
     // Baseline: the same number of POSTs of a same-sized body, `concurrency` at a time.
     let done = sink.expect(N);
@@ -196,7 +252,11 @@ export async function benchWebhooks(options: WebhooksOptions): Promise<BenchResu
     done = sink.expect(N);
     started = performance.now();
     for (let i = 0; i < N; i += 200) {
-      await Promise.all(Array.from({ length: Math.min(200, N - i) }, (_, k) => broker.publish(postPublished, event(i + k), { orgId: 'org_bench', requestId: null })));
+      await Promise.all(
+        Array.from({ length: Math.min(200, N - i) }, (_, k) =>
+          broker.publish(postPublished, event(i + k), { orgId: 'org_bench', requestId: null }),
+        ),
+      );
     }
     const publishedMs = performance.now() - started;
     await done;
@@ -209,7 +269,13 @@ export async function benchWebhooks(options: WebhooksOptions): Promise<BenchResu
 
     return {
       bench: 'webhooks',
-      params: { events: N, endpoints: 1, concurrency, ...(options.dispatcherMain ? { dispatcher: options.dispatcherMain } : {}), ...(options.nodeOptions ? { node_options: options.nodeOptions } : {}) },
+      params: {
+        events: N,
+        endpoints: 1,
+        concurrency,
+        ...(options.dispatcherMain ? { dispatcher: options.dispatcherMain } : {}),
+        ...(options.nodeOptions ? { node_options: options.nodeOptions } : {}),
+      },
       figures: [
         {
           name: `webhooks: ${N} events to one endpoint, published to received`,
@@ -219,7 +285,7 @@ export async function benchWebhooks(options: WebhooksOptions): Promise<BenchResu
           baselineName: `plain keep-alive POST loop, ${concurrency} in flight`,
           target: '>= 1,000 deliveries/s',
           detail: {
-            'seconds': dispatchMs / 1000,
+            seconds: dispatchMs / 1000,
             'published in s': publishedMs / 1000,
             'db transactions per delivery': perDelivery('xact_commit'),
             'rows inserted per delivery': perDelivery('tup_inserted'),

@@ -13,7 +13,12 @@ import { serviceQueues, TEST_DATABASE_URL, uniqueName, uniqueNamespace } from '@
 import { SignJWT } from 'jose';
 import pg from 'pg';
 import { startSandbox, testProviders, type RunningSandbox } from '../../libs/providers/test/support/sandbox.ts';
-import { freePort, signalServiceProcess, startServiceProcess, type ServiceProcess } from '../../test/support/service-process.ts';
+import {
+  freePort,
+  signalServiceProcess,
+  startServiceProcess,
+  type ServiceProcess,
+} from '../../test/support/service-process.ts';
 import { harnessEnv, JWT_SECRET } from '../../test/support/system-harness.ts';
 
 /**
@@ -22,7 +27,15 @@ import { harnessEnv, JWT_SECRET } from '../../test/support/system-harness.ts';
  * analytics-sync, which do their share of the work on the same cores; billing idles, but its RSS is
  * measured too.
  */
-export const BENCH_SERVICES = ['gateway', 'accounts', 'publisher', 'scheduler', 'webhook-dispatcher', 'analytics-sync', 'billing'] as const;
+export const BENCH_SERVICES = [
+  'gateway',
+  'accounts',
+  'publisher',
+  'scheduler',
+  'webhook-dispatcher',
+  'analytics-sync',
+  'billing',
+] as const;
 export type BenchService = (typeof BENCH_SERVICES)[number];
 
 export interface BenchSystem {
@@ -74,7 +87,8 @@ const DELIVERER_NICE = 10;
 /** BENCH_PUBLISHER_ROLES (`together` unless it says `apart`). */
 export function publisherRolesFromEnv(): PublisherRoles {
   const roles = process.env.BENCH_PUBLISHER_ROLES ?? 'together';
-  if (roles !== 'apart' && roles !== 'together') throw new Error(`BENCH_PUBLISHER_ROLES is "${roles}": apart or together`);
+  if (roles !== 'apart' && roles !== 'together')
+    throw new Error(`BENCH_PUBLISHER_ROLES is "${roles}": apart or together`);
   return roles;
 }
 
@@ -98,12 +112,17 @@ export function byService(perInstance: Record<string, number>): Record<BenchServ
  * measure one setting against the defaults without editing a benchmark.
  */
 export function serviceEnvFromEnv(): Record<string, string> {
-  const pairs = (process.env.BENCH_SERVICE_ENV ?? '').split(',').map((pair) => pair.trim()).filter(Boolean);
-  return Object.fromEntries(pairs.map((pair) => {
-    const at = pair.indexOf('=');
-    if (at < 1) throw new Error(`BENCH_SERVICE_ENV: "${pair}" is not NAME=value`);
-    return [pair.slice(0, at), pair.slice(at + 1)];
-  }));
+  const pairs = (process.env.BENCH_SERVICE_ENV ?? '')
+    .split(',')
+    .map((pair) => pair.trim())
+    .filter(Boolean);
+  return Object.fromEntries(
+    pairs.map((pair) => {
+      const at = pair.indexOf('=');
+      if (at < 1) throw new Error(`BENCH_SERVICE_ENV: "${pair}" is not NAME=value`);
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    }),
+  );
 }
 
 /**
@@ -117,14 +136,19 @@ export function oneOrganizationEnv(): Record<string, string> {
 
 /** An environment as recorded in a result's params: `NAME=value,...`. */
 export function envParam(env: Record<string, string>): string {
-  return Object.entries(env).map(([name, value]) => `${name}=${value}`).join(',');
+  return Object.entries(env)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(',');
 }
 
 /** `BENCH_PROFILE=<dir>` and `BENCH_PROFILE_SERVICES=gateway,publisher` (every service when unset), as options. */
 export function profileOptionsFromEnv(): Pick<BenchSystemOptions, 'profileDir' | 'profileServices'> {
   const dir = process.env.BENCH_PROFILE;
   if (!dir) return {};
-  const names = (process.env.BENCH_PROFILE_SERVICES ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const names = (process.env.BENCH_PROFILE_SERVICES ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = names.filter((name) => !(BENCH_SERVICES as readonly string[]).includes(name));
   if (unknown.length > 0) throw new Error(`BENCH_PROFILE_SERVICES names no bench service: ${unknown.join(', ')}`);
   return { profileDir: dir, ...(names.length === 0 ? {} : { profileServices: names as BenchService[] }) };
@@ -166,15 +190,22 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
   // ready: a port chosen ahead for them was once taken meanwhile by a service's probe server.
   const api = `http://127.0.0.1:${await freePort()}`;
   const apis = [api];
-  const env = harnessEnv(namespace, sandbox.baseUrl, { dir: mediaDir, publicBaseUrl: api }, {
-    LOG_LEVEL: 'info',
-    // Limits out of the way: the benchmarks measure throughput, not the limits.
-    RATE_LIMIT_PER_KEY: '100000000', RATE_LIMIT_PER_ORG: '100000000', RATE_LIMIT_PER_ADDRESS: '100000000',
-    PLAN_FREE_POSTS_PER_MONTH: '100000000',
-    PLAN_FREE_CONNECTED_ACCOUNTS: '100000',
-    RPC_TIMEOUT_MS: '30000',
-    ...options.env,
-  });
+  const env = harnessEnv(
+    namespace,
+    sandbox.baseUrl,
+    { dir: mediaDir, publicBaseUrl: api },
+    {
+      LOG_LEVEL: 'info',
+      // Limits out of the way: the benchmarks measure throughput, not the limits.
+      RATE_LIMIT_PER_KEY: '100000000',
+      RATE_LIMIT_PER_ORG: '100000000',
+      RATE_LIMIT_PER_ADDRESS: '100000000',
+      PLAN_FREE_POSTS_PER_MONTH: '100000000',
+      PLAN_FREE_CONNECTED_ACCOUNTS: '100000',
+      RPC_TIMEOUT_MS: '30000',
+      ...options.env,
+    },
+  );
   // The test harness shrinks the database pools so two test systems fit at once; a benchmark
   // measures each service with its own defaults (the publisher's 16 + 24 for deliveries, the others' 10).
   if (options.env?.DB_POOL_MAX === undefined) delete env.DB_POOL_MAX;
@@ -205,9 +236,14 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
         const res = await fetch(`${api}/v1/accounts`, {
           method: 'POST',
           headers: { authorization: system.auth, 'content-type': 'application/json' },
-          body: JSON.stringify({ provider: 'x', platform_account_id: profile.platformAccountId, credentials: { access_token: token } }),
+          body: JSON.stringify({
+            provider: 'x',
+            platform_account_id: profile.platformAccountId,
+            credentials: { access_token: token },
+          }),
         });
-        if (res.status !== 201) throw new Error(`connecting X account ${i} answered ${res.status}: ${await res.text()}`);
+        if (res.status !== 201)
+          throw new Error(`connecting X account ${i} answered ${res.status}: ${await res.text()}`);
         ids.push(((await res.json()) as { id: string }).id);
       }
       return ids;
@@ -217,10 +253,17 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
     close: async () => {
       // SIGTERM, not SIGKILL: a graceful exit is when node writes the --cpu-prof profile.
       await Promise.all([...processes.values()].map((service) => signalServiceProcess(service, 'SIGTERM')));
-      const broker = await Broker.connect({ url: env.AMQP_URL!, namespace, service: 'bench', logger: createLogger({ service: 'bench', level: 'silent' }) });
+      const broker = await Broker.connect({
+        url: env.AMQP_URL!,
+        namespace,
+        service: 'bench',
+        logger: createLogger({ service: 'bench', level: 'silent' }),
+      });
       await broker.deleteTopology({ queues: serviceQueues(BENCH_SERVICES) });
       await broker.close();
-      await Promise.all(BENCH_SERVICES.map((name) => dropDatabase(connectionConfig(TEST_DATABASE_URL, databaseOf(name)))));
+      await Promise.all(
+        BENCH_SERVICES.map((name) => dropDatabase(connectionConfig(TEST_DATABASE_URL, databaseOf(name)))),
+      );
       await sandbox.close();
       await rm(mediaDir, { recursive: true, force: true });
     },
@@ -229,11 +272,22 @@ export async function startBenchSystem(options: BenchSystemOptions = {}): Promis
   const start = async (name: BenchService, replica = 1, delivering = false) => {
     const instance = instanceName(delivering ? 'publisher-deliver' : name, replica);
     // Named after the instance (node's default name says only the date and pid).
-    const dir = options.profileDir !== undefined && (options.profileServices ?? BENCH_SERVICES).includes(name) ? options.profileDir : undefined;
-    const nodeArgs = dir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${instance}.${Date.now()}.cpuprofile`];
+    const dir =
+      options.profileDir !== undefined && (options.profileServices ?? BENCH_SERVICES).includes(name)
+        ? options.profileDir
+        : undefined;
+    const nodeArgs =
+      dir === undefined
+        ? []
+        : ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${instance}.${Date.now()}.cpuprofile`];
     const port: Record<string, string> = name === 'gateway' ? { PORT: replica === 1 ? new URL(api).port : '0' } : {};
-    const roles: Record<string, string> = name === 'publisher' && apart ? { PUBLISHER_ROLES: delivering ? 'deliver' : 'accept' } : {};
-    const started = await startServiceProcess(name, { ...env, ...port, ...roles, DATABASE_NAME: databaseOf(name) }, nodeArgs);
+    const roles: Record<string, string> =
+      name === 'publisher' && apart ? { PUBLISHER_ROLES: delivering ? 'deliver' : 'accept' } : {};
+    const started = await startServiceProcess(
+      name,
+      { ...env, ...port, ...roles, DATABASE_NAME: databaseOf(name) },
+      nodeArgs,
+    );
     if (delivering) os.setPriority(started.child.pid!, DELIVERER_NICE);
     processes.set(instance, started);
     if (name === 'gateway' && replica > 1) apis[replica - 1] = `http://127.0.0.1:${started.port}`;

@@ -48,7 +48,12 @@ function cpuMsOf(work) {
 let slot = 0;
 function sample() {
   const cpuMs = cpuMsOf(compute);
-  const memNs = (cpuMsOf(() => { slot = chase(slot); }) * 1e6) / READS;
+  const memNs =
+    (cpuMsOf(() => {
+      slot = chase(slot);
+    }) *
+      1e6) /
+    READS;
   process.stdout.write(`${JSON.stringify({ at: Date.now(), cpuMs, memNs })}\n`);
 }
 

@@ -23,7 +23,9 @@ export interface CpuSpeedProbe {
  * (it first fills 64 MB for its memory reads, a second or two on a busy machine).
  */
 export async function startCpuSpeedProbe(intervalMs: number): Promise<CpuSpeedProbe> {
-  const child = spawn(process.execPath, [path.join(__dirname, 'cpu-speed-probe.cjs'), String(intervalMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(__dirname, 'cpu-speed-probe.cjs'), String(intervalMs)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const samples: SpeedSample[] = [];
   await new Promise<void>((resolve, reject) => {
     child.once('error', reject);
@@ -35,7 +37,10 @@ export async function startCpuSpeedProbe(intervalMs: number): Promise<CpuSpeedPr
   });
   return {
     medianBetween(measure, fromMs, toMs) {
-      const values = samples.filter((sample) => sample.at >= fromMs && sample.at < toMs).map((sample) => sample[measure]).sort((a, b) => a - b);
+      const values = samples
+        .filter((sample) => sample.at >= fromMs && sample.at < toMs)
+        .map((sample) => sample[measure])
+        .sort((a, b) => a - b);
       return values.length === 0 ? undefined : values[Math.floor(values.length / 2)];
     },
     stop: () => void child.kill(),

@@ -20,7 +20,12 @@ export interface MachineCpu {
 }
 
 function cores(): { busyMs: number; totalMs: number } {
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
   const total = user! + nice! + system! + idle! + iowait! + irq! + softirq! + steal!;
   return { busyMs: (total - idle! - iowait!) * TICK_MS, totalMs: total * TICK_MS };
 }
@@ -34,7 +39,11 @@ function cores(): { busyMs: number; totalMs: number } {
 function cpuMsWithChildren(pid: string): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // Fields after the command name (which may hold spaces), counted from its closing parenthesis.
-  const [utime, stime, cutime, cstime] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 15).map(Number);
+  const [utime, stime, cutime, cstime] = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .slice(11, 15)
+    .map(Number);
   return (utime! + stime! + cutime! + cstime!) * TICK_MS;
 }
 
@@ -54,7 +63,13 @@ function byCommand(name: string): number {
 
 export function machineCpu(): MachineCpu {
   const usage = process.cpuUsage();
-  return { ...cores(), postgres: byCommand('postgres'), rabbitmq: byCommand('beam.smp'), redis: byCommand('redis-server'), bench: (usage.user + usage.system) / 1000 };
+  return {
+    ...cores(),
+    postgres: byCommand('postgres'),
+    rabbitmq: byCommand('beam.smp'),
+    redis: byCommand('redis-server'),
+    bench: (usage.user + usage.system) / 1000,
+  };
 }
 
 export interface CpuSample {
@@ -71,12 +86,20 @@ export function cpuSample(services: Record<string, number>): CpuSample {
 }
 
 /** How busy the cores were between two samples, in % of all of them (one decimal). */
-export function busyPercent(before: Pick<MachineCpu, 'busyMs' | 'totalMs'>, after: Pick<MachineCpu, 'busyMs' | 'totalMs'>): number {
+export function busyPercent(
+  before: Pick<MachineCpu, 'busyMs' | 'totalMs'>,
+  after: Pick<MachineCpu, 'busyMs' | 'totalMs'>,
+): number {
   return Math.round(((after.busyMs - before.busyMs) / Math.max(1, after.totalMs - before.totalMs)) * 1000) / 10;
 }
 
 /** The machine's CPU between two samples, per unit of work (e.g. per delivery), as benchmark detail. */
-export function machineCpuDetail(before: MachineCpu, after: MachineCpu, units: number, unit: string): Record<string, number> {
+export function machineCpuDetail(
+  before: MachineCpu,
+  after: MachineCpu,
+  units: number,
+  unit: string,
+): Record<string, number> {
   const per = (key: keyof MachineCpu) => Math.round(((after[key] - before[key]) / Math.max(1, units)) * 100) / 100;
   return {
     [`machine busy % of ${os.cpus().length} cores`]: busyPercent(before, after),

@@ -6,9 +6,13 @@ const fs = require('node:fs');
 const v8 = require('node:v8');
 
 const mb = (bytes) => (bytes / 1048576).toFixed(1);
-const spaces = () => Object.fromEntries(v8.getHeapSpaceStatistics().map((space) => [space.space_name.replace('_space', ''), mb(space.space_size)]));
+const spaces = () =>
+  Object.fromEntries(
+    v8.getHeapSpaceStatistics().map((space) => [space.space_name.replace('_space', ''), mb(space.space_size)]),
+  );
 const sample = () => ({ ...process.memoryUsage(), spaces: spaces() });
-const format = (m) => `rss ${mb(m.rss)} heapUsed ${mb(m.heapUsed)} heapTotal ${mb(m.heapTotal)} external ${mb(m.external)} arrayBuffers ${mb(m.arrayBuffers)} spaces ${JSON.stringify(m.spaces)}`;
+const format = (m) =>
+  `rss ${mb(m.rss)} heapUsed ${mb(m.heapUsed)} heapTotal ${mb(m.heapTotal)} external ${mb(m.external)} arrayBuffers ${mb(m.arrayBuffers)} spaces ${JSON.stringify(m.spaces)}`;
 
 const started = Date.now();
 let idle = null;
@@ -20,5 +24,8 @@ setInterval(() => {
 }, 100).unref();
 process.on('exit', () => {
   const name = `${process.pid} ${process.argv.slice(1).join(' ')}`;
-  fs.appendFileSync(process.env.MEMORY_LOG_FILE ?? '/tmp/memory-log.txt', `[${name}] idle: ${idle === null ? '-' : format(idle)}\n[${name}] peak: ${format(peak)}\n`);
+  fs.appendFileSync(
+    process.env.MEMORY_LOG_FILE ?? '/tmp/memory-log.txt',
+    `[${name}] idle: ${idle === null ? '-' : format(idle)}\n[${name}] peak: ${format(peak)}\n`,
+  );
 });

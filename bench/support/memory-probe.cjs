@@ -15,7 +15,10 @@ const mb = (bytes) => (bytes / 1048576).toFixed(1);
 
 async function main() {
   const db = load('@svc/db');
-  const connection = db.connectionConfig(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432', 'postgres');
+  const connection = db.connectionConfig(
+    process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432',
+    'postgres',
+  );
   load('@svc/runtime');
   load(path.join(service, 'dist/wiring.js'));
   if (stage === 'pg-query') {
@@ -30,7 +33,9 @@ async function main() {
   global.gc?.();
   await new Promise((resolve) => setTimeout(resolve, 300));
   const m = process.memoryUsage();
-  console.log(`${stage.padEnd(13)} rss ${mb(m.rss)} MB, heap used ${mb(m.heapUsed)} / total ${mb(m.heapTotal)}, external ${mb(m.external)}, array buffers ${mb(m.arrayBuffers)}`);
+  console.log(
+    `${stage.padEnd(13)} rss ${mb(m.rss)} MB, heap used ${mb(m.heapUsed)} / total ${mb(m.heapTotal)}, external ${mb(m.external)}, array buffers ${mb(m.arrayBuffers)}`,
+  );
   process.exit(0);
 }
 main();

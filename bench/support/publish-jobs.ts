@@ -11,14 +11,20 @@ export interface JobRequest {
 export async function publishJobs(system: BenchSystem, requests: JobRequest[], concurrency: number): Promise<string[]> {
   const ids: string[] = new Array(requests.length);
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(concurrency, requests.length) }, async () => {
-    while (next < requests.length) {
-      const n = next++;
-      const res = await fetch(`${system.apis[n % system.apis.length]}/v1/publish`, { method: 'POST', headers: { authorization: system.auth, 'content-type': 'application/json' }, body: JSON.stringify(requests[n]) });
-      if (res.status !== 202) throw new Error(`job ${n} was not accepted: ${res.status} ${await res.text()}`);
-      ids[n] = ((await res.json()) as { job_id: string }).job_id;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, requests.length) }, async () => {
+      while (next < requests.length) {
+        const n = next++;
+        const res = await fetch(`${system.apis[n % system.apis.length]}/v1/publish`, {
+          method: 'POST',
+          headers: { authorization: system.auth, 'content-type': 'application/json' },
+          body: JSON.stringify(requests[n]),
+        });
+        if (res.status !== 202) throw new Error(`job ${n} was not accepted: ${res.status} ${await res.text()}`);
+        ids[n] = ((await res.json()) as { job_id: string }).job_id;
+      }
+    }),
+  );
   return ids;
 }
 

@@ -44,11 +44,19 @@ export function percentile(sorted: number[], p: number): number {
 
 /** One printable line per figure: value, baseline and their ratio. */
 export function describe(result: BenchResult): string {
-  const lines = [`${result.bench} (${Object.entries(result.params).map(([k, v]) => `${k}=${v}`).join(', ')})`];
+  const lines = [
+    `${result.bench} (${Object.entries(result.params)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ')})`,
+  ];
   for (const figure of result.figures) {
     let line = `  ${figure.name}: ${round(figure.value)} ${figure.unit}`;
-    if (figure.baseline !== undefined) line += `; baseline (${figure.baselineName ?? 'baseline'}) ${round(figure.baseline)} ${figure.unit}; ratio ${(figure.value / figure.baseline).toFixed(3)}`;
-    if (figure.detail) line += `; ${Object.entries(figure.detail).map(([k, v]) => `${k} ${typeof v === 'number' ? round(v) : v}`).join(', ')}`;
+    if (figure.baseline !== undefined)
+      line += `; baseline (${figure.baselineName ?? 'baseline'}) ${round(figure.baseline)} ${figure.unit}; ratio ${(figure.value / figure.baseline).toFixed(3)}`;
+    if (figure.detail)
+      line += `; ${Object.entries(figure.detail)
+        .map(([k, v]) => `${k} ${typeof v === 'number' ? round(v) : v}`)
+        .join(', ')}`;
     lines.push(line);
   }
   return lines.join('\n');

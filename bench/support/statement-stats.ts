@@ -32,10 +32,17 @@ export async function statementCounters(db: pg.Client): Promise<StatementCounter
 }
 
 /** What each statement did between two samples, per delivery, the most execution time first. */
-export function statementsPerDelivery(before: StatementCounters, after: StatementCounters, deliveries: number): StatementCount[] {
+export function statementsPerDelivery(
+  before: StatementCounters,
+  after: StatementCounters,
+  deliveries: number,
+): StatementCount[] {
   const per = Math.max(1, deliveries);
-  return [...after].map(([id, now]) => {
-    const then = before.get(id);
-    return { query: now.query, calls: (now.calls - (then?.calls ?? 0)) / per, ms: (now.ms - (then?.ms ?? 0)) / per };
-  }).filter((statement) => statement.calls > 0).sort((a, b) => b.ms - a.ms);
+  return [...after]
+    .map(([id, now]) => {
+      const then = before.get(id);
+      return { query: now.query, calls: (now.calls - (then?.calls ?? 0)) / per, ms: (now.ms - (then?.ms ?? 0)) / per };
+    })
+    .filter((statement) => statement.calls > 0)
+    .sort((a, b) => b.ms - a.ms);
 }

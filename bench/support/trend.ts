@@ -52,8 +52,15 @@ export function fitTrendBeside(values: readonly number[], beside: readonly numbe
   if (beside.length !== n) throw new Error('one second measure per window');
   if (n < 3) throw new Error('a trend beside a second measure needs at least three windows');
   const [meanX, meanY, meanZ] = [(n - 1) / 2, mean(values), mean(beside)];
-  const sum = (term: (x: number, y: number, z: number) => number) => values.reduce((total, y, x) => total + term(x - meanX, y - meanY, beside[x]! - meanZ), 0);
-  const [sxx, szz, sxz, sxy, szy] = [sum((x) => x * x), sum((_, __, z) => z * z), sum((x, _, z) => x * z), sum((x, y) => x * y), sum((_, y, z) => z * y)];
+  const sum = (term: (x: number, y: number, z: number) => number) =>
+    values.reduce((total, y, x) => total + term(x - meanX, y - meanY, beside[x]! - meanZ), 0);
+  const [sxx, szz, sxz, sxy, szy] = [
+    sum((x) => x * x),
+    sum((_, __, z) => z * z),
+    sum((x, _, z) => x * z),
+    sum((x, y) => x * y),
+    sum((_, y, z) => z * y),
+  ];
   const determinant = sxx * szz - sxz * sxz;
   if (determinant <= 1e-9 * sxx * szz) throw new Error('the second measure does not vary apart from time');
   const slope = (sxy * szz - szy * sxz) / determinant;

@@ -23,10 +23,23 @@ beforeAll(async () => {
     services: ['accounts'],
     logLines,
     // X tokens last 2 h, so with a 3 h refresh horizon the background pass keeps renewing them.
-    env: { TOKEN_REFRESH_INTERVAL_MS: '200', TOKEN_REFRESH_AHEAD_MS: String(3 * 3600_000), OAUTH_SUCCESS_REDIRECT: 'https://dashboard.test.local/connected' },
+    env: {
+      TOKEN_REFRESH_INTERVAL_MS: '200',
+      TOKEN_REFRESH_AHEAD_MS: String(3 * 3600_000),
+      OAUTH_SUCCESS_REDIRECT: 'https://dashboard.test.local/connected',
+    },
   });
-  listener = await Broker.connect({ url: TEST_AMQP_URL, namespace: h.namespace, service: 'test-listener', logger: createLogger({ service: 'test', level: 'silent' }) });
-  await listener.consume({ queue: 'test.revoked', messages: [connectionRevoked], handlers: { 'connection.revoked.v1': async (env) => void revoked.push(env) } });
+  listener = await Broker.connect({
+    url: TEST_AMQP_URL,
+    namespace: h.namespace,
+    service: 'test-listener',
+    logger: createLogger({ service: 'test', level: 'silent' }),
+  });
+  await listener.consume({
+    queue: 'test.revoked',
+    messages: [connectionRevoked],
+    handlers: { 'connection.revoked.v1': async (env) => void revoked.push(env) },
+  });
 }, 60_000);
 afterAll(async () => {
   await listener?.deleteTopology();
@@ -57,7 +70,11 @@ async function connectOAuth(auth: string, network: 'x' | 'tiktok' | 'linkedin'):
 }
 
 function credentials(orgId: string, accountId: string, forceRefresh = false) {
-  return listener.rpc(credentialsGet, { account_id: accountId, ...(forceRefresh ? { force_refresh: true } : {}) }, { orgId, requestId: 'test' });
+  return listener.rpc(
+    credentialsGet,
+    { account_id: accountId, ...(forceRefresh ? { force_refresh: true } : {}) },
+    { orgId, requestId: 'test' },
+  );
 }
 
 describe('token lifecycle', () => {
@@ -93,7 +110,9 @@ describe('token lifecycle', () => {
     expect(renewed.health).toBe('active');
     // The token other services get works against the network.
     const { access_token: token } = await credentials(orgId, id);
-    await expect(testProviders(h.sandbox.baseUrl).x.profile.fetch({ accessToken: token })).resolves.toMatchObject({ platformAccountId: renewed.platformAccountId });
+    await expect(testProviders(h.sandbox.baseUrl).x.profile.fetch({ accessToken: token })).resolves.toMatchObject({
+      platformAccountId: renewed.platformAccountId,
+    });
   });
 
   it('gives services a usable token by RPC, refreshing it on demand', async () => {
@@ -103,7 +122,9 @@ describe('token lifecycle', () => {
     expect(first).toMatchObject({ account_id: id, provider: 'tiktok' });
     const forced = await credentials(orgId, id, true);
     expect(forced.access_token).not.toBe(first.access_token);
-    await expect(listener.rpc(credentialsGet, { account_id: id }, { orgId: uniqueName('org'), requestId: 't' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      listener.rpc(credentialsGet, { account_id: id }, { orgId: uniqueName('org'), requestId: 't' }),
+    ).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('a refresh the network refuses marks the account and emits connection.revoked; its credentials are refused', async () => {
@@ -113,7 +134,10 @@ describe('token lifecycle', () => {
     // would spend this network-wide fault first.
     const id = await connectOAuth(auth, 'linkedin');
     await h.sandbox.fault('linkedin', 'token_revoked', 1);
-    const res = await request(h.gateway).post(`/v1/accounts/${id}/refresh`).set('Authorization', auth).set('X-Request-Id', `revoke-${id}`);
+    const res = await request(h.gateway)
+      .post(`/v1/accounts/${id}/refresh`)
+      .set('Authorization', auth)
+      .set('X-Request-Id', `revoke-${id}`);
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('conflict');
     const event = await waitFor(() => revoked.find((e) => e.payload.account_id === id));
@@ -126,7 +150,9 @@ describe('token lifecycle', () => {
     await expect(credentials(orgId, id)).rejects.toMatchObject({ code: 'conflict' });
     // Reconnecting through OAuth brings the same account back to active.
     expect(await connectOAuth(auth, 'linkedin')).toBe(id);
-    expect((await request(h.gateway).get('/v1/accounts').set('Authorization', auth)).body.items[0].health).toBe('active');
+    expect((await request(h.gateway).get('/v1/accounts').set('Authorization', auth)).body.items[0].health).toBe(
+      'active',
+    );
   });
 
   it('holds no transaction open while the network is slow, and runs one refresh at a time per account', async () => {
@@ -135,7 +161,10 @@ describe('token lifecycle', () => {
     // LinkedIn tokens last 60 days: the background pass (3 h horizon here) leaves this account alone.
     const id = await connectOAuth(auth, 'linkedin');
     await h.sandbox.fault('linkedin', 'timeout', 1);
-    const slow = request(h.gateway).post(`/v1/accounts/${id}/refresh`).set('Authorization', auth).then((res) => res);
+    const slow = request(h.gateway)
+      .post(`/v1/accounts/${id}/refresh`)
+      .set('Authorization', auth)
+      .then((res) => res);
     const lease = await waitFor(async () => {
       const row = await db().account.findUniqueOrThrow({ where: { id } });
       return row.refreshLeaseUntil !== null && row.refreshLeaseUntil.getTime() > Date.now() ? row : undefined;
@@ -144,20 +173,30 @@ describe('token lifecycle', () => {
     // A row lock held across the network call showed up here as an idle-in-transaction session. The
     // call lasts PROVIDER_TIMEOUT_MS (2 s), so such a transaction is idle in both samples, 300 ms
     // apart; one sample alone also caught the service's own short transactions on a loaded machine.
-    const idleInTransaction = () => db().$queryRawUnsafe<{ pid: number; xact_start: Date }[]>(
-      "SELECT pid, xact_start FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'",
-    );
+    const idleInTransaction = () =>
+      db().$queryRawUnsafe<{ pid: number; xact_start: Date }[]>(
+        "SELECT pid, xact_start FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'",
+      );
     const firstSample = await idleInTransaction();
     await new Promise((resolve) => setTimeout(resolve, 300));
     const secondSample = await idleInTransaction();
-    const heldAcross = firstSample.filter((one) => secondSample.some((other) => other.pid === one.pid && other.xact_start.getTime() === one.xact_start.getTime()));
+    const heldAcross = firstSample.filter((one) =>
+      secondSample.some((other) => other.pid === one.pid && other.xact_start.getTime() === one.xact_start.getTime()),
+    );
     expect(heldAcross).toHaveLength(0);
     // A second refresh waits for the first instead of spending the refresh token again.
-    const second = request(h.gateway).post(`/v1/accounts/${id}/refresh`).set('Authorization', auth).then((res) => res);
+    const second = request(h.gateway)
+      .post(`/v1/accounts/${id}/refresh`)
+      .set('Authorization', auth)
+      .then((res) => res);
     expect((await slow).status).toBe(503);
     expect((await second).status).toBe(200);
     const after = await db().account.findUniqueOrThrow({ where: { id } });
-    expect({ until: after.refreshLeaseUntil, owner: after.refreshLeaseOwner, health: after.health }).toEqual({ until: null, owner: null, health: 'active' });
+    expect({ until: after.refreshLeaseUntil, owner: after.refreshLeaseOwner, health: after.health }).toEqual({
+      until: null,
+      owner: null,
+      health: 'active',
+    });
   });
 
   it('flags tokens that will lapse with no refresh as expiring, and lapsed ones as requires_reconnect', async () => {
@@ -166,12 +205,27 @@ describe('token lifecycle', () => {
     const connect = async (expiresAt: Date) => {
       const token = `byok-${uniqueName('x')}`;
       const profile = await testProviders(h.sandbox.baseUrl).x.profile.fetch({ accessToken: token });
-      return (await request(h.gateway).post('/v1/accounts').set('Authorization', auth).send({ provider: 'x', platform_account_id: profile.platformAccountId, credentials: { access_token: token, expires_at: expiresAt.toISOString() } })).body.id as string;
+      return (
+        await request(h.gateway)
+          .post('/v1/accounts')
+          .set('Authorization', auth)
+          .send({
+            provider: 'x',
+            platform_account_id: profile.platformAccountId,
+            credentials: { access_token: token, expires_at: expiresAt.toISOString() },
+          })
+      ).body.id as string;
     };
     const soon = await connect(new Date(Date.now() + 86_400_000));
     const lapsed = await connect(new Date(Date.now() - 1000));
-    await waitFor(async () => ((await db().account.findUniqueOrThrow({ where: { id: soon } })).health === 'expiring' ? true : undefined));
-    await waitFor(async () => ((await db().account.findUniqueOrThrow({ where: { id: lapsed } })).health === 'requires_reconnect' ? true : undefined));
+    await waitFor(async () =>
+      (await db().account.findUniqueOrThrow({ where: { id: soon } })).health === 'expiring' ? true : undefined,
+    );
+    await waitFor(async () =>
+      (await db().account.findUniqueOrThrow({ where: { id: lapsed } })).health === 'requires_reconnect'
+        ? true
+        : undefined,
+    );
     await waitFor(() => revoked.find((e) => e.payload.account_id === lapsed));
     expect((await credentials(orgId, soon)).account_id).toBe(soon);
   });
@@ -179,7 +233,10 @@ describe('token lifecycle', () => {
   it('re-encrypts every secret under a new key; the old key can then go', async () => {
     const auth = `Bearer ${await h.token()}`;
     await connectOAuth(auth, 'linkedin');
-    await request(h.gateway).post('/v1/oauth-apps').set('Authorization', auth).send({ provider: 'x', name: 'n', client_id: 'c', client_secret: 'app-secret-value' });
+    await request(h.gateway)
+      .post('/v1/oauth-apps')
+      .set('Authorization', auth)
+      .send({ provider: 'x', name: 'n', client_id: 'c', client_secret: 'app-secret-value' });
     const k2 = randomBytes(32).toString('base64');
     const rotated = vaultFromConfig(`${h.env.VAULT_KEYS},k2:${k2}`);
     const k2Only = vaultFromConfig(`k2:${k2}`);

@@ -20,7 +20,10 @@ import type { BenchResult } from '../../bench/support/results.ts';
 const expectFigures = (result: BenchResult) => {
   expect(result.figures.length).toBeGreaterThan(0);
   for (const figure of result.figures) {
-    expect({ name: figure.name, finite: Number.isFinite(figure.value) && figure.value > 0 }).toEqual({ name: figure.name, finite: true });
+    expect({ name: figure.name, finite: Number.isFinite(figure.value) && figure.value > 0 }).toEqual({
+      name: figure.name,
+      finite: true,
+    });
     if (figure.baseline !== undefined) expect(figure.baseline).toBeGreaterThan(0);
   }
 };
@@ -30,7 +33,13 @@ const expectFigures = (result: BenchResult) => {
  * at its default pools (up to ~100 connections under load) beside another suite's system ran past
  * PostgreSQL's max_connections (100 here) once ("sorry, too many clients already").
  */
-const SMOKE_POOLS = { DB_POOL_MAX: '3', DELIVERY_DB_POOL_SIZE: '6', ACCEPT_DB_POOL_SIZE: '2', WEBHOOK_DB_POOL_SIZE: '3', ANALYTICS_DB_POOL_SIZE: '2' };
+const SMOKE_POOLS = {
+  DB_POOL_MAX: '3',
+  DELIVERY_DB_POOL_SIZE: '6',
+  ACCEPT_DB_POOL_SIZE: '2',
+  WEBHOOK_DB_POOL_SIZE: '3',
+  ANALYTICS_DB_POOL_SIZE: '2',
+};
 
 /**
  * The publisher's roles apart (BENCH_PUBLISHER_ROLES=apart: an accepting and a delivering process),
@@ -54,14 +63,25 @@ describe('throughput benchmarks (smoke)', () => {
     // no request has no figure.
     const result = await benchAccept(system, { connections: 2, durationSeconds: 5, networkLatencyMs: 50 });
     expectFigures(result);
-    expect(result.figures.map((figure) => figure.name)).toEqual(['accept: POST /v1/publish', 'accept: POST /v1/publish, X answering in 50 ms']);
+    expect(result.figures.map((figure) => figure.name)).toEqual([
+      'accept: POST /v1/publish',
+      'accept: POST /v1/publish, X answering in 50 ms',
+    ]);
     for (const figure of result.figures) expect(figure.detail).toMatchObject({ errors: 0 });
   }, 90_000);
 
   it('deliver: every target posted exactly once, with a rate and the RSS of every service', async () => {
     const result = await benchDeliver(system, { jobs: 3, accounts: 2, acceptConcurrency: 2, timeoutMs: 60_000 });
     expectFigures(result);
-    expect(result.figures.map((figure) => figure.name)).toEqual(expect.arrayContaining(['RSS gateway', 'RSS accounts', 'RSS publisher', 'RSS publisher-deliver', 'RSS scheduler']));
+    expect(result.figures.map((figure) => figure.name)).toEqual(
+      expect.arrayContaining([
+        'RSS gateway',
+        'RSS accounts',
+        'RSS publisher',
+        'RSS publisher-deliver',
+        'RSS scheduler',
+      ]),
+    );
     // The delivering process runs at a lower priority than the accepting one.
     expect(os.getPriority(system.processes.get('publisher-deliver')!.child.pid!)).toBe(10);
     expect(os.getPriority(system.processes.get('publisher')!.child.pid!)).toBe(0);
@@ -80,8 +100,21 @@ describe('throughput benchmarks (smoke)', () => {
   }, 120_000);
 
   it('soak: a rate per window, the table sizes, every target posted exactly once', async () => {
-    const twin = { start: () => startBenchSystem(SMOKE_SYSTEM), pairs: 1, windowSeconds: 2, rampSeconds: 1, settleSeconds: 0 };
-    const result = await benchSoak(system, { minutes: 0.1, windowSeconds: 2, accounts: 2, backlog: 4, acceptConcurrency: 2, twin });
+    const twin = {
+      start: () => startBenchSystem(SMOKE_SYSTEM),
+      pairs: 1,
+      windowSeconds: 2,
+      rampSeconds: 1,
+      settleSeconds: 0,
+    };
+    const result = await benchSoak(system, {
+      minutes: 0.1,
+      windowSeconds: 2,
+      accounts: 2,
+      backlog: 4,
+      acceptConcurrency: 2,
+      twin,
+    });
     expectFigures(result);
     expect(result.figures[0]!.detail).toHaveProperty(['publisher.outbox_messages end']);
     expect(result.figures[0]!.detail).toHaveProperty(['publisher cpu ms/delivery end']);
@@ -108,7 +141,9 @@ describe('throughput benchmarks (smoke)', () => {
     expect(result.figures[1]!.detail!['cpu ms/delivery by process aged']).toMatch(/publisher \d+\.\d\d/);
     // Statement execution when the server loads pg_stat_statements, else a note saying it was not measured.
     const measured = 'statement execution ms/delivery end' in result.figures[0]!.detail!;
-    expect(result.figures[0]!.detail![measured ? 'statement execution ms/delivery end' : 'statement execution']).toEqual(measured ? expect.any(Number) : expect.stringContaining('not measured'));
+    expect(
+      result.figures[0]!.detail![measured ? 'statement execution ms/delivery end' : 'statement execution'],
+    ).toEqual(measured ? expect.any(Number) : expect.stringContaining('not measured'));
   }, 120_000);
 });
 
@@ -125,16 +160,26 @@ describe('scale-out benchmark (smoke)', () => {
     });
     expectFigures(result);
     // What shared the cores with the accepts, in both topologies.
-    expect(result.figures[0]!.detail).toMatchObject({ 'deliveries finished meanwhile': expect.any(Number), 'baseline deliveries finished meanwhile': expect.any(Number), 'publisher cpu ms/req': expect.any(Number) });
+    expect(result.figures[0]!.detail).toMatchObject({
+      'deliveries finished meanwhile': expect.any(Number),
+      'baseline deliveries finished meanwhile': expect.any(Number),
+      'publisher cpu ms/req': expect.any(Number),
+    });
     expect(Object.values(result.figures[0]!.detail!).every((value) => Number.isFinite(value))).toBe(true);
-    expect(result.figures[1]!.detail).toMatchObject({ 'peak MB publisher-2': expect.any(Number), 'peak MB gateway-2': expect.any(Number) });
+    expect(result.figures[1]!.detail).toMatchObject({
+      'peak MB publisher-2': expect.any(Number),
+      'peak MB gateway-2': expect.any(Number),
+    });
     expect(result.figures[1]!.detail!['peak MB publisher-2']).toBeGreaterThan(0);
     // The accept path again with X answering 50 ms late, then the deliveries bound by their slots.
     expect(result.figures.slice(2).map((figure) => figure.name)).toEqual([
       expect.stringMatching(/^scale-out: accept .*X answering in 50 ms/),
       expect.stringMatching(/^scale-out: deliver .*X answering in 50 ms/),
     ]);
-    expect(result.figures[2]!.detail).toMatchObject({ 'publisher cpu ms/req': expect.any(Number), 'baseline publisher cpu ms/req': expect.any(Number) });
+    expect(result.figures[2]!.detail).toMatchObject({
+      'publisher cpu ms/req': expect.any(Number),
+      'baseline publisher cpu ms/req': expect.any(Number),
+    });
   }, 300_000);
 });
 
@@ -154,14 +199,17 @@ describe('webhooks, analytics, history and outbox relay benchmarks (smoke)', () 
     expect(result.figures).toHaveLength(2);
   }, 60_000);
 
-  it('webhooks: a rate against the plain POST loop, and the dispatcher\'s RSS', async () => {
+  it("webhooks: a rate against the plain POST loop, and the dispatcher's RSS", async () => {
     const result = await benchWebhooks({ events: 20, concurrency: 4 });
     expectFigures(result);
-    expect(result.figures.map((figure) => figure.name)).toEqual(['webhooks: 20 events to one endpoint, published to received', 'RSS webhook-dispatcher']);
+    expect(result.figures.map((figure) => figure.name)).toEqual([
+      'webhooks: 20 events to one endpoint, published to received',
+      'RSS webhook-dispatcher',
+    ]);
     expect(result.figures[1]!.detail!['idle MB']).toBeGreaterThan(0);
   }, 180_000);
 
-  it('analytics: list latencies against raw pg, and the background sync within X\'s limit', async () => {
+  it("analytics: list latencies against raw pg, and the background sync within X's limit", async () => {
     const { result } = await benchAnalytics({ rows: 2000, samples: 5, syncAccounts: 2, syncPostsPerAccount: 20 });
     expectFigures(result);
     expect(result.figures).toHaveLength(3);

@@ -13,8 +13,14 @@ describe('describeOpenJobs', () => {
 
   beforeAll(async () => {
     [publisherDb, schedulerDb] = await Promise.all([
-      createTestDatabase({ prefix: 'soak-open-publisher', serviceDir: path.resolve(__dirname, '../../services/publisher') }),
-      createTestDatabase({ prefix: 'soak-open-scheduler', serviceDir: path.resolve(__dirname, '../../services/scheduler') }),
+      createTestDatabase({
+        prefix: 'soak-open-publisher',
+        serviceDir: path.resolve(__dirname, '../../services/publisher'),
+      }),
+      createTestDatabase({
+        prefix: 'soak-open-scheduler',
+        serviceDir: path.resolve(__dirname, '../../services/scheduler'),
+      }),
     ]);
     publisher = new pg.Client(publisherDb.connection);
     await publisher.connect();
@@ -40,7 +46,10 @@ describe('describeOpenJobs', () => {
     );
     const scheduler = new pg.Client(schedulerDb.connection);
     await scheduler.connect();
-    await scheduler.query(`INSERT INTO scheduled_jobs (job_id, org_id, run_at, status) VALUES ($1, 'org_1', now(), 'fired')`, [stuck]);
+    await scheduler.query(
+      `INSERT INTO scheduled_jobs (job_id, org_id, run_at, status) VALUES ($1, 'org_1', now(), 'fired')`,
+      [stuck],
+    );
     await scheduler.end();
     // As the services log them: levels by label.
     const lines = [

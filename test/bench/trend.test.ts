@@ -4,8 +4,10 @@ import { fitTrend, fitTrendBeside } from '../../bench/support/trend.ts';
 describe('fitTrend', () => {
   it('finds a decay in noisy windows and says it is more than noise', () => {
     // Window rates of a real 30-minute soak (f6de5ca, 2026-11-23 21:10 UTC), the warm-up window left out.
-    const rates = [154.6, 138.6, 118.5, 122.4, 134.9, 120.8, 102.7, 141.0, 138.5, 125.9, 117.6, 124.9, 127.1, 123.5, 121.1,
-      113.8, 104.3, 134.4, 99.8, 119.0, 127.2, 101.5, 117.2, 113.3, 113.6, 105.7, 107.5, 110.4, 114.4];
+    const rates = [
+      154.6, 138.6, 118.5, 122.4, 134.9, 120.8, 102.7, 141.0, 138.5, 125.9, 117.6, 124.9, 127.1, 123.5, 121.1, 113.8,
+      104.3, 134.4, 99.8, 119.0, 127.2, 101.5, 117.2, 113.3, 113.6, 105.7, 107.5, 110.4, 114.4,
+    ];
     const trend = fitTrend(rates);
     expect(trend.end / trend.start).toBeCloseTo(0.805, 2);
     expect(trend.slope + trend.margin).toBeLessThan(0);
@@ -31,7 +33,7 @@ describe('fitTrend', () => {
 
 /** The same line with the machine's memory speed beside it: what time explains apart from the machine. */
 describe('fitTrendBeside', () => {
-  it('is exact on a plane, and reads the line at the second measure\'s mean', () => {
+  it("is exact on a plane, and reads the line at the second measure's mean", () => {
     const memory = [300, 340, 290, 310, 330, 280];
     const rates = memory.map((ns, window) => 100 - window - 0.5 * (ns - 308.3333333333333));
     const trend = fitTrendBeside(rates, memory);

@@ -2,7 +2,14 @@ import { uniqueName } from '@svc/testing';
 import Stripe from 'stripe';
 import request from 'supertest';
 import { tapMessages, type MessageTap } from '../support/message-tap.ts';
-import { deliver, startBillingSystem, subscribe, subscriptionOf, waitForLimits, type BillingSystem } from './billing-support.ts';
+import {
+  deliver,
+  startBillingSystem,
+  subscribe,
+  subscriptionOf,
+  waitForLimits,
+  type BillingSystem,
+} from './billing-support.ts';
 
 // Billing end to end: the gateway, billing (SDK -> Stripe stand-in), and the two services that count
 // usage. Plan limits use the defaults here (free 25/1,000, pro 100/10,000).
@@ -25,13 +32,21 @@ type Db = { $queryRawUnsafe<T>(sql: string, ...values: unknown[]): Promise<T> };
 const billingDb = () => s.h.workers.billing!.runtime.db as unknown as Db;
 
 /** The organization's plan announcements on the broker, by revision, once `count` have arrived. */
-async function planAnnouncements(orgId: string, count: number): Promise<{ revision: number; plan: string; status: string }[]> {
+async function planAnnouncements(
+  orgId: string,
+  count: number,
+): Promise<{ revision: number; plan: string; status: string }[]> {
   const ofOrg = (envelopes: MessageTap['envelopes']) => envelopes.filter((envelope) => envelope.org_id === orgId);
   const seen = ofOrg(await tap.until((envelopes) => ofOrg(envelopes).length >= count));
-  return seen.map((envelope) => envelope.payload as { revision: number; plan: string; status: string }).sort((a, b) => a.revision - b.revision);
+  return seen
+    .map((envelope) => envelope.payload as { revision: number; plan: string; status: string })
+    .sort((a, b) => a.revision - b.revision);
 }
 
-const customerCreates = (orgId: string) => s.stripe.requests.filter((r) => r.path === '/v1/customers' && (r.body.metadata as { org_id?: string } | undefined)?.org_id === orgId);
+const customerCreates = (orgId: string) =>
+  s.stripe.requests.filter(
+    (r) => r.path === '/v1/customers' && (r.body.metadata as { org_id?: string } | undefined)?.org_id === orgId,
+  );
 
 describe('authentication of the billing endpoints', () => {
   it.each([
@@ -49,8 +64,15 @@ describe('authentication of the billing endpoints', () => {
   });
 
   it('the webhook takes no credential but refuses a request without a well-formed Stripe signature', async () => {
-    const missing = await request(s.h.gateway).post('/v1/billing/webhook').set('Content-Type', 'application/json').send('{"id":"evt_1"}');
-    const malformed = await request(s.h.gateway).post('/v1/billing/webhook').set('Content-Type', 'application/json').set('Stripe-Signature', 'sha256=abc').send('{"id":"evt_1"}');
+    const missing = await request(s.h.gateway)
+      .post('/v1/billing/webhook')
+      .set('Content-Type', 'application/json')
+      .send('{"id":"evt_1"}');
+    const malformed = await request(s.h.gateway)
+      .post('/v1/billing/webhook')
+      .set('Content-Type', 'application/json')
+      .set('Stripe-Signature', 'sha256=abc')
+      .send('{"id":"evt_1"}');
     for (const res of [missing, malformed]) {
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('validation_error');
@@ -62,27 +84,41 @@ describe('authentication of the billing endpoints', () => {
 describe('checkout', () => {
   it('answers the Checkout Session URL made through the SDK, in subscription mode for the configured price', async () => {
     const orgId = uniqueName('org');
-    const res = await request(s.h.gateway).post('/v1/billing/checkout').set('Authorization', `Bearer ${await s.h.token(orgId)}`);
+    const res = await request(s.h.gateway)
+      .post('/v1/billing/checkout')
+      .set('Authorization', `Bearer ${await s.h.token(orgId)}`);
     expect(res.status).toBe(200);
     const sessionId = new URL(res.body.url as string).pathname.split('/').pop()!;
     const session = s.stripe.sessions.get(sessionId)!;
     expect(res.body).toEqual({ url: session.url });
     expect(session).toMatchObject({ mode: 'subscription', client_reference_id: orgId, metadata: { org_id: orgId } });
-    const call = s.stripe.requests.find((r) => r.path === '/v1/checkout/sessions' && r.body.client_reference_id === orgId)!;
-    expect(call.body).toMatchObject({ mode: 'subscription', line_items: [{ price: s.stripe.priceId, quantity: '1' }], subscription_data: { metadata: { org_id: orgId } } });
+    const call = s.stripe.requests.find(
+      (r) => r.path === '/v1/checkout/sessions' && r.body.client_reference_id === orgId,
+    )!;
+    expect(call.body).toMatchObject({
+      mode: 'subscription',
+      line_items: [{ price: s.stripe.priceId, quantity: '1' }],
+      subscription_data: { metadata: { org_id: orgId } },
+    });
     expect(call.idempotencyKey).toMatch(new RegExp(`^checkout:${orgId}:`));
     expect(customerCreates(orgId)).toHaveLength(1);
   });
 
-  it('reuses the organization\'s customer, and gives each organization its own', async () => {
+  it("reuses the organization's customer, and gives each organization its own", async () => {
     const a = uniqueName('org');
     const b = uniqueName('org');
     const authA = `Bearer ${await s.h.token(a)}`;
     await request(s.h.gateway).post('/v1/billing/checkout').set('Authorization', authA).expect(200);
     await request(s.h.gateway).post('/v1/billing/checkout').set('Authorization', authA).expect(200);
-    await request(s.h.gateway).post('/v1/billing/checkout').set('Authorization', `Bearer ${await s.h.token(b)}`).expect(200);
+    await request(s.h.gateway)
+      .post('/v1/billing/checkout')
+      .set('Authorization', `Bearer ${await s.h.token(b)}`)
+      .expect(200);
     expect(customerCreates(a)).toHaveLength(1);
-    const sessionsOf = (orgId: string) => [...s.stripe.sessions.values()].filter((session) => session.client_reference_id === orgId).map((session) => session.customer);
+    const sessionsOf = (orgId: string) =>
+      [...s.stripe.sessions.values()]
+        .filter((session) => session.client_reference_id === orgId)
+        .map((session) => session.customer);
     const [first, second] = sessionsOf(a);
     expect(first).toBeDefined();
     expect(second).toBe(first);
@@ -92,11 +128,19 @@ describe('checkout', () => {
   it('two first checkouts racing end with one Stripe customer (idempotency key per organization)', async () => {
     const orgId = uniqueName('org');
     const auth = `Bearer ${await s.h.token(orgId)}`;
-    const results = await Promise.all([1, 2, 3].map(() => request(s.h.gateway).post('/v1/billing/checkout').set('Authorization', auth)));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => request(s.h.gateway).post('/v1/billing/checkout').set('Authorization', auth)),
+    );
     expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(customerCreates(orgId).filter((r) => !r.replayed)).toHaveLength(1);
-    expect([...s.stripe.customers.values()].filter((c) => (c.metadata as { org_id?: string }).org_id === orgId)).toHaveLength(1);
-    const customers = new Set([...s.stripe.sessions.values()].filter((session) => session.client_reference_id === orgId).map((session) => session.customer));
+    expect(
+      [...s.stripe.customers.values()].filter((c) => (c.metadata as { org_id?: string }).org_id === orgId),
+    ).toHaveLength(1);
+    const customers = new Set(
+      [...s.stripe.sessions.values()]
+        .filter((session) => session.client_reference_id === orgId)
+        .map((session) => session.customer),
+    );
     expect(customers.size).toBe(1);
   });
 
@@ -114,11 +158,24 @@ describe('webhooks', () => {
   it('checkout completion moves the organization to the paid plan, announced once', async () => {
     const orgId = uniqueName('org');
     const auth = `Bearer ${await s.h.token(orgId)}`;
-    expect(await subscriptionOf(s, auth)).toMatchObject({ plan: 'free', status: 'none', subscribed_plan: null, current_period_end: null, limits: FREE });
+    expect(await subscriptionOf(s, auth)).toMatchObject({
+      plan: 'free',
+      status: 'none',
+      subscribed_plan: null,
+      current_period_end: null,
+      limits: FREE,
+    });
     const subscriptionId = await subscribe(s, auth);
     const body = await waitForLimits(s, auth, PRO);
-    const periodEnd = (s.stripe.subscriptions.get(subscriptionId)!.items as { data: { current_period_end: number }[] }).data[0]!.current_period_end;
-    expect(body).toMatchObject({ plan: 'pro', status: 'active', subscribed_plan: 'pro', cancel_at_period_end: false, limits: PRO });
+    const periodEnd = (s.stripe.subscriptions.get(subscriptionId)!.items as { data: { current_period_end: number }[] })
+      .data[0]!.current_period_end;
+    expect(body).toMatchObject({
+      plan: 'pro',
+      status: 'active',
+      subscribed_plan: 'pro',
+      cancel_at_period_end: false,
+      limits: PRO,
+    });
     expect(body.current_period_end).toBe(new Date(periodEnd * 1000).toISOString());
     expect(await planAnnouncements(orgId, 1)).toEqual([{ plan: 'pro', status: 'active', revision: 1, limits: PRO }]);
   });
@@ -131,12 +188,20 @@ describe('webhooks', () => {
     const event = s.stripe.webhook('customer.subscription.deleted', canceled);
     const concurrent = await Promise.all([deliver(s, event), deliver(s, event), deliver(s, event)]);
     expect(concurrent.map((r) => r.status)).toEqual([200, 200, 200]);
-    expect(concurrent.filter((r) => r.body.duplicate === false).map((r) => r.body)).toEqual([{ received: true, event_id: event.id, duplicate: false }]);
+    expect(concurrent.filter((r) => r.body.duplicate === false).map((r) => r.body)).toEqual([
+      { received: true, event_id: event.id, duplicate: false },
+    ]);
     const later = await deliver(s, event);
     expect([later.status, later.body.duplicate]).toEqual([200, true]);
-    const [row] = await billingDb().$queryRawUnsafe<{ n: bigint }[]>('SELECT count(*) AS n FROM stripe_events WHERE id = $1', event.id);
+    const [row] = await billingDb().$queryRawUnsafe<{ n: bigint }[]>(
+      'SELECT count(*) AS n FROM stripe_events WHERE id = $1',
+      event.id,
+    );
     expect(Number(row!.n)).toBe(1);
-    expect((await planAnnouncements(orgId, 2)).map((p) => [p.revision, p.plan, p.status])).toEqual([[1, 'pro', 'active'], [2, 'free', 'canceled']]);
+    expect((await planAnnouncements(orgId, 2)).map((p) => [p.revision, p.plan, p.status])).toEqual([
+      [1, 'pro', 'active'],
+      [2, 'free', 'canceled'],
+    ]);
   });
 
   it('refuses a bad signature, a wrong secret and a stale timestamp, applying nothing', async () => {
@@ -145,9 +210,21 @@ describe('webhooks', () => {
     const subscriptionId = await subscribe(s, auth);
     const canceled = s.stripe.updateSubscription(subscriptionId, { status: 'canceled' });
     const good = s.stripe.webhook('customer.subscription.deleted', canceled);
-    const tampered = { payload: good.payload.replace('"livemode": false', '"livemode": true'), signature: good.signature };
-    const otherSecret = s.stripe.webhook('customer.subscription.deleted', canceled, { secret: 'whsec_not_the_endpoint_secret' });
-    const stale = { payload: good.payload, signature: Stripe.webhooks.generateTestHeaderString({ payload: good.payload, secret: s.stripe.webhookSecret, timestamp: Math.floor(Date.now() / 1000) - 3600 }) };
+    const tampered = {
+      payload: good.payload.replace('"livemode": false', '"livemode": true'),
+      signature: good.signature,
+    };
+    const otherSecret = s.stripe.webhook('customer.subscription.deleted', canceled, {
+      secret: 'whsec_not_the_endpoint_secret',
+    });
+    const stale = {
+      payload: good.payload,
+      signature: Stripe.webhooks.generateTestHeaderString({
+        payload: good.payload,
+        secret: s.stripe.webhookSecret,
+        timestamp: Math.floor(Date.now() / 1000) - 3600,
+      }),
+    };
     const reparsed = { payload: JSON.stringify(JSON.parse(good.payload)), signature: good.signature };
     for (const webhook of [tampered, otherSecret, stale, reparsed]) {
       const res = await deliver(s, webhook);
@@ -157,16 +234,28 @@ describe('webhooks', () => {
     expect(await subscriptionOf(s, auth)).toMatchObject({ plan: 'pro', status: 'active' });
   });
 
-  it('resolves out-of-order events by the subscription\'s own state', async () => {
+  it("resolves out-of-order events by the subscription's own state", async () => {
     const orgId = uniqueName('org');
     const auth = `Bearer ${await s.h.token(orgId)}`;
     const subscriptionId = await subscribe(s, auth);
     const activeCopy = structuredClone(s.stripe.subscriptions.get(subscriptionId)!);
-    const staleUpdate = s.stripe.webhook('customer.subscription.updated', { ...activeCopy, cancel_at_period_end: true }, { created: Math.floor(Date.now() / 1000) - 60 });
-    const deleted = s.stripe.webhook('customer.subscription.deleted', s.stripe.updateSubscription(subscriptionId, { status: 'canceled' }));
+    const staleUpdate = s.stripe.webhook(
+      'customer.subscription.updated',
+      { ...activeCopy, cancel_at_period_end: true },
+      { created: Math.floor(Date.now() / 1000) - 60 },
+    );
+    const deleted = s.stripe.webhook(
+      'customer.subscription.deleted',
+      s.stripe.updateSubscription(subscriptionId, { status: 'canceled' }),
+    );
     expect((await deliver(s, deleted)).status).toBe(200);
     expect((await deliver(s, staleUpdate)).status).toBe(200);
-    expect(await subscriptionOf(s, auth)).toMatchObject({ plan: 'free', status: 'canceled', subscribed_plan: 'pro', limits: FREE });
+    expect(await subscriptionOf(s, auth)).toMatchObject({
+      plan: 'free',
+      status: 'canceled',
+      subscribed_plan: 'pro',
+      limits: FREE,
+    });
     await waitForLimits(s, auth, FREE);
   });
 
@@ -176,8 +265,17 @@ describe('webhooks', () => {
     const subscriptionId = await subscribe(s, auth);
     const pastDue = s.stripe.updateSubscription(subscriptionId, { status: 'past_due' });
     const invoice = {
-      id: 'in_failed_1', object: 'invoice', customer: pastDue.customer, status: 'open', attempted: true, attempt_count: 1,
-      parent: { type: 'subscription_details', quote_details: null, subscription_details: { subscription: subscriptionId, metadata: { org_id: orgId } } },
+      id: 'in_failed_1',
+      object: 'invoice',
+      customer: pastDue.customer,
+      status: 'open',
+      attempted: true,
+      attempt_count: 1,
+      parent: {
+        type: 'subscription_details',
+        quote_details: null,
+        subscription_details: { subscription: subscriptionId, metadata: { org_id: orgId } },
+      },
     };
     expect((await deliver(s, s.stripe.webhook('invoice.payment_failed', invoice))).status).toBe(200);
     expect(await subscriptionOf(s, auth)).toMatchObject({ plan: 'pro', status: 'past_due', limits: PRO });
@@ -191,11 +289,22 @@ describe('webhooks', () => {
     const orgId = uniqueName('org');
     const auth = `Bearer ${await s.h.token(orgId)}`;
     const subscriptionId = await subscribe(s, auth, { priceId: 'price_another_product' });
-    const [row] = await billingDb().$queryRawUnsafe<{ price_id: string; status: string }[]>('SELECT price_id, status FROM subscriptions WHERE id = $1', subscriptionId);
+    const [row] = await billingDb().$queryRawUnsafe<{ price_id: string; status: string }[]>(
+      'SELECT price_id, status FROM subscriptions WHERE id = $1',
+      subscriptionId,
+    );
     expect(row).toEqual({ price_id: 'price_another_product', status: 'active' });
-    expect(await subscriptionOf(s, auth)).toMatchObject({ plan: 'free', status: 'none', subscribed_plan: null, limits: FREE });
+    expect(await subscriptionOf(s, auth)).toMatchObject({
+      plan: 'free',
+      status: 'none',
+      subscribed_plan: null,
+      limits: FREE,
+    });
     // What the enforcing services were told: never the paid plan.
-    const announced = await billingDb().$queryRawUnsafe<{ plan: string }[]>('SELECT plan FROM org_plans WHERE org_id = $1', orgId);
+    const announced = await billingDb().$queryRawUnsafe<{ plan: string }[]>(
+      'SELECT plan FROM org_plans WHERE org_id = $1',
+      orgId,
+    );
     expect(announced.filter((row) => row.plan !== 'free')).toEqual([]);
   });
 
@@ -206,12 +315,28 @@ describe('webhooks', () => {
     const customer = uniqueName('cus_elsewhere');
     const foreign = s.stripe.createSubscription({ customer, metadata: { org_id: victim } });
     const session = {
-      id: uniqueName('cs_elsewhere'), object: 'checkout.session', mode: 'subscription', status: 'complete', payment_status: 'paid',
-      customer, client_reference_id: victim, metadata: { org_id: victim }, subscription: foreign.id,
+      id: uniqueName('cs_elsewhere'),
+      object: 'checkout.session',
+      mode: 'subscription',
+      status: 'complete',
+      payment_status: 'paid',
+      customer,
+      client_reference_id: victim,
+      metadata: { org_id: victim },
+      subscription: foreign.id,
     };
     const invoice = {
-      id: uniqueName('in_elsewhere'), object: 'invoice', customer, status: 'open', attempted: true, attempt_count: 1,
-      parent: { type: 'subscription_details', quote_details: null, subscription_details: { subscription: foreign.id, metadata: { org_id: victim } } },
+      id: uniqueName('in_elsewhere'),
+      object: 'invoice',
+      customer,
+      status: 'open',
+      attempted: true,
+      attempt_count: 1,
+      parent: {
+        type: 'subscription_details',
+        quote_details: null,
+        subscription_details: { subscription: foreign.id, metadata: { org_id: victim } },
+      },
     };
     const events = [
       s.stripe.webhook('customer.subscription.created', foreign),
@@ -222,14 +347,24 @@ describe('webhooks', () => {
       const res = await deliver(s, event);
       expect([res.status, res.body]).toEqual([200, { received: true, event_id: event.id, duplicate: false }]);
     }
-    expect(await subscriptionOf(s, auth)).toMatchObject({ plan: 'free', status: 'none', subscribed_plan: null, limits: FREE });
+    expect(await subscriptionOf(s, auth)).toMatchObject({
+      plan: 'free',
+      status: 'none',
+      subscribed_plan: null,
+      limits: FREE,
+    });
     const db = billingDb();
-    const recorded = await db.$queryRawUnsafe<{ org_id: string | null }[]>('SELECT org_id FROM stripe_events WHERE id = ANY($1)', events.map((event) => event.id));
+    const recorded = await db.$queryRawUnsafe<{ org_id: string | null }[]>(
+      'SELECT org_id FROM stripe_events WHERE id = ANY($1)',
+      events.map((event) => event.id),
+    );
     expect(recorded).toEqual([{ org_id: null }, { org_id: null }, { org_id: null }]);
     const [kept] = await db.$queryRawUnsafe<{ subscriptions: bigint; customers: bigint; plans: bigint }[]>(
       `SELECT (SELECT count(*) FROM subscriptions WHERE id = $1) AS subscriptions, (SELECT count(*) FROM customers WHERE stripe_customer_id = $2 OR org_id = $3) AS customers,
               (SELECT count(*) FROM org_plans WHERE org_id = $3) AS plans`,
-      foreign.id, customer, victim,
+      foreign.id,
+      customer,
+      victim,
     );
     expect([Number(kept!.subscriptions), Number(kept!.customers), Number(kept!.plans)]).toEqual([0, 0, 0]);
   });
@@ -253,19 +388,26 @@ describe('portal, repeated checkout and tenant isolation', () => {
     expect(portal.status).toBe(200);
     expect(portal.body.url).toMatch(/\/p\/session\/bps_/);
     const call = s.stripe.requests.filter((r) => r.path === '/v1/billing_portal/sessions').pop()!;
-    const customer = [...s.stripe.customers.values()].find((c) => (c.metadata as { org_id?: string }).org_id === orgId)!;
+    const customer = [...s.stripe.customers.values()].find(
+      (c) => (c.metadata as { org_id?: string }).org_id === orgId,
+    )!;
     expect(call.body).toMatchObject({ customer: customer.id, return_url: 'http://127.0.0.1:8080/billing' });
     const again = await request(s.h.gateway).post('/v1/billing/checkout').set('Authorization', auth);
     expect(again.status).toBe(409);
     expect(again.body.error.message).toMatch(/portal/);
   });
 
-  it('one organization\'s subscription changes nothing for another', async () => {
+  it("one organization's subscription changes nothing for another", async () => {
     const a = `Bearer ${await s.h.token()}`;
     const b = `Bearer ${await s.h.token()}`;
     await subscribe(s, a);
     await waitForLimits(s, a, PRO);
-    expect(await subscriptionOf(s, b)).toMatchObject({ plan: 'free', status: 'none', limits: FREE, usage: { connected_accounts: { used: 0, limit: 25 }, posts_this_month: { used: 0, limit: 1000 } } });
+    expect(await subscriptionOf(s, b)).toMatchObject({
+      plan: 'free',
+      status: 'none',
+      limits: FREE,
+      usage: { connected_accounts: { used: 0, limit: 25 }, posts_this_month: { used: 0, limit: 1000 } },
+    });
     expect((await request(s.h.gateway).post('/v1/billing/portal').set('Authorization', b)).status).toBe(409);
   });
 });
@@ -287,8 +429,18 @@ describe('retention', () => {
       newMessage,
     );
     const ids = async () => [
-      ...(await db.$queryRawUnsafe<{ id: string }[]>('SELECT id FROM stripe_events WHERE id = ANY($1)', [oldEvent, newEvent])).map((row) => row.id),
-      ...(await db.$queryRawUnsafe<{ id: string }[]>('SELECT message_id AS id FROM processed_messages WHERE message_id = ANY($1)', [oldMessage, newMessage])).map((row) => row.id),
+      ...(
+        await db.$queryRawUnsafe<{ id: string }[]>('SELECT id FROM stripe_events WHERE id = ANY($1)', [
+          oldEvent,
+          newEvent,
+        ])
+      ).map((row) => row.id),
+      ...(
+        await db.$queryRawUnsafe<{ id: string }[]>(
+          'SELECT message_id AS id FROM processed_messages WHERE message_id = ANY($1)',
+          [oldMessage, newMessage],
+        )
+      ).map((row) => row.id),
     ];
     const deadline = Date.now() + 15_000;
     while ((await ids()).length > 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));

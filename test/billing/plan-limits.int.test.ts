@@ -3,7 +3,14 @@ import { oauthRoundTrip as oauthConnect } from '../support/oauth-round-trip.ts';
 import request from 'supertest';
 import { testProviders } from '../../libs/providers/test/support/sandbox.ts';
 import { waitForFinal } from '../publishing/publishing-support.ts';
-import { deliver, startBillingSystem, subscribe, subscriptionOf, waitForLimits, type BillingSystem } from './billing-support.ts';
+import {
+  deliver,
+  startBillingSystem,
+  subscribe,
+  subscriptionOf,
+  waitForLimits,
+  type BillingSystem,
+} from './billing-support.ts';
 
 // Plan limits enforced where the action happens (publisher: posts; accounts: connected accounts),
 // answered 402 plan_limit_reached at the gateway. Small limits so the tests reach them quickly.
@@ -28,15 +35,21 @@ afterAll(async () => {
 });
 
 const publish = (auth: string, accountId: string, extra: Record<string, unknown> = {}) =>
-  request(s.h.gateway).post('/v1/publish').set('Authorization', auth).send({ account_ids: [accountId], text: `hello ${uniqueName('post')}`, ...extra });
+  request(s.h.gateway)
+    .post('/v1/publish')
+    .set('Authorization', auth)
+    .send({ account_ids: [accountId], text: `hello ${uniqueName('post')}`, ...extra });
 
 /** A BYOK body for a fresh X account (the sandbox maps each new token to a new account), its id asked of the network. */
 async function xAccountBody(token = `${uniqueName('tok')}-x`) {
-  const profile = await testProviders(s.h.sandbox.baseUrl, { PROVIDER_TIMEOUT_MS: 10_000 }).x.profile.fetch({ accessToken: token });
+  const profile = await testProviders(s.h.sandbox.baseUrl, { PROVIDER_TIMEOUT_MS: 10_000 }).x.profile.fetch({
+    accessToken: token,
+  });
   return { provider: 'x', platform_account_id: profile.platformAccountId, credentials: { access_token: token } };
 }
 
-const postAccount = (auth: string, body: object) => request(s.h.gateway).post('/v1/accounts').set('Authorization', auth).send(body);
+const postAccount = (auth: string, body: object) =>
+  request(s.h.gateway).post('/v1/accounts').set('Authorization', auth).send(body);
 const connectX = async (auth: string, token?: string) => postAccount(auth, await xAccountBody(token));
 
 async function connectedX(auth: string): Promise<string> {
@@ -55,16 +68,22 @@ async function newOrg() {
 }
 
 describe('posts per month', () => {
-  it('answers 402 naming the limit and the usage once the month\'s posts are used, on /v1/publish and /v1/posts', async () => {
+  it("answers 402 naming the limit and the usage once the month's posts are used, on /v1/publish and /v1/posts", async () => {
     const { auth } = await newOrg();
     const account = await connectedX(auth);
     expect((await publish(auth, account, { text: '' })).status).toBe(400);
     for (let i = 0; i < FREE.posts_per_month; i += 1) expect((await publish(auth, account)).status).toBe(202);
     const refused = await publish(auth, account);
     expect(refused.status).toBe(402);
-    expect(refused.body.error).toMatchObject({ code: 'plan_limit_reached', details: [expect.objectContaining({ limit: 'posts_per_month', used: 3, allowed: 3, plan: 'free' })] });
+    expect(refused.body.error).toMatchObject({
+      code: 'plan_limit_reached',
+      details: [expect.objectContaining({ limit: 'posts_per_month', used: 3, allowed: 3, plan: 'free' })],
+    });
     expect(refused.body.error.message).toMatch(/3 posts a month/);
-    const post = await request(s.h.gateway).post('/v1/posts').set('Authorization', auth).send({ account_ids: [account], text: 'one more' });
+    const post = await request(s.h.gateway)
+      .post('/v1/posts')
+      .set('Authorization', auth)
+      .send({ account_ids: [account], text: 'one more' });
     expect(post.status).toBe(402);
     const body = await subscriptionOf(s, auth);
     expect(body.usage.posts_this_month).toMatchObject({ used: 3, limit: 3 });
@@ -73,14 +92,17 @@ describe('posts per month', () => {
     expect(stats.body.posts_this_month).toBe(body.usage.posts_this_month.used);
   });
 
-  it('gives a canceled scheduled job\'s unit back', async () => {
+  it("gives a canceled scheduled job's unit back", async () => {
     const { auth } = await newOrg();
     const account = await connectedX(auth);
     for (let i = 0; i < FREE.posts_per_month - 1; i += 1) expect((await publish(auth, account)).status).toBe(202);
     const scheduled = await publish(auth, account, { scheduled_at: new Date(Date.now() + 3_600_000).toISOString() });
     expect(scheduled.status).toBe(202);
     expect((await publish(auth, account)).status).toBe(402);
-    expect((await request(s.h.gateway).post(`/v1/publish/${scheduled.body.job_id}/cancel`).set('Authorization', auth)).status).toBe(200);
+    expect(
+      (await request(s.h.gateway).post(`/v1/publish/${scheduled.body.job_id}/cancel`).set('Authorization', auth))
+        .status,
+    ).toBe(200);
     expect((await subscriptionOf(s, auth)).usage.posts_this_month.used).toBe(FREE.posts_per_month - 1);
     expect((await publish(auth, account)).status).toBe(202);
   });
@@ -93,7 +115,10 @@ describe('posts per month', () => {
     const statuses = racing.map((r) => r.status);
     expect(statuses.filter((status) => status === 202)).toHaveLength(1);
     expect(statuses.filter((status) => status === 402)).toHaveLength(11);
-    expect((await subscriptionOf(s, auth)).usage.posts_this_month).toMatchObject({ used: FREE.posts_per_month, limit: FREE.posts_per_month });
+    expect((await subscriptionOf(s, auth)).usage.posts_this_month).toMatchObject({
+      used: FREE.posts_per_month,
+      limit: FREE.posts_per_month,
+    });
     const history = await request(s.h.gateway).get('/v1/publish').set('Authorization', auth);
     expect(history.body.total).toBe(FREE.posts_per_month);
   });
@@ -118,11 +143,20 @@ describe('connected accounts', () => {
     expect((await connectX(auth)).status).toBe(201);
     const refused = await connectX(auth);
     expect(refused.status).toBe(402);
-    expect(refused.body.error).toMatchObject({ code: 'plan_limit_reached', details: [expect.objectContaining({ limit: 'connected_accounts', used: 2, allowed: 2 })] });
+    expect(refused.body.error).toMatchObject({
+      code: 'plan_limit_reached',
+      details: [expect.objectContaining({ limit: 'connected_accounts', used: 2, allowed: 2 })],
+    });
     const again = await connectX(auth, token);
     expect(again.status).toBe(201);
     expect((await subscriptionOf(s, auth)).usage.connected_accounts).toEqual({ used: 2, limit: 2 });
-    expect((await request(s.h.gateway).delete(`/v1/accounts/${again.body.id as string}`).set('Authorization', auth)).status).toBe(204);
+    expect(
+      (
+        await request(s.h.gateway)
+          .delete(`/v1/accounts/${again.body.id as string}`)
+          .set('Authorization', auth)
+      ).status,
+    ).toBe(204);
     expect((await connectX(auth)).status).toBe(201);
   });
 
@@ -132,7 +166,10 @@ describe('connected accounts', () => {
     expect((await connectX(auth)).status).toBe(201);
     const refused = await oauthRoundTrip(auth);
     expect(refused.status).toBe(402);
-    expect(refused.body.error).toMatchObject({ code: 'plan_limit_reached', details: [expect.objectContaining({ limit: 'connected_accounts', used: 2, allowed: 2 })] });
+    expect(refused.body.error).toMatchObject({
+      code: 'plan_limit_reached',
+      details: [expect.objectContaining({ limit: 'connected_accounts', used: 2, allowed: 2 })],
+    });
     expect((await request(s.h.gateway).get('/v1/accounts').set('Authorization', auth)).body.total).toBe(2);
   });
 
@@ -145,7 +182,9 @@ describe('connected accounts', () => {
     const statuses = racing.map((r) => r.status);
     expect(statuses.filter((status) => status === 201)).toHaveLength(1);
     expect(statuses.filter((status) => status === 402)).toHaveLength(11);
-    expect((await request(s.h.gateway).get('/v1/accounts').set('Authorization', auth)).body.total).toBe(FREE.connected_accounts);
+    expect((await request(s.h.gateway).get('/v1/accounts').set('Authorization', auth)).body.total).toBe(
+      FREE.connected_accounts,
+    );
   });
 });
 
@@ -174,7 +213,11 @@ describe('upgrade and downgrade', () => {
     const canceled = s.stripe.updateSubscription(subscriptionId, { status: 'canceled' });
     expect((await deliver(s, s.stripe.webhook('customer.subscription.deleted', canceled))).status).toBe(200);
     const body = await waitForLimits(s, auth, FREE);
-    expect(body).toMatchObject({ plan: 'free', status: 'canceled', usage: { connected_accounts: { used: 3, limit: 2 }, posts_this_month: { used: 4, limit: 3 } } });
+    expect(body).toMatchObject({
+      plan: 'free',
+      status: 'canceled',
+      usage: { connected_accounts: { used: 3, limit: 2 }, posts_this_month: { used: 4, limit: 3 } },
+    });
 
     const post = await publish(auth, accounts[1]!);
     expect(post.status).toBe(402);

@@ -25,18 +25,32 @@ function urlFor(service: string): string {
 
 const brokers: Broker[] = [];
 async function brokerAs(service: string, callerUserPrefix?: string): Promise<Broker> {
-  const broker = await Broker.connect({ url: urlFor(service), namespace, service, logger: createLogger({ service, level: 'silent' }), callerUserPrefix, rpcTimeoutMs: 3000 });
+  const broker = await Broker.connect({
+    url: urlFor(service),
+    namespace,
+    service,
+    logger: createLogger({ service, level: 'silent' }),
+    callerUserPrefix,
+    rpcTimeoutMs: 3000,
+  });
   brokers.push(broker);
   return broker;
 }
 
 beforeAll(() => {
-  const env: Record<string, string | undefined> = { ...process.env, RABBITMQ_NODE: node(), AMQP_PREFIX: namespace, BROKER_USER_PREFIX: userPrefix };
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    RABBITMQ_NODE: node(),
+    AMQP_PREFIX: namespace,
+    BROKER_USER_PREFIX: userPrefix,
+  };
   for (const service of services) env[`AMQP_PASSWORD_${service.toUpperCase().replace(/-/g, '_')}`] = passwords[service];
   try {
     execFileSync('sh', [join(repoRoot, 'deploy/rabbitmq/provision-users.sh')], { env, stdio: 'pipe', timeout: 90_000 });
   } catch (error) {
-    throw new Error(`provision-users.sh failed (needs rabbitmqctl and the local RabbitMQ: rabbitmq-server -detached): ${String((error as { stderr?: Buffer }).stderr ?? error)}`);
+    throw new Error(
+      `provision-users.sh failed (needs rabbitmqctl and the local RabbitMQ: rabbitmq-server -detached): ${String((error as { stderr?: Buffer }).stderr ?? error)}`,
+    );
   }
 }, 120_000);
 
@@ -45,7 +59,8 @@ afterAll(async () => {
     await broker.deleteTopology().catch(() => undefined);
     await broker.close();
   }
-  for (const service of services) execFileSync('rabbitmqctl', ['-q', 'delete_user', `${userPrefix}${service}`], { stdio: 'pipe' });
+  for (const service of services)
+    execFileSync('rabbitmqctl', ['-q', 'delete_user', `${userPrefix}${service}`], { stdio: 'pipe' });
 }, 120_000);
 
 describe('one broker user per service (deploy/rabbitmq/provision-users.sh)', () => {
@@ -53,26 +68,58 @@ describe('one broker user per service (deploy/rabbitmq/provision-users.sh)', () 
     const accounts = await brokerAs('accounts', userPrefix);
     await accounts.serveRpc({
       messages: [credentialsGet],
-      handlers: { 'accounts.credentials_get.v1': async (env) => ({ account_id: env.payload.account_id, provider: 'x' as const, access_token: 'tok', extras: {}, token_expires_at: null }) },
+      handlers: {
+        'accounts.credentials_get.v1': async (env) => ({
+          account_id: env.payload.account_id,
+          provider: 'x' as const,
+          access_token: 'tok',
+          extras: {},
+          token_expires_at: null,
+        }),
+      },
     });
     const publisher = await brokerAs('publisher');
     const gateway = await brokerAs('gateway');
-    await expect(publisher.rpc(credentialsGet, { account_id: 'a1' }, { orgId: 'org_1', requestId: 'r' })).resolves.toMatchObject({ access_token: 'tok' });
-    await expect(gateway.rpc(credentialsGet, { account_id: 'a1' }, { orgId: 'org_1', requestId: 'r' })).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(
+      publisher.rpc(credentialsGet, { account_id: 'a1' }, { orgId: 'org_1', requestId: 'r' }),
+    ).resolves.toMatchObject({ access_token: 'tok' });
+    await expect(
+      gateway.rpc(credentialsGet, { account_id: 'a1' }, { orgId: 'org_1', requestId: 'r' }),
+    ).rejects.toMatchObject({ code: 'forbidden' });
   });
 
   it("lets a service publish its events, declaring its subscribers' queues on the way", async () => {
     const billing = await brokerAs('billing');
     await expect(
-      billing.publish(billingPlanChanged, { plan: 'pro', status: 'active', limits: { connected_accounts: 100, posts_per_month: 10_000 }, revision: 1 }, { orgId: 'org_1', requestId: 'r' }),
+      billing.publish(
+        billingPlanChanged,
+        { plan: 'pro', status: 'active', limits: { connected_accounts: 100, posts_per_month: 10_000 }, revision: 1 },
+        { orgId: 'org_1', requestId: 'r' },
+      ),
     ).resolves.toBeUndefined();
     // post.queued goes to the webhook dispatcher, alone (a previous release) or carried with others.
     const publisher = await brokerAs('publisher');
     const job = '00000000-0000-4000-8000-000000000001';
-    const queued = { id: job, job_id: job, status: 'queued' as const, account_ids: ['a1'], platforms: ['x' as const], text: 't', scheduled_at: null, error_message: null, results: [] };
+    const queued = {
+      id: job,
+      job_id: job,
+      status: 'queued' as const,
+      account_ids: ['a1'],
+      platforms: ['x' as const],
+      text: 't',
+      scheduled_at: null,
+      error_message: null,
+      results: [],
+    };
     await expect(publisher.publish(postQueued, queued, { orgId: 'org_1', requestId: 'r' })).resolves.toBeUndefined();
     const carried = createEnvelope(postQueued, queued, { orgId: 'org_1', requestId: 'r' });
-    await expect(publisher.publish(postsQueued, { events: [{ ...carried, type: 'post.queued.v1', org_id: 'org_1' }] }, { orgId: 'org_1', requestId: null })).resolves.toBeUndefined();
+    await expect(
+      publisher.publish(
+        postsQueued,
+        { events: [{ ...carried, type: 'post.queued.v1', org_id: 'org_1' }] },
+        { orgId: 'org_1', requestId: null },
+      ),
+    ).resolves.toBeUndefined();
   });
 
   it("refuses a service that consumes or declares another service's queue", async () => {

@@ -48,24 +48,41 @@ function withDefaults(value: string): string {
 
 /** What Compose substitutes from an .env: ${VAR:?message} and ${VAR} -> its value, ${VAR:-default} -> its value or the default. */
 function substituted(value: string, dotEnv: Record<string, string>): string {
-  return value.replace(/\$\{([A-Z0-9_]+)(?::([?-])([^}]*))?\}/g, (_match, name: string, kind: string | undefined, fallback: string) => {
-    const found = dotEnv[name];
-    if (found !== undefined && found !== '') return found;
-    if (kind === '?') throw new Error(`Compose refuses to start: ${name} is required (${fallback})`);
-    return kind === '-' ? fallback : '';
-  });
+  return value.replace(
+    /\$\{([A-Z0-9_]+)(?::([?-])([^}]*))?\}/g,
+    (_match, name: string, kind: string | undefined, fallback: string) => {
+      const found = dotEnv[name];
+      if (found !== undefined && found !== '') return found;
+      if (kind === '?') throw new Error(`Compose refuses to start: ${name} is required (${fallback})`);
+      return kind === '-' ? fallback : '';
+    },
+  );
 }
 
 /** Every variable docker-compose.yml requires (`${VAR:?...}`): Compose refuses to start without each. */
-const requiredByCompose = [...new Set([...readRepoFile('docker-compose.yml').matchAll(/\$\{([A-Z0-9_]+):\?/g)].map((match) => match[1]!))].sort();
+const requiredByCompose = [
+  ...new Set([...readRepoFile('docker-compose.yml').matchAll(/\$\{([A-Z0-9_]+):\?/g)].map((match) => match[1]!)),
+].sort();
 
 /** Stripe's values come from a Stripe account, not from compose-env's randomness: it copies them from its environment. */
-const stripeValues = { STRIPE_SECRET_KEY: 'sk_test_51Qx7TfGk2mWcZ9rLp4Vd8NbH', STRIPE_WEBHOOK_SECRET: 'whsec_Hq3Zt8KfW2nRb6LmXc9VpJ4s', STRIPE_PRICE_ID: 'price_1Qx7UaGk2mWcZ9rLkJ3bT6Yw' };
+const stripeValues = {
+  STRIPE_SECRET_KEY: 'sk_test_51Qx7TfGk2mWcZ9rLp4Vd8NbH',
+  STRIPE_WEBHOOK_SECRET: 'whsec_Hq3Zt8KfW2nRb6LmXc9VpJ4s',
+  STRIPE_PRICE_ID: 'price_1Qx7UaGk2mWcZ9rLkJ3bT6Yw',
+};
 
 function composeEnv(extra: Record<string, string> = {}): { values: Record<string, string>; stderr: string } {
-  const run = spawnSync(join(repoRoot, 'scripts/compose-env'), { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...extra } });
+  const run = spawnSync(join(repoRoot, 'scripts/compose-env'), {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', ...extra },
+  });
   if (run.status !== 0) throw new Error(`compose-env failed: ${run.stderr}`);
-  const values = Object.fromEntries(run.stdout.trim().split('\n').map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+  const values = Object.fromEntries(
+    run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
   return { values, stderr: run.stderr };
 }
 
@@ -87,7 +104,9 @@ function seconds(duration: string): number {
 }
 
 function healthcheckCommand(name: string): string {
-  return list(get(service(name), 'healthcheck.test'), `${name}.healthcheck.test`).map(String).join(' ');
+  return list(get(service(name), 'healthcheck.test'), `${name}.healthcheck.test`)
+    .map(String)
+    .join(' ');
 }
 
 describe('docker-compose.yml', () => {
@@ -137,7 +156,8 @@ describe('docker-compose.yml', () => {
       expect(env.SHUTDOWN_GRACE_MS).toBe('25000');
       expect(env.RPC_TIMEOUT_MS).toBe('5000');
       expect(withDefaults(env.AMQP_URL ?? '')).toMatch(/^amqps?:\/\/.+@rabbitmq:5672$/);
-      for (const [variable, value] of Object.entries(facts.env ?? {})) expect({ variable, value: env[variable] }).toEqual({ variable, value });
+      for (const [variable, value] of Object.entries(facts.env ?? {}))
+        expect({ variable, value: env[variable] }).toEqual({ variable, value });
     });
 
     it('gives DATABASE_URL as a server URL without a database name', () => {
@@ -176,7 +196,14 @@ describe('docker-compose.yml', () => {
 
   it('trusts no X-Forwarded-For: clients reach the gateway directly, with no proxy in front', () => {
     expect(environment('gateway').TRUST_PROXY_HOPS).toBe('0');
-    const publishing = Object.entries(services).filter(([, definition]) => isObj(definition) && definition.ports !== undefined && list(definition.ports, 'ports').map(String).some((port) => /(^|:)(80|443|8080):/.test(port)));
+    const publishing = Object.entries(services).filter(
+      ([, definition]) =>
+        isObj(definition) &&
+        definition.ports !== undefined &&
+        list(definition.ports, 'ports')
+          .map(String)
+          .some((port) => /(^|:)(80|443|8080):/.test(port)),
+    );
     expect(publishing.map(([service]) => service)).toEqual(['gateway']);
   });
 
@@ -190,25 +217,42 @@ describe('docker-compose.yml', () => {
 
   it('has no default for any secret: Compose refuses to start until each is set', () => {
     const secrets: [string, string][] = [
-      ['gateway', 'JWT_SECRET'], ['gateway', 'API_KEY_PEPPER'], ['accounts', 'VAULT_KEYS'], ['accounts', 'OAUTH_STATE_SECRET'],
-      ['webhook-dispatcher', 'VAULT_KEYS'], ['billing', 'STRIPE_SECRET_KEY'], ['billing', 'STRIPE_WEBHOOK_SECRET'], ['billing', 'STRIPE_PRICE_ID'],
-      ['postgres', 'POSTGRES_PASSWORD'], ['rabbitmq', 'RABBITMQ_DEFAULT_PASS'],
+      ['gateway', 'JWT_SECRET'],
+      ['gateway', 'API_KEY_PEPPER'],
+      ['accounts', 'VAULT_KEYS'],
+      ['accounts', 'OAUTH_STATE_SECRET'],
+      ['webhook-dispatcher', 'VAULT_KEYS'],
+      ['billing', 'STRIPE_SECRET_KEY'],
+      ['billing', 'STRIPE_WEBHOOK_SECRET'],
+      ['billing', 'STRIPE_PRICE_ID'],
+      ['postgres', 'POSTGRES_PASSWORD'],
+      ['rabbitmq', 'RABBITMQ_DEFAULT_PASS'],
     ];
-    for (const [name, variable] of secrets) expect({ variable, value: environment(name)[variable] }).toEqual({ variable, value: expect.stringMatching(/^\$\{[A-Z_]+:\?[^}]+\}$/) });
+    for (const [name, variable] of secrets)
+      expect({ variable, value: environment(name)[variable] }).toEqual({
+        variable,
+        value: expect.stringMatching(/^\$\{[A-Z_]+:\?[^}]+\}$/),
+      });
     for (const name of ['gateway', 'accounts']) {
       expect(environment(name).AMQP_URL).toMatch(/\$\{AMQP_PASSWORD_[A-Z_]+:\?/);
       expect(environment(name).DATABASE_URL).toMatch(/\$\{POSTGRES_PASSWORD:\?/);
     }
-    expect(readRepoFile('docker-compose.yml')).not.toMatch(/dev-only|AAAAAAAAAAAAAAAAAAAA|AQEBAQEBAQEBAQEBAQEB|placeholder|change[-_]?me/i);
+    expect(readRepoFile('docker-compose.yml')).not.toMatch(
+      /dev-only|AAAAAAAAAAAAAAAAAAAA|AQEBAQEBAQEBAQEBAQEB|placeholder|change[-_]?me/i,
+    );
     expect(environment('webhook-dispatcher').VAULT_KEYS).not.toBe(environment('accounts').VAULT_KEYS);
   });
 
-  it('scripts/compose-env writes every variable Compose requires, the dispatcher\'s own vault key included', () => {
+  it("scripts/compose-env writes every variable Compose requires, the dispatcher's own vault key included", () => {
     const { values, stderr } = composeEnv(stripeValues);
-    expect(requiredByCompose).toEqual(expect.arrayContaining(['JWT_SECRET', 'WEBHOOK_VAULT_KEYS', 'STRIPE_SECRET_KEY', 'POSTGRES_PASSWORD']));
-    for (const variable of requiredByCompose) expect({ variable, written: (values[variable] ?? '') !== '' }).toEqual({ variable, written: true });
+    expect(requiredByCompose).toEqual(
+      expect.arrayContaining(['JWT_SECRET', 'WEBHOOK_VAULT_KEYS', 'STRIPE_SECRET_KEY', 'POSTGRES_PASSWORD']),
+    );
+    for (const variable of requiredByCompose)
+      expect({ variable, written: (values[variable] ?? '') !== '' }).toEqual({ variable, written: true });
     expect(stderr).toBe('');
-    for (const variable of ['VAULT_KEYS', 'WEBHOOK_VAULT_KEYS']) expect(Buffer.from(values[variable]!.slice(3), 'base64')).toHaveLength(32);
+    for (const variable of ['VAULT_KEYS', 'WEBHOOK_VAULT_KEYS'])
+      expect(Buffer.from(values[variable]!.slice(3), 'base64')).toHaveLength(32);
     expect(values.WEBHOOK_VAULT_KEYS).not.toBe(values.VAULT_KEYS);
     expect(composeEnv(stripeValues).values.JWT_SECRET).not.toBe(values.JWT_SECRET);
   });
@@ -216,27 +260,43 @@ describe('docker-compose.yml', () => {
   it('scripts/compose-env names the Stripe values it cannot make, and Compose then refuses to start', () => {
     const { values, stderr } = composeEnv();
     expect(stderr).toMatch(/STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_ID/);
-    expect(() => substituted(environment('billing').STRIPE_SECRET_KEY ?? '', values)).toThrow(/STRIPE_SECRET_KEY is required/);
+    expect(() => substituted(environment('billing').STRIPE_SECRET_KEY ?? '', values)).toThrow(
+      /STRIPE_SECRET_KEY is required/,
+    );
   });
 
-  it.each(productionServices.map((facts) => [facts.name, facts.code] as const))('%s starts in production with its compose environment and the values compose-env writes', (name, code) => {
-    const { values } = composeEnv(stripeValues);
-    const env = Object.fromEntries(Object.entries(environment(name)).map(([variable, value]) => [variable, substituted(value, values)]));
-    expect(env.NODE_ENV).toBe('production');
-    expect(() => loaders[code]!(env)).not.toThrow();
-  });
+  it.each(productionServices.map((facts) => [facts.name, facts.code] as const))(
+    '%s starts in production with its compose environment and the values compose-env writes',
+    (name, code) => {
+      const { values } = composeEnv(stripeValues);
+      const env = Object.fromEntries(
+        Object.entries(environment(name)).map(([variable, value]) => [variable, substituted(value, values)]),
+      );
+      expect(env.NODE_ENV).toBe('production');
+      expect(() => loaders[code]!(env)).not.toThrow();
+    },
+  );
 
   it('runs the sandbox only under the dev profile, on port 4010', () => {
     const sandbox = service('sandbox');
     expect(sandbox.profiles).toEqual(['dev']);
     expect(get(sandbox, 'build.args.SERVICE')).toBe('sandbox');
     expect(get(sandbox, 'environment.PORT')).toBe('4010');
-    const profiled = Object.entries(services).filter(([, definition]) => isObj(definition) && definition.profiles !== undefined);
+    const profiled = Object.entries(services).filter(
+      ([, definition]) => isObj(definition) && definition.profiles !== undefined,
+    );
     expect(profiled.map(([name]) => name)).toEqual(['sandbox']);
   });
 
   it('defines no service beyond the infrastructure, the broker-users one-shot, the seven services (the publisher as its two roles) and the sandbox', () => {
-    const expected = ['postgres', 'rabbitmq', 'broker-users', 'redis', 'sandbox', ...productionServices.map((facts) => facts.name)];
+    const expected = [
+      'postgres',
+      'rabbitmq',
+      'broker-users',
+      'redis',
+      'sandbox',
+      ...productionServices.map((facts) => facts.name),
+    ];
     expect(Object.keys(services).sort()).toEqual(expected.sort());
   });
 
@@ -245,12 +305,16 @@ describe('docker-compose.yml', () => {
     for (const facts of productionServices) {
       const variable = `AMQP_PASSWORD_${facts.code.toUpperCase().replace(/-/g, '_')}`;
       const url = environment(facts.name).AMQP_URL ?? '';
-      expect(url).toBe(`amqp://${facts.code}:\${${variable}:?set ${variable} (scripts/compose-env writes one)}@rabbitmq:5672`);
+      expect(url).toBe(
+        `amqp://${facts.code}:\${${variable}:?set ${variable} (scripts/compose-env writes one)}@rabbitmq:5672`,
+      );
       expect(environment('broker-users')[variable]).toMatch(new RegExp(`^\\$\\{${variable}:\\?`));
       expect(get(service(facts.name).depends_on, 'broker-users.condition')).toBe('service_completed_successfully');
       expect(environment(facts.name).BROKER_USER_PREFIX).toBe('');
     }
-    expect(list(provisioner.volumes, 'broker-users.volumes')).toContain('./deploy/rabbitmq/provision-users.sh:/provision-users.sh:ro');
+    expect(list(provisioner.volumes, 'broker-users.volumes')).toContain(
+      './deploy/rabbitmq/provision-users.sh:/provision-users.sh:ro',
+    );
     expect(provisioner.restart).toBe('no');
   });
 });
@@ -285,7 +349,10 @@ describe('deploy/Dockerfile', () => {
   });
 
   it('builds with the pinned pnpm: install, generate, build, in that order', () => {
-    const packageManager = str(obj(JSON.parse(readRepoFile('package.json')), 'package.json').packageManager, 'packageManager');
+    const packageManager = str(
+      obj(JSON.parse(readRepoFile('package.json')), 'package.json').packageManager,
+      'packageManager',
+    );
     const script = runs(buildStage).join('\n');
     expect(script).toContain(`npm i -g ${packageManager}`);
     const steps = ['pnpm install --frozen-lockfile', 'pnpm generate', 'pnpm build'].map((step) => script.indexOf(step));
@@ -312,22 +379,31 @@ describe('deploy/Dockerfile', () => {
     expect(finalStage.find((i) => i.keyword === 'STOPSIGNAL')?.args).toBe('SIGTERM');
   });
 
-  it.each(productionServices.map((facts) => [facts.name, facts.code]))('runs %s with its V8 flags: its compose command, or the image\'s CMD when it has no flags of its own', (name, code) => {
-    const cmd = list(JSON.parse(finalStage.filter((i) => i.keyword === 'CMD').at(-1)?.args ?? '[]'), 'CMD').map(String);
-    const command = service(name).command;
-    const argv = command === undefined ? cmd : list(command, `${name} command`).map(String);
-    expect(argv).toEqual(['node', ...nodeFlags(code), '/app/main.js']);
-  });
+  it.each(productionServices.map((facts) => [facts.name, facts.code]))(
+    "runs %s with its V8 flags: its compose command, or the image's CMD when it has no flags of its own",
+    (name, code) => {
+      const cmd = list(JSON.parse(finalStage.filter((i) => i.keyword === 'CMD').at(-1)?.args ?? '[]'), 'CMD').map(
+        String,
+      );
+      const command = service(name).command;
+      const argv = command === undefined ? cmd : list(command, `${name} command`).map(String);
+      expect(argv).toEqual(['node', ...nodeFlags(code), '/app/main.js']);
+    },
+  );
 
   it('gives node only flags it accepts on the command line (a bad flag would stop every container at start)', () => {
     for (const name of [undefined, ...productionServices.map((facts) => facts.code)]) {
-      expect(execFileSync(process.execPath, [...nodeFlags(name), '-e', 'process.stdout.write("ok")'], { encoding: 'utf8' })).toBe('ok');
+      expect(
+        execFileSync(process.execPath, [...nodeFlags(name), '-e', 'process.stdout.write("ok")'], { encoding: 'utf8' }),
+      ).toBe('ok');
     }
     expect(finalStage.some((i) => i.keyword === 'ENV' && i.args.includes('NODE_OPTIONS'))).toBe(false);
   });
 
   it('keeps local build output out of the build context', () => {
-    const ignored = readRepoFile('deploy/Dockerfile.dockerignore').split('\n').map((line) => line.trim());
+    const ignored = readRepoFile('deploy/Dockerfile.dockerignore')
+      .split('\n')
+      .map((line) => line.trim());
     expect(ignored).toEqual(expect.arrayContaining(['**/node_modules', '**/dist', '.git']));
   });
 });

@@ -36,18 +36,43 @@ export interface ServiceFacts {
   metricsPort: number;
 }
 
-export const gateway: ServiceFacts = { name: 'gateway', code: 'gateway', kind: 'api', port: 8080, liveness: '/health', readiness: '/ready', metricsPort: 9100 };
+export const gateway: ServiceFacts = {
+  name: 'gateway',
+  code: 'gateway',
+  kind: 'api',
+  port: 8080,
+  liveness: '/health',
+  readiness: '/ready',
+  metricsPort: 9100,
+};
 
 function worker(name: string, port: number, roles?: Pick<ServiceFacts, 'code' | 'env' | 'queues'>): ServiceFacts {
-  return { name, code: name, kind: 'worker', port, liveness: '/livez', readiness: '/readyz', metricsPort: port, ...roles };
+  return {
+    name,
+    code: name,
+    kind: 'worker',
+    port,
+    liveness: '/livez',
+    readiness: '/readyz',
+    metricsPort: port,
+    ...roles,
+  };
 }
 
 export const workers: ServiceFacts[] = [
   worker('accounts', 9101),
   // The publisher's two roles, each a workload of its own scaled by its own queue (docs/performance.md,
   // "Accepting and delivering in processes of their own"); both consume account changes.
-  worker('publisher', 9102, { code: 'publisher', env: { PUBLISHER_ROLES: 'accept' }, queues: ['svc.publisher.accounts', 'svc.publisher.dispatch', 'svc.publisher.plans', 'svc.publisher.rpc'] }),
-  worker('publisher-deliver', 9102, { code: 'publisher', env: { PUBLISHER_ROLES: 'deliver' }, queues: ['svc.publisher.accounts', 'svc.publisher.work'] }),
+  worker('publisher', 9102, {
+    code: 'publisher',
+    env: { PUBLISHER_ROLES: 'accept' },
+    queues: ['svc.publisher.accounts', 'svc.publisher.dispatch', 'svc.publisher.plans', 'svc.publisher.rpc'],
+  }),
+  worker('publisher-deliver', 9102, {
+    code: 'publisher',
+    env: { PUBLISHER_ROLES: 'deliver' },
+    queues: ['svc.publisher.accounts', 'svc.publisher.work'],
+  }),
   worker('scheduler', 9103),
   worker('webhook-dispatcher', 9104),
   worker('analytics-sync', 9105),
@@ -83,20 +108,42 @@ export function consumedQueues(service: string): string[] {
 export function workloadQueues(facts: ServiceFacts): string[] {
   const all = consumedQueues(facts.code);
   const unknown = (facts.queues ?? []).filter((queue) => !all.includes(queue));
-  if (unknown.length > 0) throw new Error(`${facts.name} names queues ${facts.code} does not consume: ${unknown.join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`${facts.name} names queues ${facts.code} does not consume: ${unknown.join(', ')}`);
   return facts.queues ?? all;
 }
 
 /** The Prometheus metrics a service registers itself (`name: 'svc_...'` in its sources). */
 export function registeredMetrics(service: string): string[] {
-  return serviceSources(service).flatMap((source) => [...source.matchAll(/name: '(svc_[a-z_]+)'/g)].map((match) => match[1]!));
+  return serviceSources(service).flatMap((source) =>
+    [...source.matchAll(/name: '(svc_[a-z_]+)'/g)].map((match) => match[1]!),
+  );
 }
 
-export const commonEnv = ['NODE_ENV', 'LOG_LEVEL', 'AMQP_URL', 'AMQP_NAMESPACE', 'DATABASE_URL', 'SHUTDOWN_GRACE_MS', 'RPC_TIMEOUT_MS'];
+export const commonEnv = [
+  'NODE_ENV',
+  'LOG_LEVEL',
+  'AMQP_URL',
+  'AMQP_NAMESPACE',
+  'DATABASE_URL',
+  'SHUTDOWN_GRACE_MS',
+  'RPC_TIMEOUT_MS',
+];
 
 /** Variables each service needs beyond commonEnv and PROBE_PORT. */
 export const serviceEnv: Record<string, string[]> = {
-  gateway: ['PORT', 'REDIS_URL', 'JWT_SECRET', 'JWT_ISSUER', 'JWT_AUDIENCE', 'API_KEY_PEPPER', 'RATE_LIMIT_PER_KEY', 'RATE_LIMIT_PER_ORG', 'PUBLIC_BASE_URL', 'OAUTH_SUCCESS_REDIRECT'],
+  gateway: [
+    'PORT',
+    'REDIS_URL',
+    'JWT_SECRET',
+    'JWT_ISSUER',
+    'JWT_AUDIENCE',
+    'API_KEY_PEPPER',
+    'RATE_LIMIT_PER_KEY',
+    'RATE_LIMIT_PER_ORG',
+    'PUBLIC_BASE_URL',
+    'OAUTH_SUCCESS_REDIRECT',
+  ],
   accounts: ['VAULT_KEYS', 'VAULT_ACTIVE_KEY_ID', 'OAUTH_STATE_SECRET', 'PUBLIC_BASE_URL'],
   billing: ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID'],
   'webhook-dispatcher': ['VAULT_KEYS', 'VAULT_ACTIVE_KEY_ID'],

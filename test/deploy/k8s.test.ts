@@ -29,7 +29,9 @@ import {
 import { serviceEntry } from '../support/service-process.ts';
 
 const k8sDir = join(repoRoot, 'k8s');
-const yamlFiles = readdirSync(k8sDir).filter((file) => /\.ya?ml$/.test(file)).sort();
+const yamlFiles = readdirSync(k8sDir)
+  .filter((file) => /\.ya?ml$/.test(file))
+  .sort();
 const exampleSecretFile = 'secret.example.yaml';
 
 interface Resource {
@@ -41,11 +43,19 @@ interface Resource {
 
 function loadResources(file: string): Resource[] {
   return parseAllDocuments(readRepoFile(join('k8s', file))).flatMap((document) => {
-    if (document.errors.length > 0) throw new Error(`${file}: ${document.errors.map((error) => error.message).join('; ')}`);
+    if (document.errors.length > 0)
+      throw new Error(`${file}: ${document.errors.map((error) => error.message).join('; ')}`);
     const body: unknown = document.toJS();
     if (body === null || body === undefined) return [];
     const resource = obj(body, file);
-    return [{ file, kind: str(resource.kind, `${file} kind`), name: str(get(resource, 'metadata.name'), `${file} name`), body: resource }];
+    return [
+      {
+        file,
+        kind: str(resource.kind, `${file} kind`),
+        name: str(get(resource, 'metadata.name'), `${file} name`),
+        body: resource,
+      },
+    ];
   });
 }
 
@@ -65,7 +75,12 @@ function find(kind: string, name: string): Resource {
 }
 
 function configMapData(name: string): Record<string, string> {
-  return Object.fromEntries(Object.entries(obj(get(find('ConfigMap', name).body, 'data'), `ConfigMap ${name} data`)).map(([k, v]) => [k, String(v)]));
+  return Object.fromEntries(
+    Object.entries(obj(get(find('ConfigMap', name).body, 'data'), `ConfigMap ${name} data`)).map(([k, v]) => [
+      k,
+      String(v),
+    ]),
+  );
 }
 
 function exampleSecretKeys(name: string): string[] {
@@ -75,7 +90,10 @@ function exampleSecretKeys(name: string): string[] {
 }
 
 function container(service: ServiceFacts): Obj {
-  const containers = list(get(find('Deployment', service.name).body, 'spec.template.spec.containers'), `${service.name} containers`);
+  const containers = list(
+    get(find('Deployment', service.name).body, 'spec.template.spec.containers'),
+    `${service.name} containers`,
+  );
   expect(containers).toHaveLength(1);
   return obj(containers[0], `${service.name} container`);
 }
@@ -161,7 +179,11 @@ describe('k8s/kustomization.yaml', () => {
 
 describe('k8s workloads', () => {
   it('has exactly one Deployment per production service and nothing for the sandbox', () => {
-    expect(ofKind('Deployment').map((resource) => resource.name).sort()).toEqual(productionServices.map((s) => s.name).sort());
+    expect(
+      ofKind('Deployment')
+        .map((resource) => resource.name)
+        .sort(),
+    ).toEqual(productionServices.map((s) => s.name).sort());
     for (const file of yamlFiles) expect(readRepoFile(join('k8s', file)).toLowerCase()).not.toContain('sandbox');
   });
 
@@ -176,7 +198,11 @@ describe('k8s workloads', () => {
     });
 
     it('runs node, with its V8 flags (deploy/node-flags.<service> or deploy/node-flags), on the service entry point directly', () => {
-      expect(container(service).command).toEqual(['node', ...nodeFlags(service.code), `services/${service.code}/dist/main.js`]);
+      expect(container(service).command).toEqual([
+        'node',
+        ...nodeFlags(service.code),
+        `services/${service.code}/dist/main.js`,
+      ]);
       expect(container(service).image).toBe(`social-publishing/${service.code}`);
       expect(container(service).args).toBeUndefined();
     });
@@ -223,7 +249,11 @@ describe('k8s workloads', () => {
 
     it('exposes /metrics on the probe port for Prometheus', () => {
       const annotations = obj(get(find('Deployment', name).body, 'spec.template.metadata.annotations'), 'annotations');
-      expect(annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(service.metricsPort), 'prometheus.io/path': '/metrics' });
+      expect(annotations).toMatchObject({
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/port': String(service.metricsPort),
+        'prometheus.io/path': '/metrics',
+      });
     });
 
     it('gets every variable it needs, secrets from Secrets only', () => {
@@ -242,7 +272,8 @@ describe('k8s workloads', () => {
       expect(resolved(service, 'AMQP_NAMESPACE')).toBe('');
       expect(resolved(service, 'SHUTDOWN_GRACE_MS')).toBe('25000');
       expect(resolved(service, 'RPC_TIMEOUT_MS')).toBe('5000');
-      for (const [variable, value] of Object.entries(service.env ?? {})) expect({ variable, value: resolved(service, variable) }).toEqual({ variable, value });
+      for (const [variable, value] of Object.entries(service.env ?? {}))
+        expect({ variable, value: resolved(service, variable) }).toEqual({ variable, value });
     });
 
     it('leaves the network base URLs to their production defaults', () => {
@@ -266,7 +297,11 @@ describe('k8s workloads', () => {
     expect(ports.map((port) => get(port, 'targetPort'))).toEqual(['http']);
     expect(list(container(gateway).ports, 'ports').map((port) => get(port, 'name'))).toEqual(['http', 'probes']);
     // The other Service only lets KEDA read analytics-sync's lag (the metrics-api trigger below).
-    expect(ofKind('Service').map((resource) => resource.name).sort()).toEqual(['analytics-sync-metrics', gateway.name]);
+    expect(
+      ofKind('Service')
+        .map((resource) => resource.name)
+        .sort(),
+    ).toEqual(['analytics-sync-metrics', gateway.name]);
   });
 
   it('drains the gateway from load balancers before it stops listening', () => {
@@ -279,7 +314,9 @@ describe('k8s workloads', () => {
     const hpa = hpas[0]!.body;
     expect(get(hpa, 'spec.scaleTargetRef.kind')).toBe('Deployment');
     expect(num(get(hpa, 'spec.minReplicas'), 'minReplicas')).toBeGreaterThanOrEqual(2);
-    expect(num(get(hpa, 'spec.maxReplicas'), 'maxReplicas')).toBeGreaterThan(num(get(hpa, 'spec.minReplicas'), 'minReplicas'));
+    expect(num(get(hpa, 'spec.maxReplicas'), 'maxReplicas')).toBeGreaterThan(
+      num(get(hpa, 'spec.minReplicas'), 'minReplicas'),
+    );
     const metric = list(get(hpa, 'spec.metrics'), 'metrics')[0];
     expect(get(metric, 'resource.name')).toBe('cpu');
   });
@@ -291,17 +328,33 @@ describe('KEDA scaling', () => {
   const expectedMetricTriggers: Record<string, number> = { 'analytics-sync': 1 };
 
   it('knows which queues each worker consumes (what the triggers are checked against)', () => {
-    expect(consumedQueues('publisher')).toEqual(['svc.publisher.accounts', 'svc.publisher.dispatch', 'svc.publisher.plans', 'svc.publisher.rpc', 'svc.publisher.work']);
-    expect(consumedQueues('webhook-dispatcher')).toEqual(['svc.webhook-dispatcher.deliveries', 'svc.webhook-dispatcher.rpc', 'svc.webhook-dispatcher.work']);
+    expect(consumedQueues('publisher')).toEqual([
+      'svc.publisher.accounts',
+      'svc.publisher.dispatch',
+      'svc.publisher.plans',
+      'svc.publisher.rpc',
+      'svc.publisher.work',
+    ]);
+    expect(consumedQueues('webhook-dispatcher')).toEqual([
+      'svc.webhook-dispatcher.deliveries',
+      'svc.webhook-dispatcher.rpc',
+      'svc.webhook-dispatcher.work',
+    ]);
     expect(consumedQueues('billing')).toEqual(['svc.billing.rpc']);
     // The publisher's roles between them consume every queue its code does; only delivering consumes its work queue.
     const publisherRoles = workers.filter((worker) => worker.code === 'publisher');
     expect([...new Set(publisherRoles.flatMap(workloadQueues))].sort()).toEqual(consumedQueues('publisher'));
-    expect(publisherRoles.filter((worker) => workloadQueues(worker).includes('svc.publisher.work')).map((worker) => worker.name)).toEqual(['publisher-deliver']);
+    expect(
+      publisherRoles
+        .filter((worker) => workloadQueues(worker).includes('svc.publisher.work'))
+        .map((worker) => worker.name),
+    ).toEqual(['publisher-deliver']);
   });
 
   it('has one ScaledObject per worker and none for the gateway', () => {
-    expect(scaledObjects.map((resource) => get(resource.body, 'spec.scaleTargetRef.name')).sort()).toEqual(workers.map((w) => w.name).sort());
+    expect(scaledObjects.map((resource) => get(resource.body, 'spec.scaleTargetRef.name')).sort()).toEqual(
+      workers.map((w) => w.name).sort(),
+    );
   });
 
   describe.each(workers.map((worker) => [worker.name, worker] as const))('%s', (name, service) => {
@@ -314,7 +367,9 @@ describe('KEDA scaling', () => {
     it('scales on the length of queues the service consumes, through the management API', () => {
       // A queue nobody declares is a 404 from the management API: KEDA would never scale the worker.
       const consumed = workloadQueues(service);
-      const triggers = list(get(scaledObject(), 'spec.triggers'), 'triggers').filter((trigger) => get(trigger, 'type') !== 'metrics-api');
+      const triggers = list(get(scaledObject(), 'spec.triggers'), 'triggers').filter(
+        (trigger) => get(trigger, 'type') !== 'metrics-api',
+      );
       const queueLength = triggers.filter((trigger) => get(trigger, 'metadata.mode') === 'QueueLength');
       expect(queueLength.length).toBeGreaterThan(0);
       for (const trigger of queueLength) expect(Number(get(trigger, 'metadata.value'))).toBeGreaterThan(0);
@@ -331,7 +386,9 @@ describe('KEDA scaling', () => {
     it('scales on any gauge it reads through a Service of its own pods, a metric the service registers', () => {
       // A wrong port, path or metric name is an error in KEDA, not a failed deploy: the worker would
       // silently stop scaling on that load.
-      const triggers = list(get(scaledObject(), 'spec.triggers'), 'triggers').filter((trigger) => get(trigger, 'type') === 'metrics-api');
+      const triggers = list(get(scaledObject(), 'spec.triggers'), 'triggers').filter(
+        (trigger) => get(trigger, 'type') === 'metrics-api',
+      );
       expect(triggers.length).toBe(expectedMetricTriggers[name] ?? 0);
       for (const trigger of triggers) {
         const url = new URL(str(get(trigger, 'metadata.url'), 'url'));
@@ -339,8 +396,12 @@ describe('KEDA scaling', () => {
         expect({ namespace, rest }).toEqual({ namespace: 'social', rest: ['svc', 'cluster', 'local'] });
         const target = find('Service', serviceName!).body;
         expect(get(target, 'spec.selector')).toEqual({ 'app.kubernetes.io/name': name });
-        const port = list(get(target, 'spec.ports'), 'Service ports').find((entry) => get(entry, 'port') === Number(url.port));
-        const namedPort = list(container(service).ports, 'ports').find((entry) => get(entry, 'name') === get(port, 'targetPort'));
+        const port = list(get(target, 'spec.ports'), 'Service ports').find(
+          (entry) => get(entry, 'port') === Number(url.port),
+        );
+        const namedPort = list(container(service).ports, 'ports').find(
+          (entry) => get(entry, 'name') === get(port, 'targetPort'),
+        );
         expect(get(namedPort, 'containerPort')).toBe(service.metricsPort);
         expect(url.pathname).toBe('/metrics');
         expect(get(trigger, 'metadata.format')).toBe('prometheus');
@@ -374,8 +435,16 @@ describe('secrets and config', () => {
   it('keeps secrets out of ConfigMaps', () => {
     for (const configMap of ofKind('ConfigMap')) {
       for (const [key, value] of Object.entries(configMapData(configMap.name))) {
-        expect({ configMap: configMap.name, key, secretName: looksSecret(key) }).toEqual({ configMap: configMap.name, key, secretName: false });
-        expect({ configMap: configMap.name, key, credentials: hasCredentials(value) }).toEqual({ configMap: configMap.name, key, credentials: false });
+        expect({ configMap: configMap.name, key, secretName: looksSecret(key) }).toEqual({
+          configMap: configMap.name,
+          key,
+          secretName: false,
+        });
+        expect({ configMap: configMap.name, key, credentials: hasCredentials(value) }).toEqual({
+          configMap: configMap.name,
+          key,
+          credentials: false,
+        });
       }
     }
   });
@@ -385,7 +454,9 @@ describe('secrets and config', () => {
   });
 
   it('ships only placeholder values in secret.example.yaml', () => {
-    const values = exampleSecrets.flatMap((secret) => Object.values(obj(secret.body.stringData, `${secret.name} stringData`)));
+    const values = exampleSecrets.flatMap((secret) =>
+      Object.values(obj(secret.body.stringData, `${secret.name} stringData`)),
+    );
     expect(values.length).toBeGreaterThan(0);
     for (const value of values) expect(String(value)).toContain('CHANGE_ME');
     // AMQP_URL comes from one key per service: every service is its own broker user.
@@ -399,26 +470,46 @@ describe('secrets and config', () => {
     const media = configMapData('social-media');
     expect(media).toMatchObject({ MEDIA_STORAGE: 's3', MEDIA_TMP_DIR: expect.stringMatching(/^\/tmp\//) });
     expect(media.MEDIA_PUBLIC_BASE_URL).toMatch(/^https:\/\//);
-    for (const service of productionServices.filter((facts) => facts.code === 'gateway' || facts.code === 'publisher')) {
-      const sources = list(container(service).envFrom, `${service.name} envFrom`).map((source) => get(source, 'configMapRef.name'));
+    for (const service of productionServices.filter(
+      (facts) => facts.code === 'gateway' || facts.code === 'publisher',
+    )) {
+      const sources = list(container(service).envFrom, `${service.name} envFrom`).map((source) =>
+        get(source, 'configMapRef.name'),
+      );
       expect(sources).toContain('social-media');
       const env = containerEnv(service);
-      for (const key of ['MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY']) expect(env.get(key)?.secret?.name).toBe('social-media');
-      const tmp = list(podSpec(service).volumes, `${service.name} volumes`).find((volume) => get(volume, 'name') === 'tmp');
+      for (const key of ['MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY'])
+        expect(env.get(key)?.secret?.name).toBe('social-media');
+      const tmp = list(podSpec(service).volumes, `${service.name} volumes`).find(
+        (volume) => get(volume, 'name') === 'tmp',
+      );
       const sizeLimit = bytesOf(str(get(tmp, 'emptyDir.sizeLimit'), `${service.name} tmp sizeLimit`));
       // What concurrent ingests can spool: MEDIA_INGEST_CONCURRENCY x the largest per-type limit.
-      const ingests = resolved(service, 'PUBLISHER_ROLES') === 'deliver' ? 0 : Number(resolved(service, 'MEDIA_INGEST_CONCURRENCY') ?? 4);
+      const ingests =
+        resolved(service, 'PUBLISHER_ROLES') === 'deliver'
+          ? 0
+          : Number(resolved(service, 'MEDIA_INGEST_CONCURRENCY') ?? 4);
       const largest = Number(resolved(service, 'MEDIA_MAX_VIDEO_BYTES') ?? 512 * 1024 * 1024);
-      expect({ service: service.name, fits: sizeLimit >= ingests * largest }).toEqual({ service: service.name, fits: true });
+      expect({ service: service.name, fits: sizeLimit >= ingests * largest }).toEqual({
+        service: service.name,
+        fits: true,
+      });
     }
   });
 
   it('connects every service to RabbitMQ as its own user, over TLS, with caller checks on', () => {
-    const infra = obj(exampleSecrets.find((secret) => secret.name === 'social-infra')?.body.stringData, 'social-infra stringData');
+    const infra = obj(
+      exampleSecrets.find((secret) => secret.name === 'social-infra')?.body.stringData,
+      'social-infra stringData',
+    );
     for (const service of productionServices) {
       const key = `AMQP_URL_${service.code.toUpperCase().replace(/-/g, '_')}`;
       const url = new URL(str(infra[key], `${service.name} AMQP URL`));
-      expect({ service: service.name, protocol: url.protocol, user: url.username }).toEqual({ service: service.name, protocol: 'amqps:', user: service.code });
+      expect({ service: service.name, protocol: url.protocol, user: url.username }).toEqual({
+        service: service.name,
+        protocol: 'amqps:',
+        user: service.code,
+      });
       expect(containerEnv(service).get('AMQP_URL')?.secret).toEqual({ name: 'social-infra', key });
     }
     expect(configMapData('social-common').BROKER_USER_PREFIX).toBe('');
@@ -453,7 +544,9 @@ describe('production start with the example secrets', () => {
     const env: Record<string, string> = {};
     for (const [name, source] of containerEnv(service)) {
       if (source.secret !== undefined) {
-        const secret = exampleSecrets.find((resource) => resource.kind === 'Secret' && resource.name === source.secret!.name);
+        const secret = exampleSecrets.find(
+          (resource) => resource.kind === 'Secret' && resource.name === source.secret!.name,
+        );
         env[name] = String(obj(secret?.body.stringData, `Secret ${source.secret.name}`)[source.secret.key]);
       } else {
         env[name] = source.value ?? configMapData(source.configMap ?? '')[name] ?? '';
@@ -462,15 +555,25 @@ describe('production start with the example secrets', () => {
     return env;
   }
 
-  it.each(productionServices.map((facts) => [facts.name, facts] as const))('%s refuses to start, naming every placeholder it was given', (name, facts) => {
-    const env = exampleEnv(facts);
-    expect(env.NODE_ENV).toBe('production');
-    const placeholders = Object.entries(env).filter(([, value]) => value.includes('CHANGE_ME')).map(([variable]) => variable);
-    expect(placeholders.length).toBeGreaterThan(0);
-    // Only PATH from this process: nothing of the test environment may fill a gap.
-    const run = spawnSync(process.execPath, [serviceEntry(facts.code)], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', timeout: 30_000 });
-    expect({ name, status: run.status }).toEqual({ name, status: 1 });
-    expect(run.stderr).toContain(`${facts.code}: cannot start.`);
-    for (const variable of placeholders) expect({ variable, named: run.stderr.includes(`- ${variable} `) }).toEqual({ variable, named: true });
-  });
+  it.each(productionServices.map((facts) => [facts.name, facts] as const))(
+    '%s refuses to start, naming every placeholder it was given',
+    (name, facts) => {
+      const env = exampleEnv(facts);
+      expect(env.NODE_ENV).toBe('production');
+      const placeholders = Object.entries(env)
+        .filter(([, value]) => value.includes('CHANGE_ME'))
+        .map(([variable]) => variable);
+      expect(placeholders.length).toBeGreaterThan(0);
+      // Only PATH from this process: nothing of the test environment may fill a gap.
+      const run = spawnSync(process.execPath, [serviceEntry(facts.code)], {
+        env: { PATH: process.env.PATH ?? '', ...env },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect({ name, status: run.status }).toEqual({ name, status: 1 });
+      expect(run.stderr).toContain(`${facts.code}: cannot start.`);
+      for (const variable of placeholders)
+        expect({ variable, named: run.stderr.includes(`- ${variable} `) }).toEqual({ variable, named: true });
+    },
+  );
 });

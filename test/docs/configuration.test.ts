@@ -10,12 +10,25 @@ import { configSchema as scheduler } from '../../services/scheduler/src/config.t
 import { configSchema as webhookDispatcher } from '../../services/webhook-dispatcher/src/config.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { renderConfiguration } = require('../../scripts/config-reference.cjs') as { renderConfiguration: (schemas: Record<string, unknown>) => string };
+const { renderConfiguration } = require('../../scripts/config-reference.cjs') as {
+  renderConfiguration: (schemas: Record<string, unknown>) => string;
+};
 
-const schemas = { gateway, accounts, publisher, scheduler, 'webhook-dispatcher': webhookDispatcher, 'analytics-sync': analyticsSync, billing, sandbox };
+const schemas = {
+  gateway,
+  accounts,
+  publisher,
+  scheduler,
+  'webhook-dispatcher': webhookDispatcher,
+  'analytics-sync': analyticsSync,
+  billing,
+  sandbox,
+};
 
 describe('docs/configuration.md', () => {
-  it('is generated from every service\'s config schema (run `node scripts/generate-config-docs.mjs` after a build)', () => {
-    expect(readFileSync(path.resolve(__dirname, '../../docs/configuration.md'), 'utf8')).toBe(renderConfiguration(schemas));
+  it("is generated from every service's config schema (run `node scripts/generate-config-docs.mjs` after a build)", () => {
+    expect(readFileSync(path.resolve(__dirname, '../../docs/configuration.md'), 'utf8')).toBe(
+      renderConfiguration(schemas),
+    );
   });
 });

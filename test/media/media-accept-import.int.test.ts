@@ -48,18 +48,33 @@ describe('accept-time media imports (publisher)', () => {
     system = await startSystem({ services: ['publisher'] });
     dir = await mkdtemp(path.join(os.tmpdir(), 'accept-import-'));
     const png = await image('png', 40, 30);
-    server = await startServer(Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`/img-${i}.png`, (_req: unknown, res: ServerResponse) => {
-      requests += 1;
-      res.writeHead(200, { 'content-type': 'image/png' }).end(png);
-    }])));
+    server = await startServer(
+      Object.fromEntries(
+        Array.from({ length: 6 }, (_, i) => [
+          `/img-${i}.png`,
+          (_req: unknown, res: ServerResponse) => {
+            requests += 1;
+            res.writeHead(200, { 'content-type': 'image/png' }).end(png);
+          },
+        ]),
+      ),
+    );
     const media = new MediaRepository(system.workers.publisher!.runtime.db as unknown as PrismaClient);
     const local = createLocalStorage(path.join(dir, 'store'));
     let puts = 0;
-    const storage: MediaStorage = { ...local, list: () => local.list(), putFile: (key, file, type) => ((puts += 1), local.putFile(key, file, type)) };
+    const storage: MediaStorage = {
+      ...local,
+      list: () => local.list(),
+      putFile: (key, file, type) => ((puts += 1), local.putFile(key, file, type)),
+    };
     writes = () => puts;
     deps = (slots) => ({
       media,
-      ingest: { storage, tmpDir: path.join(dir, 'tmp'), limits: { maxImageBytes: 1 << 20, maxGifBytes: 1 << 20, maxVideoBytes: 8 << 20 } },
+      ingest: {
+        storage,
+        tmpDir: path.join(dir, 'tmp'),
+        limits: { maxImageBytes: 1 << 20, maxGifBytes: 1 << 20, maxVideoBytes: 8 << 20 },
+      },
       fetch: { policy: { allowPrivate: true }, deadlineMs: 10_000 },
       quotaBytes: 1 << 30,
       reservationTtlMs: 60_000,
@@ -77,7 +92,14 @@ describe('accept-time media imports (publisher)', () => {
   const urls = () => Array.from({ length: 6 }, (_, i) => `${server.base}/img-${i}.png`);
 
   it('imports the URLs of one post at most two at a time, each recorded', async () => {
-    const slots = new WatchedSlots({ total: 10, perKey: 10, retryAfterSeconds: 5, work: 'imports', keyName: 'The organization', rule: 'test' });
+    const slots = new WatchedSlots({
+      total: 10,
+      perKey: 10,
+      retryAfterSeconds: 5,
+      work: 'imports',
+      keyName: 'The organization',
+      rule: 'test',
+    });
     const rows = await resolveJobMedia(deps(slots), uniqueName('org'), [], urls());
     expect(rows).toHaveLength(6);
     expect(new Set(rows.map((row) => row.contentType))).toEqual(new Set(['image/png']));
@@ -92,7 +114,11 @@ describe('accept-time media imports (publisher)', () => {
     const before = requests;
     const waiting = resolveJobMedia(deps(slots), orgId, [], urls().slice(0, 2));
     const hurried = { ...deps(slots), fetch: { policy: { allowPrivate: true }, deadlineMs: 1 } };
-    await expect(resolveJobMedia(hurried, orgId, [], urls())).rejects.toMatchObject({ code: 'rate_limited', status: 429, headers: { 'Retry-After': '5' } });
+    await expect(resolveJobMedia(hurried, orgId, [], urls())).rejects.toMatchObject({
+      code: 'rate_limited',
+      status: 429,
+      headers: { 'Retry-After': '5' },
+    });
     expect(requests).toBe(before);
 
     for (const release of busy) release();
@@ -103,7 +129,10 @@ describe('accept-time media imports (publisher)', () => {
   it('refuses a post whose media would pass the organization quota (413) before storing any of it', async () => {
     const before = writes();
     const full = { ...deps(ingestSlots(4, 2)), quotaBytes: 100 };
-    await expect(resolveJobMedia(full, uniqueName('org'), [], urls().slice(0, 3))).rejects.toMatchObject({ code: 'payload_too_large', details: [expect.objectContaining({ rule: 'org_storage_quota' })] });
+    await expect(resolveJobMedia(full, uniqueName('org'), [], urls().slice(0, 3))).rejects.toMatchObject({
+      code: 'payload_too_large',
+      details: [expect.objectContaining({ rule: 'org_storage_quota' })],
+    });
     expect(writes()).toBe(before);
   });
 });

@@ -72,21 +72,31 @@ describe('media ingest guards (gateway + publisher)', () => {
     await system?.close();
   });
 
-  const upload = (bytes: Buffer, as: string) => request(system.gateway).post('/v1/media').set('Authorization', as).attach('file', bytes, 'upload.bin');
+  const upload = (bytes: Buffer, as: string) =>
+    request(system.gateway).post('/v1/media').set('Authorization', as).attach('file', bytes, 'upload.bin');
 
-  it('answers 429 with Retry-After past the organization\'s concurrent ingests, and lets another organization in', async () => {
+  it("answers 429 with Retry-After past the organization's concurrent ingests, and lets another organization in", async () => {
     const org = `Bearer ${await system.token()}`;
     const twoHeld = new Promise<void>((resolve) => {
       arrived = () => arrivals >= 2 && resolve();
     });
-    const imports = [0, 1].map(() => request(system.gateway).post('/v1/media').set('Authorization', org).send({ url: `${server.base}/held.png` }).then((res) => res));
+    const imports = [0, 1].map(() =>
+      request(system.gateway)
+        .post('/v1/media')
+        .set('Authorization', org)
+        .send({ url: `${server.base}/held.png` })
+        .then((res) => res),
+    );
     await twoHeld;
 
     const third = await upload(png, org);
     expect(third.status).toBe(429);
     expect(third.body.error.code).toBe('rate_limited');
     expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
-    const verify = await request(system.gateway).post('/v1/media/verify').set('Authorization', org).send({ url: `${server.base}/held.png` });
+    const verify = await request(system.gateway)
+      .post('/v1/media/verify')
+      .set('Authorization', org)
+      .send({ url: `${server.base}/held.png` });
     expect(verify.status).toBe(429);
 
     const other = await upload(png, `Bearer ${await system.token()}`);
@@ -104,14 +114,20 @@ describe('media ingest guards (gateway + publisher)', () => {
     const answer = await new Promise<IncomingMessage>((resolve, reject) => {
       const req = httpRequest(`${system.env.MEDIA_PUBLIC_BASE_URL}/v1/media`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'image/png', 'content-length': String(600 * 1024 * 1024) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'image/png',
+          'content-length': String(600 * 1024 * 1024),
+        },
       });
       req.once('response', resolve).once('error', reject);
       req.write(png.subarray(0, 16));
     });
     const body = JSON.parse((await answer.toArray()).join('')) as { error: { code: string; message: string } };
     expect(answer.statusCode).toBe(413);
-    expect(body.error).toEqual(expect.objectContaining({ code: 'payload_too_large', message: expect.stringContaining('limit for images') }));
+    expect(body.error).toEqual(
+      expect.objectContaining({ code: 'payload_too_large', message: expect.stringContaining('limit for images') }),
+    );
   });
 
   it('reserves quota before storing: of two parallel uploads that do not both fit, one is refused and never stored', async () => {
@@ -125,7 +141,9 @@ describe('media ingest guards (gateway + publisher)', () => {
 
     // The refused upload held nothing back: once the first is deleted the quota is free again.
     const kept = answers.find((res) => res.status === 201)!.body as { media_id: string };
-    expect((await request(system.gateway).delete(`/v1/media/${kept.media_id}`).set('Authorization', org)).status).toBe(204);
+    expect((await request(system.gateway).delete(`/v1/media/${kept.media_id}`).set('Authorization', org)).status).toBe(
+      204,
+    );
     expect((await upload(photo, org)).status).toBe(201);
   }, 60_000);
 
@@ -137,7 +155,9 @@ describe('media ingest guards (gateway + publisher)', () => {
     expect(served.headers['cache-control']).not.toContain('immutable');
     expect(Number(/max-age=(\d+)/.exec(String(served.headers['cache-control']))?.[1])).toBeLessThanOrEqual(300);
 
-    expect((await request(system.gateway).delete(`/v1/media/${media.media_id}`).set('Authorization', org)).status).toBe(204);
+    expect((await request(system.gateway).delete(`/v1/media/${media.media_id}`).set('Authorization', org)).status).toBe(
+      204,
+    );
     const gone = await request(system.gateway).get(pathOf(media.public_url));
     expect(gone.status).toBe(404);
     expect(String(gone.headers['cache-control'] ?? '')).not.toContain('immutable');
@@ -145,7 +165,11 @@ describe('media ingest guards (gateway + publisher)', () => {
 
   it('sweeps stored objects no record names once past the grace period, keeping recorded ones', async () => {
     const org = `Bearer ${await system.token()}`;
-    const recorded = (await upload(png, org)).body as { media_id: string; public_url: string; jpeg_rendition_url: string };
+    const recorded = (await upload(png, org)).body as {
+      media_id: string;
+      public_url: string;
+      jpeg_rendition_url: string;
+    };
     // A gateway that died between storing and recording: the bytes are there, no record is.
     const orphan = newMediaId();
     const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'orphan-')), 'file');
@@ -157,7 +181,14 @@ describe('media ingest guards (gateway + publisher)', () => {
     expect((await request(system.gateway).get(`/media/${orphan}`)).status).toBe(404);
 
     const publisher = system.workers.publisher!.runtime;
-    const sweep = (graceMs: number) => new MediaOrphanSweep({ storage: storage.wrapped, media: new MediaRepository(publisher.db as unknown as PrismaClient), logger: publisher.logger, graceMs, intervalMs: 0 }).sweep();
+    const sweep = (graceMs: number) =>
+      new MediaOrphanSweep({
+        storage: storage.wrapped,
+        media: new MediaRepository(publisher.db as unknown as PrismaClient),
+        logger: publisher.logger,
+        graceMs,
+        intervalMs: 0,
+      }).sweep();
     expect(await sweep(60 * 60_000)).toEqual([]);
     expect(await sweep(0)).toEqual([orphan]);
 

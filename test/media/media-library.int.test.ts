@@ -29,7 +29,10 @@ describe('media library (gateway + publisher)', () => {
   let mp4: Buffer;
 
   beforeAll(async () => {
-    system = await startSystem({ services: ['publisher'], env: { MEDIA_MAX_IMAGE_BYTES: String(2 * 1024 * 1024), MEDIA_ORG_QUOTA_BYTES: String(QUOTA) } });
+    system = await startSystem({
+      services: ['publisher'],
+      env: { MEDIA_MAX_IMAGE_BYTES: String(2 * 1024 * 1024), MEDIA_ORG_QUOTA_BYTES: String(QUOTA) },
+    });
     auth = `Bearer ${await system.token()}`;
     png = await image('png', 100, 80);
     mp4 = await video(1, 320, 240);
@@ -38,7 +41,8 @@ describe('media library (gateway + publisher)', () => {
       '/clip.mp4': (_req, res) => res.writeHead(200, { 'content-type': 'video/mp4' }).end(mp4),
       '/to-metadata': (_req, res) => res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end(),
       '/page': (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>'),
-      '/huge.mp4': (_req, res) => res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(900 * 1024 * 1024) }).end(),
+      '/huge.mp4': (_req, res) =>
+        res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(900 * 1024 * 1024) }).end(),
     });
   }, 120_000);
 
@@ -47,13 +51,24 @@ describe('media library (gateway + publisher)', () => {
     await system?.close();
   });
 
-  const upload = (bytes: Buffer, filename = 'upload.bin', as = auth) => request(system.gateway).post('/v1/media').set('Authorization', as).attach('file', bytes, filename);
+  const upload = (bytes: Buffer, filename = 'upload.bin', as = auth) =>
+    request(system.gateway).post('/v1/media').set('Authorization', as).attach('file', bytes, filename);
 
   it('uploads a PNG (multipart), measures it from its bytes and serves it publicly with ranges', async () => {
     const res = await upload(png, 'photo.jpg');
     expect(res.status).toBe(201);
     const media = res.body as MediaBody;
-    expect(media).toEqual(expect.objectContaining({ content_type: 'image/png', kind: 'image', size_bytes: png.length, width: 100, height: 80, duration_ms: null, source_url: null }));
+    expect(media).toEqual(
+      expect.objectContaining({
+        content_type: 'image/png',
+        kind: 'image',
+        size_bytes: png.length,
+        width: 100,
+        height: 80,
+        duration_ms: null,
+        source_url: null,
+      }),
+    );
     expect(media.media_id).toMatch(/^med_[A-Za-z0-9_-]{24}$/);
     expect(media.public_url).toBe(`${system.env.MEDIA_PUBLIC_BASE_URL}/media/${media.media_id}`);
     expect(media.compatibility.instagram).toEqual({ ok: true, rule: null, message: null });
@@ -79,7 +94,12 @@ describe('media library (gateway + publisher)', () => {
   });
 
   it('uploads every kind of real file with its sniffed type; refuses a file lying about its type and one over its limit', async () => {
-    for (const [bytes, type] of [[await image('jpeg'), 'image/jpeg'], [await image('webp'), 'image/webp'], [await image('gif'), 'image/gif'], [mp4, 'video/mp4']] as const) {
+    for (const [bytes, type] of [
+      [await image('jpeg'), 'image/jpeg'],
+      [await image('webp'), 'image/webp'],
+      [await image('gif'), 'image/gif'],
+      [mp4, 'video/mp4'],
+    ] as const) {
       const res = await upload(bytes, 'x.png');
       expect(res.status).toBe(201);
       expect((res.body as MediaBody).content_type).toBe(type);
@@ -88,7 +108,11 @@ describe('media library (gateway + publisher)', () => {
     expect(video).toEqual(expect.objectContaining({ kind: 'video', width: 320, height: 240 }));
     expect(video.duration_ms).toBeGreaterThan(900);
 
-    const raw = await request(system.gateway).post('/v1/media').set('Authorization', auth).set('Content-Type', 'image/png').send(png);
+    const raw = await request(system.gateway)
+      .post('/v1/media')
+      .set('Authorization', auth)
+      .set('Content-Type', 'image/png')
+      .send(png);
     expect(raw.status).toBe(201);
 
     const liar = await upload(Buffer.from('<?php echo "not an image"; ?>'), 'cat.png');
@@ -97,42 +121,71 @@ describe('media library (gateway + publisher)', () => {
 
     const big = await upload(await noise(1000, 1000, 'png'), 'noise.png');
     expect(big.status).toBe(413);
-    expect(big.body.error).toEqual(expect.objectContaining({ code: 'payload_too_large', message: expect.stringContaining('2 MB limit for images') }));
+    expect(big.body.error).toEqual(
+      expect.objectContaining({ code: 'payload_too_large', message: expect.stringContaining('2 MB limit for images') }),
+    );
 
     const noFile = await request(system.gateway).post('/v1/media').set('Authorization', auth).field('other', 'x');
     expect(noFile.status).toBe(400);
   }, 120_000);
 
   it('imports from a URL (octet-stream host), verifies URLs, and refuses SSRF and limit cases with the reason', async () => {
-    const imported = await request(system.gateway).post('/v1/media').set('Authorization', auth).send({ url: `${server.base}/served-as-octet` });
+    const imported = await request(system.gateway)
+      .post('/v1/media')
+      .set('Authorization', auth)
+      .send({ url: `${server.base}/served-as-octet` });
     expect(imported.status).toBe(201);
-    expect(imported.body).toEqual(expect.objectContaining({ content_type: 'image/png', source_url: `${server.base}/served-as-octet` }));
+    expect(imported.body).toEqual(
+      expect.objectContaining({ content_type: 'image/png', source_url: `${server.base}/served-as-octet` }),
+    );
 
-    const verified = await request(system.gateway).post('/v1/media/verify').set('Authorization', auth).send({ url: `${server.base}/clip.mp4` });
+    const verified = await request(system.gateway)
+      .post('/v1/media/verify')
+      .set('Authorization', auth)
+      .send({ url: `${server.base}/clip.mp4` });
     expect(verified.status).toBe(200);
-    expect(verified.body).toEqual(expect.objectContaining({ reachable: true, content_type: 'video/mp4', width: 320, height: 240, error: null }));
+    expect(verified.body).toEqual(
+      expect.objectContaining({ reachable: true, content_type: 'video/mp4', width: 320, height: 240, error: null }),
+    );
     expect(verified.body.compatibility.instagram).toEqual(expect.objectContaining({ ok: false, rule: 'duration' }));
 
-    const metadata = await request(system.gateway).post('/v1/media').set('Authorization', auth).send({ url: `${server.base}/to-metadata` });
+    const metadata = await request(system.gateway)
+      .post('/v1/media')
+      .set('Authorization', auth)
+      .send({ url: `${server.base}/to-metadata` });
     expect(metadata.status).toBe(400);
     expect(metadata.body.error.details[0]).toEqual(expect.objectContaining({ rule: 'media_url_blocked' }));
-    const html = await request(system.gateway).post('/v1/media').set('Authorization', auth).send({ url: `${server.base}/page` });
+    const html = await request(system.gateway)
+      .post('/v1/media')
+      .set('Authorization', auth)
+      .send({ url: `${server.base}/page` });
     expect(html.status).toBe(415);
-    const huge = await request(system.gateway).post('/v1/media').set('Authorization', auth).send({ url: `${server.base}/huge.mp4` });
+    const huge = await request(system.gateway)
+      .post('/v1/media')
+      .set('Authorization', auth)
+      .send({ url: `${server.base}/huge.mp4` });
     expect(huge.status).toBe(413);
-    const blocked = await request(system.gateway).post('/v1/media/verify').set('Authorization', auth).send({ url: 'http://169.254.169.254/latest/meta-data/' });
-    expect(blocked.body).toEqual(expect.objectContaining({ reachable: false, error: expect.objectContaining({ rule: 'media_url_blocked' }) }));
+    const blocked = await request(system.gateway)
+      .post('/v1/media/verify')
+      .set('Authorization', auth)
+      .send({ url: 'http://169.254.169.254/latest/meta-data/' });
+    expect(blocked.body).toEqual(
+      expect.objectContaining({ reachable: false, error: expect.objectContaining({ rule: 'media_url_blocked' }) }),
+    );
   }, 60_000);
 
   it('lists with keyset pagination, isolates organizations, honours Idempotency-Key and deletes', async () => {
     const other = `Bearer ${await system.token()}`;
     const ids: string[] = [];
-    for (let i = 0; i < 3; i += 1) ids.push(((await upload(await image('jpeg', 10 + i, 10), 'a.jpg', other)).body as MediaBody).media_id);
+    for (let i = 0; i < 3; i += 1)
+      ids.push(((await upload(await image('jpeg', 10 + i, 10), 'a.jpg', other)).body as MediaBody).media_id);
     const first = await request(system.gateway).get('/v1/media?limit=2').set('Authorization', other);
     expect(first.status).toBe(200);
     expect(first.body.total).toBe(3);
     expect(first.body.items.map((item: MediaBody) => item.media_id)).toEqual([ids[2], ids[1]]);
-    const second = await request(system.gateway).get(`/v1/media?limit=2&cursor=${first.body.next_cursor}`).set('Authorization', other);
+    const second = await request(system.gateway)
+      .get(`/v1/media?limit=2&cursor=${first.body.next_cursor}`)
+      .set('Authorization', other);
     expect(second.body.items.map((item: MediaBody) => item.media_id)).toEqual([ids[0]]);
     expect(second.body.next_cursor).toBeNull();
 
@@ -141,11 +194,20 @@ describe('media library (gateway + publisher)', () => {
     expect((await request(system.gateway).delete(`/v1/media/${ids[0]}`).set('Authorization', auth)).status).toBe(404);
 
     const key = uniqueName('idem');
-    const once = await request(system.gateway).post('/v1/media').set('Authorization', other).set('Idempotency-Key', key).send({ url: `${server.base}/served-as-octet` });
-    const twice = await request(system.gateway).post('/v1/media').set('Authorization', other).set('Idempotency-Key', key).send({ url: `${server.base}/served-as-octet` });
+    const once = await request(system.gateway)
+      .post('/v1/media')
+      .set('Authorization', other)
+      .set('Idempotency-Key', key)
+      .send({ url: `${server.base}/served-as-octet` });
+    const twice = await request(system.gateway)
+      .post('/v1/media')
+      .set('Authorization', other)
+      .set('Idempotency-Key', key)
+      .send({ url: `${server.base}/served-as-octet` });
     expect(twice.body.media_id).toBe(once.body.media_id);
 
-    const gone = (await request(system.gateway).get(`/v1/media/${ids[0]}`).set('Authorization', other)).body as MediaBody;
+    const gone = (await request(system.gateway).get(`/v1/media/${ids[0]}`).set('Authorization', other))
+      .body as MediaBody;
     expect((await request(system.gateway).delete(`/v1/media/${ids[0]}`).set('Authorization', other)).status).toBe(204);
     expect((await request(system.gateway).get(`/v1/media/${ids[0]}`).set('Authorization', other)).status).toBe(404);
     expect((await request(system.gateway).get(pathOf(gone.public_url))).status).toBe(404);
@@ -165,6 +227,8 @@ describe('media library (gateway + publisher)', () => {
     expect(status).toBe(413);
     expect(res!.body.error.details[0]).toEqual(expect.objectContaining({ rule: 'org_storage_quota', limit: QUOTA }));
     const listed = await request(system.gateway).get('/v1/media?limit=100').set('Authorization', org);
-    expect(listed.body.items.reduce((sum: number, item: MediaBody) => sum + item.size_bytes, 0)).toBeLessThanOrEqual(QUOTA);
+    expect(listed.body.items.reduce((sum: number, item: MediaBody) => sum + item.size_bytes, 0)).toBeLessThanOrEqual(
+      QUOTA,
+    );
   }, 120_000);
 });

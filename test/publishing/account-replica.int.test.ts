@@ -11,7 +11,11 @@ describe('publishing: the publisher replica of accounts', () => {
   let system: SystemHarness;
   let auth: string;
 
-  const publish = (body: unknown) => request(system.gateway).post('/v1/publish').set('Authorization', auth).send(body as object);
+  const publish = (body: unknown) =>
+    request(system.gateway)
+      .post('/v1/publish')
+      .set('Authorization', auth)
+      .send(body as object);
 
   beforeAll(async () => {
     system = await startSystem({ services: ['accounts', 'publisher'] });
@@ -26,19 +30,27 @@ describe('publishing: the publisher replica of accounts', () => {
     expect(connected).toMatchObject({ health: 'active', deleted: false });
 
     await system.sandbox.fault('linkedin', 'token_revoked', 1);
-    expect((await request(system.gateway).post(`/v1/accounts/${linkedin}/refresh`).set('Authorization', auth)).status).toBe(409);
+    expect(
+      (await request(system.gateway).post(`/v1/accounts/${linkedin}/refresh`).set('Authorization', auth)).status,
+    ).toBe(409);
     const revoked = await waitForReplica(system, linkedin, (row) => row?.health !== 'active');
     expect(BigInt(revoked!.version)).toBeGreaterThan(BigInt(connected!.version));
     const unusable = await publish({ account_ids: [linkedin], text: 'to a revoked account' });
     expect(unusable.status).toBe(400);
-    expect(unusable.body.error.details).toEqual([expect.objectContaining({ rule: 'account_unusable', account_id: linkedin })]);
+    expect(unusable.body.error.details).toEqual([
+      expect.objectContaining({ rule: 'account_unusable', account_id: linkedin }),
+    ]);
     await system.sandbox.reset();
 
-    expect((await request(system.gateway).delete(`/v1/accounts/${linkedin}`).set('Authorization', auth)).status).toBe(204);
+    expect((await request(system.gateway).delete(`/v1/accounts/${linkedin}`).set('Authorization', auth)).status).toBe(
+      204,
+    );
     await waitForReplica(system, linkedin, (row) => row?.deleted === true);
     const unknown = await publish({ account_ids: [linkedin], text: 'to a deleted account' });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.error.details).toEqual([expect.objectContaining({ rule: 'unknown_account', account_id: linkedin })]);
+    expect(unknown.body.error.details).toEqual([
+      expect.objectContaining({ rule: 'unknown_account', account_id: linkedin }),
+    ]);
   });
 
   it('accepts from the replica while the accounts service is down', async () => {

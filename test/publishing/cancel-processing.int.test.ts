@@ -18,7 +18,8 @@ describe('publishing: cancelling a job while it is processing', () => {
     system = await startSystem({ services: ['accounts'] });
     publisher = await startHookedPublisher(system, {
       name: 'cancel_publisher',
-      afterNetworkCall: (deliveryId) => new Promise<void>((resolve) => void held.push({ deliveryId, release: resolve })),
+      afterNetworkCall: (deliveryId) =>
+        new Promise<void>((resolve) => void held.push({ deliveryId, release: resolve })),
     });
     auth = `Bearer ${await system.token()}`;
   }, 60_000);
@@ -47,7 +48,10 @@ describe('publishing: cancelling a job while it is processing', () => {
   it('answers 409 conflict on both families and changes nothing; the delivery then finishes as it would have', async () => {
     const x = await connectAccount(system, auth, 'x');
     const text = `cancel while processing ${Date.now()}`;
-    const res = await request(system.gateway).post('/v1/publish').set('Authorization', auth).send({ account_ids: [x], text });
+    const res = await request(system.gateway)
+      .post('/v1/publish')
+      .set('Authorization', auth)
+      .send({ account_ids: [x], text });
     expect(res.status).toBe(202);
     const jobId = res.body.job_id as string;
     await waitForHold();
@@ -57,7 +61,13 @@ describe('publishing: cancelling a job while it is processing', () => {
     for (const route of [`/v1/publish/${jobId}/cancel`, `/v1/posts/${jobId}/cancel`]) {
       const cancel = await request(system.gateway).post(route).set('Authorization', auth);
       expect(cancel.status).toBe(409);
-      expect(cancel.body).toEqual({ error: expect.objectContaining({ code: 'conflict', message: expect.any(String), request_id: cancel.headers['x-request-id'] }) });
+      expect(cancel.body).toEqual({
+        error: expect.objectContaining({
+          code: 'conflict',
+          message: expect.any(String),
+          request_id: cancel.headers['x-request-id'],
+        }),
+      });
     }
     expect(await getPost(jobId)).toEqual(before);
     const history = await request(system.gateway).get('/v1/publish').set('Authorization', auth);
@@ -68,6 +78,8 @@ describe('publishing: cancelling a job while it is processing', () => {
     const onNetwork = (await system.sandbox.posts('x')).filter((item) => item.text === text);
     expect(onNetwork).toHaveLength(1);
     expect(done.status).toBe('published');
-    expect(done.results).toEqual([expect.objectContaining({ account_id: x, status: 'published', platform_post_id: onNetwork[0]!.id, attempts: 1 })]);
+    expect(done.results).toEqual([
+      expect.objectContaining({ account_id: x, status: 'published', platform_post_id: onNetwork[0]!.id, attempts: 1 }),
+    ]);
   });
 });

@@ -36,11 +36,14 @@ describe('publishing: a worker dying mid-delivery', () => {
     await system?.close();
   });
 
-  it('produces exactly one post and reports it published with the network\'s own id', async () => {
+  it("produces exactly one post and reports it published with the network's own id", async () => {
     const x = await connectAccount(system, auth, 'x');
     const linkedin = await connectAccount(system, auth, 'linkedin');
     const text = `crash window ${Date.now()}`;
-    const res = await request(system.gateway).post('/v1/publish').set('Authorization', auth).send({ account_ids: [x], text });
+    const res = await request(system.gateway)
+      .post('/v1/publish')
+      .set('Authorization', auth)
+      .send({ account_ids: [x], text });
     expect(res.status).toBe(202);
 
     const post = await waitForFinal(system, auth, res.body.job_id, 15_000);
@@ -48,13 +51,18 @@ describe('publishing: a worker dying mid-delivery', () => {
     const onNetwork = (await system.sandbox.posts('x')).filter((item) => item.text === text);
     expect(onNetwork).toHaveLength(1);
     expect(post.status).toBe('published');
-    expect(post.results[0]).toEqual(expect.objectContaining({ status: 'published', platform_post_id: onNetwork[0]!.id, attempts: 1 }));
+    expect(post.results[0]).toEqual(
+      expect.objectContaining({ status: 'published', platform_post_id: onNetwork[0]!.id, attempts: 1 }),
+    );
     // Kept: nothing to wait for but a second post that should never come; a second gives one time to show.
     await sleep(1000);
     expect((await system.sandbox.posts('x')).filter((item) => item.text === text)).toHaveLength(1);
 
     // The service is healthy afterwards: the next job publishes normally.
-    const next = await request(system.gateway).post('/v1/publish').set('Authorization', auth).send({ account_ids: [x, linkedin], text: `${text} again` });
+    const next = await request(system.gateway)
+      .post('/v1/publish')
+      .set('Authorization', auth)
+      .send({ account_ids: [x, linkedin], text: `${text} again` });
     expect((await waitForFinal(system, auth, next.body.job_id)).status).toBe('published');
   });
 });

@@ -29,29 +29,44 @@ describe.each<{ batches: boolean; env: Record<string, string> }>([
 
   afterAll(async () => system?.close());
 
-  it(batches ? 'sends a job\'s 12 targets in two commands, 10 and 2, and posts each once' : 'sends one v1 command per target, and posts each once', async () => {
-    const tap = await tapMessages(system.namespace, COMMANDS);
-    try {
-      const text = `commands ${uniqueName('post')}`;
-      const res = await request(system.gateway).post('/v1/publish').set('Authorization', auth).send({ account_ids: accounts, text });
-      expect(res.status).toBe(202);
-      const post = await waitForFinal(system, auth, (res.body as { job_id: string }).job_id);
-      expect(post.status).toBe('published');
-      expect(post.results).toHaveLength(12);
+  it(
+    batches
+      ? "sends a job's 12 targets in two commands, 10 and 2, and posts each once"
+      : 'sends one v1 command per target, and posts each once',
+    async () => {
+      const tap = await tapMessages(system.namespace, COMMANDS);
+      try {
+        const text = `commands ${uniqueName('post')}`;
+        const res = await request(system.gateway)
+          .post('/v1/publish')
+          .set('Authorization', auth)
+          .send({ account_ids: accounts, text });
+        expect(res.status).toBe(202);
+        const post = await waitForFinal(system, auth, (res.body as { job_id: string }).job_id);
+        expect(post.status).toBe('published');
+        expect(post.results).toHaveLength(12);
 
-      const commands = await tap.until((seen) => seen.flatMap(deliveriesOf).length >= 12);
-      const named = commands.map((envelope) => ({ type: envelope.type, ids: deliveriesOf(envelope) }));
-      if (batches) {
-        // The relay may publish the two commands in either order.
-        expect(named.map((command) => [command.type, command.ids.length]).sort((a, b) => Number(b[1]) - Number(a[1]))).toEqual([['publisher.delivery_run.v2', 10], ['publisher.delivery_run.v2', 2]]);
-      } else {
-        expect(named.map((command) => command.type)).toEqual(Array.from({ length: 12 }, () => 'publisher.delivery_run.v1'));
+        const commands = await tap.until((seen) => seen.flatMap(deliveriesOf).length >= 12);
+        const named = commands.map((envelope) => ({ type: envelope.type, ids: deliveriesOf(envelope) }));
+        if (batches) {
+          // The relay may publish the two commands in either order.
+          expect(
+            named.map((command) => [command.type, command.ids.length]).sort((a, b) => Number(b[1]) - Number(a[1])),
+          ).toEqual([
+            ['publisher.delivery_run.v2', 10],
+            ['publisher.delivery_run.v2', 2],
+          ]);
+        } else {
+          expect(named.map((command) => command.type)).toEqual(
+            Array.from({ length: 12 }, () => 'publisher.delivery_run.v1'),
+          );
+        }
+        expect(new Set(named.flatMap((command) => command.ids)).size).toBe(12);
+        // Each account's post is on X once.
+        expect((await system.sandbox.posts('x')).filter((item) => item.text === text)).toHaveLength(12);
+      } finally {
+        await tap.close();
       }
-      expect(new Set(named.flatMap((command) => command.ids)).size).toBe(12);
-      // Each account's post is on X once.
-      expect((await system.sandbox.posts('x')).filter((item) => item.text === text)).toHaveLength(12);
-    } finally {
-      await tap.close();
-    }
-  });
+    },
+  );
 });

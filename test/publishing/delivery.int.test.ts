@@ -4,7 +4,14 @@ import request from 'supertest';
 import { tapMessages } from '../support/message-tap.ts';
 import { oauthRoundTrip } from '../support/oauth-round-trip.ts';
 import { startSystem, type SystemHarness } from '../support/system-harness.ts';
-import { connectAccount, NETWORKS, validBody, waitForFinal, type Network, type PostBody } from './publishing-support.ts';
+import {
+  connectAccount,
+  NETWORKS,
+  validBody,
+  waitForFinal,
+  type Network,
+  type PostBody,
+} from './publishing-support.ts';
 
 interface PostEvent {
   id: string;
@@ -23,26 +30,43 @@ describe('publishing: delivery', () => {
   const accounts = {} as Record<Network, string>;
   const events: Envelope<PostEvent>[] = [];
 
-  const publish = (body: unknown) => request(system.gateway).post('/v1/publish').set('Authorization', auth).send(body as object);
+  const publish = (body: unknown) =>
+    request(system.gateway)
+      .post('/v1/publish')
+      .set('Authorization', auth)
+      .send(body as object);
   const eventsOf = (jobId: string) => events.filter((event) => event.payload.job_id === jobId);
   const waitForEvent = (jobId: string, type: string): Promise<Envelope<PostEvent>> =>
     waitFor(() => eventsOf(jobId).find((event) => event.type === type), { what: `${type} for ${jobId}` });
   /** The armed fault met the first attempt (the sandbox holds no fault any more). */
-  const firstAttemptMade = () => waitFor(async () => (await system.sandbox.pendingFaults()).length === 0, { what: 'the first attempt to meet the rate limit' });
+  const firstAttemptMade = () =>
+    waitFor(async () => (await system.sandbox.pendingFaults()).length === 0, {
+      what: 'the first attempt to meet the rate limit',
+    });
   async function expectNothingOpen(post: PostBody): Promise<void> {
     expect(['published', 'partial', 'failed']).toContain(post.status);
     for (const result of post.results) expect(['published', 'failed']).toContain(result.status);
   }
 
   beforeAll(async () => {
-    system = await startSystem({ services: ['accounts', 'publisher'], env: { DELIVERY_BACKOFF_MS: '200,400', DELIVERY_MAX_ATTEMPTS: '3', DELIVERY_RECONCILE_DELAYS_MS: '200,200,200,200' } });
+    system = await startSystem({
+      services: ['accounts', 'publisher'],
+      env: {
+        DELIVERY_BACKOFF_MS: '200,400',
+        DELIVERY_MAX_ATTEMPTS: '3',
+        DELIVERY_RECONCILE_DELAYS_MS: '200,200,200,200',
+      },
+    });
     const broker = system.workers.publisher!.runtime.broker;
     await broker.consume({
       queue: 'test.post-events',
       messages: [postsQueued, postPublished, postFailed],
       handlers: {
         // A carrier's events, each as it would have come alone (as the webhook dispatcher takes them).
-        'publisher.posts_queued.v1': async (env) => void events.push(...env.payload.events.map((event) => ({ ...event, org_id: env.org_id }) as Envelope<PostEvent>)),
+        'publisher.posts_queued.v1': async (env) =>
+          void events.push(
+            ...env.payload.events.map((event) => ({ ...event, org_id: env.org_id }) as Envelope<PostEvent>),
+          ),
         'post.published.v1': async (env) => void events.push(env as Envelope<PostEvent>),
         'post.failed.v1': async (env) => void events.push(env as Envelope<PostEvent>),
       },
@@ -55,12 +79,17 @@ describe('publishing: delivery', () => {
   beforeEach(async () => system.sandbox.reset());
 
   it('fans one job out to all five networks and ends published, one post per network, announced', async () => {
-    const body = validBody(system, NETWORKS.map((network) => accounts[network]));
+    const body = validBody(
+      system,
+      NETWORKS.map((network) => accounts[network]),
+    );
     const res = await publish(body);
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ job_id: expect.any(String), status: 'queued', scheduled_at: null });
     const post = await waitForFinal(system, auth, res.body.job_id);
-    expect(post.results.map((result) => [result.provider, result.status, result.error_message])).toEqual(NETWORKS.map((network) => [network, 'published', null]));
+    expect(post.results.map((result) => [result.provider, result.status, result.error_message])).toEqual(
+      NETWORKS.map((network) => [network, 'published', null]),
+    );
     expect(post.status).toBe('published');
     for (const result of post.results) expect(result.platform_post_id).toEqual(expect.any(String));
     for (const network of NETWORKS) {
@@ -68,11 +97,29 @@ describe('publishing: delivery', () => {
       expect(posts.filter((item) => item.text === body.text)).toHaveLength(1);
     }
     const queued = await waitForEvent(res.body.job_id, 'post.queued.v1');
-    expect(queued.payload).toEqual(expect.objectContaining({ id: res.body.job_id, status: 'queued', text: body.text, platforms: NETWORKS, account_ids: body.account_ids }));
+    expect(queued.payload).toEqual(
+      expect.objectContaining({
+        id: res.body.job_id,
+        status: 'queued',
+        text: body.text,
+        platforms: NETWORKS,
+        account_ids: body.account_ids,
+      }),
+    );
     const published = await waitForEvent(res.body.job_id, 'post.published.v1');
     expect(published.org_id).toEqual(expect.any(String));
-    expect(published.payload).toEqual(expect.objectContaining({ id: res.body.job_id, job_id: res.body.job_id, status: 'published', error_message: null, platforms: NETWORKS }));
-    expect(published.payload.results.map((result) => result.platform_post_id)).toEqual(post.results.map((result) => result.platform_post_id));
+    expect(published.payload).toEqual(
+      expect.objectContaining({
+        id: res.body.job_id,
+        job_id: res.body.job_id,
+        status: 'published',
+        error_message: null,
+        platforms: NETWORKS,
+      }),
+    );
+    expect(published.payload.results.map((result) => result.platform_post_id)).toEqual(
+      post.results.map((result) => result.platform_post_id),
+    );
     expect(eventsOf(res.body.job_id).filter((event) => event.type !== 'post.queued.v1')).toHaveLength(1);
   });
 
@@ -83,7 +130,12 @@ describe('publishing: delivery', () => {
     expect(post.status).toBe('partial');
     expect(post.results).toEqual([
       expect.objectContaining({ provider: 'x', status: 'published' }),
-      expect.objectContaining({ provider: 'linkedin', status: 'failed', error_code: 'duplicate', platform_post_id: null }),
+      expect.objectContaining({
+        provider: 'linkedin',
+        status: 'failed',
+        error_code: 'duplicate',
+        platform_post_id: null,
+      }),
     ]);
     const event = await waitForEvent(res.body.job_id, 'post.published.v1');
     expect(event.payload.status).toBe('partial');
@@ -96,7 +148,9 @@ describe('publishing: delivery', () => {
     const res = await publish({ account_ids: [accounts.linkedin], text: 'revoked at delivery' });
     const post = await waitForFinal(system, auth, res.body.job_id);
     expect(post.status).toBe('failed');
-    expect(post.results[0]).toEqual(expect.objectContaining({ status: 'failed', error_code: 'auth_revoked', attempts: 1 }));
+    expect(post.results[0]).toEqual(
+      expect.objectContaining({ status: 'failed', error_code: 'auth_revoked', attempts: 1 }),
+    );
     const event = await waitForEvent(res.body.job_id, 'post.failed.v1');
     expect(event.payload.error_message).toEqual(expect.any(String));
   });
@@ -118,7 +172,9 @@ describe('publishing: delivery', () => {
       await expectNothingOpen(post);
       expect(post.status).toBe(status);
       expect(post.results[0]).toEqual(expect.objectContaining({ status, error_code: errorCode, attempts }));
-      expect((await system.sandbox.posts(network)).filter((item) => item.text === text)).toHaveLength(status === 'published' ? 1 : 0);
+      expect((await system.sandbox.posts(network)).filter((item) => item.text === text)).toHaveLength(
+        status === 'published' ? 1 : 0,
+      );
       // The network's retry time (1 s) is honoured over the shorter configured backoff (200 ms).
       if (fault === 'rate_limit') expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     });
@@ -129,7 +185,9 @@ describe('publishing: delivery', () => {
       const post = await waitForFinal(system, auth, res.body.job_id);
       await expectNothingOpen(post);
       expect(post.status).toBe('partial');
-      expect(post.results[0]).toEqual(expect.objectContaining({ provider: 'x', status: 'failed', error_code: 'retries_exhausted', attempts: 3 }));
+      expect(post.results[0]).toEqual(
+        expect.objectContaining({ provider: 'x', status: 'failed', error_code: 'retries_exhausted', attempts: 3 }),
+      );
     });
 
     it('never re-posts blindly when 5xx persist, reads included: outcome_unknown with the reason', async () => {
@@ -141,7 +199,9 @@ describe('publishing: delivery', () => {
       const post = await waitForFinal(system, auth, res.body.job_id);
       await expectNothingOpen(post);
       expect(post.status).toBe('partial');
-      expect(post.results[0]).toEqual(expect.objectContaining({ provider: 'x', status: 'failed', error_code: 'outcome_unknown', attempts: 1 }));
+      expect(post.results[0]).toEqual(
+        expect.objectContaining({ provider: 'x', status: 'failed', error_code: 'outcome_unknown', attempts: 1 }),
+      );
       expect(post.results[0]!.error_message).toContain('lookup failed');
       expect((await system.sandbox.posts('x')).filter((item) => item.text === text)).toHaveLength(0);
     });
@@ -153,10 +213,14 @@ describe('publishing: delivery', () => {
     await system.sandbox.fault('x', 'rate_limit', 1, 2);
     const res = await publish({ account_ids: [doomed, accounts.linkedin], text: 'account deleted meanwhile' });
     await firstAttemptMade();
-    expect((await request(system.gateway).delete(`/v1/accounts/${doomed}`).set('Authorization', auth)).status).toBe(204);
+    expect((await request(system.gateway).delete(`/v1/accounts/${doomed}`).set('Authorization', auth)).status).toBe(
+      204,
+    );
     const post = await waitForFinal(system, auth, res.body.job_id);
     expect(post.status).toBe('partial');
-    expect(post.results[0]).toEqual(expect.objectContaining({ account_id: doomed, status: 'failed', error_code: 'account_deleted' }));
+    expect(post.results[0]).toEqual(
+      expect.objectContaining({ account_id: doomed, status: 'failed', error_code: 'account_deleted' }),
+    );
     expect(post.results[0]!.error_message).toContain('deleted');
     expect(post.results[1]).toEqual(expect.objectContaining({ status: 'published' }));
   });
@@ -168,10 +232,14 @@ describe('publishing: delivery', () => {
     const res = await publish({ account_ids: [accounts.linkedin, doomed], text: 'account revoked meanwhile' });
     await firstAttemptMade();
     await system.sandbox.fault('x', 'token_revoked', 1);
-    expect((await request(system.gateway).post(`/v1/accounts/${doomed}/refresh`).set('Authorization', auth)).status).toBe(409);
+    expect(
+      (await request(system.gateway).post(`/v1/accounts/${doomed}/refresh`).set('Authorization', auth)).status,
+    ).toBe(409);
     const post = await waitForFinal(system, auth, res.body.job_id);
     expect(post.status).toBe('partial');
-    expect(post.results[1]).toEqual(expect.objectContaining({ account_id: doomed, status: 'failed', error_code: 'account_unusable' }));
+    expect(post.results[1]).toEqual(
+      expect.objectContaining({ account_id: doomed, status: 'failed', error_code: 'account_unusable' }),
+    );
     expect(post.results[1]!.error_message).toContain('reconnect');
   });
 
@@ -184,36 +252,55 @@ describe('publishing: delivery', () => {
     // Either one is a connection to reconnect: both are announced, and accept refuses both.
     it.each<[string, string[], (auth: string) => Promise<string>]>([
       ['a BYOK token, re-validated', ['requires_reconnect'], (owner) => connectAccount(system, owner, 'x')],
-      ['an OAuth token, refreshed with its refresh token', ['requires_reconnect', 'revoked'], async (owner) => {
-        const res = await oauthRoundTrip(system.gateway, owner, 'x');
-        expect(res.status).toBe(200);
-        return (res.body as { account_id: string }).account_id;
-      }],
-    ])('on %s: the account needs reconnecting, connection.revoked is emitted, the target fails account_unusable', async (_name, healths, connect) => {
-      const tap = await tapMessages(system.namespace, ['connection.revoked.v1']);
-      try {
-        const doomed = await connect(auth);
-        await system.sandbox.fault('x', 'token_expired', 2);
-        const text = `refresh refused ${Date.now()}`;
-        const res = await publish({ account_ids: [doomed], text });
-        expect(res.status).toBe(202);
-        const post = await waitForFinal(system, auth, res.body.job_id);
-        // Both faults went to this delivery's two calls: the post and the refresh.
-        expect(await system.sandbox.pendingFaults()).toEqual([]);
-        expect(post.status).toBe('failed');
-        expect(post.results).toEqual([expect.objectContaining({ account_id: doomed, status: 'failed', error_code: 'account_unusable', platform_post_id: null, attempts: 1 })]);
-        expect(post.results[0]!.error_message).toContain('reconnect');
-        expect((await system.sandbox.posts('x')).filter((item) => item.text === text)).toHaveLength(0);
-        expect((await waitForEvent(res.body.job_id, 'post.failed.v1')).payload.status).toBe('failed');
-        const [revoked] = (await tap.until((seen) => seen.some((event) => event.payload.account_id === doomed))).filter((event) => event.payload.account_id === doomed);
-        expect(revoked!.payload).toEqual(expect.objectContaining({ account_id: doomed, provider: 'x' }));
-        expect(healths).toContain(revoked!.payload.health);
-        const listed = (await request(system.gateway).get('/v1/accounts').query({ limit: 100 }).set('Authorization', auth)).body.items as { id: string; health: string }[];
-        expect(listed.find((account) => account.id === doomed)?.health).toBe(revoked!.payload.health);
-      } finally {
-        await tap.close();
-      }
-    });
+      [
+        'an OAuth token, refreshed with its refresh token',
+        ['requires_reconnect', 'revoked'],
+        async (owner) => {
+          const res = await oauthRoundTrip(system.gateway, owner, 'x');
+          expect(res.status).toBe(200);
+          return (res.body as { account_id: string }).account_id;
+        },
+      ],
+    ])(
+      'on %s: the account needs reconnecting, connection.revoked is emitted, the target fails account_unusable',
+      async (_name, healths, connect) => {
+        const tap = await tapMessages(system.namespace, ['connection.revoked.v1']);
+        try {
+          const doomed = await connect(auth);
+          await system.sandbox.fault('x', 'token_expired', 2);
+          const text = `refresh refused ${Date.now()}`;
+          const res = await publish({ account_ids: [doomed], text });
+          expect(res.status).toBe(202);
+          const post = await waitForFinal(system, auth, res.body.job_id);
+          // Both faults went to this delivery's two calls: the post and the refresh.
+          expect(await system.sandbox.pendingFaults()).toEqual([]);
+          expect(post.status).toBe('failed');
+          expect(post.results).toEqual([
+            expect.objectContaining({
+              account_id: doomed,
+              status: 'failed',
+              error_code: 'account_unusable',
+              platform_post_id: null,
+              attempts: 1,
+            }),
+          ]);
+          expect(post.results[0]!.error_message).toContain('reconnect');
+          expect((await system.sandbox.posts('x')).filter((item) => item.text === text)).toHaveLength(0);
+          expect((await waitForEvent(res.body.job_id, 'post.failed.v1')).payload.status).toBe('failed');
+          const [revoked] = (
+            await tap.until((seen) => seen.some((event) => event.payload.account_id === doomed))
+          ).filter((event) => event.payload.account_id === doomed);
+          expect(revoked!.payload).toEqual(expect.objectContaining({ account_id: doomed, provider: 'x' }));
+          expect(healths).toContain(revoked!.payload.health);
+          const listed = (
+            await request(system.gateway).get('/v1/accounts').query({ limit: 100 }).set('Authorization', auth)
+          ).body.items as { id: string; health: string }[];
+          expect(listed.find((account) => account.id === doomed)?.health).toBe(revoked!.payload.health);
+        } finally {
+          await tap.close();
+        }
+      },
+    );
   });
 
   it('counts stats from deliveries of this month', async () => {

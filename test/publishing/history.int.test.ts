@@ -2,7 +2,19 @@ import request from 'supertest';
 import { startSystem, type SystemHarness } from '../support/system-harness.ts';
 import { connectAccount, waitForFinal } from './publishing-support.ts';
 
-interface Page { items: { id: string; job_id: string; status: string; text: string; providers: string[]; created_at: string; results: { provider: string; status: string; platform_post_id: string | null }[] }[]; next_cursor: string | null; total: number }
+interface Page {
+  items: {
+    id: string;
+    job_id: string;
+    status: string;
+    text: string;
+    providers: string[];
+    created_at: string;
+    results: { provider: string; status: string; platform_post_id: string | null }[];
+  }[];
+  next_cursor: string | null;
+  total: number;
+}
 
 describe('publishing: history', () => {
   let system: SystemHarness;
@@ -18,7 +30,10 @@ describe('publishing: history', () => {
     return res.body as Page;
   };
 
-  async function walk(path: string, query: Record<string, string | number>): Promise<{ ids: string[]; keys: [string, string][]; totals: number[]; pages: number }> {
+  async function walk(
+    path: string,
+    query: Record<string, string | number>,
+  ): Promise<{ ids: string[]; keys: [string, string][]; totals: number[]; pages: number }> {
     const ids: string[] = [];
     const keys: [string, string][] = [];
     const totals: number[] = [];
@@ -36,11 +51,12 @@ describe('publishing: history', () => {
   }
 
   /** Newest first: created_at descending, ties (same millisecond) broken by id descending. */
-  const ordered = (keys: [string, string][]) => keys.every(([at, id], index) => {
-    if (index === 0) return true;
-    const [prevAt, prevId] = keys[index - 1]!;
-    return prevAt > at || (prevAt === at && prevId > id);
-  });
+  const ordered = (keys: [string, string][]) =>
+    keys.every(([at, id], index) => {
+      if (index === 0) return true;
+      const [prevAt, prevId] = keys[index - 1]!;
+      return prevAt > at || (prevAt === at && prevId > id);
+    });
 
   beforeAll(async () => {
     system = await startSystem({ services: ['accounts', 'publisher', 'scheduler'] });
@@ -49,7 +65,10 @@ describe('publishing: history', () => {
     linkedin = await connectAccount(system, auth, 'linkedin');
     for (let i = 0; i < TOTAL; i += 1) {
       const words = i % 3 === 0 ? 'alpha launch' : i % 3 === 1 ? 'beta release' : 'gamma notes';
-      const body: Record<string, unknown> = { account_ids: i % 2 === 0 ? [x] : [linkedin], text: `Post ${i}: ${words} of the week` };
+      const body: Record<string, unknown> = {
+        account_ids: i % 2 === 0 ? [x] : [linkedin],
+        text: `Post ${i}: ${words} of the week`,
+      };
       if (i % 10 === 0) body.scheduled_at = new Date(Date.now() + 3600_000).toISOString();
       const res = await request(system.gateway).post('/v1/publish').set('Authorization', auth).send(body);
       expect(res.status).toBe(202);
@@ -117,24 +136,40 @@ describe('publishing: history', () => {
     const items: Page['items'] = [];
     let cursor: string | null = null;
     do {
-      const page: Page = await list('/v1/publish', { status: 'published', limit: 100, ...(cursor === null ? {} : { cursor }) });
+      const page: Page = await list('/v1/publish', {
+        status: 'published',
+        limit: 100,
+        ...(cursor === null ? {} : { cursor }),
+      });
       items.push(...page.items);
       cursor = page.next_cursor;
     } while (cursor !== null);
     expect(items.every((entry) => entry.status === 'published')).toBe(true);
-    expect(items.find((entry) => entry.job_id === jobId)).toEqual(expect.objectContaining({
-      status: 'published',
-      providers: ['linkedin'],
-      created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/),
-      results: [expect.objectContaining({ provider: 'linkedin', status: 'published', platform_post_id: expect.any(String) })],
-    }));
+    expect(items.find((entry) => entry.job_id === jobId)).toEqual(
+      expect.objectContaining({
+        status: 'published',
+        providers: ['linkedin'],
+        created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/),
+        results: [
+          expect.objectContaining({ provider: 'linkedin', status: 'published', platform_post_id: expect.any(String) }),
+        ],
+      }),
+    );
     const scheduled = await list('/v1/publish', { status: 'scheduled', limit: 100 });
     expect(scheduled.items.length).toBeGreaterThan(0);
-    expect(scheduled.items.every((entry) => entry.status === 'scheduled' && entry.results.every((result) => result.status === 'pending' && result.platform_post_id === null))).toBe(true);
+    expect(
+      scheduled.items.every(
+        (entry) =>
+          entry.status === 'scheduled' &&
+          entry.results.every((result) => result.status === 'pending' && result.platform_post_id === null),
+      ),
+    ).toBe(true);
   });
 
   it('shows nothing of other organizations', async () => {
-    const other = await request(system.gateway).get('/v1/publish').set('Authorization', `Bearer ${await system.token()}`);
+    const other = await request(system.gateway)
+      .get('/v1/publish')
+      .set('Authorization', `Bearer ${await system.token()}`);
     expect(other.body).toEqual({ items: [], next_cursor: null, total: 0 });
   });
 });

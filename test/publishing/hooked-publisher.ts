@@ -30,7 +30,12 @@ export function startTestPublisher(
     logger: createLogger({ service: 'publisher', level: config.LOG_LEVEL }),
     probePort: 0,
     createClient: (adapter) => new PrismaClient({ adapter }),
-    wire: (runtime) => wire(runtime, config, options.afterNetworkCall === undefined ? {} : { afterNetworkCall: options.afterNetworkCall }),
+    wire: (runtime) =>
+      wire(
+        runtime,
+        config,
+        options.afterNetworkCall === undefined ? {} : { afterNetworkCall: options.afterNetworkCall },
+      ),
   });
 }
 
@@ -43,7 +48,11 @@ export async function startHookedPublisher(
   options: { name: string; env?: Record<string, string>; afterNetworkCall: (deliveryId: string) => Promise<void> },
 ): Promise<HookedPublisher> {
   const database = uniqueName(options.name);
-  const worker = await startTestPublisher(system, { database, afterNetworkCall: options.afterNetworkCall, ...(options.env === undefined ? {} : { env: options.env }) });
+  const worker = await startTestPublisher(system, {
+    database,
+    afterNetworkCall: options.afterNetworkCall,
+    ...(options.env === undefined ? {} : { env: options.env }),
+  });
   return {
     worker,
     stop: async () => {

@@ -9,7 +9,7 @@ import { COMMANDS, commandedDeliveries, connectAccount, waitForFinal } from './p
  * meanwhile joins the line without a delivery command, and is delivered once, in its turn, by the
  * wake of the delivery that frees the slot.
  */
-describe('publishing: jobs accepted into an organization\'s line', () => {
+describe("publishing: jobs accepted into an organization's line", () => {
   let system: SystemHarness;
   let auth: string;
   let account: string;
@@ -23,7 +23,10 @@ describe('publishing: jobs accepted into an organization\'s line', () => {
   afterAll(async () => system?.close());
 
   const publish = async (text: string): Promise<string> => {
-    const res = await request(system.gateway).post('/v1/publish').set('Authorization', auth).send({ account_ids: [account], text });
+    const res = await request(system.gateway)
+      .post('/v1/publish')
+      .set('Authorization', auth)
+      .send({ account_ids: [account], text });
     expect(res.status).toBe(202);
     return (res.body as { job_id: string }).job_id;
   };
@@ -36,11 +39,15 @@ describe('publishing: jobs accepted into an organization\'s line', () => {
     );
 
   /** svc_delivery_org_deferred_total for X: deliveries set waiting, at their claim or at accept. */
-  const deferred = async () => (await system.workers.publisher!.runtime.metrics.registry.getSingleMetric('svc_delivery_org_deferred_total')!.get()).values
-    .filter((value) => value.labels.provider === 'x').reduce((sum, value) => sum + value.value, 0);
+  const deferred = async () =>
+    (
+      await system.workers.publisher!.runtime.metrics.registry.getSingleMetric('svc_delivery_org_deferred_total')!.get()
+    ).values
+      .filter((value) => value.labels.provider === 'x')
+      .reduce((sum, value) => sum + value.value, 0);
 
   const until = async (what: string, check: () => Promise<boolean>) => {
-    for (const deadline = Date.now() + 10_000; !(await check()); ) {
+    for (const deadline = Date.now() + 10_000; !(await check());) {
       if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
@@ -62,16 +69,21 @@ describe('publishing: jobs accepted into an organization\'s line', () => {
       const later = [await publish(`${prefix} third`), await publish(`${prefix} fourth`)];
       for (const jobId of later) expect((await deliveries(jobId)).map((row) => row.waiting)).toEqual([true]);
       // The second at its claim, the later two at accept.
-      expect(await deferred() - deferredBefore).toBe(3);
+      expect((await deferred()) - deferredBefore).toBe(3);
 
       const finals = await Promise.all([first, second, ...later].map((jobId) => waitForFinal(system, auth, jobId)));
       expect(finals.map((post) => post.status)).toEqual(['published', 'published', 'published', 'published']);
-      const posted = (await system.sandbox.posts('x')).filter((item) => item.text.startsWith(prefix)).map((item) => item.text);
+      const posted = (await system.sandbox.posts('x'))
+        .filter((item) => item.text.startsWith(prefix))
+        .map((item) => item.text);
       expect(posted).toEqual(['first', 'second', 'third', 'fourth'].map((word) => `${prefix} ${word}`));
 
       // Commands went to the first two jobs only: the later ones were run by the wakes.
-      const commanded = new Set((await tap.until((seen) => seen.flatMap(commandedDeliveries).length >= 2)).flatMap(commandedDeliveries));
-      for (const jobId of [first, second]) for (const { id } of await deliveries(jobId)) expect(commanded.has(id)).toBe(true);
+      const commanded = new Set(
+        (await tap.until((seen) => seen.flatMap(commandedDeliveries).length >= 2)).flatMap(commandedDeliveries),
+      );
+      for (const jobId of [first, second])
+        for (const { id } of await deliveries(jobId)) expect(commanded.has(id)).toBe(true);
       for (const jobId of later) for (const { id } of await deliveries(jobId)) expect(commanded.has(id)).toBe(false);
     } finally {
       await system.sandbox.createLatency('x', 0);

@@ -18,7 +18,10 @@ describe('publishing: reconciling uncertain outcomes with the network', () => {
   const accounts: Partial<Record<Network, string>> = {};
 
   beforeAll(async () => {
-    system = await startSystem({ services: ['accounts', 'publisher'], env: { DELIVERY_RECONCILE_DELAYS_MS: '300,300,300' } });
+    system = await startSystem({
+      services: ['accounts', 'publisher'],
+      env: { DELIVERY_RECONCILE_DELAYS_MS: '300,300,300' },
+    });
     auth = `Bearer ${await system.token()}`;
     for (const network of NETWORKS) accounts[network] = await connectAccount(system, auth, network);
   }, 60_000);
@@ -47,18 +50,23 @@ describe('publishing: reconciling uncertain outcomes with the network', () => {
     const { post, onNetwork } = await publishOnce(network);
     expect(onNetwork).toHaveLength(1);
     expect(post.status).toBe('published');
-    expect(post.results[0]).toEqual(expect.objectContaining({ status: 'published', platform_post_id: onNetwork[0]!.id, attempts: 1 }));
+    expect(post.results[0]).toEqual(
+      expect.objectContaining({ status: 'published', platform_post_id: onNetwork[0]!.id, attempts: 1 }),
+    );
   });
 
   // LinkedIn without r_member_social is the same path: libs/providers/test/lookup.int.test.ts.
-  it.each<[Network, string]>([
-    ['tiktok', 'cannot be verified'],
-  ])('%s lost_response: one post, outcome_unknown saying why the network could not be asked', async (network, reason) => {
-    await system.sandbox.outcomeFault(network, 'lost_response');
-    const { post, onNetwork, mine } = await publishOnce(network);
-    expect(onNetwork.length).toBeLessThanOrEqual(1);
-    expect(post.results[0]).toEqual(expect.objectContaining({ status: 'failed', error_code: 'outcome_unknown', attempts: 1 }));
-    expect(post.results[0]!.error_message).toContain(reason);
-    expect(await mine()).toHaveLength(onNetwork.length);
-  });
+  it.each<[Network, string]>([['tiktok', 'cannot be verified']])(
+    '%s lost_response: one post, outcome_unknown saying why the network could not be asked',
+    async (network, reason) => {
+      await system.sandbox.outcomeFault(network, 'lost_response');
+      const { post, onNetwork, mine } = await publishOnce(network);
+      expect(onNetwork.length).toBeLessThanOrEqual(1);
+      expect(post.results[0]).toEqual(
+        expect.objectContaining({ status: 'failed', error_code: 'outcome_unknown', attempts: 1 }),
+      );
+      expect(post.results[0]!.error_message).toContain(reason);
+      expect(await mine()).toHaveLength(onNetwork.length);
+    },
+  );
 });

@@ -23,7 +23,10 @@ describe('publishing: scheduling', () => {
 
   const publisherDb = () => system.workers.publisher!.runtime.db as unknown as PublisherClient;
   const schedule = async (text: string, at: Date) => {
-    const res = await request(system.gateway).post('/v1/publish').set('Authorization', auth).send({ account_ids: [x], text, scheduled_at: at.toISOString() });
+    const res = await request(system.gateway)
+      .post('/v1/publish')
+      .set('Authorization', auth)
+      .send({ account_ids: [x], text, scheduled_at: at.toISOString() });
     expect(res.status).toBe(202);
     expect(res.body.status).toBe('scheduled');
     return res.body.job_id as string;
@@ -72,7 +75,10 @@ describe('publishing: scheduling', () => {
   }
 
   beforeAll(async () => {
-    system = await startSystem({ services: ['accounts', 'publisher', 'scheduler'], env: { SCHEDULE_MIN_LEAD_SECONDS: '1' } });
+    system = await startSystem({
+      services: ['accounts', 'publisher', 'scheduler'],
+      env: { SCHEDULE_MIN_LEAD_SECONDS: '1' },
+    });
     auth = `Bearer ${await system.token()}`;
     x = await connectAccount(system, auth, 'x');
   }, 60_000);
@@ -101,7 +107,9 @@ describe('publishing: scheduling', () => {
     const database = system.workers.scheduler!.runtime.connection.database;
     await system.workers.scheduler!.stop();
     const at = new Date(Date.now() + 3000);
-    const ids = await Promise.all(Array.from({ length: 10 }, (_, n) => schedule(`after restart ${n} ${at.getTime()}`, at)));
+    const ids = await Promise.all(
+      Array.from({ length: 10 }, (_, n) => schedule(`after restart ${n} ${at.getTime()}`, at)),
+    );
     // Kept: the jobs must come due, and stay unfired a while after, with no scheduler running (time
     // passing is the point; a slow machine only lengthens it).
     await sleep(Math.max(0, at.getTime() - Date.now()) + 1500);
@@ -123,7 +131,8 @@ describe('publishing: scheduling', () => {
       .filter((id) => ids.includes(id));
     expect(dispatched.sort()).toEqual([...ids].sort());
     const posts = await system.sandbox.posts('x');
-    for (let n = 0; n < ids.length; n += 1) expect(posts.filter((post) => post.text === `after restart ${n} ${at.getTime()}`)).toHaveLength(1);
+    for (let n = 0; n < ids.length; n += 1)
+      expect(posts.filter((post) => post.text === `after restart ${n} ${at.getTime()}`)).toHaveLength(1);
   }, 60_000);
 
   it('fires a job that came due while the publisher was down once it is back', async () => {
@@ -133,12 +142,17 @@ describe('publishing: scheduling', () => {
     await system.workers.publisher!.stop();
     // The scheduler fires it (its row waits for the publisher's confirmation) while the publisher is down.
     const schedulerDb = (extraSchedulers[0] ?? system.workers.scheduler!).runtime.db as unknown as SchedulerClient;
-    await waitFor(async () => (await schedulerDb.scheduledJob.findFirst({ where: { jobId: id } }))?.status === 'fired', { what: `the scheduler to fire job ${id} with the publisher down`, timeoutMs: 20_000 });
+    await waitFor(
+      async () => (await schedulerDb.scheduledJob.findFirst({ where: { jobId: id } }))?.status === 'fired',
+      { what: `the scheduler to fire job ${id} with the publisher down`, timeoutMs: 20_000 },
+    );
     // The dispatch command waits in the publisher's durable work queue; the harness stops the new worker.
     system.workers.publisher = await startPublisher(database);
     const post = await waitForFinal(system, auth, id);
     expect(post.status).toBe('published');
-    expect((await system.sandbox.posts('x')).filter((item) => item.text === `publisher restart ${at.getTime()}`)).toHaveLength(1);
+    expect(
+      (await system.sandbox.posts('x')).filter((item) => item.text === `publisher restart ${at.getTime()}`),
+    ).toHaveLength(1);
   }, 30_000);
 
   it('still dispatches a job named by a v1 command, as a scheduler of the previous release sends it (rolling deploy)', async () => {
@@ -147,10 +161,16 @@ describe('publishing: scheduling', () => {
     const id = await schedule(`v1 dispatch ${at.getTime()}`, at);
     // Sent on the publisher's own connection (the first scheduler was stopped by an earlier case): the
     // broker routes a command by its type, whoever publishes it.
-    await system.workers.publisher!.runtime.broker.publish(publisherJobDispatch, { job_id: id, scheduled_at: at.toISOString() }, { orgId: null, requestId: null });
+    await system.workers.publisher!.runtime.broker.publish(
+      publisherJobDispatch,
+      { job_id: id, scheduled_at: at.toISOString() },
+      { orgId: null, requestId: null },
+    );
     await queuedAt(id);
     expect((await waitForFinal(system, auth, id)).status).toBe('published');
-    expect((await system.sandbox.posts('x')).filter((post) => post.text === `v1 dispatch ${at.getTime()}`)).toHaveLength(1);
+    expect(
+      (await system.sandbox.posts('x')).filter((post) => post.text === `v1 dispatch ${at.getTime()}`),
+    ).toHaveLength(1);
   }, 30_000);
 
   it('resolves cancel racing the firing to exactly one outcome per job, many times over', async () => {
@@ -160,11 +180,13 @@ describe('publishing: scheduling', () => {
     const texts = Array.from({ length: count }, (_, n) => `race ${n} ${at.getTime()}`);
     const ids = await Promise.all(texts.map((text) => schedule(text, at)));
     // Cancels spread from 300 ms before to 300 ms after the due time (sleeps spacing them on purpose).
-    const outcomes = await Promise.all(ids.map(async (id, n) => {
-      await sleep(Math.max(0, at.getTime() - Date.now() - 300 + (600 * n) / count));
-      const res = await request(system.gateway).post(`/v1/publish/${id}/cancel`).set('Authorization', auth);
-      return { status: res.status, body: res.body as unknown };
-    }));
+    const outcomes = await Promise.all(
+      ids.map(async (id, n) => {
+        await sleep(Math.max(0, at.getTime() - Date.now() - 300 + (600 * n) / count));
+        const res = await request(system.gateway).post(`/v1/publish/${id}/cancel`).set('Authorization', auth);
+        return { status: res.status, body: res.body as unknown };
+      }),
+    );
     // Any other answer is listed with its body, so a failure says what the cancel got.
     expect(outcomes.filter(({ status }) => status !== 200 && status !== 409)).toEqual([]);
     const finals = [];

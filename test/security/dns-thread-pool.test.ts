@@ -32,10 +32,12 @@ describe('a slow DNS server and the thread pool', () => {
     // Far above the test's length: the lookups end because the server answers, not by timing out.
     const resolver = new HostResolver({ servers: [dns.address], timeoutMs: 60_000 });
     const settled: UrlCheck[] = [];
-    const lookups = names.map((name) => checkUrl(`https://${name}/image.png`, { allowPrivate: false, resolver }).then((check) => {
-      settled.push(check);
-      return check;
-    }));
+    const lookups = names.map((name) =>
+      checkUrl(`https://${name}/image.png`, { allowPrivate: false, resolver }).then((check) => {
+        settled.push(check);
+        return check;
+      }),
+    );
     // Every lookup has reached the server and waits there.
     while (names.some((name) => dns.queriesOf(name) === 0)) await new Promise((resolve) => setTimeout(resolve, 10));
 
@@ -51,13 +53,18 @@ describe('a slow DNS server and the thread pool', () => {
     expect(settled).toEqual([]);
 
     dns.answerHeld();
-    for (const check of await Promise.all(lookups)) expect(check).toMatchObject({ ok: true, addresses: ['93.184.216.34'] });
+    for (const check of await Promise.all(lookups))
+      expect(check).toMatchObject({ ok: true, addresses: ['93.184.216.34'] });
   });
 
   it('refuses a host whose server answers too late as unresolvable', async () => {
     const resolver = new HostResolver({ servers: [dns.address], timeoutMs: 200 });
     const asked = dns.queriesOf(names[0]!);
-    expect(await checkUrl(`https://${names[0]!}/image.png`, { allowPrivate: false, resolver })).toMatchObject({ ok: false, reason: 'unresolvable', message: `the host ${names[0]!} does not resolve (no answer in time)` });
+    expect(await checkUrl(`https://${names[0]!}/image.png`, { allowPrivate: false, resolver })).toMatchObject({
+      ok: false,
+      reason: 'unresolvable',
+      message: `the host ${names[0]!} does not resolve (no answer in time)`,
+    });
     expect(dns.queriesOf(names[0]!)).toBeGreaterThan(asked);
   });
 });

@@ -32,8 +32,11 @@ export interface RawStatement {
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'generated' || entry.name === 'node_modules' ? [] : sourceFiles(full);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.d.ts') ? [full] : [];
+    if (entry.isDirectory())
+      return entry.name === 'generated' || entry.name === 'node_modules' ? [] : sourceFiles(full);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.d.ts')
+      ? [full]
+      : [];
   });
 }
 
@@ -73,12 +76,16 @@ function constInitializer(source: ts.SourceFile, name: string): ts.Expression | 
   visit(source);
   const [declaration] = found;
   if (declaration === undefined || found.length !== 1) return undefined;
-  const isConst = ts.isVariableDeclarationList(declaration.parent) && (declaration.parent.flags & ts.NodeFlags.Const) !== 0;
+  const isConst =
+    ts.isVariableDeclarationList(declaration.parent) && (declaration.parent.flags & ts.NodeFlags.Const) !== 0;
   return isConst ? declaration.initializer : undefined;
 }
 
 /** A constant imported from a relative module: `import { NAME } from './x.ts'`. */
-function importedInitializer(source: ts.SourceFile, name: string): { source: ts.SourceFile; expression: ts.Expression } | undefined {
+function importedInitializer(
+  source: ts.SourceFile,
+  name: string,
+): { source: ts.SourceFile; expression: ts.Expression } | undefined {
   for (const statement of source.statements) {
     if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
     const bindings = statement.importClause?.namedBindings;
@@ -109,9 +116,15 @@ function product(parts: string[][]): string[] | undefined {
 }
 
 /** A function of the module (or imported) that returns one expression: `const f = (a) => ...` or `function f(a) { return ...; }`. */
-function helper(source: ts.SourceFile, name: string): { source: ts.SourceFile; parameters: readonly ts.ParameterDeclaration[]; body: ts.Expression } | undefined {
+function helper(
+  source: ts.SourceFile,
+  name: string,
+): { source: ts.SourceFile; parameters: readonly ts.ParameterDeclaration[]; body: ts.Expression } | undefined {
   const declared = (in_: ts.SourceFile) => {
-    const fn = in_.statements.find((statement): statement is ts.FunctionDeclaration => ts.isFunctionDeclaration(statement) && statement.name?.text === name);
+    const fn = in_.statements.find(
+      (statement): statement is ts.FunctionDeclaration =>
+        ts.isFunctionDeclaration(statement) && statement.name?.text === name,
+    );
     const only = fn?.body?.statements.length === 1 ? fn.body.statements[0] : undefined;
     return fn !== undefined && only !== undefined && ts.isReturnStatement(only) && only.expression !== undefined
       ? { source: in_, parameters: fn.parameters, body: only.expression }
@@ -125,11 +138,25 @@ function helper(source: ts.SourceFile, name: string): { source: ts.SourceFile; p
   return declared(source) ?? importedFunction(source, name, declared);
 }
 
-function importedFunction<T>(source: ts.SourceFile, name: string, lookup: (in_: ts.SourceFile) => T | undefined): T | undefined {
+function importedFunction<T>(
+  source: ts.SourceFile,
+  name: string,
+  lookup: (in_: ts.SourceFile) => T | undefined,
+): T | undefined {
   for (const statement of source.statements) {
-    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier) || !statement.moduleSpecifier.text.startsWith('.')) continue;
+    if (
+      !ts.isImportDeclaration(statement) ||
+      !ts.isStringLiteral(statement.moduleSpecifier) ||
+      !statement.moduleSpecifier.text.startsWith('.')
+    )
+      continue;
     const bindings = statement.importClause?.namedBindings;
-    if (bindings === undefined || !ts.isNamedImports(bindings) || !bindings.elements.some((element) => element.name.text === name && element.propertyName === undefined)) continue;
+    if (
+      bindings === undefined ||
+      !ts.isNamedImports(bindings) ||
+      !bindings.elements.some((element) => element.name.text === name && element.propertyName === undefined)
+    )
+      continue;
     const target = path.resolve(path.dirname(source.fileName), statement.moduleSpecifier.text);
     return lookup(parse(target.endsWith('.ts') ? target : `${target}.ts`));
   }
@@ -140,17 +167,30 @@ function importedFunction<T>(source: ts.SourceFile, name: string, lookup: (in_: 
  * The texts an expression can have: one for a constant, one per branch of a `?:` whose branches are
  * constants; undefined when the text depends on run time.
  */
-export function constantTexts(expression: ts.Expression, source: ts.SourceFile, bindings: Bindings = new Map(), depth = 0): string[] | undefined {
+export function constantTexts(
+  expression: ts.Expression,
+  source: ts.SourceFile,
+  bindings: Bindings = new Map(),
+  depth = 0,
+): string[] | undefined {
   if (depth > 20) return undefined;
-  const next = (inner: ts.Expression, in_: ts.SourceFile = source, bound: Bindings = bindings) => constantTexts(inner, in_, bound, depth + 1);
-  if (ts.isStringLiteral(expression) || ts.isNoSubstitutionTemplateLiteral(expression) || ts.isNumericLiteral(expression)) return [expression.text];
-  if (ts.isParenthesizedExpression(expression) || ts.isAsExpression(expression) || ts.isSatisfiesExpression(expression)) return next(expression.expression);
+  const next = (inner: ts.Expression, in_: ts.SourceFile = source, bound: Bindings = bindings) =>
+    constantTexts(inner, in_, bound, depth + 1);
+  if (
+    ts.isStringLiteral(expression) ||
+    ts.isNoSubstitutionTemplateLiteral(expression) ||
+    ts.isNumericLiteral(expression)
+  )
+    return [expression.text];
+  if (ts.isParenthesizedExpression(expression) || ts.isAsExpression(expression) || ts.isSatisfiesExpression(expression))
+    return next(expression.expression);
   if (expression.kind === ts.SyntaxKind.TrueKeyword) return ['true'];
   if (expression.kind === ts.SyntaxKind.FalseKeyword) return ['false'];
   if (ts.isConditionalExpression(expression)) {
     // A condition on a helper's boolean parameter picks its branch; any other keeps both.
     const condition = ts.isIdentifier(expression.condition) ? bindings.get(expression.condition.text) : undefined;
-    if (condition?.length === 1 && (condition[0] === 'true' || condition[0] === 'false')) return next(condition[0] === 'true' ? expression.whenTrue : expression.whenFalse);
+    if (condition?.length === 1 && (condition[0] === 'true' || condition[0] === 'false'))
+      return next(condition[0] === 'true' ? expression.whenTrue : expression.whenFalse);
     const whenTrue = next(expression.whenTrue);
     const whenFalse = next(expression.whenFalse);
     return whenTrue === undefined || whenFalse === undefined ? undefined : [...whenTrue, ...whenFalse];
@@ -205,7 +245,9 @@ function collapse(text: string): string {
 function deleteInBatchesTexts(options: ts.Expression, source: ts.SourceFile): string[] | undefined {
   if (!ts.isObjectLiteralExpression(options)) return undefined;
   const property = (name: string) => {
-    const found = options.properties.find((candidate) => candidate.name !== undefined && ts.isIdentifier(candidate.name) && candidate.name.text === name);
+    const found = options.properties.find(
+      (candidate) => candidate.name !== undefined && ts.isIdentifier(candidate.name) && candidate.name.text === name,
+    );
     if (found === undefined) return undefined;
     if (ts.isPropertyAssignment(found)) return found.initializer;
     if (ts.isShorthandPropertyAssignment(found)) return found.name;
@@ -214,13 +256,16 @@ function deleteInBatchesTexts(options: ts.Expression, source: ts.SourceFile): st
   const table = property('table');
   const where = property('where');
   const params = property('params');
-  if (table === undefined || where === undefined || params === undefined || !ts.isArrayLiteralExpression(params)) return undefined;
+  if (table === undefined || where === undefined || params === undefined || !ts.isArrayLiteralExpression(params))
+    return undefined;
   const tables = constantTexts(table, source);
   const wheres = constantTexts(where, source);
   if (tables?.length !== 1 || wheres?.length !== 1) return undefined;
   const [tableText, whereText] = [tables[0], wheres[0]];
-  return [`DELETE FROM ${tableText} WHERE ctid IN (
-       SELECT ctid FROM ${tableText} WHERE ${whereText} LIMIT $${params.elements.length + 1} FOR UPDATE SKIP LOCKED)`];
+  return [
+    `DELETE FROM ${tableText} WHERE ctid IN (
+       SELECT ctid FROM ${tableText} WHERE ${whereText} LIMIT $${params.elements.length + 1} FOR UPDATE SKIP LOCKED)`,
+  ];
 }
 
 /** Every raw statement of one file. */
@@ -235,15 +280,28 @@ export function statementsOf(absolute: string): RawStatement[] {
   const visit = (node: ts.Node) => {
     if (ts.isCallExpression(node)) {
       const callee = node.expression;
-      const method = ts.isPropertyAccessExpression(callee) ? callee.name.text : ts.isIdentifier(callee) ? callee.text : undefined;
+      const method = ts.isPropertyAccessExpression(callee)
+        ? callee.name.text
+        : ts.isIdentifier(callee)
+          ? callee.text
+          : undefined;
       const [first, second] = node.arguments;
-      if (method !== undefined && ts.isPropertyAccessExpression(callee) && SQL_METHODS.has(method) && first !== undefined) {
+      if (
+        method !== undefined &&
+        ts.isPropertyAccessExpression(callee) &&
+        SQL_METHODS.has(method) &&
+        first !== undefined
+      ) {
         add(node, method, first, constantTexts(first, source));
       } else if (method === 'deleteInBatches' && second !== undefined) {
         add(node, method, second, deleteInBatchesTexts(second, source));
       }
     }
-    if (ts.isTaggedTemplateExpression(node) && ts.isPropertyAccessExpression(node.tag) && SQL_TAGS.has(node.tag.name.text)) {
+    if (
+      ts.isTaggedTemplateExpression(node) &&
+      ts.isPropertyAccessExpression(node.tag) &&
+      SQL_TAGS.has(node.tag.name.text)
+    ) {
       const template = node.template;
       const text = ts.isNoSubstitutionTemplateLiteral(template)
         ? template.text
@@ -273,7 +331,11 @@ export function readAllowlist(): AllowedStatement[] {
 
 /** Whether PREPARE takes the statement (it takes SELECT, INSERT, UPDATE, DELETE, MERGE, VALUES, and WITH before one). */
 export function preparable(text: string): boolean {
-  const first = text.replace(/^(\s|--[^\n]*\n)+/, '').split(/[\s(]/, 1)[0]?.toUpperCase() ?? '';
+  const first =
+    text
+      .replace(/^(\s|--[^\n]*\n)+/, '')
+      .split(/[\s(]/, 1)[0]
+      ?.toUpperCase() ?? '';
   return ['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'MERGE', 'VALUES', 'WITH', 'TABLE'].includes(first);
 }
 
@@ -303,7 +365,10 @@ let prepared = 0;
  * then DEALLOCATE; a statement PREPARE does not take (SET, LISTEN...) runs in a transaction rolled
  * back. Returns PostgreSQL's error, or undefined when the schema fits.
  */
-export async function checkText(client: Queryable, text: string): Promise<{ code: string; message: string } | undefined> {
+export async function checkText(
+  client: Queryable,
+  text: string,
+): Promise<{ code: string; message: string } | undefined> {
   if (TRANSACTION_CONTROL.test(text.trim())) return undefined;
   const name = `sql_check_${process.pid}_${++prepared}`;
   try {
@@ -323,13 +388,19 @@ export async function checkText(client: Queryable, text: string): Promise<{ code
     const { code, message, position } = error as { code?: string; message: string; position?: string };
     if (code !== undefined && NOT_SCHEMA.has(code)) return undefined;
     // PREPARE's position counts from the start of `PREPARE name AS `.
-    const at = position === undefined ? '' : ` near "${excerpt(text, Number(position) - (preparable(text) ? `PREPARE ${name} AS `.length : 0))}"`;
+    const at =
+      position === undefined
+        ? ''
+        : ` near "${excerpt(text, Number(position) - (preparable(text) ? `PREPARE ${name} AS `.length : 0))}"`;
     return { code: code ?? 'unknown', message: `${message}${at}` };
   }
 }
 
 function excerpt(text: string, position: number): string {
-  return text.slice(Math.max(0, position - 1), position + 40).replace(/\s+/g, ' ').trim();
+  return text
+    .slice(Math.max(0, position - 1), position + 40)
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 export function describeFailure(failure: CheckFailure): string {
@@ -346,7 +417,11 @@ export function sqlTextsOf(absolute: string): { line: number; text: string }[] {
   const found: { line: number; text: string }[] = [];
   const visit = (node: ts.Node) => {
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node)) {
-      if (SQL_TEXT.test(node.text)) found.push({ line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, text: collapse(node.text).slice(0, 60) });
+      if (SQL_TEXT.test(node.text))
+        found.push({
+          line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1,
+          text: collapse(node.text).slice(0, 60),
+        });
     }
     ts.forEachChild(node, visit);
   };

@@ -6,11 +6,21 @@ import path from 'node:path';
 import { connectionUrl } from '@svc/db';
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
 import pg from 'pg';
-import { checkText, describeFailure, findRawStatements, readAllowlist, ROOT, type CheckFailure, type RawStatement } from './raw-statements.ts';
+import {
+  checkText,
+  describeFailure,
+  findRawStatements,
+  readAllowlist,
+  ROOT,
+  type CheckFailure,
+  type RawStatement,
+} from './raw-statements.ts';
 
 const statements = findRawStatements();
 const serviceOf = (statement: RawStatement) => statement.owner.replace(/^service:/, '');
-const services = [...new Set(statements.filter((statement) => statement.owner.startsWith('service:')).map(serviceOf))].sort();
+const services = [
+  ...new Set(statements.filter((statement) => statement.owner.startsWith('service:')).map(serviceOf)),
+].sort();
 
 describe('raw SQL statements', () => {
   const databases = new Map<string, { database: TestDatabase; client: pg.Client }>();
@@ -20,7 +30,10 @@ describe('raw SQL statements', () => {
     const queue = [...services];
     const worker = async () => {
       for (let service = queue.shift(); service !== undefined; service = queue.shift()) {
-        const database = await createTestDatabase({ prefix: `sql-${service}`, serviceDir: path.join(ROOT, 'services', service) });
+        const database = await createTestDatabase({
+          prefix: `sql-${service}`,
+          serviceDir: path.join(ROOT, 'services', service),
+        });
         const client = new pg.Client({ connectionString: connectionUrl(database.connection) });
         databases.set(service, { database, client });
         await client.connect();
@@ -39,7 +52,15 @@ describe('raw SQL statements', () => {
   });
 
   it('finds the statements of every service that owns a database, and of libs/db', () => {
-    expect(services).toEqual(['accounts', 'analytics-sync', 'billing', 'gateway', 'publisher', 'scheduler', 'webhook-dispatcher']);
+    expect(services).toEqual([
+      'accounts',
+      'analytics-sync',
+      'billing',
+      'gateway',
+      'publisher',
+      'scheduler',
+      'webhook-dispatcher',
+    ]);
     expect(statements.filter((statement) => statement.owner === 'lib:db').length).toBeGreaterThan(10);
     expect(statements.filter((statement) => statement.texts !== undefined).length).toBeGreaterThan(100);
   });
@@ -50,7 +71,11 @@ describe('raw SQL statements', () => {
     const unresolved = statements.filter((statement) => statement.texts === undefined);
     const listed = new Set(allowlist.map(key));
     const found = new Set(unresolved.map(key));
-    expect(unresolved.filter((statement) => !listed.has(key(statement))).map((statement) => `${statement.file}:${statement.line} ${statement.source}`)).toEqual([]);
+    expect(
+      unresolved
+        .filter((statement) => !listed.has(key(statement)))
+        .map((statement) => `${statement.file}:${statement.line} ${statement.source}`),
+    ).toEqual([]);
     expect(allowlist.filter((entry) => !found.has(key(entry))).map(key)).toEqual([]);
     expect(allowlist.filter((entry) => entry.reason.trim().length < 10).map(key)).toEqual([]);
   });

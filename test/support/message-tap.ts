@@ -28,19 +28,26 @@ export async function tapMessages(namespace: string, types: readonly string[]): 
   }
   const envelopes: MessageTap['envelopes'] = [];
   const seen = new Set<string>();
-  await channel.consume(queue, (message) => {
-    if (message === null) return;
-    const envelope = JSON.parse(message.content.toString('utf8')) as MessageTap['envelopes'][number];
-    if (seen.has(envelope.message_id)) return;
-    seen.add(envelope.message_id);
-    envelopes.push(envelope);
-  }, { noAck: true });
+  await channel.consume(
+    queue,
+    (message) => {
+      if (message === null) return;
+      const envelope = JSON.parse(message.content.toString('utf8')) as MessageTap['envelopes'][number];
+      if (seen.has(envelope.message_id)) return;
+      seen.add(envelope.message_id);
+      envelopes.push(envelope);
+    },
+    { noAck: true },
+  );
   return {
     envelopes,
     async until(predicate) {
       const deadline = Date.now() + 10_000;
       while (!predicate(envelopes)) {
-        if (Date.now() > deadline) throw new Error(`the awaited messages did not arrive in 10 s; seen: ${JSON.stringify(envelopes.map((envelope) => envelope.type))}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `the awaited messages did not arrive in 10 s; seen: ${JSON.stringify(envelopes.map((envelope) => envelope.type))}`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       return envelopes;

@@ -41,8 +41,15 @@ export function serviceEntry(name: string): string {
  * Starts `services/<name>/dist/main.js` and resolves once it logs "<name> ready". `nodeArgs` go before
  * the entry (e.g. `--cpu-prof`, which NODE_OPTIONS does not accept).
  */
-export function startServiceProcess(name: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [...serviceNodeFlags(name), ...nodeArgs, serviceEntry(name)], { env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', PROBE_PORT: '0', PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startServiceProcess(
+  name: string,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [...serviceNodeFlags(name), ...nodeArgs, serviceEntry(name)], {
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', PROBE_PORT: '0', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (line) => lines.push(line));
   return new Promise((resolve, reject) => {

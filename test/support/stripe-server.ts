@@ -38,7 +38,11 @@ export interface StripeStandIn {
   /** Changes a subscription as Stripe would (status, cancel_at_period_end). */
   updateSubscription(id: string, changes: { status?: string; cancel_at_period_end?: boolean }): Json;
   /** A webhook as Stripe sends it: the event JSON and its Stripe-Signature header (made by the SDK). */
-  webhook(type: string, object: Json, options?: { id?: string; created?: number; secret?: string }): { payload: string; signature: string; id: string };
+  webhook(
+    type: string,
+    object: Json,
+    options?: { id?: string; created?: number; secret?: string },
+  ): { payload: string; signature: string; id: string };
   close(): Promise<void>;
 }
 
@@ -62,7 +66,8 @@ export function parseStripeForm(body: string): Json {
 function arrays(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   const entries = Object.entries(value as Json).map(([key, inner]) => [key, arrays(inner)] as const);
-  if (entries.length > 0 && entries.every(([key]) => /^\d+$/.test(key))) return entries.sort(([a], [b]) => Number(a) - Number(b)).map(([, inner]) => inner);
+  if (entries.length > 0 && entries.every(([key]) => /^\d+$/.test(key)))
+    return entries.sort(([a], [b]) => Number(a) - Number(b)).map(([, inner]) => inner);
   return Object.fromEntries(entries);
 }
 
@@ -82,14 +87,42 @@ export async function startStripeStandIn(options: { apiKey?: string; priceId?: s
   let faults: { count: number; status: number } = { count: 0, status: 500 };
   let baseUrl = '';
 
-  const price = (id = priceId) => ({ id, object: 'price', active: true, currency: 'usd', unit_amount: 2900, type: 'recurring', recurring: { interval: 'month', interval_count: 1, usage_type: 'licensed' }, product: 'prod_pro', livemode: false, metadata: {} });
+  const price = (id = priceId) => ({
+    id,
+    object: 'price',
+    active: true,
+    currency: 'usd',
+    unit_amount: 2900,
+    type: 'recurring',
+    recurring: { interval: 'month', interval_count: 1, usage_type: 'licensed' },
+    product: 'prod_pro',
+    livemode: false,
+    metadata: {},
+  });
 
   function createCustomer(body: Json): Json {
     const customer = {
-      id: newId('cus'), object: 'customer', address: null, balance: 0, created: now(), currency: null, default_source: null, delinquent: false,
-      description: body.description ?? null, email: body.email ?? null, invoice_prefix: randomBytes(4).toString('hex').toUpperCase(),
-      invoice_settings: { custom_fields: null, default_payment_method: null, footer: null, rendering_options: null }, livemode: false,
-      metadata: body.metadata ?? {}, name: body.name ?? null, next_invoice_sequence: 1, phone: null, preferred_locales: [], shipping: null, tax_exempt: 'none', test_clock: null,
+      id: newId('cus'),
+      object: 'customer',
+      address: null,
+      balance: 0,
+      created: now(),
+      currency: null,
+      default_source: null,
+      delinquent: false,
+      description: body.description ?? null,
+      email: body.email ?? null,
+      invoice_prefix: randomBytes(4).toString('hex').toUpperCase(),
+      invoice_settings: { custom_fields: null, default_payment_method: null, footer: null, rendering_options: null },
+      livemode: false,
+      metadata: body.metadata ?? {},
+      name: body.name ?? null,
+      next_invoice_sequence: 1,
+      phone: null,
+      preferred_locales: [],
+      shipping: null,
+      tax_exempt: 'none',
+      test_clock: null,
     };
     customers.set(customer.id, customer);
     return customer;
@@ -99,12 +132,40 @@ export async function startStripeStandIn(options: { apiKey?: string; priceId?: s
     const id = newId('sub');
     const start = now();
     const subscription: Json = {
-      id, object: 'subscription', customer, status: 'active', created: start, start_date: start, billing_cycle_anchor: start,
-      cancel_at: null, cancel_at_period_end: false, canceled_at: null, ended_at: null, collection_method: 'charge_automatically', currency: 'usd',
-      latest_invoice: newId('in'), livemode: false, metadata,
+      id,
+      object: 'subscription',
+      customer,
+      status: 'active',
+      created: start,
+      start_date: start,
+      billing_cycle_anchor: start,
+      cancel_at: null,
+      cancel_at_period_end: false,
+      canceled_at: null,
+      ended_at: null,
+      collection_method: 'charge_automatically',
+      currency: 'usd',
+      latest_invoice: newId('in'),
+      livemode: false,
+      metadata,
       items: {
-        object: 'list', has_more: false, total_count: 1, url: `/v1/subscription_items?subscription=${id}`,
-        data: [{ id: newId('si'), object: 'subscription_item', created: start, current_period_start: start, current_period_end: start + 30 * 86_400, metadata: {}, price: price(subscribedPrice), quantity: 1, subscription: id }],
+        object: 'list',
+        has_more: false,
+        total_count: 1,
+        url: `/v1/subscription_items?subscription=${id}`,
+        data: [
+          {
+            id: newId('si'),
+            object: 'subscription_item',
+            created: start,
+            current_period_start: start,
+            current_period_end: start + 30 * 86_400,
+            metadata: {},
+            price: price(subscribedPrice),
+            quantity: 1,
+            subscription: id,
+          },
+        ],
       },
     };
     subscriptions.set(id, subscription);
@@ -113,15 +174,46 @@ export async function startStripeStandIn(options: { apiKey?: string; priceId?: s
 
   function createSession(body: Json): { status: number; body: Json } {
     const items = (body.line_items ?? []) as Json[];
-    if (body.mode !== 'subscription') return stripeError(400, 'invalid_request_error', 'This stand-in only creates subscription-mode sessions.', { param: 'mode' });
-    if (typeof body.customer !== 'string' || !customers.has(body.customer)) return stripeError(400, 'invalid_request_error', `No such customer: '${String(body.customer)}'`, { code: 'resource_missing', param: 'customer' });
-    if (items[0]?.price !== priceId) return stripeError(400, 'invalid_request_error', `No such price: '${String(items[0]?.price)}'`, { code: 'resource_missing', param: 'line_items[0][price]' });
-    for (const field of ['success_url', 'cancel_url']) if (typeof body[field] !== 'string') return stripeError(400, 'invalid_request_error', `Missing required param: ${field}.`, { code: 'parameter_missing', param: field });
+    if (body.mode !== 'subscription')
+      return stripeError(400, 'invalid_request_error', 'This stand-in only creates subscription-mode sessions.', {
+        param: 'mode',
+      });
+    if (typeof body.customer !== 'string' || !customers.has(body.customer))
+      return stripeError(400, 'invalid_request_error', `No such customer: '${String(body.customer)}'`, {
+        code: 'resource_missing',
+        param: 'customer',
+      });
+    if (items[0]?.price !== priceId)
+      return stripeError(400, 'invalid_request_error', `No such price: '${String(items[0]?.price)}'`, {
+        code: 'resource_missing',
+        param: 'line_items[0][price]',
+      });
+    for (const field of ['success_url', 'cancel_url'])
+      if (typeof body[field] !== 'string')
+        return stripeError(400, 'invalid_request_error', `Missing required param: ${field}.`, {
+          code: 'parameter_missing',
+          param: field,
+        });
     const id = newId('cs_test');
     const session = {
-      id, object: 'checkout.session', mode: 'subscription', status: 'open', payment_status: 'unpaid', customer: body.customer, client_reference_id: body.client_reference_id ?? null,
-      metadata: body.metadata ?? {}, subscription: null, success_url: body.success_url, cancel_url: body.cancel_url, url: `${baseUrl}/c/pay/${id}`, created: now(),
-      expires_at: now() + 86_400, livemode: false, currency: 'usd', amount_total: 2900, subscription_data_metadata: (body.subscription_data as Json | undefined)?.metadata ?? {},
+      id,
+      object: 'checkout.session',
+      mode: 'subscription',
+      status: 'open',
+      payment_status: 'unpaid',
+      customer: body.customer,
+      client_reference_id: body.client_reference_id ?? null,
+      metadata: body.metadata ?? {},
+      subscription: null,
+      success_url: body.success_url,
+      cancel_url: body.cancel_url,
+      url: `${baseUrl}/c/pay/${id}`,
+      created: now(),
+      expires_at: now() + 86_400,
+      livemode: false,
+      currency: 'usd',
+      amount_total: 2900,
+      subscription_data_metadata: (body.subscription_data as Json | undefined)?.metadata ?? {},
     };
     sessions.set(id, session);
     const { subscription_data_metadata: _hidden, ...visible } = session;
@@ -129,9 +221,28 @@ export async function startStripeStandIn(options: { apiKey?: string; priceId?: s
   }
 
   function createPortal(body: Json): { status: number; body: Json } {
-    if (typeof body.customer !== 'string' || !customers.has(body.customer)) return stripeError(400, 'invalid_request_error', `No such customer: '${String(body.customer)}'`, { code: 'resource_missing', param: 'customer' });
+    if (typeof body.customer !== 'string' || !customers.has(body.customer))
+      return stripeError(400, 'invalid_request_error', `No such customer: '${String(body.customer)}'`, {
+        code: 'resource_missing',
+        param: 'customer',
+      });
     const id = newId('bps');
-    return { status: 200, body: { id, object: 'billing_portal.session', configuration: 'bpc_default', created: now(), customer: body.customer, flow: null, livemode: false, locale: null, on_behalf_of: null, return_url: body.return_url ?? null, url: `${baseUrl}/p/session/${id}` } };
+    return {
+      status: 200,
+      body: {
+        id,
+        object: 'billing_portal.session',
+        configuration: 'bpc_default',
+        created: now(),
+        customer: body.customer,
+        flow: null,
+        livemode: false,
+        locale: null,
+        on_behalf_of: null,
+        return_url: body.return_url ?? null,
+        url: `${baseUrl}/p/session/${id}`,
+      },
+    };
   }
 
   function route(method: string, path: string, body: Json): { status: number; body: Json } {
@@ -141,7 +252,12 @@ export async function startStripeStandIn(options: { apiKey?: string; priceId?: s
     const subscription = /^\/v1\/subscriptions\/([^/]+)$/.exec(path);
     if (method === 'GET' && subscription !== null) {
       const found = subscriptions.get(decodeURIComponent(subscription[1]!));
-      return found === undefined ? stripeError(404, 'invalid_request_error', `No such subscription: '${subscription[1]}'`, { code: 'resource_missing', param: 'id' }) : { status: 200, body: found };
+      return found === undefined
+        ? stripeError(404, 'invalid_request_error', `No such subscription: '${subscription[1]}'`, {
+            code: 'resource_missing',
+            param: 'id',
+          })
+        : { status: 200, body: found };
     }
     return stripeError(404, 'invalid_request_error', `Unrecognized request URL (${method}: ${path}).`);
   }
@@ -154,12 +270,24 @@ export async function startStripeStandIn(options: { apiKey?: string; priceId?: s
       const url = new URL(req.url ?? '/', 'http://stripe.local');
       const key = req.headers['idempotency-key'] as string | undefined;
       const answer = (status: number, body: Json, replayed = false) => {
-        requests.push({ method: req.method ?? 'GET', path: url.pathname, body: parseStripeForm(raw), idempotencyKey: key, replayed });
-        res.writeHead(status, { 'content-type': 'application/json', 'request-id': newId('req'), ...(replayed ? { 'idempotent-replayed': 'true' } : {}) });
+        requests.push({
+          method: req.method ?? 'GET',
+          path: url.pathname,
+          body: parseStripeForm(raw),
+          idempotencyKey: key,
+          replayed,
+        });
+        res.writeHead(status, {
+          'content-type': 'application/json',
+          'request-id': newId('req'),
+          ...(replayed ? { 'idempotent-replayed': 'true' } : {}),
+        });
         res.end(JSON.stringify(body));
       };
       if (req.headers.authorization !== `Bearer ${apiKey}`) {
-        const shown = String(req.headers.authorization ?? '').replace(/^Bearer /, '').slice(0, 8);
+        const shown = String(req.headers.authorization ?? '')
+          .replace(/^Bearer /, '')
+          .slice(0, 8);
         const { status, body } = stripeError(401, 'invalid_request_error', `Invalid API Key provided: ${shown}****`);
         answer(status, body);
         return;
@@ -173,7 +301,11 @@ export async function startStripeStandIn(options: { apiKey?: string; priceId?: s
       const previous = key === undefined ? undefined : idempotent.get(key);
       if (previous !== undefined) {
         if (previous.body !== raw) {
-          const { status, body } = stripeError(400, 'idempotency_error', `Keys for idempotent requests can only be used with the same parameters they were first used with.`);
+          const { status, body } = stripeError(
+            400,
+            'idempotency_error',
+            `Keys for idempotent requests can only be used with the same parameters they were first used with.`,
+          );
           answer(status, body);
           return;
         }
@@ -203,12 +335,17 @@ export async function startStripeStandIn(options: { apiKey?: string; priceId?: s
     completeCheckout: (sessionId, checkoutOptions = {}) => {
       const session = sessions.get(sessionId);
       if (session === undefined) throw new Error(`no checkout session ${sessionId}`);
-      const subscription = createSubscription(session.customer as string, session.subscription_data_metadata as Json, checkoutOptions.priceId);
+      const subscription = createSubscription(
+        session.customer as string,
+        session.subscription_data_metadata as Json,
+        checkoutOptions.priceId,
+      );
       Object.assign(session, { status: 'complete', payment_status: 'paid', subscription: subscription.id });
       const { subscription_data_metadata: _hidden, ...visible } = session;
       return { session: visible, subscription };
     },
-    createSubscription: (subscriptionOptions) => createSubscription(subscriptionOptions.customer, subscriptionOptions.metadata ?? {}, subscriptionOptions.priceId),
+    createSubscription: (subscriptionOptions) =>
+      createSubscription(subscriptionOptions.customer, subscriptionOptions.metadata ?? {}, subscriptionOptions.priceId),
     updateSubscription: (id, changes) => {
       const subscription = subscriptions.get(id);
       if (subscription === undefined) throw new Error(`no subscription ${id}`);
@@ -218,11 +355,26 @@ export async function startStripeStandIn(options: { apiKey?: string; priceId?: s
     },
     webhook: (type, object, opts = {}) => {
       const id = opts.id ?? newId('evt');
-      const payload = JSON.stringify({
-        id, object: 'event', api_version: Stripe.API_VERSION, created: opts.created ?? now(), data: { object }, livemode: false, pending_webhooks: 1,
-        request: { id: null, idempotency_key: null }, type,
-      }, null, 2);
-      return { payload, id, signature: Stripe.webhooks.generateTestHeaderString({ payload, secret: opts.secret ?? webhookSecret }) };
+      const payload = JSON.stringify(
+        {
+          id,
+          object: 'event',
+          api_version: Stripe.API_VERSION,
+          created: opts.created ?? now(),
+          data: { object },
+          livemode: false,
+          pending_webhooks: 1,
+          request: { id: null, idempotency_key: null },
+          type,
+        },
+        null,
+        2,
+      );
+      return {
+        payload,
+        id,
+        signature: Stripe.webhooks.generateTestHeaderString({ payload, secret: opts.secret ?? webhookSecret }),
+      };
     },
     close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
   };

@@ -10,8 +10,22 @@ import { Writable } from 'node:stream';
 import { connectionConfig, dropDatabase, openPgDatabase } from '@svc/db';
 import { createLogger } from '@svc/logger';
 import { storageFromConfig, type MediaStorage } from '@svc/media';
-import { openServiceRuntime, runWorkerService, type DatabaseClient, type RunningWorker, type ServiceRuntime, type WorkerWiring } from '@svc/runtime';
-import { serviceQueues, TEST_AMQP_URL, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName, uniqueNamespace } from '@svc/testing';
+import {
+  openServiceRuntime,
+  runWorkerService,
+  type DatabaseClient,
+  type RunningWorker,
+  type ServiceRuntime,
+  type WorkerWiring,
+} from '@svc/runtime';
+import {
+  serviceQueues,
+  TEST_AMQP_URL,
+  TEST_DATABASE_URL,
+  TEST_REDIS_URL,
+  uniqueName,
+  uniqueNamespace,
+} from '@svc/testing';
 import { SignJWT } from 'jose';
 import request from 'supertest';
 import { sandboxConfig, startSandbox, type RunningSandbox } from '../../libs/providers/test/support/sandbox.ts';
@@ -101,8 +115,18 @@ export interface SystemHarness {
   close(): Promise<void>;
 }
 
-export function harnessEnv(namespace: string, sandboxUrl: string, media: { dir: string; publicBaseUrl: string }, overrides: Record<string, string>): Record<string, string> {
-  const providerEnv = Object.fromEntries(Object.entries(sandboxConfig(sandboxUrl, { PROVIDER_TIMEOUT_MS: 2000 })).map(([key, value]) => [key, String(value)]));
+export function harnessEnv(
+  namespace: string,
+  sandboxUrl: string,
+  media: { dir: string; publicBaseUrl: string },
+  overrides: Record<string, string>,
+): Record<string, string> {
+  const providerEnv = Object.fromEntries(
+    Object.entries(sandboxConfig(sandboxUrl, { PROVIDER_TIMEOUT_MS: 2000 })).map(([key, value]) => [
+      key,
+      String(value),
+    ]),
+  );
   return {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.HARNESS_LOG_LEVEL ?? 'silent',
@@ -122,11 +146,16 @@ export function harnessEnv(namespace: string, sandboxUrl: string, media: { dir: 
     MEDIA_LOCAL_DIR: path.join(media.dir, 'store'),
     MEDIA_TMP_DIR: path.join(media.dir, 'tmp'),
     MEDIA_PUBLIC_BASE_URL: media.publicBaseUrl,
-    INSTAGRAM_CLIENT_ID: 'ig-client', INSTAGRAM_CLIENT_SECRET: 'ig-secret',
-    FACEBOOK_CLIENT_ID: 'fb-client', FACEBOOK_CLIENT_SECRET: 'fb-secret',
-    X_CLIENT_ID: 'x-client', X_CLIENT_SECRET: 'x-secret',
-    LINKEDIN_CLIENT_ID: 'li-client', LINKEDIN_CLIENT_SECRET: 'li-secret',
-    TIKTOK_CLIENT_KEY: 'tt-client', TIKTOK_CLIENT_SECRET: 'tt-secret',
+    INSTAGRAM_CLIENT_ID: 'ig-client',
+    INSTAGRAM_CLIENT_SECRET: 'ig-secret',
+    FACEBOOK_CLIENT_ID: 'fb-client',
+    FACEBOOK_CLIENT_SECRET: 'fb-secret',
+    X_CLIENT_ID: 'x-client',
+    X_CLIENT_SECRET: 'x-secret',
+    LINKEDIN_CLIENT_ID: 'li-client',
+    LINKEDIN_CLIENT_SECRET: 'li-secret',
+    TIKTOK_CLIENT_KEY: 'tt-client',
+    TIKTOK_CLIENT_SECRET: 'tt-secret',
     ...providerEnv,
     // Tests poll every few ms: the publisher's hand-off budget in polls is raised to match.
     PROVIDER_HANDOFF_POLL_MAX_ATTEMPTS: '20',
@@ -152,7 +181,16 @@ export interface SystemOptions {
 
 function loggerFor(service: string, level: string, lines: string[] | undefined) {
   if (lines === undefined) return createLogger({ service, level });
-  return createLogger({ service, level: 'debug', destination: new Writable({ write(chunk: Buffer, _encoding, done) { lines.push(chunk.toString()); done(); } }) });
+  return createLogger({
+    service,
+    level: 'debug',
+    destination: new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    }),
+  });
 }
 
 /**
@@ -161,7 +199,10 @@ function loggerFor(service: string, level: string, lines: string[] | undefined) 
  */
 async function watchedStep<T>(name: string, work: () => Promise<T>): Promise<T> {
   const started = Date.now();
-  const watch = setInterval(() => console.warn(`system.close: ${name} still running after ${Math.round((Date.now() - started) / 1000)} s`), 30_000);
+  const watch = setInterval(
+    () => console.warn(`system.close: ${name} still running after ${Math.round((Date.now() - started) / 1000)} s`),
+    30_000,
+  );
   watch.unref();
   try {
     return await work();
@@ -189,20 +230,27 @@ export async function startSystem(options: SystemOptions): Promise<SystemHarness
   };
 
   const workers: Partial<Record<ServiceName, RunningWorker<DatabaseClient>>> = {};
-  await Promise.all(options.services.map(async (name) => {
-    const module = SERVICES[name] as unknown as ServiceModule;
-    const config = module.load(dbEnv(name)) as Parameters<typeof runWorkerService>[0]['config'] & { PROBE_PORT: number; LOG_LEVEL: string };
-    const logger = loggerFor(name, config.LOG_LEVEL, options.logLines);
-    workers[name] = await runWorkerService({
-      name,
-      serviceDir: path.join(root, 'services', name),
-      config,
-      logger,
-      probePort: 0,
-      ...(module.openClient === undefined ? { createClient: module.createClient as never } : { openClient: module.openClient as never }),
-      wire: (runtime) => module.wire(runtime as never, config as never),
-    });
-  }));
+  await Promise.all(
+    options.services.map(async (name) => {
+      const module = SERVICES[name] as unknown as ServiceModule;
+      const config = module.load(dbEnv(name)) as Parameters<typeof runWorkerService>[0]['config'] & {
+        PROBE_PORT: number;
+        LOG_LEVEL: string;
+      };
+      const logger = loggerFor(name, config.LOG_LEVEL, options.logLines);
+      workers[name] = await runWorkerService({
+        name,
+        serviceDir: path.join(root, 'services', name),
+        config,
+        logger,
+        probePort: 0,
+        ...(module.openClient === undefined
+          ? { createClient: module.createClient as never }
+          : { openClient: module.openClient as never }),
+        wire: (runtime) => module.wire(runtime as never, config as never),
+      });
+    }),
+  );
 
   const gatewayConfig = loadGatewayConfig(dbEnv('gateway'));
   const gatewayLogger = loggerFor('gateway', gatewayConfig.LOG_LEVEL, options.logLines);
@@ -215,11 +263,22 @@ export async function startSystem(options: SystemOptions): Promise<SystemHarness
   });
   const redis = await connectedRedisClient(TEST_REDIS_URL);
   const mediaStorage = options.wrapMediaStorage?.(storageFromConfig(gatewayConfig));
-  const gateway = composeGateway({ config: gatewayConfig, runtime: gatewayRuntime, redis, logger: gatewayLogger, isDraining: () => false, rateLimitPrefix: uniqueName('rl'), ...(mediaStorage === undefined ? {} : { mediaStorage }) });
+  const gateway = composeGateway({
+    config: gatewayConfig,
+    runtime: gatewayRuntime,
+    redis,
+    logger: gatewayLogger,
+    isDraining: () => false,
+    rateLimitPrefix: uniqueName('rl'),
+    ...(mediaStorage === undefined ? {} : { mediaStorage }),
+  });
   publicServer.on('request', gateway);
 
   const token = (orgId = uniqueName('org')) =>
-    new SignJWT({ sub: 'user_1', org_id: orgId }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('15m').sign(new TextEncoder().encode(JWT_SECRET));
+    new SignJWT({ sub: 'user_1', org_id: orgId })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime('15m')
+      .sign(new TextEncoder().encode(JWT_SECRET));
 
   return {
     gateway,
@@ -230,7 +289,10 @@ export async function startSystem(options: SystemOptions): Promise<SystemHarness
     workers,
     token,
     apiKey: async (orgId) => {
-      const res = await request(gateway).post('/v1/api-keys').set('Authorization', `Bearer ${await token(orgId)}`).send({ name: 'harness' });
+      const res = await request(gateway)
+        .post('/v1/api-keys')
+        .set('Authorization', `Bearer ${await token(orgId)}`)
+        .send({ name: 'harness' });
       if (res.status !== 201) throw new Error(`could not create an API key: ${res.status} ${JSON.stringify(res.body)}`);
       return (res.body as { key: string }).key;
     },
@@ -238,17 +300,31 @@ export async function startSystem(options: SystemOptions): Promise<SystemHarness
       // Quorum queues outlive their processes: every queue of this namespace is deleted, or runs pile
       // them up in the shared broker (thousands of leftover Raft clusters stall RabbitMQ).
       const running = Object.entries(workers);
-      await Promise.all(running.filter(([, worker]) => worker.runtime.broker.isConnected())
-        .map(([name, worker]) => watchedStep(`${name}: delete its topology`, () => worker.runtime.broker.deleteTopology().catch(() => undefined))));
+      await Promise.all(
+        running
+          .filter(([, worker]) => worker.runtime.broker.isConnected())
+          .map(([name, worker]) =>
+            watchedStep(`${name}: delete its topology`, () =>
+              worker.runtime.broker.deleteTopology().catch(() => undefined),
+            ),
+          ),
+      );
       await Promise.all(running.map(([name, worker]) => watchedStep(`${name}: stop`, () => worker.stop())));
-      await watchedStep('gateway: delete the services\' queues', () => gatewayRuntime.broker.deleteTopology({ queues: serviceQueues([...Object.keys(SERVICES), 'gateway']) }));
+      await watchedStep("gateway: delete the services' queues", () =>
+        gatewayRuntime.broker.deleteTopology({ queues: serviceQueues([...Object.keys(SERVICES), 'gateway']) }),
+      );
       publicServer.closeAllConnections();
-      await watchedStep('gateway: close the HTTP server', () => new Promise<void>((resolve) => publicServer.close(() => resolve())));
+      await watchedStep(
+        'gateway: close the HTTP server',
+        () => new Promise<void>((resolve) => publicServer.close(() => resolve())),
+      );
       await watchedStep('gateway: stop', () => gatewayRuntime.stop());
       redis.disconnect();
       await watchedStep('sandbox: close', () => sandbox.close());
       await watchedStep('media server: close', () => media.close());
-      await watchedStep('drop the databases', () => Promise.all(databases.map((name) => dropDatabase(connectionConfig(TEST_DATABASE_URL, name)))));
+      await watchedStep('drop the databases', () =>
+        Promise.all(databases.map((name) => dropDatabase(connectionConfig(TEST_DATABASE_URL, name)))),
+      );
       await rm(mediaDir, { recursive: true, force: true });
     },
   };

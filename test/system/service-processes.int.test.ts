@@ -4,8 +4,20 @@ import { systemPing } from '@svc/contracts';
 import { dropDatabase, connectionConfig } from '@svc/db';
 import { createLogger } from '@svc/logger';
 import { Broker } from '@svc/messaging';
-import { serviceQueues, TEST_AMQP_URL, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName, uniqueNamespace } from '@svc/testing';
-import { serviceEntry as entry, signalServiceProcess, startServiceProcess, type ServiceProcess } from '../support/service-process.ts';
+import {
+  serviceQueues,
+  TEST_AMQP_URL,
+  TEST_DATABASE_URL,
+  TEST_REDIS_URL,
+  uniqueName,
+  uniqueNamespace,
+} from '@svc/testing';
+import {
+  serviceEntry as entry,
+  signalServiceProcess,
+  startServiceProcess,
+  type ServiceProcess,
+} from '../support/service-process.ts';
 
 // The built services (dist/) run as real processes here, the way scripts/start and Kubernetes run them.
 const WORKERS = ['accounts', 'publisher', 'scheduler', 'webhook-dispatcher', 'analytics-sync', 'billing'];
@@ -32,15 +44,27 @@ async function start(name: string, env: Record<string, string>): Promise<Running
 
 const stop = (service: Running) => signalServiceProcess(service, 'SIGTERM');
 
-const accountsEnv = { VAULT_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`, OAUTH_STATE_SECRET: 'system-test-state-secret-of-32-characters' };
-const gatewayEnv = { JWT_SECRET: 'system-test-secret-of-at-least-32-chars!', API_KEY_PEPPER: 'system-test-pepper-of-at-least-32-chars!' };
+const accountsEnv = {
+  VAULT_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
+  OAUTH_STATE_SECRET: 'system-test-state-secret-of-32-characters',
+};
+const gatewayEnv = {
+  JWT_SECRET: 'system-test-secret-of-at-least-32-chars!',
+  API_KEY_PEPPER: 'system-test-pepper-of-at-least-32-chars!',
+};
 let services: Running[] = [];
 let broker: Broker;
 
 beforeAll(async () => {
-  const vaultEnv = (name: string): Record<string, string> => (name === 'accounts' ? accountsEnv : name === 'webhook-dispatcher' ? { VAULT_KEYS: accountsEnv.VAULT_KEYS } : {});
+  const vaultEnv = (name: string): Record<string, string> =>
+    name === 'accounts' ? accountsEnv : name === 'webhook-dispatcher' ? { VAULT_KEYS: accountsEnv.VAULT_KEYS } : {};
   services = await Promise.all([start('gateway', gatewayEnv), ...WORKERS.map((name) => start(name, vaultEnv(name)))]);
-  broker = await Broker.connect({ url: TEST_AMQP_URL, namespace, service: 'system-test', logger: createLogger({ service: 'system-test', level: 'silent' }) });
+  broker = await Broker.connect({
+    url: TEST_AMQP_URL,
+    namespace,
+    service: 'system-test',
+    logger: createLogger({ service: 'system-test', level: 'silent' }),
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -97,7 +121,8 @@ describe('every service as a process', () => {
       for (const service of services) {
         const names = rows.filter((row) => row.database === service.database).map((row) => row.name);
         expect(names).toContain(`${service.name}/listen`);
-        for (const name of names) expect(name).toMatch(new RegExp(`^${service.name}(/(relay|listen|hot|delivery|accept))?$`));
+        for (const name of names)
+          expect(name).toMatch(new RegExp(`^${service.name}(/(relay|listen|hot|delivery|accept))?$`));
       }
     } finally {
       await admin.end();

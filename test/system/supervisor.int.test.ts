@@ -59,17 +59,36 @@ function supervise(): Supervisor {
     const seen = lines.find((line) => pattern.test(line));
     if (seen !== undefined) return Promise.resolve(seen);
     return new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no line matching ${pattern} within 60 s:\n${lines.join('\n')}`)), 60_000);
-      watchers.push({ pattern, resolve: (line) => { clearTimeout(timer); resolve(line); } });
-      void exited.then((code) => { clearTimeout(timer); reject(new Error(`supervisor exited (${code}) before ${pattern}:\n${lines.join('\n')}`)); });
+      const timer = setTimeout(
+        () => reject(new Error(`no line matching ${pattern} within 60 s:\n${lines.join('\n')}`)),
+        60_000,
+      );
+      watchers.push({
+        pattern,
+        resolve: (line) => {
+          clearTimeout(timer);
+          resolve(line);
+        },
+      });
+      void exited.then((code) => {
+        clearTimeout(timer);
+        reject(new Error(`supervisor exited (${code}) before ${pattern}:\n${lines.join('\n')}`));
+      });
     });
   };
   return { child, lines, until, exited };
 }
 
 afterAll(async () => {
-  const broker = await Broker.connect({ url: TEST_AMQP_URL, namespace, service: 'supervisor-test', logger: createLogger({ service: 'supervisor-test', level: 'silent' }) });
-  await broker.deleteTopology({ queues: ['billing.rpc', 'billing.work', 'billing.work.parking', 'billing.plans', 'billing.plans.parking'] });
+  const broker = await Broker.connect({
+    url: TEST_AMQP_URL,
+    namespace,
+    service: 'supervisor-test',
+    logger: createLogger({ service: 'supervisor-test', level: 'silent' }),
+  });
+  await broker.deleteTopology({
+    queues: ['billing.rpc', 'billing.work', 'billing.work.parking', 'billing.plans', 'billing.plans.parking'],
+  });
   await broker.close();
   await dropDatabase(connectionConfig(TEST_DATABASE_URL, database));
 });
@@ -82,10 +101,15 @@ describe('scripts/supervise.mjs (what scripts/start runs)', () => {
       supervisor.child.kill('SIGTERM');
       // A restart shows as "<command> restarted" within a second or two of the children exiting;
       // the supervisor exiting first settles the race the right way.
-      const restarted = supervisor.until(/ restarted$/).then((line) => ({ restarted: line }), () => new Promise<never>(() => undefined));
+      const restarted = supervisor.until(/ restarted$/).then(
+        (line) => ({ restarted: line }),
+        () => new Promise<never>(() => undefined),
+      );
       const outcome = await Promise.race([supervisor.exited.then((code) => ({ exit: code })), restarted]);
       expect(outcome).toEqual({ exit: 0 });
-      expect(supervisor.lines.some((line) => line.includes('"msg":"stopped"') && line.includes('"service":"billing"'))).toBe(true);
+      expect(
+        supervisor.lines.some((line) => line.includes('"msg":"stopped"') && line.includes('"service":"billing"')),
+      ).toBe(true);
     } finally {
       // Cleanup after a failure: a child restarted while the first signal was handled misses it.
       const interrupt = setInterval(() => supervisor.child.kill('SIGINT'), 2000);

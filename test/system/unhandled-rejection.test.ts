@@ -9,7 +9,16 @@ describe('the test runner', () => {
   it('fails a run in which a promise rejection is left unhandled', () => {
     const run = spawnSync(
       process.execPath,
-      [require.resolve('jest/bin/jest'), '--ci', '--rootDir', root, '--roots', '<rootDir>/test/support/fixtures/unhandled', '--testMatch', '**/*.fixture.ts'],
+      [
+        require.resolve('jest/bin/jest'),
+        '--ci',
+        '--rootDir',
+        root,
+        '--roots',
+        '<rootDir>/test/support/fixtures/unhandled',
+        '--testMatch',
+        '**/*.fixture.ts',
+      ],
       { cwd: root, encoding: 'utf8', timeout: 60_000 },
     );
     expect(run.stderr).toContain('leaked rejection');

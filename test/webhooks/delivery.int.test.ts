@@ -3,7 +3,15 @@
 // redelivered events, post.queued events carried together, fairness against a hanging receiver, a
 // dispatcher restart mid-retry, and the publisher's own events reaching a receiver end to end.
 import path from 'node:path';
-import { connectionRevoked, createEnvelope, postFailed, postPublished, postQueued, postsQueued, type PayloadOf } from '@svc/contracts';
+import {
+  connectionRevoked,
+  createEnvelope,
+  postFailed,
+  postPublished,
+  postQueued,
+  postsQueued,
+  type PayloadOf,
+} from '@svc/contracts';
 import { createLogger } from '@svc/logger';
 import { runWorkerService, type DatabaseClient, type RunningWorker } from '@svc/runtime';
 import request from 'supertest';
@@ -65,36 +73,73 @@ function postEvent(overrides: Partial<PostEvent> = {}): PostEvent {
     scheduled_at: null,
     error_message: null,
     results: [
-      { account_id: 'acc_1', provider: 'x', status: 'published', platform_post_id: 'x_1', platform_post_url: null, error_code: null, error_message: null },
-      { account_id: 'acc_2', provider: 'linkedin', status: 'published', platform_post_id: 'li_1', platform_post_url: null, error_code: null, error_message: null },
+      {
+        account_id: 'acc_1',
+        provider: 'x',
+        status: 'published',
+        platform_post_id: 'x_1',
+        platform_post_url: null,
+        error_code: null,
+        error_message: null,
+      },
+      {
+        account_id: 'acc_2',
+        provider: 'linkedin',
+        status: 'published',
+        platform_post_id: 'li_1',
+        platform_post_url: null,
+        error_code: null,
+        error_message: null,
+      },
     ],
     ...overrides,
   };
 }
 
 const publish = (orgId: string, payload: PostEvent = postEvent(), messageId?: string) =>
-  dispatcher().runtime.broker.publish(postPublished, payload, { orgId, requestId: null, ...(messageId === undefined ? {} : { messageId }) });
+  dispatcher().runtime.broker.publish(postPublished, payload, {
+    orgId,
+    requestId: null,
+    ...(messageId === undefined ? {} : { messageId }),
+  });
 
 async function endpoint(org: string, body: Record<string, unknown>) {
-  const res = await request(system.gateway).post('/v1/webhooks').set('Authorization', `Bearer ${await system.token(org)}`).send(body);
+  const res = await request(system.gateway)
+    .post('/v1/webhooks')
+    .set('Authorization', `Bearer ${await system.token(org)}`)
+    .send(body);
   if (res.status !== 201) throw new Error(`create answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body as { id: string; signing_secret: string };
 }
 
-interface DeliveryItem { id: string; status: string; next_attempt_at: string | null; attempts: { status_code: number | null; error: string | null }[] }
+interface DeliveryItem {
+  id: string;
+  status: string;
+  next_attempt_at: string | null;
+  attempts: { status_code: number | null; error: string | null }[];
+}
 
 async function deliveries(org: string, id: string): Promise<DeliveryItem[]> {
-  const res = await request(system.gateway).get(`/v1/webhooks/${id}/deliveries`).set('Authorization', `Bearer ${await system.token(org)}`);
+  const res = await request(system.gateway)
+    .get(`/v1/webhooks/${id}/deliveries`)
+    .set('Authorization', `Bearer ${await system.token(org)}`);
   if (res.status !== 200) throw new Error(`deliveries answered ${res.status}`);
   return (res.body as { items: DeliveryItem[] }).items;
 }
 
 async function endpointStatus(org: string, id: string): Promise<string | undefined> {
-  const res = await request(system.gateway).get('/v1/webhooks').set('Authorization', `Bearer ${await system.token(org)}`);
+  const res = await request(system.gateway)
+    .get('/v1/webhooks')
+    .set('Authorization', `Bearer ${await system.token(org)}`);
   return (res.body as { id: string; status: string }[]).find((item) => item.id === id)?.status;
 }
 
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+async function until<T>(
+  what: string,
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -105,17 +150,37 @@ async function until<T>(what: string, read: () => Promise<T>, done: (value: T) =
 }
 
 describe('webhook deliveries', () => {
-  it('fans an event out to the subscribed endpoints of its organization only, in each one\'s shape', async () => {
+  it("fans an event out to the subscribed endpoints of its organization only, in each one's shape", async () => {
     const a = await endpoint('org_fan', { url: receiver.url('/fan-a'), events: ['post.published'] });
-    const b = await endpoint('org_fan', { url: receiver.url('/fan-b'), events: ['post.published'], payload_format: 'legacy' });
+    const b = await endpoint('org_fan', {
+      url: receiver.url('/fan-b'),
+      events: ['post.published'],
+      payload_format: 'legacy',
+    });
     await endpoint('org_fan', { url: receiver.url('/fan-c'), events: ['post.failed'] });
     await endpoint('org_other', { url: receiver.url('/fan-d'), events: ['post.published'] });
     const partial = postEvent({
       status: 'partial',
       error_message: 'LinkedIn refused the post.',
       results: [
-        { account_id: 'acc_1', provider: 'x', status: 'published', platform_post_id: 'x_1', platform_post_url: null, error_code: null, error_message: null },
-        { account_id: 'acc_2', provider: 'linkedin', status: 'failed', platform_post_id: null, platform_post_url: null, error_code: 'validation', error_message: 'LinkedIn refused the post.' },
+        {
+          account_id: 'acc_1',
+          provider: 'x',
+          status: 'published',
+          platform_post_id: 'x_1',
+          platform_post_url: null,
+          error_code: null,
+          error_message: null,
+        },
+        {
+          account_id: 'acc_2',
+          provider: 'linkedin',
+          status: 'failed',
+          platform_post_id: null,
+          platform_post_url: null,
+          error_code: 'validation',
+          error_message: 'LinkedIn refused the post.',
+        },
       ],
     });
     await publish('org_fan', partial);
@@ -128,7 +193,13 @@ describe('webhook deliveries', () => {
       id: shapeA!.headers['x-svc-delivery'],
       type: 'post.published',
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
-      data: { id: partial.id, account_ids: ['acc_1', 'acc_2'], platforms: ['x', 'linkedin'], text: 'hello webhooks', error_message: 'LinkedIn refused the post.' },
+      data: {
+        id: partial.id,
+        account_ids: ['acc_1', 'acc_2'],
+        platforms: ['x', 'linkedin'],
+        text: 'hello webhooks',
+        error_message: 'LinkedIn refused the post.',
+      },
     });
     expect(shapeA!.headers['x-svc-event']).toBe('post.published');
 
@@ -136,16 +207,29 @@ describe('webhook deliveries', () => {
       expect(docs.verifyShapeB(b.signing_secret, entry.headers, entry.rawBody)).toBe(true);
       return (JSON.parse(entry.rawBody) as { data: Record<string, unknown> }).data;
     });
-    expect(legacyBodies).toEqual(expect.arrayContaining([
-      { job_id: partial.job_id, account_id: 'acc_1', provider: 'x', platform_post_id: 'x_1', status: 'published' },
-      { job_id: partial.job_id, account_id: 'acc_2', provider: 'linkedin', platform_post_id: null, status: 'failed' },
-    ]));
-    await until('delivery recorded', () => deliveries('org_fan', a.id), (items) => items[0]?.status === 'succeeded');
+    expect(legacyBodies).toEqual(
+      expect.arrayContaining([
+        { job_id: partial.job_id, account_id: 'acc_1', provider: 'x', platform_post_id: 'x_1', status: 'published' },
+        { job_id: partial.job_id, account_id: 'acc_2', provider: 'linkedin', platform_post_id: null, status: 'failed' },
+      ]),
+    );
+    await until(
+      'delivery recorded',
+      () => deliveries('org_fan', a.id),
+      (items) => items[0]?.status === 'succeeded',
+    );
 
     // A later post.failed reaches /fan-c: by then the published event had long been fanned out.
-    await dispatcher().runtime.broker.publish(postFailed, postEvent({ status: 'failed', error_message: 'Every network refused it.' }), { orgId: 'org_fan', requestId: null });
+    await dispatcher().runtime.broker.publish(
+      postFailed,
+      postEvent({ status: 'failed', error_message: 'Every network refused it.' }),
+      { orgId: 'org_fan', requestId: null },
+    );
     const [failedEvent] = await receiver.waitFor('/fan-c', 1);
-    expect(JSON.parse(failedEvent!.rawBody)).toMatchObject({ type: 'post.failed', data: { error_message: 'Every network refused it.' } });
+    expect(JSON.parse(failedEvent!.rawBody)).toMatchObject({
+      type: 'post.failed',
+      data: { error_message: 'Every network refused it.' },
+    });
     expect(receiver.received('/fan-c')).toHaveLength(1);
     expect(receiver.received('/fan-d')).toHaveLength(0);
   });
@@ -154,14 +238,28 @@ describe('webhook deliveries', () => {
     const a = await endpoint('org_revoked', { url: receiver.url('/revoked'), events: ['connection.revoked'] });
     await dispatcher().runtime.broker.publish(
       connectionRevoked,
-      { account_id: 'acc_9', provider: 'facebook', platform_account_id: 'fb_9', handle: 'page', health: 'requires_reconnect', reason: 'The token refresh was refused.' },
+      {
+        account_id: 'acc_9',
+        provider: 'facebook',
+        platform_account_id: 'fb_9',
+        handle: 'page',
+        health: 'requires_reconnect',
+        reason: 'The token refresh was refused.',
+      },
       { orgId: 'org_revoked', requestId: null },
     );
     const [received] = await receiver.waitFor('/revoked', 1);
     expect(docs.verifyShapeA(a.signing_secret, received!.headers, received!.rawBody)).toBe(true);
     expect(JSON.parse(received!.rawBody)).toMatchObject({
       type: 'connection.revoked',
-      data: { account_id: 'acc_9', provider: 'facebook', platform_account_id: 'fb_9', handle: 'page', health: 'requires_reconnect', reason: 'The token refresh was refused.' },
+      data: {
+        account_id: 'acc_9',
+        provider: 'facebook',
+        platform_account_id: 'fb_9',
+        handle: 'page',
+        health: 'requires_reconnect',
+        reason: 'The token refresh was refused.',
+      },
     });
   });
 
@@ -174,7 +272,11 @@ describe('webhook deliveries', () => {
     await publish('org_retry_down');
     const first = await receiver.waitFor('/down', 1);
     expect(first).toHaveLength(1);
-    const pending = await until('first attempt recorded', () => deliveries('org_retry_down', down.id), (items) => items[0]?.attempts.length === 1);
+    const pending = await until(
+      'first attempt recorded',
+      () => deliveries('org_retry_down', down.id),
+      (items) => items[0]?.attempts.length === 1,
+    );
     expect(pending[0]).toMatchObject({ status: 'pending' });
     expect(pending[0]!.next_attempt_at).not.toBeNull();
 
@@ -182,11 +284,19 @@ describe('webhook deliveries', () => {
     expect(new Set(attempts.map((attempt) => attempt.headers['x-svc-delivery'])).size).toBe(1);
     expect(new Set(attempts.map((attempt) => attempt.rawBody)).size).toBe(1);
     for (let i = 1; i < 4; i += 1) expect(attempts[i]!.at - attempts[i - 1]!.at).toBeGreaterThanOrEqual(900);
-    const [succeeded] = await until('success recorded', () => deliveries('org_retry', flaky.id), (items) => items[0]?.status === 'succeeded');
+    const [succeeded] = await until(
+      'success recorded',
+      () => deliveries('org_retry', flaky.id),
+      (items) => items[0]?.status === 'succeeded',
+    );
     expect(succeeded!.attempts.map((attempt) => attempt.status_code)).toEqual([500, 500, 500, 200]);
     expect(succeeded!.next_attempt_at).toBeNull();
 
-    const [exhausted] = await until('retries exhausted', () => deliveries('org_retry_down', down.id), (items) => items[0]?.status === 'failed');
+    const [exhausted] = await until(
+      'retries exhausted',
+      () => deliveries('org_retry_down', down.id),
+      (items) => items[0]?.status === 'failed',
+    );
     expect(exhausted!.attempts.map((attempt) => attempt.status_code)).toEqual([503, 503, 503, 503]);
     expect(receiver.received('/down')).toHaveLength(4);
   });
@@ -196,21 +306,32 @@ describe('webhook deliveries', () => {
     const gone = await endpoint('org_gone', { url: receiver.url('/gone'), events: ['post.published'] });
     await publish('org_gone');
     await receiver.waitFor('/gone', 1);
-    await until('auto-pause', () => endpointStatus('org_gone', gone.id), (status) => status === 'auto_paused');
+    await until(
+      'auto-pause',
+      () => endpointStatus('org_gone', gone.id),
+      (status) => status === 'auto_paused',
+    );
     const [failed] = await deliveries('org_gone', gone.id);
     expect(failed).toMatchObject({ status: 'failed', next_attempt_at: null });
     expect(failed!.attempts).toHaveLength(1);
 
     await publish('org_gone', postEvent({ text: 'while paused' }));
-    const replayWhilePaused = await request(system.gateway).post(`/v1/webhooks/${gone.id}/deliveries/${failed!.id}/replay`).set('Authorization', `Bearer ${await system.token('org_gone')}`);
+    const replayWhilePaused = await request(system.gateway)
+      .post(`/v1/webhooks/${gone.id}/deliveries/${failed!.id}/replay`)
+      .set('Authorization', `Bearer ${await system.token('org_gone')}`);
     expect(replayWhilePaused.status).toBe(409);
-    const resumed = await request(system.gateway).patch(`/v1/webhooks/${gone.id}`).set('Authorization', `Bearer ${await system.token('org_gone')}`).send({ active: true });
+    const resumed = await request(system.gateway)
+      .patch(`/v1/webhooks/${gone.id}`)
+      .set('Authorization', `Bearer ${await system.token('org_gone')}`)
+      .send({ active: true });
     expect(resumed.body).toMatchObject({ active: true, status: 'active' });
     await publish('org_gone', postEvent({ text: 'after resume' }));
     const [, second] = await receiver.waitFor('/gone', 2);
     expect(JSON.parse(second!.rawBody).data.text).toBe('after resume');
     // The event published while paused was never queued for this endpoint.
-    expect(receiver.received('/gone').map((entry) => JSON.parse(entry.rawBody).data.text)).not.toContain('while paused');
+    expect(receiver.received('/gone').map((entry) => JSON.parse(entry.rawBody).data.text)).not.toContain(
+      'while paused',
+    );
   });
 
   it('auto-pauses an endpoint failing with no success past the threshold; resuming clears the streak', async () => {
@@ -235,18 +356,32 @@ describe('webhook deliveries', () => {
     expect(paused).toBe(true);
     expect(Date.now() - started).toBeGreaterThanOrEqual(6000);
     // While paused, the retries still owed are dropped (their deliveries end failed, nothing is sent).
-    await until('retries dropped', () => deliveries('org_streak', streak.id), (items) => items.every((item) => item.status === 'failed'));
+    await until(
+      'retries dropped',
+      () => deliveries('org_streak', streak.id),
+      (items) => items.every((item) => item.status === 'failed'),
+    );
 
     healthy = true;
     failOnceMore = true;
     const auth = `Bearer ${await system.token('org_streak')}`;
-    await request(system.gateway).patch(`/v1/webhooks/${streak.id}`).set('Authorization', auth).send({ active: true }).expect(200);
+    await request(system.gateway)
+      .patch(`/v1/webhooks/${streak.id}`)
+      .set('Authorization', auth)
+      .send({ active: true })
+      .expect(200);
     const before = receiver.received('/streak').length;
     await publish('org_streak', postEvent({ text: 'after the streak' }));
     // One failure after resuming does not pause again (the streak was cleared); the retry succeeds.
     await receiver.waitFor('/streak', before + 2);
-    const items = await until('delivered after resume', () => deliveries('org_streak', streak.id), (list) => list.some((item) => item.status === 'succeeded'));
-    expect(items.find((item) => item.status === 'succeeded')!.attempts.map((attempt) => attempt.status_code)).toEqual([500, 200]);
+    const items = await until(
+      'delivered after resume',
+      () => deliveries('org_streak', streak.id),
+      (list) => list.some((item) => item.status === 'succeeded'),
+    );
+    expect(items.find((item) => item.status === 'succeeded')!.attempts.map((attempt) => attempt.status_code)).toEqual([
+      500, 200,
+    ]);
     expect(await endpointStatus('org_streak', streak.id)).toBe('active');
   });
 
@@ -254,21 +389,37 @@ describe('webhook deliveries', () => {
     receiver.script('/replay', (_request, index) => ({ status: index < 4 ? 500 : 202 }));
     const target = await endpoint('org_replay', { url: receiver.url('/replay'), events: ['post.published'] });
     await publish('org_replay');
-    const [failed] = await until('exhausted', () => deliveries('org_replay', target.id), (items) => items[0]?.status === 'failed');
+    const [failed] = await until(
+      'exhausted',
+      () => deliveries('org_replay', target.id),
+      (items) => items[0]?.status === 'failed',
+    );
     const auth = `Bearer ${await system.token('org_replay')}`;
     // On a very slow machine the four failures can outlast the shortened auto-pause threshold.
     if ((await endpointStatus('org_replay', target.id)) === 'auto_paused') {
-      await request(system.gateway).patch(`/v1/webhooks/${target.id}`).set('Authorization', auth).send({ active: true }).expect(200);
+      await request(system.gateway)
+        .patch(`/v1/webhooks/${target.id}`)
+        .set('Authorization', auth)
+        .send({ active: true })
+        .expect(200);
     }
-    const replay = await request(system.gateway).post(`/v1/webhooks/${target.id}/deliveries/${failed!.id}/replay`).set('Authorization', auth);
+    const replay = await request(system.gateway)
+      .post(`/v1/webhooks/${target.id}/deliveries/${failed!.id}/replay`)
+      .set('Authorization', auth);
     expect(replay.status).toBe(202);
     expect(replay.body.id).toBe(failed!.id);
     const sent = await receiver.waitFor('/replay', 5);
     expect(sent[4]!.headers['x-svc-delivery']).toBe(failed!.id);
     expect(sent[4]!.rawBody).toBe(sent[0]!.rawBody);
-    const [replayed] = await until('replay recorded', () => deliveries('org_replay', target.id), (items) => items[0]?.status === 'succeeded');
+    const [replayed] = await until(
+      'replay recorded',
+      () => deliveries('org_replay', target.id),
+      (items) => items[0]?.status === 'succeeded',
+    );
     expect(replayed!.attempts.map((attempt) => attempt.status_code)).toEqual([500, 500, 500, 500, 202]);
-    const foreign = await request(system.gateway).post(`/v1/webhooks/${target.id}/deliveries/${failed!.id}/replay`).set('Authorization', `Bearer ${await system.token('org_intruder')}`);
+    const foreign = await request(system.gateway)
+      .post(`/v1/webhooks/${target.id}/deliveries/${failed!.id}/replay`)
+      .set('Authorization', `Bearer ${await system.token('org_intruder')}`);
     expect(foreign.status).toBe(404);
   });
 
@@ -280,7 +431,11 @@ describe('webhook deliveries', () => {
     await publish('org_dedupe', postEvent({ text: 'first' }), messageId);
     await publish('org_dedupe', postEvent({ text: 'second' }));
     const received = await receiver.waitFor('/dedupe', 2);
-    await until('both recorded', () => deliveries('org_dedupe', target.id), (items) => items.length === 2 && items.every((item) => item.status === 'succeeded'));
+    await until(
+      'both recorded',
+      () => deliveries('org_dedupe', target.id),
+      (items) => items.length === 2 && items.every((item) => item.status === 'succeeded'),
+    );
     expect(received.map((entry) => JSON.parse(entry.rawBody).data.text).sort()).toEqual(['first', 'second']);
     expect(receiver.received('/dedupe')).toHaveLength(2);
   });
@@ -289,22 +444,37 @@ describe('webhook deliveries', () => {
     const target = await endpoint('org_carried', { url: receiver.url('/carried'), events: ['post.queued'] });
     const carried = ['one', 'two', 'three'].map((text, n) => {
       const id = `5f0e6a1e-64a5-4c9e-9d2a-6f0e7b7d010${n}`;
-      const event = createEnvelope(postQueued, postEvent({ id, job_id: id, status: 'queued', text }), { orgId: 'org_carried', requestId: `req_${n}` });
+      const event = createEnvelope(postQueued, postEvent({ id, job_id: id, status: 'queued', text }), {
+        orgId: 'org_carried',
+        requestId: `req_${n}`,
+      });
       return { ...event, type: 'post.queued.v1' as const, org_id: 'org_carried' };
     });
     const carry = (events: typeof carried, messageId?: string) =>
-      dispatcher().runtime.broker.publish(postsQueued, { events }, { orgId: 'org_carried', requestId: null, ...(messageId === undefined ? {} : { messageId }) });
+      dispatcher().runtime.broker.publish(
+        postsQueued,
+        { events },
+        { orgId: 'org_carried', requestId: null, ...(messageId === undefined ? {} : { messageId }) },
+      );
     await carry(carried, '7a1b2c3d-0000-4000-8000-0000000ca001');
     const received = await receiver.waitFor('/carried', 3);
     const bodies = received.map((entry) => {
       expect(docs.verifyShapeA(target.signing_secret, entry.headers, entry.rawBody)).toBe(true);
       return JSON.parse(entry.rawBody) as { type: string; data: { id: string; text: string; scheduled_at: unknown } };
     });
-    expect(bodies.map((body) => [body.type, body.data.text, body.data.scheduled_at]).sort()).toEqual([['post.queued', 'one', null], ['post.queued', 'three', null], ['post.queued', 'two', null]]);
+    expect(bodies.map((body) => [body.type, body.data.text, body.data.scheduled_at]).sort()).toEqual([
+      ['post.queued', 'one', null],
+      ['post.queued', 'three', null],
+      ['post.queued', 'two', null],
+    ]);
     // The same carrier redelivered, and another carrying the first event again: nothing new is sent.
     await carry(carried, '7a1b2c3d-0000-4000-8000-0000000ca001');
     await carry([carried[0]!]);
-    await until('three recorded', () => deliveries('org_carried', target.id), (items) => items.length === 3 && items.every((item) => item.status === 'succeeded'));
+    await until(
+      'three recorded',
+      () => deliveries('org_carried', target.id),
+      (items) => items.length === 3 && items.every((item) => item.status === 'succeeded'),
+    );
     // Kept: nothing to wait for but a duplicate that should never come; half a second gives one time to show.
     await sleep(500);
     expect(receiver.received('/carried')).toHaveLength(3);
@@ -315,7 +485,11 @@ describe('webhook deliveries', () => {
     const hang = await endpoint('org_fair', { url: receiver.url('/hang'), events: ['post.failed'] });
     await endpoint('org_fair', { url: receiver.url('/fast'), events: ['post.published'] });
     // More hanging deliveries than the whole prefetch (8), queued ahead of the fast ones.
-    for (let i = 0; i < 12; i += 1) await dispatcher().runtime.broker.publish(postFailed, postEvent({ status: 'failed', text: `hang ${i}` }), { orgId: 'org_fair', requestId: null });
+    for (let i = 0; i < 12; i += 1)
+      await dispatcher().runtime.broker.publish(postFailed, postEvent({ status: 'failed', text: `hang ${i}` }), {
+        orgId: 'org_fair',
+        requestId: null,
+      });
     await receiver.waitFor('/hang', 2);
     for (let i = 0; i < 4; i += 1) await publish('org_fair', postEvent({ text: `fast ${i}` }));
     await receiver.waitFor('/fast', 4, TIMEOUT_MS);
@@ -326,14 +500,19 @@ describe('webhook deliveries', () => {
     expect(receiver.received('/hang')).toHaveLength(2);
   });
 
-  it('delivers a burst larger than a stalled endpoint\'s lane and backlog exactly once each, the overflow through the broker', async () => {
+  it("delivers a burst larger than a stalled endpoint's lane and backlog exactly once each, the overflow through the broker", async () => {
     // The first two requests hang (both slots of the lane); the rest are answered at once.
     receiver.script('/burst', (_request, index) => (index < 2 ? 'hang' : { status: 200 }));
     const target = await endpoint('org_burst', { url: receiver.url('/burst'), events: ['post.published'] });
     // 2 in flight + 16 in the backlog; the rest wait while the slots are young, give up after
     // WEBHOOK_ENDPOINT_PATIENCE_MS (or are refused at once), and go through the deliveries queue.
     await Promise.all(Array.from({ length: 24 }, (_, i) => publish('org_burst', postEvent({ text: `burst ${i}` }))));
-    const items = await until('every burst delivery succeeded', () => deliveries('org_burst', target.id), (list) => list.length === 24 && list.every((item) => item.status === 'succeeded'), 40_000);
+    const items = await until(
+      'every burst delivery succeeded',
+      () => deliveries('org_burst', target.id),
+      (list) => list.length === 24 && list.every((item) => item.status === 'succeeded'),
+      40_000,
+    );
     const ids = receiver.received('/burst').map((entry) => entry.headers['x-svc-delivery']);
     // Each delivery was sent once, except the two that hung (timed out, then retried).
     expect(new Set(ids).size).toBe(24);
@@ -346,7 +525,11 @@ describe('webhook deliveries', () => {
     const target = await endpoint('org_restart', { url: receiver.url('/restart'), events: ['post.published'] });
     await publish('org_restart');
     const [first] = await receiver.waitFor('/restart', 1);
-    await until('first attempt recorded', () => deliveries('org_restart', target.id), (items) => items[0]?.attempts.length === 1);
+    await until(
+      'first attempt recorded',
+      () => deliveries('org_restart', target.id),
+      (items) => items[0]?.attempts.length === 1,
+    );
     const old = dispatcher();
     const database = old.runtime.connection.database;
     await old.stop();
@@ -366,23 +549,39 @@ describe('webhook deliveries', () => {
     system.workers['webhook-dispatcher'] = restarted;
     const [, second] = await receiver.waitFor('/restart', 2);
     expect(second!.headers['x-svc-delivery']).toBe(first!.headers['x-svc-delivery']);
-    const [delivery] = await until('success after restart', () => deliveries('org_restart', target.id), (items) => items[0]?.status === 'succeeded');
+    const [delivery] = await until(
+      'success after restart',
+      () => deliveries('org_restart', target.id),
+      (items) => items[0]?.status === 'succeeded',
+    );
     expect(delivery!.attempts.map((attempt) => attempt.status_code)).toEqual([500, 200]);
   });
 
-  it('delivers the publisher\'s own post.queued and post.published events end to end', async () => {
+  it("delivers the publisher's own post.queued and post.published events end to end", async () => {
     const auth = `Bearer ${await system.token('org_e2e')}`;
     const target = await endpoint('org_e2e', { url: receiver.url('/e2e'), events: ['post.queued', 'post.published'] });
     const accountId = await connectAccount(system, auth, 'x');
-    const job = await request(system.gateway).post('/v1/publish').set('Authorization', auth).send(validBody(system, [accountId], 'end to end'));
+    const job = await request(system.gateway)
+      .post('/v1/publish')
+      .set('Authorization', auth)
+      .send(validBody(system, [accountId], 'end to end'));
     expect(job.status).toBe(202);
     const received = await receiver.waitFor('/e2e', 2, 30_000);
     const bodies = received.map((entry) => {
       expect(docs.verifyShapeA(target.signing_secret, entry.headers, entry.rawBody)).toBe(true);
-      return JSON.parse(entry.rawBody) as { type: string; data: { id: string; account_ids: string[]; platforms: string[]; text: string; scheduled_at?: unknown } };
+      return JSON.parse(entry.rawBody) as {
+        type: string;
+        data: { id: string; account_ids: string[]; platforms: string[]; text: string; scheduled_at?: unknown };
+      };
     });
     expect(bodies.map((body) => body.type).sort()).toEqual(['post.published', 'post.queued']);
-    for (const body of bodies) expect(body.data).toMatchObject({ id: job.body.job_id, account_ids: [accountId], platforms: ['x'], text: 'end to end' });
+    for (const body of bodies)
+      expect(body.data).toMatchObject({
+        id: job.body.job_id,
+        account_ids: [accountId],
+        platforms: ['x'],
+        text: 'end to end',
+      });
     expect(bodies.find((body) => body.type === 'post.queued')!.data.scheduled_at).toBeNull();
   });
 });

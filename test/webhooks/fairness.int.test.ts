@@ -44,27 +44,44 @@ const event = (text: string): PostEvent => ({
   text,
   scheduled_at: null,
   error_message: null,
-  results: [{ account_id: 'acc_1', provider: 'x', status: 'published', platform_post_id: 'x_1', platform_post_url: null, error_code: null, error_message: null }],
+  results: [
+    {
+      account_id: 'acc_1',
+      provider: 'x',
+      status: 'published',
+      platform_post_id: 'x_1',
+      platform_post_url: null,
+      error_code: null,
+      error_message: null,
+    },
+  ],
 });
 
 const publish = (orgId: string, text: string) =>
   system.workers['webhook-dispatcher']!.runtime.broker.publish(postPublished, event(text), { orgId, requestId: null });
 
 async function endpoint(org: string, url: string): Promise<string> {
-  const res = await request(system.gateway).post('/v1/webhooks').set('Authorization', `Bearer ${await system.token(org)}`).send({ url, events: ['post.published'] });
+  const res = await request(system.gateway)
+    .post('/v1/webhooks')
+    .set('Authorization', `Bearer ${await system.token(org)}`)
+    .send({ url, events: ['post.published'] });
   if (res.status !== 201) throw new Error(`create answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body.id as string;
 }
 
 async function deliveries(org: string, id: string): Promise<{ status: string; attempts: unknown[] }[]> {
-  const res = await request(system.gateway).get(`/v1/webhooks/${id}/deliveries`).set('Authorization', `Bearer ${await system.token(org)}`);
+  const res = await request(system.gateway)
+    .get(`/v1/webhooks/${id}/deliveries`)
+    .set('Authorization', `Bearer ${await system.token(org)}`);
   return res.body.items as { status: string; attempts: unknown[] }[];
 }
 
 describe('webhook fairness between organizations', () => {
-  it('delivers to another organization while one organization\'s many endpoints hang', async () => {
+  it("delivers to another organization while one organization's many endpoints hang", async () => {
     tarpit.script('/tarpit', () => 'hang');
-    const flooding = await Promise.all(Array.from({ length: 8 }, (_, i) => endpoint('org_flood', tarpit.url(`/tarpit?endpoint=${i}`))));
+    const flooding = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => endpoint('org_flood', tarpit.url(`/tarpit?endpoint=${i}`))),
+    );
     const victim = await endpoint('org_quiet', healthy.url('/quiet'));
     // More events than the events prefetch, each fanned out to every endpoint: 48 deliveries to the tarpit.
     for (let i = 0; i < 6; i += 1) await publish('org_flood', `flood ${i}`);
@@ -75,7 +92,7 @@ describe('webhook fairness between organizations', () => {
     await healthy.waitFor('/quiet', 1, 10_000);
     const deadline = Date.now() + 10_000;
     while ((await deliveries('org_quiet', victim))[0]?.status !== 'succeeded') {
-      if (Date.now() > deadline) throw new Error('the quiet organization\'s delivery was not recorded as succeeded');
+      if (Date.now() > deadline) throw new Error("the quiet organization's delivery was not recorded as succeeded");
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const flooded = (await Promise.all(flooding.map((id) => deliveries('org_flood', id)))).flat();

@@ -11,7 +11,10 @@ export interface Received {
 }
 
 /** Answers for one path: a status (and headers), or 'hang' to never answer. Called per request. */
-export type Script = (request: Received, index: number) => { status: number; headers?: Record<string, string>; body?: string } | 'hang';
+export type Script = (
+  request: Received,
+  index: number,
+) => { status: number; headers?: Record<string, string>; body?: string } | 'hang';
 
 export interface Receiver {
   url(path: string): string;
@@ -29,7 +32,12 @@ export async function startReceiver(): Promise<Receiver> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const path = (req.url ?? '/').split('?')[0]!;
-      const request: Received = { path, headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      const request: Received = {
+        path,
+        headers: req.headers,
+        rawBody: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      };
       const index = all.filter((entry) => entry.path === path).length;
       all.push(request);
       const script: Script = scripts.get(path) ?? (() => ({ status: 200 }));
@@ -48,7 +56,8 @@ export async function startReceiver(): Promise<Receiver> {
     waitFor: async (path, count, timeoutMs = 20_000) => {
       const deadline = Date.now() + timeoutMs;
       while (received(path).length < count) {
-        if (Date.now() > deadline) throw new Error(`${path} received ${received(path).length} of ${count} requests within ${timeoutMs} ms`);
+        if (Date.now() > deadline)
+          throw new Error(`${path} received ${received(path).length} of ${count} requests within ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       return received(path);

@@ -35,7 +35,9 @@ describe('loadConfig', () => {
 
   it('runs cross-field rules after the schema passes', () => {
     expect(() =>
-      loadConfig(schema, { JWT_SECRET: 'x'.repeat(32), API_URL: 'http://a' }, (c) => (c.DEBUG ? [] : ['DEBUG must be on'])),
+      loadConfig(schema, { JWT_SECRET: 'x'.repeat(32), API_URL: 'http://a' }, (c) =>
+        c.DEBUG ? [] : ['DEBUG must be on'],
+      ),
     ).toThrow('DEBUG must be on');
   });
 });

@@ -4,7 +4,8 @@
  * keys with no entropy. A compose file once ran `NODE_ENV=production` with publicly known defaults
  * and nothing refused them.
  */
-const DEVELOPMENT_MARKERS = /dev-only|change[-_. ]?me|not[-_]for[-_]production|placeholder|sandbox-|example|insecure|replace[-_. ]?me|your[-_]secret/i;
+const DEVELOPMENT_MARKERS =
+  /dev-only|change[-_. ]?me|not[-_]for[-_]production|placeholder|sandbox-|example|insecure|replace[-_. ]?me|your[-_]secret/i;
 /** The fixed development vault key of scripts/start (base64 of "dev-only-vault-key-32-bytes-long"). */
 const DEVELOPMENT_VAULT_KEYS = new Set(['ZGV2LW9ubHktdmF1bHQta2V5LTMyLWJ5dGVzLWxvbmc=']);
 /** Passwords every installation of a broker or database starts with (RabbitMQ's guest user). */
@@ -19,12 +20,16 @@ function weakSecret(value: string): string | undefined {
 }
 
 function weakVaultKeys(value: string): string | undefined {
-  for (const entry of value.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const entry of value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const [id, key = ''] = entry.split(/:(.*)/s);
     if (DEVELOPMENT_VAULT_KEYS.has(key)) return `holds the development key "${id}"`;
     if (DEVELOPMENT_MARKERS.test(key)) return `key "${id}" is a placeholder`;
     const bytes = Buffer.from(key, 'base64');
-    if (bytes.length > 0 && bytes.every((byte) => byte === bytes[0])) return `key "${id}" is ${bytes[0] === 0 ? 'all zeros' : 'one repeated byte'}`;
+    if (bytes.length > 0 && bytes.every((byte) => byte === bytes[0]))
+      return `key "${id}" is ${bytes[0] === 0 ? 'all zeros' : 'one repeated byte'}`;
   }
   return undefined;
 }
@@ -66,7 +71,11 @@ export interface ProductionSecretOptions {
  * all-zero / single-byte vault key (VAULT_KEYS entries are checked key by key). Settings named `*_URL`
  * are connection URLs: their password is checked for placeholders and well-known defaults. Elsewhere none.
  */
-export function productionSecretProblems(config: Record<string, unknown>, names: readonly string[], options: ProductionSecretOptions = {}): string[] {
+export function productionSecretProblems(
+  config: Record<string, unknown>,
+  names: readonly string[],
+  options: ProductionSecretOptions = {},
+): string[] {
   if (config.NODE_ENV !== 'production') return [];
   const problems: string[] = [];
   for (const name of options.required ?? []) {

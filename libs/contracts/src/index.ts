@@ -21,16 +21,58 @@ export { messageCatalog, findMessage, systemBatch, systemPing, systemProbe } fro
 export * from './catalog/accounts.messages.ts';
 export * from './catalog/publishing.messages.ts';
 export * from './catalog/analytics.messages.ts';
-export { ANALYTICS_MAX_DEPTH, analyticsPageTooDeep, AnalyticsRowView, AnalyticsPageView, SyncStatus as SyncStatusSchema, SYNC_STATUSES, type AnalyticsRowViewType, type AnalyticsPageViewType, type SyncStatusType } from './schemas/analytics.schemas.ts';
+export {
+  ANALYTICS_MAX_DEPTH,
+  analyticsPageTooDeep,
+  AnalyticsRowView,
+  AnalyticsPageView,
+  SyncStatus as SyncStatusSchema,
+  SYNC_STATUSES,
+  type AnalyticsRowViewType,
+  type AnalyticsPageViewType,
+  type SyncStatusType,
+} from './schemas/analytics.schemas.ts';
 export * from './catalog/billing.messages.ts';
 export * from './catalog/webhooks.messages.ts';
 export { eventSubscriptions, subscribersOf, type SubscribedQueue } from './catalog/subscriptions.ts';
 export * from './catalog/media.messages.ts';
-export { MediaView, MediaFactsView, CompatibilityView, NetworkCompatibilityView, type MediaViewType } from './schemas/media.schemas.ts';
+export {
+  MediaView,
+  MediaFactsView,
+  CompatibilityView,
+  NetworkCompatibilityView,
+  type MediaViewType,
+} from './schemas/media.schemas.ts';
 // Messages are declared with TypeBox; re-exported so code and tests outside this package declare
 // ad-hoc messages without their own dependency on it.
 export { Type, type Static, type TSchema } from '@sinclair/typebox';
-export { AccountView, OAuthAppView, Provider as ProviderSchema, Health as HealthSchema, type AccountViewType } from './schemas/accounts.schemas.ts';
-export { PostView, DeliveryResultView, JobStatus as JobStatusSchema, JOB_STATUSES, JOB_DISPATCH_MAX_JOBS, DELIVERY_RUN_MAX_DELIVERIES, POSTS_QUEUED_MAX_EVENTS, POSTS_QUEUED_MAX_BYTES, type PostViewType, type DeliveryResultViewType, type JobStatusType, type DeliveryStatusType } from './schemas/publishing.schemas.ts';
-export { PlanLimits, PlanName as PlanNameSchema, SubscriptionStatus as SubscriptionStatusSchema, PLAN_NAMES, SUBSCRIPTION_STATUSES, type PlanLimitsType } from './schemas/billing.schemas.ts';
+export {
+  AccountView,
+  OAuthAppView,
+  Provider as ProviderSchema,
+  Health as HealthSchema,
+  type AccountViewType,
+} from './schemas/accounts.schemas.ts';
+export {
+  PostView,
+  DeliveryResultView,
+  JobStatus as JobStatusSchema,
+  JOB_STATUSES,
+  JOB_DISPATCH_MAX_JOBS,
+  DELIVERY_RUN_MAX_DELIVERIES,
+  POSTS_QUEUED_MAX_EVENTS,
+  POSTS_QUEUED_MAX_BYTES,
+  type PostViewType,
+  type DeliveryResultViewType,
+  type JobStatusType,
+  type DeliveryStatusType,
+} from './schemas/publishing.schemas.ts';
+export {
+  PlanLimits,
+  PlanName as PlanNameSchema,
+  SubscriptionStatus as SubscriptionStatusSchema,
+  PLAN_NAMES,
+  SUBSCRIPTION_STATUSES,
+  type PlanLimitsType,
+} from './schemas/billing.schemas.ts';
 export * from './schemas/webhooks.schemas.ts';

@@ -16,10 +16,15 @@ describe('defineMessage', () => {
     expect(def.type).toBe('post.published.v1');
   });
 
-  it.each(['post.published', 'Post.published.v1', 'published.v0', 'post.published.v1.extra'])('rejects "%s"', (type) => {
-    // @ts-expect-error the wire name type rejects most of these at compile time as well
-    expect(() => defineMessage({ kind: 'event', type, payload: Type.Object({}) })).toThrow(/must be lower-case dotted words/);
-  });
+  it.each(['post.published', 'Post.published.v1', 'published.v0', 'post.published.v1.extra'])(
+    'rejects "%s"',
+    (type) => {
+      // @ts-expect-error the wire name type rejects most of these at compile time as well
+      expect(() => defineMessage({ kind: 'event', type, payload: Type.Object({}) })).toThrow(
+        /must be lower-case dotted words/,
+      );
+    },
+  );
 
   it('lets payload and reply types flow from the schemas', () => {
     const def = defineMessage({

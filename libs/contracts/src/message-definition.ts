@@ -36,7 +36,11 @@ export interface CommandDefinition<T extends WireName = WireName, P extends TSch
  * the caller names the target then. `<service>.<lane>` names a separate lane of that service: its own
  * queue and prefetch (`Broker.serveRpc` with `lane`).
  */
-export interface RpcDefinition<T extends WireName = WireName, P extends TSchema = TSchema, R extends TSchema = TSchema> {
+export interface RpcDefinition<
+  T extends WireName = WireName,
+  P extends TSchema = TSchema,
+  R extends TSchema = TSchema,
+> {
   kind: 'rpc';
   type: T;
   service: string | undefined;

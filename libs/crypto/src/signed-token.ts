@@ -29,7 +29,9 @@ export function verifyToken(token: string, key: string): Record<string, unknown>
   if (!safeEqual(signature, expected)) return undefined;
   try {
     const payload: unknown = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
-    return typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? (payload as Record<string, unknown>) : undefined;
+    return typeof payload === 'object' && payload !== null && !Array.isArray(payload)
+      ? (payload as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

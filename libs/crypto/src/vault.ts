@@ -21,12 +21,17 @@ export class VaultError extends Error {
 export class Vault {
   private readonly keys: ReadonlyMap<string, Buffer>;
 
-  constructor(keys: ReadonlyMap<string, Buffer>, readonly activeKeyId: string) {
+  constructor(
+    keys: ReadonlyMap<string, Buffer>,
+    readonly activeKeyId: string,
+  ) {
     for (const [id, key] of keys) {
       if (!KEY_ID.test(id)) throw new VaultError(`Vault key id "${id}" must be 1 to 32 letters, digits, "_" or "-".`);
-      if (key.length !== KEY_BYTES) throw new VaultError(`Vault key "${id}" must be 32 bytes (base64 of 32 random bytes).`);
+      if (key.length !== KEY_BYTES)
+        throw new VaultError(`Vault key "${id}" must be 32 bytes (base64 of 32 random bytes).`);
     }
-    if (!keys.has(activeKeyId)) throw new VaultError(`The active vault key "${activeKeyId}" is not among the configured keys.`);
+    if (!keys.has(activeKeyId))
+      throw new VaultError(`The active vault key "${activeKeyId}" is not among the configured keys.`);
     this.keys = keys;
   }
 
@@ -35,16 +40,30 @@ export class Vault {
     const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.activeKeyId)!, iv);
     cipher.setAAD(Buffer.from(associatedData, 'utf8'));
     const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return [VERSION, this.activeKeyId, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
+    return [
+      VERSION,
+      this.activeKeyId,
+      iv.toString('base64url'),
+      cipher.getAuthTag().toString('base64url'),
+      data.toString('base64url'),
+    ].join('.');
   }
 
   decrypt(ciphertext: string, associatedData: string): string {
     const [version, keyId, iv, tag, data, ...rest] = ciphertext.split('.');
-    if (version !== VERSION || keyId === undefined || iv === undefined || tag === undefined || data === undefined || rest.length > 0) {
+    if (
+      version !== VERSION ||
+      keyId === undefined ||
+      iv === undefined ||
+      tag === undefined ||
+      data === undefined ||
+      rest.length > 0
+    ) {
       throw new VaultError('The ciphertext is not in the vault format.');
     }
     const key = this.keys.get(keyId);
-    if (key === undefined) throw new VaultError(`The ciphertext was made with vault key "${keyId}", which is not configured.`);
+    if (key === undefined)
+      throw new VaultError(`The ciphertext was made with vault key "${keyId}", which is not configured.`);
     const ivBytes = Buffer.from(iv, 'base64url');
     const tagBytes = Buffer.from(tag, 'base64url');
     if (ivBytes.length !== IV_BYTES || tagBytes.length !== TAG_BYTES) {
@@ -56,7 +75,9 @@ export class Vault {
       decipher.setAuthTag(tagBytes);
       return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
     } catch (error) {
-      throw new VaultError('The ciphertext could not be decrypted (wrong key, altered data or another owner).', { cause: error });
+      throw new VaultError('The ciphertext could not be decrypted (wrong key, altered data or another owner).', {
+        cause: error,
+      });
     }
   }
 
@@ -80,7 +101,10 @@ export class Vault {
  */
 export function vaultFromConfig(keys: string, activeKeyId?: string): Vault {
   const map = new Map<string, Buffer>();
-  for (const entry of keys.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const entry of keys
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const separator = entry.indexOf(':');
     if (separator <= 0) throw new VaultError('VAULT_KEYS entries must look like "<id>:<base64 key>".');
     const id = entry.slice(0, separator);

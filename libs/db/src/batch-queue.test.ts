@@ -87,7 +87,11 @@ describe('BatchQueue', () => {
     };
     const queue = new BatchQueue(run, { maxSize: 10, maxInFlight: 1, splitOnFailure: true });
     const results = await Promise.allSettled([queue.add(1), queue.add(2), queue.add(3)]);
-    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual(['r1', 'item 2 is broken', 'r3']);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([
+      'r1',
+      'item 2 is broken',
+      'r3',
+    ]);
     expect(seen).toEqual([[1, 2, 3], [1], [2], [3]]);
   });
 

@@ -95,7 +95,8 @@ export class BatchQueue<In, Out> {
     let results: Out[];
     try {
       results = await this.run(batch.map((waiter) => waiter.item));
-      if (results.length !== batch.length) throw new Error(`a batch of ${batch.length} answered ${results.length} results`);
+      if (results.length !== batch.length)
+        throw new Error(`a batch of ${batch.length} answered ${results.length} results`);
     } catch (error) {
       if (this.options.splitOnFailure === true && batch.length > 1) {
         for (const waiter of batch) await this.execute([waiter]);

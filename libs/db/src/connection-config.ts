@@ -30,8 +30,20 @@ export interface PgClientSettings {
  */
 export function pgClientSettings(connection: PgConnectionConfig, purpose?: string): PgClientSettings {
   const { host, port, user, password, database, applicationName } = connection;
-  const name = applicationName === undefined ? undefined : purpose === undefined ? applicationName : `${applicationName}/${purpose}`;
-  return { host, port, user, database, ...(password === undefined ? {} : { password }), ...(name === undefined ? {} : { application_name: name }) };
+  const name =
+    applicationName === undefined
+      ? undefined
+      : purpose === undefined
+        ? applicationName
+        : `${applicationName}/${purpose}`;
+  return {
+    host,
+    port,
+    user,
+    database,
+    ...(password === undefined ? {} : { password }),
+    ...(name === undefined ? {} : { application_name: name }),
+  };
 }
 
 /**
@@ -58,9 +70,10 @@ export function connectionConfig(serverUrl: string, database: string): PgConnect
 
 /** The same settings as a URL, for tools that only take one. */
 export function connectionUrl(config: PgConnectionConfig): string {
-  const auth = config.password === undefined
-    ? encodeURIComponent(config.user)
-    : `${encodeURIComponent(config.user)}:${encodeURIComponent(config.password)}`;
+  const auth =
+    config.password === undefined
+      ? encodeURIComponent(config.user)
+      : `${encodeURIComponent(config.user)}:${encodeURIComponent(config.password)}`;
   // A socket directory is a path: encoded, or its slashes would end the URL's authority.
   const host = isSocketDirectory(config.host) ? encodeURIComponent(config.host) : config.host;
   return `postgresql://${auth}@${host}:${config.port}/${encodeURIComponent(config.database)}`;

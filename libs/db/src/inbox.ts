@@ -54,7 +54,10 @@ export async function processEachOnce<R>(
  * periodically). The retention must outlast any redelivery of a message: a redelivered id no longer
  * remembered would run its work again.
  */
-export async function pruneInbox(db: RawSql, options: { retentionHours: number; batchSize: number; shouldStop?: () => boolean }): Promise<number> {
+export async function pruneInbox(
+  db: RawSql,
+  options: { retentionHours: number; batchSize: number; shouldStop?: () => boolean },
+): Promise<number> {
   return deleteInBatches(db, {
     table: 'processed_messages',
     where: 'processed_at < now() - make_interval(hours => $1::int)',

@@ -3,7 +3,13 @@ export { createPrismaAdapter, type BridgeOptions } from './prisma-bridge.ts';
 export { ensureDatabase, dropDatabase } from './ensure-database.ts';
 export { migrateDatabase, type MigrateOptions } from './migrate.ts';
 export { enqueueOutbox } from './outbox.ts';
-export { OutboxRelay, RELAY_SESSION_SETTINGS, type OutboxRelayOptions, type EnvelopePublisher, type ParkReason } from './outbox-relay.ts';
+export {
+  OutboxRelay,
+  RELAY_SESSION_SETTINGS,
+  type OutboxRelayOptions,
+  type EnvelopePublisher,
+  type ParkReason,
+} from './outbox-relay.ts';
 export { listParkedOutbox, requeueParkedOutbox, type ParkedOutboxRow } from './outbox-parked.ts';
 export { processEachOnce, processOnce, pruneInbox, type InboxOutcome } from './inbox.ts';
 export { BatchQueue, type BatchQueueOptions } from './batch-queue.ts';

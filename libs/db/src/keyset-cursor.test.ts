@@ -9,10 +9,15 @@ describe('keyset cursors', () => {
 
   it.each([
     ['not base64 JSON', 'zzz'],
-    ['an id that is not a UUID', Buffer.from(JSON.stringify({ t: position.createdAt.toISOString(), i: 'x\' OR 1=1' })).toString('base64url')],
+    [
+      'an id that is not a UUID',
+      Buffer.from(JSON.stringify({ t: position.createdAt.toISOString(), i: "x' OR 1=1" })).toString('base64url'),
+    ],
     ['a bad time', Buffer.from(JSON.stringify({ t: 'yesterday', i: position.id })).toString('base64url')],
     ['a JSON scalar', Buffer.from('42').toString('base64url')],
   ])('refuses %s with a validation error', (_name, cursor) => {
-    expect(() => decodeKeysetCursor(cursor)).toThrow(expect.objectContaining({ code: 'validation_error', status: 400 }));
+    expect(() => decodeKeysetCursor(cursor)).toThrow(
+      expect.objectContaining({ code: 'validation_error', status: 400 }),
+    );
   });
 });

@@ -21,9 +21,12 @@ export function decodeKeysetCursor(cursor: string): KeysetPosition {
   try {
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { t?: unknown; i?: unknown };
     const createdAt = new Date(String(value.t));
-    if (typeof value.i !== 'string' || !UUID.test(value.i) || Number.isNaN(createdAt.getTime())) throw new Error('bad cursor');
+    if (typeof value.i !== 'string' || !UUID.test(value.i) || Number.isNaN(createdAt.getTime()))
+      throw new Error('bad cursor');
     return { createdAt, id: value.i };
   } catch {
-    throw validationError('The cursor is not valid; pass the next_cursor of a previous page.', [{ path: '/query/cursor', message: 'is not a cursor of this list' }]);
+    throw validationError('The cursor is not valid; pass the next_cursor of a previous page.', [
+      { path: '/query/cursor', message: 'is not a cursor of this list' },
+    ]);
   }
 }

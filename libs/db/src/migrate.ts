@@ -22,9 +22,18 @@ export async function migrateDatabase(options: MigrateOptions): Promise<string> 
   const requireFromService = createRequire(path.join(options.serviceDir, 'package.json'));
   const cli = requireFromService.resolve('prisma/build/index.js');
   const serverUrl = connectionUrl({ ...options.connection, database: 'postgres' });
-  const env = { ...process.env, DATABASE_URL: serverUrl, DATABASE_NAME: options.connection.database, PRISMA_HIDE_UPDATE_MESSAGE: '1' };
+  const env = {
+    ...process.env,
+    DATABASE_URL: serverUrl,
+    DATABASE_NAME: options.connection.database,
+    PRISMA_HIDE_UPDATE_MESSAGE: '1',
+  };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, 'migrate', 'deploy'], { cwd: options.serviceDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, 'migrate', 'deploy'], {
+      cwd: options.serviceDir,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     let finished = false;
     child.stdout.on('data', (chunk: Buffer) => {
@@ -48,7 +57,12 @@ export async function migrateDatabase(options: MigrateOptions): Promise<string> 
       clearTimeout(timer);
       if (finished) return;
       if (code === 0) resolve(output);
-      else reject(new Error(`prisma migrate deploy failed for ${options.connection.database} (${signal ?? `exit ${code}`}):\n${output}`));
+      else
+        reject(
+          new Error(
+            `prisma migrate deploy failed for ${options.connection.database} (${signal ?? `exit ${code}`}):\n${output}`,
+          ),
+        );
     });
   });
 }

@@ -78,7 +78,10 @@ export const CLAIM_SQL = `
  * priced out, the claim walks the index in order (killing the dead entries it passes) and the claimed
  * rows are found by primary key. Every statement of the relay is one of those two shapes.
  */
-export const RELAY_SESSION_SETTINGS: Readonly<Record<string, string>> = { enable_bitmapscan: 'off', enable_seqscan: 'off' };
+export const RELAY_SESSION_SETTINGS: Readonly<Record<string, string>> = {
+  enable_bitmapscan: 'off',
+  enable_seqscan: 'off',
+};
 
 type FailureKind = 'unpublishable' | 'refused' | 'outage';
 
@@ -88,7 +91,10 @@ type FailureKind = 'unpublishable' | 'refused' | 'outage';
  * `validation_error`, which no retry will ever fix.
  */
 function classify(error: unknown): FailureKind {
-  const { code, reason } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; reason?: unknown };
+  const { code, reason } = (typeof error === 'object' && error !== null ? error : {}) as {
+    code?: unknown;
+    reason?: unknown;
+  };
   if (code === 'validation_error') return 'unpublishable';
   if (reason === 'unroutable' || reason === 'nacked') return 'refused';
   return 'outage';
@@ -152,7 +158,11 @@ export class OutboxRelay {
    * batch, whatever their number, and logged once per batch.
    */
   async relayBatch(): Promise<number> {
-    const rows = await this.options.db.$queryRawUnsafe<ClaimedRow[]>(CLAIM_SQL, this.batchSize, this.claimTimeoutMs / 1000);
+    const rows = await this.options.db.$queryRawUnsafe<ClaimedRow[]>(
+      CLAIM_SQL,
+      this.batchSize,
+      this.claimTimeoutMs / 1000,
+    );
     if (rows.length === 0) return 0;
     const outcomes = await Promise.allSettled(rows.map((row) => this.options.publisher.publishEnvelope(row.envelope)));
     const published: string[] = [];
@@ -168,13 +178,21 @@ export class OutboxRelay {
       const error = (outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason)).slice(0, 1000);
       const kind = classify(outcome.reason);
       if (kind === 'unpublishable') parked.push({ row, error, reason: 'unpublishable' });
-      else if (kind === 'refused' && row.attempts >= this.maxAttempts) parked.push({ row, error, reason: 'attempts_exhausted' });
-      else retry.push({ id: row.id, error, delayMs: Math.min(MAX_BACKOFF_MS, 500 * 2 ** Math.min(row.attempts, 10)), counted: kind === 'refused' });
+      else if (kind === 'refused' && row.attempts >= this.maxAttempts)
+        parked.push({ row, error, reason: 'attempts_exhausted' });
+      else
+        retry.push({
+          id: row.id,
+          error,
+          delayMs: Math.min(MAX_BACKOFF_MS, 500 * 2 ** Math.min(row.attempts, 10)),
+          counted: kind === 'refused',
+        });
     }
     // Deleted, not marked: kept rows would grow the table without end (72 h of history was millions
     // of rows at the target rate) and leave dead entries at the head of the claim index, which every
     // claim walked until a vacuum that a large table rarely gets (docs/performance.md, "The outbox relay").
-    if (published.length > 0) await this.options.db.$executeRawUnsafe('DELETE FROM outbox_messages WHERE id = ANY($1::uuid[])', published);
+    if (published.length > 0)
+      await this.options.db.$executeRawUnsafe('DELETE FROM outbox_messages WHERE id = ANY($1::uuid[])', published);
     if (retry.length > 0) await this.scheduleRetries(retry);
     if (parked.length > 0) await this.park(parked);
     return rows.length;
@@ -188,7 +206,9 @@ export class OutboxRelay {
     return Number(row?.count ?? 0);
   }
 
-  private async scheduleRetries(retry: { id: string; error: string; delayMs: number; counted: boolean }[]): Promise<void> {
+  private async scheduleRetries(
+    retry: { id: string; error: string; delayMs: number; counted: boolean }[],
+  ): Promise<void> {
     // An outage (broker unreachable) does not spend the message's budget; a refusal does.
     await this.options.db.$executeRawUnsafe(
       `UPDATE outbox_messages o
@@ -204,7 +224,12 @@ export class OutboxRelay {
     );
     const first = retry[0]!;
     this.options.logger.warn(
-      { failed: retry.length, refused: retry.filter((entry) => entry.counted).length, first_message_id: first.id, err: first.error },
+      {
+        failed: retry.length,
+        refused: retry.filter((entry) => entry.counted).length,
+        first_message_id: first.id,
+        err: first.error,
+      },
       'outbox publishes failed; will retry',
     );
   }
@@ -217,7 +242,10 @@ export class OutboxRelay {
       parked.map((entry) => entry.error),
     );
     for (const { row, error, reason } of parked) {
-      this.options.logger.error({ message_id: row.id, type: row.envelope.type, attempts: row.attempts, reason, err: error }, 'outbox message parked');
+      this.options.logger.error(
+        { message_id: row.id, type: row.envelope.type, attempts: row.attempts, reason, err: error },
+        'outbox message parked',
+      );
       this.options.onParked?.(row.envelope.type, reason);
     }
   }
@@ -267,7 +295,9 @@ export class OutboxRelay {
   private async listen(connection: PgConnectionConfig): Promise<void> {
     const client = new pg.Client(pgClientSettings(connection, 'listen'));
     // A lost LISTEN connection only costs latency: polling still relays everything.
-    client.on('error', (error) => this.options.logger.warn({ err: error }, 'outbox LISTEN connection lost; polling only'));
+    client.on('error', (error) =>
+      this.options.logger.warn({ err: error }, 'outbox LISTEN connection lost; polling only'),
+    );
     client.on('notification', () => this.wake());
     await client.connect();
     await client.query('LISTEN outbox_messages');

@@ -37,7 +37,9 @@ export interface PgRawSqlOptions {
 export const CONNECTION_LIFETIME_S = 60;
 
 export function createPgRawSql(connection: PgConnectionConfig, options: PgRawSqlOptions): PgRawSql {
-  const settings = Object.entries(options.settings ?? {}).map(([name, value]) => `-c ${name}=${value}`).join(' ');
+  const settings = Object.entries(options.settings ?? {})
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ');
   const pool = new pg.Pool({
     ...pgClientSettings(connection, options.purpose),
     max: options.max,
@@ -85,7 +87,10 @@ export function createPgRawSql(connection: PgConnectionConfig, options: PgRawSql
  */
 export type PgDatabase = PgRawSql & { $disconnect(): Promise<void> };
 
-export function openPgDatabase(connection: PgConnectionConfig, pool: { max: number; onPoolError: (error: Error) => void }): PgDatabase {
+export function openPgDatabase(
+  connection: PgConnectionConfig,
+  pool: { max: number; onPoolError: (error: Error) => void },
+): PgDatabase {
   const sql = createPgRawSql(connection, { max: pool.max, onIdleError: pool.onPoolError });
   return { ...sql, $disconnect: () => sql.end() };
 }
@@ -93,8 +98,10 @@ export function openPgDatabase(connection: PgConnectionConfig, pool: { max: numb
 /** Statements on the pool (each on any free connection) or on one checked-out connection (a transaction). */
 function rawSqlOn(target: pg.Pool | pg.PoolClient): RawSql {
   return {
-    $queryRawUnsafe: async <T>(query: string, ...values: unknown[]) => (await target.query(preparedQuery(query, values))).rows as T,
-    $executeRawUnsafe: async (query: string, ...values: unknown[]) => (await target.query(preparedQuery(query, values))).rowCount ?? 0,
+    $queryRawUnsafe: async <T>(query: string, ...values: unknown[]) =>
+      (await target.query(preparedQuery(query, values))).rows as T,
+    $executeRawUnsafe: async (query: string, ...values: unknown[]) =>
+      (await target.query(preparedQuery(query, values))).rowCount ?? 0,
   };
 }
 

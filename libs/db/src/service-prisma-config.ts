@@ -23,7 +23,9 @@ export function servicePrismaConfig(service: string) {
     adapter: () => {
       const serverUrl = process.env.DATABASE_URL ?? DEFAULT_SERVER_URL;
       const database = process.env.DATABASE_NAME ?? serviceDatabaseName(service);
-      return Promise.resolve(createPrismaAdapter(connectionConfig(serverUrl, database), { max: 2, allowExitOnIdle: true }));
+      return Promise.resolve(
+        createPrismaAdapter(connectionConfig(serverUrl, database), { max: 2, allowExitOnIdle: true }),
+      );
     },
   });
 }

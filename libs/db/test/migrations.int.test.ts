@@ -11,7 +11,9 @@ async function tables(connection: PgConnectionConfig): Promise<string[]> {
   const client = new pg.Client({ ...connection, password: connection.password ?? '' });
   await client.connect();
   try {
-    const { rows } = await client.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename");
+    const { rows } = await client.query<{ tablename: string }>(
+      "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
+    );
     return rows.map((row) => row.tablename);
   } finally {
     await client.end();
@@ -26,7 +28,9 @@ describe('migrations through the offline Prisma bridge', () => {
       const serviceDir = path.join(root, 'services', service);
       const first = await migrateDatabase({ serviceDir, connection: database.connection });
       expect(first).toMatch(/successfully applied/);
-      expect(await tables(database.connection)).toEqual(expect.arrayContaining(['_prisma_migrations', 'outbox_messages', 'processed_messages']));
+      expect(await tables(database.connection)).toEqual(
+        expect.arrayContaining(['_prisma_migrations', 'outbox_messages', 'processed_messages']),
+      );
       const second = await migrateDatabase({ serviceDir, connection: database.connection });
       expect(second).toMatch(/No pending migrations/);
     } finally {
@@ -35,7 +39,15 @@ describe('migrations through the offline Prisma bridge', () => {
   });
 
   it('reports a readable error when the database cannot be migrated', async () => {
-    const connection = { host: '127.0.0.1', port: 5432, user: 'postgres', password: undefined, database: 'no_such_database_for_sure' };
-    await expect(migrateDatabase({ serviceDir: path.join(root, 'services', 'accounts'), connection })).rejects.toThrow(/prisma migrate deploy failed for no_such_database_for_sure/);
+    const connection = {
+      host: '127.0.0.1',
+      port: 5432,
+      user: 'postgres',
+      password: undefined,
+      database: 'no_such_database_for_sure',
+    };
+    await expect(migrateDatabase({ serviceDir: path.join(root, 'services', 'accounts'), connection })).rejects.toThrow(
+      /prisma migrate deploy failed for no_such_database_for_sure/,
+    );
   });
 });

@@ -8,7 +8,13 @@ import { createTestDatabase, type TestDatabase } from '@svc/testing';
 import { PrismaClient } from '../../../services/accounts/src/generated/prisma/client.ts';
 import { enqueueOutbox } from '../src/outbox.ts';
 import { listParkedOutbox, requeueParkedOutbox } from '../src/outbox-parked.ts';
-import { CLAIM_SQL, OutboxRelay, RELAY_SESSION_SETTINGS, type EnvelopePublisher, type ParkReason } from '../src/outbox-relay.ts';
+import {
+  CLAIM_SQL,
+  OutboxRelay,
+  RELAY_SESSION_SETTINGS,
+  type EnvelopePublisher,
+  type ParkReason,
+} from '../src/outbox-relay.ts';
 import { createPgRawSql } from '../src/pg-raw-sql.ts';
 import { createPrismaAdapter } from '../src/prisma-bridge.ts';
 import type { RawSql } from '../src/raw-sql.ts';
@@ -18,7 +24,10 @@ let database: TestDatabase;
 let db: PrismaClient;
 
 beforeAll(async () => {
-  database = await createTestDatabase({ prefix: 'outbox_park', serviceDir: path.resolve(__dirname, '../../../services/accounts') });
+  database = await createTestDatabase({
+    prefix: 'outbox_park',
+    serviceDir: path.resolve(__dirname, '../../../services/accounts'),
+  });
   db = new PrismaClient({ adapter: createPrismaAdapter(database.connection) });
 });
 afterAll(async () => {
@@ -30,8 +39,13 @@ beforeEach(async () => {
 });
 
 /** Shaped like the broker's errors: PublishError carries `reason`; validation failures carry `code`. */
-const refused = () => Object.assign(new Error('No queue is bound to routing key "system.probe.v1"'), { code: 'service_unavailable', reason: 'unroutable' });
-const invalid = () => Object.assign(new Error('Message type x.v1 is not a known event or command.'), { code: 'validation_error' });
+const refused = () =>
+  Object.assign(new Error('No queue is bound to routing key "system.probe.v1"'), {
+    code: 'service_unavailable',
+    reason: 'unroutable',
+  });
+const invalid = () =>
+  Object.assign(new Error('Message type x.v1 is not a known event or command.'), { code: 'validation_error' });
 const outage = () => Object.assign(new Error('RabbitMQ cannot be reached'), { code: 'service_unavailable' });
 
 function publisher(fail: (envelope: Envelope) => Error | undefined): EnvelopePublisher & { sent: Envelope[] } {
@@ -48,14 +62,23 @@ function publisher(fail: (envelope: Envelope) => Error | undefined): EnvelopePub
 }
 
 const probe = (n: number) => createEnvelope(systemProbe, { n }, { orgId: null, requestId: null });
-const makeDue = () => db.$executeRawUnsafe('UPDATE outbox_messages SET available_at = now() - interval \'1 second\' WHERE published_at IS NULL');
+const makeDue = () =>
+  db.$executeRawUnsafe(
+    "UPDATE outbox_messages SET available_at = now() - interval '1 second' WHERE published_at IS NULL",
+  );
 
 describe('outbox relay give-up-and-park', () => {
   it('parks a message the broker keeps refusing after maxAttempts, counts it, and lets an operator requeue it', async () => {
     const envelope = probe(1);
     await db.$transaction(async (tx) => enqueueOutbox(tx, [envelope]));
     const parked: [string, ParkReason][] = [];
-    const relay = new OutboxRelay({ db, publisher: publisher(() => refused()), logger, maxAttempts: 3, onParked: (type, reason) => parked.push([type, reason]) });
+    const relay = new OutboxRelay({
+      db,
+      publisher: publisher(() => refused()),
+      logger,
+      maxAttempts: 3,
+      onParked: (type, reason) => parked.push([type, reason]),
+    });
     for (let i = 0; i < 3; i += 1) {
       expect(await relay.relayBatch()).toBe(1);
       await makeDue();
@@ -79,7 +102,12 @@ describe('outbox relay give-up-and-park', () => {
   it('parks an unpublishable message at once', async () => {
     await db.$transaction(async (tx) => enqueueOutbox(tx, [probe(2)]));
     const reasons: ParkReason[] = [];
-    const relay = new OutboxRelay({ db, publisher: publisher(() => invalid()), logger, onParked: (_type, reason) => reasons.push(reason) });
+    const relay = new OutboxRelay({
+      db,
+      publisher: publisher(() => invalid()),
+      logger,
+      onParked: (_type, reason) => reasons.push(reason),
+    });
     await relay.relayBatch();
     expect(reasons).toEqual(['unpublishable']);
     expect(await relay.parkedCount()).toBe(1);
@@ -116,7 +144,9 @@ describe('outbox relay give-up-and-park', () => {
 
     // The very first batch relays every fresh row, ahead of the failing pile.
     expect(await relay.relayBatch()).toBe(100);
-    expect(sink.sent.map((sent) => sent.message_id).sort()).toEqual(fresh.map((envelope) => envelope.message_id).sort());
+    expect(sink.sent.map((sent) => sent.message_id).sort()).toEqual(
+      fresh.map((envelope) => envelope.message_id).sort(),
+    );
 
     // And a fresh row committed while the pile is being retried is again first in line.
     const late = probe(2000);
@@ -154,7 +184,7 @@ describe('outbox relay give-up-and-park', () => {
   });
 });
 
-describe('the relay\'s connections', () => {
+describe("the relay's connections", () => {
   it('claim through the index even when the statistics after a burst favour scanning the table', async () => {
     // A burst relayed and deleted, then analyzed (autoanalyze does this on a busy outbox): the
     // planner sees a few live rows and takes a sequential or bitmap scan, both of which read every
@@ -164,14 +194,22 @@ describe('the relay\'s connections', () => {
        SELECT gen_random_uuid(), 'system.probe.v1', '{}'::jsonb, now() - interval '10 minutes' + i * interval '10 milliseconds'
          FROM generate_series(1, 12000) AS i`,
     );
-    await db.$executeRawUnsafe('DELETE FROM outbox_messages WHERE id IN (SELECT id FROM outbox_messages ORDER BY available_at LIMIT 11800)');
+    await db.$executeRawUnsafe(
+      'DELETE FROM outbox_messages WHERE id IN (SELECT id FROM outbox_messages ORDER BY available_at LIMIT 11800)',
+    );
     await db.$executeRawUnsafe('ANALYZE outbox_messages');
     const planText = async (sql: RawSql) =>
-      (await sql.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${CLAIM_SQL}`, 100, 30)).map((line) => line['QUERY PLAN']).join('\n');
+      (await sql.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${CLAIM_SQL}`, 100, 30))
+        .map((line) => line['QUERY PLAN'])
+        .join('\n');
     // The setup reproduces the problem on an ordinary connection...
     expect(await planText(db)).toMatch(/Seq Scan on outbox_messages|Bitmap Heap Scan on outbox_messages/);
     // ...and the relay's connections walk the claim index in order and find the claimed rows by key.
-    const relaySql = createPgRawSql(database.connection, { max: 1, onIdleError: () => undefined, settings: RELAY_SESSION_SETTINGS });
+    const relaySql = createPgRawSql(database.connection, {
+      max: 1,
+      onIdleError: () => undefined,
+      settings: RELAY_SESSION_SETTINGS,
+    });
     try {
       const plan = await planText(relaySql);
       expect(plan).not.toMatch(/Seq Scan|Bitmap/);
@@ -196,7 +234,11 @@ async function explainClaim(): Promise<PlanNode> {
   let plan: PlanNode | undefined;
   await db
     .$transaction(async (tx) => {
-      const [row] = await tx.$queryRawUnsafe<{ 'QUERY PLAN': { Plan: PlanNode }[] }[]>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${CLAIM_SQL}`, 100, 30);
+      const [row] = await tx.$queryRawUnsafe<{ 'QUERY PLAN': { Plan: PlanNode }[] }[]>(
+        `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${CLAIM_SQL}`,
+        100,
+        30,
+      );
       plan = row!['QUERY PLAN'][0]!.Plan;
       throw new Error('rollback');
     })

@@ -14,7 +14,10 @@ let database: TestDatabase;
 let db: PrismaClient;
 
 beforeAll(async () => {
-  database = await createTestDatabase({ prefix: 'outbox', serviceDir: path.resolve(__dirname, '../../../services/accounts') });
+  database = await createTestDatabase({
+    prefix: 'outbox',
+    serviceDir: path.resolve(__dirname, '../../../services/accounts'),
+  });
   db = new PrismaClient({ adapter: createPrismaAdapter(database.connection) });
 });
 afterAll(async () => {
@@ -50,10 +53,12 @@ describe('transactional outbox', () => {
     const committed = probe(1);
     const rolledBack = probe(2);
     await db.$transaction(async (tx) => enqueueOutbox(tx, [committed]));
-    await expect(db.$transaction(async (tx) => {
-      await enqueueOutbox(tx, [rolledBack]);
-      throw new Error('state change failed');
-    })).rejects.toThrow('state change failed');
+    await expect(
+      db.$transaction(async (tx) => {
+        await enqueueOutbox(tx, [rolledBack]);
+        throw new Error('state change failed');
+      }),
+    ).rejects.toThrow('state change failed');
 
     const publisher = recordingPublisher();
     const relay = new OutboxRelay({ db, publisher, logger, pollIntervalMs: 50 });
@@ -77,7 +82,10 @@ describe('transactional outbox', () => {
     expect(row.availableAt.getTime()).toBeGreaterThan(Date.now());
     expect(await relay.relayBatch()).toBe(0);
 
-    await db.outboxMessage.update({ where: { id: envelope.message_id }, data: { availableAt: new Date(Date.now() - 1000) } });
+    await db.outboxMessage.update({
+      where: { id: envelope.message_id },
+      data: { availableAt: new Date(Date.now() - 1000) },
+    });
     const healthy = recordingPublisher();
     await new OutboxRelay({ db, publisher: healthy, logger }).relayBatch();
     expect(healthy.sent.map((e) => e.message_id)).toEqual([envelope.message_id]);
@@ -95,7 +103,13 @@ describe('transactional outbox', () => {
 
   it('wakes on commit through LISTEN/NOTIFY instead of waiting for the poll', async () => {
     const publisher = recordingPublisher();
-    const relay = new OutboxRelay({ db, publisher, logger, pollIntervalMs: 60_000, listenConnection: database.connection });
+    const relay = new OutboxRelay({
+      db,
+      publisher,
+      logger,
+      pollIntervalMs: 60_000,
+      listenConnection: database.connection,
+    });
     await relay.start();
     try {
       const envelope = probe(7);
@@ -113,9 +127,13 @@ describe('transactional outbox', () => {
     const second = probe(9);
     await db.$transaction(async (tx) => enqueueOutbox(tx, [first]));
     let release: () => void = () => undefined;
-    const blocked = new Promise<void>((resolve) => { release = resolve; });
+    const blocked = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     let entered: () => void = () => undefined;
-    const inBatch = new Promise<void>((resolve) => { entered = resolve; });
+    const inBatch = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
     const sent: string[] = [];
     const publisher: EnvelopePublisher = {
       publishEnvelope: async (envelope) => {
@@ -154,18 +172,29 @@ describe('inbox', () => {
   });
 
   it('forgets the id when the work fails, so a redelivery can try again', async () => {
-    await expect(processOnce(db, 'test-consumer', 'm-2', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
-    expect(await processOnce(db, 'test-consumer', 'm-2', () => Promise.resolve(1))).toEqual({ duplicate: false, result: 1 });
+    await expect(processOnce(db, 'test-consumer', 'm-2', () => Promise.reject(new Error('boom')))).rejects.toThrow(
+      'boom',
+    );
+    expect(await processOnce(db, 'test-consumer', 'm-2', () => Promise.resolve(1))).toEqual({
+      duplicate: false,
+      result: 1,
+    });
   });
 
   it('runs the work of many messages in one transaction with the ids not seen before; a failure forgets them all', async () => {
     await processOnce(db, 'batch-consumer', 'b-2', () => Promise.resolve(undefined));
     const seen: string[][] = [];
-    const outcome = await processEachOnce(db, 'batch-consumer', ['b-3', 'b-1', 'b-2', 'b-3'], (_tx, fresh) => Promise.resolve(seen.push([...fresh].sort())));
+    const outcome = await processEachOnce(db, 'batch-consumer', ['b-3', 'b-1', 'b-2', 'b-3'], (_tx, fresh) =>
+      Promise.resolve(seen.push([...fresh].sort())),
+    );
     expect(seen).toEqual([['b-1', 'b-3']]);
     expect([...outcome.fresh].sort()).toEqual(['b-1', 'b-3']);
-    await expect(processEachOnce(db, 'batch-consumer', ['b-4', 'b-5'], () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
-    expect([...(await processEachOnce(db, 'batch-consumer', ['b-5', 'b-4', 'b-1'], () => Promise.resolve(0))).fresh].sort()).toEqual(['b-4', 'b-5']);
+    await expect(
+      processEachOnce(db, 'batch-consumer', ['b-4', 'b-5'], () => Promise.reject(new Error('boom'))),
+    ).rejects.toThrow('boom');
+    expect(
+      [...(await processEachOnce(db, 'batch-consumer', ['b-5', 'b-4', 'b-1'], () => Promise.resolve(0))).fresh].sort(),
+    ).toEqual(['b-4', 'b-5']);
   });
 
   it('batches naming the same ids in opposite orders, at once, never deadlock: each id is fresh for exactly one of them', async () => {

@@ -7,7 +7,10 @@ let database: TestDatabase;
 let sql: PgRawSql;
 
 beforeAll(async () => {
-  database = await createTestDatabase({ prefix: 'pgraw', serviceDir: path.resolve(__dirname, '../../../services/accounts') });
+  database = await createTestDatabase({
+    prefix: 'pgraw',
+    serviceDir: path.resolve(__dirname, '../../../services/accounts'),
+  });
   sql = createPgRawSql(database.connection, { max: 2, onIdleError: () => undefined });
   await sql.$executeRawUnsafe('CREATE TABLE pg_raw_probe (n int PRIMARY KEY)');
 });
@@ -16,7 +19,8 @@ afterAll(async () => {
   await database.drop();
 });
 
-const count = async () => (await sql.$queryRawUnsafe<{ n: number }[]>('SELECT count(*)::int AS n FROM pg_raw_probe'))[0]!.n;
+const count = async () =>
+  (await sql.$queryRawUnsafe<{ n: number }[]>('SELECT count(*)::int AS n FROM pg_raw_probe'))[0]!.n;
 
 describe('createPgRawSql transactions', () => {
   it('commits every statement of a transaction that returns, and hands back its result', async () => {
@@ -29,11 +33,15 @@ describe('createPgRawSql transactions', () => {
   });
 
   it('rolls back every statement of a transaction that throws, and rethrows its error', async () => {
-    await expect(sql.$transaction(async (tx) => {
-      await tx.$executeRawUnsafe('INSERT INTO pg_raw_probe (n) VALUES (3)');
-      throw new Error('changed my mind');
-    })).rejects.toThrow('changed my mind');
-    await expect(sql.$transaction((tx) => tx.$executeRawUnsafe('INSERT INTO pg_raw_probe (n) VALUES (4), (1)'))).rejects.toThrow(/duplicate key/);
+    await expect(
+      sql.$transaction(async (tx) => {
+        await tx.$executeRawUnsafe('INSERT INTO pg_raw_probe (n) VALUES (3)');
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    await expect(
+      sql.$transaction((tx) => tx.$executeRawUnsafe('INSERT INTO pg_raw_probe (n) VALUES (4), (1)')),
+    ).rejects.toThrow(/duplicate key/);
     expect(await count()).toBe(2);
   });
 
@@ -47,12 +55,17 @@ describe('createPgRawSql transactions', () => {
   });
 
   it('does not give a connection that died inside a transaction to the next caller', async () => {
-    await expect(sql.$transaction(async (tx) => {
-      // The server ends this very connection (as a failover or pg_terminate_backend would).
-      await tx.$queryRawUnsafe('SELECT pg_terminate_backend(pg_backend_pid())');
-    })).rejects.toThrow();
+    await expect(
+      sql.$transaction(async (tx) => {
+        // The server ends this very connection (as a failover or pg_terminate_backend would).
+        await tx.$queryRawUnsafe('SELECT pg_terminate_backend(pg_backend_pid())');
+      }),
+    ).rejects.toThrow();
     // Both of the pool's connections answer afterwards: the dead one was discarded, not reused.
-    const answers = await Promise.all([sql.$queryRawUnsafe<{ one: number }[]>('SELECT 1 AS one'), sql.$transaction((tx) => tx.$queryRawUnsafe<{ one: number }[]>('SELECT 1 AS one'))]);
+    const answers = await Promise.all([
+      sql.$queryRawUnsafe<{ one: number }[]>('SELECT 1 AS one'),
+      sql.$transaction((tx) => tx.$queryRawUnsafe<{ one: number }[]>('SELECT 1 AS one')),
+    ]);
     expect(answers).toEqual([[{ one: 1 }], [{ one: 1 }]]);
   });
 });
@@ -65,7 +78,8 @@ describe('createPgRawSql prepared statements', () => {
   it('prepares a statement with parameters once per connection, and plans it once after its first runs', async () => {
     const text = 'SELECT count(*)::int AS n FROM pg_raw_probe WHERE n >= $1';
     const prepared = await sql.$transaction(async (tx) => {
-      for (let run = 0; run < 8; run += 1) expect(await tx.$queryRawUnsafe<{ n: number }[]>(text, 0)).toEqual([{ n: 2 }]);
+      for (let run = 0; run < 8; run += 1)
+        expect(await tx.$queryRawUnsafe<{ n: number }[]>(text, 0)).toEqual([{ n: 2 }]);
       return preparedOnThisConnection(tx);
     });
     const mine = prepared.find((row) => row.statement === text);
@@ -76,7 +90,9 @@ describe('createPgRawSql prepared statements', () => {
   });
 
   it('runs a text without parameters as before: unprepared, and a script of several statements still runs', async () => {
-    await sql.$executeRawUnsafe('CREATE TABLE pg_raw_script (n int); INSERT INTO pg_raw_script VALUES (1); DROP TABLE pg_raw_script');
+    await sql.$executeRawUnsafe(
+      'CREATE TABLE pg_raw_script (n int); INSERT INTO pg_raw_script VALUES (1); DROP TABLE pg_raw_script',
+    );
     const prepared = await sql.$transaction(async (tx) => {
       await tx.$queryRawUnsafe('SELECT 41 + 1 AS answer');
       return preparedOnThisConnection(tx);
@@ -87,7 +103,8 @@ describe('createPgRawSql prepared statements', () => {
   it('stops preparing new texts past its bound, so texts built with values inside cannot grow every connection without end', async () => {
     const { prepared, answers } = await sql.$transaction(async (tx) => {
       const seen: number[] = [];
-      for (let k = 0; k < 520; k += 1) seen.push((await tx.$queryRawUnsafe<{ k: number }[]>(`SELECT ${k}::int + $1::int AS k`, 0))[0]!.k);
+      for (let k = 0; k < 520; k += 1)
+        seen.push((await tx.$queryRawUnsafe<{ k: number }[]>(`SELECT ${k}::int + $1::int AS k`, 0))[0]!.k);
       return { prepared: await preparedOnThisConnection(tx), answers: seen };
     });
     expect(answers).toEqual(Array.from({ length: 520 }, (_, k) => k));
@@ -100,7 +117,8 @@ describe('createPgRawSql connection lifetime', () => {
   it('replaces a connection after its lifetime, so the plans it kept are made again', async () => {
     const short = createPgRawSql(database.connection, { max: 1, onIdleError: () => undefined, maxLifetimeSeconds: 1 });
     try {
-      const backend = async () => (await short.$queryRawUnsafe<{ pid: number }[]>('SELECT pg_backend_pid() AS pid WHERE $1::int = 1', 1))[0]!.pid;
+      const backend = async () =>
+        (await short.$queryRawUnsafe<{ pid: number }[]>('SELECT pg_backend_pid() AS pid WHERE $1::int = 1', 1))[0]!.pid;
       const first = await backend();
       expect(await backend()).toBe(first);
       // Well past the lifetime, so a late timer on a busy machine still has fired.

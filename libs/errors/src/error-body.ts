@@ -19,7 +19,9 @@ const GENERIC_MESSAGE = 'Something went wrong on our side. Quote the request id 
  * unavailable.ts); their message may hold secrets, so it is never shown.
  */
 export function toErrorBody(error: unknown, requestId: string): { status: number; body: ErrorBody } {
-  const appError = isAppError(error) ? error : unavailableError(error) ?? new AppError('internal_error', GENERIC_MESSAGE, { cause: error });
+  const appError = isAppError(error)
+    ? error
+    : (unavailableError(error) ?? new AppError('internal_error', GENERIC_MESSAGE, { cause: error }));
   const message = appError.status >= 500 && appError.code === 'internal_error' ? GENERIC_MESSAGE : appError.message;
   const body: ErrorBody = { error: { code: appError.code, message, request_id: requestId } };
   if (appError.details && appError.details.length > 0) body.error.details = appError.details;
@@ -35,7 +37,12 @@ export function fromErrorBody(value: unknown): AppError | undefined {
   if (!isErrorCode(code) || typeof message !== 'string') return undefined;
   if (!Array.isArray(details)) return new AppError(code, message);
   // Headers do not travel in the body: a 429 or 503 carries its wait as a detail to rebuild Retry-After.
-  const wait = (details as ErrorDetail[]).find((detail) => typeof detail.retry_after_seconds === 'number')?.retry_after_seconds;
+  const wait = (details as ErrorDetail[]).find(
+    (detail) => typeof detail.retry_after_seconds === 'number',
+  )?.retry_after_seconds;
   const waits = (code === 'rate_limited' || code === 'service_unavailable') && typeof wait === 'number';
-  return new AppError(code, message, { details: details as ErrorDetail[], ...(waits ? { retryable: true, headers: { 'Retry-After': String(wait) } } : {}) });
+  return new AppError(code, message, {
+    details: details as ErrorDetail[],
+    ...(waits ? { retryable: true, headers: { 'Retry-After': String(wait) } } : {}),
+  });
 }

@@ -7,13 +7,28 @@ import { AppError } from './app-error.ts';
  */
 const SQLSTATE_UNAVAILABLE = /^(08[0-9A-Z]{3}|53300|57P0[123])$/;
 /** Node's socket errors, on connect or mid-statement. */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 /** What Prisma's driver adapter calls the same (`meta.driverAdapterError.cause.kind`). */
 const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'TooManyConnections', 'SocketTimeout']);
 /** node-postgres's own errors for a connection lost or never given, which carry no code. */
 const PG_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect)/;
 
-type Inspectable = { code?: unknown; kind?: unknown; originalCode?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: { cause?: unknown } } };
+type Inspectable = {
+  code?: unknown;
+  kind?: unknown;
+  originalCode?: unknown;
+  message?: unknown;
+  cause?: unknown;
+  meta?: { driverAdapterError?: { cause?: unknown } };
+};
 
 /** The error, its causes, and the cause Prisma's driver adapter keeps in `meta` (bounded: causes can loop). */
 function* chain(error: unknown): Generator<Inspectable> {
@@ -29,9 +44,11 @@ function* chain(error: unknown): Generator<Inspectable> {
 
 function isUnavailable(item: Inspectable): boolean {
   const codes = [item.code, item.originalCode].filter((code): code is string => typeof code === 'string');
-  return codes.some((code) => SQLSTATE_UNAVAILABLE.test(code) || SOCKET_CODES.has(code))
-    || (typeof item.kind === 'string' && ADAPTER_KINDS.has(item.kind))
-    || (typeof item.message === 'string' && PG_MESSAGES.test(item.message));
+  return (
+    codes.some((code) => SQLSTATE_UNAVAILABLE.test(code) || SOCKET_CODES.has(code)) ||
+    (typeof item.kind === 'string' && ADAPTER_KINDS.has(item.kind)) ||
+    (typeof item.message === 'string' && PG_MESSAGES.test(item.message))
+  );
 }
 
 /**
@@ -42,7 +59,11 @@ function isUnavailable(item: Inspectable): boolean {
 export function unavailableError(error: unknown): AppError | undefined {
   for (const item of chain(error)) {
     if (isUnavailable(item)) {
-      return new AppError('service_unavailable', 'A database or service this request needs is not accepting connections right now; retry shortly.', { retryable: true, cause: error });
+      return new AppError(
+        'service_unavailable',
+        'A database or service this request needs is not accepting connections right now; retry shortly.',
+        { retryable: true, cause: error },
+      );
     }
   }
   return undefined;

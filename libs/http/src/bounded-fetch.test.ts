@@ -29,7 +29,8 @@ describe('boundedFetch', () => {
       timers.add(timer);
       res.once('close', () => clearInterval(timer));
     },
-    '/redirect-metadata': (_req, res) => res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end(),
+    '/redirect-metadata': (_req, res) =>
+      res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end(),
     '/missing': (_req, res) => res.writeHead(404).end('no'),
   };
 
@@ -66,11 +67,17 @@ describe('boundedFetch', () => {
   it('refuses an announced Content-Length over the limit before reading the body', async () => {
     // The body never comes: had the fetcher waited for it, the deadline would have answered (another
     // reason), so too_large says it refused on the header.
-    await expect(boundedFetch(`${base}/announced-huge`, { policy: dev, deadlineMs: 20_000, maxBytes: 1024 * 1024 })).rejects.toMatchObject({ reason: 'too_large' });
+    await expect(
+      boundedFetch(`${base}/announced-huge`, { policy: dev, deadlineMs: 20_000, maxBytes: 1024 * 1024 }),
+    ).rejects.toMatchObject({ reason: 'too_large' });
   });
 
   it('cuts a body without Content-Length at the byte cap while streaming', async () => {
-    const response = await boundedFetch(`${base}/chunked-big`, { policy: dev, deadlineMs: 10_000, maxBytes: 256 * 1024 });
+    const response = await boundedFetch(`${base}/chunked-big`, {
+      policy: dev,
+      deadlineMs: 10_000,
+      maxBytes: 256 * 1024,
+    });
     expect(response.contentLength).toBeUndefined();
     await expect(readBounded(response.body)).rejects.toMatchObject({ reason: 'too_large' });
   });
@@ -83,16 +90,26 @@ describe('boundedFetch', () => {
   it('follows up to 5 redirects, each checked, and refuses a sixth', async () => {
     const response = await boundedFetch(`${base}/hops/5`, { policy: dev, deadlineMs: 5000, maxBytes: 10 });
     expect((await readBounded(response.body)).toString()).toBe('ok');
-    await expect(boundedFetch(`${base}/hops/6`, { policy: dev, deadlineMs: 5000, maxBytes: 10 })).rejects.toMatchObject({ reason: 'too_many_redirects' });
+    await expect(boundedFetch(`${base}/hops/6`, { policy: dev, deadlineMs: 5000, maxBytes: 10 })).rejects.toMatchObject(
+      { reason: 'too_many_redirects' },
+    );
   });
 
   it('refuses a redirect to the metadata address, even when private URLs are allowed', async () => {
-    await expect(boundedFetch(`${base}/redirect-metadata`, { policy: dev, deadlineMs: 5000, maxBytes: 10 })).rejects.toMatchObject({ reason: 'blocked' });
+    await expect(
+      boundedFetch(`${base}/redirect-metadata`, { policy: dev, deadlineMs: 5000, maxBytes: 10 }),
+    ).rejects.toMatchObject({ reason: 'blocked' });
   });
 
   it('refuses loopback in strict mode, other schemes, and non-2xx answers', async () => {
-    await expect(boundedFetch(`${base}/small`, { policy: { allowPrivate: false }, deadlineMs: 5000, maxBytes: 10 })).rejects.toMatchObject({ reason: 'blocked' });
-    await expect(boundedFetch('file:///etc/passwd', { policy: dev, deadlineMs: 5000, maxBytes: 10 })).rejects.toMatchObject({ reason: 'scheme' });
-    await expect(boundedFetch(`${base}/missing`, { policy: dev, deadlineMs: 5000, maxBytes: 10 })).rejects.toMatchObject({ reason: 'status', status: 404 });
+    await expect(
+      boundedFetch(`${base}/small`, { policy: { allowPrivate: false }, deadlineMs: 5000, maxBytes: 10 }),
+    ).rejects.toMatchObject({ reason: 'blocked' });
+    await expect(
+      boundedFetch('file:///etc/passwd', { policy: dev, deadlineMs: 5000, maxBytes: 10 }),
+    ).rejects.toMatchObject({ reason: 'scheme' });
+    await expect(
+      boundedFetch(`${base}/missing`, { policy: dev, deadlineMs: 5000, maxBytes: 10 }),
+    ).rejects.toMatchObject({ reason: 'status', status: 404 });
   });
 });

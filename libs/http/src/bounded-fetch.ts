@@ -9,7 +9,16 @@ import { checkUrl, safeAgents, type SsrfPolicy } from './ssrf-guard.ts';
  * body byte is read) or from the byte count while streaming; `deadline` bounds the whole exchange,
  * body included, so a server that drips one byte every few seconds cannot hold a caller for long.
  */
-export type FetchFailureReason = 'invalid' | 'scheme' | 'unresolvable' | 'blocked' | 'too_many_redirects' | 'status' | 'too_large' | 'deadline' | 'network';
+export type FetchFailureReason =
+  | 'invalid'
+  | 'scheme'
+  | 'unresolvable'
+  | 'blocked'
+  | 'too_many_redirects'
+  | 'status'
+  | 'too_large'
+  | 'deadline'
+  | 'network';
 
 export class FetchLimitError extends Error {
   override name = 'FetchLimitError';
@@ -69,7 +78,8 @@ class ByteCap extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.seen += chunk.length;
-    if (this.seen > this.maxBytes) return callback(new FetchLimitError('too_large', `the body is larger than ${this.maxBytes} bytes`));
+    if (this.seen > this.maxBytes)
+      return callback(new FetchLimitError('too_large', `the body is larger than ${this.maxBytes} bytes`));
     callback(null, chunk);
   }
 }
@@ -79,7 +89,12 @@ class ByteCap extends Transform {
  * it (the agent checks that literal again before connecting), never to a fresh resolution of the name,
  * while the Host header and TLS (SNI and the certificate's name) keep the URL's host.
  */
-function requestOnce(url: URL, address: string, options: BoundedFetchOptions, signal: AbortSignal): Promise<IncomingMessage> {
+function requestOnce(
+  url: URL,
+  address: string,
+  options: BoundedFetchOptions,
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
   const agents = agentsFor(options.policy);
   const secure = url.protocol === 'https:';
   const transport = secure ? https : http;
@@ -106,8 +121,12 @@ function requestOnce(url: URL, address: string, options: BoundedFetchOptions, si
 const failureOf = (error: unknown, timedOut: boolean, deadlineMs: number): FetchLimitError => {
   if (timedOut) return new FetchLimitError('deadline', `no complete answer within ${deadlineMs} ms`);
   if (error instanceof FetchLimitError) return error;
-  if ((error as { code?: string } | null)?.code === 'ERR_SSRF_BLOCKED') return new FetchLimitError('blocked', (error as Error).message);
-  return new FetchLimitError('network', `the server could not be reached (${(error as { code?: string } | null)?.code ?? (error as Error | null)?.message ?? 'network error'})`);
+  if ((error as { code?: string } | null)?.code === 'ERR_SSRF_BLOCKED')
+    return new FetchLimitError('blocked', (error as Error).message);
+  return new FetchLimitError(
+    'network',
+    `the server could not be reached (${(error as { code?: string } | null)?.code ?? (error as Error | null)?.message ?? 'network error'})`,
+  );
 };
 
 /**
@@ -145,7 +164,10 @@ export async function boundedFetch(rawUrl: string, options: BoundedFetchOptions)
       const contentLength = Number.isSafeInteger(announced) && announced >= 0 ? announced : undefined;
       if (contentLength !== undefined && contentLength > options.maxBytes) {
         response.destroy();
-        throw new FetchLimitError('too_large', `the server announced ${contentLength} bytes, more than the limit of ${options.maxBytes}`);
+        throw new FetchLimitError(
+          'too_large',
+          `the server announced ${contentLength} bytes, more than the limit of ${options.maxBytes}`,
+        );
       }
       const body = new ByteCap(options.maxBytes);
       const done = () => clearTimeout(timer);

@@ -61,22 +61,36 @@ export class HostResolver {
 
   /** The host's addresses, IPv4 first; fails with a HostResolveError when it has none or no answer comes in time. */
   async resolve(hostname: string): Promise<ResolvedAddress[]> {
-    const host = hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+    const host = hostname
+      .replace(/^\[|\]$/g, '')
+      .toLowerCase()
+      .replace(/\.$/, '');
     const family = isIP(host);
     if (family !== 0) return [{ address: host, family: family as 4 | 6 }];
     if (isLocalhost(host)) return LOOPBACK.map((entry) => ({ ...entry }));
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new HostResolveError('ETIMEOUT', host, `the host ${host} did not resolve within ${this.timeoutMs} ms`)), this.timeoutMs);
+      timer = setTimeout(
+        () =>
+          reject(
+            new HostResolveError('ETIMEOUT', host, `the host ${host} did not resolve within ${this.timeoutMs} ms`),
+          ),
+        this.timeoutMs,
+      );
     });
     try {
-      const [v4, v6] = await Promise.race([Promise.allSettled([this.resolver.resolve4(host), this.resolver.resolve6(host)]), deadline]);
+      const [v4, v6] = await Promise.race([
+        Promise.allSettled([this.resolver.resolve4(host), this.resolver.resolve6(host)]),
+        deadline,
+      ]);
       const addresses: ResolvedAddress[] = [
         ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 as const })) : []),
         ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 as const })) : []),
       ];
       if (addresses.length > 0) return addresses;
-      const timedOut = [v4, v6].some((result) => result.status === 'rejected' && (result.reason as { code?: string }).code === 'ETIMEOUT');
+      const timedOut = [v4, v6].some(
+        (result) => result.status === 'rejected' && (result.reason as { code?: string }).code === 'ETIMEOUT',
+      );
       throw new HostResolveError(timedOut ? 'ETIMEOUT' : 'ENOTFOUND', host, `the host ${host} does not resolve`);
     } finally {
       clearTimeout(timer);
@@ -98,4 +112,8 @@ export function configureHostResolver(settings: HostResolverSettings): HostResol
 export const processHostResolver = (): HostResolver => processResolver;
 
 /** DNS_SERVERS's comma-separated list as the resolver takes it. */
-export const parseDnsServers = (list: string): string[] => list.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+export const parseDnsServers = (list: string): string[] =>
+  list
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');

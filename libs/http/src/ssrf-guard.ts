@@ -41,7 +41,8 @@ export function isBlockedAddress(address: string, policy: SsrfPolicy): boolean {
   } catch {
     return true;
   }
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   if (ALWAYS_DENIED.some(([range, bits]) => range.kind() === parsed.kind() && parsed.match(range, bits))) return true;
   const range = parsed.range();
   if (PRIVATE_RANGES.has(range)) return !policy.allowPrivate;
@@ -53,7 +54,9 @@ export function isBlockedAddress(address: string, policy: SsrfPolicy): boolean {
  * `addresses`: what the host resolved to, every one of them vetted; connect to one of these (not to a
  * new resolution of the name), so the address checked is the address used.
  */
-export type UrlCheck = { ok: true; url: URL; addresses: string[] } | { ok: false; reason: 'invalid' | 'scheme' | 'unresolvable' | 'blocked'; message: string };
+export type UrlCheck =
+  | { ok: true; url: URL; addresses: string[] }
+  | { ok: false; reason: 'invalid' | 'scheme' | 'unresolvable' | 'blocked'; message: string };
 
 /**
  * Pre-flight check before accepting a URL (a 400 now beats a failure later). It does not replace the
@@ -66,18 +69,28 @@ export async function checkUrl(raw: string, policy: SsrfPolicy): Promise<UrlChec
   } catch {
     return { ok: false, reason: 'invalid', message: `${raw} is not a valid URL` };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: 'scheme', message: `${raw} must use http or https` };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { ok: false, reason: 'scheme', message: `${raw} must use http or https` };
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];
   try {
     addresses = (await resolverOf(policy).resolve(host)).map((entry) => entry.address);
   } catch (error) {
     const late = (error as { code?: string }).code === 'ETIMEOUT';
-    return { ok: false, reason: 'unresolvable', message: `the host ${host} does not resolve${late ? ' (no answer in time)' : ''}` };
+    return {
+      ok: false,
+      reason: 'unresolvable',
+      message: `the host ${host} does not resolve${late ? ' (no answer in time)' : ''}`,
+    };
   }
-  if (addresses.length === 0) return { ok: false, reason: 'unresolvable', message: `the host ${host} does not resolve` };
+  if (addresses.length === 0)
+    return { ok: false, reason: 'unresolvable', message: `the host ${host} does not resolve` };
   if (addresses.some((address) => isBlockedAddress(address, policy))) {
-    return { ok: false, reason: 'blocked', message: `${raw} points to a private, loopback, link-local or metadata address` };
+    return {
+      ok: false,
+      reason: 'blocked',
+      message: `${raw} points to a private, loopback, link-local or metadata address`,
+    };
   }
   return { ok: true, url, addresses };
 }
@@ -91,29 +104,52 @@ export class BlockedAddressError extends Error {
 function guardedLookup(policy: SsrfPolicy): LookupFunction {
   return (hostname, options, callback) => {
     const lookupOptions = options as LookupOptions;
-    resolverOf(policy).resolve(hostname).then(
-      (resolved) => {
-        const family = lookupOptions.family === 4 || lookupOptions.family === 'IPv4' ? 4 : lookupOptions.family === 6 || lookupOptions.family === 'IPv6' ? 6 : 0;
-        const list: LookupAddress[] = resolved.filter((entry) => family === 0 || entry.family === family);
-        const refused = list.find((entry) => isBlockedAddress(entry.address, policy));
-        if (refused !== undefined) return (callback as (e: Error) => void)(new BlockedAddressError(`Connecting to ${hostname} (${refused.address}) is not allowed.`));
-        if (list.length === 0) return (callback as (e: Error) => void)(Object.assign(new Error(`the host ${hostname} has no IPv${family} address`), { code: 'ENOTFOUND' }));
-        if (lookupOptions.all === true) return (callback as (e: null, a: LookupAddress[]) => void)(null, list);
-        const [first] = list;
-        return (callback as (e: null, a: string, f: number) => void)(null, first!.address, first!.family);
-      },
-      (error: unknown) => (callback as (e: Error) => void)(error as Error),
-    );
+    resolverOf(policy)
+      .resolve(hostname)
+      .then(
+        (resolved) => {
+          const family =
+            lookupOptions.family === 4 || lookupOptions.family === 'IPv4'
+              ? 4
+              : lookupOptions.family === 6 || lookupOptions.family === 'IPv6'
+                ? 6
+                : 0;
+          const list: LookupAddress[] = resolved.filter((entry) => family === 0 || entry.family === family);
+          const refused = list.find((entry) => isBlockedAddress(entry.address, policy));
+          if (refused !== undefined)
+            return (callback as (e: Error) => void)(
+              new BlockedAddressError(`Connecting to ${hostname} (${refused.address}) is not allowed.`),
+            );
+          if (list.length === 0)
+            return (callback as (e: Error) => void)(
+              Object.assign(new Error(`the host ${hostname} has no IPv${family} address`), { code: 'ENOTFOUND' }),
+            );
+          if (lookupOptions.all === true) return (callback as (e: null, a: LookupAddress[]) => void)(null, list);
+          const [first] = list;
+          return (callback as (e: null, a: string, f: number) => void)(null, first!.address, first!.family);
+        },
+        (error: unknown) => (callback as (e: Error) => void)(error as Error),
+      );
   };
 }
 
-function guard<A extends http.Agent>(AgentClass: new (options: http.AgentOptions) => A, policy: SsrfPolicy, options: http.AgentOptions): A {
+function guard<A extends http.Agent>(
+  AgentClass: new (options: http.AgentOptions) => A,
+  policy: SsrfPolicy,
+  options: http.AgentOptions,
+): A {
   const agent = new AgentClass({ ...options, lookup: guardedLookup(policy) } as http.AgentOptions);
-  const createConnection = (agent as unknown as { createConnection: (o: { host?: string }, cb?: unknown) => unknown }).createConnection.bind(agent);
+  const createConnection = (
+    agent as unknown as { createConnection: (o: { host?: string }, cb?: unknown) => unknown }
+  ).createConnection.bind(agent);
   // Node skips the lookup for IP literals, so those are checked here, before any socket opens.
-  (agent as unknown as { createConnection: unknown }).createConnection = (connectOptions: { host?: string }, callback?: unknown) => {
+  (agent as unknown as { createConnection: unknown }).createConnection = (
+    connectOptions: { host?: string },
+    callback?: unknown,
+  ) => {
     const host = (connectOptions.host ?? '').replace(/^\[|\]$/g, '');
-    if (isIP(host) !== 0 && isBlockedAddress(host, policy)) throw new BlockedAddressError(`Connecting to ${host} is not allowed.`);
+    if (isIP(host) !== 0 && isBlockedAddress(host, policy))
+      throw new BlockedAddressError(`Connecting to ${host} is not allowed.`);
     return createConnection(connectOptions, callback);
   };
   return agent;

@@ -17,11 +17,16 @@ export function createLogger(options: LoggerOptions): Logger {
       timestamp: pino.stdTimeFunctions.isoTime,
       // Every object logged passes through key-based redaction at any depth (redact.ts); error
       // objects under any key are reduced there too, so pino's own err serializer sees plain data.
-      formatters: { level: (label) => ({ level: label }), log: (object) => redactValue(object) as Record<string, unknown> },
+      formatters: {
+        level: (label) => ({ level: label }),
+        log: (object) => redactValue(object) as Record<string, unknown>,
+      },
       mixin() {
         const context = currentContext();
         if (!context) return {};
-        return context.orgId ? { request_id: context.requestId, org_id: context.orgId } : { request_id: context.requestId };
+        return context.orgId
+          ? { request_id: context.requestId, org_id: context.orgId }
+          : { request_id: context.requestId };
       },
     },
     options.destination,

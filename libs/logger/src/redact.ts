@@ -14,7 +14,8 @@ const SECRET_SUFFIX = /(^|[_-])(authorization|cookie|password|passwd|secret|toke
 const SECRET_NAME = /^(key|x-api-key|api[_-]?key|private[_-]?key|code[_-]?verifier|vault[_-]?keys?|set-cookie)$/i;
 const SECRET_CAMEL = /(Token|Secret|Password|ApiKey|PrivateKey|Signature)$/;
 /** Query parameters networks use for secrets (Graph API takes access_token in the URL; OAuth codes). */
-const SECRET_QUERY = /([?&](?:access_token|input_token|fb_exchange_token|client_secret|refresh_token|code|code_verifier|token)=)[^&#\s"]*/gi;
+const SECRET_QUERY =
+  /([?&](?:access_token|input_token|fb_exchange_token|client_secret|refresh_token|code|code_verifier|token)=)[^&#\s"]*/gi;
 
 export function isSecretKey(key: string): boolean {
   return SECRET_SUFFIX.test(key) || SECRET_NAME.test(key) || SECRET_CAMEL.test(key);
@@ -46,13 +47,19 @@ function describeError(error: Error, seen: WeakSet<object>, depth: number): Reco
       message: scrubString(error.message),
       code: error.code,
       method: error.config?.method?.toUpperCase(),
-      url: error.config?.url === undefined ? undefined : scrubString(`${error.config.baseURL ?? ''}${error.config.url}`),
+      url:
+        error.config?.url === undefined ? undefined : scrubString(`${error.config.baseURL ?? ''}${error.config.url}`),
       status: error.response?.status,
       response: redactValue(error.response?.data, seen, depth + 1),
     };
   }
-  const described: Record<string, unknown> = { type: error.name, message: scrubString(error.message), stack: error.stack };
-  for (const [key, value] of Object.entries(error)) described[key] = isSecretKey(key) ? REDACTED : redactValue(value, seen, depth + 1);
+  const described: Record<string, unknown> = {
+    type: error.name,
+    message: scrubString(error.message),
+    stack: error.stack,
+  };
+  for (const [key, value] of Object.entries(error))
+    described[key] = isSecretKey(key) ? REDACTED : redactValue(value, seen, depth + 1);
   if (error.cause !== undefined) described.cause = redactValue(error.cause, seen, depth + 1);
   return described;
 }
@@ -67,8 +74,11 @@ export function redactValue(value: unknown, seen: WeakSet<object> = new WeakSet(
   if (Buffer.isBuffer(value)) return `[${value.length} bytes]`;
   if (value instanceof Date) return value;
   if (Array.isArray(value)) return value.slice(0, MAX_ARRAY).map((item) => redactValue(item, seen, depth + 1));
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return redactValue((value as { toJSON: () => unknown }).toJSON(), seen, depth + 1);
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function')
+    return redactValue((value as { toJSON: () => unknown }).toJSON(), seen, depth + 1);
   const out: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value)) out[key] = isSecretKey(key) && child !== null && child !== undefined ? REDACTED : redactValue(child, seen, depth + 1);
+  for (const [key, child] of Object.entries(value))
+    out[key] =
+      isSecretKey(key) && child !== null && child !== undefined ? REDACTED : redactValue(child, seen, depth + 1);
   return out;
 }

@@ -36,11 +36,50 @@ const MB = 1024 * 1024;
  * figure unverified, the documented figure is used and the doc names it.
  */
 export const NETWORK_LIMITS: Record<MediaNetwork, Limits> = {
-  instagram: { imageTypes: ['image/jpeg'], videoTypes: ['video/mp4', 'video/quicktime'], jpegRenditionFixes: true, imageBytes: 8 * MB, videoBytes: 300 * MB, imageAspect: [0.8, 1.91], videoSeconds: [3, 900] },
-  facebook: { imageTypes: ['image/jpeg', 'image/png', 'image/gif'], videoTypes: ['video/mp4', 'video/quicktime'], jpegRenditionFixes: false, imageBytes: 4 * MB },
-  x: { imageTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'], videoTypes: ['video/mp4', 'video/quicktime'], jpegRenditionFixes: false, imageBytes: 5 * MB, gifBytes: 15 * MB, videoBytes: 512 * MB, videoAspect: [1 / 3, 3], videoSeconds: [0.5, 140] },
-  linkedin: { imageTypes: ['image/jpeg', 'image/png', 'image/gif'], videoTypes: ['video/mp4'], jpegRenditionFixes: false, imageBytes: 36 * MB, videoBytes: 500 * MB, imageMaxPixels: 36_152_320, videoAspect: [1 / 2.4, 2.4], videoSeconds: [3, 1800] },
-  tiktok: { imageTypes: ['image/jpeg', 'image/webp'], videoTypes: ['video/mp4', 'video/quicktime'], jpegRenditionFixes: true, imageBytes: 20 * MB, videoBytes: 4096 * MB, videoSide: [360, 4096], videoSeconds: [1, 600] },
+  instagram: {
+    imageTypes: ['image/jpeg'],
+    videoTypes: ['video/mp4', 'video/quicktime'],
+    jpegRenditionFixes: true,
+    imageBytes: 8 * MB,
+    videoBytes: 300 * MB,
+    imageAspect: [0.8, 1.91],
+    videoSeconds: [3, 900],
+  },
+  facebook: {
+    imageTypes: ['image/jpeg', 'image/png', 'image/gif'],
+    videoTypes: ['video/mp4', 'video/quicktime'],
+    jpegRenditionFixes: false,
+    imageBytes: 4 * MB,
+  },
+  x: {
+    imageTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'],
+    videoTypes: ['video/mp4', 'video/quicktime'],
+    jpegRenditionFixes: false,
+    imageBytes: 5 * MB,
+    gifBytes: 15 * MB,
+    videoBytes: 512 * MB,
+    videoAspect: [1 / 3, 3],
+    videoSeconds: [0.5, 140],
+  },
+  linkedin: {
+    imageTypes: ['image/jpeg', 'image/png', 'image/gif'],
+    videoTypes: ['video/mp4'],
+    jpegRenditionFixes: false,
+    imageBytes: 36 * MB,
+    videoBytes: 500 * MB,
+    imageMaxPixels: 36_152_320,
+    videoAspect: [1 / 2.4, 2.4],
+    videoSeconds: [3, 1800],
+  },
+  tiktok: {
+    imageTypes: ['image/jpeg', 'image/webp'],
+    videoTypes: ['video/mp4', 'video/quicktime'],
+    jpegRenditionFixes: true,
+    imageBytes: 20 * MB,
+    videoBytes: 4096 * MB,
+    videoSide: [360, 4096],
+    videoSeconds: [1, 600],
+  },
 };
 
 const ok: NetworkCompatibility = { ok: true, rule: null, message: null };
@@ -52,35 +91,69 @@ function check(limits: Limits, facts: Omit<MediaFacts, 'sha256'>, renditionBytes
   const { width, height, durationMs } = facts;
   const aspect = width !== null && height !== null && height > 0 ? width / height : null;
   if (facts.kind === 'image') {
-    const useRendition = !limits.imageTypes.includes(facts.contentType) && limits.jpegRenditionFixes && needsJpegRendition(facts.contentType) && renditionBytes !== null;
-    if (!limits.imageTypes.includes(facts.contentType) && !useRendition) return broken('format', `${facts.contentType} is not accepted (takes ${limits.imageTypes.join(', ')})`);
+    const useRendition =
+      !limits.imageTypes.includes(facts.contentType) &&
+      limits.jpegRenditionFixes &&
+      needsJpegRendition(facts.contentType) &&
+      renditionBytes !== null;
+    if (!limits.imageTypes.includes(facts.contentType) && !useRendition)
+      return broken('format', `${facts.contentType} is not accepted (takes ${limits.imageTypes.join(', ')})`);
     const bytes = useRendition ? renditionBytes! : facts.sizeBytes;
     const max = facts.contentType === 'image/gif' ? (limits.gifBytes ?? limits.imageBytes) : limits.imageBytes;
-    if (bytes > max) return broken('size', `${mb(bytes)} is over the ${mb(max)} limit for ${facts.contentType === 'image/gif' ? 'GIFs' : 'images'}`);
-    if (limits.imageMaxPixels !== undefined && width !== null && height !== null && width * height > limits.imageMaxPixels) {
+    if (bytes > max)
+      return broken(
+        'size',
+        `${mb(bytes)} is over the ${mb(max)} limit for ${facts.contentType === 'image/gif' ? 'GIFs' : 'images'}`,
+      );
+    if (
+      limits.imageMaxPixels !== undefined &&
+      width !== null &&
+      height !== null &&
+      width * height > limits.imageMaxPixels
+    ) {
       return broken('dimensions', `${width}x${height} is over ${limits.imageMaxPixels} pixels`);
     }
-    if (limits.imageAspect !== undefined && aspect !== null && (aspect < limits.imageAspect[0] - 0.005 || aspect > limits.imageAspect[1] + 0.005)) {
-      return broken('aspect_ratio', `aspect ratio ${aspect.toFixed(2)} is outside ${limits.imageAspect[0]}-${limits.imageAspect[1]}`);
+    if (
+      limits.imageAspect !== undefined &&
+      aspect !== null &&
+      (aspect < limits.imageAspect[0] - 0.005 || aspect > limits.imageAspect[1] + 0.005)
+    ) {
+      return broken(
+        'aspect_ratio',
+        `aspect ratio ${aspect.toFixed(2)} is outside ${limits.imageAspect[0]}-${limits.imageAspect[1]}`,
+      );
     }
     return ok;
   }
-  if (!limits.videoTypes.includes(facts.contentType)) return broken('format', `${facts.contentType} is not accepted (takes ${limits.videoTypes.join(', ')})`);
-  if (limits.videoBytes !== undefined && facts.sizeBytes > limits.videoBytes) return broken('size', `${mb(facts.sizeBytes)} is over the ${mb(limits.videoBytes)} limit for videos`);
+  if (!limits.videoTypes.includes(facts.contentType))
+    return broken('format', `${facts.contentType} is not accepted (takes ${limits.videoTypes.join(', ')})`);
+  if (limits.videoBytes !== undefined && facts.sizeBytes > limits.videoBytes)
+    return broken('size', `${mb(facts.sizeBytes)} is over the ${mb(limits.videoBytes)} limit for videos`);
   if (limits.videoSide !== undefined && width !== null && height !== null) {
     const [min, max] = limits.videoSide;
-    if (Math.min(width, height) < min || Math.max(width, height) > max) return broken('dimensions', `${width}x${height} is outside ${min}-${max} px per side`);
+    if (Math.min(width, height) < min || Math.max(width, height) > max)
+      return broken('dimensions', `${width}x${height} is outside ${min}-${max} px per side`);
   }
-  if (limits.videoAspect !== undefined && aspect !== null && (aspect < limits.videoAspect[0] - 0.005 || aspect > limits.videoAspect[1] + 0.005)) {
-    return broken('aspect_ratio', `aspect ratio ${aspect.toFixed(2)} is outside ${limits.videoAspect[0].toFixed(2)}-${limits.videoAspect[1].toFixed(2)}`);
+  if (
+    limits.videoAspect !== undefined &&
+    aspect !== null &&
+    (aspect < limits.videoAspect[0] - 0.005 || aspect > limits.videoAspect[1] + 0.005)
+  ) {
+    return broken(
+      'aspect_ratio',
+      `aspect ratio ${aspect.toFixed(2)} is outside ${limits.videoAspect[0].toFixed(2)}-${limits.videoAspect[1].toFixed(2)}`,
+    );
   }
   if (limits.videoSeconds !== undefined && durationMs !== null) {
     const [min, max] = limits.videoSeconds;
-    if (durationMs < min * 1000 || durationMs > max * 1000) return broken('duration', `${(durationMs / 1000).toFixed(1)} s is outside ${min}-${max} s`);
+    if (durationMs < min * 1000 || durationMs > max * 1000)
+      return broken('duration', `${(durationMs / 1000).toFixed(1)} s is outside ${min}-${max} s`);
   }
   return ok;
 }
 
 export function compatibilityOf(facts: Omit<MediaFacts, 'sha256'>, renditionBytes: number | null): Compatibility {
-  return Object.fromEntries(NETWORKS.map((network) => [network, check(NETWORK_LIMITS[network], facts, renditionBytes)])) as Compatibility;
+  return Object.fromEntries(
+    NETWORKS.map((network) => [network, check(NETWORK_LIMITS[network], facts, renditionBytes)]),
+  ) as Compatibility;
 }

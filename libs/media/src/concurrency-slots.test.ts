@@ -1,12 +1,22 @@
 import { ConcurrencySlots } from './concurrency-slots.ts';
 
-const slots = (total: number, perKey: number) => new ConcurrencySlots({ total, perKey, retryAfterSeconds: 5, work: 'uploads', keyName: 'The organization', rule: 'test' });
+const slots = (total: number, perKey: number) =>
+  new ConcurrencySlots({
+    total,
+    perKey,
+    retryAfterSeconds: 5,
+    work: 'uploads',
+    keyName: 'The organization',
+    rule: 'test',
+  });
 
 describe('ConcurrencySlots', () => {
   it('refuses past the per-key bound with 429 and Retry-After, and past the total', () => {
     const limit = slots(3, 2);
     const a = [limit.acquire('a'), limit.acquire('a')];
-    expect(() => limit.acquire('a')).toThrow(expect.objectContaining({ code: 'rate_limited', status: 429, headers: { 'Retry-After': '5' } }));
+    expect(() => limit.acquire('a')).toThrow(
+      expect.objectContaining({ code: 'rate_limited', status: 429, headers: { 'Retry-After': '5' } }),
+    );
     limit.acquire('b');
     expect(() => limit.acquire('c')).toThrow(expect.objectContaining({ code: 'rate_limited' }));
     a[0]!();
@@ -33,10 +43,12 @@ describe('ConcurrencySlots', () => {
 
   it('refuses a waiter whose wait is over, and gives the slot back when the work fails', async () => {
     const limit = slots(1, 1);
-    await expect(limit.run('a', async () => {
-      await expect(limit.acquireWithin('b', 0)).rejects.toMatchObject({ code: 'rate_limited' });
-      throw new Error('work failed');
-    })).rejects.toThrow('work failed');
+    await expect(
+      limit.run('a', async () => {
+        await expect(limit.acquireWithin('b', 0)).rejects.toMatchObject({ code: 'rate_limited' });
+        throw new Error('work failed');
+      }),
+    ).rejects.toThrow('work failed');
     expect(() => limit.acquire('b')).not.toThrow();
   });
 });

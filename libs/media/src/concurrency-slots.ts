@@ -69,8 +69,10 @@ export class ConcurrencySlots {
 
   private refusalFor(key: string): AppError | undefined {
     const held = this.byKey.get(key) ?? 0;
-    if (held >= this.limits.perKey) return this.refusal(`${this.limits.keyName} already has ${held} ${this.limits.work} running`);
-    if (this.running >= this.limits.total) return this.refusal(`The service is running as many ${this.limits.work} as it takes`);
+    if (held >= this.limits.perKey)
+      return this.refusal(`${this.limits.keyName} already has ${held} ${this.limits.work} running`);
+    if (this.running >= this.limits.total)
+      return this.refusal(`The service is running as many ${this.limits.work} as it takes`);
     return undefined;
   }
 
@@ -91,7 +93,7 @@ export class ConcurrencySlots {
 
   /** Hands freed slots to the waiters first in line that may take them. */
   private serveWaiting(): void {
-    for (let index = 0; index < this.waiting.length; ) {
+    for (let index = 0; index < this.waiting.length;) {
       const waiter = this.waiting[index]!;
       if (this.refusalFor(waiter.key) !== undefined) {
         index += 1;
@@ -118,4 +120,11 @@ export class ConcurrencySlots {
  * limit, and one organization takes at most `perKey` of it.
  */
 export const ingestSlots = (total: number, perOrg: number) =>
-  new ConcurrencySlots({ total, perKey: perOrg, retryAfterSeconds: 5, work: 'media uploads, imports or verifications', keyName: 'The organization', rule: 'media_ingest_concurrency' });
+  new ConcurrencySlots({
+    total,
+    perKey: perOrg,
+    retryAfterSeconds: 5,
+    work: 'media uploads, imports or verifications',
+    keyName: 'The organization',
+    rule: 'media_ingest_concurrency',
+  });

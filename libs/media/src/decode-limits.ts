@@ -18,7 +18,12 @@ const STREAMED_PNG_BYTES_PER_PIXEL = 2;
 const WEBP_BYTES_PER_PIXEL = 12;
 
 /** What the limits read of an image's header (sharp's metadata, or another header reader's answer). */
-export type ImageHeader = Partial<Pick<Metadata, 'width' | 'height' | 'pageHeight' | 'pages' | 'format' | 'bitsPerSample' | 'isProgressive' | 'channels'>>;
+export type ImageHeader = Partial<
+  Pick<
+    Metadata,
+    'width' | 'height' | 'pageHeight' | 'pages' | 'format' | 'bitsPerSample' | 'isProgressive' | 'channels'
+  >
+>;
 
 const framePixels = (meta: ImageHeader) => (meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0);
 
@@ -31,7 +36,9 @@ export function renditionBytes(meta: ImageHeader): number {
   if (meta.format === 'webp') return pixels * WEBP_BYTES_PER_PIXEL;
   if (meta.format === 'png') {
     const bytesPerSample = (meta.bitsPerSample ?? 8) > 8 ? 2 : 1;
-    return pixels * (meta.isProgressive === true ? (meta.channels ?? 4) * bytesPerSample + 1 : STREAMED_PNG_BYTES_PER_PIXEL);
+    return (
+      pixels * (meta.isProgressive === true ? (meta.channels ?? 4) * bytesPerSample + 1 : STREAMED_PNG_BYTES_PER_PIXEL)
+    );
   }
   return 0;
 }
@@ -53,8 +60,15 @@ export function assertPixelsWithin(meta: ImageHeader, limits: DecodeLimits): voi
   if (pixels <= limit) return;
   const frames = Math.max(1, meta.pages ?? 1);
   const size = `${meta.width} x ${meta.pageHeight ?? meta.height} pixels${frames > 1 ? ` x ${frames} frames` : ''}`;
-  const why = limit < limits.maxInputPixels ? ` for ${meta.format === 'webp' ? 'WebP' : 'interlaced PNG'} images, which are decoded whole,` : '';
-  throw new AppError('payload_too_large', `The image is ${size} (${megapixels(pixels)}); the limit${why} is ${megapixels(limit)}.`, {
-    details: [{ path: '/body', message: `${pixels} pixels, more than ${limit}`, rule: 'max_pixels', limit }],
-  });
+  const why =
+    limit < limits.maxInputPixels
+      ? ` for ${meta.format === 'webp' ? 'WebP' : 'interlaced PNG'} images, which are decoded whole,`
+      : '';
+  throw new AppError(
+    'payload_too_large',
+    `The image is ${size} (${megapixels(pixels)}); the limit${why} is ${megapixels(limit)}.`,
+    {
+      details: [{ path: '/body', message: `${pixels} pixels, more than ${limit}`, rule: 'max_pixels', limit }],
+    },
+  );
 }

@@ -14,14 +14,19 @@ function gate() {
   return { task, started, finish };
 }
 
-const pool = (options: Partial<DecodePool['options']> = {}) => new DecodePool({ concurrency: 2, memoryBytes: 100, maxQueue: 2, timeoutMs: 60_000, ...options });
+const pool = (options: Partial<DecodePool['options']> = {}) =>
+  new DecodePool({ concurrency: 2, memoryBytes: 100, maxQueue: 2, timeoutMs: 60_000, ...options });
 
 describe('DecodePool', () => {
   it('runs at most `concurrency` tasks; the others wait and start in arrival order', async () => {
     const decodes = pool();
     const [a, b, c] = [gate(), gate(), gate()];
     const order: string[] = [];
-    const runs = [decodes.run(0, a.task), decodes.run(0, b.task), decodes.run(0, async () => (order.push('c'), c.task()))];
+    const runs = [
+      decodes.run(0, a.task),
+      decodes.run(0, b.task),
+      decodes.run(0, async () => (order.push('c'), c.task())),
+    ];
     await Promise.all([a.started, b.started]);
     expect(decodes.stats).toEqual({ running: 2, waiting: 1, bytesInUse: 0 });
     b.finish();
@@ -54,7 +59,12 @@ describe('DecodePool', () => {
     const runs = [decodes.run(0, running.task), decodes.run(0, queued.task)];
     await running.started;
     let ran = false;
-    await expect(decodes.run(0, async () => void (ran = true))).rejects.toMatchObject({ code: 'service_unavailable', status: 503, retryable: true, headers: { 'Retry-After': '5' } });
+    await expect(decodes.run(0, async () => void (ran = true))).rejects.toMatchObject({
+      code: 'service_unavailable',
+      status: 503,
+      retryable: true,
+      headers: { 'Retry-After': '5' },
+    });
     expect(ran).toBe(false);
     running.finish();
     queued.finish();
@@ -66,10 +76,16 @@ describe('DecodePool', () => {
     let stop!: () => void;
     let markAborted!: () => void;
     const aborted = new Promise<void>((resolve) => (markAborted = resolve));
-    const slow = decodes.run(10, (signal) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => {
-      stop = () => reject(signal.reason);
-      markAborted();
-    })));
+    const slow = decodes.run(
+      10,
+      (signal) =>
+        new Promise((_resolve, reject) =>
+          signal.addEventListener('abort', () => {
+            stop = () => reject(signal.reason);
+            markAborted();
+          }),
+        ),
+    );
     const failure = slow.catch((error: unknown) => error);
     const next = gate();
     const after = decodes.run(0, next.task);

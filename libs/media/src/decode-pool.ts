@@ -37,14 +37,25 @@ export class DecodePool {
   }
 
   async run<T>(bytes: number, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    if (bytes > this.options.memoryBytes) throw new RangeError(`a decode of ${bytes} bytes cannot fit the pool's ${this.options.memoryBytes} bytes`);
+    if (bytes > this.options.memoryBytes)
+      throw new RangeError(`a decode of ${bytes} bytes cannot fit the pool's ${this.options.memoryBytes} bytes`);
     if (this.waiting.length > 0 || !this.fits(bytes)) {
       if (this.waiting.length >= this.options.maxQueue) {
-        throw new AppError('service_unavailable', `Every media decoder of this server is busy; retry in ${BUSY_RETRY_AFTER_S} seconds.`, {
-          retryable: true,
-          headers: { 'Retry-After': String(BUSY_RETRY_AFTER_S) },
-          details: [{ message: 'every decoder busy and the queue full', rule: 'decoders_busy', retry_after_seconds: BUSY_RETRY_AFTER_S }],
-        });
+        throw new AppError(
+          'service_unavailable',
+          `Every media decoder of this server is busy; retry in ${BUSY_RETRY_AFTER_S} seconds.`,
+          {
+            retryable: true,
+            headers: { 'Retry-After': String(BUSY_RETRY_AFTER_S) },
+            details: [
+              {
+                message: 'every decoder busy and the queue full',
+                rule: 'decoders_busy',
+                retry_after_seconds: BUSY_RETRY_AFTER_S,
+              },
+            ],
+          },
+        );
       }
       await new Promise<void>((start) => this.waiting.push({ bytes, start }));
     } else {

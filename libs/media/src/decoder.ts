@@ -10,7 +10,14 @@ export interface MediaDecoder {
   pool: DecodePool;
 }
 
-type DecoderSettings = Pick<MediaConfig, 'MEDIA_MAX_INPUT_PIXELS' | 'MEDIA_DECODE_CONCURRENCY' | 'MEDIA_DECODE_MEMORY_BYTES' | 'MEDIA_DECODE_QUEUE' | 'MEDIA_DECODE_TIMEOUT_MS'>;
+type DecoderSettings = Pick<
+  MediaConfig,
+  | 'MEDIA_MAX_INPUT_PIXELS'
+  | 'MEDIA_DECODE_CONCURRENCY'
+  | 'MEDIA_DECODE_MEMORY_BYTES'
+  | 'MEDIA_DECODE_QUEUE'
+  | 'MEDIA_DECODE_TIMEOUT_MS'
+>;
 
 /**
  * libvips settings are process-wide: one thread per image (the pool bounds how many images run, on

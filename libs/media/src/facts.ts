@@ -10,10 +10,18 @@ export interface MediaFacts {
 }
 
 /** Types the library takes, as sniffed by `file-type`. */
-export const SUPPORTED_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'video/mp4', 'video/quicktime'] as const;
+export const SUPPORTED_TYPES = [
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+  'video/mp4',
+  'video/quicktime',
+] as const;
 export type SupportedType = (typeof SUPPORTED_TYPES)[number];
 
-export const isSupportedType = (value: string): value is SupportedType => (SUPPORTED_TYPES as readonly string[]).includes(value);
+export const isSupportedType = (value: string): value is SupportedType =>
+  (SUPPORTED_TYPES as readonly string[]).includes(value);
 export const kindOf = (type: SupportedType): 'image' | 'video' => (type.startsWith('video/') ? 'video' : 'image');
 
 /** PNG and WebP get a JPEG rendition at ingest: Instagram takes JPEG only (docs/networks.md §1.4). */

@@ -17,7 +17,9 @@ export interface UrlFetchOptions {
 const ALLOWED_DECLARED = /^(image\/|video\/|application\/octet-stream|binary\/octet-stream)/i;
 
 const invalidUrl = (url: string, reason: string, rule: string) =>
-  new AppError('validation_error', `The media URL ${url} cannot be used: ${reason}.`, { details: [{ path: '/body/url', message: reason, rule, url }] });
+  new AppError('validation_error', `The media URL ${url} cannot be used: ${reason}.`, {
+    details: [{ path: '/body/url', message: reason, rule, url }],
+  });
 
 function fetchFailure(url: string, error: FetchLimitError, maxBytes: number): AppError {
   switch (error.reason) {
@@ -46,9 +48,13 @@ async function open(url: string, options: UrlFetchOptions, deps: AnalyseDeps) {
     const declared = String(response.headers['content-type'] ?? '');
     if (declared !== '' && !ALLOWED_DECLARED.test(declared)) {
       response.body.destroy();
-      throw new AppError('unsupported_media_type', `The media URL ${url} serves ${declared.split(';')[0]}, which is not an image or a video.`, {
-        details: [{ path: '/body/url', message: `serves ${declared.split(';')[0]}`, rule: 'content_type', url }],
-      });
+      throw new AppError(
+        'unsupported_media_type',
+        `The media URL ${url} serves ${declared.split(';')[0]}, which is not an image or a video.`,
+        {
+          details: [{ path: '/body/url', message: `serves ${declared.split(';')[0]}`, rule: 'content_type', url }],
+        },
+      );
     }
     return { response, maxBytes };
   } catch (error) {
@@ -61,7 +67,12 @@ async function open(url: string, options: UrlFetchOptions, deps: AnalyseDeps) {
  * Streams the body through `consume` with the server's Content-Length, which is held against the
  * sniffed type's limit once the first bytes are in; limit failures met mid-body get the same answers.
  */
-async function consumeBody<T>(url: string, options: UrlFetchOptions, deps: AnalyseDeps, consume: (body: Readable, contentLength: number | undefined) => Promise<T>): Promise<T> {
+async function consumeBody<T>(
+  url: string,
+  options: UrlFetchOptions,
+  deps: AnalyseDeps,
+  consume: (body: Readable, contentLength: number | undefined) => Promise<T>,
+): Promise<T> {
   const { response, maxBytes } = await open(url, options, deps);
   try {
     return await consume(response.body, response.contentLength);
@@ -74,7 +85,12 @@ async function consumeBody<T>(url: string, options: UrlFetchOptions, deps: Analy
 }
 
 /** Downloads a URL into the library (SSRF-guarded, bounded), like an upload. */
-export const importUrl = (deps: IngestDeps, url: string, options: UrlFetchOptions, ingestOptions: Omit<IngestOptions, 'declaredBytes'> = {}): Promise<StoredMedia> =>
+export const importUrl = (
+  deps: IngestDeps,
+  url: string,
+  options: UrlFetchOptions,
+  ingestOptions: Omit<IngestOptions, 'declaredBytes'> = {},
+): Promise<StoredMedia> =>
   consumeBody(url, options, deps, (body, declaredBytes) => ingest(deps, body, { ...ingestOptions, declaredBytes }));
 
 /** Checks a URL reading only its headers and first bytes (verify.ts), storing nothing. */

@@ -5,7 +5,14 @@ import { AppError } from '@svc/errors';
 import { fromBuffer } from 'file-type';
 import { compatibilityOf, type Compatibility } from './compatibility.ts';
 import type { MediaDecoder } from './decoder.ts';
-import { isSupportedType, kindOf, needsJpegRendition, SUPPORTED_TYPES, type MediaFacts, type SupportedType } from './facts.ts';
+import {
+  isSupportedType,
+  kindOf,
+  needsJpegRendition,
+  SUPPORTED_TYPES,
+  type MediaFacts,
+  type SupportedType,
+} from './facts.ts';
 import { probe, ProbeError, renderJpeg } from './probe.ts';
 import { spool, SpoolTooLarge, type Spooled } from './spool.ts';
 import type { MediaStorage } from './storage.ts';
@@ -56,7 +63,9 @@ export function limitFor(type: SupportedType, limits: MediaLimits): number {
 
 /** 413 naming the limit that applies to the file. */
 export const tooLarge = (limit: number, what = 'media files') =>
-  new AppError('payload_too_large', `The file is larger than the ${mb(limit)} limit for ${what}.`, { details: [{ path: '/body', message: `larger than ${limit} bytes`, rule: 'max_bytes', limit }] });
+  new AppError('payload_too_large', `The file is larger than the ${mb(limit)} limit for ${what}.`, {
+    details: [{ path: '/body', message: `larger than ${limit} bytes`, rule: 'max_bytes', limit }],
+  });
 
 const largestLimit = (limits: MediaLimits) => Math.max(limits.maxImageBytes, limits.maxGifBytes, limits.maxVideoBytes);
 const describe = (type: SupportedType) => (type === 'image/gif' ? 'GIFs' : `${kindOf(type)}s`);
@@ -68,7 +77,10 @@ export const SNIFF_BYTES = 4100;
 export async function sniffType(head: Buffer): Promise<SupportedType> {
   const sniffed = await fromBuffer(head);
   if (sniffed === undefined || !isSupportedType(sniffed.mime)) {
-    throw new AppError('unsupported_media_type', `The file is ${sniffed === undefined ? 'of an unknown type' : sniffed.mime} by its content; the library takes ${SUPPORTED_TYPES.join(', ')}.`);
+    throw new AppError(
+      'unsupported_media_type',
+      `The file is ${sniffed === undefined ? 'of an unknown type' : sniffed.mime} by its content; the library takes ${SUPPORTED_TYPES.join(', ')}.`,
+    );
   }
   return sniffed.mime;
 }
@@ -77,7 +89,11 @@ export async function sniffType(head: Buffer): Promise<SupportedType> {
  * Refuses an announced length (Content-Length) past the limit before any byte is read: the limit of
  * `type` when it is known, otherwise the largest limit.
  */
-export function refuseDeclaredLength(declaredBytes: number | undefined, limits: MediaLimits, type?: SupportedType): void {
+export function refuseDeclaredLength(
+  declaredBytes: number | undefined,
+  limits: MediaLimits,
+  type?: SupportedType,
+): void {
   if (declaredBytes === undefined) return;
   const limit = type === undefined ? largestLimit(limits) : limitFor(type, limits);
   if (declaredBytes > limit) throw tooLarge(limit, type === undefined ? 'media files' : describe(type));
@@ -102,7 +118,11 @@ interface SpooledMedia extends Spooled {
  * found (a PNG stops at the image limit, not at the video one), and an announced length past that
  * limit is refused before the rest is read.
  */
-async function spoolOrRefuse(source: Readable, deps: AnalyseDeps, declaredBytes: number | undefined): Promise<SpooledMedia> {
+async function spoolOrRefuse(
+  source: Readable,
+  deps: AnalyseDeps,
+  declaredBytes: number | undefined,
+): Promise<SpooledMedia> {
   refuseDeclaredLength(declaredBytes, deps.limits);
   let contentType: SupportedType | undefined;
   try {
@@ -116,18 +136,25 @@ async function spoolOrRefuse(source: Readable, deps: AnalyseDeps, declaredBytes:
     });
     return { ...spooled, contentType: contentType! };
   } catch (error) {
-    if (error instanceof SpoolTooLarge) throw tooLarge(error.limit, contentType === undefined ? 'media files' : describe(contentType));
+    if (error instanceof SpoolTooLarge)
+      throw tooLarge(error.limit, contentType === undefined ? 'media files' : describe(contentType));
     throw error;
   }
 }
 
-async function measure(spooled: SpooledMedia, deps: AnalyseDeps): Promise<{ facts: MediaFacts; renditionBytes: number | null }> {
+async function measure(
+  spooled: SpooledMedia,
+  deps: AnalyseDeps,
+): Promise<{ facts: MediaFacts; renditionBytes: number | null }> {
   const { contentType } = spooled;
   let dimensions;
   try {
     dimensions = await probe(spooled.path, contentType, deps.decoder);
   } catch (error) {
-    if (error instanceof ProbeError) throw new AppError('validation_error', `The ${contentType} file is damaged: ${error.message}.`, { details: [{ path: '/body', message: error.message, rule: 'decodable' }] });
+    if (error instanceof ProbeError)
+      throw new AppError('validation_error', `The ${contentType} file is damaged: ${error.message}.`, {
+        details: [{ path: '/body', message: error.message, rule: 'decodable' }],
+      });
     throw error;
   }
   let renditionBytes: number | null = null;
@@ -135,7 +162,13 @@ async function measure(spooled: SpooledMedia, deps: AnalyseDeps): Promise<{ fact
     await renderJpeg(spooled.path, `${spooled.path}.jpg`, deps.decoder);
     renditionBytes = (await stat(`${spooled.path}.jpg`)).size;
   }
-  const facts: MediaFacts = { contentType, kind: kindOf(contentType), sizeBytes: spooled.sizeBytes, sha256: spooled.sha256, ...dimensions };
+  const facts: MediaFacts = {
+    contentType,
+    kind: kindOf(contentType),
+    sizeBytes: spooled.sizeBytes,
+    sha256: spooled.sha256,
+    ...dimensions,
+  };
   return { facts, renditionBytes };
 }
 

@@ -26,15 +26,24 @@ const FFPROBE_ANALYZE_US = 5_000_000;
 const FFPROBE_MAX_ALLOC = 64 * 1024 * 1024;
 
 const tookTooLong = (what: string, timeoutMs: number) =>
-  new AppError('validation_error', `The ${what} took longer than ${Math.round(timeoutMs / 100) / 10} s to read; it is refused.`, {
-    details: [{ path: '/body', message: `not read within ${timeoutMs} ms`, rule: 'decode_timeout', limit: timeoutMs }],
-  });
+  new AppError(
+    'validation_error',
+    `The ${what} took longer than ${Math.round(timeoutMs / 100) / 10} s to read; it is refused.`,
+    {
+      details: [
+        { path: '/body', message: `not read within ${timeoutMs} ms`, rule: 'decode_timeout', limit: timeoutMs },
+      ],
+    },
+  );
 
 /** libvips failing to write the rendition: the spool's disk, not the file, is at fault. */
 const WRITE_FAILURE = /unable to (open for )?write|write error/i;
 
 /** Options of every sharp() that reads pixels: libvips' own pixel limit behind the header check, and one pass from top to bottom. */
-const decodeOptions = (decoder: MediaDecoder): SharpOptions => ({ limitInputPixels: decoder.limits.maxInputPixels, sequentialRead: true });
+const decodeOptions = (decoder: MediaDecoder): SharpOptions => ({
+  limitInputPixels: decoder.limits.maxInputPixels,
+  sequentialRead: true,
+});
 
 /**
  * The header only: no pixel is decoded. libvips' pixel limit is off for this read alone, so a
@@ -58,17 +67,41 @@ export async function probeImage(path: string, decoder: MediaDecoder = defaultDe
 }
 
 interface FfprobeOutput {
-  streams?: { codec_type?: string; width?: number; height?: number; duration?: string; tags?: { rotate?: string }; side_data_list?: { rotation?: number }[] }[];
+  streams?: {
+    codec_type?: string;
+    width?: number;
+    height?: number;
+    duration?: string;
+    tags?: { rotate?: string };
+    side_data_list?: { rotation?: number }[];
+  }[];
   format?: { duration?: string };
 }
 
 function runFfprobe(path: string, signal: AbortSignal): Promise<string> {
-  const args = ['-v', 'error', '-max_alloc', String(FFPROBE_MAX_ALLOC), '-probesize', String(FFPROBE_PROBE_BYTES), '-analyzeduration', String(FFPROBE_ANALYZE_US), '-print_format', 'json', '-show_format', '-show_streams', path];
+  const args = [
+    '-v',
+    'error',
+    '-max_alloc',
+    String(FFPROBE_MAX_ALLOC),
+    '-probesize',
+    String(FFPROBE_PROBE_BYTES),
+    '-analyzeduration',
+    String(FFPROBE_ANALYZE_US),
+    '-print_format',
+    'json',
+    '-show_format',
+    '-show_streams',
+    path,
+  ];
   return new Promise((resolve, reject) => {
     execFile('ffprobe', args, { signal, killSignal: 'SIGKILL', maxBuffer: 4 * 1024 * 1024 }, (error, stdout) => {
       if (error === null) return resolve(stdout);
       if (signal.aborted) return reject(signal.reason);
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return reject(new Error('ffprobe is not installed: install the Debian package ffmpeg (apt-get install -y ffmpeg).'));
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        return reject(
+          new Error('ffprobe is not installed: install the Debian package ffmpeg (apt-get install -y ffmpeg).'),
+        );
       reject(new ProbeError('the video could not be read (ffprobe found no valid container)'));
     });
   });
@@ -91,14 +124,24 @@ export async function probeVideo(path: string, decoder: MediaDecoder = defaultDe
   }
   const video = output.streams?.find((stream) => stream.codec_type === 'video');
   if (video === undefined) throw new ProbeError('the file holds no video stream');
-  const rotation = Math.abs(Number(video.tags?.rotate ?? video.side_data_list?.find((data) => data.rotation !== undefined)?.rotation ?? 0)) % 180;
+  const rotation =
+    Math.abs(
+      Number(video.tags?.rotate ?? video.side_data_list?.find((data) => data.rotation !== undefined)?.rotation ?? 0),
+    ) % 180;
   const seconds = Number(output.format?.duration ?? video.duration);
   const [width, height] = rotation === 90 ? [video.height, video.width] : [video.width, video.height];
-  return { width: width ?? null, height: height ?? null, durationMs: Number.isFinite(seconds) ? Math.round(seconds * 1000) : null };
+  return {
+    width: width ?? null,
+    height: height ?? null,
+    durationMs: Number.isFinite(seconds) ? Math.round(seconds * 1000) : null,
+  };
 }
 
-export const probe = (path: string, type: SupportedType, decoder: MediaDecoder = defaultDecoder()): Promise<Dimensions> =>
-  type.startsWith('video/') ? probeVideo(path, decoder) : probeImage(path, decoder);
+export const probe = (
+  path: string,
+  type: SupportedType,
+  decoder: MediaDecoder = defaultDecoder(),
+): Promise<Dimensions> => (type.startsWith('video/') ? probeVideo(path, decoder) : probeImage(path, decoder));
 
 /**
  * Writes a JPEG of an image's first frame (transparency flattened on white), for networks that take
@@ -106,13 +149,22 @@ export const probe = (path: string, type: SupportedType, decoder: MediaDecoder =
  * pool's deadline. Huffman tables are not optimised: optimising holds every DCT coefficient of the
  * image in memory (about 6 bytes a pixel) for a file some 5-10% smaller.
  */
-export async function renderJpeg(source: string, target: string, decoder: MediaDecoder = defaultDecoder()): Promise<void> {
+export async function renderJpeg(
+  source: string,
+  target: string,
+  decoder: MediaDecoder = defaultDecoder(),
+): Promise<void> {
   const seconds = Math.max(1, Math.ceil(decoder.pool.options.timeoutMs / 1000));
   try {
     const meta = await decoder.pool.run(0, () => header(source));
     assertPixelsWithin(meta, decoder.limits);
     await decoder.pool.run(renditionBytes(meta), () =>
-      sharp(source, decodeOptions(decoder)).timeout({ seconds }).flatten({ background: '#ffffff' }).jpeg({ quality: 90, mozjpeg: false, optimiseCoding: false }).toFile(target));
+      sharp(source, decodeOptions(decoder))
+        .timeout({ seconds })
+        .flatten({ background: '#ffffff' })
+        .jpeg({ quality: 90, mozjpeg: false, optimiseCoding: false })
+        .toFile(target),
+    );
   } catch (error) {
     if (isAppError(error) || WRITE_FAILURE.test((error as Error).message)) throw error;
     if (/timeout/i.test((error as Error).message)) throw tookTooLong('image', seconds * 1000);

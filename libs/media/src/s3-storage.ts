@@ -1,6 +1,13 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, paginateListObjectsV2, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  paginateListObjectsV2,
+  S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { assertSafeKey, SAFE_KEY, type MediaStorage } from './storage.ts';
 
@@ -33,7 +40,12 @@ export function createS3Storage(options: S3StorageOptions): MediaStorage {
     kind: 's3',
     async putFile(key, path, contentType) {
       assertSafeKey(key);
-      await new Upload({ client, params: { Bucket, Key: key, Body: createReadStream(path), ContentType: contentType }, partSize: 5 * 1024 * 1024, queueSize: 4 }).done();
+      await new Upload({
+        client,
+        params: { Bucket, Key: key, Body: createReadStream(path), ContentType: contentType },
+        partSize: 5 * 1024 * 1024,
+        queueSize: 4,
+      }).done();
     },
     async stat(key) {
       assertSafeKey(key);
@@ -47,7 +59,13 @@ export function createS3Storage(options: S3StorageOptions): MediaStorage {
     },
     async read(key, range) {
       assertSafeKey(key);
-      const answer = await client.send(new GetObjectCommand({ Bucket, Key: key, ...(range === undefined ? {} : { Range: `bytes=${range.start}-${range.end}` }) }));
+      const answer = await client.send(
+        new GetObjectCommand({
+          Bucket,
+          Key: key,
+          ...(range === undefined ? {} : { Range: `bytes=${range.start}-${range.end}` }),
+        }),
+      );
       return answer.Body as Readable;
     },
     async delete(key) {
@@ -58,7 +76,8 @@ export function createS3Storage(options: S3StorageOptions): MediaStorage {
       // Keys start with `med_`: the prefix keeps any other object of a shared bucket out of the listing.
       for await (const page of paginateListObjectsV2({ client, pageSize: 1000 }, { Bucket, Prefix: 'med_' })) {
         for (const object of page.Contents ?? []) {
-          if (object.Key !== undefined && SAFE_KEY.test(object.Key)) yield { key: object.Key, modifiedAt: object.LastModified ?? new Date(0) };
+          if (object.Key !== undefined && SAFE_KEY.test(object.Key))
+            yield { key: object.Key, modifiedAt: object.LastModified ?? new Date(0) };
         }
       }
     },

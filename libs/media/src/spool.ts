@@ -40,12 +40,15 @@ class Measure extends Transform {
   private release(callback: TransformCallback): void {
     const head = Buffer.concat(this.head);
     this.head = [];
-    this.options.capFor(head).then((cap) => {
-      this.cap = cap;
-      if (this.bytes > cap) return callback(new SpoolTooLarge(cap));
-      this.hash.update(head);
-      callback(null, head);
-    }, (error: unknown) => callback(error as Error));
+    this.options.capFor(head).then(
+      (cap) => {
+        this.cap = cap;
+        if (this.bytes > cap) return callback(new SpoolTooLarge(cap));
+        this.hash.update(head);
+        callback(null, head);
+      },
+      (error: unknown) => callback(error as Error),
+    );
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {

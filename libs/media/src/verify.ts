@@ -25,13 +25,20 @@ export interface Verification {
 }
 
 const damaged = (type: SupportedType, reason: string) =>
-  new AppError('validation_error', `The ${type} file is damaged: ${reason}.`, { details: [{ path: '/body', message: reason, rule: 'decodable' }] });
+  new AppError('validation_error', `The ${type} file is damaged: ${reason}.`, {
+    details: [{ path: '/body', message: reason, rule: 'decodable' }],
+  });
 
 /**
  * Pulls chunks until `enough` says so, the head is full, or the body ends. `enough` is asked each
  * time the head has doubled, so a 4 MiB head is not copied chunk by chunk.
  */
-async function readHead(body: AsyncIterator<Buffer>, max: number, enough: (head: Buffer) => boolean, start: Buffer[] = []): Promise<{ head: Buffer; ended: boolean }> {
+async function readHead(
+  body: AsyncIterator<Buffer>,
+  max: number,
+  enough: (head: Buffer) => boolean,
+  start: Buffer[] = [],
+): Promise<{ head: Buffer; ended: boolean }> {
   const chunks = [...start];
   let length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
   let askAt = length;
@@ -61,7 +68,9 @@ async function countRest(body: AsyncIterator<Buffer>, already: number, limit: nu
 const imageDimensions = (head: Buffer): Dimensions | null => {
   try {
     const size = imageSize(head);
-    return size.width !== undefined && size.height !== undefined ? { width: size.width, height: size.height, durationMs: null } : null;
+    return size.width !== undefined && size.height !== undefined
+      ? { width: size.width, height: size.height, durationMs: null }
+      : null;
   } catch {
     return null;
   }
@@ -90,7 +99,11 @@ async function videoDimensions(deps: AnalyseDeps, head: Buffer, type: SupportedT
  * they are null and the compatibility rules needing them are not applied; a PNG/WebP's JPEG
  * rendition is taken to be no larger than the file.
  */
-export async function verifyStream(deps: VerifyDeps, body: Readable, contentLength: number | undefined): Promise<Verification> {
+export async function verifyStream(
+  deps: VerifyDeps,
+  body: Readable,
+  contentLength: number | undefined,
+): Promise<Verification> {
   refuseDeclaredLength(contentLength, deps.limits);
   const iterator = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const sniffed = await readHead(iterator, SNIFF_BYTES, () => false);
@@ -100,15 +113,33 @@ export async function verifyStream(deps: VerifyDeps, body: Readable, contentLeng
   const kind = kindOf(contentType);
   const { head, ended } = sniffed.ended
     ? sniffed
-    : await readHead(iterator, Math.min(deps.headBytes, limit + 1), kind === 'image' ? (bytes) => imageDimensions(bytes) !== null : () => false, [sniffed.head]);
+    : await readHead(
+        iterator,
+        Math.min(deps.headBytes, limit + 1),
+        kind === 'image' ? (bytes) => imageDimensions(bytes) !== null : () => false,
+        [sniffed.head],
+      );
   if (head.length > limit) throw tooLarge(limit);
   const sizeBytes = ended ? head.length : (contentLength ?? (await countRest(iterator, head.length, limit)));
   const dimensions = kind === 'image' ? imageDimensions(head) : await videoDimensions(deps, head, contentType);
-  if (dimensions === null && ended) throw damaged(contentType, kind === 'image' ? 'its header holds no dimensions' : 'no valid container');
+  if (dimensions === null && ended)
+    throw damaged(contentType, kind === 'image' ? 'its header holds no dimensions' : 'no valid container');
   // An import of this image would be refused from its header (the pixel limit): say so now.
   if (kind === 'image' && dimensions !== null) {
-    assertPixelsWithin({ width: dimensions.width ?? 0, height: dimensions.height ?? 0, format: contentType.slice('image/'.length) as ImageHeader['format'] }, (deps.decoder ?? defaultDecoder()).limits);
+    assertPixelsWithin(
+      {
+        width: dimensions.width ?? 0,
+        height: dimensions.height ?? 0,
+        format: contentType.slice('image/'.length) as ImageHeader['format'],
+      },
+      (deps.decoder ?? defaultDecoder()).limits,
+    );
   }
-  const facts: VerifiedFacts = { contentType, kind, sizeBytes, ...(dimensions ?? { width: null, height: null, durationMs: null }) };
+  const facts: VerifiedFacts = {
+    contentType,
+    kind,
+    sizeBytes,
+    ...(dimensions ?? { width: null, height: null, durationMs: null }),
+  };
   return { facts, compatibility: compatibilityOf(facts, needsJpegRendition(contentType) ? sizeBytes : null) };
 }

@@ -55,7 +55,11 @@ describe('media ingest limits: the sniffed type bounds what is read', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'media-limits-'));
     // The production limits: 512 MB is within the video limit, so only the PNG's own limit refuses it.
-    deps = { storage: createLocalStorage(path.join(dir, 'store')), tmpDir: path.join(dir, 'tmp'), limits: { maxImageBytes: 20 * MB, maxGifBytes: 15 * MB, maxVideoBytes: 512 * MB } };
+    deps = {
+      storage: createLocalStorage(path.join(dir, 'store')),
+      tmpDir: path.join(dir, 'tmp'),
+      limits: { maxImageBytes: 20 * MB, maxGifBytes: 15 * MB, maxVideoBytes: 512 * MB },
+    };
     pngHead = (await image('png', 4000, 3000)).subarray(0, 8192);
     const large = (name: string, total: number) => (_req: unknown, res: ServerResponse) => {
       written.set(name, new Promise((resolve) => serveLarge(res, pngHead, total, resolve)));
@@ -69,7 +73,11 @@ describe('media ingest limits: the sniffed type bounds what is read', () => {
   });
 
   it('refuses a 512 MB PNG import on its Content-Length once the first bytes say PNG, reading almost nothing', async () => {
-    await expect(importUrl(deps, `${server.base}/huge.png`, dev)).rejects.toMatchObject({ code: 'payload_too_large', status: 413, message: expect.stringContaining('20 MB limit for images') });
+    await expect(importUrl(deps, `${server.base}/huge.png`, dev)).rejects.toMatchObject({
+      code: 'payload_too_large',
+      status: 413,
+      message: expect.stringContaining('20 MB limit for images'),
+    });
     // The socket is closed after the head: what the server got out is bounded by the socket buffers, not the file.
     expect(await written.get('huge')).toBeLessThan(8 * MB);
     expect(await readdir(deps.tmpDir)).toEqual([]);
@@ -78,20 +86,37 @@ describe('media ingest limits: the sniffed type bounds what is read', () => {
   it('stops an upload of a PNG without a length at the image limit, not the video limit', async () => {
     const small = { ...deps, limits: { ...deps.limits, maxImageBytes: 1 * MB, maxVideoBytes: 64 * MB } };
     const upload = pngStream(pngHead, 64 * MB);
-    await expect(ingest(small, upload.stream)).rejects.toMatchObject({ code: 'payload_too_large', message: expect.stringContaining('1 MB limit for images') });
+    await expect(ingest(small, upload.stream)).rejects.toMatchObject({
+      code: 'payload_too_large',
+      message: expect.stringContaining('1 MB limit for images'),
+    });
     expect(upload.pulled()).toBeLessThanOrEqual(1 * MB + 2 * CHUNK);
     expect(await readdir(deps.tmpDir)).toEqual([]);
   });
 
   it('refuses an upload whose announced length is past the sniffed type limit before reading more than its head', async () => {
     const upload = pngStream(pngHead, 64 * MB);
-    await expect(ingest(deps, upload.stream, { declaredBytes: 64 * MB })).rejects.toMatchObject({ code: 'payload_too_large', message: expect.stringContaining('20 MB limit for images') });
+    await expect(ingest(deps, upload.stream, { declaredBytes: 64 * MB })).rejects.toMatchObject({
+      code: 'payload_too_large',
+      message: expect.stringContaining('20 MB limit for images'),
+    });
     expect(upload.pulled()).toBeLessThan(1 * MB);
   });
 
   it('verifies a 30 MB URL from its headers and image header, reading only the head', async () => {
-    const verified = await verifyUrl({ ...deps, headBytes: 4 * MB, limits: { ...deps.limits, maxImageBytes: 40 * MB } }, `${server.base}/photo.png`, dev);
-    expect(verified.facts).toEqual({ contentType: 'image/png', kind: 'image', sizeBytes: 30 * MB, width: 4000, height: 3000, durationMs: null });
+    const verified = await verifyUrl(
+      { ...deps, headBytes: 4 * MB, limits: { ...deps.limits, maxImageBytes: 40 * MB } },
+      `${server.base}/photo.png`,
+      dev,
+    );
+    expect(verified.facts).toEqual({
+      contentType: 'image/png',
+      kind: 'image',
+      sizeBytes: 30 * MB,
+      width: 4000,
+      height: 3000,
+      durationMs: null,
+    });
     expect(await written.get('photo')).toBeLessThan(8 * MB);
     expect(await readdir(deps.tmpDir)).toEqual([]);
   });

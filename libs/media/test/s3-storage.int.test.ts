@@ -5,7 +5,10 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 // s3rver ships no types; only its constructor, run and close are used.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const S3rver = require('s3rver') as new (options: Record<string, unknown>) => { run(): Promise<AddressInfo>; close(): Promise<void> };
+const S3rver = require('s3rver') as new (options: Record<string, unknown>) => {
+  run(): Promise<AddressInfo>;
+  close(): Promise<void>;
+};
 import { createS3Storage, discard, ingest, type MediaStorage } from '../src/index.ts';
 import { image, video } from './support/fixtures.ts';
 
@@ -23,7 +26,13 @@ describe('S3 storage (s3rver)', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'media-s3-'));
-    server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: path.join(dir, 's3'), configureBuckets: [{ name: 'media-test' }] });
+    server = new S3rver({
+      port: 0,
+      address: '127.0.0.1',
+      silent: true,
+      directory: path.join(dir, 's3'),
+      configureBuckets: [{ name: 'media-test' }],
+    });
     const { port } = await server.run();
     storage = createS3Storage({
       bucket: 'media-test',
@@ -41,7 +50,14 @@ describe('S3 storage (s3rver)', () => {
 
   it('stores a PNG and its rendition, reads them whole and by range, and deletes them', async () => {
     const png = await image('png', 120, 90);
-    const stored = await ingest({ storage, tmpDir: path.join(dir, 'tmp'), limits: { maxImageBytes: 1 << 20, maxGifBytes: 1 << 20, maxVideoBytes: 64 << 20 } }, Readable.from([png]));
+    const stored = await ingest(
+      {
+        storage,
+        tmpDir: path.join(dir, 'tmp'),
+        limits: { maxImageBytes: 1 << 20, maxGifBytes: 1 << 20, maxVideoBytes: 64 << 20 },
+      },
+      Readable.from([png]),
+    );
     expect(await storage.stat(stored.mediaId)).toEqual({ size: png.length, contentType: 'image/png' });
     expect(await storage.stat(`${stored.mediaId}.jpg`)).toEqual(expect.objectContaining({ contentType: 'image/jpeg' }));
     expect(await readAll(await storage.read(stored.mediaId))).toEqual(png);
@@ -59,7 +75,14 @@ describe('S3 storage (s3rver)', () => {
   it('uploads a video larger than one multipart part (lib-storage multipart)', async () => {
     const mp4 = await video(6, 640, 480, '8000k', true);
     expect(mp4.length).toBeGreaterThan(5 * 1024 * 1024);
-    const stored = await ingest({ storage, tmpDir: path.join(dir, 'tmp'), limits: { maxImageBytes: 1 << 20, maxGifBytes: 1 << 20, maxVideoBytes: 64 << 20 } }, Readable.from([mp4]));
+    const stored = await ingest(
+      {
+        storage,
+        tmpDir: path.join(dir, 'tmp'),
+        limits: { maxImageBytes: 1 << 20, maxGifBytes: 1 << 20, maxVideoBytes: 64 << 20 },
+      },
+      Readable.from([mp4]),
+    );
     expect(await storage.stat(stored.mediaId)).toEqual({ size: mp4.length, contentType: 'video/mp4' });
     expect((await readAll(await storage.read(stored.mediaId))).equals(mp4)).toBe(true);
   }, 120_000);

@@ -6,7 +6,9 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function fakeChannel() {
   const acks: [number, boolean][] = [];
-  const channel = { ack: (m: Message, multiple: boolean) => acks.push([m.fields.deliveryTag, multiple]) } as unknown as Channel;
+  const channel = {
+    ack: (m: Message, multiple: boolean) => acks.push([m.fields.deliveryTag, multiple]),
+  } as unknown as Channel;
   return { channel, acks };
 }
 
@@ -27,7 +29,11 @@ describe('AckCoalescer', () => {
     for (const tag of [1, 2, 3, 4, 5]) coalescer.received(message(tag));
     for (const tag of [1, 2, 4, 5]) coalescer.ack(message(tag));
     await turn();
-    expect(acks).toEqual([[2, true], [4, false], [5, false]]);
+    expect(acks).toEqual([
+      [2, true],
+      [4, false],
+      [5, false],
+    ]);
     // The slow one finishes later: its own ack, nothing acked twice.
     coalescer.ack(message(3));
     await turn();
@@ -47,7 +53,11 @@ describe('AckCoalescer', () => {
 
   it('reports an ack the channel refused (closed meanwhile) instead of throwing', async () => {
     const errors: unknown[] = [];
-    const channel = { ack: () => { throw new Error('Channel closed'); } } as unknown as Channel;
+    const channel = {
+      ack: () => {
+        throw new Error('Channel closed');
+      },
+    } as unknown as Channel;
     const coalescer = new AckCoalescer(channel, (error) => errors.push(error));
     coalescer.received(message(1));
     coalescer.ack(message(1));

@@ -40,7 +40,17 @@ export function retryCountOf(message: Message): number {
 
 // Broker-added dead-letter bookkeeping must not travel with a copy: a copy carrying x-death through the
 // same queues again can be dropped by RabbitMQ's dead-letter cycle detection.
-const BROKER_HEADERS = ['x-death', 'x-first-death-exchange', 'x-first-death-queue', 'x-first-death-reason', 'x-last-death-exchange', 'x-last-death-queue', 'x-last-death-reason', 'x-delivery-count', 'x-publish-id'];
+const BROKER_HEADERS = [
+  'x-death',
+  'x-first-death-exchange',
+  'x-first-death-queue',
+  'x-first-death-reason',
+  'x-last-death-exchange',
+  'x-last-death-queue',
+  'x-last-death-reason',
+  'x-delivery-count',
+  'x-publish-id',
+];
 
 /** Publish options for a copy of a delivered message (retry, parking, requeue), keeping its identity. */
 export function copyProperties(message: Message, headers: Record<string, unknown>): Options.Publish {
@@ -48,7 +58,10 @@ export function copyProperties(message: Message, headers: Record<string, unknown
   const kept: MessagePropertyHeaders = Object.fromEntries(
     Object.entries(merged).filter(([name, value]) => value !== undefined && !BROKER_HEADERS.includes(name)),
   );
-  const { messageId, type, timestamp, contentType, correlationId } = message.properties as unknown as Record<string, unknown>;
+  const { messageId, type, timestamp, contentType, correlationId } = message.properties as unknown as Record<
+    string,
+    unknown
+  >;
   const options: Options.Publish = { persistent: true, headers: kept };
   if (typeof messageId === 'string') options.messageId = messageId;
   if (typeof type === 'string') options.type = type;

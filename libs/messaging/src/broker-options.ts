@@ -58,7 +58,10 @@ export function resolveOptions(options: BrokerOptions): ResolvedOptions {
     logger: options.logger,
     prefetch: options.prefetch ?? 20,
     heartbeatSec: options.heartbeatSec ?? 15,
-    reconnect: { initialDelayMs: options.reconnect?.initialDelayMs ?? 500, maxDelayMs: options.reconnect?.maxDelayMs ?? 30000 },
+    reconnect: {
+      initialDelayMs: options.reconnect?.initialDelayMs ?? 500,
+      maxDelayMs: options.reconnect?.maxDelayMs ?? 30000,
+    },
     retryDelaysMs: [...new Set(retryDelaysMs)],
     maxRetries: options.maxRetries ?? 5,
     deliveryLimit: options.deliveryLimit ?? 10,

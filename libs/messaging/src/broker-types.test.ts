@@ -1,7 +1,11 @@
 import { Type, defineMessage, systemPing, systemProbe } from '@svc/contracts';
 import type { Broker } from './index.ts';
 
-const renamed = defineMessage({ kind: 'command', type: 'test.rename.v1', payload: Type.Object({ name: Type.String() }) });
+const renamed = defineMessage({
+  kind: 'command',
+  type: 'test.rename.v1',
+  payload: Type.Object({ name: Type.String() }),
+});
 
 // Compile-time contract of the public API: these functions are type-checked, never run against a broker.
 describe('Broker typing', () => {

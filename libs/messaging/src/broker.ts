@@ -15,7 +15,13 @@ import {
 } from '@svc/contracts';
 import { AppError } from '@svc/errors';
 import type { Logger } from '@svc/logger';
-import { copyProperties, encodeJson, envelopeProperties, RETRY_COUNT_HEADER, RETRY_TIER_HEADER } from './amqp-message.ts';
+import {
+  copyProperties,
+  encodeJson,
+  envelopeProperties,
+  RETRY_COUNT_HEADER,
+  RETRY_TIER_HEADER,
+} from './amqp-message.ts';
 import { resolveOptions, type BrokerOptions, type ResolvedOptions } from './broker-options.ts';
 import { ConnectionManager } from './connection-manager.ts';
 import { testHooks, type TestHooks } from './internals.ts';
@@ -122,7 +128,13 @@ export class Broker {
       maxUnconfirmed: options.maxUnconfirmed,
       waitMs: options.publishWaitMs,
     });
-    this.rpcClient = new RpcClient(this.connection, this.names, this.logger, options.rpcTimeoutMs, brokerUserOf(options.url));
+    this.rpcClient = new RpcClient(
+      this.connection,
+      this.names,
+      this.logger,
+      options.rpcTimeoutMs,
+      brokerUserOf(options.url),
+    );
   }
 
   static async connect(options: BrokerOptions): Promise<Broker> {
@@ -165,7 +177,12 @@ export class Broker {
    * dead-letters into `queue`. Tiers are fixed (queue TTLs), so callers that need a due time carry it
    * in the payload and delay the remainder again when the message comes back early. Returns the tier.
    */
-  async publishDelayed<D extends EventOrCommandDef>(def: D, payload: PayloadOf<D>, context: PublishContext, spec: DelaySpec): Promise<number> {
+  async publishDelayed<D extends EventOrCommandDef>(
+    def: D,
+    payload: PayloadOf<D>,
+    context: PublishContext,
+    spec: DelaySpec,
+  ): Promise<number> {
     const tiers = this.options.retryDelaysMs;
     const tierMs = tiers.filter((ms) => ms <= spec.delayMs).at(-1) ?? Math.min(...tiers);
     const envelope = createEnvelope(def, payload, context);
@@ -213,15 +230,17 @@ export class Broker {
   async serveRpc<Defs extends readonly RpcDef[]>(spec: ServeRpcSpec<Defs>): Promise<void> {
     const lane = spec.lane ?? '';
     if (lane !== '' && !/^[a-z][a-z0-9-]*$/.test(lane)) throw new Error(`Invalid RPC lane "${lane}".`);
-    const server = this.rpcServers.get(lane) ?? new RpcServer({
-      names: this.names,
-      service: lane === '' ? this.options.service : `${this.options.service}.${lane}`,
-      prefetch: spec.prefetch ?? this.options.prefetch,
-      declared: this.declared,
-      logger: this.logger,
-      callerUserPrefix: this.options.callerUserPrefix,
-      onChannelLost: (lost) => this.reopenLater(lost),
-    });
+    const server =
+      this.rpcServers.get(lane) ??
+      new RpcServer({
+        names: this.names,
+        service: lane === '' ? this.options.service : `${this.options.service}.${lane}`,
+        prefetch: spec.prefetch ?? this.options.prefetch,
+        declared: this.declared,
+        logger: this.logger,
+        callerUserPrefix: this.options.callerUserPrefix,
+        onChannelLost: (lost) => this.reopenLater(lost),
+      });
     this.rpcServers.set(lane, server);
     server.add(spec.messages, spec.handlers as unknown as Record<string, AnyRpcHandler>);
     const model = await this.connection.whenReady(this.options.publishWaitMs);
@@ -277,8 +296,15 @@ export class Broker {
     const all = [...this.consumers, ...this.rpcServers.values()];
     await Promise.all(all.map((consumer) => consumer.cancel()));
     const deadlineMs = options.deadlineMs ?? 25000;
-    const idle = await withDeadline(Promise.all(all.map((consumer) => consumer.idle())), deadlineMs).then(() => true, () => false);
-    if (!idle) this.logger.warn({ deadline_ms: deadlineMs }, 'handlers still running at the stop deadline; their messages will be redelivered');
+    const idle = await withDeadline(Promise.all(all.map((consumer) => consumer.idle())), deadlineMs).then(
+      () => true,
+      () => false,
+    );
+    if (!idle)
+      this.logger.warn(
+        { deadline_ms: deadlineMs },
+        'handlers still running at the stop deadline; their messages will be redelivered',
+      );
     await Promise.all(all.map((consumer) => consumer.closeChannel()));
   }
 
@@ -295,9 +321,11 @@ export class Broker {
   async deleteTopology(also: { queues?: readonly string[] } = {}): Promise<void> {
     // `also.queues` are logical names (e.g. 'publisher.work') that other processes of this namespace
     // declared: tests stop those processes first, and nothing else would delete their quorum queues.
-    for (const queue of also.queues ?? []) await this.cleanupStep((channel) => channel.deleteQueue(this.names.workQueue(queue)));
+    for (const queue of also.queues ?? [])
+      await this.cleanupStep((channel) => channel.deleteQueue(this.names.workQueue(queue)));
     for (const queue of this.declared.queues) await this.cleanupStep((channel) => channel.deleteQueue(queue));
-    for (const exchange of this.declared.exchanges) await this.cleanupStep((channel) => channel.deleteExchange(exchange));
+    for (const exchange of this.declared.exchanges)
+      await this.cleanupStep((channel) => channel.deleteExchange(exchange));
     this.declared.queues.clear();
     this.declared.exchanges.clear();
   }
@@ -366,7 +394,11 @@ export class Broker {
       await declareWorkQueue(
         channel,
         this.names,
-        { queue, deliveryLimit: this.options.deliveryLimit, bindings: types.map((routingKey) => ({ exchange: this.names.events, routingKey })) },
+        {
+          queue,
+          deliveryLimit: this.options.deliveryLimit,
+          bindings: types.map((routingKey) => ({ exchange: this.names.events, routingKey })),
+        },
         this.declared,
       );
     } finally {
@@ -384,7 +416,9 @@ export class Broker {
       const model = this.connection.current();
       if (!model || !this.consuming || this.connection.generation !== generation) return;
       this.logger.warn('consumer channel closed by the broker; reopening it');
-      consumer.restart(model, generation).catch((error: unknown) => this.logger.error({ err: error }, 'could not reopen a consumer channel'));
+      consumer
+        .restart(model, generation)
+        .catch((error: unknown) => this.logger.error({ err: error }, 'could not reopen a consumer channel'));
     }, 1000);
     timer.unref();
   }

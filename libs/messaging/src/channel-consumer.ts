@@ -66,7 +66,9 @@ export abstract class ChannelConsumer {
 
   private async open(model: ChannelModel): Promise<void> {
     const channel = await model.createChannel();
-    channel.on('error', (error: Error) => this.logger.warn({ err: error, consumer: this.label }, 'consumer channel error'));
+    channel.on('error', (error: Error) =>
+      this.logger.warn({ err: error, consumer: this.label }, 'consumer channel error'),
+    );
     channel.once('close', () => {
       if (this.channel === channel && !this.stopped) this.channelLost();
     });

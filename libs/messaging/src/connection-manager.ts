@@ -69,7 +69,9 @@ export class ConnectionManager {
         timer: setTimeout(() => {
           this.waiters.delete(waiter);
           reject(
-            new AppError('service_unavailable', `RabbitMQ has been unreachable for ${timeoutMs} ms.`, { retryable: true }),
+            new AppError('service_unavailable', `RabbitMQ has been unreachable for ${timeoutMs} ms.`, {
+              retryable: true,
+            }),
           );
         }, timeoutMs),
       };
@@ -98,7 +100,9 @@ export class ConnectionManager {
     await beforeClose();
     this.ready = false;
     this.model = undefined;
-    await model.close().catch((error: unknown) => this.options.logger.debug({ err: error }, 'closing a dead connection failed'));
+    await model
+      .close()
+      .catch((error: unknown) => this.options.logger.debug({ err: error }, 'closing a dead connection failed'));
   }
 
   /** False when the connection died during setup; its 'close' handler has then scheduled a reconnect. */
@@ -109,7 +113,11 @@ export class ConnectionManager {
       // noDelay: a message is a method, a header and a body frame written separately; with Nagle on,
       // the body of any reply past one small segment waited for the broker's delayed ACK (~40 ms per
       // RPC: a 100-row analytics page took 52 ms of which the handler used 4).
-      model = await connect(withHeartbeat(url, heartbeatSec), { timeout: 10000, noDelay: true, clientProperties: { connection_name: service } });
+      model = await connect(withHeartbeat(url, heartbeatSec), {
+        timeout: 10000,
+        noDelay: true,
+        clientProperties: { connection_name: service },
+      });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       throw new Error(`Cannot connect to RabbitMQ at ${redactUrl(url)}: ${reason}`, { cause: error });

@@ -9,16 +9,31 @@ import { Publisher } from './publisher.ts';
  * backpressure signal) and is confirmed on the next tick; the test decides when 'drain' comes.
  */
 class FullChannel extends EventEmitter {
-  publish(_exchange: string, _key: string, _content: Buffer, _options: unknown, confirm: (error: unknown) => void): boolean {
+  publish(
+    _exchange: string,
+    _key: string,
+    _content: Buffer,
+    _options: unknown,
+    confirm: (error: unknown) => void,
+  ): boolean {
     setImmediate(() => confirm(null));
     return false;
   }
 }
 
 function publisherOn(channel: FullChannel): Publisher {
-  const model = { createConfirmChannel: () => Promise.resolve(channel as unknown as ConfirmChannel) } as unknown as ChannelModel;
-  const connection = { generation: 1, isReady: () => true, whenReady: () => Promise.resolve(model) } as unknown as ConnectionManager;
-  return new Publisher(connection, createLogger({ service: 'publisher-test', level: 'silent' }), { maxUnconfirmed: 10, waitMs: 1000 });
+  const model = {
+    createConfirmChannel: () => Promise.resolve(channel as unknown as ConfirmChannel),
+  } as unknown as ChannelModel;
+  const connection = {
+    generation: 1,
+    isReady: () => true,
+    whenReady: () => Promise.resolve(model),
+  } as unknown as ConnectionManager;
+  return new Publisher(connection, createLogger({ service: 'publisher-test', level: 'silent' }), {
+    maxUnconfirmed: 10,
+    waitMs: 1000,
+  });
 }
 
 describe('Publisher backpressure', () => {

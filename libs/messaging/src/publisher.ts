@@ -51,25 +51,33 @@ export class Publisher {
       const publishId = randomUUID();
       const headers = { ...options.headers, [PUBLISH_ID_HEADER]: publishId };
       await new Promise<void>((resolve, reject) => {
-        const written = channel.publish(exchange, routingKey, content, { ...options, headers, mandatory: true }, (error: unknown) => {
-          if (this.returned.delete(publishId)) {
-            reject(
-              new PublishError(
-                'unroutable',
-                `No queue is bound to routing key "${routingKey}" on exchange "${exchange || '(default)'}"; the message was not delivered.`,
-              ),
-            );
-          } else if (error) {
-            const closed = error instanceof Error && /closed/i.test(error.message);
-            reject(
-              new PublishError(
-                closed ? 'channel_closed' : 'nacked',
-                closed ? 'The channel closed before RabbitMQ confirmed the message.' : 'RabbitMQ refused the message (nack).',
-                error,
-              ),
-            );
-          } else resolve();
-        });
+        const written = channel.publish(
+          exchange,
+          routingKey,
+          content,
+          { ...options, headers, mandatory: true },
+          (error: unknown) => {
+            if (this.returned.delete(publishId)) {
+              reject(
+                new PublishError(
+                  'unroutable',
+                  `No queue is bound to routing key "${routingKey}" on exchange "${exchange || '(default)'}"; the message was not delivered.`,
+                ),
+              );
+            } else if (error) {
+              const closed = error instanceof Error && /closed/i.test(error.message);
+              reject(
+                new PublishError(
+                  closed ? 'channel_closed' : 'nacked',
+                  closed
+                    ? 'The channel closed before RabbitMQ confirmed the message.'
+                    : 'RabbitMQ refused the message (nack).',
+                  error,
+                ),
+              );
+            } else resolve();
+          },
+        );
         // amqplib keeps the message buffered when the socket is full; waiting for 'drain' keeps memory bounded.
         if (!written && !this.drain) this.drain = this.untilDrained(channel);
       });

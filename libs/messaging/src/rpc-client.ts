@@ -1,5 +1,13 @@
 import type { ConfirmChannel, ConsumeMessage, Message, Options } from 'amqplib';
-import { assertReply, createEnvelope, systemBatch, type Envelope, type PayloadOf, type ReplyOf, type RpcDef } from '@svc/contracts';
+import {
+  assertReply,
+  createEnvelope,
+  systemBatch,
+  type Envelope,
+  type PayloadOf,
+  type ReplyOf,
+  type RpcDef,
+} from '@svc/contracts';
 import { AppError, fromErrorBody } from '@svc/errors';
 import type { Logger } from '@svc/logger';
 import { decodeJson, encodeJson, envelopeProperties } from './amqp-message.ts';
@@ -68,7 +76,13 @@ export class RpcClient {
   /** Sent as `user-id` on every request; RabbitMQ refuses a value other than the connection's user. */
   private readonly brokerUser: string;
 
-  constructor(connection: ConnectionManager, names: Names, logger: Logger, defaultTimeoutMs: number, brokerUser: string) {
+  constructor(
+    connection: ConnectionManager,
+    names: Names,
+    logger: Logger,
+    defaultTimeoutMs: number,
+    brokerUser: string,
+  ) {
     this.brokerUser = brokerUser;
     this.connection = connection;
     this.names = names;
@@ -92,7 +106,11 @@ export class RpcClient {
       envelope = createEnvelope(def, payload, context);
       content = encodeJson(envelope);
     } catch (error) {
-      return Promise.reject(error instanceof AppError ? error : new AppError('validation_error', `The ${def.type} request could not be encoded.`, { cause: error }));
+      return Promise.reject(
+        error instanceof AppError
+          ? error
+          : new AppError('validation_error', `The ${def.type} request could not be encoded.`, { cause: error }),
+      );
     }
     const correlationId = envelope.message_id;
     const reply = new Promise<ReplyOf<D>>((resolve, reject) => {
@@ -120,7 +138,13 @@ export class RpcClient {
 
   /** One request per message: alone in its turn, or to a server that refused a batch. */
   private sendAlone(request: Outgoing): void {
-    void this.send(request.correlationId, request, request.deadline, request.content, envelopeProperties(request.envelope));
+    void this.send(
+      request.correlationId,
+      request,
+      request.deadline,
+      request.content,
+      envelopeProperties(request.envelope),
+    );
   }
 
   private sendTogether(requests: Outgoing[]): void {
@@ -135,11 +159,18 @@ export class RpcClient {
       let envelope;
       let content: Buffer;
       try {
-        envelope = createEnvelope(systemBatch, { requests: members.map((member) => member.envelope) }, { orgId: null, requestId: null });
+        envelope = createEnvelope(
+          systemBatch,
+          { requests: members.map((member) => member.envelope) },
+          { orgId: null, requestId: null },
+        );
         content = encodeJson(envelope);
       } catch (error) {
         // This runs in a timer callback, where a throw would end the process: each went alone before.
-        this.logger.error({ err: error, target: members[0]!.target }, 'RPC batch could not be encoded; sending its requests one by one');
+        this.logger.error(
+          { err: error, target: members[0]!.target },
+          'RPC batch could not be encoded; sending its requests one by one',
+        );
         for (const member of members) this.sendAlone(member);
         continue;
       }
@@ -161,21 +192,30 @@ export class RpcClient {
     try {
       const channel = await this.getChannel(timeoutMs);
       if (!this.isWaiting(correlationId)) return;
-      channel.publish('', this.names.rpcQueue(target), content, {
-        ...properties,
-        headers: { ...properties.headers, [DEADLINE_HEADER]: deadline },
-        correlationId,
-        userId: this.brokerUser,
-        replyTo: DIRECT_REPLY_TO,
-        // Stale requests die in the queue instead of being answered to nobody.
-        expiration: String(timeoutMs),
-        persistent: false,
-        mandatory: true,
-      }, (error: unknown) => {
-        if (error) this.fail(correlationId, unavailable(`The request to ${target} was not accepted by RabbitMQ.`));
-      });
+      channel.publish(
+        '',
+        this.names.rpcQueue(target),
+        content,
+        {
+          ...properties,
+          headers: { ...properties.headers, [DEADLINE_HEADER]: deadline },
+          correlationId,
+          userId: this.brokerUser,
+          replyTo: DIRECT_REPLY_TO,
+          // Stale requests die in the queue instead of being answered to nobody.
+          expiration: String(timeoutMs),
+          persistent: false,
+          mandatory: true,
+        },
+        (error: unknown) => {
+          if (error) this.fail(correlationId, unavailable(`The request to ${target} was not accepted by RabbitMQ.`));
+        },
+      );
     } catch (error) {
-      this.fail(correlationId, error instanceof AppError ? error : unavailable(`The request to ${target} could not be sent.`));
+      this.fail(
+        correlationId,
+        error instanceof AppError ? error : unavailable(`The request to ${target} could not be sent.`),
+      );
     }
   }
 
@@ -224,7 +264,12 @@ export class RpcClient {
       reply = decodeJson(content) as RpcReply;
       if (reply.ok) assertReply(systemBatch, reply.result);
     } catch (error) {
-      this.fail(batchId, new AppError('internal_error', `${batch.target} sent an invalid reply to ${systemBatch.type}.`, { cause: error }));
+      this.fail(
+        batchId,
+        new AppError('internal_error', `${batch.target} sent an invalid reply to ${systemBatch.type}.`, {
+          cause: error,
+        }),
+      );
       return;
     }
     if (reply.ok) {
@@ -236,7 +281,10 @@ export class RpcClient {
     }
     // Refused as a whole, so nothing in it ran: most likely a server from before batches.
     this.unbatchedUntil.set(batch.target, Date.now() + UNBATCHED_MS);
-    this.logger.warn({ target: batch.target, requests: batch.waiting, code: reply.error.error?.code }, 'RPC batch refused; sending its requests one by one');
+    this.logger.warn(
+      { target: batch.target, requests: batch.waiting, code: reply.error.error?.code },
+      'RPC batch refused; sending its requests one by one',
+    );
     this.batches.delete(batchId);
     for (const member of batch.members) {
       const pending = this.pending.get(member.correlationId);
@@ -259,12 +307,15 @@ export class RpcClient {
         pending.resolve(reply.result);
       } else {
         pending.reject(
-          fromErrorBody(reply.error) ?? new AppError('internal_error', `${pending.target} sent an unreadable error reply.`),
+          fromErrorBody(reply.error) ??
+            new AppError('internal_error', `${pending.target} sent an unreadable error reply.`),
         );
       }
     } catch (error) {
       pending.reject(
-        new AppError('internal_error', `${pending.target} sent an invalid reply to ${pending.def.type}.`, { cause: error }),
+        new AppError('internal_error', `${pending.target} sent an invalid reply to ${pending.def.type}.`, {
+          cause: error,
+        }),
       );
     }
   }
@@ -290,7 +341,8 @@ export class RpcClient {
     // An unroutable request means no service ever declared its RPC queue: fail now, not at the timeout.
     channel.on('return', (message: Message) => {
       const correlationId = String(message.properties.correlationId ?? '');
-      const target = this.pending.get(correlationId)?.target ?? this.batches.get(correlationId)?.target ?? message.fields.routingKey;
+      const target =
+        this.pending.get(correlationId)?.target ?? this.batches.get(correlationId)?.target ?? message.fields.routingKey;
       this.fail(correlationId, unavailable(`${target} has no RPC server.`));
     });
     channel.once('close', () => {

@@ -1,5 +1,14 @@
 import type { Channel, ConsumeMessage } from 'amqplib';
-import { assertEnvelope, assertPayload, assertReply, systemBatch, systemPing, type Envelope, type RpcContext, type RpcDef } from '@svc/contracts';
+import {
+  assertEnvelope,
+  assertPayload,
+  assertReply,
+  systemBatch,
+  systemPing,
+  type Envelope,
+  type RpcContext,
+  type RpcDef,
+} from '@svc/contracts';
 import { AppError, isAppError, toErrorBody } from '@svc/errors';
 import { runWithContext, type Logger } from '@svc/logger';
 import { decodeJson, encodeJson } from './amqp-message.ts';
@@ -16,10 +25,12 @@ interface AnswerRequest {
   deadline: number | undefined;
 }
 
-const isBatch = (body: unknown): boolean => typeof body === 'object' && body !== null && (body as { type?: unknown }).type === systemBatch.type;
+const isBatch = (body: unknown): boolean =>
+  typeof body === 'object' && body !== null && (body as { type?: unknown }).type === systemBatch.type;
 
 const messageIdOf = (envelope: unknown): string => {
-  const id = typeof envelope === 'object' && envelope !== null ? (envelope as { message_id?: unknown }).message_id : undefined;
+  const id =
+    typeof envelope === 'object' && envelope !== null ? (envelope as { message_id?: unknown }).message_id : undefined;
   return typeof id === 'string' ? id : 'unknown';
 };
 
@@ -82,7 +93,11 @@ export class RpcServer extends ChannelConsumer {
       this.settle(channel, () => channel.ack(message));
       return;
     }
-    const { replyTo, correlationId, userId } = message.properties as { replyTo?: unknown; correlationId?: unknown; userId?: unknown };
+    const { replyTo, correlationId, userId } = message.properties as {
+      replyTo?: unknown;
+      correlationId?: unknown;
+      userId?: unknown;
+    };
     const reply = (answer: RpcReply, type: unknown) => {
       // A caller that is gone makes the direct reply-to route vanish; RabbitMQ then drops the reply.
       if (typeof replyTo !== 'string' || replyTo === '') return;
@@ -92,7 +107,11 @@ export class RpcServer extends ChannelConsumer {
         type: typeof type === 'string' ? type : undefined,
       });
     };
-    const request: AnswerRequest = { userId, fallbackId: String(message.properties.messageId ?? 'unknown'), deadline: Number.isFinite(deadline) ? deadline : undefined };
+    const request: AnswerRequest = {
+      userId,
+      fallbackId: String(message.properties.messageId ?? 'unknown'),
+      deadline: Number.isFinite(deadline) ? deadline : undefined,
+    };
     let body: unknown;
     try {
       body = decodeJson(message.content);
@@ -114,7 +133,12 @@ export class RpcServer extends ChannelConsumer {
    * Answers that are ready in the same turn go back in one reply, so a slow request never holds back
    * the others; the batch is acked once every request inside is answered.
    */
-  private async answerBatch(channel: Channel, body: unknown, request: AnswerRequest, replyTogether: (answer: RpcReply) => void): Promise<void> {
+  private async answerBatch(
+    channel: Channel,
+    body: unknown,
+    request: AnswerRequest,
+    replyTogether: (answer: RpcReply) => void,
+  ): Promise<void> {
     let requests: unknown[];
     try {
       assertEnvelope(body);
@@ -126,11 +150,14 @@ export class RpcServer extends ChannelConsumer {
       return;
     }
     const answers = new TurnBatches<{ correlation_id: string; reply: RpcReply }>((replies) =>
-      this.settle(channel, () => replyTogether({ ok: true, result: { replies } })));
-    await Promise.all(requests.map(async (inner) => {
-      const answer = await this.answer(() => inner, { ...request, fallbackId: messageIdOf(inner) });
-      answers.add('', { correlation_id: messageIdOf(inner), reply: answer });
-    }));
+      this.settle(channel, () => replyTogether({ ok: true, result: { replies } })),
+    );
+    await Promise.all(
+      requests.map(async (inner) => {
+        const answer = await this.answer(() => inner, { ...request, fallbackId: messageIdOf(inner) });
+        answers.add('', { correlation_id: messageIdOf(inner), reply: answer });
+      }),
+    );
     // The last answers go now, before the ack.
     answers.drain();
   }
@@ -170,7 +197,10 @@ export class RpcServer extends ChannelConsumer {
     const prefix = this.deps.callerUserPrefix;
     if (prefix === undefined || def.callers === undefined) return;
     if (typeof userId === 'string' && def.callers.some((caller) => userId === `${prefix}${caller}`)) return;
-    this.deps.logger.warn({ type: def.type, broker_user: typeof userId === 'string' ? userId : null }, 'RPC refused: caller not allowed');
+    this.deps.logger.warn(
+      { type: def.type, broker_user: typeof userId === 'string' ? userId : null },
+      'RPC refused: caller not allowed',
+    );
     throw new AppError('forbidden', `${def.type} may only be called by ${def.callers.join(', ')}.`);
   }
 

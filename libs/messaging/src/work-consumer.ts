@@ -8,7 +8,14 @@ import {
 } from '@svc/contracts';
 import { AppError } from '@svc/errors';
 import { runWithContext, type Logger } from '@svc/logger';
-import { copyProperties, decodeJson, errorSummary, RETRY_COUNT_HEADER, RETRY_TIER_HEADER, retryCountOf } from './amqp-message.ts';
+import {
+  copyProperties,
+  decodeJson,
+  errorSummary,
+  RETRY_COUNT_HEADER,
+  RETRY_TIER_HEADER,
+  retryCountOf,
+} from './amqp-message.ts';
 import type { ResolvedOptions } from './broker-options.ts';
 import { AckCoalescer } from './ack-coalescer.ts';
 import { ChannelConsumer } from './channel-consumer.ts';
@@ -61,16 +68,21 @@ export class WorkConsumer extends ChannelConsumer {
     this.byType = new Map(spec.messages.map((def) => [def.type, def]));
     this.workQueue = deps.names.workQueue(spec.queue);
     for (const def of spec.messages) {
-      if (typeof spec.handlers[def.type] !== 'function') throw new Error(`No handler for ${def.type} on queue ${spec.queue}.`);
+      if (typeof spec.handlers[def.type] !== 'function')
+        throw new Error(`No handler for ${def.type} on queue ${spec.queue}.`);
     }
     for (const def of spec.retired) {
-      if (!this.byType.has(def.type)) throw new Error(`Retired ${def.type} on queue ${spec.queue} must still be handled: list it in messages.`);
+      if (!this.byType.has(def.type))
+        throw new Error(`Retired ${def.type} on queue ${spec.queue} must still be handled: list it in messages.`);
     }
   }
 
   protected async declare(channel: Channel): Promise<string> {
     const { names, declared, options } = this.deps;
-    const bindingOf = (def: EventOrCommandDef) => ({ exchange: def.kind === 'event' ? names.events : names.commands, routingKey: def.type });
+    const bindingOf = (def: EventOrCommandDef) => ({
+      exchange: def.kind === 'event' ? names.events : names.commands,
+      routingKey: def.type,
+    });
     const retired = new Set(this.spec.retired.map((def) => def.type));
     await declareWorkQueue(
       channel,
@@ -111,14 +123,22 @@ export class WorkConsumer extends ChannelConsumer {
       const body = decodeJson(message.content);
       assertEnvelope(body);
       const found = this.byType.get(body.type);
-      if (!found) throw new AppError('validation_error', `Queue ${this.workQueue} does not handle message type ${body.type}.`);
+      if (!found)
+        throw new AppError('validation_error', `Queue ${this.workQueue} does not handle message type ${body.type}.`);
       assertPayload(found, body.payload);
       envelope = body;
       def = found;
     } catch (error) {
-      this.deps.logger.error({ err: error, queue: this.workQueue, message_id: message.properties.messageId }, 'invalid message parked');
+      this.deps.logger.error(
+        { err: error, queue: this.workQueue, message_id: message.properties.messageId },
+        'invalid message parked',
+      );
       await this.park(channel, message, 'invalid', error, 1);
-      this.deps.options.metrics.onConsume?.(String(message.properties.type ?? 'unknown'), 'parked', Date.now() - started);
+      this.deps.options.metrics.onConsume?.(
+        String(message.properties.type ?? 'unknown'),
+        'parked',
+        Date.now() - started,
+      );
       return;
     }
     const attempt = retryCountOf(message) + 1;
@@ -143,7 +163,13 @@ export class WorkConsumer extends ChannelConsumer {
   ): Promise<'retry' | 'parked'> {
     const { options, names, publisher, logger } = this.deps;
     const decision = decideFailure(error, attempt, def.retry?.maxRetries ?? options.maxRetries, options.retryDelaysMs);
-    const log = { err: error, queue: this.workQueue, type: def.type, message_id: message.properties.messageId, attempt };
+    const log = {
+      err: error,
+      queue: this.workQueue,
+      type: def.type,
+      message_id: message.properties.messageId,
+      attempt,
+    };
     if (decision.action === 'park') {
       logger.error({ ...log, reason: decision.reason }, 'message parked');
       await this.park(channel, message, decision.reason, error, attempt);
@@ -162,7 +188,13 @@ export class WorkConsumer extends ChannelConsumer {
     return 'retry';
   }
 
-  private async park(channel: Channel, message: ConsumeMessage, reason: ParkReason, error: unknown, attempt: number): Promise<void> {
+  private async park(
+    channel: Channel,
+    message: ConsumeMessage,
+    reason: ParkReason,
+    error: unknown,
+    attempt: number,
+  ): Promise<void> {
     const properties = copyProperties(message, {
       'x-park-reason': reason,
       'x-last-error': errorSummary(error),
@@ -198,7 +230,12 @@ export class WorkConsumer extends ChannelConsumer {
   private acksOf(channel: Channel): AckCoalescer {
     let acks = this.acks.get(channel);
     if (acks === undefined) {
-      acks = new AckCoalescer(channel, (error) => this.deps.logger.warn({ err: error, queue: this.workQueue }, 'could not ack deliveries; they will be redelivered'));
+      acks = new AckCoalescer(channel, (error) =>
+        this.deps.logger.warn(
+          { err: error, queue: this.workQueue },
+          'could not ack deliveries; they will be redelivered',
+        ),
+      );
       this.acks.set(channel, acks);
     }
     return acks;
@@ -206,13 +243,19 @@ export class WorkConsumer extends ChannelConsumer {
 
   private settle(channel: Channel, message: ConsumeMessage, action: (channel: Channel) => void): void {
     if (channel !== this.channel) {
-      this.deps.logger.debug({ queue: this.workQueue }, 'delivery from a closed channel not settled; it will be redelivered');
+      this.deps.logger.debug(
+        { queue: this.workQueue },
+        'delivery from a closed channel not settled; it will be redelivered',
+      );
       return;
     }
     try {
       action(channel);
     } catch (error) {
-      this.deps.logger.warn({ err: error, queue: this.workQueue }, 'could not settle a delivery; it will be redelivered');
+      this.deps.logger.warn(
+        { err: error, queue: this.workQueue },
+        'could not settle a delivery; it will be redelivered',
+      );
     }
   }
 }

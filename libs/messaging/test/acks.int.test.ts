@@ -58,11 +58,15 @@ describe('acks of a work queue', () => {
         },
       },
     });
-    await Promise.all(Array.from({ length: 40 }, (_, n) => publisher.publish(systemProbe, { n }, { orgId: 'org_1', requestId: null })));
+    await Promise.all(
+      Array.from({ length: 40 }, (_, n) => publisher.publish(systemProbe, { n }, { orgId: 'org_1', requestId: null })),
+    );
     await waitFor(() => handled.size === 40, 'every message to be handled');
     await waitFor(() => ackSpy.mock.calls.length > 0, 'the finished deliveries to be acked');
     // One ack for the 39 that finished together; the one still running is not covered by it.
-    expect(ackSpy.mock.calls.map(([message, multiple]) => [(message as Message).fields.deliveryTag, multiple])).toEqual([[39, true]]);
+    expect(ackSpy.mock.calls.map(([message, multiple]) => [(message as Message).fields.deliveryTag, multiple])).toEqual(
+      [[39, true]],
+    );
     releaseSlow();
     await waitFor(() => ackSpy.mock.calls.length === 2, 'the slow delivery to be acked');
     expect(ackSpy.mock.calls[1]![1]).toBe(true);

@@ -23,7 +23,11 @@ describe('deleteTopology', () => {
     const broker = await connectBroker(namespace, 'worker');
     const observer = await rawConnection();
     try {
-      await broker.consume({ queue: 'kept', messages: [systemProbe], handlers: { 'system.probe.v1': async () => undefined } });
+      await broker.consume({
+        queue: 'kept',
+        messages: [systemProbe],
+        handlers: { 'system.probe.v1': async () => undefined },
+      });
       const queues = [`${namespace}.kept`, `${namespace}.kept.parking`];
       expect(await Promise.all(queues.map((queue) => exists(observer, queue)))).toEqual([true, true]);
       // As when RabbitMQ closes the connection because a publish raced a queue's deletion: the step in

@@ -50,7 +50,10 @@ describe('stopConsuming', () => {
     // Acked, not requeued by the channel close: the queue is empty and nobody consumes any more.
     await broker.publish(systemProbe, { n: 2 }, { orgId: null, requestId: null });
     const channel = await observer.createChannel();
-    await waitFor(async () => (await channel.checkQueue(broker.queueName('slow'))).messageCount === 1, 'the second message to wait in the queue');
+    await waitFor(
+      async () => (await channel.checkQueue(broker.queueName('slow'))).messageCount === 1,
+      'the second message to wait in the queue',
+    );
     const reply = await channel.checkQueue(broker.queueName('slow'));
     expect(reply.consumerCount).toBe(0);
     expect(started).toBe(1);

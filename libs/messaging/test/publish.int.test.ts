@@ -70,13 +70,19 @@ describe('publish', () => {
   });
 
   it('publishes a stored envelope keeping its message id (outbox relay)', async () => {
-    const envelope = createEnvelope(systemProbe, { n: 2 }, { orgId: null, requestId: null, messageId: 'outbox-row-42' });
+    const envelope = createEnvelope(
+      systemProbe,
+      { n: 2 },
+      { orgId: null, requestId: null, messageId: 'outbox-row-42' },
+    );
     await broker.publishEnvelope(envelope);
     const message = await channel.get(names.workQueue('probe'), { noAck: true });
     expect(message && message.properties.messageId).toBe('outbox-row-42');
     await expect(broker.publishEnvelope({ ...envelope, type: 'unknown.thing.v1' })).rejects.toMatchObject({
       code: 'validation_error',
     });
-    await expect(broker.publishEnvelope({ ...envelope, payload: {} })).rejects.toMatchObject({ code: 'validation_error' });
+    await expect(broker.publishEnvelope({ ...envelope, payload: {} })).rejects.toMatchObject({
+      code: 'validation_error',
+    });
   });
 });

@@ -3,7 +3,13 @@ import type { Broker } from '../src/index.ts';
 import { testHooks } from '../src/internals.ts';
 import { connectBroker, uniqueNamespace, waitFor } from './helpers.ts';
 
-const hold = defineMessage({ kind: 'rpc', type: 'accounts.hold.v1', service: 'accounts', payload: Type.Object({}), reply: Type.Object({}) });
+const hold = defineMessage({
+  kind: 'rpc',
+  type: 'accounts.hold.v1',
+  service: 'accounts',
+  payload: Type.Object({}),
+  reply: Type.Object({}),
+});
 
 const namespace = uniqueNamespace('reconnect');
 let broker: Broker;
@@ -40,11 +46,16 @@ describe('reconnect', () => {
     await broker.publish(systemProbe, { n: 1 }, { orgId: null, requestId: null });
     await waitFor(() => handled.includes(1), 'the first message');
 
-    const pending = broker.rpc(hold, {}, { orgId: null, requestId: null, timeoutMs: 20000 }).catch((error: unknown) => error);
+    const pending = broker
+      .rpc(hold, {}, { orgId: null, requestId: null, timeoutMs: 20000 })
+      .catch((error: unknown) => error);
     await waitFor(() => held.length === 1, 'the RPC to reach its handler');
     broker[testHooks].dropConnection();
     // Failed by the drop, not by its 20 s timeout ("did not answer within"), which would say otherwise.
-    expect(await pending).toMatchObject({ code: 'service_unavailable', message: expect.stringContaining('unreachable') });
+    expect(await pending).toMatchObject({
+      code: 'service_unavailable',
+      message: expect.stringContaining('unreachable'),
+    });
 
     await waitFor(() => reconnects === 1 && broker.isConnected(), 'the broker to reconnect');
     await broker.publish(systemProbe, { n: 2 }, { orgId: null, requestId: null });

@@ -26,7 +26,10 @@ afterAll(async () => {
 
 async function getParked(queue: string): Promise<GetMessage> {
   let parked: GetMessage | false = false;
-  await waitFor(async () => (parked = await channel.get(names.parkingQueue(queue), { noAck: false })) !== false, `a parked message in ${queue}`);
+  await waitFor(
+    async () => (parked = await channel.get(names.parkingQueue(queue), { noAck: false })) !== false,
+    `a parked message in ${queue}`,
+  );
   return parked as unknown as GetMessage;
 }
 
@@ -52,12 +55,19 @@ describe('business retries', () => {
     gaps.forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(tiers[i]! - 50));
     expect(gaps[2]!).toBeGreaterThan(gaps[0]!);
     expect(parked.properties.messageId).toBe('retry-me');
-    expect(parked.properties.headers).toMatchObject({ 'x-park-reason': 'retries_exhausted', 'x-retry-count': 3, 'x-attempts': 4 });
+    expect(parked.properties.headers).toMatchObject({
+      'x-park-reason': 'retries_exhausted',
+      'x-retry-count': 3,
+      'x-attempts': 4,
+    });
     expect(JSON.parse(parked.content.toString())).toMatchObject({ message_id: 'retry-me', payload: { n: 1 } });
     channel.nack(parked, false, true);
 
     failing = false;
-    await waitFor(async () => (await channel.checkQueue(names.parkingQueue('flaky'))).messageCount === 1, 'the parked message to be back');
+    await waitFor(
+      async () => (await channel.checkQueue(names.parkingQueue('flaky'))).messageCount === 1,
+      'the parked message to be back',
+    );
     expect(await broker.requeueParked('flaky')).toBe(1);
     await waitFor(() => attempts.length === 5, 'the requeued message to be handled');
     expect(attempts[4]).toMatchObject({ attempt: 1, messageId: 'retry-me' });

@@ -10,10 +10,26 @@ const whoami = defineMessage({
   type: 'accounts.whoami.v1',
   service: 'accounts',
   payload: Type.Object({ n: Type.Integer() }),
-  reply: Type.Object({ n: Type.Integer(), org: Type.Union([Type.String(), Type.Null()]), request: Type.Union([Type.String(), Type.Null()]) }),
+  reply: Type.Object({
+    n: Type.Integer(),
+    org: Type.Union([Type.String(), Type.Null()]),
+    request: Type.Union([Type.String(), Type.Null()]),
+  }),
 });
-const refuse = defineMessage({ kind: 'rpc', type: 'accounts.refuse.v1', service: 'accounts', payload: Type.Object({}), reply: Type.Object({}) });
-const gated = defineMessage({ kind: 'rpc', type: 'accounts.gated.v1', service: 'accounts', payload: Type.Object({}), reply: Type.Object({}) });
+const refuse = defineMessage({
+  kind: 'rpc',
+  type: 'accounts.refuse.v1',
+  service: 'accounts',
+  payload: Type.Object({}),
+  reply: Type.Object({}),
+});
+const gated = defineMessage({
+  kind: 'rpc',
+  type: 'accounts.gated.v1',
+  service: 'accounts',
+  payload: Type.Object({}),
+  reply: Type.Object({}),
+});
 // Answered by a hand-written server below, which sees the messages as they travel.
 const echo = defineMessage({
   kind: 'rpc',
@@ -34,13 +50,18 @@ beforeAll(async () => {
   await server.serveRpc({
     messages: [whoami, refuse, gated],
     handlers: {
-      'accounts.whoami.v1': async (envelope) => ({ n: envelope.payload.n, org: envelope.org_id, request: envelope.request_id }),
+      'accounts.whoami.v1': async (envelope) => ({
+        n: envelope.payload.n,
+        org: envelope.org_id,
+        request: envelope.request_id,
+      }),
       'accounts.refuse.v1': async () => {
         throw conflict('The account is already connected.');
       },
-      'accounts.gated.v1': () => new Promise<Record<string, never>>((resolve) => {
-        openGate = () => resolve({});
-      }),
+      'accounts.gated.v1': () =>
+        new Promise<Record<string, never>>((resolve) => {
+          openGate = () => resolve({});
+        }),
     },
   });
 });
@@ -53,9 +74,13 @@ afterAll(async () => {
 
 describe('RPC calls of one turn in one message', () => {
   it('answers each request of a batch as if it came alone: its own result, error and organization', async () => {
-    const calls = Array.from({ length: 70 }, (_, n) => client.rpc(whoami, { n }, { orgId: `org_${n % 3}`, requestId: `req_${n}` }));
+    const calls = Array.from({ length: 70 }, (_, n) =>
+      client.rpc(whoami, { n }, { orgId: `org_${n % 3}`, requestId: `req_${n}` }),
+    );
     const refused = client.rpc(refuse, {}, { orgId: 'org_9', requestId: 'req_refused' });
-    await expect(Promise.all(calls)).resolves.toEqual(Array.from({ length: 70 }, (_, n) => ({ n, org: `org_${n % 3}`, request: `req_${n}` })));
+    await expect(Promise.all(calls)).resolves.toEqual(
+      Array.from({ length: 70 }, (_, n) => ({ n, org: `org_${n % 3}`, request: `req_${n}` })),
+    );
     await expect(refused).rejects.toMatchObject({ code: 'conflict', message: 'The account is already connected.' });
   });
 
@@ -65,7 +90,9 @@ describe('RPC calls of one turn in one message', () => {
     void slow.then(() => {
       slowDone = true;
     });
-    await expect(client.rpc(whoami, { n: 1 }, { orgId: 'org_1', requestId: 'req_fast' })).resolves.toMatchObject({ n: 1 });
+    await expect(client.rpc(whoami, { n: 1 }, { orgId: 'org_1', requestId: 'req_fast' })).resolves.toMatchObject({
+      n: 1,
+    });
     expect(slowDone).toBe(false);
     openGate();
     await expect(slow).resolves.toEqual({});
@@ -84,21 +111,48 @@ describe('a server that does not know batches', () => {
     const queue = `${namespace}.legacy.rpc`;
     await channel.assertQueue(queue, { durable: true, arguments: { 'x-queue-type': 'classic' } });
     const answer = (message: ConsumeMessage, body: unknown) =>
-      channel.sendToQueue(String(message.properties.replyTo), Buffer.from(JSON.stringify(body)), { correlationId: message.properties.correlationId });
-    await channel.consume(queue, (message) => {
-      if (!message) return;
-      const envelope = JSON.parse(message.content.toString()) as { type: string; message_id: string; payload: { text?: string; requests?: { message_id: string; payload: { text: string } }[] } };
-      const requests = envelope.payload.requests;
-      seen.push({ type: envelope.type, requests: requests?.length ?? 1 });
-      if (requests === undefined) {
-        answer(message, { ok: true, result: { text: `${envelope.payload.text}!` } });
-      } else if (answersBatches) {
-        answer(message, { ok: true, result: { replies: requests.map((request) => ({ correlation_id: request.message_id, reply: { ok: true, result: { text: `${request.payload.text}!` } } })) } });
-      } else {
-        answer(message, { ok: false, error: { error: { code: 'validation_error', message: `legacy does not answer ${envelope.type}.`, request_id: envelope.message_id } } });
-      }
-      channel.ack(message);
-    }, { noAck: false });
+      channel.sendToQueue(String(message.properties.replyTo), Buffer.from(JSON.stringify(body)), {
+        correlationId: message.properties.correlationId,
+      });
+    await channel.consume(
+      queue,
+      (message) => {
+        if (!message) return;
+        const envelope = JSON.parse(message.content.toString()) as {
+          type: string;
+          message_id: string;
+          payload: { text?: string; requests?: { message_id: string; payload: { text: string } }[] };
+        };
+        const requests = envelope.payload.requests;
+        seen.push({ type: envelope.type, requests: requests?.length ?? 1 });
+        if (requests === undefined) {
+          answer(message, { ok: true, result: { text: `${envelope.payload.text}!` } });
+        } else if (answersBatches) {
+          answer(message, {
+            ok: true,
+            result: {
+              replies: requests.map((request) => ({
+                correlation_id: request.message_id,
+                reply: { ok: true, result: { text: `${request.payload.text}!` } },
+              })),
+            },
+          });
+        } else {
+          answer(message, {
+            ok: false,
+            error: {
+              error: {
+                code: 'validation_error',
+                message: `legacy does not answer ${envelope.type}.`,
+                request_id: envelope.message_id,
+              },
+            },
+          });
+        }
+        channel.ack(message);
+      },
+      { noAck: false },
+    );
   });
 
   afterAll(async () => {
@@ -107,7 +161,11 @@ describe('a server that does not know batches', () => {
   });
 
   const burst = (count: number, label: string) =>
-    Promise.all(Array.from({ length: count }, (_, n) => client.rpc(echo, { text: `${label}${n}` }, { orgId: 'org_1', requestId: null })));
+    Promise.all(
+      Array.from({ length: count }, (_, n) =>
+        client.rpc(echo, { text: `${label}${n}` }, { orgId: 'org_1', requestId: null }),
+      ),
+    );
 
   it('gets 64 requests a message at most, and a call alone in its turn as a request of its own', async () => {
     await expect(burst(70, 'a')).resolves.toEqual(Array.from({ length: 70 }, (_, n) => ({ text: `a${n}!` })));
@@ -123,6 +181,13 @@ describe('a server that does not know batches', () => {
     answersBatches = false;
     await expect(burst(3, 'c')).resolves.toEqual([{ text: 'c0!' }, { text: 'c1!' }, { text: 'c2!' }]);
     await expect(burst(2, 'd')).resolves.toEqual([{ text: 'd0!' }, { text: 'd1!' }]);
-    expect(seen.splice(0).map((message) => message.type)).toEqual([systemBatch.type, echo.type, echo.type, echo.type, echo.type, echo.type]);
+    expect(seen.splice(0).map((message) => message.type)).toEqual([
+      systemBatch.type,
+      echo.type,
+      echo.type,
+      echo.type,
+      echo.type,
+      echo.type,
+    ]);
   });
 });

@@ -25,7 +25,9 @@ function rabbitmqctl(...args: string[]): void {
   try {
     execFileSync('rabbitmqctl', ['-q', ...args], { stdio: 'pipe', timeout: 30_000 });
   } catch (error) {
-    throw new Error(`rabbitmqctl ${args[0]} failed (this test manages broker users on the local RabbitMQ: start it with rabbitmq-server -detached): ${String(error)}`);
+    throw new Error(
+      `rabbitmqctl ${args[0]} failed (this test manages broker users on the local RabbitMQ: start it with rabbitmq-server -detached): ${String(error)}`,
+    );
   }
 }
 
@@ -48,7 +50,10 @@ beforeAll(async () => {
   server = await connectBroker(namespace, 'accounts', { url: urlFor(`${prefix}accounts`), callerUserPrefix: prefix });
   publisher = await connectBroker(namespace, 'publisher', { url: urlFor(`${prefix}publisher`) });
   gateway = await connectBroker(namespace, 'gateway', { url: urlFor(`${prefix}gateway`) });
-  await server.serveRpc({ messages: [secretLike], handlers: { 'accounts.secret_like.v1': async () => ({ ok: true }) } });
+  await server.serveRpc({
+    messages: [secretLike],
+    handlers: { 'accounts.secret_like.v1': async () => ({ ok: true }) },
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -65,7 +70,10 @@ describe('RPC callers verified by broker user', () => {
   });
 
   it('refuses every other service with forbidden', async () => {
-    await expect(gateway.rpc(secretLike, {}, { orgId: 'org_1', requestId: 'r2' })).rejects.toMatchObject({ code: 'forbidden', message: 'accounts.secret_like.v1 may only be called by publisher.' });
+    await expect(gateway.rpc(secretLike, {}, { orgId: 'org_1', requestId: 'r2' })).rejects.toMatchObject({
+      code: 'forbidden',
+      message: 'accounts.secret_like.v1 may only be called by publisher.',
+    });
   });
 
   it('cannot be fooled by a forged user-id (RabbitMQ refuses the publish) or by none', async () => {
@@ -80,9 +88,15 @@ describe('RPC callers verified by broker user', () => {
 
       const plain = await connection.createChannel();
       let answered: (reply: { ok: boolean; error?: { error: { code: string } } }) => void = () => undefined;
-      const reply = new Promise<{ ok: boolean; error?: { error: { code: string } } }>((resolve) => (answered = resolve));
+      const reply = new Promise<{ ok: boolean; error?: { error: { code: string } } }>(
+        (resolve) => (answered = resolve),
+      );
       // The consumer is registered once consume resolves: the request goes out after that.
-      await plain.consume('amq.rabbitmq.reply-to', (message) => answered(JSON.parse(message!.content.toString()) as never), { noAck: true });
+      await plain.consume(
+        'amq.rabbitmq.reply-to',
+        (message) => answered(JSON.parse(message!.content.toString()) as never),
+        { noAck: true },
+      );
       plain.publish('', queue, envelope, { replyTo: 'amq.rabbitmq.reply-to', correlationId: 'no-user-id' });
       expect(await reply).toMatchObject({ ok: false, error: { error: { code: 'forbidden' } } });
     } finally {

@@ -10,8 +10,20 @@ const echo = defineMessage({
   payload: Type.Object({ text: Type.String() }),
   reply: Type.Object({ text: Type.String() }),
 });
-const refuse = defineMessage({ kind: 'rpc', type: 'accounts.refuse.v1', service: 'accounts', payload: Type.Object({}), reply: Type.Object({}) });
-const slow = defineMessage({ kind: 'rpc', type: 'accounts.slow.v1', service: 'accounts', payload: Type.Object({}), reply: Type.Object({}) });
+const refuse = defineMessage({
+  kind: 'rpc',
+  type: 'accounts.refuse.v1',
+  service: 'accounts',
+  payload: Type.Object({}),
+  reply: Type.Object({}),
+});
+const slow = defineMessage({
+  kind: 'rpc',
+  type: 'accounts.slow.v1',
+  service: 'accounts',
+  payload: Type.Object({}),
+  reply: Type.Object({}),
+});
 const broken = defineMessage({
   kind: 'rpc',
   type: 'accounts.broken.v1',
@@ -19,7 +31,13 @@ const broken = defineMessage({
   payload: Type.Object({}),
   reply: Type.Object({ id: Type.String() }),
 });
-const crash = defineMessage({ kind: 'rpc', type: 'accounts.crash.v1', service: 'accounts', payload: Type.Object({}), reply: Type.Object({}) });
+const crash = defineMessage({
+  kind: 'rpc',
+  type: 'accounts.crash.v1',
+  service: 'accounts',
+  payload: Type.Object({}),
+  reply: Type.Object({}),
+});
 const freeForm = defineMessage({
   kind: 'rpc',
   type: 'accounts.free_form.v1',
@@ -28,8 +46,20 @@ const freeForm = defineMessage({
   reply: Type.Object({}),
 });
 // A lane: its own queue and prefetch (Broker.serveRpc with `lane`).
-const held = defineMessage({ kind: 'rpc', type: 'accounts.held.v1', service: 'accounts.held', payload: Type.Object({ n: Type.Integer() }), reply: Type.Object({ n: Type.Integer() }) });
-const nobody = defineMessage({ kind: 'rpc', type: 'billing.quote.v1', service: 'billing', payload: Type.Object({}), reply: Type.Object({}) });
+const held = defineMessage({
+  kind: 'rpc',
+  type: 'accounts.held.v1',
+  service: 'accounts.held',
+  payload: Type.Object({ n: Type.Integer() }),
+  reply: Type.Object({ n: Type.Integer() }),
+});
+const nobody = defineMessage({
+  kind: 'rpc',
+  type: 'billing.quote.v1',
+  service: 'billing',
+  payload: Type.Object({}),
+  reply: Type.Object({}),
+});
 
 const namespace = uniqueNamespace('rpc');
 let server: Broker;
@@ -91,7 +121,9 @@ describe('rpc', () => {
     // Sent alone (calls of one turn would share a message): it waits for the lane's only slot.
     const second = client.rpc(held, { n: 2 }, { orgId: 'org_1', requestId: 'req_held_2' });
     // The service's own queue answers while the lane's only slot is held.
-    await expect(client.rpc(echo, { text: 'meanwhile' }, { orgId: 'org_1', requestId: 'req_meanwhile' })).resolves.toEqual({ text: 'meanwhile!' });
+    await expect(
+      client.rpc(echo, { text: 'meanwhile' }, { orgId: 'org_1', requestId: 'req_meanwhile' }),
+    ).resolves.toEqual({ text: 'meanwhile!' });
     expect(heldStarted).toEqual([1]);
     releaseHeld();
     await expect(Promise.all([first, second])).resolves.toEqual([{ n: 1 }, { n: 2 }]);
@@ -99,7 +131,9 @@ describe('rpc', () => {
   });
 
   it('round-trips a request and validates the reply', async () => {
-    await expect(client.rpc(echo, { text: 'hi' }, { orgId: 'org_1', requestId: 'req_1' })).resolves.toEqual({ text: 'hi!' });
+    await expect(client.rpc(echo, { text: 'hi' }, { orgId: 'org_1', requestId: 'req_1' })).resolves.toEqual({
+      text: 'hi!',
+    });
   });
 
   it('answers ping on every RPC server', async () => {
@@ -121,7 +155,9 @@ describe('rpc', () => {
   });
 
   it('turns a reply that breaks the contract into internal_error', async () => {
-    await expect(client.rpc(broken, {}, { orgId: null, requestId: null })).rejects.toMatchObject({ code: 'internal_error' });
+    await expect(client.rpc(broken, {}, { orgId: null, requestId: null })).rejects.toMatchObject({
+      code: 'internal_error',
+    });
   });
 
   it('rejects with service_unavailable at the timeout and ignores the late reply', async () => {
@@ -133,7 +169,9 @@ describe('rpc', () => {
     });
     await waitFor(() => slowFinished === 1, 'the slow handler to finish and reply');
     // Its late reply went out before this call's (one server channel, in order): ignored, nothing breaks.
-    await expect(client.rpc(echo, { text: 'still' }, { orgId: null, requestId: null })).resolves.toEqual({ text: 'still!' });
+    await expect(client.rpc(echo, { text: 'still' }, { orgId: null, requestId: null })).resolves.toEqual({
+      text: 'still!',
+    });
   });
 
   it('fails at once with service_unavailable when no server ever declared the queue', async () => {
@@ -146,7 +184,9 @@ describe('rpc', () => {
 
   it('rejects an invalid request payload before sending', async () => {
     // @ts-expect-error text is required
-    await expect(client.rpc(echo, {}, { orgId: null, requestId: null })).rejects.toMatchObject({ code: 'validation_error' });
+    await expect(client.rpc(echo, {}, { orgId: null, requestId: null })).rejects.toMatchObject({
+      code: 'validation_error',
+    });
   });
 
   it('rejects a payload that cannot be encoded at once, leaving no timer behind', async () => {
@@ -154,7 +194,9 @@ describe('rpc', () => {
     // rejected a promise nobody held when it fired, which jest reports as a failure of this test.
     let nested: Record<string, unknown> = {};
     for (let depth = 0; depth < 20_000; depth += 1) nested = { a: nested };
-    await expect(client.rpc(freeForm, { options: nested }, { orgId: null, requestId: null, timeoutMs: 200 })).rejects.toMatchObject({
+    await expect(
+      client.rpc(freeForm, { options: nested }, { orgId: null, requestId: null, timeoutMs: 200 }),
+    ).rejects.toMatchObject({
       code: 'validation_error',
     });
     // Kept: the time a wrongly armed 200 ms timer would take to fire and fail this test. A slow machine

@@ -22,15 +22,26 @@ afterAll(async () => {
 });
 
 const postEvent = {
-  id: '00000000-0000-4000-8000-000000000001', job_id: '00000000-0000-4000-8000-000000000001', status: 'published' as const,
-  account_ids: ['a1'], platforms: ['x' as const], text: 'hi', scheduled_at: null, error_message: null, results: [],
+  id: '00000000-0000-4000-8000-000000000001',
+  job_id: '00000000-0000-4000-8000-000000000001',
+  status: 'published' as const,
+  account_ids: ['a1'],
+  platforms: ['x' as const],
+  text: 'hi',
+  scheduled_at: null,
+  error_message: null,
+  results: [],
 };
 
 describe('event subscriptions', () => {
   it('gives every subscribed event a home before its consumer ever started', async () => {
     // Nothing consumes here: the publisher's broker declares the subscriber queue and its bindings.
     await broker.publish(postPublished, postEvent, { orgId: 'org_1', requestId: null });
-    await broker.publish(connectionRevoked, { account_id: 'a1', provider: 'x', platform_account_id: 'p', handle: null, health: 'revoked', reason: 'gone' }, { orgId: 'org_1', requestId: null });
+    await broker.publish(
+      connectionRevoked,
+      { account_id: 'a1', provider: 'x', platform_account_id: 'p', handle: null, health: 'revoked', reason: 'gone' },
+      { orgId: 'org_1', requestId: null },
+    );
     const queue = names.workQueue('webhook-dispatcher.work');
     expect((await channel.checkQueue(queue)).messageCount).toBe(2);
     expect(Object.keys(eventSubscriptions)).toContain('webhook-dispatcher.work');
@@ -38,7 +49,9 @@ describe('event subscriptions', () => {
 
   it('removes the binding of an event a queue retired, and still handles one already in it', async () => {
     const handled: number[] = [];
-    const handlers = { 'system.probe.v1': async (envelope: { payload: { n: number } }) => void handled.push(envelope.payload.n) };
+    const handlers = {
+      'system.probe.v1': async (envelope: { payload: { n: number } }) => void handled.push(envelope.payload.n),
+    };
     // A namespace of its own: the cleanup deletes the exchanges too.
     const own = uniqueNamespace('retired');
     const sender = await connectBroker(own, 'publisher');
@@ -52,7 +65,9 @@ describe('event subscriptions', () => {
     try {
       await after.consume({ queue: 'retiring.work', messages: [systemProbe], retired: [systemProbe], handlers });
       await waitFor(() => handled.length === 1, 'the message left in the queue');
-      await expect(sender.publish(systemProbe, { n: 2 }, { orgId: null, requestId: null })).rejects.toThrow(/No queue is bound/);
+      await expect(sender.publish(systemProbe, { n: 2 }, { orgId: null, requestId: null })).rejects.toThrow(
+        /No queue is bound/,
+      );
       expect(handled).toEqual([1]);
     } finally {
       await after.deleteTopology({ queues: ['retiring.work'] });
@@ -63,16 +78,27 @@ describe('event subscriptions', () => {
   });
 
   it('still refuses an event nobody subscribes to', async () => {
-    await expect(broker.publish(systemProbe, { n: 1 }, { orgId: null, requestId: null })).rejects.toThrow(/No queue is bound/);
+    await expect(broker.publish(systemProbe, { n: 1 }, { orgId: null, requestId: null })).rejects.toThrow(
+      /No queue is bound/,
+    );
   });
 });
 
 describe('publishDelayed', () => {
   it('brings a message back to one work queue after its tier, not before', async () => {
     const received: number[] = [];
-    await broker.consume({ queue: 'delayed', messages: [systemProbe], handlers: { 'system.probe.v1': async () => void received.push(Date.now()) } });
+    await broker.consume({
+      queue: 'delayed',
+      messages: [systemProbe],
+      handlers: { 'system.probe.v1': async () => void received.push(Date.now()) },
+    });
     const sent = Date.now();
-    const tier = await broker.publishDelayed(systemProbe, { n: 2 }, { orgId: null, requestId: null }, { queue: 'delayed', delayMs: 1500 });
+    const tier = await broker.publishDelayed(
+      systemProbe,
+      { n: 2 },
+      { orgId: null, requestId: null },
+      { queue: 'delayed', delayMs: 1500 },
+    );
     expect(tier).toBe(1000);
     await waitFor(() => received.length === 1, 'the delayed message');
     expect(received[0]! - sent).toBeGreaterThanOrEqual(950);

@@ -21,17 +21,29 @@ export type NetworkAnalytics = Readonly<Record<Network, PostAnalyticsCapability>
  * Builds the analytics capability of every network, each with its own axios client and breaker:
  * analytics reads failing never open the breaker that publishing goes through.
  */
-export function analyticsFromConfig(config: ProviderConfig, options: { logger?: Logger; now?: () => number } = {}): NetworkAnalytics {
+export function analyticsFromConfig(
+  config: ProviderConfig,
+  options: { logger?: Logger; now?: () => number } = {},
+): NetworkAnalytics {
   const now = options.now ?? Date.now;
   const deps = (network: Network, baseURL: string, classify: Classifier): AnalyticsDeps => ({
     client: networkClientFromConfig(config, { network, baseURL, classify }, { logger: options.logger, now }),
     now,
   });
   return {
-    instagram: createInstagramAnalytics({ ...deps('instagram', config.GRAPH_API_URL, classifyInstagram), graphVersion: config.GRAPH_API_VERSION }),
-    facebook: createFacebookAnalytics({ ...deps('facebook', config.GRAPH_API_URL, classifyFacebook), graphVersion: config.GRAPH_API_VERSION }),
+    instagram: createInstagramAnalytics({
+      ...deps('instagram', config.GRAPH_API_URL, classifyInstagram),
+      graphVersion: config.GRAPH_API_VERSION,
+    }),
+    facebook: createFacebookAnalytics({
+      ...deps('facebook', config.GRAPH_API_URL, classifyFacebook),
+      graphVersion: config.GRAPH_API_VERSION,
+    }),
     x: createXAnalytics(deps('x', config.X_API_URL, classifyX)),
-    linkedin: createLinkedInAnalytics({ ...deps('linkedin', config.LINKEDIN_API_URL, classifyLinkedIn), version: config.LINKEDIN_VERSION }),
+    linkedin: createLinkedInAnalytics({
+      ...deps('linkedin', config.LINKEDIN_API_URL, classifyLinkedIn),
+      version: config.LINKEDIN_VERSION,
+    }),
     tiktok: createTikTokAnalytics(deps('tiktok', config.TIKTOK_API_URL, classifyTikTok)),
   };
 }

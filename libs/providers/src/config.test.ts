@@ -17,11 +17,20 @@ describe('providerConfigSchema', () => {
 
 describe('ProviderError', () => {
   it('converts to the public AppError with a Retry-After header and keeps the network words', () => {
-    const error = new ProviderError({ network: 'x', kind: 'rate_limited', retryAfterMs: 90_500, status: 429, networkCode: '429', networkMessage: 'Too Many Requests' });
+    const error = new ProviderError({
+      network: 'x',
+      kind: 'rate_limited',
+      retryAfterMs: 90_500,
+      status: 429,
+      networkCode: '429',
+      networkMessage: 'Too Many Requests',
+    });
     expect(error.retryable).toBe(true);
     const app = error.toAppError();
     expect(app).toMatchObject({ code: 'rate_limited', status: 429, retryable: true, headers: { 'Retry-After': '91' } });
     expect(app.message).toBe('X refused the request: Too Many Requests');
-    expect(new ProviderError({ network: 'tiktok', kind: 'auth_revoked', networkMessage: 'gone' }).toAppError().code).toBe('unauthorized');
+    expect(
+      new ProviderError({ network: 'tiktok', kind: 'auth_revoked', networkMessage: 'gone' }).toAppError().code,
+    ).toBe('unauthorized');
   });
 });

@@ -28,7 +28,13 @@ export {
   type LookupResult,
   type LookupCapability,
 } from './types.ts';
-export { ProviderError, isProviderError, errorKinds, type ProviderErrorKind, type Classification } from './errors/provider-error.ts';
+export {
+  ProviderError,
+  isProviderError,
+  errorKinds,
+  type ProviderErrorKind,
+  type Classification,
+} from './errors/provider-error.ts';
 export { providerConfigSchema, providerConfigObjectSchema, type ProviderConfig } from './config.ts';
 export { providersFromConfig, type Providers, type ProvidersOptions } from './providers-from-config.ts';
 export { contentRules, checkContent } from './rules/content-rules.ts';

@@ -19,7 +19,11 @@ import { createXAdapter } from './x/x.adapter.ts';
 
 export type Providers = Readonly<Record<Network, ProviderAdapter>>;
 
-const parsePrefixes = (value: string) => value.split(',').map((prefix) => prefix.trim()).filter((prefix) => prefix !== '');
+const parsePrefixes = (value: string) =>
+  value
+    .split(',')
+    .map((prefix) => prefix.trim())
+    .filter((prefix) => prefix !== '');
 
 export interface ProvidersOptions {
   logger?: Logger;
@@ -43,21 +47,44 @@ export function providersFromConfig(config: ProviderConfig, options: ProvidersOp
   };
   const fetchMedia =
     options.fetchMedia ??
-    createMediaFetcher({ deadlineMs: config.PROVIDER_MEDIA_DEADLINE_MS, maxBytes: config.PROVIDER_MEDIA_MAX_BYTES, allowPrivateUrls: options.allowPrivateUrls ?? false });
+    createMediaFetcher({
+      deadlineMs: config.PROVIDER_MEDIA_DEADLINE_MS,
+      maxBytes: config.PROVIDER_MEDIA_MAX_BYTES,
+      allowPrivateUrls: options.allowPrivateUrls ?? false,
+    });
   const deps = (network: Network, baseURL: string, classify: Classifier): AdapterDeps => ({
     client: networkClientFromConfig(config, { network, baseURL, classify }, { logger: options.logger, now }),
     polling,
-    handoffPolling: config.PROVIDER_HANDOFF_POLL_MAX_ATTEMPTS === undefined ? polling : { ...polling, maxAttempts: config.PROVIDER_HANDOFF_POLL_MAX_ATTEMPTS },
+    handoffPolling:
+      config.PROVIDER_HANDOFF_POLL_MAX_ATTEMPTS === undefined
+        ? polling
+        : { ...polling, maxAttempts: config.PROVIDER_HANDOFF_POLL_MAX_ATTEMPTS },
     fetchMedia,
-    upload: { baseTimeoutMs: config.PROVIDER_TIMEOUT_MS, minBytesPerSecond: config.PROVIDER_UPLOAD_MIN_BYTES_PER_SEC, stepAttempts: config.PROVIDER_UPLOAD_STEP_ATTEMPTS },
+    upload: {
+      baseTimeoutMs: config.PROVIDER_TIMEOUT_MS,
+      minBytesPerSecond: config.PROVIDER_UPLOAD_MIN_BYTES_PER_SEC,
+      stepAttempts: config.PROVIDER_UPLOAD_STEP_ATTEMPTS,
+    },
     now,
   });
   const graph = { graphVersion: config.GRAPH_API_VERSION, authBaseUrl: config.FACEBOOK_AUTH_URL };
   return {
     instagram: createInstagramAdapter({ ...deps('instagram', config.GRAPH_API_URL, classifyInstagram), ...graph }),
     facebook: createFacebookAdapter({ ...deps('facebook', config.GRAPH_API_URL, classifyFacebook), ...graph }),
-    linkedin: createLinkedInAdapter({ ...deps('linkedin', config.LINKEDIN_API_URL, classifyLinkedIn), authBaseUrl: config.LINKEDIN_AUTH_URL, version: config.LINKEDIN_VERSION }),
-    x: createXAdapter({ ...deps('x', config.X_API_URL, classifyX), authorizeUrl: config.X_AUTHORIZE_URL, defaultTextLimit: config.X_TEXT_LIMIT_DEFAULT }),
-    tiktok: createTikTokAdapter({ ...deps('tiktok', config.TIKTOK_API_URL, classifyTikTok), authBaseUrl: config.TIKTOK_AUTH_URL, verifiedUrlPrefixes: parsePrefixes(config.TIKTOK_VERIFIED_URL_PREFIXES) }),
+    linkedin: createLinkedInAdapter({
+      ...deps('linkedin', config.LINKEDIN_API_URL, classifyLinkedIn),
+      authBaseUrl: config.LINKEDIN_AUTH_URL,
+      version: config.LINKEDIN_VERSION,
+    }),
+    x: createXAdapter({
+      ...deps('x', config.X_API_URL, classifyX),
+      authorizeUrl: config.X_AUTHORIZE_URL,
+      defaultTextLimit: config.X_TEXT_LIMIT_DEFAULT,
+    }),
+    tiktok: createTikTokAdapter({
+      ...deps('tiktok', config.TIKTOK_API_URL, classifyTikTok),
+      authBaseUrl: config.TIKTOK_AUTH_URL,
+      verifiedUrlPrefixes: parsePrefixes(config.TIKTOK_VERIFIED_URL_PREFIXES),
+    }),
   };
 }

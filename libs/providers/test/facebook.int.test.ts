@@ -2,7 +2,12 @@ import { isProviderError, type Providers } from '../src/index.ts';
 import { startMediaServer, type MediaServer } from './support/media-server.ts';
 import { consent, failure, startSandbox, testProviders, type RunningSandbox } from './support/sandbox.ts';
 
-const app = { clientId: 'fb-app-1', clientSecret: 'fb-secret', redirectUri: 'https://app.example.com/oauth/facebook/callback', scopes: ['pages_show_list', 'pages_manage_posts', 'read_insights'] };
+const app = {
+  clientId: 'fb-app-1',
+  clientSecret: 'fb-secret',
+  redirectUri: 'https://app.example.com/oauth/facebook/callback',
+  scopes: ['pages_show_list', 'pages_manage_posts', 'read_insights'],
+};
 
 describe('Facebook adapter against the sandbox', () => {
   let sandbox: RunningSandbox;
@@ -38,7 +43,10 @@ describe('Facebook adapter against the sandbox', () => {
     expect(state).toBe('abc');
     const tokens = await providers.facebook.oauth.exchangeCode({ app, code });
     expect(tokens.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 50 * 86_400_000);
-    const profile = await providers.facebook.profile.fetch({ accessToken: tokens.accessToken, extras: { page_id: pageId } });
+    const profile = await providers.facebook.profile.fetch({
+      accessToken: tokens.accessToken,
+      extras: { page_id: pageId },
+    });
     expect(profile).toMatchObject({ platformAccountId: pageId, extras: { page_id: pageId } });
     // A used code is refused in Graph's shape.
     const reused = await failure(() => providers.facebook.oauth.exchangeCode({ app, code }));
@@ -47,13 +55,25 @@ describe('Facebook adapter against the sandbox', () => {
 
   it('Pages: each Page the user picked comes with its own non-expiring Page token, stored and used to publish as is', async () => {
     const [page] = await providers.facebook.authors!.list({ accessToken });
-    expect(page).toMatchObject({ platformAccountId: pageId, extras: { page_id: pageId, token_kind: 'page' }, accessToken: expect.stringMatching(/^EAAP/) });
+    expect(page).toMatchObject({
+      platformAccountId: pageId,
+      extras: { page_id: pageId, token_kind: 'page' },
+      accessToken: expect.stringMatching(/^EAAP/),
+    });
     // The connect check with the user token hands back the Page token to store instead.
-    expect((await providers.facebook.profile.fetch({ accessToken, extras: { page_id: pageId } })).accessToken).toMatch(/^EAAP/);
-    const posted = await providers.facebook.publish.post({ credentials: { accessToken: page!.accessToken!, extras: page!.extras }, text: `page token ${Date.now()}`, media: [] });
+    expect((await providers.facebook.profile.fetch({ accessToken, extras: { page_id: pageId } })).accessToken).toMatch(
+      /^EAAP/,
+    );
+    const posted = await providers.facebook.publish.post({
+      credentials: { accessToken: page!.accessToken!, extras: page!.extras },
+      text: `page token ${Date.now()}`,
+      media: [],
+    });
     expect(posted.platformPostId).toMatch(new RegExp(`^${pageId}_`));
     // A user token cannot obtain the token of a Page it has no role on.
-    expect(await failure(() => providers.facebook.profile.fetch({ accessToken, extras: { page_id: '123456789012345' } }))).toMatchObject({ kind: 'permission_missing', networkCode: '200' });
+    expect(
+      await failure(() => providers.facebook.profile.fetch({ accessToken, extras: { page_id: '123456789012345' } })),
+    ).toMatchObject({ kind: 'permission_missing', networkCode: '200' });
   });
 
   it('lists every Page of a user managing many (cursor paging), each with its token', async () => {
@@ -77,11 +97,19 @@ describe('Facebook adapter against the sandbox', () => {
   });
 
   it('publishes text, one photo, several photos and a video with {page}_{post} ids and permalinks', async () => {
-    const text = await providers.facebook.publish.post({ credentials: credentials(), text: `hello ${Date.now()}`, media: [] });
+    const text = await providers.facebook.publish.post({
+      credentials: credentials(),
+      text: `hello ${Date.now()}`,
+      media: [],
+    });
     expect(text.platformPostId).toMatch(new RegExp(`^${pageId}_\\d+$`));
     expect(text.url).toMatch(/^https:\/\/www\.facebook\.com\//);
 
-    const photo = await providers.facebook.publish.post({ credentials: credentials(), text: 'one photo', media: [{ url: media.url('/image.jpg'), kind: 'image' }] });
+    const photo = await providers.facebook.publish.post({
+      credentials: credentials(),
+      text: 'one photo',
+      media: [{ url: media.url('/image.jpg'), kind: 'image' }],
+    });
     expect(photo.platformPostId).toMatch(/^\d+_\d+$/);
 
     const multi = await providers.facebook.publish.post({
@@ -92,29 +120,53 @@ describe('Facebook adapter against the sandbox', () => {
         { url: media.url('/image.png'), kind: 'image' },
       ],
     });
-    const video = await providers.facebook.publish.post({ credentials: credentials(), text: 'a video', media: [{ url: media.url('/video.mp4'), kind: 'video' }] });
+    const video = await providers.facebook.publish.post({
+      credentials: credentials(),
+      text: 'a video',
+      media: [{ url: media.url('/video.mp4'), kind: 'video' }],
+    });
     expect(video.url).toContain('/videos/');
 
     const posts = await sandbox.posts('facebook');
-    expect(posts.map((post) => post.id)).toEqual([text.platformPostId, photo.platformPostId, multi.platformPostId, video.platformPostId]);
+    expect(posts.map((post) => post.id)).toEqual([
+      text.platformPostId,
+      photo.platformPostId,
+      multi.platformPostId,
+      video.platformPostId,
+    ]);
     expect(posts[2]!.media).toHaveLength(2);
   });
 
   it('fails a broken media URL as media_invalid, before any post exists', async () => {
-    const error = await failure(() => providers.facebook.publish.post({ credentials: credentials(), text: 'x', media: [{ url: media.url('/missing.jpg'), kind: 'image' }] }));
+    const error = await failure(() =>
+      providers.facebook.publish.post({
+        credentials: credentials(),
+        text: 'x',
+        media: [{ url: media.url('/missing.jpg'), kind: 'image' }],
+      }),
+    );
     expect(error).toMatchObject({ kind: 'media_invalid', networkCode: '100/2069019', status: 400 });
-    const video = await failure(() => providers.facebook.publish.post({ credentials: credentials(), text: 'v', media: [{ url: media.url('/missing.mp4'), kind: 'video' }] }));
+    const video = await failure(() =>
+      providers.facebook.publish.post({
+        credentials: credentials(),
+        text: 'v',
+        media: [{ url: media.url('/missing.mp4'), kind: 'video' }],
+      }),
+    );
     expect(video.kind).toBe('media_invalid');
     expect(await sandbox.posts('facebook')).toHaveLength(1);
   });
 
   it('checks content rules before calling the network', async () => {
-    const error = await failure(() => providers.facebook.publish.post({ credentials: credentials(), text: '', media: [] }));
+    const error = await failure(() =>
+      providers.facebook.publish.post({ credentials: credentials(), text: '', media: [] }),
+    );
     expect(error).toMatchObject({ kind: 'validation', networkCode: 'empty' });
   });
 
   describe('faults', () => {
-    const publish = () => providers.facebook.publish.post({ credentials: credentials(), text: `fault ${Math.random()}`, media: [] });
+    const publish = () =>
+      providers.facebook.publish.post({ credentials: credentials(), text: `fault ${Math.random()}`, media: [] });
 
     it('rate_limit -> rate_limited with the retry time from x-business-use-case-usage', async () => {
       await sandbox.fault('facebook', 'rate_limit', 1, 120);
@@ -142,7 +194,9 @@ describe('Facebook adapter against the sandbox', () => {
       await sandbox.fault('facebook', 'duplicate');
       expect(await failure(publish)).toMatchObject({ kind: 'duplicate', networkCode: '506' });
       await providers.facebook.publish.post({ credentials: credentials(), text: 'same words', media: [] });
-      const again = await failure(() => providers.facebook.publish.post({ credentials: credentials(), text: 'same words', media: [] }));
+      const again = await failure(() =>
+        providers.facebook.publish.post({ credentials: credentials(), text: 'same words', media: [] }),
+      );
       expect(again.kind).toBe('duplicate');
     });
   });

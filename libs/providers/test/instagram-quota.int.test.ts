@@ -16,7 +16,12 @@ describe('Instagram publishing quota (content_publishing_limit)', () => {
   it('the post over the rolling 24 h quota fails as quota_exhausted (9/2207042)', async () => {
     const providers = testProviders(sandbox.baseUrl);
     const credentials = { accessToken: 'EAAB-byok-quota', extras: { ig_user_id: '17841400000000555' } };
-    const post = () => providers.instagram.publish.post({ credentials, text: 'q', media: [{ url: media.url('/image.jpg'), kind: 'image' }] });
+    const post = () =>
+      providers.instagram.publish.post({
+        credentials,
+        text: 'q',
+        media: [{ url: media.url('/image.jpg'), kind: 'image' }],
+      });
     await expect(post()).resolves.toMatchObject({ platformPostId: expect.any(String) });
     const refused = await failure(post);
     expect(refused).toMatchObject({ kind: 'quota_exhausted', retryable: true, networkCode: '9/2207042', status: 400 });
@@ -28,6 +33,9 @@ describe('Instagram publishing quota (content_publishing_limit)', () => {
   it('profile lookup pages through every Page: the Instagram account linked to the 30th Page is found', async () => {
     const providers = testProviders(sandbox.baseUrl);
     const profile = await providers.instagram.profile.fetch({ accessToken: 'manypages_ig_user' });
-    expect(profile).toMatchObject({ platformAccountId: expect.stringMatching(/^1784\d+$/), extras: { ig_user_id: profile.platformAccountId } });
+    expect(profile).toMatchObject({
+      platformAccountId: expect.stringMatching(/^1784\d+$/),
+      extras: { ig_user_id: profile.platformAccountId },
+    });
   });
 });

@@ -2,7 +2,12 @@ import { type Providers } from '../src/index.ts';
 import { startMediaServer, type MediaServer } from './support/media-server.ts';
 import { consent, failure, startSandbox, testProviders, type RunningSandbox } from './support/sandbox.ts';
 
-const app = { clientId: 'ig-app-1', clientSecret: 'ig-secret', redirectUri: 'https://app.example.com/oauth/instagram/callback', scopes: ['instagram_basic', 'instagram_content_publish', 'instagram_manage_insights'] };
+const app = {
+  clientId: 'ig-app-1',
+  clientSecret: 'ig-secret',
+  redirectUri: 'https://app.example.com/oauth/instagram/callback',
+  scopes: ['instagram_basic', 'instagram_content_publish', 'instagram_manage_insights'],
+};
 
 describe('Instagram adapter against the sandbox', () => {
   let sandbox: RunningSandbox;
@@ -37,16 +42,28 @@ describe('Instagram adapter against the sandbox', () => {
     expect(profile).toMatchObject({ platformAccountId: igUserId, handle: expect.stringMatching(/^sandbox_ig_/) });
   });
 
-  it('keeps the linked Page\'s token, which publishes to the Instagram account as is', async () => {
+  it("keeps the linked Page's token, which publishes to the Instagram account as is", async () => {
     const profile = await providers.instagram.profile.fetch({ accessToken });
-    expect(profile).toMatchObject({ platformAccountId: igUserId, extras: { ig_user_id: igUserId, token_kind: 'page' }, accessToken: expect.any(String) });
+    expect(profile).toMatchObject({
+      platformAccountId: igUserId,
+      extras: { ig_user_id: igUserId, token_kind: 'page' },
+      accessToken: expect.any(String),
+    });
     expect(profile.accessToken).not.toBe(accessToken);
-    const result = await providers.instagram.publish.post({ credentials: { accessToken: profile.accessToken!, extras: profile.extras }, text: 'with the page token', media: [jpeg()] });
+    const result = await providers.instagram.publish.post({
+      credentials: { accessToken: profile.accessToken!, extras: profile.extras },
+      text: 'with the page token',
+      media: [jpeg()],
+    });
     expect(result.platformPostId).toMatch(/^17\d{15}$/);
   });
 
   it('publishes an image through container -> FINISHED -> media_publish and returns the permalink', async () => {
-    const result = await providers.instagram.publish.post({ credentials: credentials(), text: 'hello #sandbox', media: [jpeg()] });
+    const result = await providers.instagram.publish.post({
+      credentials: credentials(),
+      text: 'hello #sandbox',
+      media: [jpeg()],
+    });
     expect(result.platformPostId).toMatch(/^17\d{15}$/);
     expect(result.url).toMatch(/^https:\/\/www\.instagram\.com\/p\/[\w-]+\/$/);
     const [post] = await sandbox.posts('instagram');
@@ -56,27 +73,56 @@ describe('Instagram adapter against the sandbox', () => {
   it('publishes a reel and a mixed carousel', async () => {
     const reel = await providers.instagram.publish.post({ credentials: credentials(), text: 'reel', media: [mp4()] });
     expect(reel.url).toContain('/reel/');
-    const carousel = await providers.instagram.publish.post({ credentials: credentials(), text: 'carousel', media: [jpeg(), mp4(), jpeg()] });
+    const carousel = await providers.instagram.publish.post({
+      credentials: credentials(),
+      text: 'carousel',
+      media: [jpeg(), mp4(), jpeg()],
+    });
     const posts = await sandbox.posts('instagram');
     expect(posts[1]).toMatchObject({ id: carousel.platformPostId, options: { media_type: 'CAROUSEL' } });
     expect(posts[1]!.media.map((item) => item.kind)).toEqual(['image', 'video', 'image']);
   });
 
   it('refuses text-only posts and more than 10 carousel items before any call', async () => {
-    expect(await failure(() => providers.instagram.publish.post({ credentials: credentials(), text: 'just text', media: [] }))).toMatchObject({
+    expect(
+      await failure(() =>
+        providers.instagram.publish.post({ credentials: credentials(), text: 'just text', media: [] }),
+      ),
+    ).toMatchObject({
       kind: 'validation',
       networkCode: 'media_required',
     });
     const eleven = Array.from({ length: 11 }, jpeg);
-    expect((await failure(() => providers.instagram.publish.post({ credentials: credentials(), text: 'x', media: eleven }))).networkCode).toBe('media_count');
+    expect(
+      (await failure(() => providers.instagram.publish.post({ credentials: credentials(), text: 'x', media: eleven })))
+        .networkCode,
+    ).toBe('media_count');
   });
 
   it('fails a broken image URL (2207052) and a PNG (JPEG only) as media_invalid, and a broken video via container ERROR', async () => {
-    const broken = await failure(() => providers.instagram.publish.post({ credentials: credentials(), text: 'x', media: [{ url: media.url('/missing.jpg'), kind: 'image' }] }));
+    const broken = await failure(() =>
+      providers.instagram.publish.post({
+        credentials: credentials(),
+        text: 'x',
+        media: [{ url: media.url('/missing.jpg'), kind: 'image' }],
+      }),
+    );
     expect(broken).toMatchObject({ kind: 'media_invalid', networkCode: '9004/2207052' });
-    const png = await failure(() => providers.instagram.publish.post({ credentials: credentials(), text: 'x', media: [{ url: media.url('/image.png'), kind: 'image' }] }));
+    const png = await failure(() =>
+      providers.instagram.publish.post({
+        credentials: credentials(),
+        text: 'x',
+        media: [{ url: media.url('/image.png'), kind: 'image' }],
+      }),
+    );
     expect(png).toMatchObject({ kind: 'media_invalid', networkCode: '9004/2207005' });
-    const video = await failure(() => providers.instagram.publish.post({ credentials: credentials(), text: 'x', media: [{ url: media.url('/missing.mp4'), kind: 'video' }] }));
+    const video = await failure(() =>
+      providers.instagram.publish.post({
+        credentials: credentials(),
+        text: 'x',
+        media: [{ url: media.url('/missing.mp4'), kind: 'video' }],
+      }),
+    );
     expect(video).toMatchObject({ kind: 'media_invalid', networkCode: 'ERROR/2207052' });
     expect(await sandbox.posts('instagram')).toHaveLength(0);
   });
@@ -86,7 +132,11 @@ describe('Instagram adapter against the sandbox', () => {
 
     it('rate_limit -> rate_limited (80002) with the retry time from the BUC header', async () => {
       await sandbox.fault('instagram', 'rate_limit', 1, 300);
-      expect(await failure(publish)).toMatchObject({ kind: 'rate_limited', networkCode: '80002', retryAfterMs: 300_000 });
+      expect(await failure(publish)).toMatchObject({
+        kind: 'rate_limited',
+        networkCode: '80002',
+        retryAfterMs: 300_000,
+      });
     });
     it('server_error -> transient', async () => {
       await sandbox.fault('instagram', 'server_error');

@@ -2,7 +2,12 @@ import { type Providers } from '../src/index.ts';
 import { startMediaServer, type MediaServer } from './support/media-server.ts';
 import { consent, failure, startSandbox, testProviders, type RunningSandbox } from './support/sandbox.ts';
 
-const app = { clientId: 'li-client', clientSecret: 'li-secret', redirectUri: 'https://app.example.com/oauth/linkedin/callback', scopes: ['openid', 'profile', 'email', 'w_member_social'] };
+const app = {
+  clientId: 'li-client',
+  clientSecret: 'li-secret',
+  redirectUri: 'https://app.example.com/oauth/linkedin/callback',
+  scopes: ['openid', 'profile', 'email', 'w_member_social'],
+};
 
 describe('LinkedIn adapter against the sandbox', () => {
   let sandbox: RunningSandbox;
@@ -43,37 +48,78 @@ describe('LinkedIn adapter against the sandbox', () => {
     expect(renewed.expiresAt!.getTime() - Date.now()).toBeGreaterThan(59 * 86_400_000);
     expect(renewed.refreshExpiresAt!.getTime()).toBeLessThanOrEqual(Date.now() + 365 * 86_400_000);
     await providers.linkedin.oauth.revoke({ app, token: renewed.accessToken });
-    expect((await failure(() => providers.linkedin.profile.fetch({ accessToken: renewed.accessToken }))).kind).toBe('auth_revoked');
-    expect(await failure(() => providers.linkedin.oauth.refresh({ app, refreshToken }))).toMatchObject({ kind: 'auth_revoked', networkCode: 'invalid_grant' });
+    expect((await failure(() => providers.linkedin.profile.fetch({ accessToken: renewed.accessToken }))).kind).toBe(
+      'auth_revoked',
+    );
+    expect(await failure(() => providers.linkedin.oauth.refresh({ app, refreshToken }))).toMatchObject({
+      kind: 'auth_revoked',
+      networkCode: 'invalid_grant',
+    });
   });
 
   it('profile of an organization author', async () => {
-    const profile = await providers.linkedin.profile.fetch({ accessToken, extras: { author_urn: 'urn:li:organization:2414183' } });
+    const profile = await providers.linkedin.profile.fetch({
+      accessToken,
+      extras: { author_urn: 'urn:li:organization:2414183' },
+    });
     expect(profile).toMatchObject({ platformAccountId: 'urn:li:organization:2414183', handle: 'sandbox-org-2414183' });
   });
 
   it('organization pages: the vetted app lists the pages the member administers and posts as each; LinkedIn refuses other pages and members without w_organization_social', async () => {
-    const orgApp = { ...app, clientId: 'cma-li-client', scopes: ['openid', 'profile', 'w_organization_social', 'r_organization_social', 'rw_organization_admin'] };
+    const orgApp = {
+      ...app,
+      clientId: 'cma-li-client',
+      scopes: ['openid', 'profile', 'w_organization_social', 'r_organization_social', 'rw_organization_admin'],
+    };
     const { code } = await consent(providers.linkedin.oauth.authorizeUrl({ app: orgApp, state: 's' }).url);
     const orgToken = (await providers.linkedin.oauth.exchangeCode({ app: orgApp, code })).accessToken;
     const pages = await providers.linkedin.authors!.list({ accessToken: orgToken });
     expect(pages).toHaveLength(2);
-    expect(pages[0]).toMatchObject({ platformAccountId: expect.stringMatching(/^urn:li:organization:\d+$/), extras: { author_urn: pages[0]!.platformAccountId } });
-    const posted = await providers.linkedin.publish.post({ credentials: { accessToken: orgToken, extras: pages[1]!.extras }, text: 'from the page', media: [] });
+    expect(pages[0]).toMatchObject({
+      platformAccountId: expect.stringMatching(/^urn:li:organization:\d+$/),
+      extras: { author_urn: pages[0]!.platformAccountId },
+    });
+    const posted = await providers.linkedin.publish.post({
+      credentials: { accessToken: orgToken, extras: pages[1]!.extras },
+      text: 'from the page',
+      media: [],
+    });
     expect(posted.platformPostId).toMatch(/^urn:li:share:/);
-    const foreign = await failure(() => providers.linkedin.publish.post({ credentials: { accessToken: orgToken, extras: { author_urn: 'urn:li:organization:2414183' } }, text: 'not mine', media: [] }));
+    const foreign = await failure(() =>
+      providers.linkedin.publish.post({
+        credentials: { accessToken: orgToken, extras: { author_urn: 'urn:li:organization:2414183' } },
+        text: 'not mine',
+        media: [],
+      }),
+    );
     expect(foreign).toMatchObject({ kind: 'permission_missing', status: 403, networkCode: 'ACCESS_DENIED' });
     // The member-only token (w_member_social) cannot post as a page nor list them.
-    const asPage = await failure(() => providers.linkedin.publish.post({ credentials: { accessToken, extras: pages[0]!.extras }, text: 'member token', media: [] }));
+    const asPage = await failure(() =>
+      providers.linkedin.publish.post({
+        credentials: { accessToken, extras: pages[0]!.extras },
+        text: 'member token',
+        media: [],
+      }),
+    );
     expect(asPage).toMatchObject({ kind: 'permission_missing', status: 403 });
-    expect(await failure(() => providers.linkedin.authors!.list({ accessToken }))).toMatchObject({ kind: 'permission_missing' });
+    expect(await failure(() => providers.linkedin.authors!.list({ accessToken }))).toMatchObject({
+      kind: 'permission_missing',
+    });
   });
 
   it('publishes text (escaped little text), one image, several images and a video', async () => {
-    const text = await providers.linkedin.publish.post({ credentials: credentials(), text: 'Hello (world) #launch [v2]', media: [] });
+    const text = await providers.linkedin.publish.post({
+      credentials: credentials(),
+      text: 'Hello (world) #launch [v2]',
+      media: [],
+    });
     expect(text.platformPostId).toMatch(/^urn:li:share:\d+$/);
     expect(text.url).toBe(`https://www.linkedin.com/feed/update/${text.platformPostId}`);
-    await providers.linkedin.publish.post({ credentials: credentials(), text: 'one image', media: [{ url: media.url('/image.jpg'), kind: 'image' }] });
+    await providers.linkedin.publish.post({
+      credentials: credentials(),
+      text: 'one image',
+      media: [{ url: media.url('/image.jpg'), kind: 'image' }],
+    });
     await providers.linkedin.publish.post({
       credentials: credentials(),
       text: 'two images',
@@ -82,39 +128,73 @@ describe('LinkedIn adapter against the sandbox', () => {
         { url: media.url('/image.png'), kind: 'image' },
       ],
     });
-    const video = await providers.linkedin.publish.post({ credentials: credentials(), text: 'video', media: [{ url: media.url('/video.mp4'), kind: 'video' }] });
+    const video = await providers.linkedin.publish.post({
+      credentials: credentials(),
+      text: 'video',
+      media: [{ url: media.url('/video.mp4'), kind: 'video' }],
+    });
     expect(video.platformPostId).toMatch(/^urn:li:ugcPost:\d+$/);
     const posts = await sandbox.posts('linkedin');
     // The sandbox renders commentary like LinkedIn: escaped text survives whole.
     expect(posts[0]!.text).toBe('Hello (world) #launch [v2]');
     // ...and `#launch` reached LinkedIn as a hashtag element, not as escaped plain text.
     expect(posts[0]!.options.hashtags).toEqual(['launch']);
-    expect(posts.map((post) => post.media.map((item) => item.kind))).toEqual([[], ['image'], ['image', 'image'], ['video']]);
+    expect(posts.map((post) => post.media.map((item) => item.kind))).toEqual([
+      [],
+      ['image'],
+      ['image', 'image'],
+      ['video'],
+    ]);
   });
 
   it('media problems: broken URL -> media_invalid before LinkedIn is called; a non-video fails processing', async () => {
-    const broken = await failure(() => providers.linkedin.publish.post({ credentials: credentials(), text: 'x', media: [{ url: media.url('/missing.jpg'), kind: 'image' }] }));
+    const broken = await failure(() =>
+      providers.linkedin.publish.post({
+        credentials: credentials(),
+        text: 'x',
+        media: [{ url: media.url('/missing.jpg'), kind: 'image' }],
+      }),
+    );
     expect(broken).toMatchObject({ kind: 'media_invalid', network: 'linkedin' });
-    const notVideo = await failure(() => providers.linkedin.publish.post({ credentials: credentials(), text: 'x', media: [{ url: media.url('/image.jpg'), kind: 'video' }] }));
+    const notVideo = await failure(() =>
+      providers.linkedin.publish.post({
+        credentials: credentials(),
+        text: 'x',
+        media: [{ url: media.url('/image.jpg'), kind: 'video' }],
+      }),
+    );
     expect(notVideo).toMatchObject({ kind: 'media_invalid', networkCode: 'PROCESSING_FAILED' });
   });
 
   describe('faults', () => {
-    const publish = () => providers.linkedin.publish.post({ credentials: credentials(), text: `fault ${Math.random()}`, media: [] });
+    const publish = () =>
+      providers.linkedin.publish.post({ credentials: credentials(), text: `fault ${Math.random()}`, media: [] });
 
     it('rate_limit -> quota_exhausted deferred to midnight UTC (LinkedIn limits are daily and send no reset header)', async () => {
       await sandbox.fault('linkedin', 'rate_limit');
       const error = await failure(publish);
       const midnight = new Date();
       midnight.setUTCHours(24, 0, 0, 0);
-      expect(error).toMatchObject({ kind: 'quota_exhausted', retryable: true, status: 429, networkCode: 'TOO_MANY_REQUESTS' });
+      expect(error).toMatchObject({
+        kind: 'quota_exhausted',
+        retryable: true,
+        status: 429,
+        networkCode: 'TOO_MANY_REQUESTS',
+      });
       expect(Math.abs(Date.now() + error.retryAfterMs! - midnight.getTime())).toBeLessThan(60_000);
     });
 
     it('a sunset LinkedIn-Version (426 NONEXISTENT_VERSION) fails once, not retryable, telling the operator to set LINKEDIN_VERSION', async () => {
       const stale = testProviders(sandbox.baseUrl, { LINKEDIN_VERSION: '202401' });
-      const error = await failure(() => stale.linkedin.publish.post({ credentials: credentials(), text: 'old version', media: [] }));
-      expect(error).toMatchObject({ kind: 'validation', retryable: false, status: 426, networkCode: 'NONEXISTENT_VERSION' });
+      const error = await failure(() =>
+        stale.linkedin.publish.post({ credentials: credentials(), text: 'old version', media: [] }),
+      );
+      expect(error).toMatchObject({
+        kind: 'validation',
+        retryable: false,
+        status: 426,
+        networkCode: 'NONEXISTENT_VERSION',
+      });
       expect(error.networkMessage).toContain('LINKEDIN_VERSION');
     });
     it('server_error -> transient', async () => {
@@ -137,7 +217,13 @@ describe('LinkedIn adapter against the sandbox', () => {
       await sandbox.fault('linkedin', 'duplicate');
       expect(await failure(publish)).toMatchObject({ kind: 'duplicate', status: 422, networkCode: 'DUPLICATE_POST' });
       await providers.linkedin.publish.post({ credentials: credentials(), text: 'same text', media: [] });
-      expect((await failure(() => providers.linkedin.publish.post({ credentials: credentials(), text: 'same text', media: [] }))).kind).toBe('duplicate');
+      expect(
+        (
+          await failure(() =>
+            providers.linkedin.publish.post({ credentials: credentials(), text: 'same text', media: [] }),
+          )
+        ).kind,
+      ).toBe('duplicate');
     });
   });
 });

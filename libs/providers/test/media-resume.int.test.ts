@@ -33,10 +33,23 @@ describe('media processing handed off between attempts (X, LinkedIn)', () => {
     for (let attempt = 1; attempt <= 5; attempt += 1) {
       try {
         const resume = handles.at(-1);
-        const result = await providers[network].publish.post({ credentials, text, media: video, onHandle: async (handle) => void handles.push(handle), ...(resume ? { resume } : {}) });
+        const result = await providers[network].publish.post({
+          credentials,
+          text,
+          media: video,
+          onHandle: async (handle) => void handles.push(handle),
+          ...(resume ? { resume } : {}),
+        });
         return { result, handles, attempts: attempt };
       } catch (error) {
-        expect(error).toEqual(expect.objectContaining({ kind: 'transient', networkCode: 'media_processing', retryable: true, uncertain: false }));
+        expect(error).toEqual(
+          expect.objectContaining({
+            kind: 'transient',
+            networkCode: 'media_processing',
+            retryable: true,
+            uncertain: false,
+          }),
+        );
       }
     }
     throw new Error(`${network} never took the post`);
@@ -55,15 +68,32 @@ describe('media processing handed off between attempts (X, LinkedIn)', () => {
 
     // The handle identifies the post even when the text would not (and a text-only post with the
     // same words would not be taken for it).
-    const find = (handle: string | undefined, text: string) => providers.x.lookup.find({ credentials, text, mediaCount: 1, since, excludeIds: [], ...(handle ? { handle } : {}) });
-    expect(await find(handles[0], 'words the network rewrote')).toEqual({ status: 'found', result: expect.objectContaining({ platformPostId: result.platformPostId }) });
+    const find = (handle: string | undefined, text: string) =>
+      providers.x.lookup.find({
+        credentials,
+        text,
+        mediaCount: 1,
+        since,
+        excludeIds: [],
+        ...(handle ? { handle } : {}),
+      });
+    expect(await find(handles[0], 'words the network rewrote')).toEqual({
+      status: 'found',
+      result: expect.objectContaining({ platformPostId: result.platformPostId }),
+    });
     expect(await find('media:["1999999999999999999"]', 'a long video')).toEqual({ status: 'absent' });
   });
 
   it('X: an expired or unknown media id in the handle is uploaded again instead of failing the post', async () => {
     const credentials = { accessToken: 'byok-x-expired', extras: { username: 'someone' } };
     const handles: string[] = [];
-    await providers.x.publish.post({ credentials, text: 'image', media: [{ url: media.url('/image.jpg'), kind: 'image' }], resume: 'media:["1999999999999999999"]', onHandle: async (handle) => void handles.push(handle) });
+    await providers.x.publish.post({
+      credentials,
+      text: 'image',
+      media: [{ url: media.url('/image.jpg'), kind: 'image' }],
+      resume: 'media:["1999999999999999999"]',
+      onHandle: async (handle) => void handles.push(handle),
+    });
     expect(handles).toHaveLength(1);
     expect(handles[0]).not.toContain('1999999999999999999');
     expect((await sandbox.posts('x'))[0]!.media).toHaveLength(1);
@@ -81,15 +111,35 @@ describe('media processing handed off between attempts (X, LinkedIn)', () => {
     expect(urn).toMatch(/^urn:li:video:/);
     const [posted] = await sandbox.posts('linkedin');
     expect(posted).toMatchObject({ id: result.platformPostId, media: [{ url: urn, kind: 'video' }] });
-    const find = (handle: string, text: string) => providers.linkedin.lookup.find({ credentials, text, mediaCount: 1, since, excludeIds: [], handle });
-    expect(await find(handles[0]!, 'other words')).toEqual({ status: 'found', result: expect.objectContaining({ platformPostId: result.platformPostId }) });
+    const find = (handle: string, text: string) =>
+      providers.linkedin.lookup.find({ credentials, text, mediaCount: 1, since, excludeIds: [], handle });
+    expect(await find(handles[0]!, 'other words')).toEqual({
+      status: 'found',
+      result: expect.objectContaining({ platformPostId: result.platformPostId }),
+    });
     expect(await find('media:["urn:li:video:C000000000000000000"]', 'a long video')).toEqual({ status: 'absent' });
   });
 
   it('a handle of another kind (TikTok publish_id) is not taken for media', async () => {
     const credentials = { accessToken: 'byok-x-other', extras: { username: 'someone' } };
-    const posted = await providers.x.publish.post({ credentials, text: 'plain words', media: [], resume: 'v_pub_file~v2-1.123' });
-    expect(await providers.x.lookup.find({ credentials, text: 'plain words', mediaCount: 0, since: new Date(Date.now() - 5000), excludeIds: [], handle: 'v_pub_file~v2-1.123' })).toEqual({ status: 'found', result: expect.objectContaining({ platformPostId: posted.platformPostId }) });
-    expect(await failure(() => providers.x.publish.post({ credentials, text: 'plain words', media: [] }))).toMatchObject({ kind: 'duplicate' });
+    const posted = await providers.x.publish.post({
+      credentials,
+      text: 'plain words',
+      media: [],
+      resume: 'v_pub_file~v2-1.123',
+    });
+    expect(
+      await providers.x.lookup.find({
+        credentials,
+        text: 'plain words',
+        mediaCount: 0,
+        since: new Date(Date.now() - 5000),
+        excludeIds: [],
+        handle: 'v_pub_file~v2-1.123',
+      }),
+    ).toEqual({ status: 'found', result: expect.objectContaining({ platformPostId: posted.platformPostId }) });
+    expect(
+      await failure(() => providers.x.publish.post({ credentials, text: 'plain words', media: [] })),
+    ).toMatchObject({ kind: 'duplicate' });
   });
 });

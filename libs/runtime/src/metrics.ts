@@ -16,7 +16,12 @@ export function createServiceMetrics(service: string): ServiceMetrics {
   collectDefaultMetrics({ register: registry });
   return {
     registry,
-    messagesPublished: new Counter({ name: 'svc_messages_published_total', help: 'Messages confirmed by the broker.', labelNames: ['type'], registers: [registry] }),
+    messagesPublished: new Counter({
+      name: 'svc_messages_published_total',
+      help: 'Messages confirmed by the broker.',
+      labelNames: ['type'],
+      registers: [registry],
+    }),
     messagesConsumed: new Counter({
       name: 'svc_messages_consumed_total',
       help: 'Messages handled, by outcome (ack, retry, parked).',
@@ -30,7 +35,11 @@ export function createServiceMetrics(service: string): ServiceMetrics {
       buckets: [0.005, 0.02, 0.1, 0.5, 1, 2.5, 10, 30],
       registers: [registry],
     }),
-    brokerReconnects: new Counter({ name: 'svc_broker_reconnects_total', help: 'Reconnections to RabbitMQ.', registers: [registry] }),
+    brokerReconnects: new Counter({
+      name: 'svc_broker_reconnects_total',
+      help: 'Reconnections to RabbitMQ.',
+      registers: [registry],
+    }),
     outboxParked: new Counter({
       name: 'svc_outbox_parked_total',
       help: 'Outbox messages the relay gave up on (refused past the attempt budget, or unpublishable).',
@@ -44,7 +53,11 @@ export function createServiceMetrics(service: string): ServiceMetrics {
  * A gauge whose value is read (usually from the database) at scrape time. A read that fails reports 0
  * rather than failing the whole scrape: the other metrics still get through.
  */
-export function registerScrapedGauge(registry: Registry, gauge: { name: string; help: string }, read: () => Promise<number>): void {
+export function registerScrapedGauge(
+  registry: Registry,
+  gauge: { name: string; help: string },
+  read: () => Promise<number>,
+): void {
   new Gauge({
     ...gauge,
     registers: [registry],
@@ -56,5 +69,12 @@ export function registerScrapedGauge(registry: Registry, gauge: { name: string; 
 
 /** Rows parked in the service's outbox right now, read at scrape time; alert when above zero. */
 export function registerOutboxGauge(registry: Registry, parkedCount: () => Promise<number>): void {
-  registerScrapedGauge(registry, { name: 'svc_outbox_parked_messages', help: 'Outbox messages parked and waiting for an operator (scripts/outbox-parked.mjs).' }, parkedCount);
+  registerScrapedGauge(
+    registry,
+    {
+      name: 'svc_outbox_parked_messages',
+      help: 'Outbox messages parked and waiting for an operator (scripts/outbox-parked.mjs).',
+    },
+    parkedCount,
+  );
 }

@@ -7,7 +7,12 @@ export interface PeriodicTask {
   stop(): Promise<void>;
 }
 
-export function startPeriodicTask(options: { intervalMs: number; run: () => Promise<void>; onError: (error: unknown) => void; firstRunAfterInterval?: boolean }): PeriodicTask {
+export function startPeriodicTask(options: {
+  intervalMs: number;
+  run: () => Promise<void>;
+  onError: (error: unknown) => void;
+  firstRunAfterInterval?: boolean;
+}): PeriodicTask {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;

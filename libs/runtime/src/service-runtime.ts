@@ -93,8 +93,13 @@ export interface ServiceRuntime<Db extends DatabaseClient> {
   stop(): Promise<void>;
 }
 
-function openDatabaseClient<Db extends DatabaseClient>(options: ServiceRuntimeOptions<Db>, connection: PgConnectionConfig, pool: DatabasePool): Db {
-  if (options.openClient !== undefined && options.createClient !== undefined) throw new Error(`${options.name}: give createClient or openClient, not both`);
+function openDatabaseClient<Db extends DatabaseClient>(
+  options: ServiceRuntimeOptions<Db>,
+  connection: PgConnectionConfig,
+  pool: DatabasePool,
+): Db {
+  if (options.openClient !== undefined && options.createClient !== undefined)
+    throw new Error(`${options.name}: give createClient or openClient, not both`);
   if (options.openClient !== undefined) return options.openClient(connection, pool);
   if (options.createClient !== undefined) return options.createClient(createPrismaAdapter(connection, pool));
   throw new Error(`${options.name}: createClient or openClient is required`);
@@ -104,19 +109,30 @@ function openDatabaseClient<Db extends DatabaseClient>(options: ServiceRuntimeOp
  * Opens everything a service stands on, in order: its database (created if missing, migrated), its
  * client (Prisma's through the offline bridge, or the service's own), RabbitMQ, and the outbox relay.
  */
-export async function openServiceRuntime<Db extends DatabaseClient>(options: ServiceRuntimeOptions<Db>): Promise<ServiceRuntime<Db>> {
+export async function openServiceRuntime<Db extends DatabaseClient>(
+  options: ServiceRuntimeOptions<Db>,
+): Promise<ServiceRuntime<Db>> {
   const { config, logger, name } = options;
   if (config.DNS_SERVERS !== undefined || config.DNS_TIMEOUT_MS !== undefined) {
-    configureHostResolver({ servers: parseDnsServers(config.DNS_SERVERS ?? ''), ...(config.DNS_TIMEOUT_MS === undefined ? {} : { timeoutMs: config.DNS_TIMEOUT_MS }) });
+    configureHostResolver({
+      servers: parseDnsServers(config.DNS_SERVERS ?? ''),
+      ...(config.DNS_TIMEOUT_MS === undefined ? {} : { timeoutMs: config.DNS_TIMEOUT_MS }),
+    });
   }
   // Every connection the service opens names it (and its pool) to PostgreSQL: pg_stat_activity's application_name.
-  const connection = { ...connectionConfig(config.DATABASE_URL, config.DATABASE_NAME ?? serviceDatabaseName(name)), applicationName: name };
+  const connection = {
+    ...connectionConfig(config.DATABASE_URL, config.DATABASE_NAME ?? serviceDatabaseName(name)),
+    applicationName: name,
+  };
   const { created } = await ensureDatabase(connection);
   if (created) logger.info({ database: connection.database }, 'database created');
   await migrateDatabase({ serviceDir: options.serviceDir, connection });
   logger.info({ database: connection.database }, 'migrations applied');
 
-  const pool: DatabasePool = { max: config.DB_POOL_MAX ?? 10, onPoolError: (err) => logger.warn({ err }, 'idle database connection failed') };
+  const pool: DatabasePool = {
+    max: config.DB_POOL_MAX ?? 10,
+    onPoolError: (err) => logger.warn({ err }, 'idle database connection failed'),
+  };
   const db = openDatabaseClient(options, connection, pool);
   const metrics = createServiceMetrics(name);
   const broker = await Broker.connect({
@@ -137,11 +153,21 @@ export async function openServiceRuntime<Db extends DatabaseClient>(options: Ser
     },
   });
   const openPool = (purpose: string, max: number, settings?: Readonly<Record<string, string>>) =>
-    createPgRawSql(connection, { purpose, max, onIdleError: pool.onPoolError, ...(settings === undefined ? {} : { settings: { ...settings } }) });
+    createPgRawSql(connection, {
+      purpose,
+      max,
+      onIdleError: pool.onPoolError,
+      ...(settings === undefined ? {} : { settings: { ...settings } }),
+    });
   // The relay's claim and deletes run for every message the service sends: on plain pg (through
   // Prisma's raw path the relay cost about 45% more CPU per message: bench/outbox-relay), with the
   // planner settings its statements need.
-  const relaySql = createPgRawSql(connection, { purpose: 'relay', max: RELAY_POOL_SIZE, onIdleError: pool.onPoolError, settings: RELAY_SESSION_SETTINGS });
+  const relaySql = createPgRawSql(connection, {
+    purpose: 'relay',
+    max: RELAY_POOL_SIZE,
+    onIdleError: pool.onPoolError,
+    settings: RELAY_SESSION_SETTINGS,
+  });
   const relay = new OutboxRelay({
     db: relaySql,
     publisher: broker,
@@ -156,7 +182,8 @@ export async function openServiceRuntime<Db extends DatabaseClient>(options: Ser
     what: 'inbox ids',
     intervalMs: config.PRUNE_INTERVAL_MS ?? 3_600_000,
     logger,
-    prune: (shouldStop) => pruneInbox(db, { retentionHours: config.INBOX_RETENTION_HOURS ?? 168, batchSize: INBOX_PRUNE_BATCH, shouldStop }),
+    prune: (shouldStop) =>
+      pruneInbox(db, { retentionHours: config.INBOX_RETENTION_HOURS ?? 168, batchSize: INBOX_PRUNE_BATCH, shouldStop }),
   });
 
   let stopped: Promise<void> | undefined;

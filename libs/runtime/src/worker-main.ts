@@ -9,8 +9,10 @@ export interface WorkerConfig extends RuntimeConfig {
   PROBE_PORT: number;
 }
 
-export interface WorkerMainOptions<Config extends WorkerConfig, Db extends DatabaseClient>
-  extends Pick<WorkerServiceOptions<Db>, 'name' | 'serviceDir' | 'createClient' | 'openClient' | 'prefetch'> {
+export interface WorkerMainOptions<Config extends WorkerConfig, Db extends DatabaseClient> extends Pick<
+  WorkerServiceOptions<Db>,
+  'name' | 'serviceDir' | 'createClient' | 'openClient' | 'prefetch'
+> {
   loadConfig: () => Config;
   wire?: (runtime: ServiceRuntime<Db>, config: Config) => Promise<WorkerWiring>;
 }
@@ -20,7 +22,9 @@ export interface WorkerMainOptions<Config extends WorkerConfig, Db extends Datab
  * logger, runtime and wiring, then graceful shutdown on SIGTERM/SIGINT. A failure while starting is
  * logged and exits 1, so a supervisor restarts the process.
  */
-export function workerMain<Config extends WorkerConfig, Db extends DatabaseClient>(options: WorkerMainOptions<Config, Db>): void {
+export function workerMain<Config extends WorkerConfig, Db extends DatabaseClient>(
+  options: WorkerMainOptions<Config, Db>,
+): void {
   const config = exitOnConfigError(options.name, options.loadConfig);
   const logger = createLogger({ service: options.name, level: config.LOG_LEVEL });
   runWorkerService({
@@ -34,7 +38,12 @@ export function workerMain<Config extends WorkerConfig, Db extends DatabaseClien
     ...(options.prefetch === undefined ? {} : { prefetch: options.prefetch }),
     ...(options.wire === undefined ? {} : { wire: (runtime: ServiceRuntime<Db>) => options.wire!(runtime, config) }),
   }).then(
-    (worker) => exitOnSignal({ logger, graceMs: config.SHUTDOWN_GRACE_MS, steps: () => [{ name: options.name, run: worker.stop }] }),
+    (worker) =>
+      exitOnSignal({
+        logger,
+        graceMs: config.SHUTDOWN_GRACE_MS,
+        steps: () => [{ name: options.name, run: worker.stop }],
+      }),
     (error: unknown) => {
       logger.fatal({ err: error }, `${options.name} failed to start`);
       process.exit(1);

@@ -1,6 +1,11 @@
 import type { Broker } from '@svc/messaging';
 import { startProbeServer } from './probe-server.ts';
-import { openServiceRuntime, type DatabaseClient, type ServiceRuntime, type ServiceRuntimeOptions } from './service-runtime.ts';
+import {
+  openServiceRuntime,
+  type DatabaseClient,
+  type ServiceRuntime,
+  type ServiceRuntimeOptions,
+} from './service-runtime.ts';
 
 export interface WorkerWiring {
   /** RPC requests this service answers; `system.ping.v1` is always answered. */
@@ -32,7 +37,9 @@ export interface RunningWorker<Db extends DatabaseClient> {
  * report ready. Stopping reverses it: not ready, own loops, consumers (in-flight work finishes),
  * broker, database, probes.
  */
-export async function runWorkerService<Db extends DatabaseClient>(options: WorkerServiceOptions<Db>): Promise<RunningWorker<Db>> {
+export async function runWorkerService<Db extends DatabaseClient>(
+  options: WorkerServiceOptions<Db>,
+): Promise<RunningWorker<Db>> {
   const runtime = await openServiceRuntime(options);
   let ready = false;
   const probes = await startProbeServer({

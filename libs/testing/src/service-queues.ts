@@ -7,7 +7,18 @@
 export function serviceQueues(services: readonly string[]): string[] {
   const extra: Record<string, string[]> = {
     publisher: ['publisher.dispatch', 'publisher.dispatch.parking', 'publisher.accounts', 'publisher.accounts.parking'],
-    'webhook-dispatcher': ['webhook-dispatcher.deliveries', 'webhook-dispatcher.deliveries.parking', 'webhook-dispatcher.tests.rpc'],
+    'webhook-dispatcher': [
+      'webhook-dispatcher.deliveries',
+      'webhook-dispatcher.deliveries.parking',
+      'webhook-dispatcher.tests.rpc',
+    ],
   };
-  return services.flatMap((name) => [`${name}.rpc`, `${name}.work`, `${name}.work.parking`, `${name}.plans`, `${name}.plans.parking`, ...(extra[name] ?? [])]);
+  return services.flatMap((name) => [
+    `${name}.rpc`,
+    `${name}.work`,
+    `${name}.work.parking`,
+    `${name}.plans`,
+    `${name}.plans.parking`,
+    ...(extra[name] ?? []),
+  ]);
 }

@@ -1,4 +1,11 @@
-import { connectionConfig, connectionUrl, dropDatabase, ensureDatabase, migrateDatabase, type PgConnectionConfig } from '@svc/db';
+import {
+  connectionConfig,
+  connectionUrl,
+  dropDatabase,
+  ensureDatabase,
+  migrateDatabase,
+  type PgConnectionConfig,
+} from '@svc/db';
 import { uniqueName } from './unique-name.ts';
 
 export const TEST_DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432';
@@ -20,7 +27,9 @@ export async function createTestDatabase(options: { prefix: string; serviceDir?:
   try {
     await ensureDatabase(connection);
   } catch (error) {
-    throw new Error(`Integration tests need PostgreSQL at ${TEST_DATABASE_URL}: start it (pg_ctlcluster 15 main start) or set DATABASE_URL. ${(error as Error).message}`);
+    throw new Error(
+      `Integration tests need PostgreSQL at ${TEST_DATABASE_URL}: start it (pg_ctlcluster 15 main start) or set DATABASE_URL. ${(error as Error).message}`,
+    );
   }
   if (options.serviceDir !== undefined) {
     try {

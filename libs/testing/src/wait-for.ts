@@ -12,13 +12,17 @@ export interface WaitForOptions {
  * polling it, and returns its last value; fails naming what was awaited and what was last seen.
  * Tests wait on the condition they need instead of sleeping a guess at how long it takes.
  */
-export async function waitFor<T>(condition: () => T | Promise<T>, options: WaitForOptions): Promise<Exclude<T, false | null | undefined>> {
+export async function waitFor<T>(
+  condition: () => T | Promise<T>,
+  options: WaitForOptions,
+): Promise<Exclude<T, false | null | undefined>> {
   const { what, timeoutMs = 15_000, intervalMs = 25 } = options;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await condition();
     if (value !== false && value !== null && value !== undefined) return value as Exclude<T, false | null | undefined>;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what} (last seen: ${JSON.stringify(value)}).`);
+    if (Date.now() > deadline)
+      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what} (last seen: ${JSON.stringify(value)}).`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

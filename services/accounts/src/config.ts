@@ -1,5 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { COMMON_SECRET_URLS, commonConfigSchema, freePlanConfigSchema, loadConfig, privateUrlsProblems, productionSecretProblems } from '@svc/config';
+import {
+  COMMON_SECRET_URLS,
+  commonConfigSchema,
+  freePlanConfigSchema,
+  loadConfig,
+  privateUrlsProblems,
+  productionSecretProblems,
+} from '@svc/config';
 import { providerConfigSchema } from '@svc/providers';
 
 const optionalSecret = Type.Optional(Type.String({ minLength: 1 }));

@@ -28,12 +28,18 @@ function defaultApps(config: Config): Partial<Record<Network, DefaultApp>> {
     ['tiktok', config.TIKTOK_CLIENT_KEY, config.TIKTOK_CLIENT_SECRET],
   ];
   return Object.fromEntries(
-    pairs.filter((pair): pair is [Network, string, string] => pair[1] !== undefined && pair[2] !== undefined).map(([network, clientId, clientSecret]) => [network, { clientId, clientSecret }]),
+    pairs
+      .filter((pair): pair is [Network, string, string] => pair[1] !== undefined && pair[2] !== undefined)
+      .map(([network, clientId, clientSecret]) => [network, { clientId, clientSecret }]),
   );
 }
 
 /** Builds the accounts service from its runtime: repositories, vault, adapters, use cases, RPC, refresher. */
-export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config, providers?: Providers): Promise<WorkerWiring> {
+export async function wire(
+  runtime: ServiceRuntime<PrismaClient>,
+  config: Config,
+  providers?: Providers,
+): Promise<WorkerWiring> {
   const { db, logger } = runtime;
   const vault = vaultFromConfig(config.VAULT_KEYS, config.VAULT_ACTIVE_KEY_ID);
   const adapters = providers ?? providersFromConfig(config, { logger, allowPrivateUrls: config.ALLOW_PRIVATE_URLS });
@@ -41,12 +47,50 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   const apps = new OAuthApps(new OAuthAppsRepository(db), vault, config.PUBLIC_BASE_URL, defaultApps(config));
   const limits = new PlanLimitsRepository(db, config.PLAN_FREE_CONNECTED_ACCOUNTS);
   const connect = new ConnectAccount(db, accounts, adapters, vault, limits);
-  const keeper = new TokenKeeper({ db, accounts, apps, providers: adapters, vault, logger, refreshAheadMs: config.TOKEN_REFRESH_AHEAD_MS, leaseMs: config.PROVIDER_TIMEOUT_MS * 2 + 5000 });
-  const flow = new OAuthFlow({ flows: new OAuthFlowsRepository(db), apps, providers: adapters, vault, connect, stateSecret: config.OAUTH_STATE_SECRET, stateTtlSeconds: config.OAUTH_STATE_TTL_SECONDS });
-  await runtime.broker.serveRpc({ messages: accountsRpc, handlers: accountsRpcHandlers({ accounts, connect, apps, flow, keeper, limits }) });
-  await runtime.broker.consume({ queue: 'accounts.plans', messages: planMessages, handlers: planChangedHandlers(limits), prefetch: 10 });
-  const refresher = new TokenRefresher({ db, accounts, keeper, logger, intervalMs: config.TOKEN_REFRESH_INTERVAL_MS, aheadMs: config.TOKEN_REFRESH_AHEAD_MS, expiringWindowMs: config.TOKEN_EXPIRING_WINDOW_MS });
+  const keeper = new TokenKeeper({
+    db,
+    accounts,
+    apps,
+    providers: adapters,
+    vault,
+    logger,
+    refreshAheadMs: config.TOKEN_REFRESH_AHEAD_MS,
+    leaseMs: config.PROVIDER_TIMEOUT_MS * 2 + 5000,
+  });
+  const flow = new OAuthFlow({
+    flows: new OAuthFlowsRepository(db),
+    apps,
+    providers: adapters,
+    vault,
+    connect,
+    stateSecret: config.OAUTH_STATE_SECRET,
+    stateTtlSeconds: config.OAUTH_STATE_TTL_SECONDS,
+  });
+  await runtime.broker.serveRpc({
+    messages: accountsRpc,
+    handlers: accountsRpcHandlers({ accounts, connect, apps, flow, keeper, limits }),
+  });
+  await runtime.broker.consume({
+    queue: 'accounts.plans',
+    messages: planMessages,
+    handlers: planChangedHandlers(limits),
+    prefetch: 10,
+  });
+  const refresher = new TokenRefresher({
+    db,
+    accounts,
+    keeper,
+    logger,
+    intervalMs: config.TOKEN_REFRESH_INTERVAL_MS,
+    aheadMs: config.TOKEN_REFRESH_AHEAD_MS,
+    expiringWindowMs: config.TOKEN_EXPIRING_WINDOW_MS,
+  });
   refresher.start();
-  const flowPruner = startPruner({ what: 'OAuth flows', intervalMs: config.OAUTH_FLOW_PRUNE_INTERVAL_MS, logger, prune: () => flow.prune(FLOW_PRUNE_GRACE_MS) });
+  const flowPruner = startPruner({
+    what: 'OAuth flows',
+    intervalMs: config.OAUTH_FLOW_PRUNE_INTERVAL_MS,
+    logger,
+    prune: () => flow.prune(FLOW_PRUNE_GRACE_MS),
+  });
   return { stop: async () => void (await Promise.all([refresher.stop(), flowPruner.stop()])) };
 }

@@ -27,18 +27,38 @@ describe('connected-accounts slot', () => {
   });
 
   const connectNew = (limits: PlanLimitsRepository, orgId: string) =>
-    db.$transaction(async (tx) => {
-      await limits.lock(orgId, tx);
-      await takeAccountSlot(limits, orgId, tx);
-      await tx.$executeRawUnsafe('SELECT pg_sleep(0.05)');
-      const id = randomUUID();
-      await tx.account.create({ data: { id, orgId, provider: 'x', platformAccountId: id, connectionType: 'byok', health: 'active', accessToken: 'v1.sealed' } });
-    }, { timeout: 30_000, maxWait: 30_000 });
+    db.$transaction(
+      async (tx) => {
+        await limits.lock(orgId, tx);
+        await takeAccountSlot(limits, orgId, tx);
+        await tx.$executeRawUnsafe('SELECT pg_sleep(0.05)');
+        const id = randomUUID();
+        await tx.account.create({
+          data: {
+            id,
+            orgId,
+            provider: 'x',
+            platformAccountId: id,
+            connectionType: 'byok',
+            health: 'active',
+            accessToken: 'v1.sealed',
+          },
+        });
+      },
+      { timeout: 30_000, maxWait: 30_000 },
+    );
 
   it('of 10 new accounts racing for the last slot, exactly one is stored; the others get 402', async () => {
     const limits = new PlanLimitsRepository(db, 2);
     await connectNew(limits, 'org_race');
-    const outcomes = await Promise.all(Array.from({ length: 10 }, () => connectNew(limits, 'org_race').then(() => 'stored', (error: { code?: string }) => error.code ?? 'other')));
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        connectNew(limits, 'org_race').then(
+          () => 'stored',
+          (error: { code?: string }) => error.code ?? 'other',
+        ),
+      ),
+    );
     expect(outcomes.filter((outcome) => outcome === 'stored')).toHaveLength(1);
     expect(outcomes.filter((outcome) => outcome === 'plan_limit_reached')).toHaveLength(9);
     expect(await limits.usage('org_race')).toMatchObject({ used: 2, limit: 2 });

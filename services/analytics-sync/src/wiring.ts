@@ -34,7 +34,11 @@ export const BACKGROUND_LAG_GAUGE = {
 };
 
 /** Builds analytics-sync from its runtime: the post.published consumer, the list RPC, the background sync. */
-export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config, options: AnalyticsWireOptions = {}): Promise<WorkerWiring> {
+export async function wire(
+  runtime: ServiceRuntime<PrismaClient>,
+  config: Config,
+  options: AnalyticsWireOptions = {},
+): Promise<WorkerWiring> {
   const { db, logger, broker } = runtime;
   // The plain pg pool: the list's reads, and the post.published consumer's transaction (its
   // statements through Prisma were most of this service's CPU per delivery: docs/performance.md).
@@ -46,9 +50,15 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     analytics: options.analytics ?? analyticsFromConfig(config, { logger }),
     clock: options.clock ?? systemClock,
     logger,
-    settings: { rateLimitDeferMs: config.ANALYTICS_RATE_LIMIT_DEFER_MS, transientRetryMs: config.ANALYTICS_TRANSIENT_RETRY_MS },
+    settings: {
+      rateLimitDeferMs: config.ANALYTICS_RATE_LIMIT_DEFER_MS,
+      transientRetryMs: config.ANALYTICS_TRANSIENT_RETRY_MS,
+    },
     concurrency: config.ANALYTICS_ACCOUNT_CONCURRENCY,
-    gate: new NetworkReadGate({ concurrency: config.ANALYTICS_NETWORK_CONCURRENCY, perSecond: config.ANALYTICS_NETWORK_CALLS_PER_SECOND }),
+    gate: new NetworkReadGate({
+      concurrency: config.ANALYTICS_NETWORK_CONCURRENCY,
+      perSecond: config.ANALYTICS_NETWORK_CALLS_PER_SECOND,
+    }),
   };
   const sync = new BackgroundSync({
     deps,
@@ -65,8 +75,19 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   // How far the background is behind: it grows when the readings due outgrow what the replicas read
   // (ANALYTICS_SYNC_MAX_READS_PER_SECOND, the batch, the networks' limits); add replicas or raise the budget.
   registerScrapedGauge(runtime.metrics.registry, BACKGROUND_LAG_GAUGE, () => repo.backgroundLagSeconds(deps.clock()));
-  const refresher = new ReadRefresher(deps, { minRefreshAgeMs: config.ANALYTICS_MIN_REFRESH_AGE_MS, orgReadsPerMinute: config.ANALYTICS_ORG_READS_PER_MINUTE });
-  await broker.serveRpc({ messages: analyticsRpc, handlers: analyticsRpcHandlers({ repo, clock: deps.clock, refresher, readBudgetMs: config.ANALYTICS_READ_BUDGET_MS }) });
+  const refresher = new ReadRefresher(deps, {
+    minRefreshAgeMs: config.ANALYTICS_MIN_REFRESH_AGE_MS,
+    orgReadsPerMinute: config.ANALYTICS_ORG_READS_PER_MINUTE,
+  });
+  await broker.serveRpc({
+    messages: analyticsRpc,
+    handlers: analyticsRpcHandlers({
+      repo,
+      clock: deps.clock,
+      refresher,
+      readBudgetMs: config.ANALYTICS_READ_BUDGET_MS,
+    }),
+  });
   const recorder = new PublishedRecorder({
     db: sql,
     repo,
@@ -75,7 +96,12 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
     maxEvents: EVENTS_PREFETCH,
     lingerMs: config.ANALYTICS_RECORD_LINGER_MS,
   });
-  await broker.consume({ queue: 'analytics-sync.work', messages: analyticsEvents, handlers: analyticsEventHandlers(recorder), prefetch: EVENTS_PREFETCH });
+  await broker.consume({
+    queue: 'analytics-sync.work',
+    messages: analyticsEvents,
+    handlers: analyticsEventHandlers(recorder),
+    prefetch: EVENTS_PREFETCH,
+  });
   if (config.ANALYTICS_BACKGROUND_SYNC) sync.start();
   return {
     // Requests in flight finish (consumers and RPC stop first) before their pool closes.

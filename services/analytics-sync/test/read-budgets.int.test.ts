@@ -27,22 +27,43 @@ describe('analytics list reads: network reads shared and budgeted', () => {
   const tokens = new Map<string, string>();
   const logger = createLogger({ service: 'analytics-test', level: 'silent' });
   const accounts: AccountsClient = {
-    credentials: async (_orgId, accountId) => ({ account_id: accountId, provider: 'x', access_token: tokens.get(accountId)!, extras: {}, token_expires_at: null }),
+    credentials: async (_orgId, accountId) => ({
+      account_id: accountId,
+      provider: 'x',
+      access_token: tokens.get(accountId)!,
+      extras: {},
+      token_expires_at: null,
+    }),
   };
 
   /** One replica's list reads: its own gate and in-process sharing, the database's claims and budgets. */
   function replica(settings: Partial<ReadRefreshSettings> = {}, overrides: Partial<RefreshDeps> = {}): ListDeps {
     const deps: RefreshDeps = {
-      repo, accounts, analytics, clock: clock.read, logger, settings: { rateLimitDeferMs: 15 * MINUTE, transientRetryMs: 5 * MINUTE }, concurrency: 4,
-      gate: new NetworkReadGate({ concurrency: 16, perSecond: 0 }), ...overrides,
+      repo,
+      accounts,
+      analytics,
+      clock: clock.read,
+      logger,
+      settings: { rateLimitDeferMs: 15 * MINUTE, transientRetryMs: 5 * MINUTE },
+      concurrency: 4,
+      gate: new NetworkReadGate({ concurrency: 16, perSecond: 0 }),
+      ...overrides,
     };
-    return { repo, clock: clock.read, readBudgetMs: 10_000, refresher: new ReadRefresher(deps, { minRefreshAgeMs: MINUTE, orgReadsPerMinute: 1000, ...settings }) };
+    return {
+      repo,
+      clock: clock.read,
+      readBudgetMs: 10_000,
+      refresher: new ReadRefresher(deps, { minRefreshAgeMs: MINUTE, orgReadsPerMinute: 1000, ...settings }),
+    };
   }
-  const read = (deps: ListDeps, orgId: string, postId: string, refresh = true) => listAnalytics(deps, { orgId, filters: { postId }, page: 1, limit: 25, refresh });
+  const read = (deps: ListDeps, orgId: string, postId: string, refresh = true) =>
+    listAnalytics(deps, { orgId, filters: { postId }, page: 1, limit: 25, refresh });
 
   /** X lookups the sandbox has counted for the account's user in its window, this probe included. */
   async function xLookups(accountId: string): Promise<number> {
-    const response = await fetch(`${sandbox.baseUrl}/x/2/tweets?ids=1`, { headers: { authorization: `Bearer ${tokens.get(accountId)!}` } });
+    const response = await fetch(`${sandbox.baseUrl}/x/2/tweets?ids=1`, {
+      headers: { authorization: `Bearer ${tokens.get(accountId)!}` },
+    });
     await response.arrayBuffer();
     return 900 - Number(response.headers.get('x-rate-limit-remaining'));
   }
@@ -56,10 +77,23 @@ describe('analytics list reads: network reads shared and budgeted', () => {
   /** A post on X in the sandbox by the account, recorded as published for the organization; returns our post id. */
   async function published(orgId: string, accountId: string, likes: number): Promise<string> {
     tokens.set(accountId, tokens.get(accountId) ?? `tok-${accountId}-${Date.now()}`);
-    const { platformPostId } = await testProviders(sandbox.baseUrl).x.publish.post({ credentials: { accessToken: tokens.get(accountId)! }, text: `budget ${Date.now()} ${Math.random()}`, media: [] });
-    await sandbox.setMetrics('x', platformPostId, { impression_count: likes * 10, like_count: likes, retweet_count: 0, reply_count: 0, quote_count: 0, bookmark_count: 0 });
+    const { platformPostId } = await testProviders(sandbox.baseUrl).x.publish.post({
+      credentials: { accessToken: tokens.get(accountId)! },
+      text: `budget ${Date.now()} ${Math.random()}`,
+      media: [],
+    });
+    await sandbox.setMetrics('x', platformPostId, {
+      impression_count: likes * 10,
+      like_count: likes,
+      retweet_count: 0,
+      reply_count: 0,
+      quote_count: 0,
+      bookmark_count: 0,
+    });
     const postId = newPostId();
-    await new PublishedRecorder({ db, repo, wake: () => undefined }).record(publishedEvent(orgId, postId, [{ accountId, provider: 'x', platformPostId }], clock.read()));
+    await new PublishedRecorder({ db, repo, wake: () => undefined }).record(
+      publishedEvent(orgId, postId, [{ accountId, provider: 'x', platformPostId }], clock.read()),
+    );
     return postId;
   }
 
@@ -80,10 +114,19 @@ describe('analytics list reads: network reads shared and budgeted', () => {
     expect(await lookupsDuring('acct_burst', () => read(one, 'org_burst', postId, false))).toBe(1);
 
     clock.advance(2 * MINUTE);
-    await sandbox.setMetrics('x', (await read(one, 'org_burst', postId, false)).items[0]!.platform_post_id, { impression_count: 60, like_count: 6, retweet_count: 0, reply_count: 0, quote_count: 0, bookmark_count: 0 });
+    await sandbox.setMetrics('x', (await read(one, 'org_burst', postId, false)).items[0]!.platform_post_id, {
+      impression_count: 60,
+      like_count: 6,
+      retweet_count: 0,
+      reply_count: 0,
+      quote_count: 0,
+      bookmark_count: 0,
+    });
     let pages: Awaited<ReturnType<typeof read>>[] = [];
     const calls = await lookupsDuring('acct_burst', async () => {
-      pages = await Promise.all(Array.from({ length: 30 }, (_, n) => read(n % 2 === 0 ? one : two, 'org_burst', postId)));
+      pages = await Promise.all(
+        Array.from({ length: 30 }, (_, n) => read(n % 2 === 0 ? one : two, 'org_burst', postId)),
+      );
     });
     expect(calls).toBe(1);
     // Every read answered from the one reading or the cache, none failed.
@@ -105,15 +148,27 @@ describe('analytics list reads: network reads shared and budgeted', () => {
     for (const postId of spent) expect((await read(deps, 'org_heavy', postId)).items[0]!.sync_status).toBe('synced');
 
     let page: Awaited<ReturnType<typeof read>> | undefined;
-    expect(await lookupsDuring('acct_heavy', async () => { page = await read(deps, 'org_heavy', over); })).toBe(0);
+    expect(
+      await lookupsDuring('acct_heavy', async () => {
+        page = await read(deps, 'org_heavy', over);
+      }),
+    ).toBe(0);
     expect(page!.items[0]).toEqual(expect.objectContaining({ sync_status: 'pending', metrics: {} }));
 
-    expect(await lookupsDuring('acct_light', async () => { page = await read(deps, 'org_light', other); })).toBe(1);
-    expect(page!.items[0]).toEqual(expect.objectContaining({ sync_status: 'synced', metrics: expect.objectContaining({ like_count: 4 }) }));
+    expect(
+      await lookupsDuring('acct_light', async () => {
+        page = await read(deps, 'org_light', other);
+      }),
+    ).toBe(1);
+    expect(page!.items[0]).toEqual(
+      expect.objectContaining({ sync_status: 'synced', metrics: expect.objectContaining({ like_count: 4 }) }),
+    );
 
     // The next minute brings a fresh budget.
     clock.advance(MINUTE);
-    expect((await read(deps, 'org_heavy', over)).items[0]).toEqual(expect.objectContaining({ sync_status: 'synced', metrics: expect.objectContaining({ like_count: 3 }) }));
+    expect((await read(deps, 'org_heavy', over)).items[0]).toEqual(
+      expect.objectContaining({ sync_status: 'synced', metrics: expect.objectContaining({ like_count: 3 }) }),
+    );
   });
 
   it('starts no network call once the reply is due: the waiting account is left to the background', async () => {
@@ -121,9 +176,21 @@ describe('analytics list reads: network reads shared and budgeted', () => {
     const second = await published('org_late', 'acct_late_2', 2);
     // One call at a time in this process, and the first one held: the second account waits at the gate.
     let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => { release = resolve; });
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     let calls = 0;
-    const holding: NetworkAnalytics = { ...analytics, x: { network: 'x', read: async (input) => { calls += 1; await held; return analytics.x.read(input); } } };
+    const holding: NetworkAnalytics = {
+      ...analytics,
+      x: {
+        network: 'x',
+        read: async (input) => {
+          calls += 1;
+          await held;
+          return analytics.x.read(input);
+        },
+      },
+    };
     const gate = new NetworkReadGate({ concurrency: 1, perSecond: 0 });
     const deps = { ...replica({}, { analytics: holding, gate }), readBudgetMs: 50 };
     const page = await listAnalytics(deps, { orgId: 'org_late', filters: {}, page: 1, limit: 25, refresh: true });

@@ -8,7 +8,7 @@ import type { PrismaClient } from '../src/generated/prisma/client.ts';
  * Recording a post.published event on a connection that recorded events while the table was empty:
  * a plan cached then must not read the organization's history on every event once it has one.
  */
-describe('recording published posts beside an organization\'s history', () => {
+describe("recording published posts beside an organization's history", () => {
   let database: TestDatabase;
 
   beforeAll(async () => {
@@ -20,7 +20,7 @@ describe('recording published posts beside an organization\'s history', () => {
     await database?.drop();
   });
 
-  it('looks each new row up by its key, not through the organization\'s other rows, after its first events on an empty table', async () => {
+  it("looks each new row up by its key, not through the organization's other rows, after its first events on an empty table", async () => {
     // One connection, kept for the whole test, as a pool's connection is for a minute.
     const sql = createPgRawSql(database.connection, { max: 1, onIdleError: () => undefined });
     const repo = new AnalyticsRepository(sql as unknown as PrismaClient, sql);
@@ -28,8 +28,16 @@ describe('recording published posts beside an organization\'s history', () => {
     const rows = (count: number): NewRow[] => {
       const postId = `post_${++posts}`;
       return Array.from({ length: count }, (_, n) => ({
-        orgId: 'org_history', postId, accountId: `acct_${n}`, platform: 'x', platformPostId: `${postId}_${n}`,
-        platformPostUrl: null, text: 'hello', createdAt: new Date(), publishedAt: null, nextSyncAt: new Date(),
+        orgId: 'org_history',
+        postId,
+        accountId: `acct_${n}`,
+        platform: 'x',
+        platformPostId: `${postId}_${n}`,
+        platformPostUrl: null,
+        text: 'hello',
+        createdAt: new Date(),
+        publishedAt: null,
+        nextSyncAt: new Date(),
       }));
     };
     const record = (tx: RawSql, count: number) => repo.insertPublished(tx, rows(count));

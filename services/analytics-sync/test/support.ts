@@ -15,7 +15,13 @@ export interface Target {
 }
 
 /** A post.published.v1 envelope as the publisher sends it, at a chosen time. */
-export function publishedEvent(orgId: string, postId: string, targets: Target[], at: Date, text = 'hello analytics'): Envelope<PayloadOf<typeof postPublished>> {
+export function publishedEvent(
+  orgId: string,
+  postId: string,
+  targets: Target[],
+  at: Date,
+  text = 'hello analytics',
+): Envelope<PayloadOf<typeof postPublished>> {
   const envelope = createEnvelope(
     postPublished,
     {

@@ -41,7 +41,13 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
       credentialCalls.push({ accountId, force });
       const failure = accountsFail.get(accountId);
       if (failure) throw failure;
-      return { account_id: accountId, provider: 'x', access_token: tokens.get(accountId)!, extras: {}, token_expires_at: null };
+      return {
+        account_id: accountId,
+        provider: 'x',
+        access_token: tokens.get(accountId)!,
+        extras: {},
+        token_expires_at: null,
+      };
     },
   };
 
@@ -49,38 +55,81 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
   function deps(overrides: Partial<RefreshDeps & { readBudgetMs: number }> = {}): RefreshDeps & ListDeps {
     const counting: NetworkAnalytics = {
       ...analytics,
-      x: { network: 'x', read: (input) => { xReads.push([...input.platformPostIds]); return analytics.x.read(input); } },
+      x: {
+        network: 'x',
+        read: (input) => {
+          xReads.push([...input.platformPostIds]);
+          return analytics.x.read(input);
+        },
+      },
     };
     const refresh: RefreshDeps = {
-      repo, accounts, analytics: counting, clock: clock.read, logger, settings: { rateLimitDeferMs: 15 * MINUTE, transientRetryMs: 5 * MINUTE }, concurrency: 2,
-      gate: new NetworkReadGate({ concurrency: 16, perSecond: 0 }), ...overrides,
+      repo,
+      accounts,
+      analytics: counting,
+      clock: clock.read,
+      logger,
+      settings: { rateLimitDeferMs: 15 * MINUTE, transientRetryMs: 5 * MINUTE },
+      concurrency: 2,
+      gate: new NetworkReadGate({ concurrency: 16, perSecond: 0 }),
+      ...overrides,
     };
-    return { ...refresh, readBudgetMs: overrides.readBudgetMs ?? 5000, refresher: new ReadRefresher(refresh, { minRefreshAgeMs: MINUTE, orgReadsPerMinute: 1000 }) };
+    return {
+      ...refresh,
+      readBudgetMs: overrides.readBudgetMs ?? 5000,
+      refresher: new ReadRefresher(refresh, { minRefreshAgeMs: MINUTE, orgReadsPerMinute: 1000 }),
+    };
   }
-  const sync = (overrides: Partial<RefreshDeps> = {}) => new BackgroundSync({ deps: deps(overrides), repo, logger, intervalMs: 1000, batchSize: 100, leaseMs: 10 * MINUTE });
+  const sync = (overrides: Partial<RefreshDeps> = {}) =>
+    new BackgroundSync({ deps: deps(overrides), repo, logger, intervalMs: 1000, batchSize: 100, leaseMs: 10 * MINUTE });
   const rowsOf = async (postId: string): Promise<AnalyticsRecord[]> => (await repo.page(ORG, { postId }, 1, 100)).rows;
   /** When the background next reads the row (analytics_readings). */
   const nextSyncOf = async (row: AnalyticsRecord): Promise<Date | undefined> =>
-    (await db.$queryRawUnsafe<{ next_sync_at: Date }[]>('SELECT next_sync_at FROM analytics_readings WHERE row_id = $1::uuid', row.id))[0]?.next_sync_at;
+    (
+      await db.$queryRawUnsafe<{ next_sync_at: Date }[]>(
+        'SELECT next_sync_at FROM analytics_readings WHERE row_id = $1::uuid',
+        row.id,
+      )
+    )[0]?.next_sync_at;
 
   /** A repository whose statements, its own transactions' included, all run in `tx` (for pg_stat_xact_user_tables). */
-  const inTransaction = (tx: RawSql) => new AnalyticsRepository(tx as unknown as PrismaClient, {
-    $executeRawUnsafe: (...args) => tx.$executeRawUnsafe(...args),
-    $queryRawUnsafe: (...args) => tx.$queryRawUnsafe(...args),
-    $transaction: (work) => work(tx),
-  });
+  const inTransaction = (tx: RawSql) =>
+    new AnalyticsRepository(tx as unknown as PrismaClient, {
+      $executeRawUnsafe: (...args) => tx.$executeRawUnsafe(...args),
+      $queryRawUnsafe: (...args) => tx.$queryRawUnsafe(...args),
+      $transaction: (work) => work(tx),
+    });
 
   /** A real post on X in the sandbox, from a BYOK account of its own. */
   async function tweet(accountId: string, text: string): Promise<string> {
     tokens.set(accountId, tokens.get(accountId) ?? `tok-${accountId}-${Date.now()}`);
-    const result = await testProviders(sandbox.baseUrl).x.publish.post({ credentials: { accessToken: tokens.get(accountId)! }, text: `${text} ${Date.now()} ${Math.random()}`, media: [] });
+    const result = await testProviders(sandbox.baseUrl).x.publish.post({
+      credentials: { accessToken: tokens.get(accountId)! },
+      text: `${text} ${Date.now()} ${Math.random()}`,
+      media: [],
+    });
     return result.platformPostId;
   }
-  const setLikes = (id: string, likes: number) => sandbox.setMetrics('x', id, { impression_count: likes * 10, like_count: likes, retweet_count: 0, reply_count: 0, quote_count: 0, bookmark_count: 0 });
+  const setLikes = (id: string, likes: number) =>
+    sandbox.setMetrics('x', id, {
+      impression_count: likes * 10,
+      like_count: likes,
+      retweet_count: 0,
+      reply_count: 0,
+      quote_count: 0,
+      bookmark_count: 0,
+    });
 
   async function publish(targets: { accountId: string; platformPostId: string }[], at = clock.read()) {
     const postId = newPostId();
-    await new PublishedRecorder({ db, repo, wake: () => undefined }).record(publishedEvent(ORG, postId, targets.map((target) => ({ ...target, provider: 'x' })), at));
+    await new PublishedRecorder({ db, repo, wake: () => undefined }).record(
+      publishedEvent(
+        ORG,
+        postId,
+        targets.map((target) => ({ ...target, provider: 'x' })),
+        at,
+      ),
+    );
     return postId;
   }
 
@@ -105,19 +154,38 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
   it('creates pending rows once per (post, account), whatever the redeliveries', async () => {
     const id = await tweet('acct_a', 'first');
     const postId = newPostId();
-    const event = publishedEvent(ORG, postId, [{ accountId: 'acct_a', provider: 'x', platformPostId: id }], clock.read());
+    const event = publishedEvent(
+      ORG,
+      postId,
+      [{ accountId: 'acct_a', provider: 'x', platformPostId: id }],
+      clock.read(),
+    );
     await new PublishedRecorder({ db, repo, wake: () => undefined }).record(event);
     await new PublishedRecorder({ db, repo, wake: () => undefined }).record(event);
-    await new PublishedRecorder({ db, repo, wake: () => undefined }).record({ ...event, message_id: 'another-delivery-of-the-same-result' });
+    await new PublishedRecorder({ db, repo, wake: () => undefined }).record({
+      ...event,
+      message_id: 'another-delivery-of-the-same-result',
+    });
     const rows = await rowsOf(postId);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toEqual(expect.objectContaining({ syncStatus: 'pending', metrics: {}, warnings: [], errorMessage: null, lastUpdatedAt: null, staleAfter: null, platformPostId: id }));
+    expect(rows[0]).toEqual(
+      expect.objectContaining({
+        syncStatus: 'pending',
+        metrics: {},
+        warnings: [],
+        errorMessage: null,
+        lastUpdatedAt: null,
+        staleAfter: null,
+        platformPostId: id,
+      }),
+    );
     expect(rows[0]!.createdAt.toISOString()).toBe('2026-06-01T12:00:00.000Z');
   });
 
   it('a refresh never rewrites the recorded rows: the claim and the save write only their readings', async () => {
     const postIds: string[] = [];
-    for (let n = 0; n < 4; n += 1) postIds.push(await publish([{ accountId: 'acct_hot', platformPostId: await tweet('acct_hot', `hot ${n}`) }]));
+    for (let n = 0; n < 4; n += 1)
+      postIds.push(await publish([{ accountId: 'acct_hot', platformPostId: await tweet('acct_hot', `hot ${n}`) }]));
     const sql = createPgRawSql(database.connection, { max: 1, onIdleError: () => undefined });
     // This transaction's own counts of each table's updates.
     const updates = async (tx: RawSql) => {
@@ -132,16 +200,28 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
         const claimed = await txRepo.claimDue(clock.read(), 100, 10 * MINUTE);
         expect(claimed.map((row) => row.postId).sort()).toEqual([...postIds].sort());
         expect(await updates(tx)).toEqual({ analytics_rows: 0, analytics_readings: 4 });
-        await txRepo.updateMany(claimed.map((row) => ({
-          id: row.id,
-          update: { syncStatus: 'synced', metrics: { like_count: 7 }, warnings: [], errorMessage: null, lastUpdatedAt: clock.read(), staleAfter: new Date(clock.read().getTime() + 15 * MINUTE), nextSyncAt: new Date(clock.read().getTime() + 15 * MINUTE) },
-        })));
+        await txRepo.updateMany(
+          claimed.map((row) => ({
+            id: row.id,
+            update: {
+              syncStatus: 'synced',
+              metrics: { like_count: 7 },
+              warnings: [],
+              errorMessage: null,
+              lastUpdatedAt: clock.read(),
+              staleAfter: new Date(clock.read().getTime() + 15 * MINUTE),
+              nextSyncAt: new Date(clock.read().getTime() + 15 * MINUTE),
+            },
+          })),
+        );
         expect(await updates(tx)).toEqual({ analytics_rows: 0, analytics_readings: 8 });
         return claimed;
       });
       for (const row of read) {
         expect(await nextSyncOf(row)).toEqual(new Date(clock.read().getTime() + 15 * MINUTE));
-        expect((await rowsOf(row.postId))[0]).toEqual(expect.objectContaining({ syncStatus: 'synced', metrics: { like_count: 7 } }));
+        expect((await rowsOf(row.postId))[0]).toEqual(
+          expect.objectContaining({ syncStatus: 'synced', metrics: { like_count: 7 } }),
+        );
       }
     } finally {
       await sql.end();
@@ -151,19 +231,34 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
   /** `count` rows of one account recorded in one statement, first read at `nextSyncAt` (no network behind them). */
   async function recordRows(accountId: string, count: number, nextSyncAt: Date, on: RawSql = db): Promise<string[]> {
     const rows = Array.from({ length: count }, (_, n) => ({
-      orgId: ORG, postId: newPostId(), accountId, platform: 'x', platformPostId: `${accountId}-${n}-${Date.now()}`,
-      platformPostUrl: null, text: 'bulk', createdAt: clock.read(), publishedAt: clock.read(),
+      orgId: ORG,
+      postId: newPostId(),
+      accountId,
+      platform: 'x',
+      platformPostId: `${accountId}-${n}-${Date.now()}`,
+      platformPostUrl: null,
+      text: 'bulk',
+      createdAt: clock.read(),
+      publishedAt: clock.read(),
     }));
-    const insert = (tx: RawSql) => repo.insertPublished(tx, rows.map((row) => ({ ...row, nextSyncAt })));
+    const insert = (tx: RawSql) =>
+      repo.insertPublished(
+        tx,
+        rows.map((row) => ({ ...row, nextSyncAt })),
+      );
     if (on === db) await db.$transaction((tx) => insert(tx));
     else await insert(on);
     return rows.map((row) => row.postId);
   }
 
-  it('passes over a paused account\'s backlog without reading its rows, and takes them once the pause ends', async () => {
+  it("passes over a paused account's backlog without reading its rows, and takes them once the pause ends", async () => {
     await recordRows('acct_paused', 3000, clock.read());
     const others = await recordRows('acct_free', 3, clock.read());
-    await repo.pause({ accountId: 'acct_paused', orgId: ORG, platform: 'x' }, new Date(clock.read().getTime() + 15 * MINUTE), 'rate limit');
+    await repo.pause(
+      { accountId: 'acct_paused', orgId: ORG, platform: 'x' },
+      new Date(clock.read().getTime() + 15 * MINUTE),
+      'rate limit',
+    );
     await db.$executeRawUnsafe('ANALYZE analytics_readings, analytics_account_due');
     clock.advance(MINUTE);
 
@@ -186,7 +281,11 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     // Past the pause the most overdue account comes first: the paused one's rows, then the free one's
     // (due again when their lease ended), each row once.
     clock.advance(15 * MINUTE);
-    const perAccount = (rows: AnalyticsRecord[]) => rows.reduce<Record<string, number>>((counts, row) => ({ ...counts, [row.accountId]: (counts[row.accountId] ?? 0) + 1 }), {});
+    const perAccount = (rows: AnalyticsRecord[]) =>
+      rows.reduce<Record<string, number>>(
+        (counts, row) => ({ ...counts, [row.accountId]: (counts[row.accountId] ?? 0) + 1 }),
+        {},
+      );
     const resumed = await repo.claimDue(clock.read(), 1000, 10 * MINUTE);
     expect(perAccount(resumed)).toEqual({ acct_paused: 1000 });
     const rest = await repo.claimDue(clock.read(), 5000, 10 * MINUTE);
@@ -211,7 +310,7 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     }
   });
 
-  it('claims a row when a save brings its next read before the rest of its account\'s', async () => {
+  it("claims a row when a save brings its next read before the rest of its account's", async () => {
     await recordRows('acct_soon', 2, clock.read());
     const claimed = await repo.claimDue(clock.read(), 100, 10 * MINUTE);
     expect(claimed).toHaveLength(2);
@@ -219,7 +318,18 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     const at = (ms: number) => new Date(clock.read().getTime() + ms);
     await repo.updateMany([
       { id: retried!.id, update: { syncStatus: 'pending', warnings: [], errorMessage: null, nextSyncAt: at(MINUTE) } },
-      { id: later!.id, update: { syncStatus: 'synced', metrics: { like_count: 1 }, warnings: [], errorMessage: null, lastUpdatedAt: clock.read(), staleAfter: at(15 * MINUTE), nextSyncAt: at(15 * MINUTE) } },
+      {
+        id: later!.id,
+        update: {
+          syncStatus: 'synced',
+          metrics: { like_count: 1 },
+          warnings: [],
+          errorMessage: null,
+          lastUpdatedAt: clock.read(),
+          staleAfter: at(15 * MINUTE),
+          nextSyncAt: at(15 * MINUTE),
+        },
+      },
     ]);
     clock.advance(MINUTE);
     expect((await repo.claimDue(clock.read(), 100, 10 * MINUTE)).map((row) => row.id)).toEqual([retried!.id]);
@@ -227,13 +337,17 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     expect((await repo.claimDue(clock.read(), 100, 10 * MINUTE)).map((row) => row.id)).toContain(later!.id);
   });
 
-  it('a row recorded while a claim moves its account\'s due time on is claimed on its own time, not the lease\'s', async () => {
+  it("a row recorded while a claim moves its account's due time on is claimed on its own time, not the lease's", async () => {
     await recordRows('acct_race', 1, clock.read());
     const other = createPgRawSql(database.connection, { max: 1, onIdleError: () => undefined });
     let recorded!: () => void;
     let release!: () => void;
-    const isRecorded = new Promise<void>((resolve) => { recorded = resolve; });
-    const released = new Promise<void>((resolve) => { release = resolve; });
+    const isRecorded = new Promise<void>((resolve) => {
+      recorded = resolve;
+    });
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     try {
       // Another event for the account, recorded but not yet committed while the claim runs.
       const recording = other.$transaction(async (tx) => {
@@ -244,7 +358,10 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
       });
       await isRecorded;
       let claimDone = false;
-      const claiming = repo.claimDue(clock.read(), 100, 10 * MINUTE).then((rows) => { claimDone = true; return rows; });
+      const claiming = repo.claimDue(clock.read(), 100, 10 * MINUTE).then((rows) => {
+        claimDone = true;
+        return rows;
+      });
       await new Promise((resolve) => setTimeout(resolve, 300));
       // The claim waits for the event's transaction before it reads when the account is next due.
       expect(claimDone).toBe(false);
@@ -260,22 +377,53 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     }
   });
 
-  it('numbers an organization\'s rows 1, 2, 3... in event order without a gap, counting only new rows, also when events race (one statement per event, on a plain pg pool)', async () => {
+  it("numbers an organization's rows 1, 2, 3... in event order without a gap, counting only new rows, also when events race (one statement per event, on a plain pg pool)", async () => {
     const org = `org_seq_${Date.now()}`;
     const sql = createPgRawSql(database.connection, { max: 4, onIdleError: () => undefined });
     const record = (postId: string, targets: { accountId: string; platformPostId: string }[]) =>
-      new PublishedRecorder({ db: sql, repo, wake: () => undefined }).record(publishedEvent(org, postId, targets.map((target) => ({ ...target, provider: 'x' })), clock.read()));
+      new PublishedRecorder({ db: sql, repo, wake: () => undefined }).record(
+        publishedEvent(
+          org,
+          postId,
+          targets.map((target) => ({ ...target, provider: 'x' })),
+          clock.read(),
+        ),
+      );
     try {
       const first = newPostId();
-      await record(first, ['a1', 'a2', 'a3'].map((accountId) => ({ accountId, platformPostId: `${accountId}-1` })));
+      await record(
+        first,
+        ['a1', 'a2', 'a3'].map((accountId) => ({ accountId, platformPostId: `${accountId}-1` })),
+      );
       // a2 exists already: only a4 is new.
-      await record(first, ['a2', 'a4'].map((accountId) => ({ accountId, platformPostId: `${accountId}-1` })));
-      await Promise.all(Array.from({ length: 8 }, (_, n) => record(newPostId(), ['b1', 'b2', 'b3'].map((accountId) => ({ accountId, platformPostId: `${accountId}-${n}` })))));
+      await record(
+        first,
+        ['a2', 'a4'].map((accountId) => ({ accountId, platformPostId: `${accountId}-1` })),
+      );
+      await Promise.all(
+        Array.from({ length: 8 }, (_, n) =>
+          record(
+            newPostId(),
+            ['b1', 'b2', 'b3'].map((accountId) => ({ accountId, platformPostId: `${accountId}-${n}` })),
+          ),
+        ),
+      );
 
-      const rows = await db.$queryRawUnsafe<{ seq: bigint; post_id: string; account_id: string }[]>('SELECT seq, post_id, account_id FROM analytics_rows WHERE org_id = $1 ORDER BY seq', org);
+      const rows = await db.$queryRawUnsafe<{ seq: bigint; post_id: string; account_id: string }[]>(
+        'SELECT seq, post_id, account_id FROM analytics_rows WHERE org_id = $1 ORDER BY seq',
+        org,
+      );
       expect(rows.map((row) => Number(row.seq))).toEqual(Array.from({ length: 4 + 24 }, (_, n) => n + 1));
-      expect(rows.slice(0, 4).map((row) => [row.post_id, row.account_id])).toEqual([[first, 'a1'], [first, 'a2'], [first, 'a3'], [first, 'a4']]);
-      const [counter] = await db.$queryRawUnsafe<{ rows: bigint }[]>('SELECT rows FROM analytics_org_counters WHERE org_id = $1', org);
+      expect(rows.slice(0, 4).map((row) => [row.post_id, row.account_id])).toEqual([
+        [first, 'a1'],
+        [first, 'a2'],
+        [first, 'a3'],
+        [first, 'a4'],
+      ]);
+      const [counter] = await db.$queryRawUnsafe<{ rows: bigint }[]>(
+        'SELECT rows FROM analytics_org_counters WHERE org_id = $1',
+        org,
+      );
       expect(Number(counter!.rows)).toBe(28);
     } finally {
       await sql.end();
@@ -286,10 +434,27 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     const orgs = [`org_batch_b_${Date.now()}`, `org_batch_a_${Date.now()}`];
     const sql = createPgRawSql(database.connection, { max: 2, onIdleError: () => undefined });
     let transactions = 0;
-    const counting: TransactionalClient = { ...sql, $transaction: (fn) => { transactions += 1; return sql.$transaction(fn); } };
+    const counting: TransactionalClient = {
+      ...sql,
+      $transaction: (fn) => {
+        transactions += 1;
+        return sql.$transaction(fn);
+      },
+    };
     const wakes: number[] = [];
-    const recorder = new PublishedRecorder({ db: counting, repo, wake: (delayMs) => wakes.push(delayMs), firstReadDelayMs: MINUTE });
-    const event = (n: number) => publishedEvent(orgs[n % 2]!, newPostId(), [{ accountId: `acct_${n}`, provider: 'x', platformPostId: `tw_${n}` }], clock.read());
+    const recorder = new PublishedRecorder({
+      db: counting,
+      repo,
+      wake: (delayMs) => wakes.push(delayMs),
+      firstReadDelayMs: MINUTE,
+    });
+    const event = (n: number) =>
+      publishedEvent(
+        orgs[n % 2]!,
+        newPostId(),
+        [{ accountId: `acct_${n}`, provider: 'x', platformPostId: `tw_${n}` }],
+        clock.read(),
+      );
     const events = Array.from({ length: 20 }, (_, n) => event(n));
     try {
       await recorder.record(events[3]!); // processed before: its redelivery below adds nothing
@@ -299,15 +464,26 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
       expect(transactions).toBe(1);
       expect(wakes).toHaveLength(1); // one wake for the batch (its delay counts from the real clock, not the test's)
       for (const [index, org] of orgs.entries()) {
-        const rows = await db.$queryRawUnsafe<{ seq: bigint; post_id: string }[]>('SELECT seq, post_id FROM analytics_rows WHERE org_id = $1 ORDER BY seq', org);
+        const rows = await db.$queryRawUnsafe<{ seq: bigint; post_id: string }[]>(
+          'SELECT seq, post_id FROM analytics_rows WHERE org_id = $1 ORDER BY seq',
+          org,
+        );
         const expected = events.filter((_, n) => n % 2 === index).map((e) => e.payload.id);
         // Event 3 was recorded first, alone: seq 1 of its organization; the rest follow in arrival order.
-        expect(rows.map((row) => row.post_id)).toEqual(index === 1 ? [events[3]!.payload.id, ...expected.filter((id) => id !== events[3]!.payload.id)] : expected);
+        expect(rows.map((row) => row.post_id)).toEqual(
+          index === 1 ? [events[3]!.payload.id, ...expected.filter((id) => id !== events[3]!.payload.id)] : expected,
+        );
         expect(rows.map((row) => Number(row.seq))).toEqual(rows.map((_, n) => n + 1));
-        const [counter] = await db.$queryRawUnsafe<{ rows: bigint }[]>('SELECT rows FROM analytics_org_counters WHERE org_id = $1', org);
+        const [counter] = await db.$queryRawUnsafe<{ rows: bigint }[]>(
+          'SELECT rows FROM analytics_org_counters WHERE org_id = $1',
+          org,
+        );
         expect(Number(counter!.rows)).toBe(10);
       }
-      const [inbox] = await db.$queryRawUnsafe<{ n: number }[]>('SELECT count(*)::int AS n FROM processed_messages WHERE message_id = ANY($1::text[])', events.map((e) => e.message_id));
+      const [inbox] = await db.$queryRawUnsafe<{ n: number }[]>(
+        'SELECT count(*)::int AS n FROM processed_messages WHERE message_id = ANY($1::text[])',
+        events.map((e) => e.message_id),
+      );
       expect(inbox!.n).toBe(20);
     } finally {
       await sql.end();
@@ -318,12 +494,30 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     const org = `org_linger_${Date.now()}`;
     const sql = createPgRawSql(database.connection, { max: 2, onIdleError: () => undefined });
     let transactions = 0;
-    const counting: TransactionalClient = { ...sql, $transaction: (fn) => { transactions += 1; return sql.$transaction(fn); } };
-    const event = (n: number) => publishedEvent(org, newPostId(), [{ accountId: `acct_${n}`, provider: 'x', platformPostId: `tw_linger_${n}` }], clock.read());
+    const counting: TransactionalClient = {
+      ...sql,
+      $transaction: (fn) => {
+        transactions += 1;
+        return sql.$transaction(fn);
+      },
+    };
+    const event = (n: number) =>
+      publishedEvent(
+        org,
+        newPostId(),
+        [{ accountId: `acct_${n}`, provider: 'x', platformPostId: `tw_linger_${n}` }],
+        clock.read(),
+      );
     const pause = () => new Promise((resolve) => setTimeout(resolve, 10));
     try {
       // One event at a time, each a turn or more after the last: without the linger, one transaction each.
-      const trickle = new PublishedRecorder({ db: counting, repo, wake: () => undefined, maxEvents: 20, lingerMs: 2000 });
+      const trickle = new PublishedRecorder({
+        db: counting,
+        repo,
+        wake: () => undefined,
+        maxEvents: 20,
+        lingerMs: 2000,
+      });
       const recorded: Promise<void>[] = [];
       for (let n = 0; n < 4; n += 1) {
         recorded.push(trickle.record(event(n)));
@@ -339,21 +533,35 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
       await pause();
       await Promise.all([first, full.record(event(5))]);
       expect(transactions).toBe(1);
-      const [counter] = await db.$queryRawUnsafe<{ rows: bigint }[]>('SELECT rows FROM analytics_org_counters WHERE org_id = $1', org);
+      const [counter] = await db.$queryRawUnsafe<{ rows: bigint }[]>(
+        'SELECT rows FROM analytics_org_counters WHERE org_id = $1',
+        org,
+      );
       expect(Number(counter!.rows)).toBe(6);
     } finally {
       await sql.end();
     }
   });
 
-  it('leaves a post to the background for the first-read delay, then reads a burst of the account\'s posts in one lookup', async () => {
-    const ids = [await tweet('acct_burst', 'burst 1'), await tweet('acct_burst', 'burst 2'), await tweet('acct_burst', 'burst 3')];
+  it("leaves a post to the background for the first-read delay, then reads a burst of the account's posts in one lookup", async () => {
+    const ids = [
+      await tweet('acct_burst', 'burst 1'),
+      await tweet('acct_burst', 'burst 2'),
+      await tweet('acct_burst', 'burst 3'),
+    ];
     const wakes: number[] = [];
     const postIds: string[] = [];
     for (const id of ids) {
       const postId = newPostId();
       postIds.push(postId);
-      await new PublishedRecorder({ db, repo, wake: (delayMs) => wakes.push(delayMs), firstReadDelayMs: MINUTE }).record(publishedEvent(ORG, postId, [{ accountId: 'acct_burst', provider: 'x', platformPostId: id }], clock.read()));
+      await new PublishedRecorder({
+        db,
+        repo,
+        wake: (delayMs) => wakes.push(delayMs),
+        firstReadDelayMs: MINUTE,
+      }).record(
+        publishedEvent(ORG, postId, [{ accountId: 'acct_burst', provider: 'x', platformPostId: id }], clock.read()),
+      );
     }
     expect(wakes).toHaveLength(3);
     expect((await nextSyncOf((await rowsOf(postIds[0]!))[0]!))?.getTime()).toBe(clock.read().getTime() + MINUTE);
@@ -371,7 +579,9 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     const background = sync();
     expect(await background.runOnce()).toBe(1);
     let [row] = await rowsOf(postId);
-    expect(row).toEqual(expect.objectContaining({ syncStatus: 'synced', metrics: expect.objectContaining({ like_count: 1 }) }));
+    expect(row).toEqual(
+      expect.objectContaining({ syncStatus: 'synced', metrics: expect.objectContaining({ like_count: 1 }) }),
+    );
     expect(row!.staleAfter!.toISOString()).toBe('2026-06-01T12:15:00.000Z');
 
     await setLikes(id, 2);
@@ -396,15 +606,28 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     const id = await tweet('acct_c', 'stale');
     await setLikes(id, 5);
     const postId = await publish([{ accountId: 'acct_c', platformPostId: id }]);
-    const read = (refresh = false) => listAnalytics(deps(), { orgId: ORG, filters: { postId }, page: 1, limit: 25, refresh });
-    expect((await read()).items[0]).toEqual(expect.objectContaining({ sync_status: 'synced', metrics: expect.objectContaining({ like_count: 5 }), last_updated_at: '2026-06-01T12:00:00.000Z', stale_after: '2026-06-01T12:15:00.000Z' }));
+    const read = (refresh = false) =>
+      listAnalytics(deps(), { orgId: ORG, filters: { postId }, page: 1, limit: 25, refresh });
+    expect((await read()).items[0]).toEqual(
+      expect.objectContaining({
+        sync_status: 'synced',
+        metrics: expect.objectContaining({ like_count: 5 }),
+        last_updated_at: '2026-06-01T12:00:00.000Z',
+        stale_after: '2026-06-01T12:15:00.000Z',
+      }),
+    );
     await setLikes(id, 6);
     clock.advance(14 * MINUTE);
     expect((await read()).items[0]!.metrics.like_count).toBe(5);
     expect((await read(true)).items[0]!.metrics.like_count).toBe(6);
     await setLikes(id, 7);
     clock.advance(16 * MINUTE);
-    expect((await read()).items[0]).toEqual(expect.objectContaining({ metrics: expect.objectContaining({ like_count: 7 }), last_updated_at: '2026-06-01T12:30:00.000Z' }));
+    expect((await read()).items[0]).toEqual(
+      expect.objectContaining({
+        metrics: expect.objectContaining({ like_count: 7 }),
+        last_updated_at: '2026-06-01T12:30:00.000Z',
+      }),
+    );
   });
 
   it('answers within the read budget: what cannot finish stays pending and finishes in the background', async () => {
@@ -412,13 +635,34 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     await setLikes(id, 9);
     const postId = await publish([{ accountId: 'acct_d', platformPostId: id }]);
     let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
-    const slow: NetworkAnalytics = { ...analytics, x: { network: 'x', read: async (input) => { await gate; return analytics.x.read(input); } } };
-    const page = await listAnalytics(deps({ analytics: slow, readBudgetMs: 50 }), { orgId: ORG, filters: { postId }, page: 1, limit: 25, refresh: false });
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow: NetworkAnalytics = {
+      ...analytics,
+      x: {
+        network: 'x',
+        read: async (input) => {
+          await gate;
+          return analytics.x.read(input);
+        },
+      },
+    };
+    const page = await listAnalytics(deps({ analytics: slow, readBudgetMs: 50 }), {
+      orgId: ORG,
+      filters: { postId },
+      page: 1,
+      limit: 25,
+      refresh: false,
+    });
     expect(page.items[0]).toEqual(expect.objectContaining({ sync_status: 'pending', metrics: {} }));
     release();
-    await waitFor(async () => (await rowsOf(postId))[0]!.syncStatus !== 'pending', { what: 'the read under way to finish in the background' });
-    expect((await rowsOf(postId))[0]).toEqual(expect.objectContaining({ syncStatus: 'synced', metrics: expect.objectContaining({ like_count: 9 }) }));
+    await waitFor(async () => (await rowsOf(postId))[0]!.syncStatus !== 'pending', {
+      what: 'the read under way to finish in the background',
+    });
+    expect((await rowsOf(postId))[0]).toEqual(
+      expect.objectContaining({ syncStatus: 'synced', metrics: expect.objectContaining({ like_count: 9 }) }),
+    );
   });
 
   it('reads many posts of one account in one batched call, and fails only the post the network lost', async () => {
@@ -427,9 +671,13 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     for (const id of ids) postIds.push(await publish([{ accountId: 'acct_e', platformPostId: id }]));
     const lost = await publish([{ accountId: 'acct_e', platformPostId: '1999999999999999999' }]);
     await sync().runOnce();
-    expect(xReads.filter((read) => read.some((id) => ids.includes(id)))).toEqual([expect.arrayContaining([...ids, '1999999999999999999'])]);
+    expect(xReads.filter((read) => read.some((id) => ids.includes(id)))).toEqual([
+      expect.arrayContaining([...ids, '1999999999999999999']),
+    ]);
     for (const postId of postIds) expect((await rowsOf(postId))[0]!.syncStatus).toBe('synced');
-    expect((await rowsOf(lost))[0]).toEqual(expect.objectContaining({ syncStatus: 'failed', errorMessage: expect.stringContaining('Could not find tweet') }));
+    expect((await rowsOf(lost))[0]).toEqual(
+      expect.objectContaining({ syncStatus: 'failed', errorMessage: expect.stringContaining('Could not find tweet') }),
+    );
   });
 
   it('defers a rate-limited account without failing the read or the other accounts', async () => {
@@ -452,7 +700,13 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     // A read while paused answers 200 with the row as it was, and calls nothing.
     xReads = [];
     clock.advance(MINUTE);
-    const page = await listAnalytics(deps(), { orgId: ORG, filters: { postId: deferred }, page: 1, limit: 25, refresh: true });
+    const page = await listAnalytics(deps(), {
+      orgId: ORG,
+      filters: { postId: deferred },
+      page: 1,
+      limit: 25,
+      refresh: true,
+    });
     expect(page.items[0]!.sync_status).toBe('pending');
     expect(xReads).toEqual([]);
     expect(await background.runOnce()).toBe(0);
@@ -468,14 +722,24 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     const gonePost = await publish([{ accountId: 'acct_h', platformPostId: gone }]);
     accountsFail.set('acct_h', new AppError('conflict', 'The x account acct_h needs reconnecting (health: revoked).'));
     await sync().runOnce();
-    expect((await rowsOf(gonePost))[0]).toEqual(expect.objectContaining({ syncStatus: 'requires_reconnect', errorMessage: expect.stringContaining('needs reconnecting') }));
+    expect((await rowsOf(gonePost))[0]).toEqual(
+      expect.objectContaining({
+        syncStatus: 'requires_reconnect',
+        errorMessage: expect.stringContaining('needs reconnecting'),
+      }),
+    );
 
     const revokedPost = await publish([{ accountId: 'acct_i', platformPostId: revoked }]);
     // A revoked X token keeps answering 401, which X also sends for an expired one: renewed once, the second 401 settles it.
     await sandbox.fault('x', 'token_revoked', 2);
     await sync().runOnce();
-    expect(credentialCalls.filter((call) => call.accountId === 'acct_i').map((call) => call.force)).toEqual([false, true]);
-    expect((await rowsOf(revokedPost))[0]).toEqual(expect.objectContaining({ syncStatus: 'requires_reconnect', errorMessage: expect.stringContaining('X') }));
+    expect(credentialCalls.filter((call) => call.accountId === 'acct_i').map((call) => call.force)).toEqual([
+      false,
+      true,
+    ]);
+    expect((await rowsOf(revokedPost))[0]).toEqual(
+      expect.objectContaining({ syncStatus: 'requires_reconnect', errorMessage: expect.stringContaining('X') }),
+    );
   });
 
   it('renews an expired token once and reads again', async () => {
@@ -484,8 +748,13 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     const postId = await publish([{ accountId: 'acct_j', platformPostId: id }]);
     await sandbox.fault('x', 'token_expired', 1);
     await sync().runOnce();
-    expect(credentialCalls.filter((call) => call.accountId === 'acct_j').map((call) => call.force)).toEqual([false, true]);
-    expect((await rowsOf(postId))[0]).toEqual(expect.objectContaining({ syncStatus: 'synced', metrics: expect.objectContaining({ like_count: 4 }) }));
+    expect(credentialCalls.filter((call) => call.accountId === 'acct_j').map((call) => call.force)).toEqual([
+      false,
+      true,
+    ]);
+    expect((await rowsOf(postId))[0]).toEqual(
+      expect.objectContaining({ syncStatus: 'synced', metrics: expect.objectContaining({ like_count: 4 }) }),
+    );
   });
 
   it('fails rows of a deleted account, and keeps rows as they are when accounts is unreachable', async () => {
@@ -496,7 +765,9 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     accountsFail.set('acct_k', new AppError('not_found', 'The account acct_k was not found.'));
     accountsFail.set('acct_l', new AppError('service_unavailable', 'accounts did not answer', { retryable: true }));
     await sync().runOnce();
-    expect((await rowsOf(deleted))[0]).toEqual(expect.objectContaining({ syncStatus: 'failed', errorMessage: 'The X account is no longer connected.' }));
+    expect((await rowsOf(deleted))[0]).toEqual(
+      expect.objectContaining({ syncStatus: 'failed', errorMessage: 'The X account is no longer connected.' }),
+    );
     const [row] = await rowsOf(unreachable);
     expect(row).toEqual(expect.objectContaining({ syncStatus: 'pending', errorMessage: null }));
     expect((await nextSyncOf(row!))?.getTime()).toBe(clock.read().getTime() + 5 * MINUTE);
@@ -505,13 +776,27 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
   it('runs passes by itself once started, woken by new rows, until stopped', async () => {
     const id = await tweet('acct_n', 'loop');
     await setLikes(id, 3);
-    const background = new BackgroundSync({ deps: deps(), repo, logger, intervalMs: 60_000, batchSize: 100, leaseMs: 10 * MINUTE, stopWaitMs: 2000 });
+    const background = new BackgroundSync({
+      deps: deps(),
+      repo,
+      logger,
+      intervalMs: 60_000,
+      batchSize: 100,
+      leaseMs: 10 * MINUTE,
+      stopWaitMs: 2000,
+    });
     background.start();
     try {
       const postId = newPostId();
-      await new PublishedRecorder({ db, repo, wake: () => background.wake() }).record(publishedEvent(ORG, postId, [{ accountId: 'acct_n', provider: 'x', platformPostId: id }], clock.read()));
-      await waitFor(async () => (await rowsOf(postId))[0]!.syncStatus !== 'pending', { what: 'the background pass to read the row' });
-      expect((await rowsOf(postId))[0]).toEqual(expect.objectContaining({ syncStatus: 'synced', metrics: expect.objectContaining({ like_count: 3 }) }));
+      await new PublishedRecorder({ db, repo, wake: () => background.wake() }).record(
+        publishedEvent(ORG, postId, [{ accountId: 'acct_n', provider: 'x', platformPostId: id }], clock.read()),
+      );
+      await waitFor(async () => (await rowsOf(postId))[0]!.syncStatus !== 'pending', {
+        what: 'the background pass to read the row',
+      });
+      expect((await rowsOf(postId))[0]).toEqual(
+        expect.objectContaining({ syncStatus: 'synced', metrics: expect.objectContaining({ like_count: 3 }) }),
+      );
     } finally {
       await background.stop();
     }
@@ -520,16 +805,30 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
   it('a wake for a row due later brings the next pass forward to that time, not later', async () => {
     const id = await tweet('acct_o', 'wake later');
     await setLikes(id, 4);
-    const background = new BackgroundSync({ deps: deps(), repo, logger, intervalMs: 60_000, batchSize: 100, leaseMs: 10 * MINUTE, stopWaitMs: 2000 });
+    const background = new BackgroundSync({
+      deps: deps(),
+      repo,
+      logger,
+      intervalMs: 60_000,
+      batchSize: 100,
+      leaseMs: 10 * MINUTE,
+      stopWaitMs: 2000,
+    });
     background.start();
     try {
       // Let the first pass run and schedule the next one a minute away.
       await new Promise((resolve) => setTimeout(resolve, 200));
       const postId = newPostId();
-      await new PublishedRecorder({ db, repo, wake: () => background.wake(300) }).record(publishedEvent(ORG, postId, [{ accountId: 'acct_o', provider: 'x', platformPostId: id }], clock.read()));
+      await new PublishedRecorder({ db, repo, wake: () => background.wake(300) }).record(
+        publishedEvent(ORG, postId, [{ accountId: 'acct_o', provider: 'x', platformPostId: id }], clock.read()),
+      );
       expect((await rowsOf(postId))[0]!.syncStatus).toBe('pending');
-      await waitFor(async () => (await rowsOf(postId))[0]!.syncStatus !== 'pending', { what: 'the background pass to read the row' });
-      expect((await rowsOf(postId))[0]).toEqual(expect.objectContaining({ syncStatus: 'synced', metrics: expect.objectContaining({ like_count: 4 }) }));
+      await waitFor(async () => (await rowsOf(postId))[0]!.syncStatus !== 'pending', {
+        what: 'the background pass to read the row',
+      });
+      expect((await rowsOf(postId))[0]).toEqual(
+        expect.objectContaining({ syncStatus: 'synced', metrics: expect.objectContaining({ like_count: 4 }) }),
+      );
     } finally {
       await background.stop();
     }
@@ -537,7 +836,10 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
 
   it('takes no more readings a second than its budget: a full pass holds the next one, a wake included, and the rest wait their turn', async () => {
     const postIds: string[] = [];
-    for (let n = 0; n < 6; n += 1) postIds.push(await publish([{ accountId: 'acct_budget', platformPostId: await tweet('acct_budget', `budget ${n}`) }]));
+    for (let n = 0; n < 6; n += 1)
+      postIds.push(
+        await publish([{ accountId: 'acct_budget', platformPostId: await tweet('acct_budget', `budget ${n}`) }]),
+      );
     // Each claim's start and size, through the repository the passes claim with.
     const claims: { at: number; rows: number }[] = [];
     const timed = Object.assign(Object.create(repo) as AnalyticsRepository, {
@@ -549,14 +851,27 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
       },
     });
     // Two readings a second in passes of two: a pass a second at most.
-    const background = new BackgroundSync({ deps: deps(), repo: timed, logger, intervalMs: 60_000, batchSize: 2, leaseMs: 10 * MINUTE, stopWaitMs: 2000, maxReadsPerSecond: 2 });
+    const background = new BackgroundSync({
+      deps: deps(),
+      repo: timed,
+      logger,
+      intervalMs: 60_000,
+      batchSize: 2,
+      leaseMs: 10 * MINUTE,
+      stopWaitMs: 2000,
+      maxReadsPerSecond: 2,
+    });
     background.start();
     try {
       await waitFor(() => claims.length > 0, { what: 'the first claim' });
       // New rows wake the sync; the budget holds the wake back as it holds a full pass's follow-up.
       background.wake();
-      const synced = async () => (await Promise.all(postIds.map(rowsOf))).filter(([row]) => row!.syncStatus === 'synced').length;
-      await waitFor(async () => (await synced()) === 6, { what: 'the six rows synced, two a second', timeoutMs: 20_000 });
+      const synced = async () =>
+        (await Promise.all(postIds.map(rowsOf))).filter(([row]) => row!.syncStatus === 'synced').length;
+      await waitFor(async () => (await synced()) === 6, {
+        what: 'the six rows synced, two a second',
+        timeoutMs: 20_000,
+      });
     } finally {
       await background.stop();
     }
@@ -571,7 +886,10 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     const ids = [await tweet('acct_behind', 'behind 0'), await tweet('acct_behind', 'behind 1')];
     for (const id of ids) await setLikes(id, 3);
     const due = new Date(clock.read().getTime() - 5 * MINUTE);
-    const postIds = [await publish([{ accountId: 'acct_behind', platformPostId: ids[0]! }], due), await publish([{ accountId: 'acct_behind', platformPostId: ids[1]! }], due)];
+    const postIds = [
+      await publish([{ accountId: 'acct_behind', platformPostId: ids[0]! }], due),
+      await publish([{ accountId: 'acct_behind', platformPostId: ids[1]! }], due),
+    ];
     let claimed = 0;
     const counted = Object.assign(Object.create(repo) as AnalyticsRepository, {
       claimDue: async (now: Date, limit: number, leaseMs: number) => {
@@ -581,7 +899,16 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
       },
     });
     // One reading a minute: after its first pass of one row the background waits a minute.
-    const background = new BackgroundSync({ deps: deps(), repo: counted, logger, intervalMs: 60_000, batchSize: 1, leaseMs: 10 * MINUTE, stopWaitMs: 2000, maxReadsPerSecond: 1 / 60 });
+    const background = new BackgroundSync({
+      deps: deps(),
+      repo: counted,
+      logger,
+      intervalMs: 60_000,
+      batchSize: 1,
+      leaseMs: 10 * MINUTE,
+      stopWaitMs: 2000,
+      maxReadsPerSecond: 1 / 60,
+    });
     background.start();
     try {
       await waitFor(() => claimed > 0, { what: 'the first claim' });
@@ -589,8 +916,16 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
       for (const postId of postIds) if ((await rowsOf(postId))[0]!.syncStatus === 'pending') waiting.push(postId);
       expect(waiting.length).toBeGreaterThan(0);
       for (const postId of waiting) {
-        const page = await listAnalytics(deps(), { orgId: ORG, filters: { postId }, page: 1, limit: 25, refresh: false });
-        expect(page.items[0]).toEqual(expect.objectContaining({ sync_status: 'synced', metrics: expect.objectContaining({ like_count: 3 }) }));
+        const page = await listAnalytics(deps(), {
+          orgId: ORG,
+          filters: { postId },
+          page: 1,
+          limit: 25,
+          refresh: false,
+        });
+        expect(page.items[0]).toEqual(
+          expect.objectContaining({ sync_status: 'synced', metrics: expect.objectContaining({ like_count: 3 }) }),
+        );
       }
       expect(claimed).toBe(1);
     } finally {
@@ -600,9 +935,18 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
 
   it('says how far behind the background is: from the earliest reading due, a paused account left out, 0 once read', async () => {
     const now = clock.read().getTime();
-    await publish([{ accountId: 'acct_lag', platformPostId: await tweet('acct_lag', 'lag due') }], new Date(now - 90_000));
-    await publish([{ accountId: 'acct_lag', platformPostId: await tweet('acct_lag', 'lag later') }], new Date(now + 60_000));
-    await publish([{ accountId: 'acct_lag_paused', platformPostId: await tweet('acct_lag_paused', 'lag paused') }], new Date(now - 300_000));
+    await publish(
+      [{ accountId: 'acct_lag', platformPostId: await tweet('acct_lag', 'lag due') }],
+      new Date(now - 90_000),
+    );
+    await publish(
+      [{ accountId: 'acct_lag', platformPostId: await tweet('acct_lag', 'lag later') }],
+      new Date(now + 60_000),
+    );
+    await publish(
+      [{ accountId: 'acct_lag_paused', platformPostId: await tweet('acct_lag_paused', 'lag paused') }],
+      new Date(now - 300_000),
+    );
     await repo.pause({ accountId: 'acct_lag_paused', orgId: ORG, platform: 'x' }, new Date(now + HOUR), 'rate limited');
     expect(await repo.backgroundLagSeconds(clock.read())).toBeCloseTo(90, 3);
     expect(await sync().runOnce()).toBe(1);
@@ -613,7 +957,10 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
 
   it('reads old posts weekly', async () => {
     const id = await tweet('acct_m', 'old');
-    const postId = await publish([{ accountId: 'acct_m', platformPostId: id }], new Date(clock.read().getTime() - 40 * DAY));
+    const postId = await publish(
+      [{ accountId: 'acct_m', platformPostId: id }],
+      new Date(clock.read().getTime() - 40 * DAY),
+    );
     await sync().runOnce();
     const [row] = await rowsOf(postId);
     expect(row!.staleAfter!.getTime() - clock.read().getTime()).toBe(7 * DAY);

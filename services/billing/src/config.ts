@@ -1,5 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { COMMON_SECRET_URLS, commonConfigSchema, freePlanConfigSchema, loadConfig, productionSecretProblems } from '@svc/config';
+import {
+  COMMON_SECRET_URLS,
+  commonConfigSchema,
+  freePlanConfigSchema,
+  loadConfig,
+  productionSecretProblems,
+} from '@svc/config';
 
 /**
  * Every setting of the billing service; the only module that reads the environment. Outside
@@ -33,7 +39,10 @@ export const configSchema = Type.Object({
   /** Webhooks signed longer ago than this are refused (replay protection; Stripe's default is 300 s). */
   STRIPE_WEBHOOK_TOLERANCE_SECONDS: Type.Integer({ minimum: 1, default: 300 }),
   /** Where Checkout sends the browser after a payment; Stripe fills in `{CHECKOUT_SESSION_ID}`. */
-  BILLING_SUCCESS_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:8080/billing/success?session_id={CHECKOUT_SESSION_ID}' }),
+  BILLING_SUCCESS_URL: Type.String({
+    pattern: '^https?://',
+    default: 'http://127.0.0.1:8080/billing/success?session_id={CHECKOUT_SESSION_ID}',
+  }),
   /** Where Checkout sends the browser when the customer leaves without paying. */
   BILLING_CANCEL_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:8080/billing/canceled' }),
   /** Where the customer portal's link back to the product goes. */
@@ -59,12 +68,17 @@ const STRIPE_SETTINGS = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_P
 
 /** The prices whose subscriptions give the paid plan: the one sold and the earlier ones still honoured. */
 export function paidPriceIds(config: Pick<Config, 'STRIPE_PRICE_ID' | 'STRIPE_LEGACY_PRICE_IDS'>): string[] {
-  return [...(config.STRIPE_PRICE_ID === undefined ? [] : [config.STRIPE_PRICE_ID]), ...config.STRIPE_LEGACY_PRICE_IDS.split(',').filter(Boolean)];
+  return [
+    ...(config.STRIPE_PRICE_ID === undefined ? [] : [config.STRIPE_PRICE_ID]),
+    ...config.STRIPE_LEGACY_PRICE_IDS.split(',').filter(Boolean),
+  ];
 }
 
 export function loadServiceConfig(env: Record<string, string | undefined> = process.env): Config {
   return loadConfig(configSchema, env, (config) => [
     ...productionSecretProblems(config, [...STRIPE_SETTINGS, ...COMMON_SECRET_URLS], { required: STRIPE_SETTINGS }),
-    ...(config.NODE_ENV === 'production' && config.STRIPE_API_URL?.startsWith('http://') === true ? ['STRIPE_API_URL must be https in production'] : []),
+    ...(config.NODE_ENV === 'production' && config.STRIPE_API_URL?.startsWith('http://') === true
+      ? ['STRIPE_API_URL must be https in production']
+      : []),
   ]);
 }

@@ -20,15 +20,26 @@ export interface BillingWireOptions {
 }
 
 /** Builds billing from its runtime: the Stripe SDK, repositories, the plans, RPC for the gateway. */
-export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config, options: BillingWireOptions = {}): Promise<WorkerWiring> {
+export async function wire(
+  runtime: ServiceRuntime<PrismaClient>,
+  config: Config,
+  options: BillingWireOptions = {},
+): Promise<WorkerWiring> {
   const { db, logger, relay } = runtime;
   const stripe = options.stripe === undefined ? stripeFromConfig(config) : options.stripe;
-  if (stripe === null) logger.warn('STRIPE_SECRET_KEY is not set: checkout and the billing portal answer 503 until it is');
+  if (stripe === null)
+    logger.warn('STRIPE_SECRET_KEY is not set: checkout and the billing portal answer 503 until it is');
   const paidPrices = paidPriceIds(config);
-  const plans = new Plans({
-    free: { connected_accounts: config.PLAN_FREE_CONNECTED_ACCOUNTS, posts_per_month: config.PLAN_FREE_POSTS_PER_MONTH },
-    pro: { connected_accounts: config.PLAN_PRO_CONNECTED_ACCOUNTS, posts_per_month: config.PLAN_PRO_POSTS_PER_MONTH },
-  }, paidPrices);
+  const plans = new Plans(
+    {
+      free: {
+        connected_accounts: config.PLAN_FREE_CONNECTED_ACCOUNTS,
+        posts_per_month: config.PLAN_FREE_POSTS_PER_MONTH,
+      },
+      pro: { connected_accounts: config.PLAN_PRO_CONNECTED_ACCOUNTS, posts_per_month: config.PLAN_PRO_POSTS_PER_MONTH },
+    },
+    paidPrices,
+  );
   const customers = new CustomersRepository(db);
   const subscriptions = new SubscriptionsRepository(db);
   const orgPlans = new OrgPlansRepository(db);
@@ -38,7 +49,14 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   await runtime.broker.serveRpc({
     messages: billingRpc,
     handlers: billingRpcHandlers({
-      checkout: { stripe, priceId: config.STRIPE_PRICE_ID, successUrl: config.BILLING_SUCCESS_URL, cancelUrl: config.BILLING_CANCEL_URL, customers, orgPlans },
+      checkout: {
+        stripe,
+        priceId: config.STRIPE_PRICE_ID,
+        successUrl: config.BILLING_SUCCESS_URL,
+        cancelUrl: config.BILLING_CANCEL_URL,
+        customers,
+        orgPlans,
+      },
       webhook: {
         db,
         stripe,

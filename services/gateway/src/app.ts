@@ -36,10 +36,18 @@ export function createApp(deps: AppDeps): Express {
   // Bodies are parsed per route after authentication (mount-routes.ts): an anonymous client cannot
   // make the gateway read and parse a megabyte of JSON.
   // Bodies verified by a signature over their exact bytes (Stripe webhooks) are kept raw.
-  const jsonParser = express.json({ limit: deps.bodyLimitBytes, type: ['application/json', 'application/*+json'], strict: true });
+  const jsonParser = express.json({
+    limit: deps.bodyLimitBytes,
+    type: ['application/json', 'application/*+json'],
+    strict: true,
+  });
   const rawParser = express.raw({ limit: deps.bodyLimitBytes, type: () => true });
   const parseBody = (req: Request, res: Response, raw: boolean) =>
-    new Promise<void>((resolve, reject) => (raw ? rawParser : jsonParser)(req, res, (error?: unknown) => (error === undefined ? resolve() : reject(error as Error))));
+    new Promise<void>((resolve, reject) =>
+      (raw ? rawParser : jsonParser)(req, res, (error?: unknown) =>
+        error === undefined ? resolve() : reject(error as Error),
+      ),
+    );
   const router = express.Router();
   mountRoutes(router, deps.routes, { ...deps, parseBody });
   app.use(router);

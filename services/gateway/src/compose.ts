@@ -77,7 +77,10 @@ export function composeGateway(parts: GatewayParts) {
       ...healthRoutes(openApiDocument),
       ...apiKeyRoutes(new ApiKeyService(apiKeys, config.API_KEY_PEPPER)),
       ...accountRoutes(rpc),
-      ...oauthRoutes(rpc, { successRedirect: config.OAUTH_SUCCESS_REDIRECT, secureCookies: config.PUBLIC_BASE_URL.startsWith('https://') }),
+      ...oauthRoutes(rpc, {
+        successRedirect: config.OAUTH_SUCCESS_REDIRECT,
+        secureCookies: config.PUBLIC_BASE_URL.startsWith('https://'),
+      }),
       ...publishingRoutes(rpc, new IdempotencyStore(runtime.db)),
       ...statsRoutes(rpc),
       ...analyticsRoutes(rpc),
@@ -89,7 +92,11 @@ export function composeGateway(parts: GatewayParts) {
         ingest: {
           storage: parts.mediaStorage ?? storageFromConfig(config),
           tmpDir: config.MEDIA_TMP_DIR,
-          limits: { maxImageBytes: config.MEDIA_MAX_IMAGE_BYTES, maxGifBytes: config.MEDIA_MAX_GIF_BYTES, maxVideoBytes: config.MEDIA_MAX_VIDEO_BYTES },
+          limits: {
+            maxImageBytes: config.MEDIA_MAX_IMAGE_BYTES,
+            maxGifBytes: config.MEDIA_MAX_GIF_BYTES,
+            maxVideoBytes: config.MEDIA_MAX_VIDEO_BYTES,
+          },
           decoder: decoderFromConfig(config),
         },
         fetch: { policy: { allowPrivate: config.ALLOW_PRIVATE_URLS }, deadlineMs: config.MEDIA_IMPORT_DEADLINE_MS },

@@ -1,5 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { COMMON_SECRET_URLS, commonConfigSchema, loadConfig, privateUrlsProblems, productionSecretProblems } from '@svc/config';
+import {
+  COMMON_SECRET_URLS,
+  commonConfigSchema,
+  loadConfig,
+  privateUrlsProblems,
+  productionSecretProblems,
+} from '@svc/config';
 import { mediaConfigSchema } from '@svc/media';
 
 /** Every setting of the gateway; the only module that reads the environment. */
@@ -18,7 +24,9 @@ export const configSchema = Type.Object({
   /** Redis holding the rate-limit counters the gateway's replicas share (`rediss://` for TLS). */
   REDIS_URL: Type.String({ pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' }),
   /** Signature algorithm of dashboard JWTs: `HS256` verifies with JWT_SECRET, `RS256` and `ES256` with the keys at JWT_JWKS_URL. */
-  JWT_ALGORITHM: Type.Union([Type.Literal('HS256'), Type.Literal('RS256'), Type.Literal('ES256')], { default: 'HS256' }),
+  JWT_ALGORITHM: Type.Union([Type.Literal('HS256'), Type.Literal('RS256'), Type.Literal('ES256')], {
+    default: 'HS256',
+  }),
   /** Key of HS256 dashboard JWTs, at least 32 characters; required when JWT_ALGORITHM is `HS256`. */
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   /** JWKS document with the dashboard's public keys; required when JWT_ALGORITHM is `RS256` or `ES256`. */
@@ -79,11 +87,20 @@ export type GatewayConfig = Static<typeof configSchema>;
 export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
   return loadConfig(configSchema, env, (config) => {
     const problems = [
-      ...productionSecretProblems(config, ['JWT_SECRET', 'API_KEY_PEPPER', 'MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY', 'REDIS_URL', ...COMMON_SECRET_URLS]),
+      ...productionSecretProblems(config, [
+        'JWT_SECRET',
+        'API_KEY_PEPPER',
+        'MEDIA_S3_ACCESS_KEY_ID',
+        'MEDIA_S3_SECRET_ACCESS_KEY',
+        'REDIS_URL',
+        ...COMMON_SECRET_URLS,
+      ]),
       ...privateUrlsProblems(config),
     ];
-    if (config.JWT_ALGORITHM === 'HS256' && config.JWT_SECRET === undefined) problems.push('JWT_SECRET is required when JWT_ALGORITHM is HS256');
-    if (config.JWT_ALGORITHM !== 'HS256' && config.JWT_JWKS_URL === undefined) problems.push(`JWT_JWKS_URL is required when JWT_ALGORITHM is ${config.JWT_ALGORITHM}`);
+    if (config.JWT_ALGORITHM === 'HS256' && config.JWT_SECRET === undefined)
+      problems.push('JWT_SECRET is required when JWT_ALGORITHM is HS256');
+    if (config.JWT_ALGORITHM !== 'HS256' && config.JWT_JWKS_URL === undefined)
+      problems.push(`JWT_JWKS_URL is required when JWT_ALGORITHM is ${config.JWT_ALGORITHM}`);
     return problems;
   });
 }

@@ -29,20 +29,35 @@ async function main(): Promise<void> {
 
   let draining = false;
   const isReady = () => !draining && runtime.broker.isConnected();
-  const probes = await startProbeServer({ port: config.PROBE_PORT, registry: runtime.metrics.registry, isReady, logger });
+  const probes = await startProbeServer({
+    port: config.PROBE_PORT,
+    registry: runtime.metrics.registry,
+    isReady,
+    logger,
+  });
   const app = composeGateway({ config, runtime, redis, logger, isDraining: () => draining });
   const pruner = new IdempotencyPruner({ db: runtime.db, logger });
   pruner.start();
   const server = app.listen(config.PORT, config.HOST, () => {
     const address = server.address();
-    logger.info({ port: typeof address === 'object' && address !== null ? address.port : config.PORT, probe_port: probes.port }, 'gateway ready');
+    logger.info(
+      { port: typeof address === 'object' && address !== null ? address.port : config.PORT, probe_port: probes.port },
+      'gateway ready',
+    );
   });
   exitOnSignal({
     logger,
     graceMs: config.SHUTDOWN_GRACE_MS,
     steps: () => [
       { name: 'readiness', run: () => Promise.resolve(void (draining = true)) },
-      { name: 'http', run: () => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeIdleConnections(); }) },
+      {
+        name: 'http',
+        run: () =>
+          new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeIdleConnections();
+          }),
+      },
       { name: 'idempotency pruner', run: () => pruner.stop() },
       { name: 'runtime', run: runtime.stop },
       { name: 'redis', run: async () => void (await redis.quit().catch(() => undefined)) },
@@ -52,6 +67,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`gateway failed to start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(
+    `gateway failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

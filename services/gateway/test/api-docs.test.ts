@@ -9,7 +9,9 @@ const docs = path.resolve(__dirname, '../../../docs/api');
 describe('docs/api', () => {
   it('is generated from the current operation declarations (run `node scripts/generate-api-docs.mjs` after a build)', () => {
     const document = buildOpenApiDocument(Object.values(operations), 'https://api.example.com');
-    expect(JSON.parse(readFileSync(path.join(docs, 'openapi.json'), 'utf8'))).toEqual(JSON.parse(JSON.stringify(document)));
+    expect(JSON.parse(readFileSync(path.join(docs, 'openapi.json'), 'utf8'))).toEqual(
+      JSON.parse(JSON.stringify(document)),
+    );
     expect(readFileSync(path.join(docs, 'README.md'), 'utf8')).toBe(renderApiReference(document));
   });
 });

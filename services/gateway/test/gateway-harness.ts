@@ -26,11 +26,20 @@ export const PEPPER = 'test-pepper-that-is-at-least-32-characters-long';
 
 /** A route only tests mount: answers who the caller is, for either credential. */
 export const whoAmI = defineOperation({
-  operationId: 'whoAmI', method: 'get', path: '/v1/test/whoami', summary: 'Test only.', tag: 'Test', auth: 'api_key_or_jwt',
-  responses: { 200: Type.Object({ org_id: Type.String(), kind: Type.String() }) }, errors: [],
+  operationId: 'whoAmI',
+  method: 'get',
+  path: '/v1/test/whoami',
+  summary: 'Test only.',
+  tag: 'Test',
+  auth: 'api_key_or_jwt',
+  responses: { 200: Type.Object({ org_id: Type.String(), kind: Type.String() }) },
+  errors: [],
 });
 
-export async function signJwt(claims: Record<string, unknown>, options: { secret?: string; alg?: string; expiresIn?: string | number } = {}): Promise<string> {
+export async function signJwt(
+  claims: Record<string, unknown>,
+  options: { secret?: string; alg?: string; expiresIn?: string | number } = {},
+): Promise<string> {
   const jwt = new SignJWT(claims).setProtectedHeader({ alg: options.alg ?? 'HS256' }).setIssuedAt();
   if (options.expiresIn !== undefined) jwt.setExpirationTime(options.expiresIn);
   return jwt.sign(new TextEncoder().encode(options.secret ?? JWT_SECRET));
@@ -48,7 +57,13 @@ export interface GatewayHarness {
   close(): Promise<void>;
 }
 
-export async function startGatewayHarness(options: { rateLimit?: Partial<RateLimitSettings>; extraRoutes?: (broker: Broker) => Route[]; trustProxyHops?: number } = {}): Promise<GatewayHarness> {
+export async function startGatewayHarness(
+  options: {
+    rateLimit?: Partial<RateLimitSettings>;
+    extraRoutes?: (broker: Broker) => Route[];
+    trustProxyHops?: number;
+  } = {},
+): Promise<GatewayHarness> {
   const database = await createTestDatabase({ prefix: 'gateway', serviceDir: path.resolve(__dirname, '..') });
   const db = openPgDatabase(database.connection, { max: 4, onPoolError: () => undefined });
   const logger = createLogger({ service: 'gateway-test', level: 'silent' });
@@ -63,8 +78,19 @@ export async function startGatewayHarness(options: { rateLimit?: Partial<RateLim
     pepper: PEPPER,
     logger,
   });
-  const rateLimiter = new RateLimiter(redis, { perKey: 1000, perOrg: 1000, perAddress: 1000, perStripeWebhook: 1000, perOAuthCallback: 1000, windowSeconds: 60, keyPrefix: uniqueName('rl'), ...options.rateLimit });
-  const whoAmIRoute = defineRoute(whoAmI, ({ principal }) => Promise.resolve({ status: 200, body: { org_id: principal.orgId, kind: principal.kind } }));
+  const rateLimiter = new RateLimiter(redis, {
+    perKey: 1000,
+    perOrg: 1000,
+    perAddress: 1000,
+    perStripeWebhook: 1000,
+    perOAuthCallback: 1000,
+    windowSeconds: 60,
+    keyPrefix: uniqueName('rl'),
+    ...options.rateLimit,
+  });
+  const whoAmIRoute = defineRoute(whoAmI, ({ principal }) =>
+    Promise.resolve({ status: 200, body: { org_id: principal.orgId, kind: principal.kind } }),
+  );
   const app = createApp({
     logger,
     authenticator,
@@ -86,7 +112,8 @@ export async function startGatewayHarness(options: { rateLimit?: Partial<RateLim
     broker,
     redis,
     namespace,
-    token: (orgId = uniqueName('org'), userId = 'user_1') => signJwt({ sub: userId, org_id: orgId }, { expiresIn: '10m' }),
+    token: (orgId = uniqueName('org'), userId = 'user_1') =>
+      signJwt({ sub: userId, org_id: orgId }, { expiresIn: '10m' }),
     close: async () => {
       await broker.deleteTopology();
       await broker.close();

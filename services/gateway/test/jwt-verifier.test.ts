@@ -8,7 +8,10 @@ let jwksUrl: string;
 const keys: Record<string, { privateKey: KeyLike; jwk: JWK }> = {};
 
 beforeAll(async () => {
-  for (const [kid, alg] of [['rsa-1', 'RS256'], ['ec-1', 'ES256']] as const) {
+  for (const [kid, alg] of [
+    ['rsa-1', 'RS256'],
+    ['ec-1', 'ES256'],
+  ] as const) {
     const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
     keys[kid] = { privateKey: privateKey as KeyLike, jwk: { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' } };
   }
@@ -21,8 +24,15 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-function sign(kid: string, alg: string, claims: Record<string, unknown> = { sub: 'u1', org_id: 'org_1' }, configure = (jwt: SignJWT) => jwt) {
-  return configure(new SignJWT(claims).setProtectedHeader({ alg, kid }).setExpirationTime('5m')).sign(keys[kid]!.privateKey);
+function sign(
+  kid: string,
+  alg: string,
+  claims: Record<string, unknown> = { sub: 'u1', org_id: 'org_1' },
+  configure = (jwt: SignJWT) => jwt,
+) {
+  return configure(new SignJWT(claims).setProtectedHeader({ alg, kid }).setExpirationTime('5m')).sign(
+    keys[kid]!.privateKey,
+  );
 }
 
 describe('JWT verification with keys from a JWKS URL', () => {
@@ -34,29 +44,56 @@ describe('JWT verification with keys from a JWKS URL', () => {
   it('accepts ES256 when pinned, and refuses the other algorithm even with a published key', async () => {
     const verifyEs = createJwtVerifier({ algorithm: 'ES256', jwksUrl });
     await expect(verifyEs(await sign('ec-1', 'ES256'))).resolves.toMatchObject({ orgId: 'org_1' });
-    await expect(verifyEs(await sign('rsa-1', 'RS256'))).rejects.toMatchObject({ code: 'unauthorized', message: expect.stringMatching(/algorithm/) });
+    await expect(verifyEs(await sign('rsa-1', 'RS256'))).rejects.toMatchObject({
+      code: 'unauthorized',
+      message: expect.stringMatching(/algorithm/),
+    });
   });
 
   it('checks issuer and audience when configured', async () => {
-    const verify = createJwtVerifier({ algorithm: 'RS256', jwksUrl, issuer: 'https://dashboard.example.com', audience: 'social-api' });
-    const good = await sign('rsa-1', 'RS256', { sub: 'u1', org_id: 'org_1' }, (jwt) => jwt.setIssuer('https://dashboard.example.com').setAudience('social-api'));
+    const verify = createJwtVerifier({
+      algorithm: 'RS256',
+      jwksUrl,
+      issuer: 'https://dashboard.example.com',
+      audience: 'social-api',
+    });
+    const good = await sign('rsa-1', 'RS256', { sub: 'u1', org_id: 'org_1' }, (jwt) =>
+      jwt.setIssuer('https://dashboard.example.com').setAudience('social-api'),
+    );
     await expect(verify(good)).resolves.toMatchObject({ userId: 'u1' });
-    const wrongIssuer = await sign('rsa-1', 'RS256', { sub: 'u1', org_id: 'org_1' }, (jwt) => jwt.setIssuer('https://evil.example.com').setAudience('social-api'));
-    await expect(verify(wrongIssuer)).rejects.toMatchObject({ code: 'unauthorized', message: expect.stringMatching(/iss/) });
-    const noAudience = await sign('rsa-1', 'RS256', { sub: 'u1', org_id: 'org_1' }, (jwt) => jwt.setIssuer('https://dashboard.example.com'));
+    const wrongIssuer = await sign('rsa-1', 'RS256', { sub: 'u1', org_id: 'org_1' }, (jwt) =>
+      jwt.setIssuer('https://evil.example.com').setAudience('social-api'),
+    );
+    await expect(verify(wrongIssuer)).rejects.toMatchObject({
+      code: 'unauthorized',
+      message: expect.stringMatching(/iss/),
+    });
+    const noAudience = await sign('rsa-1', 'RS256', { sub: 'u1', org_id: 'org_1' }, (jwt) =>
+      jwt.setIssuer('https://dashboard.example.com'),
+    );
     await expect(verify(noAudience)).rejects.toMatchObject({ code: 'unauthorized' });
   });
 
   it('refuses a token whose key is not in the set', async () => {
     const { privateKey } = await generateKeyPair('RS256');
-    const stranger = await new SignJWT({ sub: 'u', org_id: 'o' }).setProtectedHeader({ alg: 'RS256', kid: 'unknown' }).setExpirationTime('5m').sign(privateKey);
-    await expect(createJwtVerifier({ algorithm: 'RS256', jwksUrl })(stranger)).rejects.toMatchObject({ code: 'unauthorized', message: expect.stringMatching(/unknown key/) });
+    const stranger = await new SignJWT({ sub: 'u', org_id: 'o' })
+      .setProtectedHeader({ alg: 'RS256', kid: 'unknown' })
+      .setExpirationTime('5m')
+      .sign(privateKey);
+    await expect(createJwtVerifier({ algorithm: 'RS256', jwksUrl })(stranger)).rejects.toMatchObject({
+      code: 'unauthorized',
+      message: expect.stringMatching(/unknown key/),
+    });
   });
 });
 
 describe('verified tokens are remembered', () => {
   const secret = 'a-test-secret-of-at-least-32-characters!';
-  const signHs = (exp: number) => new SignJWT({ sub: 'u1', org_id: 'org_1' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(exp).sign(new TextEncoder().encode(secret));
+  const signHs = (exp: number) =>
+    new SignJWT({ sub: 'u1', org_id: 'org_1' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime(exp)
+      .sign(new TextEncoder().encode(secret));
 
   afterEach(() => jest.useRealTimers());
 
@@ -68,7 +105,10 @@ describe('verified tokens are remembered', () => {
     await expect(verify(token)).resolves.toEqual({ userId: 'u1', orgId: 'org_1' });
     await expect(verify(token)).resolves.toEqual({ userId: 'u1', orgId: 'org_1' });
     jest.setSystemTime(now + 3000);
-    await expect(verify(token)).rejects.toMatchObject({ code: 'unauthorized', message: expect.stringMatching(/expired/) });
+    await expect(verify(token)).rejects.toMatchObject({
+      code: 'unauthorized',
+      message: expect.stringMatching(/expired/),
+    });
   });
 
   it('verifies a token that differs by one byte afresh', async () => {

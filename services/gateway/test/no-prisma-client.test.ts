@@ -20,7 +20,11 @@ describe.each(['gateway', 'webhook-dispatcher'])('%s', (service) => {
   it('never imports a Prisma client, its own generated one or @prisma/client', () => {
     const files = sources(path.join(services, service, 'src'));
     expect(files.length).toBeGreaterThan(10);
-    const importing = files.filter((file) => /from '(@prisma\/client|[^']*generated\/prisma[^']*)'|require\('@prisma\/client'\)/.test(readFileSync(file, 'utf8')));
+    const importing = files.filter((file) =>
+      /from '(@prisma\/client|[^']*generated\/prisma[^']*)'|require\('@prisma\/client'\)/.test(
+        readFileSync(file, 'utf8'),
+      ),
+    );
     expect(importing.map((file) => path.relative(services, file))).toEqual([]);
   });
 });

@@ -12,8 +12,15 @@ import { JWT_SECRET, PEPPER, startGatewayHarness, type GatewayHarness } from './
 
 /** Like GET /media/{file}: anonymous, and exempt from the per-address limit. */
 const publicBytes = defineOperation({
-  operationId: 'testPublicBytes', method: 'get', path: '/v1/test/public-bytes', summary: 'Test only.', tag: 'Test', auth: 'none', anonymousUnlimited: true,
-  responses: { 200: Type.Object({ ok: Type.Boolean() }) }, errors: [],
+  operationId: 'testPublicBytes',
+  method: 'get',
+  path: '/v1/test/public-bytes',
+  summary: 'Test only.',
+  tag: 'Test',
+  auth: 'none',
+  anonymousUnlimited: true,
+  responses: { 200: Type.Object({ ok: Type.Boolean() }) },
+  errors: [],
 });
 
 const limits = { perKey: 3, perOrg: 8, windowSeconds: 60, keyPrefix: uniqueName('rl') };
@@ -28,7 +35,10 @@ afterAll(async () => {
 describe('rate limits', () => {
   it('counts per API key with RateLimit headers, then answers 429 with Retry-After', async () => {
     const token = await h.token(uniqueName('org'), 'admin');
-    const { body } = await request(h.app).post('/v1/api-keys').set('Authorization', `Bearer ${token}`).send({ name: 'k' });
+    const { body } = await request(h.app)
+      .post('/v1/api-keys')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ name: 'k' });
     const remaining: string[] = [];
     for (let i = 0; i < 3; i += 1) {
       const res = await request(h.app).get('/v1/test/whoami').set('Authorization', `Bearer ${body.key}`);
@@ -76,7 +86,9 @@ describe('rate limits', () => {
     // organization's users, against a limit of 8.
     const orgId = uniqueName('org');
     const tokens = await Promise.all(Array.from({ length: 12 }, (_, i) => h.token(orgId, `user_${i}`)));
-    const responses = await Promise.all(tokens.map((token) => request(h.app).get('/v1/test/whoami').set('Authorization', `Bearer ${token}`)));
+    const responses = await Promise.all(
+      tokens.map((token) => request(h.app).get('/v1/test/whoami').set('Authorization', `Bearer ${token}`)),
+    );
     const statuses = responses.map((res) => res.status).sort();
     expect(statuses).toEqual([...Array(8).fill(200), ...Array(4).fill(429)]);
   });
@@ -96,7 +108,8 @@ describe('rate limits', () => {
 
     it('limits anonymous endpoints per address (X-Forwarded-For behind the trusted hop)', async () => {
       const statuses: number[] = [];
-      for (let i = 0; i < 4; i += 1) statuses.push((await request(anon.app).get('/health').set('X-Forwarded-For', '203.0.113.7')).status);
+      for (let i = 0; i < 4; i += 1)
+        statuses.push((await request(anon.app).get('/health').set('X-Forwarded-For', '203.0.113.7')).status);
       expect(statuses).toEqual([200, 200, 200, 429]);
       const limited = await request(anon.app).get('/health').set('X-Forwarded-For', '203.0.113.7');
       expect(limited.body.error.code).toBe('rate_limited');
@@ -107,35 +120,58 @@ describe('rate limits', () => {
     it('counts failed authentication per address, so keys cannot be guessed at full speed', async () => {
       const statuses: number[] = [];
       for (let i = 0; i < 4; i += 1) {
-        statuses.push((await request(anon.app).get('/v1/test/whoami').set('X-Forwarded-For', '198.51.100.9').set('Authorization', `Bearer svc_guess${i}`)).status);
+        statuses.push(
+          (
+            await request(anon.app)
+              .get('/v1/test/whoami')
+              .set('X-Forwarded-For', '198.51.100.9')
+              .set('Authorization', `Bearer svc_guess${i}`)
+          ).status,
+        );
       }
       expect(statuses).toEqual([401, 401, 401, 429]);
     });
 
     it("leaves public media alone: the networks' crawlers fetch in bursts from few addresses", async () => {
       const statuses: number[] = [];
-      for (let i = 0; i < 6; i += 1) statuses.push((await request(anon.app).get('/v1/test/public-bytes').set('X-Forwarded-For', '198.51.100.77')).status);
+      for (let i = 0; i < 6; i += 1)
+        statuses.push(
+          (await request(anon.app).get('/v1/test/public-bytes').set('X-Forwarded-For', '198.51.100.77')).status,
+        );
       expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
     });
 
     it('does not count authenticated requests against the address', async () => {
       const token = await anon.token(uniqueName('org'), 'u');
       const statuses: number[] = [];
-      for (let i = 0; i < 3; i += 1) statuses.push((await request(anon.app).get('/v1/test/whoami').set('X-Forwarded-For', '192.0.2.44').set('Authorization', `Bearer ${token}`)).status);
+      for (let i = 0; i < 3; i += 1)
+        statuses.push(
+          (
+            await request(anon.app)
+              .get('/v1/test/whoami')
+              .set('X-Forwarded-For', '192.0.2.44')
+              .set('Authorization', `Bearer ${token}`)
+          ).status,
+        );
       expect(statuses).toEqual([200, 200, 200]);
       expect((await request(anon.app).get('/health').set('X-Forwarded-For', '192.0.2.44')).status).toBe(200);
     });
   });
 
   describe('the client address behind TRUST_PROXY_HOPS', () => {
-    const hopsFromEnv = (value: string) => loadGatewayConfig({ JWT_SECRET, API_KEY_PEPPER: PEPPER, TRUST_PROXY_HOPS: value }).TRUST_PROXY_HOPS;
+    const hopsFromEnv = (value: string) =>
+      loadGatewayConfig({ JWT_SECRET, API_KEY_PEPPER: PEPPER, TRUST_PROXY_HOPS: value }).TRUST_PROXY_HOPS;
 
     /** Exhausts one client's anonymous bucket, then answers the status another client gets. */
     async function afterOneClientExhaustsItsBucket(trustProxyHops: number): Promise<number> {
-      const gateway = await startGatewayHarness({ rateLimit: { ...limits, perAddress: 3, keyPrefix: uniqueName('rl') }, trustProxyHops });
+      const gateway = await startGatewayHarness({
+        rateLimit: { ...limits, perAddress: 3, keyPrefix: uniqueName('rl') },
+        trustProxyHops,
+      });
       try {
         const first: number[] = [];
-        for (let i = 0; i < 4; i += 1) first.push((await request(gateway.app).get('/health').set('X-Forwarded-For', '203.0.113.50')).status);
+        for (let i = 0; i < 4; i += 1)
+          first.push((await request(gateway.app).get('/health').set('X-Forwarded-For', '203.0.113.50')).status);
         expect(first).toEqual([200, 200, 200, 429]);
         return (await request(gateway.app).get('/health').set('X-Forwarded-For', '203.0.113.51')).status;
       } finally {
@@ -156,15 +192,20 @@ describe('rate limits', () => {
     let own: GatewayHarness;
     // What billing and accounts answer: the point here is the gateway's limit, not their work.
     const rpc = ((def: { type: string }) => {
-      if (def.type === billingWebhookReceive.type) return Promise.resolve({ event_id: 'evt_1', type: 'customer.created', duplicate: false });
-      if (def.type === oauthComplete.type) return Promise.resolve({ account_id: 'acc_1', provider: 'x', reconnected: false });
+      if (def.type === billingWebhookReceive.type)
+        return Promise.resolve({ event_id: 'evt_1', type: 'customer.created', duplicate: false });
+      if (def.type === oauthComplete.type)
+        return Promise.resolve({ account_id: 'acc_1', provider: 'x', reconnected: false });
       return Promise.reject(new Error(`unexpected RPC ${def.type}`));
     }) as RpcCaller;
     beforeAll(async () => {
       own = await startGatewayHarness({
         rateLimit: { ...limits, perAddress: 3, perStripeWebhook: 2, perOAuthCallback: 4, keyPrefix: uniqueName('rl') },
         trustProxyHops: 1,
-        extraRoutes: () => [...billingRoutes(rpc), ...oauthRoutes(rpc, { successRedirect: undefined, secureCookies: false })],
+        extraRoutes: () => [
+          ...billingRoutes(rpc),
+          ...oauthRoutes(rpc, { successRedirect: undefined, secureCookies: false }),
+        ],
       });
     });
     afterAll(async () => {
@@ -172,19 +213,31 @@ describe('rate limits', () => {
     });
 
     const webhook = (address: string) =>
-      request(own.app).post('/v1/billing/webhook').set('X-Forwarded-For', address).set('Content-Type', 'application/json')
-        .set('Stripe-Signature', 't=1764547200,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd').send('{"id":"evt_1"}');
-    const callback = (address: string) => request(own.app).get('/v1/oauth/x/callback?code=c&state=s').set('X-Forwarded-For', address);
+      request(own.app)
+        .post('/v1/billing/webhook')
+        .set('X-Forwarded-For', address)
+        .set('Content-Type', 'application/json')
+        .set('Stripe-Signature', 't=1764547200,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd')
+        .send('{"id":"evt_1"}');
+    const callback = (address: string) =>
+      request(own.app).get('/v1/oauth/x/callback?code=c&state=s').set('X-Forwarded-For', address);
 
     it('answers them normally from an address whose shared anonymous bucket is exhausted', async () => {
       const address = '198.51.100.200';
       const junk: number[] = [];
-      for (let i = 0; i < 4; i += 1) junk.push((await request(own.app).get('/health').set('X-Forwarded-For', address)).status);
+      for (let i = 0; i < 4; i += 1)
+        junk.push((await request(own.app).get('/health').set('X-Forwarded-For', address)).status);
       expect(junk).toEqual([200, 200, 200, 429]);
       const delivered = await webhook(address);
-      expect([delivered.status, delivered.body]).toEqual([200, { received: true, event_id: 'evt_1', duplicate: false }]);
+      expect([delivered.status, delivered.body]).toEqual([
+        200,
+        { received: true, event_id: 'evt_1', duplicate: false },
+      ]);
       const connected = await callback(address);
-      expect([connected.status, connected.body]).toEqual([200, { account_id: 'acc_1', provider: 'x', reconnected: false }]);
+      expect([connected.status, connected.body]).toEqual([
+        200,
+        { account_id: 'acc_1', provider: 'x', reconnected: false },
+      ]);
     });
 
     it('gives each its own limit, which neither the shared bucket nor the other one counts', async () => {

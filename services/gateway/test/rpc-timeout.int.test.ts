@@ -9,12 +9,31 @@ import { defineOperation } from '../src/openapi/operation.ts';
 import { startGatewayHarness, type GatewayHarness } from './gateway-harness.ts';
 
 // A service RPC that answers slower than the gateway waits, and one no service serves at all.
-const slowEcho = defineMessage({ kind: 'rpc', type: 'testslow.echo.v1', service: 'testslow', payload: Type.Object({ delay_ms: Type.Integer() }), reply: Type.Object({ ok: Type.Boolean() }) });
-const ghostCall = defineMessage({ kind: 'rpc', type: 'ghost.call.v1', service: 'ghost', payload: Type.Object({}), reply: Type.Object({}) });
+const slowEcho = defineMessage({
+  kind: 'rpc',
+  type: 'testslow.echo.v1',
+  service: 'testslow',
+  payload: Type.Object({ delay_ms: Type.Integer() }),
+  reply: Type.Object({ ok: Type.Boolean() }),
+});
+const ghostCall = defineMessage({
+  kind: 'rpc',
+  type: 'ghost.call.v1',
+  service: 'ghost',
+  payload: Type.Object({}),
+  reply: Type.Object({}),
+});
 
 const echoOperation = defineOperation({
-  operationId: 'testEcho', method: 'get', path: '/v1/test/echo', summary: 'Test only.', tag: 'Test', auth: 'api_key_or_jwt',
-  query: Type.Object({ delay_ms: Type.Integer(), target: Type.Optional(Type.String()) }), responses: { 200: Type.Object({ ok: Type.Boolean() }) }, errors: [],
+  operationId: 'testEcho',
+  method: 'get',
+  path: '/v1/test/echo',
+  summary: 'Test only.',
+  tag: 'Test',
+  auth: 'api_key_or_jwt',
+  query: Type.Object({ delay_ms: Type.Integer(), target: Type.Optional(Type.String()) }),
+  responses: { 200: Type.Object({ ok: Type.Boolean() }) },
+  errors: [],
 });
 
 let h: GatewayHarness;
@@ -30,11 +49,22 @@ beforeAll(async () => {
       }),
     ],
   });
-  slowService = await Broker.connect({ url: TEST_AMQP_URL, namespace: h.namespace, service: 'testslow', logger: createLogger({ service: 'testslow', level: 'silent' }) });
+  slowService = await Broker.connect({
+    url: TEST_AMQP_URL,
+    namespace: h.namespace,
+    service: 'testslow',
+    logger: createLogger({ service: 'testslow', level: 'silent' }),
+  });
   await slowService.serveRpc({
     messages: [slowEcho],
     // A service that answers late on purpose (delay_ms): the gateway must not wait for it.
-    handlers: { 'testslow.echo.v1': async (env) => { await new Promise((r) => setTimeout(r, env.payload.delay_ms)); slowAnswers += 1; return { ok: true }; } },
+    handlers: {
+      'testslow.echo.v1': async (env) => {
+        await new Promise((r) => setTimeout(r, env.payload.delay_ms));
+        slowAnswers += 1;
+        return { ok: true };
+      },
+    },
   });
 });
 afterAll(async () => {
@@ -45,14 +75,18 @@ afterAll(async () => {
 
 describe('RPC from the gateway', () => {
   it('answers when the service answers in time', async () => {
-    const res = await request(h.app).get('/v1/test/echo?delay_ms=0').set('Authorization', `Bearer ${await h.token()}`);
+    const res = await request(h.app)
+      .get('/v1/test/echo?delay_ms=0')
+      .set('Authorization', `Bearer ${await h.token()}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ok: true });
   });
 
   it('answers 503 service_unavailable instead of hanging when the service is too slow', async () => {
     const answeredBefore = slowAnswers;
-    const res = await request(h.app).get('/v1/test/echo?delay_ms=3000').set('Authorization', `Bearer ${await h.token()}`);
+    const res = await request(h.app)
+      .get('/v1/test/echo?delay_ms=3000')
+      .set('Authorization', `Bearer ${await h.token()}`);
     expect(res.status).toBe(503);
     expect(res.body.error.code).toBe('service_unavailable');
     expect(res.body.error.message).toMatch(/testslow did not answer within/);
@@ -61,7 +95,9 @@ describe('RPC from the gateway', () => {
   });
 
   it('answers 503 at once when no service serves the request', async () => {
-    const res = await request(h.app).get('/v1/test/echo?delay_ms=0&target=ghost').set('Authorization', `Bearer ${await h.token()}`);
+    const res = await request(h.app)
+      .get('/v1/test/echo?delay_ms=0&target=ghost')
+      .set('Authorization', `Bearer ${await h.token()}`);
     expect(res.status).toBe(503);
     expect(res.body.error.code).toBe('service_unavailable');
   });

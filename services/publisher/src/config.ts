@@ -1,5 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { COMMON_SECRET_URLS, commonConfigSchema, freePlanConfigSchema, loadConfig, privateUrlsProblems, productionSecretProblems } from '@svc/config';
+import {
+  COMMON_SECRET_URLS,
+  commonConfigSchema,
+  freePlanConfigSchema,
+  loadConfig,
+  privateUrlsProblems,
+  productionSecretProblems,
+} from '@svc/config';
 import { mediaConfigSchema } from '@svc/media';
 import { providerConfigSchema } from '@svc/providers';
 
@@ -88,7 +95,10 @@ export const configSchema = Type.Object({
    * after one wait per value, a lookup that still cannot answer reports `outcome_unknown`. The
    * first wait lets the network's read side catch up with its write.
    */
-  DELIVERY_RECONCILE_DELAYS_MS: Type.String({ pattern: '^\\d+(,\\d+)*$', default: '5000,15000,30000,60000,120000,300000,600000' }),
+  DELIVERY_RECONCILE_DELAYS_MS: Type.String({
+    pattern: '^\\d+(,\\d+)*$',
+    default: '5000,15000,30000,60000,120000,300000,600000',
+  }),
   /**
    * A pending delivery of a running job untouched this long lost its command (parked after the
    * broker's retry tiers, about 36 min in all) and is given a new one.
@@ -144,7 +154,11 @@ export type Config = Static<typeof configSchema>;
 
 export function loadServiceConfig(env: Record<string, string | undefined> = process.env): Config {
   return loadConfig(configSchema, env, (config) => [
-    ...productionSecretProblems(config, ['MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY', ...COMMON_SECRET_URLS]),
+    ...productionSecretProblems(config, [
+      'MEDIA_S3_ACCESS_KEY_ID',
+      'MEDIA_S3_SECRET_ACCESS_KEY',
+      ...COMMON_SECRET_URLS,
+    ]),
     ...privateUrlsProblems(config),
   ]);
 }

@@ -3,7 +3,12 @@ import { decoderFromConfig, ingestSlots, storageFromConfig, type MediaStorage } 
 import { providersFromConfig, type Providers } from '@svc/providers';
 import type { ServiceRuntime, WorkerWiring } from '@svc/runtime';
 import type { Config } from './config.ts';
-import { deliveryCommandHandlers, deliveryCommands, dispatchCommandHandlers, dispatchCommands } from './consumers/publisher.consumers.ts';
+import {
+  deliveryCommandHandlers,
+  deliveryCommands,
+  dispatchCommandHandlers,
+  dispatchCommands,
+} from './consumers/publisher.consumers.ts';
 import { accountMessages, accountStateHandlers } from './consumers/account-state.consumer.ts';
 import { planChangedHandlers, planMessages } from './consumers/plan-changed.consumer.ts';
 import { ACCEPT_SESSION_SETTINGS, AcceptRepository, type NewJobRow } from './data/accept.repository.ts';
@@ -40,7 +45,11 @@ export interface PublisherWireOptions {
 }
 
 /** Builds the publisher from its runtime, in the roles PUBLISHER_ROLES names: accepting (RPC for the gateway), delivering, or both. */
-export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config, options: PublisherWireOptions = {}): Promise<WorkerWiring> {
+export async function wire(
+  runtime: ServiceRuntime<PrismaClient>,
+  config: Config,
+  options: PublisherWireOptions = {},
+): Promise<WorkerWiring> {
   const roles = new Set(config.PUBLISHER_ROLES.split(','));
   const { db, relay } = runtime;
   const accounts = options.accounts ?? accountsClient(runtime.broker);
@@ -49,16 +58,41 @@ export async function wire(runtime: ServiceRuntime<PrismaClient>, config: Config
   const wake = () => relay.wake();
   const deferred = deliveryDeferredMetric(runtime.metrics.registry);
   // Credentials reused briefly per account by deliveries, dropped by the same events that feed the replica.
-  const credentials = new CredentialsCache({ ttlMs: config.DELIVERY_CREDENTIALS_CACHE_MS, maxEntries: CREDENTIALS_CACHE_ENTRIES });
+  const credentials = new CredentialsCache({
+    ttlMs: config.DELIVERY_CREDENTIALS_CACHE_MS,
+    maxEntries: CREDENTIALS_CACHE_ENTRIES,
+  });
   // Due scheduled jobs queue their deliveries as accepted jobs do (DELIVERY_RUN_BATCHES).
   const dispatch = { db, wake, deliveryRunBatches: config.DELIVERY_RUN_BATCHES };
 
-  const delivering = roles.has('deliver') ? await startDelivering(runtime, config, { accounts: credentials.wrap(accounts), media, storage, wake, deferred, dispatch }, options) : undefined;
-  const accepting = roles.has('accept') ? await startAccepting(runtime, config, { accounts, media, storage, wake, deferred, dispatch, wakeWaiting: delivering?.wakeWaiting }) : undefined;
+  const delivering = roles.has('deliver')
+    ? await startDelivering(
+        runtime,
+        config,
+        { accounts: credentials.wrap(accounts), media, storage, wake, deferred, dispatch },
+        options,
+      )
+    : undefined;
+  const accepting = roles.has('accept')
+    ? await startAccepting(runtime, config, {
+        accounts,
+        media,
+        storage,
+        wake,
+        deferred,
+        dispatch,
+        wakeWaiting: delivering?.wakeWaiting,
+      })
+    : undefined;
   // Every process consumes account changes: each event reaches one process of the service, which
   // updates the shared replica and forgets the account's token (its own cache; the others' run out).
   const replica = accepting?.replica ?? new AccountReplicasRepository(delivering!.sql);
-  await runtime.broker.consume({ queue: 'publisher.accounts', messages: accountMessages, handlers: accountStateHandlers(replica, credentials), prefetch: 20 });
+  await runtime.broker.consume({
+    queue: 'publisher.accounts',
+    messages: accountMessages,
+    handlers: accountStateHandlers(replica, credentials),
+    prefetch: 20,
+  });
   return {
     // The RPC queue is served by the processes that accept: one that only delivers would take a share of the gateway's requests and refuse them.
     answersRpc: accepting !== undefined,
@@ -84,9 +118,15 @@ interface RoleDeps {
 }
 
 /** Runs deliveries: their commands (publisher.work), the deliveries this process wakes, and the sweeper. */
-async function startDelivering(runtime: ServiceRuntime<PrismaClient>, config: Config, deps: RoleDeps, options: PublisherWireOptions) {
+async function startDelivering(
+  runtime: ServiceRuntime<PrismaClient>,
+  config: Config,
+  deps: RoleDeps,
+  options: PublisherWireOptions,
+) {
   const { db, logger } = runtime;
-  const providers = options.providers ?? providersFromConfig(config, { logger, allowPrivateUrls: config.ALLOW_PRIVATE_URLS });
+  const providers =
+    options.providers ?? providersFromConfig(config, { logger, allowPrivateUrls: config.ALLOW_PRIVATE_URLS });
   // Every statement of a delivery is raw SQL: on plain pg it costs a fraction of Prisma's raw path.
   const sql = runtime.openPool('delivery', config.DELIVERY_DB_POOL_SIZE, DELIVERY_SESSION_SETTINGS);
   const runner = new DeliveryRunner({
@@ -106,7 +146,12 @@ async function startDelivering(runtime: ServiceRuntime<PrismaClient>, config: Co
     onDeferred: deps.deferred,
     ...(options.afterNetworkCall === undefined ? {} : { afterNetworkCall: options.afterNetworkCall }),
   });
-  await runtime.broker.consume({ queue: 'publisher.work', messages: deliveryCommands, handlers: deliveryCommandHandlers({ runner, concurrency: config.DELIVERY_CONCURRENCY }), prefetch: config.DELIVERY_CONCURRENCY });
+  await runtime.broker.consume({
+    queue: 'publisher.work',
+    messages: deliveryCommands,
+    handlers: deliveryCommandHandlers({ runner, concurrency: config.DELIVERY_CONCURRENCY }),
+    prefetch: config.DELIVERY_CONCURRENCY,
+  });
   const sweeper = new InFlightSweeper({
     db,
     logger,
@@ -125,13 +170,26 @@ async function startDelivering(runtime: ServiceRuntime<PrismaClient>, config: Co
 }
 
 /** Accepts: the gateway's RPC (creates, history, cancel, media), plan changes and due jobs. */
-async function startAccepting(runtime: ServiceRuntime<PrismaClient>, config: Config, deps: RoleDeps & { wakeWaiting: ((orgId: string) => void) | undefined }) {
+async function startAccepting(
+  runtime: ServiceRuntime<PrismaClient>,
+  config: Config,
+  deps: RoleDeps & { wakeWaiting: ((orgId: string) => void) | undefined },
+) {
   const { db } = runtime;
   const jobs = new JobsRepository(db);
   const limits = new PlanLimitsRepository(db, config.PLAN_FREE_POSTS_PER_MONTH);
   const resolveDeps = {
     media: deps.media,
-    ingest: { storage: deps.storage, tmpDir: config.MEDIA_TMP_DIR, limits: { maxImageBytes: config.MEDIA_MAX_IMAGE_BYTES, maxGifBytes: config.MEDIA_MAX_GIF_BYTES, maxVideoBytes: config.MEDIA_MAX_VIDEO_BYTES }, decoder: decoderFromConfig(config) },
+    ingest: {
+      storage: deps.storage,
+      tmpDir: config.MEDIA_TMP_DIR,
+      limits: {
+        maxImageBytes: config.MEDIA_MAX_IMAGE_BYTES,
+        maxGifBytes: config.MEDIA_MAX_GIF_BYTES,
+        maxVideoBytes: config.MEDIA_MAX_VIDEO_BYTES,
+      },
+      decoder: decoderFromConfig(config),
+    },
     // An accept-time import runs inside the gateway's RPC call: its deadline stays below that call's timeout.
     fetch: { policy: { allowPrivate: config.ALLOW_PRIVATE_URLS }, deadlineMs: config.MEDIA_ACCEPT_IMPORT_DEADLINE_MS },
     quotaBytes: config.MEDIA_ORG_QUOTA_BYTES,
@@ -142,7 +200,11 @@ async function startAccepting(runtime: ServiceRuntime<PrismaClient>, config: Con
   const sql = runtime.openPool('accept', config.ACCEPT_DB_POOL_SIZE, ACCEPT_SESSION_SETTINGS);
   const acceptRepository = new AcceptRepository(sql, config.PLAN_FREE_POSTS_PER_MONTH);
   // One accept statement at a time: the batches of one organization would queue on its usage row anyway.
-  const accept = new BatchQueue((batch: NewJobRow[]) => acceptRepository.store(batch), { maxSize: config.ACCEPT_BATCH_SIZE, maxInFlight: 1, splitOnFailure: true });
+  const accept = new BatchQueue((batch: NewJobRow[]) => acceptRepository.store(batch), {
+    maxSize: config.ACCEPT_BATCH_SIZE,
+    maxInFlight: 1,
+    splitOnFailure: true,
+  });
   // Accept reads the replica (RPC only for accounts it does not know yet).
   const replica = new AccountReplicasRepository(sql);
   const acceptAccounts = replicatedAccountsClient(replica, deps.accounts);
@@ -153,15 +215,59 @@ async function startAccepting(runtime: ServiceRuntime<PrismaClient>, config: Con
   await runtime.broker.serveRpc({
     messages: [...publisherRpc, ...mediaRpc],
     handlers: {
-      ...publisherRpcHandlers({ db, jobs, limits, wake: deps.wake, transactionTimeoutMs: config.RPC_TIMEOUT_MS, create: { db, accounts: acceptAccounts, accept, allowPrivateUrls: config.ALLOW_PRIVATE_URLS, minLeadSeconds: config.SCHEDULE_MIN_LEAD_SECONDS, wake: deps.wake, media: resolveDeps, mediaPublicBaseUrl: config.MEDIA_PUBLIC_BASE_URL, tiktokVerifiedPrefixes: config.TIKTOK_VERIFIED_URL_PREFIXES.split(',').map((prefix) => prefix.trim()).filter(Boolean), deliveryRunBatches: config.DELIVERY_RUN_BATCHES, wakeWaiting, onDeferred: deps.deferred } }),
-      ...mediaRpcHandlers({ media: deps.media, storage: deps.storage, publicBaseUrl: config.MEDIA_PUBLIC_BASE_URL, quotaBytes: config.MEDIA_ORG_QUOTA_BYTES, reservationTtlMs: config.MEDIA_QUOTA_RESERVATION_TTL_MS }),
+      ...publisherRpcHandlers({
+        db,
+        jobs,
+        limits,
+        wake: deps.wake,
+        transactionTimeoutMs: config.RPC_TIMEOUT_MS,
+        create: {
+          db,
+          accounts: acceptAccounts,
+          accept,
+          allowPrivateUrls: config.ALLOW_PRIVATE_URLS,
+          minLeadSeconds: config.SCHEDULE_MIN_LEAD_SECONDS,
+          wake: deps.wake,
+          media: resolveDeps,
+          mediaPublicBaseUrl: config.MEDIA_PUBLIC_BASE_URL,
+          tiktokVerifiedPrefixes: config.TIKTOK_VERIFIED_URL_PREFIXES.split(',')
+            .map((prefix) => prefix.trim())
+            .filter(Boolean),
+          deliveryRunBatches: config.DELIVERY_RUN_BATCHES,
+          wakeWaiting,
+          onDeferred: deps.deferred,
+        },
+      }),
+      ...mediaRpcHandlers({
+        media: deps.media,
+        storage: deps.storage,
+        publicBaseUrl: config.MEDIA_PUBLIC_BASE_URL,
+        quotaBytes: config.MEDIA_ORG_QUOTA_BYTES,
+        reservationTtlMs: config.MEDIA_QUOTA_RESERVATION_TTL_MS,
+      }),
     },
   });
   // Its own queue, so a plan change is never stuck behind slow deliveries.
-  await runtime.broker.consume({ queue: 'publisher.plans', messages: planMessages, handlers: planChangedHandlers(limits), prefetch: 10 });
+  await runtime.broker.consume({
+    queue: 'publisher.plans',
+    messages: planMessages,
+    handlers: planChangedHandlers(limits),
+    prefetch: 10,
+  });
   // Due scheduled jobs have their own queue: a burst of slow deliveries never holds up their fan-out.
-  await runtime.broker.consume({ queue: 'publisher.dispatch', messages: dispatchCommands, handlers: dispatchCommandHandlers(deps.dispatch), prefetch: 10 });
-  const orphans = new MediaOrphanSweep({ storage: deps.storage, media: deps.media, logger: runtime.logger, graceMs: config.MEDIA_ORPHAN_GRACE_MS, intervalMs: config.MEDIA_ORPHAN_SWEEP_INTERVAL_MS });
+  await runtime.broker.consume({
+    queue: 'publisher.dispatch',
+    messages: dispatchCommands,
+    handlers: dispatchCommandHandlers(deps.dispatch),
+    prefetch: 10,
+  });
+  const orphans = new MediaOrphanSweep({
+    storage: deps.storage,
+    media: deps.media,
+    logger: runtime.logger,
+    graceMs: config.MEDIA_ORPHAN_GRACE_MS,
+    intervalMs: config.MEDIA_ORPHAN_SWEEP_INTERVAL_MS,
+  });
   orphans.start();
   return { sql, replica, handOffs, orphans };
 }

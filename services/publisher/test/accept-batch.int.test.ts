@@ -3,7 +3,12 @@ import path from 'node:path';
 import { createEnvelope, postQueued, publisherDeliveryRun } from '@svc/contracts';
 import { BatchQueue, createPgRawSql, type PgRawSql } from '@svc/db';
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
-import { ACCEPT_SESSION_SETTINGS, AcceptRepository, type NewJobRow, type StoreOutcome } from '../src/data/accept.repository.ts';
+import {
+  ACCEPT_SESSION_SETTINGS,
+  AcceptRepository,
+  type NewJobRow,
+  type StoreOutcome,
+} from '../src/data/accept.repository.ts';
 import type { QueuedEvent } from '../src/domain/queued-events.ts';
 import { outboxTypesOfJob } from './outbox-of-job.ts';
 import { PlanLimitsRepository } from '../src/data/plan-limits.repository.ts';
@@ -35,21 +40,59 @@ describe('accept batches', () => {
 
   function newJob(orgId: string, accounts = 1): NewJobRow {
     const id = randomUUID();
-    const deliveries = Array.from({ length: accounts }, (_, position) => ({ id: randomUUID(), accountId: `acc_${position}`, provider: 'x', position }));
+    const deliveries = Array.from({ length: accounts }, (_, position) => ({
+      id: randomUUID(),
+      accountId: `acc_${position}`,
+      provider: 'x',
+      position,
+    }));
     return {
-      id, orgId, status: 'queued', text: `post ${id}`, mediaUrls: [], mediaIds: [], options: {}, accountIds: deliveries.map((d) => d.accountId),
-      providers: ['x'], scheduledAt: null, requestId: null, deliveries, queued: null, envelopes: [],
-      deliveryCommands: deliveries.map((delivery) => createEnvelope(publisherDeliveryRun, { job_id: id, delivery_id: delivery.id }, { orgId, requestId: null })),
+      id,
+      orgId,
+      status: 'queued',
+      text: `post ${id}`,
+      mediaUrls: [],
+      mediaIds: [],
+      options: {},
+      accountIds: deliveries.map((d) => d.accountId),
+      providers: ['x'],
+      scheduledAt: null,
+      requestId: null,
+      deliveries,
+      queued: null,
+      envelopes: [],
+      deliveryCommands: deliveries.map((delivery) =>
+        createEnvelope(publisherDeliveryRun, { job_id: id, delivery_id: delivery.id }, { orgId, requestId: null }),
+      ),
     };
   }
 
   /** A queued job with its post.queued event beside its delivery commands, as createJob writes it. */
   function announcedJob(orgId: string, accounts = 1): NewJobRow & { queued: QueuedEvent } {
     const job = newJob(orgId, accounts);
-    const event = createEnvelope(postQueued, {
-      id: job.id, job_id: job.id, status: 'queued', account_ids: job.accountIds, platforms: ['x'], text: job.text, scheduled_at: null, error_message: null,
-      results: job.accountIds.map((accountId) => ({ account_id: accountId, provider: 'x' as const, status: 'pending' as const, platform_post_id: null, platform_post_url: null, error_code: null, error_message: null })),
-    }, { orgId, requestId: null });
+    const event = createEnvelope(
+      postQueued,
+      {
+        id: job.id,
+        job_id: job.id,
+        status: 'queued',
+        account_ids: job.accountIds,
+        platforms: ['x'],
+        text: job.text,
+        scheduled_at: null,
+        error_message: null,
+        results: job.accountIds.map((accountId) => ({
+          account_id: accountId,
+          provider: 'x' as const,
+          status: 'pending' as const,
+          platform_post_id: null,
+          platform_post_url: null,
+          error_code: null,
+          error_message: null,
+        })),
+      },
+      { orgId, requestId: null },
+    );
     return { ...job, queued: event };
   }
 
@@ -57,18 +100,25 @@ describe('accept batches', () => {
   async function waitingDelivery(orgId: string): Promise<string> {
     const job = newJob(orgId);
     await repository.store([job]);
-    await sql.$executeRawUnsafe("UPDATE deliveries SET org_wait_since = now() - interval '1 minute' WHERE job_id = $1::uuid", job.id);
+    await sql.$executeRawUnsafe(
+      "UPDATE deliveries SET org_wait_since = now() - interval '1 minute' WHERE job_id = $1::uuid",
+      job.id,
+    );
     return job.deliveries[0]!.id;
   }
 
   const deliveriesOf = (jobId: string) =>
     sql.$queryRawUnsafe<{ id: string; waiting: boolean }[]>(
-      'SELECT id::text AS id, org_wait_since IS NOT NULL AS waiting FROM deliveries WHERE job_id = $1::uuid ORDER BY position', jobId,
+      'SELECT id::text AS id, org_wait_since IS NOT NULL AS waiting FROM deliveries WHERE job_id = $1::uuid ORDER BY position',
+      jobId,
     );
   const outboxTypes = (jobId: string) => outboxTypesOfJob(sql, jobId);
   const carriersOf = (orgId: string) =>
-    sql.$queryRawUnsafe<{ envelope: { org_id: string; request_id: string | null; payload: { events: QueuedEvent[] } } }[]>(
-      "SELECT envelope FROM outbox_messages WHERE type = 'publisher.posts_queued.v1' AND envelope->>'org_id' = $1 ORDER BY created_at, id", orgId,
+    sql.$queryRawUnsafe<
+      { envelope: { org_id: string; request_id: string | null; payload: { events: QueuedEvent[] } } }[]
+    >(
+      "SELECT envelope FROM outbox_messages WHERE type = 'publisher.posts_queued.v1' AND envelope->>'org_id' = $1 ORDER BY created_at, id",
+      orgId,
     );
 
   const stored = async (orgId: string) => {
@@ -105,11 +155,23 @@ describe('accept batches', () => {
     const first = Array.from({ length: 4 }, () => announcedJob('org_q1'));
     const second = [announcedJob('org_q2', 2), announcedJob('org_q2')];
     await limits.apply('org_q0', { plan: 'free', postsPerMonth: 0, revision: 1 });
-    const outcomes = await repository.store([first[0]!, second[0]!, first[1]!, first[2]!, announcedJob('org_q0'), second[1]!, first[3]!]);
+    const outcomes = await repository.store([
+      first[0]!,
+      second[0]!,
+      first[1]!,
+      first[2]!,
+      announcedJob('org_q0'),
+      second[1]!,
+      first[3]!,
+    ]);
     expect(outcomes.map((o) => o.kind)).toEqual(['stored', 'stored', 'stored', 'stored', 'quota', 'stored', 'quota']);
     // Three units a month: the fourth job of org_q1 was refused, and announces nothing.
-    expect((await carriersOf('org_q1')).map((row) => row.envelope.payload.events)).toEqual([first.slice(0, 3).map((job) => job.queued)]);
-    expect((await carriersOf('org_q2')).map((row) => row.envelope.payload.events)).toEqual([second.map((job) => job.queued)]);
+    expect((await carriersOf('org_q1')).map((row) => row.envelope.payload.events)).toEqual([
+      first.slice(0, 3).map((job) => job.queued),
+    ]);
+    expect((await carriersOf('org_q2')).map((row) => row.envelope.payload.events)).toEqual([
+      second.map((job) => job.queued),
+    ]);
     expect(await carriersOf('org_q0')).toEqual([]);
     expect(await outboxTypes(first[3]!.id)).toEqual([]);
     const [carrier] = await carriersOf('org_q1');
@@ -119,7 +181,10 @@ describe('accept batches', () => {
   it('uses the replicated plan limit, and a limit of zero allows nothing', async () => {
     await limits.apply('org_zero', { plan: 'free', postsPerMonth: 0, revision: 1 });
     await limits.apply('org_pro', { plan: 'pro', postsPerMonth: 5, revision: 1 });
-    const outcomes = await repository.store([newJob('org_zero'), ...Array.from({ length: 6 }, () => newJob('org_pro'))]);
+    const outcomes = await repository.store([
+      newJob('org_zero'),
+      ...Array.from({ length: 6 }, () => newJob('org_pro')),
+    ]);
     expect(outcomes[0]).toEqual({ kind: 'quota', plan: 'free', used: 0, limit: 0 });
     expect(outcomes.slice(1).map((o) => o.kind)).toEqual(['stored', 'stored', 'stored', 'stored', 'stored', 'quota']);
     expect(outcomes[6]).toEqual({ kind: 'quota', plan: 'pro', used: 5, limit: 5 });
@@ -128,7 +193,9 @@ describe('accept batches', () => {
   it('of batches racing for the last units, exactly as many jobs as units left are stored', async () => {
     await limits.apply('org_race', { plan: 'pro', postsPerMonth: 7, revision: 1 });
     await repository.store([newJob('org_race')]);
-    const results = await Promise.all(Array.from({ length: 8 }, () => repository.store([newJob('org_race'), newJob('org_race')])));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => repository.store([newJob('org_race'), newJob('org_race')])),
+    );
     expect(results.flat().filter((o) => o.kind === 'stored')).toHaveLength(6);
     expect(await stored('org_race')).toMatchObject({ jobs: 7 });
     expect((await limits.usage('org_race')).used).toBe(7);
@@ -156,37 +223,62 @@ describe('accept batches', () => {
     await repository.store([later]);
     const [row] = await sql.$queryRawUnsafe<{ behind: boolean }[]>(
       'SELECT (SELECT org_wait_since FROM deliveries WHERE id = $1::uuid) < (SELECT org_wait_since FROM deliveries WHERE id = $2::uuid) AS behind',
-      first, later.deliveries[0]!.id,
+      first,
+      later.deliveries[0]!.id,
     );
     expect(row?.behind).toBe(true);
 
     // Woken, a delivery has left the line: the next job is claimed through its command as before.
     const woken = await waitingDelivery('org_woken');
-    await sql.$executeRawUnsafe("UPDATE deliveries SET org_woken_until = now() + interval '1 minute' WHERE id = $1::uuid", woken);
+    await sql.$executeRawUnsafe(
+      "UPDATE deliveries SET org_woken_until = now() + interval '1 minute' WHERE id = $1::uuid",
+      woken,
+    );
     const afterWake = announcedJob('org_woken', 1);
-    expect(await repository.store([afterWake])).toEqual([{ kind: 'stored', createdAt: expect.any(Date) as Date, waiting: false }]);
+    expect(await repository.store([afterWake])).toEqual([
+      { kind: 'stored', createdAt: expect.any(Date) as Date, waiting: false },
+    ]);
     expect(await outboxTypes(afterWake.id)).toEqual(['post.queued.v1', 'publisher.delivery_run.v1']);
 
     // A scheduled job's deliveries wait for their time, not for a slot.
     await waitingDelivery('org_scheduled');
-    const scheduled = { ...newJob('org_scheduled'), status: 'scheduled' as const, scheduledAt: new Date(Date.now() + 3_600_000), deliveryCommands: [] };
-    expect(await repository.store([scheduled])).toEqual([{ kind: 'stored', createdAt: expect.any(Date) as Date, waiting: false }]);
+    const scheduled = {
+      ...newJob('org_scheduled'),
+      status: 'scheduled' as const,
+      scheduledAt: new Date(Date.now() + 3_600_000),
+      deliveryCommands: [],
+    };
+    expect(await repository.store([scheduled])).toEqual([
+      { kind: 'stored', createdAt: expect.any(Date) as Date, waiting: false },
+    ]);
     expect((await deliveriesOf(scheduled.id)).map((row) => row.waiting)).toEqual([false]);
   });
 
   it('looks for a line through the index of waiting deliveries, even in a plan made on empty tables', async () => {
     // Its own database: the plan in question is the one an accept connection makes (generic, kept
     // for its life) while the tables are empty, then used once they hold a backlog.
-    const fresh = await createTestDatabase({ prefix: 'publisher-accept-plan', serviceDir: path.resolve(__dirname, '..') });
+    const fresh = await createTestDatabase({
+      prefix: 'publisher-accept-plan',
+      serviceDir: path.resolve(__dirname, '..'),
+    });
     const writer = createPgRawSql(fresh.connection, { max: 1, onIdleError: () => undefined });
-    const planner = createPgRawSql(fresh.connection, { max: 1, onIdleError: () => undefined, settings: { plan_cache_mode: 'force_generic_plan', ...ACCEPT_SESSION_SETTINGS } });
+    const planner = createPgRawSql(fresh.connection, {
+      max: 1,
+      onIdleError: () => undefined,
+      settings: { plan_cache_mode: 'force_generic_plan', ...ACCEPT_SESSION_SETTINGS },
+    });
     let reads: string[] = [];
     // From the newest entry back: the wakes leave their dead entries at the oldest end.
     let direction: string | undefined;
-    const explaining = new AcceptRepository(planningSql(planner, (plan) => {
-      reads = tableReads(plan, ['deliveries']);
-      direction = /"Scan Direction":"(\w+)","Index Name":"deliveries_org_waiting_idx"/.exec(JSON.stringify(plan))?.[1];
-    }), 3);
+    const explaining = new AcceptRepository(
+      planningSql(planner, (plan) => {
+        reads = tableReads(plan, ['deliveries']);
+        direction = /"Scan Direction":"(\w+)","Index Name":"deliveries_org_waiting_idx"/.exec(
+          JSON.stringify(plan),
+        )?.[1];
+      }),
+      3,
+    );
     try {
       await explaining.store([newJob('org_plan', 2)]);
       expect(reads).toEqual(['deliveries deliveries_org_waiting_idx']);
@@ -203,12 +295,20 @@ describe('accept batches', () => {
   }, 60_000);
 
   it('a job that breaks its batch fails alone: the others of the batch are stored, no unit is spent on it', async () => {
-    const batcher = new BatchQueue((jobs: NewJobRow[]) => repository.store(jobs), { maxSize: 10, maxInFlight: 1, splitOnFailure: true });
+    const batcher = new BatchQueue((jobs: NewJobRow[]) => repository.store(jobs), {
+      maxSize: 10,
+      maxInFlight: 1,
+      splitOnFailure: true,
+    });
     const taken = newJob('org_iso');
     await repository.store([taken]);
     // The same job id again (a racing retry of one idempotent request) violates the primary key.
     const duplicate = { ...newJob('org_iso'), id: taken.id };
-    const results = await Promise.allSettled([batcher.add(newJob('org_iso')), batcher.add(duplicate), batcher.add(newJob('org_iso'))]);
+    const results = await Promise.allSettled([
+      batcher.add(newJob('org_iso')),
+      batcher.add(duplicate),
+      batcher.add(newJob('org_iso')),
+    ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(await stored('org_iso')).toMatchObject({ jobs: 3 });
     expect((await limits.usage('org_iso')).used).toBe(3);

@@ -25,7 +25,15 @@ describe('account replica', () => {
   });
 
   const state = (accountId: string, version: number, change: Partial<AccountState> = {}): AccountState => ({
-    accountId, orgId: 'org_r', provider: 'x', handle: '@a', health: 'active', ruleExtras: {}, deleted: false, version, ...change,
+    accountId,
+    orgId: 'org_r',
+    provider: 'x',
+    handle: '@a',
+    health: 'active',
+    ruleExtras: {},
+    deleted: false,
+    version,
+    ...change,
   });
 
   /** An accounts RPC that answers from a map and counts the ids it was asked about. */
@@ -48,9 +56,17 @@ describe('account replica', () => {
     expect(await replica.apply(state(id, 2, { health: 'requires_reconnect' }))).toBe(true);
     expect(await replica.apply(state(id, 1, { health: 'active' }))).toBe(false);
     expect(await replica.apply(state(id, 2, { health: 'active' }))).toBe(false);
-    expect((await replica.find('org_r', [id])).found).toEqual([{ id, provider: 'x', handle: '@a', health: 'requires_reconnect', rule_extras: {} }]);
-    expect(await replica.apply(state(id, 3, { health: 'active', handle: '@b', ruleExtras: { subscription_type: 'Premium' } }))).toBe(true);
-    expect((await replica.find('org_r', [id])).found).toEqual([{ id, provider: 'x', handle: '@b', health: 'active', rule_extras: { subscription_type: 'Premium' } }]);
+    expect((await replica.find('org_r', [id])).found).toEqual([
+      { id, provider: 'x', handle: '@a', health: 'requires_reconnect', rule_extras: {} },
+    ]);
+    expect(
+      await replica.apply(
+        state(id, 3, { health: 'active', handle: '@b', ruleExtras: { subscription_type: 'Premium' } }),
+      ),
+    ).toBe(true);
+    expect((await replica.find('org_r', [id])).found).toEqual([
+      { id, provider: 'x', handle: '@b', health: 'active', rule_extras: { subscription_type: 'Premium' } },
+    ]);
   });
 
   it('a delete is final, whatever arrives after it', async () => {
@@ -70,7 +86,9 @@ describe('account replica', () => {
     const [known, fresh, gone, absent] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
     await replica.apply(state(known, 1));
     await replica.apply(state(gone, 2, { deleted: true }));
-    const rpc = fakeRpc({ [fresh]: { id: fresh, provider: 'linkedin', handle: null, health: 'active', rule_extras: {} } });
+    const rpc = fakeRpc({
+      [fresh]: { id: fresh, provider: 'linkedin', handle: null, health: 'active', rule_extras: {} },
+    });
     const client = replicatedAccountsClient(replica, rpc);
     const first = await client.lookup('org_r', [known, fresh, gone, absent, 'not-a-uuid'], null);
     expect(first.map((account) => account.id).sort()).toEqual([known, fresh].sort());
@@ -92,16 +110,19 @@ describe('account replica', () => {
     expect((await replica.find('org_r', [other])).found[0]?.health).toBe('requires_reconnect');
   });
 
-  it('answers lookups made at once in one statement, each with its own organization\'s accounts only', async () => {
+  it("answers lookups made at once in one statement, each with its own organization's accounts only", async () => {
     const [a1, a2, b1] = [randomUUID(), randomUUID(), randomUUID()];
     await replica.apply(state(a1, 1, { orgId: 'org_ga', handle: '@a1' }));
     await replica.apply(state(a2, 1, { orgId: 'org_ga', handle: '@a2', deleted: true }));
     await replica.apply(state(b1, 1, { orgId: 'org_gb', handle: '@b1' }));
     let statements = 0;
-    const counted = new AccountReplicasRepository({ ...sql, $queryRawUnsafe: (query, ...values) => {
-      statements += 1;
-      return sql.$queryRawUnsafe(query, ...values);
-    } });
+    const counted = new AccountReplicasRepository({
+      ...sql,
+      $queryRawUnsafe: (query, ...values) => {
+        statements += 1;
+        return sql.$queryRawUnsafe(query, ...values);
+      },
+    });
     const [a, b, bAskingForA, none] = await Promise.all([
       counted.find('org_ga', [a1, a2, b1]),
       counted.find('org_gb', [b1]),
@@ -109,7 +130,10 @@ describe('account replica', () => {
       counted.find('org_ga', []),
     ]);
     expect(statements).toBe(1);
-    expect(a).toEqual({ found: [{ id: a1, provider: 'x', handle: '@a1', health: 'active', rule_extras: {} }], deleted: new Set([a2]) });
+    expect(a).toEqual({
+      found: [{ id: a1, provider: 'x', handle: '@a1', health: 'active', rule_extras: {} }],
+      deleted: new Set([a2]),
+    });
     expect(b.found.map((account) => account.id)).toEqual([b1]);
     // Another organization's accounts, live or deleted, do not exist for it.
     expect(bAskingForA).toEqual({ found: [], deleted: new Set() });
@@ -117,15 +141,24 @@ describe('account replica', () => {
   });
 
   it('reads the replica by primary key, even in a plan made on an empty table', async () => {
-    const fresh = await createTestDatabase({ prefix: 'publisher-replica-plan', serviceDir: path.resolve(__dirname, '..') });
+    const fresh = await createTestDatabase({
+      prefix: 'publisher-replica-plan',
+      serviceDir: path.resolve(__dirname, '..'),
+    });
     const writer = createPgRawSql(fresh.connection, { max: 1, onIdleError: () => undefined });
     // Generic, as an accept connection plans a statement it has run five times and keeps it for its
     // life, with the accept pool's settings.
-    const planner = createPgRawSql(fresh.connection, { max: 1, onIdleError: () => undefined, settings: { plan_cache_mode: 'force_generic_plan', ...ACCEPT_SESSION_SETTINGS } });
+    const planner = createPgRawSql(fresh.connection, {
+      max: 1,
+      onIdleError: () => undefined,
+      settings: { plan_cache_mode: 'force_generic_plan', ...ACCEPT_SESSION_SETTINGS },
+    });
     let reads: string[] = [];
-    const explaining = new AccountReplicasRepository(planningSql(planner, (plan) => {
-      reads = tableReads(plan, ['account_replicas']);
-    }));
+    const explaining = new AccountReplicasRepository(
+      planningSql(planner, (plan) => {
+        reads = tableReads(plan, ['account_replicas']);
+      }),
+    );
     try {
       await explaining.find('org_plan', [randomUUID(), randomUUID()]);
       expect(reads).toEqual(['account_replicas account_replicas_pkey']);

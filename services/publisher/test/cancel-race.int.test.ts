@@ -32,8 +32,19 @@ describe('cancel vs dispatch race (publisher database)', () => {
     const id = randomUUID();
     await db.job.create({
       data: {
-        id, orgId, status: 'scheduled', text: 'race', accountIds: ['a1', 'a2'], providers: ['x'], scheduledAt: new Date(Date.now() + 60_000),
-        deliveries: { create: [{ id: randomUUID(), orgId, accountId: 'a1', provider: 'x', position: 0, status: 'pending' }, { id: randomUUID(), orgId, accountId: 'a2', provider: 'x', position: 1, status: 'pending' }] },
+        id,
+        orgId,
+        status: 'scheduled',
+        text: 'race',
+        accountIds: ['a1', 'a2'],
+        providers: ['x'],
+        scheduledAt: new Date(Date.now() + 60_000),
+        deliveries: {
+          create: [
+            { id: randomUUID(), orgId, accountId: 'a1', provider: 'x', position: 0, status: 'pending' },
+            { id: randomUUID(), orgId, accountId: 'a2', provider: 'x', position: 1, status: 'pending' },
+          ],
+        },
       },
     });
     return id;
@@ -48,7 +59,10 @@ describe('cancel vs dispatch race (publisher database)', () => {
     for (let i = 0; i < 200; i += 1) {
       const orgId = `org_${i % 3}`;
       const id = await scheduledJob(orgId);
-      const cancel = cancelJob({ db, jobs, limits, wake, transactionTimeoutMs: 10_000 }, orgId, id, null).then(() => 'canceled' as const, (error: { code?: string }) => (error.code === 'conflict' ? 'conflict' : Promise.reject(error)));
+      const cancel = cancelJob({ db, jobs, limits, wake, transactionTimeoutMs: 10_000 }, orgId, id, null).then(
+        () => 'canceled' as const,
+        (error: { code?: string }) => (error.code === 'conflict' ? 'conflict' : Promise.reject(error)),
+      );
       const dispatch = dispatchJob({ db, wake }, id);
       let canceled: 'canceled' | 'conflict';
       let dispatched: boolean;
@@ -78,24 +92,52 @@ describe('cancel vs dispatch race (publisher database)', () => {
     const jobs = new JobsRepository(db);
     const limits = new PlanLimitsRepository(db, 1000);
     const id = await scheduledJob('org_a');
-    await expect(cancelJob({ db, jobs, limits, wake, transactionTimeoutMs: 10_000 }, 'org_b', id, null)).rejects.toMatchObject({ code: 'not_found' });
-    await expect(cancelJob({ db, jobs, limits, wake, transactionTimeoutMs: 10_000 }, 'org_a', randomUUID(), null)).rejects.toMatchObject({ code: 'not_found' });
-    await expect(cancelJob({ db, jobs, limits, wake, transactionTimeoutMs: 10_000 }, 'org_a', 'nope', null)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      cancelJob({ db, jobs, limits, wake, transactionTimeoutMs: 10_000 }, 'org_b', id, null),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      cancelJob({ db, jobs, limits, wake, transactionTimeoutMs: 10_000 }, 'org_a', randomUUID(), null),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      cancelJob({ db, jobs, limits, wake, transactionTimeoutMs: 10_000 }, 'org_a', 'nope', null),
+    ).rejects.toMatchObject({ code: 'not_found' });
     expect((await db.job.findUnique({ where: { id } }))?.status).toBe('scheduled');
   });
 
-  it('waits for the organization\'s usage row as long as another transaction holds it', async () => {
+  it("waits for the organization's usage row as long as another transaction holds it", async () => {
     const id = await scheduledJob('org_lock');
-    await db.$executeRawUnsafe("INSERT INTO post_usage (org_id, period, used) VALUES ('org_lock', date_trunc('month', now() AT TIME ZONE 'UTC')::date, 1)");
+    await db.$executeRawUnsafe(
+      "INSERT INTO post_usage (org_id, period, used) VALUES ('org_lock', date_trunc('month', now() AT TIME ZONE 'UTC')::date, 1)",
+    );
     // Another transaction (an accept, or cancels queued before this one) holds the row for 6 s.
-    const holder = db.$transaction(async (tx) => {
-      await tx.$executeRawUnsafe("UPDATE post_usage SET used = used WHERE org_id = 'org_lock'");
-      await tx.$executeRawUnsafe('SELECT pg_sleep(6)');
-    }, { timeout: 20_000 });
-    await waitFor(async () => (await db.$queryRawUnsafe<{ n: number }[]>(
-      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query = 'SELECT pg_sleep(6)' AND state = 'active'",
-    ))[0]!.n > 0, { what: 'the other transaction to hold the usage row' });
-    const canceled = await cancelJob({ db, jobs: new JobsRepository(db), limits: new PlanLimitsRepository(db, 1000), wake, transactionTimeoutMs: 10_000 }, 'org_lock', id, null);
+    const holder = db.$transaction(
+      async (tx) => {
+        await tx.$executeRawUnsafe("UPDATE post_usage SET used = used WHERE org_id = 'org_lock'");
+        await tx.$executeRawUnsafe('SELECT pg_sleep(6)');
+      },
+      { timeout: 20_000 },
+    );
+    await waitFor(
+      async () =>
+        (
+          await db.$queryRawUnsafe<{ n: number }[]>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query = 'SELECT pg_sleep(6)' AND state = 'active'",
+          )
+        )[0]!.n > 0,
+      { what: 'the other transaction to hold the usage row' },
+    );
+    const canceled = await cancelJob(
+      {
+        db,
+        jobs: new JobsRepository(db),
+        limits: new PlanLimitsRepository(db, 1000),
+        wake,
+        transactionTimeoutMs: 10_000,
+      },
+      'org_lock',
+      id,
+      null,
+    );
     await holder;
     expect(canceled.status).toBe('canceled');
   }, 30_000);

@@ -14,7 +14,13 @@ function fakeAccounts(options: { expiresInMs?: number; fail?: () => Error | unde
       const error = options.fail?.();
       if (error !== undefined) throw error;
       const expires = options.expiresInMs === undefined ? null : new Date(clock + options.expiresInMs).toISOString();
-      return { account_id: accountId, provider: 'x', access_token: `t${calls.length}`, extras: {}, token_expires_at: expires } satisfies AccountCredentials;
+      return {
+        account_id: accountId,
+        provider: 'x',
+        access_token: `t${calls.length}`,
+        extras: {},
+        token_expires_at: expires,
+      } satisfies AccountCredentials;
     },
   };
   return { client, calls, now: () => clock, advance: (ms: number) => (clock += ms) };
@@ -25,7 +31,8 @@ function cached(fake: ReturnType<typeof fakeAccounts>, ttlMs = 30_000, maxEntrie
   return { cache, client: cache.wrap(fake.client) };
 }
 
-const token = async (client: AccountsClient, accountId = 'acc_1', orgId = 'org_1', force = false) => (await client.credentials(orgId, accountId, force, null)).access_token;
+const token = async (client: AccountsClient, accountId = 'acc_1', orgId = 'org_1', force = false) =>
+  (await client.credentials(orgId, accountId, force, null)).access_token;
 
 describe('CredentialsCache (the token a delivery reuses instead of asking accounts)', () => {
   it('reuses an answer within its time to live, and asks again after it', async () => {

@@ -34,8 +34,14 @@ describe('a database that refuses connections', () => {
   it('answers 503 service_unavailable through Prisma, for a model query and a raw one', async () => {
     const db = new PrismaClient({ adapter: createPrismaAdapter(refused()) });
     try {
-      for (const query of [() => db.job.findUnique({ where: { id: '00000000-0000-4000-8000-000000000000' } }), () => db.$queryRawUnsafe('SELECT 1')]) {
-        const error = await query().then(() => undefined, (failure: unknown) => failure);
+      for (const query of [
+        () => db.job.findUnique({ where: { id: '00000000-0000-4000-8000-000000000000' } }),
+        () => db.$queryRawUnsafe('SELECT 1'),
+      ]) {
+        const error = await query().then(
+          () => undefined,
+          (failure: unknown) => failure,
+        );
         expect(toErrorBody(error, 'r').body.error.code).toBe('service_unavailable');
         expect(toErrorBody(error, 'r').status).toBe(503);
       }
@@ -47,8 +53,14 @@ describe('a database that refuses connections', () => {
   it('answers 503 service_unavailable through node-postgres', async () => {
     const sql = createPgRawSql(refused(), { max: 1, onIdleError: () => undefined });
     try {
-      const error = await sql.$queryRawUnsafe('SELECT 1').then(() => undefined, (failure: unknown) => failure);
-      expect(toErrorBody(error, 'r')).toEqual({ status: 503, body: { error: { code: 'service_unavailable', message: expect.any(String), request_id: 'r' } } });
+      const error = await sql.$queryRawUnsafe('SELECT 1').then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+      expect(toErrorBody(error, 'r')).toEqual({
+        status: 503,
+        body: { error: { code: 'service_unavailable', message: expect.any(String), request_id: 'r' } },
+      });
     } finally {
       await sql.end();
     }

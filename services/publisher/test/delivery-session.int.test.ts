@@ -4,7 +4,7 @@ import { createPgRawSql, type PgRawSql } from '@svc/db';
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
 import { DELIVERY_SESSION_SETTINGS, readDeliveriesToRun } from '../src/data/delivery-to-run.ts';
 
-describe('the delivery pool\'s sessions (publisher database)', () => {
+describe("the delivery pool's sessions (publisher database)", () => {
   let database: TestDatabase;
 
   beforeAll(async () => {
@@ -30,7 +30,9 @@ describe('the delivery pool\'s sessions (publisher database)', () => {
 
   /** Reads groups of 3 deliveries ten times on one connection; how that connection planned the read. */
   async function planning(sql: PgRawSql): Promise<{ generic: number; custom: number }> {
-    const ids = (await sql.$queryRawUnsafe<{ id: string }[]>('SELECT id::text AS id FROM deliveries LIMIT 30')).map((row) => row.id);
+    const ids = (await sql.$queryRawUnsafe<{ id: string }[]>('SELECT id::text AS id FROM deliveries LIMIT 30')).map(
+      (row) => row.id,
+    );
     for (let group = 0; group < 10; group++) {
       const read = await readDeliveriesToRun(sql, [...ids.slice(group * 3, group * 3 + 3), randomUUID()]);
       expect(read.filter((item) => item !== undefined)).toHaveLength(3);
@@ -41,9 +43,13 @@ describe('the delivery pool\'s sessions (publisher database)', () => {
     return row!;
   }
 
-  it('plans the grouped read once per connection, where PostgreSQL\'s default planned it again on every call', async () => {
+  it("plans the grouped read once per connection, where PostgreSQL's default planned it again on every call", async () => {
     const plain = createPgRawSql(database.connection, { max: 1, onIdleError: () => undefined });
-    const delivery = createPgRawSql(database.connection, { max: 1, onIdleError: () => undefined, settings: { ...DELIVERY_SESSION_SETTINGS } });
+    const delivery = createPgRawSql(database.connection, {
+      max: 1,
+      onIdleError: () => undefined,
+      settings: { ...DELIVERY_SESSION_SETTINGS },
+    });
     try {
       // The default: a generic plan for 10 ids looks dearer than a custom one for 3, so every call is planned.
       expect(await planning(plain)).toEqual({ generic: 0, custom: 10 });

@@ -33,15 +33,31 @@ describe('dispatching due jobs in batches (publisher database)', () => {
     await database?.drop();
   });
 
-  async function scheduledJob(options: { orgId?: string; accounts?: number; provider?: string; status?: string } = {}): Promise<string> {
+  async function scheduledJob(
+    options: { orgId?: string; accounts?: number; provider?: string; status?: string } = {},
+  ): Promise<string> {
     const id = randomUUID();
     const orgId = options.orgId ?? 'org_1';
     const accounts = options.accounts ?? 2;
     await db.job.create({
       data: {
-        id, orgId, status: options.status ?? 'scheduled', text: `batch ${id}`, accountIds: Array.from({ length: accounts }, (_, n) => `a${n}`), providers: [options.provider ?? 'x'],
+        id,
+        orgId,
+        status: options.status ?? 'scheduled',
+        text: `batch ${id}`,
+        accountIds: Array.from({ length: accounts }, (_, n) => `a${n}`),
+        providers: [options.provider ?? 'x'],
         scheduledAt: new Date(Date.now() - 1000),
-        deliveries: { create: Array.from({ length: accounts }, (_, n) => ({ id: randomUUID(), orgId, accountId: `a${n}`, provider: options.provider ?? 'x', position: n, status: 'pending' })) },
+        deliveries: {
+          create: Array.from({ length: accounts }, (_, n) => ({
+            id: randomUUID(),
+            orgId,
+            accountId: `a${n}`,
+            provider: options.provider ?? 'x',
+            position: n,
+            status: 'pending',
+          })),
+        },
       },
     });
     return id;
@@ -52,24 +68,36 @@ describe('dispatching due jobs in batches (publisher database)', () => {
   const statusOf = async (jobId: string) => (await db.job.findUniqueOrThrow({ where: { id: jobId } })).status;
   /** The deliveries the job's delivery_run commands name, in their order. */
   const commandedDeliveries = async (jobId: string) =>
-    (await db.$queryRawUnsafe<{ id: string }[]>(
-      "SELECT d.id FROM outbox_messages, jsonb_array_elements_text(envelope->'payload'->'delivery_ids') AS d(id) WHERE type = 'publisher.delivery_run.v2' AND envelope->'payload'->>'job_id' = $1",
-      jobId,
-    )).map((row) => row.id);
+    (
+      await db.$queryRawUnsafe<{ id: string }[]>(
+        "SELECT d.id FROM outbox_messages, jsonb_array_elements_text(envelope->'payload'->'delivery_ids') AS d(id) WHERE type = 'publisher.delivery_run.v2' AND envelope->'payload'->>'job_id' = $1",
+        jobId,
+      )
+    ).map((row) => row.id);
   /** The job ids of each scheduler confirmation naming the job, oldest first (ids are UUIDv7). */
   const confirmationsOf = async (jobId: string) =>
-    (await db.$queryRawUnsafe<{ ids: string[] }[]>(
-      "SELECT envelope->'payload'->'job_ids' AS ids FROM outbox_messages WHERE type = 'scheduler.jobs_queued.v1' AND envelope->'payload'->'job_ids' ? $1 ORDER BY id",
-      jobId,
-    )).map((row) => [...row.ids].sort());
-  const deliveriesOf = async (jobId: string) => (await db.delivery.findMany({ where: { jobId }, orderBy: { position: 'asc' } })).map((row) => row.id);
+    (
+      await db.$queryRawUnsafe<{ ids: string[] }[]>(
+        "SELECT envelope->'payload'->'job_ids' AS ids FROM outbox_messages WHERE type = 'scheduler.jobs_queued.v1' AND envelope->'payload'->'job_ids' ? $1 ORDER BY id",
+        jobId,
+      )
+    ).map((row) => [...row.ids].sort());
+  const deliveriesOf = async (jobId: string) =>
+    (await db.delivery.findMany({ where: { jobId }, orderBy: { position: 'asc' } })).map((row) => row.id);
 
   it('queues every scheduled job of a command in one go, skips the rest, and changes nothing when redelivered', async () => {
-    const due = await Promise.all(Array.from({ length: 30 }, (_, n) => scheduledJob({ orgId: `org_${n % 3}`, accounts: 1 + (n % 3) })));
+    const due = await Promise.all(
+      Array.from({ length: 30 }, (_, n) => scheduledJob({ orgId: `org_${n % 3}`, accounts: 1 + (n % 3) })),
+    );
     const canceled = await scheduledJob({ status: 'canceled' });
     const alreadyQueued = await scheduledJob({ status: 'queued' });
     const unknown = randomUUID();
-    const payload = { jobs: [...due, canceled, alreadyQueued, unknown].map((job_id) => ({ job_id, scheduled_at: new Date().toISOString() })) };
+    const payload = {
+      jobs: [...due, canceled, alreadyQueued, unknown].map((job_id) => ({
+        job_id,
+        scheduled_at: new Date().toISOString(),
+      })),
+    };
     const command = createEnvelope(publisherJobDispatchBatch, payload, { orgId: null, requestId: null });
     woken = 0;
 
@@ -113,7 +141,11 @@ describe('dispatching due jobs in batches (publisher database)', () => {
 
   it('still consumes the single-job v1 command a scheduler of the previous release sent (rolling deploy)', async () => {
     const id = await scheduledJob();
-    const command = createEnvelope(publisherJobDispatch, { job_id: id, scheduled_at: new Date().toISOString() }, { orgId: 'org_1', requestId: 'req' });
+    const command = createEnvelope(
+      publisherJobDispatch,
+      { job_id: id, scheduled_at: new Date().toISOString() },
+      { orgId: 'org_1', requestId: 'req' },
+    );
     await dispatchCommandHandlers(deps())['publisher.job_dispatch.v1'](command, context);
     expect(await statusOf(id)).toBe('queued');
     expect(await outboxOf(id)).toEqual(['post.queued.v1', 'publisher.delivery_run.v2']);
@@ -123,10 +155,22 @@ describe('dispatching due jobs in batches (publisher database)', () => {
 
   it('queues one v1 command per delivery when DELIVERY_RUN_BATCHES is off (the first rollout over an earlier release)', async () => {
     const id = await scheduledJob({ accounts: 3 });
-    const command = createEnvelope(publisherJobDispatchBatch, { jobs: [{ job_id: id, scheduled_at: new Date().toISOString() }] }, { orgId: 'org_1', requestId: null });
-    await dispatchCommandHandlers({ ...deps(), deliveryRunBatches: false })['publisher.job_dispatch.v2'](command, context);
+    const command = createEnvelope(
+      publisherJobDispatchBatch,
+      { jobs: [{ job_id: id, scheduled_at: new Date().toISOString() }] },
+      { orgId: 'org_1', requestId: null },
+    );
+    await dispatchCommandHandlers({ ...deps(), deliveryRunBatches: false })['publisher.job_dispatch.v2'](
+      command,
+      context,
+    );
     expect(await statusOf(id)).toBe('queued');
-    expect(await outboxOf(id)).toEqual(['post.queued.v1', 'publisher.delivery_run.v1', 'publisher.delivery_run.v1', 'publisher.delivery_run.v1']);
+    expect(await outboxOf(id)).toEqual([
+      'post.queued.v1',
+      'publisher.delivery_run.v1',
+      'publisher.delivery_run.v1',
+      'publisher.delivery_run.v1',
+    ]);
   });
 
   it('dispatches each job once when overlapping commands run at the same time, without deadlocking', async () => {
@@ -147,14 +191,24 @@ describe('dispatching due jobs in batches (publisher database)', () => {
     const tally = { canceled: 0, dispatched: 0 };
     for (let round = 0; round < 5; round += 1) {
       const ids = await Promise.all(Array.from({ length: 20 }, () => scheduledJob()));
-      const cancels = ids.map((id) => cancelJob({ db, jobs, limits, wake, transactionTimeoutMs: 10_000 }, 'org_1', id, null).then(() => true, (error: { code?: string }) => (error.code === 'conflict' ? false : Promise.reject(error))));
+      const cancels = ids.map((id) =>
+        cancelJob({ db, jobs, limits, wake, transactionTimeoutMs: 10_000 }, 'org_1', id, null).then(
+          () => true,
+          (error: { code?: string }) => (error.code === 'conflict' ? false : Promise.reject(error)),
+        ),
+      );
       const [dispatched, ...canceled] = await Promise.all([dispatchJobs(deps(), ids), ...cancels]);
       for (const [n, id] of ids.entries()) {
         const wonDispatch = dispatched.includes(id);
-        expect({ id, outcome: [wonDispatch, canceled[n]] }).toEqual({ id, outcome: wonDispatch ? [true, false] : [false, true] });
+        expect({ id, outcome: [wonDispatch, canceled[n]] }).toEqual({
+          id,
+          outcome: wonDispatch ? [true, false] : [false, true],
+        });
         expect(await statusOf(id)).toBe(wonDispatch ? 'queued' : 'canceled');
         const outbox = await outboxOf(id);
-        expect(outbox).toEqual(wonDispatch ? ['post.queued.v1', 'publisher.delivery_run.v2'] : ['scheduler.job_unschedule.v1']);
+        expect(outbox).toEqual(
+          wonDispatch ? ['post.queued.v1', 'publisher.delivery_run.v2'] : ['scheduler.job_unschedule.v1'],
+        );
         if (wonDispatch) tally.dispatched += 1;
         else tally.canceled += 1;
       }

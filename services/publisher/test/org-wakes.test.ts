@@ -24,7 +24,12 @@ function fakeDb(answer: (orgId: string, most: number) => WokenDelivery[] | Error
     calls,
     /** Holds every wake statement until `release()`: the asks made meanwhile wait for the next round. */
     hold: () => {
-      held = new Promise((resolve) => { release = () => { held = undefined; resolve(); }; });
+      held = new Promise((resolve) => {
+        release = () => {
+          held = undefined;
+          resolve();
+        };
+      });
     },
     release: () => release(),
   };
@@ -32,11 +37,21 @@ function fakeDb(answer: (orgId: string, most: number) => WokenDelivery[] | Error
 
 const logger = { warn: jest.fn() } as unknown as Logger & { warn: jest.Mock };
 
-describe('OrgWakes: the wakes of an organization\'s waiting deliveries', () => {
+describe("OrgWakes: the wakes of an organization's waiting deliveries", () => {
   it('shares one statement per organization among the asks made while a round runs, asking for as many as were asked', async () => {
-    const database = fakeDb((orgId, most) => Array.from({ length: most }, (_, n) => ({ id: `${orgId}-d${n}`, jobId: `${orgId}-j` })));
+    const database = fakeDb((orgId, most) =>
+      Array.from({ length: most }, (_, n) => ({ id: `${orgId}-d${n}`, jobId: `${orgId}-j` })),
+    );
     const woken: [string, string[]][] = [];
-    const wakes = new OrgWakes({ db: database.db, logger, limit: 5, forMs: 30_000, onWoken: (orgId, deliveries) => { woken.push([orgId, deliveries.map((delivery) => delivery.id)]); } });
+    const wakes = new OrgWakes({
+      db: database.db,
+      logger,
+      limit: 5,
+      forMs: 30_000,
+      onWoken: (orgId, deliveries) => {
+        woken.push([orgId, deliveries.map((delivery) => delivery.id)]);
+      },
+    });
 
     database.hold();
     const first = wakes.ask('org_a');
@@ -51,14 +66,30 @@ describe('OrgWakes: the wakes of an organization\'s waiting deliveries', () => {
       { orgId: 'org_a', limit: 5, most: 3, forS: 30 },
       { orgId: 'org_b', limit: 5, most: 1, forS: 30 },
     ]);
-    expect(woken).toEqual([['org_a', ['org_a-d0']], ['org_a', ['org_a-d0', 'org_a-d1', 'org_a-d2']], ['org_b', ['org_b-d0']]]);
+    expect(woken).toEqual([
+      ['org_a', ['org_a-d0']],
+      ['org_a', ['org_a-d0', 'org_a-d1', 'org_a-d2']],
+      ['org_b', ['org_b-d0']],
+    ]);
   });
 
   it('never fails its asks: a failed wake or hand-off is logged and left to the sweeper', async () => {
-    const database = fakeDb((orgId) => (orgId === 'org_down' ? new Error('connection lost') : [{ id: 'd1', jobId: 'j1' }]));
-    const wakes = new OrgWakes({ db: database.db, logger, limit: 5, forMs: 30_000, onWoken: () => Promise.reject(new Error('broker closed')) });
+    const database = fakeDb((orgId) =>
+      orgId === 'org_down' ? new Error('connection lost') : [{ id: 'd1', jobId: 'j1' }],
+    );
+    const wakes = new OrgWakes({
+      db: database.db,
+      logger,
+      limit: 5,
+      forMs: 30_000,
+      onWoken: () => Promise.reject(new Error('broker closed')),
+    });
     await expect(Promise.all([wakes.ask('org_down'), wakes.ask('org_up')])).resolves.toEqual([undefined, undefined]);
-    expect(logger.warn.mock.calls.map(([fields]) => [(fields as { org_id: string }).org_id, ((fields as { err: Error }).err).message]).sort()).toEqual([
+    expect(
+      logger.warn.mock.calls
+        .map(([fields]) => [(fields as { org_id: string }).org_id, (fields as { err: Error }).err.message])
+        .sort(),
+    ).toEqual([
       ['org_down', 'connection lost'],
       ['org_up', 'broker closed'],
     ]);
@@ -82,7 +113,9 @@ describe('OrgWakes: the wakes of an organization\'s waiting deliveries', () => {
     const asked = wakes.ask('org_a');
     await new Promise((resolve) => setImmediate(resolve));
     let stopped = false;
-    const stopping = wakes.stop().then(() => { stopped = true; });
+    const stopping = wakes.stop().then(() => {
+      stopped = true;
+    });
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(stopped).toBe(false); // its statement still runs
 

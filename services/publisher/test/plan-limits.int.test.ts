@@ -42,20 +42,26 @@ describe('publisher plan limits', () => {
   });
 
   it('a unit taken in a transaction that rolls back is not counted', async () => {
-    await expect(db.$transaction(async (tx) => {
-      await limits.take('org_rollback', tx);
-      throw new Error('the job insert failed');
-    })).rejects.toThrow('the job insert failed');
+    await expect(
+      db.$transaction(async (tx) => {
+        await limits.take('org_rollback', tx);
+        throw new Error('the job insert failed');
+      }),
+    ).rejects.toThrow('the job insert failed');
     expect((await limits.usage('org_rollback')).used).toBe(0);
   });
 
   it('of 20 transactions racing for the last unit, exactly one gets it', async () => {
     await take('org_race');
-    const results = await Promise.all(Array.from({ length: 20 }, () => db.$transaction(async (tx) => {
-      const got = await limits.take('org_race', tx);
-      await tx.$executeRawUnsafe('SELECT pg_sleep(0.05)');
-      return got;
-    })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        db.$transaction(async (tx) => {
+          const got = await limits.take('org_race', tx);
+          await tx.$executeRawUnsafe('SELECT pg_sleep(0.05)');
+          return got;
+        }),
+      ),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
     expect((await limits.usage('org_race')).used).toBe(2);
   });

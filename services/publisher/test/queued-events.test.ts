@@ -1,13 +1,42 @@
 import { randomUUID } from 'node:crypto';
-import { createEnvelope, POSTS_QUEUED_MAX_BYTES, POSTS_QUEUED_MAX_EVENTS, postQueued, type Envelope, type PayloadOf, type postsQueued } from '@svc/contracts';
+import {
+  createEnvelope,
+  POSTS_QUEUED_MAX_BYTES,
+  POSTS_QUEUED_MAX_EVENTS,
+  postQueued,
+  type Envelope,
+  type PayloadOf,
+  type postsQueued,
+} from '@svc/contracts';
 import { carryQueuedEvents, type QueuedEvent } from '../src/domain/queued-events.ts';
 
 function queued(orgId: string, text = 'hello'): QueuedEvent {
   const id = randomUUID();
-  return createEnvelope(postQueued, {
-    id, job_id: id, status: 'queued', account_ids: ['acc_1'], platforms: ['x'], text, scheduled_at: null, error_message: null,
-    results: [{ account_id: 'acc_1', provider: 'x', status: 'pending', platform_post_id: null, platform_post_url: null, error_code: null, error_message: null }],
-  }, { orgId, requestId: `req_${id}` });
+  return createEnvelope(
+    postQueued,
+    {
+      id,
+      job_id: id,
+      status: 'queued',
+      account_ids: ['acc_1'],
+      platforms: ['x'],
+      text,
+      scheduled_at: null,
+      error_message: null,
+      results: [
+        {
+          account_id: 'acc_1',
+          provider: 'x',
+          status: 'pending',
+          platform_post_id: null,
+          platform_post_url: null,
+          error_code: null,
+          error_message: null,
+        },
+      ],
+    },
+    { orgId, requestId: `req_${id}` },
+  );
 }
 
 const eventsOf = (carrier: Envelope) => (carrier.payload as PayloadOf<typeof postsQueued>).events;
@@ -34,7 +63,8 @@ describe('post.queued events carried together', () => {
     const carriers = carryQueuedEvents(long);
     expect(carriers.length).toBe(2);
     expect(carriers.flatMap(eventsOf)).toEqual(long);
-    for (const carrier of carriers) expect(Buffer.byteLength(JSON.stringify(eventsOf(carrier)))).toBeLessThanOrEqual(POSTS_QUEUED_MAX_BYTES);
+    for (const carrier of carriers)
+      expect(Buffer.byteLength(JSON.stringify(eventsOf(carrier)))).toBeLessThanOrEqual(POSTS_QUEUED_MAX_BYTES);
   });
 
   it('carries nothing for no events, and refuses an event without an organization', () => {

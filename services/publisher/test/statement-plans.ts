@@ -9,7 +9,9 @@ function literal(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
   if (typeof value === 'number') return String(value);
   if (Array.isArray(value)) {
-    const items = value.map((item) => (item === null || item === undefined ? 'NULL' : `"${String(item).replace(/["\\]/g, '\\$&')}"`));
+    const items = value.map((item) =>
+      item === null || item === undefined ? 'NULL' : `"${String(item).replace(/["\\]/g, '\\$&')}"`,
+    );
     return escapeLiteral(`{${items.join(',')}}`);
   }
   return escapeLiteral(value instanceof Date ? value.toISOString() : String(value));
@@ -25,12 +27,15 @@ let prepared = 0;
  */
 export function planningSql(session: RawSql, onPlan: (plan: unknown, query: string) => void): RawSql {
   return {
-    $executeRawUnsafe: () => Promise.reject(new Error('planningSql explains statements sent through $queryRawUnsafe only')),
+    $executeRawUnsafe: () =>
+      Promise.reject(new Error('planningSql explains statements sent through $queryRawUnsafe only')),
     $queryRawUnsafe: async <T>(query: string, ...values: unknown[]) => {
       const name = `planned_${++prepared}`;
       await session.$executeRawUnsafe(`PREPARE ${name} AS ${query}`);
       try {
-        const [row] = await session.$queryRawUnsafe<{ 'QUERY PLAN': [{ Plan: unknown }] }[]>(`EXPLAIN (FORMAT JSON) EXECUTE ${name}(${values.map(literal).join(', ')})`);
+        const [row] = await session.$queryRawUnsafe<{ 'QUERY PLAN': [{ Plan: unknown }] }[]>(
+          `EXPLAIN (FORMAT JSON) EXECUTE ${name}(${values.map(literal).join(', ')})`,
+        );
         onPlan(row!['QUERY PLAN'][0].Plan, query);
       } finally {
         await session.$executeRawUnsafe(`DEALLOCATE ${name}`);
@@ -48,7 +53,10 @@ interface PlanNode {
 }
 
 function bitmapIndexes(node: PlanNode): string[] {
-  return [...(node['Node Type'] === 'Bitmap Index Scan' ? [String(node['Index Name'])] : []), ...(node.Plans ?? []).flatMap(bitmapIndexes)];
+  return [
+    ...(node['Node Type'] === 'Bitmap Index Scan' ? [String(node['Index Name'])] : []),
+    ...(node.Plans ?? []).flatMap(bitmapIndexes),
+  ];
 }
 
 /**
@@ -59,7 +67,8 @@ function bitmapIndexes(node: PlanNode): string[] {
 export function tableReads(plan: unknown, tables: readonly string[]): string[] {
   const reads = (node: PlanNode): string[] => {
     const table = node['Relation Name'];
-    if (table === undefined || !tables.includes(table) || node['Node Type'] === 'ModifyTable') return (node.Plans ?? []).flatMap(reads);
+    if (table === undefined || !tables.includes(table) || node['Node Type'] === 'ModifyTable')
+      return (node.Plans ?? []).flatMap(reads);
     if (node['Node Type'] === 'Bitmap Heap Scan') return [`${table} ${bitmapIndexes(node).join(' and ')}`];
     return [`${table} ${node['Index Name'] ?? node['Node Type']}`, ...(node.Plans ?? []).flatMap(reads)];
   };

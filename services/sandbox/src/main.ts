@@ -13,7 +13,13 @@ const app = createSandboxApp({
   timeoutFaultMs: config.SANDBOX_TIMEOUT_FAULT_MS,
   processingPolls: config.SANDBOX_PROCESSING_POLLS,
   igQuotaTotal: config.SANDBOX_IG_QUOTA_TOTAL,
-  ...(config.SANDBOX_TIKTOK_VERIFIED_PREFIXES === undefined ? {} : { tiktokVerifiedPrefixes: config.SANDBOX_TIKTOK_VERIFIED_PREFIXES.split(',').map((prefix) => prefix.trim()).filter(Boolean) }),
+  ...(config.SANDBOX_TIKTOK_VERIFIED_PREFIXES === undefined
+    ? {}
+    : {
+        tiktokVerifiedPrefixes: config.SANDBOX_TIKTOK_VERIFIED_PREFIXES.split(',')
+          .map((prefix) => prefix.trim())
+          .filter(Boolean),
+      }),
 });
 
 const server = app.listen(config.PORT, '127.0.0.1', () => {

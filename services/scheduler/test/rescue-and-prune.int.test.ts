@@ -14,10 +14,27 @@ describe('scheduler rescue and retention (scheduler database)', () => {
   let database: TestDatabase;
   let db: PrismaClient;
   const logger = createLogger({ service: 'scheduler-test', level: 'silent' });
-  const envelope = <P>(type: string, payload: P) => ({ message_id: randomUUID(), type, occurred_at: new Date().toISOString(), request_id: 'req', org_id: 'org_1', payload });
+  const envelope = <P>(type: string, payload: P) => ({
+    message_id: randomUUID(),
+    type,
+    occurred_at: new Date().toISOString(),
+    request_id: 'req',
+    org_id: 'org_1',
+    payload,
+  });
   const context = { redelivered: false, attempt: 1 };
   const queued = (jobId: string, scheduledAt: string | null) =>
-    envelope('post.queued.v1', { id: jobId, job_id: jobId, status: 'queued' as const, account_ids: ['a'], platforms: ['x' as const], text: 't', scheduled_at: scheduledAt, error_message: null, results: [] });
+    envelope('post.queued.v1', {
+      id: jobId,
+      job_id: jobId,
+      status: 'queued' as const,
+      account_ids: ['a'],
+      platforms: ['x' as const],
+      text: 't',
+      scheduled_at: scheduledAt,
+      error_message: null,
+      results: [],
+    });
 
   beforeAll(async () => {
     database = await createTestDatabase({ prefix: 'scheduler-rescue', serviceDir: path.resolve(__dirname, '..') });
@@ -32,24 +49,50 @@ describe('scheduler rescue and retention (scheduler database)', () => {
   /** Dispatch commands in the outbox that carry the job (a v2 command carries many). */
   const dispatchCount = async (jobId: string) =>
     Number(
-      (await db.$queryRawUnsafe<{ n: bigint }[]>(
-        `SELECT count(*) AS n FROM outbox_messages
+      (
+        await db.$queryRawUnsafe<{ n: bigint }[]>(
+          `SELECT count(*) AS n FROM outbox_messages
           WHERE type = 'publisher.job_dispatch.v2' AND envelope->'payload'->'jobs' @> jsonb_build_array(jsonb_build_object('job_id', $1::text))`,
-        jobId,
-      ))[0]?.n ?? 0,
+          jobId,
+        )
+      )[0]?.n ?? 0,
     );
   const statusOf = async (jobId: string) => (await db.scheduledJob.findUnique({ where: { jobId } }))?.status;
   /** Moves the last (re)dispatch of a job into the past, as if that much time had gone by without a confirmation. */
   const age = (jobId: string, seconds: number) =>
-    db.$executeRawUnsafe(`UPDATE scheduled_jobs SET fired_at = fired_at - make_interval(secs => $2::float8) WHERE job_id = $1::uuid`, jobId, seconds);
+    db.$executeRawUnsafe(
+      `UPDATE scheduled_jobs SET fired_at = fired_at - make_interval(secs => $2::float8) WHERE job_id = $1::uuid`,
+      jobId,
+      seconds,
+    );
   const maintenance = (maxRedispatches = 8) =>
-    new MaintenanceLoop({ db, logger, intervalMs: 60_000, redispatchAfterMs: 60_000, maxRedispatches, retentionHours: 168, batchSize: 50, jobsPerDispatch: 20, wake: () => undefined });
+    new MaintenanceLoop({
+      db,
+      logger,
+      intervalMs: 60_000,
+      redispatchAfterMs: 60_000,
+      maxRedispatches,
+      retentionHours: 168,
+      batchSize: 50,
+      jobsPerDispatch: 20,
+      wake: () => undefined,
+    });
 
   async function fired(): Promise<string> {
     const jobId = randomUUID();
     const handlers = schedulerCommandHandlers(db);
-    await handlers['scheduler.job_schedule.v1'](envelope('scheduler.job_schedule.v1', { job_id: jobId, run_at: new Date(Date.now() - 1000).toISOString() }), context);
-    await new DueJobsLoop({ db, logger, pollMs: 10, batchSize: 500, jobsPerDispatch: 20, wake: () => undefined }).fireDue();
+    await handlers['scheduler.job_schedule.v1'](
+      envelope('scheduler.job_schedule.v1', { job_id: jobId, run_at: new Date(Date.now() - 1000).toISOString() }),
+      context,
+    );
+    await new DueJobsLoop({
+      db,
+      logger,
+      pollMs: 10,
+      batchSize: 500,
+      jobsPerDispatch: 20,
+      wake: () => undefined,
+    }).fireDue();
     expect(await dispatchCount(jobId)).toBe(1);
     return jobId;
   }
@@ -70,7 +113,10 @@ describe('scheduler rescue and retention (scheduler database)', () => {
     await pass.runOnce();
     expect(await dispatchCount(jobId)).toBe(3);
 
-    await schedulerCommandHandlers(db)['scheduler.jobs_queued.v1'](envelope('scheduler.jobs_queued.v1', { job_ids: [jobId] }), context);
+    await schedulerCommandHandlers(db)['scheduler.jobs_queued.v1'](
+      envelope('scheduler.jobs_queued.v1', { job_ids: [jobId] }),
+      context,
+    );
     expect(await statusOf(jobId)).toBe('handed_over');
     await age(jobId, 86_400);
     await pass.runOnce();
@@ -84,9 +130,19 @@ describe('scheduler rescue and retention (scheduler database)', () => {
     await age(late, 61);
     await pass.runOnce();
     expect(await statusOf(late)).toBe('unconfirmed');
-    await handlers['scheduler.job_unschedule.v1'](envelope('scheduler.job_unschedule.v1', { job_id: canceled }), context);
-    await handlers['scheduler.jobs_queued.v1'](envelope('scheduler.jobs_queued.v1', { job_ids: [late, waiting, canceled, randomUUID()] }), context);
-    expect([await statusOf(late), await statusOf(waiting), await statusOf(canceled)]).toEqual(['handed_over', 'handed_over', 'canceled']);
+    await handlers['scheduler.job_unschedule.v1'](
+      envelope('scheduler.job_unschedule.v1', { job_id: canceled }),
+      context,
+    );
+    await handlers['scheduler.jobs_queued.v1'](
+      envelope('scheduler.jobs_queued.v1', { job_ids: [late, waiting, canceled, randomUUID()] }),
+      context,
+    );
+    expect([await statusOf(late), await statusOf(waiting), await statusOf(canceled)]).toEqual([
+      'handed_over',
+      'handed_over',
+      'canceled',
+    ]);
   });
 
   it('still takes a post.queued of the previous release as the confirmation', async () => {
@@ -135,9 +191,13 @@ describe('scheduler rescue and retention (scheduler database)', () => {
          ($1::uuid, 'org_prune', now() - interval '10 days', 'scheduled'),
          ($2::uuid, 'org_prune', now() - interval '10 days', 'fired'),
          ($3::uuid, 'org_prune', now() - interval '1 day', 'handed_over')`,
-      keep.waiting, keep.unconfirmedFired, keep.recent,
+      keep.waiting,
+      keep.unconfirmedFired,
+      keep.recent,
     );
     expect(await pruneScheduledJobs(db, { retentionHours: 168, batchSize: 1000 })).toBe(2500);
-    expect((await db.scheduledJob.findMany({ where: { orgId: 'org_prune' } })).map((row) => row.jobId).sort()).toEqual(Object.values(keep).sort());
+    expect((await db.scheduledJob.findMany({ where: { orgId: 'org_prune' } })).map((row) => row.jobId).sort()).toEqual(
+      Object.values(keep).sort(),
+    );
   });
 });

@@ -1,5 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { COMMON_SECRET_URLS, commonConfigSchema, loadConfig, privateUrlsProblems, productionSecretProblems } from '@svc/config';
+import {
+  COMMON_SECRET_URLS,
+  commonConfigSchema,
+  loadConfig,
+  privateUrlsProblems,
+  productionSecretProblems,
+} from '@svc/config';
 
 const msList = (fallback: string) => Type.String({ pattern: '^\\d+(,\\d+)*$', default: fallback });
 
@@ -105,7 +111,9 @@ export type Config = Static<typeof configSchema>;
 export function loadServiceConfig(env: Record<string, string | undefined> = process.env): Config {
   return loadConfig(configSchema, env, (config) => [
     ...(config.WEBHOOK_DELIVERY_RETENTION_DAYS * 24 * 3600_000 < config.WEBHOOK_REPLAY_WINDOW_MS
-      ? ['WEBHOOK_DELIVERY_RETENTION_DAYS must cover WEBHOOK_REPLAY_WINDOW_MS (deliveries that can be replayed must be kept)']
+      ? [
+          'WEBHOOK_DELIVERY_RETENTION_DAYS must cover WEBHOOK_REPLAY_WINDOW_MS (deliveries that can be replayed must be kept)',
+        ]
       : []),
     ...productionSecretProblems(config, ['VAULT_KEYS', ...COMMON_SECRET_URLS]),
     ...privateUrlsProblems(config),

@@ -19,7 +19,13 @@ import { OrgShares } from './domain/org-shares.ts';
 import { OrgSharesRepository } from './data/org-shares.repository.ts';
 import { parseSchedule } from './domain/retry-schedule.ts';
 import { SecretBox } from './domain/secrets.ts';
-import { TESTS_LANE, webhooksRpc, webhooksRpcHandlers, webhooksTestRpc, webhooksTestRpcHandlers } from './rpc/webhooks.handlers.ts';
+import {
+  TESTS_LANE,
+  webhooksRpc,
+  webhooksRpcHandlers,
+  webhooksTestRpc,
+  webhooksTestRpcHandlers,
+} from './rpc/webhooks.handlers.ts';
 
 /** Deliveries per DELETE of the retention pass (each takes its attempts along). */
 const PRUNE_BATCH = 1000;
@@ -75,11 +81,36 @@ export async function wire(runtime: ServiceRuntime<PgDatabase>, config: Config):
   const gate = new EndpointGate(config.WEBHOOK_ENDPOINT_CONCURRENCY, config.WEBHOOK_ENDPOINT_CONCURRENCY);
   // Both consumers share one per-organization budget (domain/org-gate.ts), this process's share of the
   // organization's limit across every process (domain/org-shares.ts).
-  const shares = new OrgShares(new OrgSharesRepository(hot), { limit: config.WEBHOOK_ORG_CONCURRENCY, leaseMs: ORG_SHARE_LEASE_MS, logger });
+  const shares = new OrgShares(new OrgSharesRepository(hot), {
+    limit: config.WEBHOOK_ORG_CONCURRENCY,
+    leaseMs: ORG_SHARE_LEASE_MS,
+    logger,
+  });
   const orgGate = new OrgGate(config.WEBHOOK_ORG_CONCURRENCY, shares);
   shares.start((orgId) => orgGate.held(orgId) > 0);
-  await broker.consume({ queue: DELIVERIES_QUEUE, messages: attemptCommands, handlers: attemptHandlers({ attempts, commands, gate, orgGate }), prefetch: config.WEBHOOK_CONCURRENCY });
-  await broker.consume({ queue: EVENTS_QUEUE, messages: customerEvents, handlers: eventHandlers(new EventFanOut({ endpoints, deliveries, commands, attempts, gate, orgGate, lane: { backlog: config.WEBHOOK_ENDPOINT_BACKLOG, patienceMs: config.WEBHOOK_ENDPOINT_PATIENCE_MS }, maxBatch: config.WEBHOOK_BATCH_SIZE })), prefetch: config.WEBHOOK_EVENTS_PREFETCH });
+  await broker.consume({
+    queue: DELIVERIES_QUEUE,
+    messages: attemptCommands,
+    handlers: attemptHandlers({ attempts, commands, gate, orgGate }),
+    prefetch: config.WEBHOOK_CONCURRENCY,
+  });
+  await broker.consume({
+    queue: EVENTS_QUEUE,
+    messages: customerEvents,
+    handlers: eventHandlers(
+      new EventFanOut({
+        endpoints,
+        deliveries,
+        commands,
+        attempts,
+        gate,
+        orgGate,
+        lane: { backlog: config.WEBHOOK_ENDPOINT_BACKLOG, patienceMs: config.WEBHOOK_ENDPOINT_PATIENCE_MS },
+        maxBatch: config.WEBHOOK_BATCH_SIZE,
+      }),
+    ),
+    prefetch: config.WEBHOOK_EVENTS_PREFETCH,
+  });
   await broker.serveRpc({
     messages: webhooksRpc,
     handlers: webhooksRpcHandlers({
@@ -109,7 +140,13 @@ export async function wire(runtime: ServiceRuntime<PgDatabase>, config: Config):
       patienceMs: config.WEBHOOK_ENDPOINT_PATIENCE_MS,
     }),
   });
-  const sweeper = new DeliverySweeper({ deliveries, commands, logger, intervalMs: config.WEBHOOK_SWEEP_INTERVAL_MS, graceMs: config.WEBHOOK_SWEEP_GRACE_MS });
+  const sweeper = new DeliverySweeper({
+    deliveries,
+    commands,
+    logger,
+    intervalMs: config.WEBHOOK_SWEEP_INTERVAL_MS,
+    graceMs: config.WEBHOOK_SWEEP_GRACE_MS,
+  });
   sweeper.start();
   const pruner = startPruner({
     what: 'settled webhook deliveries',
@@ -125,7 +162,11 @@ export async function wire(runtime: ServiceRuntime<PgDatabase>, config: Config):
       await Promise.all([sweeper.stop(), pruner.stop()]);
       await broker.stopConsuming({ deadlineMs: Math.max(1000, config.SHUTDOWN_GRACE_MS - 5000) });
       // No attempt runs any more: the shares go back to the other processes now, not at their lease's end.
-      await shares.stop().catch((error: unknown) => logger.warn({ err: error }, 'could not give back the shares of organizations\' webhook attempts'));
+      await shares
+        .stop()
+        .catch((error: unknown) =>
+          logger.warn({ err: error }, "could not give back the shares of organizations' webhook attempts"),
+        );
       await hot.end();
     },
   };

@@ -12,32 +12,60 @@ const t = useDispatcherDatabase('wh_pause');
 
 async function endpointWithDelivery(): Promise<{ endpointId: string; deliveryId: string }> {
   const endpointId = randomUUID();
-  await t.endpoints.create({ id: endpointId, orgId: 'org_pause', url: 'https://example.com/hook', events: ['post.published'], payloadFormat: 'envelope', secretCipher: 'v1.k1.x.y.z' }, 1000);
+  await t.endpoints.create(
+    {
+      id: endpointId,
+      orgId: 'org_pause',
+      url: 'https://example.com/hook',
+      events: ['post.published'],
+      payloadFormat: 'envelope',
+      secretCipher: 'v1.k1.x.y.z',
+    },
+    1000,
+  );
   const deliveryId = randomUUID();
-  await t.deliveries.insertMany([{ id: deliveryId, orgId: 'org_pause', endpointId, eventKey: randomUUID(), eventType: 'post.published', body: '{}', manual: false }]);
+  await t.deliveries.insertMany([
+    {
+      id: deliveryId,
+      orgId: 'org_pause',
+      endpointId,
+      eventKey: randomUUID(),
+      eventType: 'post.published',
+      body: '{}',
+      manual: false,
+    },
+  ]);
   return { endpointId, deliveryId };
 }
 
-const attemptRecord = (ids: { endpointId: string; deliveryId: string }, outcome: { statusCode: number | null; succeeded?: boolean }): AttemptRecord => ({
-    attemptId: randomUUID(),
-    deliveryId: ids.deliveryId,
-    endpointId: ids.endpointId,
-    statusCode: outcome.statusCode,
-    durationMs: 12,
-    error: outcome.succeeded === true ? null : 'failed',
-    excerpt: null,
-    status: outcome.succeeded === true ? 'succeeded' : 'pending',
-    nextAttemptAt: outcome.succeeded === true ? null : new Date(Date.now() + 60_000),
-    succeeded: outcome.succeeded === true,
-    gone: outcome.statusCode === 410,
-    autoPauseAfterMs: THRESHOLD,
-  });
+const attemptRecord = (
+  ids: { endpointId: string; deliveryId: string },
+  outcome: { statusCode: number | null; succeeded?: boolean },
+): AttemptRecord => ({
+  attemptId: randomUUID(),
+  deliveryId: ids.deliveryId,
+  endpointId: ids.endpointId,
+  statusCode: outcome.statusCode,
+  durationMs: 12,
+  error: outcome.succeeded === true ? null : 'failed',
+  excerpt: null,
+  status: outcome.succeeded === true ? 'succeeded' : 'pending',
+  nextAttemptAt: outcome.succeeded === true ? null : new Date(Date.now() + 60_000),
+  succeeded: outcome.succeeded === true,
+  gone: outcome.statusCode === 410,
+  autoPauseAfterMs: THRESHOLD,
+});
 
-const attempt = (ids: { endpointId: string; deliveryId: string }, outcome: { statusCode: number | null; succeeded?: boolean }) =>
-  t.deliveries.record(attemptRecord(ids, outcome));
+const attempt = (
+  ids: { endpointId: string; deliveryId: string },
+  outcome: { statusCode: number | null; succeeded?: boolean },
+) => t.deliveries.record(attemptRecord(ids, outcome));
 
 const setClock = (endpointId: string, failingSinceAgoMs: number, lastFailureAgoMs: number) =>
-  t.endpoints.update('org_pause', endpointId, { failingSince: new Date(Date.now() - failingSinceAgoMs), lastFailureAt: new Date(Date.now() - lastFailureAgoMs) });
+  t.endpoints.update('org_pause', endpointId, {
+    failingSince: new Date(Date.now() - failingSinceAgoMs),
+    lastFailureAt: new Date(Date.now() - lastFailureAgoMs),
+  });
 
 const read = async (endpointId: string) => {
   const row = await t.endpoints.find('org_pause', endpointId);
@@ -126,7 +154,10 @@ describe('a batch of attempts in one statement', () => {
   it('a failure then a success clears the clock, even past the threshold', async () => {
     const ids = await endpointWithDelivery();
     await setClock(ids.endpointId, THRESHOLD + DAY, DAY);
-    expect(await t.deliveries.recordMany([attemptRecord(ids, { statusCode: 500 }), attemptRecord(ids, ok)])).toEqual(['active', 'active']);
+    expect(await t.deliveries.recordMany([attemptRecord(ids, { statusCode: 500 }), attemptRecord(ids, ok)])).toEqual([
+      'active',
+      'active',
+    ]);
     const row = await read(ids.endpointId);
     expect(row).toMatchObject({ status: 'active', failingSince: null, lastFailureAt: null });
   });
@@ -134,7 +165,10 @@ describe('a batch of attempts in one statement', () => {
   it('a success then a failure starts a new streak now instead of pausing', async () => {
     const ids = await endpointWithDelivery();
     await setClock(ids.endpointId, THRESHOLD + DAY, DAY);
-    expect(await t.deliveries.recordMany([attemptRecord(ids, ok), attemptRecord(ids, { statusCode: 500 })])).toEqual(['active', 'active']);
+    expect(await t.deliveries.recordMany([attemptRecord(ids, ok), attemptRecord(ids, { statusCode: 500 })])).toEqual([
+      'active',
+      'active',
+    ]);
     const row = await read(ids.endpointId);
     // A new streak, begun by this attempt: not the old clock set days back (a margin no slow machine reaches).
     expect(Date.now() - row.failingSince!.getTime()).toBeLessThan(DAY);
@@ -143,14 +177,18 @@ describe('a batch of attempts in one statement', () => {
 
   it('a 410 pauses at once, whatever else the batch holds', async () => {
     const ids = await endpointWithDelivery();
-    expect(await t.deliveries.recordMany([attemptRecord(ids, { statusCode: 410 }), attemptRecord(ids, ok)])).toEqual(['auto_paused', 'auto_paused']);
+    expect(await t.deliveries.recordMany([attemptRecord(ids, { statusCode: 410 }), attemptRecord(ids, ok)])).toEqual([
+      'auto_paused',
+      'auto_paused',
+    ]);
     expect((await read(ids.endpointId)).pausedAt).not.toBeNull();
   });
 
   it('pauses a streak past the threshold when the batch only failed', async () => {
     const ids = await endpointWithDelivery();
     await setClock(ids.endpointId, THRESHOLD + DAY, DAY);
-    expect(await t.deliveries.recordMany([attemptRecord(ids, { statusCode: 500 }), attemptRecord(ids, { statusCode: 503 })])).toEqual(['auto_paused', 'auto_paused']);
+    expect(
+      await t.deliveries.recordMany([attemptRecord(ids, { statusCode: 500 }), attemptRecord(ids, { statusCode: 503 })]),
+    ).toEqual(['auto_paused', 'auto_paused']);
   });
 });
-

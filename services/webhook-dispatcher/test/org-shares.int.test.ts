@@ -14,28 +14,40 @@ describe('OrgSharesRepository', () => {
   it('never grants more than the limit to holders asking at once, and ignores expired shares', async () => {
     const repository = new OrgSharesRepository(t.db);
     const holders = Array.from({ length: 6 }, () => randomUUID());
-    const granted = await Promise.all(holders.map((holder) => repository.reserve(['org_shares_race', 'org_shares_other'], holder, 4, 60_000)));
-    const total = (orgId: string) => granted.flat().filter((row) => row.org_id === orgId).reduce((sum, row) => sum + row.slots, 0);
+    const granted = await Promise.all(
+      holders.map((holder) => repository.reserve(['org_shares_race', 'org_shares_other'], holder, 4, 60_000)),
+    );
+    const total = (orgId: string) =>
+      granted
+        .flat()
+        .filter((row) => row.org_id === orgId)
+        .reduce((sum, row) => sum + row.slots, 0);
     expect(total('org_shares_race')).toBe(4);
     expect(total('org_shares_other')).toBe(4);
 
     // A holder whose lease ran out (a dead process) leaves its share to the next one asking.
-    await t.db.$executeRawUnsafe(`UPDATE webhook_org_shares SET expires_at = now() - interval '1 second' WHERE org_id = 'org_shares_race'`);
-    expect(await repository.reserve(['org_shares_race'], randomUUID(), 4, 60_000)).toEqual([{ org_id: 'org_shares_race', slots: 4 }]);
+    await t.db.$executeRawUnsafe(
+      `UPDATE webhook_org_shares SET expires_at = now() - interval '1 second' WHERE org_id = 'org_shares_race'`,
+    );
+    expect(await repository.reserve(['org_shares_race'], randomUUID(), 4, 60_000)).toEqual([
+      { org_id: 'org_shares_race', slots: 4 },
+    ]);
   });
 });
 
 describe('OrgGate across processes', () => {
-  it('admits an organization\'s limit across two processes, and the second gets the share the first gives back', async () => {
+  it("admits an organization's limit across two processes, and the second gets the share the first gives back", async () => {
     const repository = new OrgSharesRepository(t.db);
     const processes = [0, 1].map(() => {
       const shares = new OrgShares(repository, { limit: 3, leaseMs: 60_000, logger });
       return { shares, gate: new OrgGate(3, shares) };
     });
-    const [first, second] = processes as [typeof processes[0], typeof processes[0]];
+    const [first, second] = processes as [(typeof processes)[0], (typeof processes)[0]];
     await first.gate.prepare(['org_shares_gate']);
     await second.gate.prepare(['org_shares_gate']);
-    const admitted = [first, second].flatMap(({ gate }) => Array.from({ length: 5 }, () => gate.tryEnter('org_shares_gate')).filter((release) => release !== undefined));
+    const admitted = [first, second].flatMap(({ gate }) =>
+      Array.from({ length: 5 }, () => gate.tryEnter('org_shares_gate')).filter((release) => release !== undefined),
+    );
     expect(admitted).toHaveLength(3);
     expect(second.gate.held('org_shares_gate')).toBe(0);
     // Another organization has a limit of its own.
@@ -50,7 +62,11 @@ describe('OrgGate across processes', () => {
       second.shares.wantMore('org_shares_gate');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    expect(Array.from({ length: 4 }, () => second.gate.tryEnter('org_shares_gate')).filter((release) => release !== undefined)).toHaveLength(3);
+    expect(
+      Array.from({ length: 4 }, () => second.gate.tryEnter('org_shares_gate')).filter(
+        (release) => release !== undefined,
+      ),
+    ).toHaveLength(3);
     await second.shares.stop();
   });
 });

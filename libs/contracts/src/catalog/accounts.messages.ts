@@ -15,7 +15,11 @@ export const accountsList = defineMessage({
     limit: Type.Integer({ minimum: 1, maximum: 100 }),
     cursor: Type.Optional(Type.String()),
   }),
-  reply: Type.Object({ items: Type.Array(AccountView), next_cursor: Type.Union([Type.String(), Type.Null()]), total: Type.Integer({ minimum: 0 }) }),
+  reply: Type.Object({
+    items: Type.Array(AccountView),
+    next_cursor: Type.Union([Type.String(), Type.Null()]),
+    total: Type.Integer({ minimum: 0 }),
+  }),
 });
 
 export const accountsConnect = defineMessage({
@@ -40,7 +44,13 @@ export const accountsConnect = defineMessage({
 
 const AccountRef = Type.Object({ account_id: Type.String({ minLength: 1 }) });
 
-export const accountsDelete = defineMessage({ kind: 'rpc', type: 'accounts.delete.v1', service: 'accounts', payload: AccountRef, reply: Type.Object({}) });
+export const accountsDelete = defineMessage({
+  kind: 'rpc',
+  type: 'accounts.delete.v1',
+  service: 'accounts',
+  payload: AccountRef,
+  reply: Type.Object({}),
+});
 
 export const accountsRefresh = defineMessage({
   kind: 'rpc',
@@ -66,7 +76,9 @@ export const oauthStart = defineMessage({
    */
   reply: Type.Object({
     authorize_url: Type.String(),
-    browser_cookie: Type.Optional(Type.Object({ name: Type.String(), value: Type.String(), max_age_seconds: Type.Integer() })),
+    browser_cookie: Type.Optional(
+      Type.Object({ name: Type.String(), value: Type.String(), max_age_seconds: Type.Integer() }),
+    ),
   }),
 });
 
@@ -195,5 +207,8 @@ export const accountsSummary = defineMessage({
   type: 'accounts.summary.v1',
   service: 'accounts',
   payload: Type.Object({}),
-  reply: Type.Object({ connected_accounts: Type.Integer({ minimum: 0 }), connected_networks: Type.Integer({ minimum: 0 }) }),
+  reply: Type.Object({
+    connected_accounts: Type.Integer({ minimum: 0 }),
+    connected_networks: Type.Integer({ minimum: 0 }),
+  }),
 });

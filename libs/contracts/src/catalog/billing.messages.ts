@@ -10,10 +10,22 @@ import { PlanLimits, PlanName, SubscriptionStatus } from '../schemas/billing.sch
 const Url = Type.Object({ url: Type.String() });
 
 /** Creates (or reuses) the organization's Stripe customer and a Checkout Session for the paid plan. */
-export const billingCheckoutCreate = defineMessage({ kind: 'rpc', type: 'billing.checkout_create.v1', service: 'billing', payload: Type.Object({}), reply: Url });
+export const billingCheckoutCreate = defineMessage({
+  kind: 'rpc',
+  type: 'billing.checkout_create.v1',
+  service: 'billing',
+  payload: Type.Object({}),
+  reply: Url,
+});
 
 /** A Stripe customer-portal session for the organization's customer (404 before any checkout). */
-export const billingPortalCreate = defineMessage({ kind: 'rpc', type: 'billing.portal_create.v1', service: 'billing', payload: Type.Object({}), reply: Url });
+export const billingPortalCreate = defineMessage({
+  kind: 'rpc',
+  type: 'billing.portal_create.v1',
+  service: 'billing',
+  payload: Type.Object({}),
+  reply: Url,
+});
 
 /** The organization's plan as billing knows it (usage is asked of the enforcing services). */
 export const billingSubscriptionGet = defineMessage({
@@ -58,7 +70,7 @@ export const billingPlanChanged = defineMessage({
     limits: PlanLimits,
     revision: Type.Integer({ minimum: 1 }),
   }),
-  description: 'An organization\'s effective plan and limits changed.',
+  description: "An organization's effective plan and limits changed.",
 });
 
 /** Posts counted against the monthly limit (one per accepted job, canceled ones given back). */
@@ -67,7 +79,11 @@ export const publisherUsage = defineMessage({
   type: 'publisher.usage.v1',
   service: 'publisher',
   payload: Type.Object({}),
-  reply: Type.Object({ used: Type.Integer({ minimum: 0 }), limit: Type.Integer({ minimum: 0 }), period_start: Type.String({ format: 'date-time' }) }),
+  reply: Type.Object({
+    used: Type.Integer({ minimum: 0 }),
+    limit: Type.Integer({ minimum: 0 }),
+    period_start: Type.String({ format: 'date-time' }),
+  }),
 });
 
 /** Connected accounts counted against the plan (every stored account, whatever its health). */

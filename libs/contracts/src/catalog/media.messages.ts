@@ -62,7 +62,13 @@ export const publisherMediaExists = defineMessage({
   reply: Type.Object({ exists: Type.Boolean() }),
 });
 
-export const publisherMediaGet = defineMessage({ kind: 'rpc', type: 'publisher.media_get.v1', service: 'publisher', payload: MediaRef, reply: MediaView });
+export const publisherMediaGet = defineMessage({
+  kind: 'rpc',
+  type: 'publisher.media_get.v1',
+  service: 'publisher',
+  payload: MediaRef,
+  reply: MediaView,
+});
 
 /** Newest first, keyset-paginated. */
 export const publisherMediaList = defineMessage({
@@ -70,7 +76,11 @@ export const publisherMediaList = defineMessage({
   type: 'publisher.media_list.v1',
   service: 'publisher',
   payload: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100 }), cursor: Type.Optional(Type.String()) }),
-  reply: Type.Object({ items: Type.Array(MediaView), next_cursor: Type.Union([Type.String(), Type.Null()]), total: Type.Integer({ minimum: 0 }) }),
+  reply: Type.Object({
+    items: Type.Array(MediaView),
+    next_cursor: Type.Union([Type.String(), Type.Null()]),
+    total: Type.Integer({ minimum: 0 }),
+  }),
 });
 
 /** Deletes the record and its stored files; 409 naming the post while a post not yet delivered uses it. */

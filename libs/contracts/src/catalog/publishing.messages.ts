@@ -1,7 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import { defineMessage } from '../message-definition.ts';
 import { NullableDate, Provider } from '../schemas/accounts.schemas.ts';
-import { DELIVERY_RUN_MAX_DELIVERIES, DeliveryStatus, JOB_DISPATCH_MAX_JOBS, JobStatus, NetworkOptions, POSTS_QUEUED_MAX_EVENTS, PostView } from '../schemas/publishing.schemas.ts';
+import {
+  DELIVERY_RUN_MAX_DELIVERIES,
+  DeliveryStatus,
+  JOB_DISPATCH_MAX_JOBS,
+  JobStatus,
+  NetworkOptions,
+  POSTS_QUEUED_MAX_EVENTS,
+  PostView,
+} from '../schemas/publishing.schemas.ts';
 
 // The publisher owns jobs (= posts) and their per-account deliveries; the scheduler owns due times.
 // RPC serves the gateway; commands move work between the two services through their outboxes.
@@ -16,7 +24,9 @@ export const publisherJobCreate = defineMessage({
      * Set when the request carried an Idempotency-Key: the same id on every retry of that key, so a
      * job created by a request whose answer was lost is returned instead of created twice.
      */
-    job_id: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' })),
+    job_id: Type.Optional(
+      Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' }),
+    ),
     account_ids: Type.Array(Type.String(), { minItems: 1, maxItems: 100 }),
     text: Type.String({ minLength: 1, maxLength: 5000 }),
     media_urls: Type.Optional(Type.Array(Type.String())),
@@ -32,9 +42,21 @@ export const publisherJobCreate = defineMessage({
 const JobRef = Type.Object({ job_id: Type.String({ minLength: 1 }) });
 
 /** Cancels a scheduled job: 404 unknown or foreign, 409 once queued or later. */
-export const publisherJobCancel = defineMessage({ kind: 'rpc', type: 'publisher.job_cancel.v1', service: 'publisher', payload: JobRef, reply: PostView });
+export const publisherJobCancel = defineMessage({
+  kind: 'rpc',
+  type: 'publisher.job_cancel.v1',
+  service: 'publisher',
+  payload: JobRef,
+  reply: PostView,
+});
 
-export const publisherJobGet = defineMessage({ kind: 'rpc', type: 'publisher.job_get.v1', service: 'publisher', payload: JobRef, reply: PostView });
+export const publisherJobGet = defineMessage({
+  kind: 'rpc',
+  type: 'publisher.job_get.v1',
+  service: 'publisher',
+  payload: JobRef,
+  reply: PostView,
+});
 
 /** Newest first, keyset-paginated; `q` is PostgreSQL full-text search over the post text. */
 export const publisherJobList = defineMessage({
@@ -48,7 +70,11 @@ export const publisherJobList = defineMessage({
     limit: Type.Integer({ minimum: 1, maximum: 100 }),
     cursor: Type.Optional(Type.String()),
   }),
-  reply: Type.Object({ items: Type.Array(PostView), next_cursor: Type.Union([Type.String(), Type.Null()]), total: Type.Integer({ minimum: 0 }) }),
+  reply: Type.Object({
+    items: Type.Array(PostView),
+    next_cursor: Type.Union([Type.String(), Type.Null()]),
+    total: Type.Integer({ minimum: 0 }),
+  }),
 });
 
 /** The publisher's part of the dashboard stats (docs/api-conventions.md, "Dashboard stats"). */
@@ -116,7 +142,10 @@ export const publisherJobDispatchBatch = defineMessage({
   kind: 'command',
   type: 'publisher.job_dispatch.v2',
   payload: Type.Object({
-    jobs: Type.Array(Type.Object({ job_id: Uuid, scheduled_at: Type.String({ format: 'date-time' }) }), { minItems: 1, maxItems: JOB_DISPATCH_MAX_JOBS }),
+    jobs: Type.Array(Type.Object({ job_id: Uuid, scheduled_at: Type.String({ format: 'date-time' }) }), {
+      minItems: 1,
+      maxItems: JOB_DISPATCH_MAX_JOBS,
+    }),
   }),
   description: 'Scheduled jobs reached their time; queue the deliveries of every one not canceled.',
 });
@@ -136,7 +165,8 @@ export const schedulerJobsQueued = defineMessage({
   kind: 'command',
   type: 'scheduler.jobs_queued.v1',
   payload: Type.Object({ job_ids: Type.Array(Uuid, { minItems: 1, maxItems: JOB_DISPATCH_MAX_JOBS }) }),
-  description: 'These dispatched jobs have left scheduled (queued now or before, not canceled): their dispatch is handed over.',
+  description:
+    'These dispatched jobs have left scheduled (queued now or before, not canceled): their dispatch is handed over.',
 });
 
 export const schedulerJobUnschedule = defineMessage({
@@ -172,7 +202,12 @@ const PostEventPayload = Type.Object({
   results: Type.Array(EventResult),
 });
 
-export const postQueued = defineMessage({ kind: 'event', type: 'post.queued.v1', payload: PostEventPayload, description: 'A job entered the delivery queue.' });
+export const postQueued = defineMessage({
+  kind: 'event',
+  type: 'post.queued.v1',
+  payload: PostEventPayload,
+  description: 'A job entered the delivery queue.',
+});
 
 /**
  * The post.queued events of jobs of one organization queued by one statement (an accept batch, a
@@ -206,4 +241,9 @@ export const postPublished = defineMessage({
   payload: PostEventPayload,
   description: 'A job delivered to at least one account (status published or partial; error_message set when partial).',
 });
-export const postFailed = defineMessage({ kind: 'event', type: 'post.failed.v1', payload: PostEventPayload, description: 'A job failed for every account.' });
+export const postFailed = defineMessage({
+  kind: 'event',
+  type: 'post.failed.v1',
+  payload: PostEventPayload,
+  description: 'A job failed for every account.',
+});

@@ -1,7 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { defineMessage } from '../message-definition.ts';
 import {
-  PAYLOAD_FORMATS, WebhookDeliveryView, WebhookEndpointView, WebhookEndpointWithSecret, WebhookEventType, WebhookTestResultView,
+  PAYLOAD_FORMATS,
+  WebhookDeliveryView,
+  WebhookEndpointView,
+  WebhookEndpointWithSecret,
+  WebhookEventType,
+  WebhookTestResultView,
 } from '../schemas/webhooks.schemas.ts';
 
 // Gateway -> webhook-dispatcher. Every request is scoped by the envelope's org_id; ids of another
@@ -25,7 +30,9 @@ export const webhooksCreate = defineMessage({
   payload: Type.Object({
     url: Type.String({ minLength: 1 }),
     events: Events,
-    payload_format: Type.Optional(Type.Unsafe<(typeof PAYLOAD_FORMATS)[number]>({ type: 'string', enum: [...PAYLOAD_FORMATS] })),
+    payload_format: Type.Optional(
+      Type.Unsafe<(typeof PAYLOAD_FORMATS)[number]>({ type: 'string', enum: [...PAYLOAD_FORMATS] }),
+    ),
   }),
   reply: WebhookEndpointWithSecret,
 });
@@ -43,14 +50,26 @@ export const webhooksUpdate = defineMessage({
   reply: WebhookEndpointView,
 });
 
-export const webhooksDelete = defineMessage({ kind: 'rpc', type: 'webhooks.delete.v1', service: 'webhook-dispatcher', payload: EndpointRef, reply: Type.Object({}) });
+export const webhooksDelete = defineMessage({
+  kind: 'rpc',
+  type: 'webhooks.delete.v1',
+  service: 'webhook-dispatcher',
+  payload: EndpointRef,
+  reply: Type.Object({}),
+});
 
 /**
  * Sends a sample event now and waits for the receiver (up to the test timeout, 5 s). Served on the
  * dispatcher's `tests` lane (its own queue and prefetch), so tests waiting on receivers never delay
  * the other webhook calls.
  */
-export const webhooksTest = defineMessage({ kind: 'rpc', type: 'webhooks.test.v1', service: 'webhook-dispatcher.tests', payload: EndpointRef, reply: WebhookTestResultView });
+export const webhooksTest = defineMessage({
+  kind: 'rpc',
+  type: 'webhooks.test.v1',
+  service: 'webhook-dispatcher.tests',
+  payload: EndpointRef,
+  reply: WebhookTestResultView,
+});
 
 export const webhooksRotateSecret = defineMessage({
   kind: 'rpc',
@@ -64,7 +83,11 @@ export const webhooksDeliveriesList = defineMessage({
   kind: 'rpc',
   type: 'webhooks.deliveries_list.v1',
   service: 'webhook-dispatcher',
-  payload: Type.Object({ webhook_id: Type.String({ minLength: 1 }), limit: Type.Integer({ minimum: 1, maximum: 100 }), cursor: Type.Optional(Type.String()) }),
+  payload: Type.Object({
+    webhook_id: Type.String({ minLength: 1 }),
+    limit: Type.Integer({ minimum: 1, maximum: 100 }),
+    cursor: Type.Optional(Type.String()),
+  }),
   reply: Type.Object({
     items: Type.Array(WebhookDeliveryView),
     next_cursor: Type.Union([Type.String(), Type.Null()]),
@@ -90,7 +113,11 @@ export const webhooksDeliveryReplay = defineMessage({
 export const webhooksDeliveryAttempt = defineMessage({
   kind: 'command',
   type: 'webhooks.delivery_attempt.v1',
-  payload: Type.Object({ delivery_id: Type.String(), endpoint_id: Type.String(), due_at: Type.String({ format: 'date-time' }) }),
+  payload: Type.Object({
+    delivery_id: Type.String(),
+    endpoint_id: Type.String(),
+    due_at: Type.String({ format: 'date-time' }),
+  }),
   description: 'Deliver (or retry) one webhook delivery when due.',
   retry: { maxRetries: 5 },
 });

@@ -31,4 +31,3 @@ export const OAuthAppView = Type.Object({
   redirect_uri: Type.String(),
   scopes: Type.Array(Type.String()),
 });
-

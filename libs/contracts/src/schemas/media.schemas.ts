@@ -1,13 +1,17 @@
 import { Type, type Static } from '@sinclair/typebox';
 
-const nullable = <T extends ReturnType<typeof Type.Integer> | ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+const nullable = <T extends ReturnType<typeof Type.Integer> | ReturnType<typeof Type.String>>(schema: T) =>
+  Type.Union([schema, Type.Null()]);
 
 export const COMPATIBILITY_RULES = ['format', 'size', 'dimensions', 'aspect_ratio', 'duration'] as const;
 
 /** One network's verdict on a file: ok, or the first rule it breaks. */
 export const NetworkCompatibilityView = Type.Object({
   ok: Type.Boolean(),
-  rule: Type.Union([Type.Unsafe<(typeof COMPATIBILITY_RULES)[number]>({ type: 'string', enum: [...COMPATIBILITY_RULES] }), Type.Null()]),
+  rule: Type.Union([
+    Type.Unsafe<(typeof COMPATIBILITY_RULES)[number]>({ type: 'string', enum: [...COMPATIBILITY_RULES] }),
+    Type.Null(),
+  ]),
   message: nullable(Type.String()),
 });
 

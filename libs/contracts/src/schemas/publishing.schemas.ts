@@ -2,7 +2,15 @@ import { Type, type Static } from '@sinclair/typebox';
 import { NullableDate, Provider } from './accounts.schemas.ts';
 
 /** Shapes shared by the publishing messages and the gateway's HTTP schemas. */
-export const JOB_STATUSES = ['scheduled', 'queued', 'processing', 'published', 'partial', 'failed', 'canceled'] as const;
+export const JOB_STATUSES = [
+  'scheduled',
+  'queued',
+  'processing',
+  'published',
+  'partial',
+  'failed',
+  'canceled',
+] as const;
 export type JobStatusType = (typeof JOB_STATUSES)[number];
 export const JobStatus = Type.Unsafe<JobStatusType>({ type: 'string', enum: [...JOB_STATUSES] });
 

@@ -24,7 +24,10 @@ export const WebhookEndpointView = Type.Object({
 });
 export type WebhookEndpointViewType = Static<typeof WebhookEndpointView>;
 
-export const WebhookEndpointWithSecret = Type.Composite([WebhookEndpointView, Type.Object({ signing_secret: Type.String({ pattern: '^whsec_' }) })]);
+export const WebhookEndpointWithSecret = Type.Composite([
+  WebhookEndpointView,
+  Type.Object({ signing_secret: Type.String({ pattern: '^whsec_' }) }),
+]);
 
 export const WebhookAttemptView = Type.Object({
   id: Type.String(),
@@ -38,7 +41,10 @@ export const WebhookAttemptView = Type.Object({
 export const WebhookDeliveryView = Type.Object({
   id: Type.String(),
   event_type: WebhookEventType,
-  status: Type.Unsafe<(typeof WEBHOOK_DELIVERY_STATUSES)[number]>({ type: 'string', enum: [...WEBHOOK_DELIVERY_STATUSES] }),
+  status: Type.Unsafe<(typeof WEBHOOK_DELIVERY_STATUSES)[number]>({
+    type: 'string',
+    enum: [...WEBHOOK_DELIVERY_STATUSES],
+  }),
   /** The latest attempts (at most WEBHOOK_ATTEMPTS_LISTED), oldest first. */
   attempts: Type.Array(WebhookAttemptView),
   /** Earlier attempts not listed. */

@@ -34,7 +34,10 @@ export class TestDnsServer {
 
   /** The name's addresses (IPv4 and IPv6 alike). */
   answer(name: string, ...addresses: string[]): this {
-    this.records.set(name, { A: addresses.filter((address) => !address.includes(':')), AAAA: addresses.filter((address) => address.includes(':')) });
+    this.records.set(name, {
+      A: addresses.filter((address) => !address.includes(':')),
+      AAAA: addresses.filter((address) => address.includes(':')),
+    });
     return this;
   }
 
@@ -73,7 +76,13 @@ export class TestDnsServer {
         id: query.id ?? 0,
         flags: dnsPacket.RECURSION_DESIRED | dnsPacket.RECURSION_AVAILABLE | (record === undefined ? NXDOMAIN : 0),
         questions: [question],
-        answers: (record?.[type] ?? []).map((data) => ({ type, name: question.name, ttl: 60, class: 'IN' as const, data })),
+        answers: (record?.[type] ?? []).map((data) => ({
+          type,
+          name: question.name,
+          ttl: 60,
+          class: 'IN' as const,
+          data,
+        })),
       });
       this.socket.send(response, remote.port, remote.address);
     };

@@ -18,11 +18,31 @@ export async function video(seconds = 1, width = 320, height = 240, bitrate = '2
     await new Promise<void>((resolve, reject) => {
       execFile(
         'ffmpeg',
-        ['-v', 'error', '-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=${width}x${height}:rate=25`, ...(noisy ? ['-vf', 'noise=alls=100:allf=t+u', '-minrate', bitrate, '-maxrate', bitrate, '-bufsize', '1M'] : []), '-c:v', 'libx264', '-b:v', bitrate, '-pix_fmt', 'yuv420p', '-movflags', '+faststart', file],
+        [
+          '-v',
+          'error',
+          '-f',
+          'lavfi',
+          '-i',
+          `testsrc=duration=${seconds}:size=${width}x${height}:rate=25`,
+          ...(noisy
+            ? ['-vf', 'noise=alls=100:allf=t+u', '-minrate', bitrate, '-maxrate', bitrate, '-bufsize', '1M']
+            : []),
+          '-c:v',
+          'libx264',
+          '-b:v',
+          bitrate,
+          '-pix_fmt',
+          'yuv420p',
+          '-movflags',
+          '+faststart',
+          file,
+        ],
         { timeout: 120_000 },
         (error) => {
           if (error === null) return resolve();
-          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return reject(new Error('ffmpeg is missing: install the Debian package ffmpeg (scripts/test does).'));
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+            return reject(new Error('ffmpeg is missing: install the Debian package ffmpeg (scripts/test does).'));
           reject(error);
         },
       );
@@ -35,7 +55,12 @@ export async function video(seconds = 1, width = 320, height = 240, bitrate = '2
 
 /** Random pixels: they do not compress, so the file is about as large as asked. */
 export const noise = (width: number, height: number, format: 'png' | 'jpeg'): Promise<Buffer> =>
-  sharp(Buffer.alloc(width * height * 3).map(() => Math.floor(Math.random() * 256)), { raw: { width, height, channels: 3 } })[format](format === 'jpeg' ? { quality: 100 } : {}).toBuffer();
+  sharp(
+    Buffer.alloc(width * height * 3).map(() => Math.floor(Math.random() * 256)),
+    { raw: { width, height, channels: 3 } },
+  )
+    [format](format === 'jpeg' ? { quality: 100 } : {})
+    .toBuffer();
 
 /** The format sharp decodes a buffer as (`jpeg`, `png`...). */
 export const formatOf = async (bytes: Buffer): Promise<string | undefined> => (await sharp(bytes).metadata()).format;

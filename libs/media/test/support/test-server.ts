@@ -7,7 +7,9 @@ export interface TestServer {
 }
 
 /** A local HTTP server with per-path handlers, bound to 127.0.0.1 on a free port. */
-export async function startServer(routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void>): Promise<TestServer> {
+export async function startServer(
+  routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void>,
+): Promise<TestServer> {
   const server: Server = createServer((req, res) => {
     const route = routes[(req.url ?? '').split('?')[0] ?? ''];
     if (route) route(req, res);

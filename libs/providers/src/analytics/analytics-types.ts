@@ -7,8 +7,7 @@ import { type Credentials, type Network, type PostMetrics } from '../types.ts';
  * (deleted, not visible) that does not stop the other posts of the call.
  */
 export type PostReading =
-  | { status: 'read'; metrics: PostMetrics; warnings: string[] }
-  | { status: 'failed'; message: string };
+  { status: 'read'; metrics: PostMetrics; warnings: string[] } | { status: 'failed'; message: string };
 
 export interface AnalyticsBatch {
   /** One entry per requested id. */

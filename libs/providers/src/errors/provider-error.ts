@@ -35,7 +35,13 @@ const APP_CODE: Record<ProviderErrorKind, ErrorCode> = {
   transient: 'service_unavailable',
 };
 
-const NETWORK_LABEL: Record<Network, string> = { instagram: 'Instagram', facebook: 'Facebook', x: 'X', linkedin: 'LinkedIn', tiktok: 'TikTok' };
+const NETWORK_LABEL: Record<Network, string> = {
+  instagram: 'Instagram',
+  facebook: 'Facebook',
+  x: 'X',
+  linkedin: 'LinkedIn',
+  tiktok: 'TikTok',
+};
 
 const RETRYABLE = new Set<ProviderErrorKind>(['rate_limited', 'quota_exhausted', 'transient']);
 
@@ -70,7 +76,10 @@ export class ProviderError extends Error {
   readonly uncertain: boolean;
 
   constructor(init: ProviderErrorInit) {
-    super(`${init.network} ${init.kind}: ${init.networkMessage}`, init.cause === undefined ? undefined : { cause: init.cause });
+    super(
+      `${init.network} ${init.kind}: ${init.networkMessage}`,
+      init.cause === undefined ? undefined : { cause: init.cause },
+    );
     this.name = 'ProviderError';
     this.kind = init.kind;
     this.network = init.network;
@@ -96,13 +105,25 @@ export class ProviderError extends Error {
   }
 
   toAppError(): AppError {
-    const headers = this.retryAfterMs === undefined ? undefined : { 'Retry-After': String(Math.ceil(this.retryAfterMs / 1000)) };
-    return new AppError(APP_CODE[this.kind], `${NETWORK_LABEL[this.network]} refused the request: ${this.networkMessage}`, {
-      retryable: this.retryable,
-      cause: this,
-      details: [{ message: this.networkMessage, kind: this.kind, network: this.network, ...(this.networkCode ? { network_code: this.networkCode } : {}) }],
-      ...(headers ? { headers } : {}),
-    });
+    const headers =
+      this.retryAfterMs === undefined ? undefined : { 'Retry-After': String(Math.ceil(this.retryAfterMs / 1000)) };
+    return new AppError(
+      APP_CODE[this.kind],
+      `${NETWORK_LABEL[this.network]} refused the request: ${this.networkMessage}`,
+      {
+        retryable: this.retryable,
+        cause: this,
+        details: [
+          {
+            message: this.networkMessage,
+            kind: this.kind,
+            network: this.network,
+            ...(this.networkCode ? { network_code: this.networkCode } : {}),
+          },
+        ],
+        ...(headers ? { headers } : {}),
+      },
+    );
   }
 }
 

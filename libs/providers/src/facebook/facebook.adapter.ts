@@ -7,7 +7,13 @@ import { createCall } from '../http/create-call.ts';
 import { pollUntil } from '../http/poll.ts';
 import { facebookLookup } from './facebook.lookup.ts';
 import { assertContent } from '../rules/assert-content.ts';
-import { type Credentials, type Profile, type ProviderAdapter, type PublishInput, type PublishResult } from '../types.ts';
+import {
+  type Credentials,
+  type Profile,
+  type ProviderAdapter,
+  type PublishInput,
+  type PublishResult,
+} from '../types.ts';
 import { classifyVideoStatus } from './facebook.classify.ts';
 import { facebookRules } from './facebook.rules.ts';
 
@@ -39,8 +45,10 @@ function pageProfile(page: PageAccount): Profile {
   };
 }
 
-const missing = (what: string) => new ProviderError({ network: 'facebook', kind: 'validation', networkCode: 'missing_extra', networkMessage: what });
-const absolute = (permalink: string) => (permalink.startsWith('/') ? `https://www.facebook.com${permalink}` : permalink);
+const missing = (what: string) =>
+  new ProviderError({ network: 'facebook', kind: 'validation', networkCode: 'missing_extra', networkMessage: what });
+const absolute = (permalink: string) =>
+  permalink.startsWith('/') ? `https://www.facebook.com${permalink}` : permalink;
 
 /** Facebook Pages (docs/networks.md §2): publishes with the Page token resolved from the stored token. */
 export function createFacebookAdapter(options: FacebookAdapterOptions): ProviderAdapter {
@@ -54,7 +62,11 @@ export function createFacebookAdapter(options: FacebookAdapterOptions): Provider
     if (credentials.extras?.token_kind === 'page') return credentials.accessToken;
     const page = await api.get<PageAccount>(`/${pageId}`, { fields: 'id,name,access_token' }, credentials.accessToken);
     if (!page.access_token) {
-      throw new ProviderError({ network: 'facebook', kind: 'permission_missing', networkMessage: `The token cannot manage Page ${pageId}.` });
+      throw new ProviderError({
+        network: 'facebook',
+        kind: 'permission_missing',
+        networkMessage: `The token cannot manage Page ${pageId}.`,
+      });
     }
     return page.access_token;
   };
@@ -63,26 +75,51 @@ export function createFacebookAdapter(options: FacebookAdapterOptions): Provider
   const permalinkOf = async (postId: string, token: string): Promise<string> => {
     const [pageId, postNumber] = postId.split('_');
     const fallback = `https://www.facebook.com/${pageId}/posts/${postNumber}`;
-    const post = await api.get<{ permalink_url?: string }>(`/${postId}`, { fields: 'permalink_url' }, token).catch(() => ({ permalink_url: undefined }));
+    const post = await api
+      .get<{ permalink_url?: string }>(`/${postId}`, { fields: 'permalink_url' }, token)
+      .catch(() => ({ permalink_url: undefined }));
     return post.permalink_url ? absolute(post.permalink_url) : fallback;
   };
 
-  const publishVideo = async (input: PublishInput, pageId: string, token: string, url: string): Promise<PublishResult> => {
-    const { id } = await createCall(() => api.post<{ id: string }>(`/${pageId}/videos`, { file_url: url, description: input.text, published: true }, token));
+  const publishVideo = async (
+    input: PublishInput,
+    pageId: string,
+    token: string,
+    url: string,
+  ): Promise<PublishResult> => {
+    const { id } = await createCall(() =>
+      api.post<{ id: string }>(`/${pageId}/videos`, { file_url: url, description: input.text, published: true }, token),
+    );
     await input.onHandle?.(id);
     // Still processing when polling stops: the post may yet appear, so the caller reconciles
     // through the video id instead of uploading and posting it again.
     const permalink = await pollUntil(
       options.handoffPolling,
       async () => {
-        const video = await api.get<{ status?: { video_status?: string }; permalink_url?: string }>(`/${id}`, { fields: 'status,permalink_url' }, token);
+        const video = await api.get<{ status?: { video_status?: string }; permalink_url?: string }>(
+          `/${id}`,
+          { fields: 'status,permalink_url' },
+          token,
+        );
         const failure = classifyVideoStatus(video.status);
         if (failure) throw new ProviderError({ network: 'facebook', ...failure });
-        return video.status?.video_status === 'ready' ? { done: true as const, value: video.permalink_url } : { done: false as const };
+        return video.status?.video_status === 'ready'
+          ? { done: true as const, value: video.permalink_url }
+          : { done: false as const };
       },
-      () => new ProviderError({ network: 'facebook', kind: 'transient', networkCode: 'video_processing_timeout', networkMessage: 'Facebook is still processing the video.', uncertain: true }),
+      () =>
+        new ProviderError({
+          network: 'facebook',
+          kind: 'transient',
+          networkCode: 'video_processing_timeout',
+          networkMessage: 'Facebook is still processing the video.',
+          uncertain: true,
+        }),
     );
-    return { platformPostId: `${pageId}_${id}`, url: permalink ? absolute(permalink) : `https://www.facebook.com/${pageId}/videos/${id}/` };
+    return {
+      platformPostId: `${pageId}_${id}`,
+      url: permalink ? absolute(permalink) : `https://www.facebook.com/${pageId}/videos/${id}/`,
+    };
   };
 
   const post = async (input: PublishInput): Promise<PublishResult> => {
@@ -93,7 +130,13 @@ export function createFacebookAdapter(options: FacebookAdapterOptions): Provider
     const [first] = input.media;
     if (first?.kind === 'video') return publishVideo(input, pageId, token, first.url);
     if (input.media.length === 1 && first) {
-      const photo = await createCall(() => api.post<{ id: string; post_id: string }>(`/${pageId}/photos`, { url: first.url, caption: input.text, published: true }, token));
+      const photo = await createCall(() =>
+        api.post<{ id: string; post_id: string }>(
+          `/${pageId}/photos`,
+          { url: first.url, caption: input.text, published: true },
+          token,
+        ),
+      );
       return { platformPostId: photo.post_id, url: await permalinkOf(photo.post_id, token) };
     }
     const attached: { media_fbid: string }[] = [];
@@ -102,12 +145,23 @@ export function createFacebookAdapter(options: FacebookAdapterOptions): Provider
       attached.push({ media_fbid: photo.id });
     }
     const link = typeof input.options?.link === 'string' ? input.options.link : undefined;
-    const created = await createCall(() => api.post<{ id: string; permalink_url?: string }>(
-      `/${pageId}/feed`,
-      { message: input.text || undefined, link, attached_media: attached.length > 0 ? JSON.stringify(attached) : undefined, published: true, fields: 'id,permalink_url' },
-      token,
-    ));
-    return { platformPostId: created.id, url: created.permalink_url ? absolute(created.permalink_url) : await permalinkOf(created.id, token) };
+    const created = await createCall(() =>
+      api.post<{ id: string; permalink_url?: string }>(
+        `/${pageId}/feed`,
+        {
+          message: input.text || undefined,
+          link,
+          attached_media: attached.length > 0 ? JSON.stringify(attached) : undefined,
+          published: true,
+          fields: 'id,permalink_url',
+        },
+        token,
+      ),
+    );
+    return {
+      platformPostId: created.id,
+      url: created.permalink_url ? absolute(created.permalink_url) : await permalinkOf(created.id, token),
+    };
   };
 
   return {
@@ -119,7 +173,12 @@ export function createFacebookAdapter(options: FacebookAdapterOptions): Provider
         const page = extras?.page_id
           ? await api.get<PageAccount>(`/${extras.page_id}`, { fields: 'id,name,access_token' }, accessToken)
           : (await listManagedPages(api, accessToken, 'id,name,access_token'))[0];
-        if (!page) throw new ProviderError({ network: 'facebook', kind: 'permission_missing', networkMessage: 'The token manages no Facebook Page.' });
+        if (!page)
+          throw new ProviderError({
+            network: 'facebook',
+            kind: 'permission_missing',
+            networkMessage: 'The token manages no Facebook Page.',
+          });
         return pageProfile(page);
       },
     },

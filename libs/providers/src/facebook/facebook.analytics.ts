@@ -1,4 +1,10 @@
-import { type AnalyticsDeps, integerOf, type AnalyticsBatch, type PostAnalyticsCapability, type PostReading } from '../analytics/analytics-types.ts';
+import {
+  type AnalyticsDeps,
+  integerOf,
+  type AnalyticsBatch,
+  type PostAnalyticsCapability,
+  type PostReading,
+} from '../analytics/analytics-types.ts';
 import { isProviderError, ProviderError } from '../errors/provider-error.ts';
 import { GraphReadSession } from '../graph/graph-usage.ts';
 import { type PostMetrics } from '../types.ts';
@@ -16,7 +22,8 @@ export interface FbPostFields {
  * `post_engaged_users` was retired by Meta (Graph answers "invalid metric", docs/networks.md §2.5):
  * it is never requested and never reported as 0; every Facebook row says so in `warnings`.
  */
-export const FACEBOOK_RETIRED_WARNING = 'post_engaged_users is not reported: Meta retired this metric and the Graph API no longer serves it.';
+export const FACEBOOK_RETIRED_WARNING =
+  'post_engaged_users is not reported: Meta retired this metric and the Graph API no longer serves it.';
 
 /** Reactions come by type (`{"like":12,"love":3}`); the spec's key is their sum. */
 export function sumByType(value: unknown): number | undefined {
@@ -25,7 +32,8 @@ export function sumByType(value: unknown): number | undefined {
   return Object.values(value).reduce((sum: number, item) => sum + (integerOf(item) ?? 0), 0);
 }
 
-const valueOf = (body: GraphInsightsBody, name: string) => body.data?.find((item) => item.name === name)?.values?.[0]?.value;
+const valueOf = (body: GraphInsightsBody, name: string) =>
+  body.data?.find((item) => item.name === name)?.values?.[0]?.value;
 
 /**
  * Pure mapping into the spec's Facebook keys. `post` holds the post insights (`post_clicks`, and
@@ -38,7 +46,10 @@ export function mapFacebookInsights(post: GraphInsightsBody, video?: GraphInsigh
   const clicks = integerOf(valueOf(post, 'post_clicks'));
   if (clicks === undefined) warnings.push('Facebook returned no post_clicks for this post.');
   else metrics.post_clicks = clicks;
-  const reactions = video === undefined ? sumByType(valueOf(post, 'post_reactions_by_type_total')) : sumByType(valueOf(video, 'total_video_reactions_by_type_total'));
+  const reactions =
+    video === undefined
+      ? sumByType(valueOf(post, 'post_reactions_by_type_total'))
+      : sumByType(valueOf(video, 'total_video_reactions_by_type_total'));
   if (reactions === undefined) warnings.push('Facebook returned no reactions for this post.');
   else metrics.post_reactions_by_type_total = reactions;
   return { status: 'read', metrics, warnings };
@@ -56,11 +67,29 @@ export function createFacebookAnalytics(deps: AnalyticsDeps & { graphVersion: st
     try {
       const post = await graph.get<FbPostFields>(`/${id}`, { fields: 'id,attachments{media_type,target}' }, token);
       const videoId = videoIdOf(post);
-      if (videoId === undefined) return mapFacebookInsights(await graph.get<GraphInsightsBody>(`/${id}/insights`, { metric: 'post_clicks,post_reactions_by_type_total' }, token));
+      if (videoId === undefined)
+        return mapFacebookInsights(
+          await graph.get<GraphInsightsBody>(
+            `/${id}/insights`,
+            { metric: 'post_clicks,post_reactions_by_type_total' },
+            token,
+          ),
+        );
       const clicks = await graph.get<GraphInsightsBody>(`/${id}/insights`, { metric: 'post_clicks' }, token);
-      return mapFacebookInsights(clicks, await graph.get<GraphInsightsBody>(`/${videoId}/video_insights`, { metric: 'total_video_reactions_by_type_total' }, token));
+      return mapFacebookInsights(
+        clicks,
+        await graph.get<GraphInsightsBody>(
+          `/${videoId}/video_insights`,
+          { metric: 'total_video_reactions_by_type_total' },
+          token,
+        ),
+      );
     } catch (error) {
-      if (isProviderError(error) && error.kind === 'validation') return { status: 'failed', message: `Facebook could not read the insights of post ${id}: ${error.networkMessage}` };
+      if (isProviderError(error) && error.kind === 'validation')
+        return {
+          status: 'failed',
+          message: `Facebook could not read the insights of post ${id}: ${error.networkMessage}`,
+        };
       throw error;
     }
   };
@@ -71,8 +100,17 @@ export function createFacebookAnalytics(deps: AnalyticsDeps & { graphVersion: st
       const pageId = credentials.extras?.page_id ?? platformPostIds[0]?.split('_')[0];
       const readings = new Map<string, PostReading>();
       if (pageId === undefined) return { readings };
-      const page = await graph.get<{ access_token?: string }>(`/${pageId}`, { fields: 'id,access_token' }, credentials.accessToken);
-      if (!page.access_token) throw new ProviderError({ network: 'facebook', kind: 'permission_missing', networkMessage: `The token cannot read Page ${pageId}.` });
+      const page = await graph.get<{ access_token?: string }>(
+        `/${pageId}`,
+        { fields: 'id,access_token' },
+        credentials.accessToken,
+      );
+      if (!page.access_token)
+        throw new ProviderError({
+          network: 'facebook',
+          kind: 'permission_missing',
+          networkMessage: `The token cannot read Page ${pageId}.`,
+        });
       for (const id of platformPostIds) {
         if (graph.pauseUntil !== undefined) break;
         readings.set(id, await readOne(graph, page.access_token, id));

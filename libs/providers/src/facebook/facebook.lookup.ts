@@ -17,26 +17,53 @@ interface PublishedPost {
  * published, still processing means ask again later); any other attempt is looked for in the Page's
  * `GET /{page-id}/published_posts` (Page token, newest first, `since` in unix seconds).
  */
-export function facebookLookup(api: GraphApi, pageToken: (credentials: Credentials, pageId: string) => Promise<string>): LookupCapability {
+export function facebookLookup(
+  api: GraphApi,
+  pageToken: (credentials: Credentials, pageId: string) => Promise<string>,
+): LookupCapability {
   return {
     async find(input) {
       const pageId = input.credentials.extras?.page_id;
-      if (!pageId) throw new ProviderError({ network: 'facebook', kind: 'validation', networkCode: 'missing_extra', networkMessage: 'The Facebook account has no page_id.' });
+      if (!pageId)
+        throw new ProviderError({
+          network: 'facebook',
+          kind: 'validation',
+          networkCode: 'missing_extra',
+          networkMessage: 'The Facebook account has no page_id.',
+        });
       const token = await pageToken(input.credentials, pageId);
       if (input.handle) {
-        const video = await api.get<{ status?: { video_status?: string }; permalink_url?: string }>(`/${input.handle}`, { fields: 'status,permalink_url' }, token);
+        const video = await api.get<{ status?: { video_status?: string }; permalink_url?: string }>(
+          `/${input.handle}`,
+          { fields: 'status,permalink_url' },
+          token,
+        );
         if (classifyVideoStatus(video.status)) return { status: 'absent' };
         if (video.status?.video_status !== 'ready') return { status: 'pending' };
-        const url = video.permalink_url ? new URL(video.permalink_url, 'https://www.facebook.com').toString() : `https://www.facebook.com/${pageId}/videos/${input.handle}/`;
+        const url = video.permalink_url
+          ? new URL(video.permalink_url, 'https://www.facebook.com').toString()
+          : `https://www.facebook.com/${pageId}/videos/${input.handle}/`;
         return { status: 'found', result: { platformPostId: `${pageId}_${input.handle}`, url } };
       }
       const since = Math.floor((input.since.getTime() - LOOKUP_SKEW_MS) / 1000);
-      return scanNewestFirst('facebook', input, graphPages<PublishedPost>(api, `/${pageId}/published_posts`, { fields: 'id,message,created_time,permalink_url', since }, token, (post) => ({
-        id: post.id,
-        text: post.message ?? '',
-        createdAt: graphTimeMs(post.created_time),
-        url: post.permalink_url ? new URL(post.permalink_url, 'https://www.facebook.com').toString() : `https://www.facebook.com/${post.id.replace('_', '/posts/')}`,
-      })));
+      return scanNewestFirst(
+        'facebook',
+        input,
+        graphPages<PublishedPost>(
+          api,
+          `/${pageId}/published_posts`,
+          { fields: 'id,message,created_time,permalink_url', since },
+          token,
+          (post) => ({
+            id: post.id,
+            text: post.message ?? '',
+            createdAt: graphTimeMs(post.created_time),
+            url: post.permalink_url
+              ? new URL(post.permalink_url, 'https://www.facebook.com').toString()
+              : `https://www.facebook.com/${post.id.replace('_', '/posts/')}`,
+          }),
+        ),
+      );
     },
   };
 }

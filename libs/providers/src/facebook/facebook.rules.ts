@@ -10,13 +10,18 @@ export const facebookRules: ContentRules = {
   requiresMedia: false,
   check(input) {
     const found: ContentViolation[] = [];
-    if (codePoints(input.text) > FACEBOOK_LIMITS.maxText) found.push(violation('text_length', `Facebook posts are limited to ${FACEBOOK_LIMITS.maxText} characters.`));
-    if (input.text.trim() === '' && input.media.length === 0 && typeof input.options?.link !== 'string') found.push(violation('empty', 'A Facebook post needs text, a link or media.'));
+    if (codePoints(input.text) > FACEBOOK_LIMITS.maxText)
+      found.push(violation('text_length', `Facebook posts are limited to ${FACEBOOK_LIMITS.maxText} characters.`));
+    if (input.text.trim() === '' && input.media.length === 0 && typeof input.options?.link !== 'string')
+      found.push(violation('empty', 'A Facebook post needs text, a link or media.'));
     const imageCount = images(input.media).length;
     const videoCount = videos(input.media).length;
-    if (imageCount > FACEBOOK_LIMITS.maxImages) found.push(violation('media_count', `A Facebook post holds at most ${FACEBOOK_LIMITS.maxImages} photos.`));
-    if (videoCount > FACEBOOK_LIMITS.maxVideos) found.push(violation('media_count', 'A Facebook post holds at most one video.'));
-    if (videoCount > 0 && imageCount > 0) found.push(violation('media_mix', 'A Facebook post cannot mix photos and a video.'));
+    if (imageCount > FACEBOOK_LIMITS.maxImages)
+      found.push(violation('media_count', `A Facebook post holds at most ${FACEBOOK_LIMITS.maxImages} photos.`));
+    if (videoCount > FACEBOOK_LIMITS.maxVideos)
+      found.push(violation('media_count', 'A Facebook post holds at most one video.'));
+    if (videoCount > 0 && imageCount > 0)
+      found.push(violation('media_mix', 'A Facebook post cannot mix photos and a video.'));
     return found.concat(checkMediaUrls(input));
   },
 };

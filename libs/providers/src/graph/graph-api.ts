@@ -39,7 +39,11 @@ export class GraphApi {
   }
 
   async delete<T>(path: string, token: string): Promise<T> {
-    const response = await this.client.request<T>({ method: 'DELETE', url: `/${this.version}${path}`, headers: { Authorization: `Bearer ${token}` } });
+    const response = await this.client.request<T>({
+      method: 'DELETE',
+      url: `/${this.version}${path}`,
+      headers: { Authorization: `Bearer ${token}` },
+    });
     return response.data;
   }
 

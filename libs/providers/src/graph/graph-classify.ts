@@ -4,7 +4,10 @@ import { asNumber, asRecord, asString, retryAfterHeader, type NetworkResponse } 
 /** Graph throttling codes (docs/networks.md §2.3, META-RATE): app, user, Pages, custom, BUC. */
 const RATE_LIMIT_CODES = new Set([4, 17, 32, 341, 613, 80001, 80002, 80003, 80004, 80005, 80006, 80008, 80009, 80014]);
 /** Media rejected for what it is: size, format, aspect ratio, download failure (docs/networks.md §1.3). */
-const MEDIA_SUBCODES = new Set([2207004, 2207005, 2207009, 2207026, 2207023, 2207057, 2207052, 2207028, 2069019, 1366046, 2061006, 1363008, 2207006, 2207008, 2207020]);
+const MEDIA_SUBCODES = new Set([
+  2207004, 2207005, 2207009, 2207026, 2207023, 2207057, 2207052, 2207028, 2069019, 1366046, 2061006, 1363008, 2207006,
+  2207008, 2207020,
+]);
 const TRANSIENT_SUBCODES = new Set([2207027, 2207001, 2207003, 2207032, 2207053, 1363047, 1609010]);
 
 /**
@@ -31,8 +34,14 @@ export function graphRetryAfterMs(headers: Record<string, string | undefined>, n
   return minutes !== undefined ? minutes * 60_000 : retryAfterHeader(headers, nowMs);
 }
 
-function kindOf(status: number, code: number | undefined, subcode: number | undefined, transient: boolean): ProviderErrorKind {
-  if (code === 190 || code === 102) // 463 is plain expiry; 458/460/467/492... and an unparsable token all need a new login.
+function kindOf(
+  status: number,
+  code: number | undefined,
+  subcode: number | undefined,
+  transient: boolean,
+): ProviderErrorKind {
+  if (code === 190 || code === 102)
+    // 463 is plain expiry; 458/460/467/492... and an unparsable token all need a new login.
     return subcode === 463 ? 'auth_expired' : 'auth_revoked';
   if (subcode === 1404078) return 'permission_missing';
   if (subcode === 1390008) return 'rate_limited';
@@ -58,7 +67,9 @@ export function classifyGraph(response: NetworkResponse, nowMs: number): Classif
   const code = asNumber(error.code);
   const subcode = asNumber(error.error_subcode);
   const kind =
-    code === undefined && response.status === 429 ? 'rate_limited' : kindOf(response.status, code, subcode, error.is_transient === true);
+    code === undefined && response.status === 429
+      ? 'rate_limited'
+      : kindOf(response.status, code, subcode, error.is_transient === true);
   const message = asString(error.error_user_msg) ?? asString(error.message) ?? `HTTP ${response.status}`;
   return {
     kind,

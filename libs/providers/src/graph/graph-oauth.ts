@@ -58,7 +58,11 @@ export function createGraphOAuth(options: GraphOAuthOptions): OAuthCapability {
     },
     async refresh({ app, refreshToken }) {
       if (!refreshToken) {
-        throw new ProviderError({ network: options.network, kind: 'validation', networkMessage: 'Facebook Login has no refresh token; reconnect the account.' });
+        throw new ProviderError({
+          network: options.network,
+          kind: 'validation',
+          networkMessage: 'Facebook Login has no refresh token; reconnect the account.',
+        });
       }
       return toTokenSet(await longLived(app, refreshToken), app.scopes);
     },

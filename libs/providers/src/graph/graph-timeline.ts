@@ -7,7 +7,13 @@ interface GraphPage<T> {
 }
 
 /** Newest-first Graph edge pages (`since`, `limit`, `after` cursors) as lookup candidates. */
-export function graphPages<T>(api: GraphApi, path: string, params: GraphParams, token: string, toCandidate: (item: T) => Candidate): () => Promise<CandidatePage> {
+export function graphPages<T>(
+  api: GraphApi,
+  path: string,
+  params: GraphParams,
+  token: string,
+  toCandidate: (item: T) => Candidate,
+): () => Promise<CandidatePage> {
   const pageFrom = (after?: string) => async (): Promise<CandidatePage> => {
     const body = await api.get<GraphPage<T>>(path, { ...params, limit: 100, ...(after ? { after } : {}) }, token);
     const cursor = body.paging?.next ? body.paging.cursors?.after : undefined;

@@ -40,7 +40,13 @@ export function graphUsagePause(headers: Record<string, string | undefined>, now
 }
 
 /** A Graph GET that also reports the usage pause its headers ask for (analytics reads batch many calls). */
-export async function graphRead<T>(deps: AnalyticsDeps, version: string, path: string, params: GraphParams, token: string): Promise<{ data: T; pauseUntil: number | undefined }> {
+export async function graphRead<T>(
+  deps: AnalyticsDeps,
+  version: string,
+  path: string,
+  params: GraphParams,
+  token: string,
+): Promise<{ data: T; pauseUntil: number | undefined }> {
   const response = await deps.client.request<T>({
     method: 'GET',
     url: `/${version}${path}`,

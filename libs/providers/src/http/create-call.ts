@@ -11,7 +11,8 @@ export async function createCall<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (isProviderError(error) && error.kind === 'transient' && error.networkCode !== 'circuit_open') throw error.asUncertain();
+    if (isProviderError(error) && error.kind === 'transient' && error.networkCode !== 'circuit_open')
+      throw error.asUncertain();
     throw error;
   }
 }

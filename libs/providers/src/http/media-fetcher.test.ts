@@ -5,10 +5,17 @@ import { createMediaFetcher } from './media-fetcher.ts';
 describe('createMediaFetcher', () => {
   it('refuses private and link-local addresses unless allowed (link-local never)', async () => {
     const strict = createMediaFetcher({ deadlineMs: 2000, maxBytes: 1024, allowPrivateUrls: false });
-    await expect(strict('x', 'http://127.0.0.1:9/a.jpg')).rejects.toMatchObject({ kind: 'media_invalid', networkCode: 'media_url_blocked' });
+    await expect(strict('x', 'http://127.0.0.1:9/a.jpg')).rejects.toMatchObject({
+      kind: 'media_invalid',
+      networkCode: 'media_url_blocked',
+    });
     await expect(strict('x', 'http://10.1.2.3/a.jpg')).rejects.toMatchObject({ networkCode: 'media_url_blocked' });
     const dev = createMediaFetcher({ deadlineMs: 2000, maxBytes: 1024, allowPrivateUrls: true });
-    await expect(dev('linkedin', 'http://169.254.169.254/latest/meta-data')).rejects.toMatchObject({ kind: 'media_invalid', network: 'linkedin', networkCode: 'media_url_blocked' });
+    await expect(dev('linkedin', 'http://169.254.169.254/latest/meta-data')).rejects.toMatchObject({
+      kind: 'media_invalid',
+      network: 'linkedin',
+      networkCode: 'media_url_blocked',
+    });
     await expect(dev('x', 'file:///etc/passwd')).rejects.toMatchObject({ networkCode: 'media_url_invalid' });
   });
 
@@ -54,23 +61,35 @@ describe('createMediaFetcher', () => {
     it('refuses a Content-Length over the limit at once', async () => {
       const fetch = createMediaFetcher({ deadlineMs: 20_000, maxBytes: 1024 * 1024, allowPrivateUrls: true });
       // media_too_large, not media_timeout: refused on the header, the body (which never comes) unread.
-      await expect(fetch('x', `${base}/huge.mp4`)).rejects.toMatchObject({ kind: 'media_invalid', networkCode: 'media_too_large' });
+      await expect(fetch('x', `${base}/huge.mp4`)).rejects.toMatchObject({
+        kind: 'media_invalid',
+        networkCode: 'media_too_large',
+      });
     });
 
     it('stops a body without Content-Length at the byte cap', async () => {
       const fetch = createMediaFetcher({ deadlineMs: 5000, maxBytes: 256 * 1024, allowPrivateUrls: true });
-      await expect(fetch('linkedin', `${base}/chunked.mp4`)).rejects.toMatchObject({ kind: 'media_invalid', networkCode: 'media_too_large' });
+      await expect(fetch('linkedin', `${base}/chunked.mp4`)).rejects.toMatchObject({
+        kind: 'media_invalid',
+        networkCode: 'media_too_large',
+      });
     });
 
     it('bounds the whole download with a deadline (a slow drip cannot hold a delivery slot)', async () => {
       const fetch = createMediaFetcher({ deadlineMs: 1500, maxBytes: 1024 * 1024, allowPrivateUrls: true });
       // The drip never ends and no read is slow: only the whole download's deadline can answer media_timeout.
-      await expect(fetch('x', `${base}/drip.jpg`)).rejects.toMatchObject({ kind: 'transient', networkCode: 'media_timeout' });
+      await expect(fetch('x', `${base}/drip.jpg`)).rejects.toMatchObject({
+        kind: 'transient',
+        networkCode: 'media_timeout',
+      });
     });
 
     it('downloads a file within the limits', async () => {
       const fetch = createMediaFetcher({ deadlineMs: 5000, maxBytes: 1024, allowPrivateUrls: true });
-      await expect(fetch('x', `${base}/ok.jpg`)).resolves.toEqual({ bytes: Buffer.from('abc'), contentType: 'image/jpeg' });
+      await expect(fetch('x', `${base}/ok.jpg`)).resolves.toEqual({
+        bytes: Buffer.from('abc'),
+        contentType: 'image/jpeg',
+      });
     });
   });
 });

@@ -24,7 +24,8 @@ export interface MediaFetcherOptions {
   allowPrivateUrls: boolean;
 }
 
-const invalid = (network: Network, message: string, code: string) => new ProviderError({ network, kind: 'media_invalid', networkCode: code, networkMessage: message });
+const invalid = (network: Network, message: string, code: string) =>
+  new ProviderError({ network, kind: 'media_invalid', networkCode: code, networkMessage: message });
 
 const CODES: Record<FetchLimitError['reason'], string> = {
   invalid: 'media_url_invalid',
@@ -54,7 +55,12 @@ export function createMediaFetcher(options: MediaFetcherOptions): MediaFetcher {
     } catch (error) {
       if (!(error instanceof FetchLimitError)) throw error;
       if (error.reason === 'deadline') {
-        throw new ProviderError({ network, kind: 'transient', networkCode: 'media_timeout', networkMessage: `The media URL ${rawUrl} was not downloaded within ${deadlineMs} ms.` });
+        throw new ProviderError({
+          network,
+          kind: 'transient',
+          networkCode: 'media_timeout',
+          networkMessage: `The media URL ${rawUrl} was not downloaded within ${deadlineMs} ms.`,
+        });
       }
       throw invalid(network, `The media URL ${rawUrl} is not usable: ${error.message}.`, CODES[error.reason]);
     }

@@ -46,7 +46,11 @@ const isUserError = (error: unknown): boolean => {
  */
 export function createNetworkClient(options: NetworkClientOptions): NetworkClient {
   const now = options.now ?? Date.now;
-  const instance = axios.create({ baseURL: options.baseURL.replace(/\/$/, ''), timeout: options.timeoutMs, maxRedirects: 0 });
+  const instance = axios.create({
+    baseURL: options.baseURL.replace(/\/$/, ''),
+    timeout: options.timeoutMs,
+    maxRedirects: 0,
+  });
   const breaker = new CircuitBreaker<[AxiosRequestConfig], AxiosResponse>((config) => instance.request(config), {
     name: options.network,
     timeout: false,
@@ -63,12 +67,25 @@ export function createNetworkClient(options: NetworkClientOptions): NetworkClien
   const toProviderError = (error: unknown): ProviderError => {
     if (error instanceof ProviderError) return error;
     if ((error as { code?: unknown } | null)?.code === 'EOPENBREAKER') {
-      return new ProviderError({ network: options.network, kind: 'transient', networkMessage: 'The network is failing; calls are paused until it recovers (circuit open).', networkCode: 'circuit_open' });
+      return new ProviderError({
+        network: options.network,
+        kind: 'transient',
+        networkMessage: 'The network is failing; calls are paused until it recovers (circuit open).',
+        networkCode: 'circuit_open',
+      });
     }
     if (axios.isAxiosError(error)) {
       if (error.response) {
-        const response: NetworkResponse = { status: error.response.status, headers: normalizeHeaders(error.response.headers), data: error.response.data };
-        return new ProviderError({ network: options.network, status: response.status, ...options.classify(response, now()) });
+        const response: NetworkResponse = {
+          status: error.response.status,
+          headers: normalizeHeaders(error.response.headers),
+          data: error.response.data,
+        };
+        return new ProviderError({
+          network: options.network,
+          status: response.status,
+          ...options.classify(response, now()),
+        });
       }
       // No cause attached: an AxiosError carries the request config, Authorization header included.
       const timedOut = error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT';
@@ -76,10 +93,16 @@ export function createNetworkClient(options: NetworkClientOptions): NetworkClien
         network: options.network,
         kind: 'transient',
         networkCode: timedOut ? 'timeout' : (error.code ?? 'network_error'),
-        networkMessage: timedOut ? `No answer within ${options.timeoutMs} ms.` : `The network could not be reached (${error.code ?? 'network error'}).`,
+        networkMessage: timedOut
+          ? `No answer within ${options.timeoutMs} ms.`
+          : `The network could not be reached (${error.code ?? 'network error'}).`,
       });
     }
-    return new ProviderError({ network: options.network, kind: 'transient', networkMessage: error instanceof Error ? error.message : 'Unknown failure.' });
+    return new ProviderError({
+      network: options.network,
+      kind: 'transient',
+      networkMessage: error instanceof Error ? error.message : 'Unknown failure.',
+    });
   };
 
   return {

@@ -9,7 +9,10 @@ export interface NetworkResponse {
 export function normalizeHeaders(headers: unknown): Record<string, string | undefined> {
   const result: Record<string, string | undefined> = {};
   if (typeof headers !== 'object' || headers === null) return result;
-  const source = typeof (headers as { toJSON?: unknown }).toJSON === 'function' ? (headers as { toJSON: () => object }).toJSON() : headers;
+  const source =
+    typeof (headers as { toJSON?: unknown }).toJSON === 'function'
+      ? (headers as { toJSON: () => object }).toJSON()
+      : headers;
   for (const [key, value] of Object.entries(source)) {
     if (value === undefined || value === null) continue;
     result[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
@@ -24,7 +27,8 @@ export const asString = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
 
 export const asNumber = (value: unknown): number | undefined => {
-  const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+  const number =
+    typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
   return Number.isFinite(number) ? number : undefined;
 };
 

@@ -17,7 +17,11 @@ export type PollStep<T> = { done: true; value: T } | { done: false; delayHintMs?
  * Calls `check` until it reports done, waiting `initialDelayMs`, doubling to `maxDelayMs` (or the
  * network's own hint) between attempts; after `maxAttempts` calls `onGiveUp` decides the error.
  */
-export async function pollUntil<T>(options: PollingOptions, check: (attempt: number) => Promise<PollStep<T>>, onGiveUp: () => Error): Promise<T> {
+export async function pollUntil<T>(
+  options: PollingOptions,
+  check: (attempt: number) => Promise<PollStep<T>>,
+  onGiveUp: () => Error,
+): Promise<T> {
   const sleep = options.sleep ?? realSleep;
   let delay = options.initialDelayMs;
   for (let attempt = 1; attempt <= options.maxAttempts; attempt += 1) {

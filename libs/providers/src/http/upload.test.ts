@@ -11,7 +11,12 @@ describe('upload steps', () => {
   });
 
   it('retries a timed-out step alone, with the same timeout, and gives up after stepAttempts', async () => {
-    const timeout = new ProviderError({ network: 'tiktok', kind: 'transient', networkCode: 'timeout', networkMessage: 'No answer.' });
+    const timeout = new ProviderError({
+      network: 'tiktok',
+      kind: 'transient',
+      networkCode: 'timeout',
+      networkMessage: 'No answer.',
+    });
     const timeouts: number[] = [];
     const send = jest.fn(async (timeoutMs: number) => {
       timeouts.push(timeoutMs);

@@ -14,13 +14,18 @@ export interface UploadOptions {
 }
 
 /** A request carrying `bytes` may take the base budget plus the time those bytes need at the slowest accepted rate. */
-export const uploadTimeoutMs = (options: UploadOptions, bytes: number) => options.baseTimeoutMs + Math.ceil((bytes / options.minBytesPerSecond) * 1000);
+export const uploadTimeoutMs = (options: UploadOptions, bytes: number) =>
+  options.baseTimeoutMs + Math.ceil((bytes / options.minBytesPerSecond) * 1000);
 
 /**
  * Runs one idempotent upload step (a chunk at an offset, a segment index, a part URL), retrying that
  * step alone on a transient failure: a timed-out 10 MB chunk is sent again, not a whole new post.
  */
-export async function uploadStep<T>(options: UploadOptions, bytes: number, send: (timeoutMs: number) => Promise<T>): Promise<T> {
+export async function uploadStep<T>(
+  options: UploadOptions,
+  bytes: number,
+  send: (timeoutMs: number) => Promise<T>,
+): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await send(uploadTimeoutMs(options, bytes));
@@ -41,9 +46,14 @@ export interface ByteReader {
 
 export async function byteReaderOf(deps: AdapterDeps, network: Network, item: MediaInput): Promise<ByteReader> {
   const { source } = item;
-  if (source !== undefined) return { size: source.sizeBytes, contentType: source.contentType, read: (span) => source.open(span) };
+  if (source !== undefined)
+    return { size: source.sizeBytes, contentType: source.contentType, read: (span) => source.open(span) };
   const { bytes, contentType } = await deps.fetchMedia(network, item.url);
-  return { size: bytes.length, contentType, read: async (span) => Readable.from([bytes.subarray(span.start, span.end + 1)]) };
+  return {
+    size: bytes.length,
+    contentType,
+    read: async (span) => Readable.from([bytes.subarray(span.start, span.end + 1)]),
+  };
 }
 
 /** Reads one span whole: only for pieces that must be buffered (a multipart segment), never a whole file. */
@@ -53,4 +63,10 @@ export async function readSpan(reader: ByteReader, span: ByteSpan): Promise<Buff
   return Buffer.concat(chunks);
 }
 
-export const emptyMedia = (network: Network) => new ProviderError({ network, kind: 'media_invalid', networkCode: 'media_empty', networkMessage: 'The media file is empty.' });
+export const emptyMedia = (network: Network) =>
+  new ProviderError({
+    network,
+    kind: 'media_invalid',
+    networkCode: 'media_empty',
+    networkMessage: 'The media file is empty.',
+  });

@@ -18,7 +18,8 @@ export interface InstagramAdapterOptions extends AdapterDeps {
 }
 const PUBLISH_ATTEMPTS = 3;
 
-const missing = (what: string) => new ProviderError({ network: 'instagram', kind: 'validation', networkCode: 'missing_extra', networkMessage: what });
+const missing = (what: string) =>
+  new ProviderError({ network: 'instagram', kind: 'validation', networkCode: 'missing_extra', networkMessage: what });
 
 /**
  * Instagram with Facebook Login (docs/networks.md §1): container -> poll `status_code` until FINISHED
@@ -36,17 +37,38 @@ export function createInstagramAdapter(options: InstagramAdapterOptions): Provid
     pollUntil(
       own ? options.handoffPolling : options.polling,
       async () => {
-        const container = await api.get<{ status_code?: string; status?: string }>(`/${containerId}`, { fields: 'status_code,status' }, token);
+        const container = await api.get<{ status_code?: string; status?: string }>(
+          `/${containerId}`,
+          { fields: 'status_code,status' },
+          token,
+        );
         const statusCode = container.status_code ?? 'IN_PROGRESS';
         const failure = classifyContainerStatus(statusCode, container.status);
         if (failure) throw new ProviderError({ network: 'instagram', ...failure });
-        return statusCode === 'FINISHED' || statusCode === 'PUBLISHED' ? { done: true as const, value: statusCode } : { done: false as const };
+        return statusCode === 'FINISHED' || statusCode === 'PUBLISHED'
+          ? { done: true as const, value: statusCode }
+          : { done: false as const };
       },
-      () => new ProviderError({ network: 'instagram', kind: 'transient', networkCode: 'IN_PROGRESS', networkMessage: 'Instagram is still processing the media.', uncertain: own }),
+      () =>
+        new ProviderError({
+          network: 'instagram',
+          kind: 'transient',
+          networkCode: 'IN_PROGRESS',
+          networkMessage: 'Instagram is still processing the media.',
+          uncertain: own,
+        }),
     );
 
-  const createContainer = async (igUserId: string, token: string, item: MediaInput, params: Record<string, string | boolean | undefined>) => {
-    const media = item.kind === 'image' ? { image_url: item.url } : { video_url: item.url, media_type: params.is_carousel_item ? 'VIDEO' : 'REELS' };
+  const createContainer = async (
+    igUserId: string,
+    token: string,
+    item: MediaInput,
+    params: Record<string, string | boolean | undefined>,
+  ) => {
+    const media =
+      item.kind === 'image'
+        ? { image_url: item.url }
+        : { video_url: item.url, media_type: params.is_carousel_item ? 'VIDEO' : 'REELS' };
     const { id } = await api.post<{ id: string }>(`/${igUserId}/media`, { ...media, ...params }, token);
     return id;
   };
@@ -54,7 +76,9 @@ export function createInstagramAdapter(options: InstagramAdapterOptions): Provid
   const publishContainer = async (igUserId: string, containerId: string, token: string): Promise<string> => {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const { id } = await createCall(() => api.post<{ id: string }>(`/${igUserId}/media_publish`, { creation_id: containerId }, token));
+        const { id } = await createCall(() =>
+          api.post<{ id: string }>(`/${igUserId}/media_publish`, { creation_id: containerId }, token),
+        );
         return id;
       } catch (error) {
         if (error instanceof ProviderError && error.networkCode === QUOTA_CODE) {
@@ -75,20 +99,33 @@ export function createInstagramAdapter(options: InstagramAdapterOptions): Provid
     let containerId: string;
     if (input.media.length === 1) {
       const [item] = input.media as [MediaInput];
-      containerId = await createContainer(igUserId, token, item, { caption: input.text, ...(item.kind === 'video' ? { share_to_feed: true } : {}) });
+      containerId = await createContainer(igUserId, token, item, {
+        caption: input.text,
+        ...(item.kind === 'video' ? { share_to_feed: true } : {}),
+      });
     } else {
       const children: string[] = [];
-      for (const item of input.media) children.push(await createContainer(igUserId, token, item, { is_carousel_item: true }));
+      for (const item of input.media)
+        children.push(await createContainer(igUserId, token, item, { is_carousel_item: true }));
       for (const child of children) await waitFinished(child, token);
-      const parent = await api.post<{ id: string }>(`/${igUserId}/media`, { media_type: 'CAROUSEL', children: children.join(','), caption: input.text }, token);
+      const parent = await api.post<{ id: string }>(
+        `/${igUserId}/media`,
+        { media_type: 'CAROUSEL', children: children.join(','), caption: input.text },
+        token,
+      );
       containerId = parent.id;
     }
     await input.onHandle?.(containerId);
     await waitFinished(containerId, token, true);
     const mediaId = await publishContainer(igUserId, containerId, token);
     // The post exists: a failed permalink read falls back to the profile instead of failing it.
-    const media = await api.get<{ permalink?: string }>(`/${mediaId}`, { fields: 'id,permalink' }, token).catch(() => ({ permalink: undefined }));
-    return { platformPostId: mediaId, url: media.permalink ?? `https://www.instagram.com/${input.credentials.extras?.username ?? ''}` };
+    const media = await api
+      .get<{ permalink?: string }>(`/${mediaId}`, { fields: 'id,permalink' }, token)
+      .catch(() => ({ permalink: undefined }));
+    return {
+      platformPostId: mediaId,
+      url: media.permalink ?? `https://www.instagram.com/${input.credentials.extras?.username ?? ''}`,
+    };
   };
 
   return {
@@ -110,15 +147,28 @@ export function createInstagramAdapter(options: InstagramAdapterOptions): Provid
         if (extras?.ig_user_id) {
           account = await api.get(`/${extras.ig_user_id}`, { fields: 'id,username,name' }, accessToken);
         } else {
-          const pages = await listManagedPages(api, accessToken, 'id,name,access_token,instagram_business_account{id,username}');
+          const pages = await listManagedPages(
+            api,
+            accessToken,
+            'id,name,access_token,instagram_business_account{id,username}',
+          );
           const page = pages.find((item) => item.instagram_business_account);
           if (page?.instagram_business_account) {
-            account = await api.get(`/${page.instagram_business_account.id}`, { fields: 'id,username,name' }, accessToken);
+            account = await api.get(
+              `/${page.instagram_business_account.id}`,
+              { fields: 'id,username,name' },
+              accessToken,
+            );
             if (account) account = { ...account, id: page.instagram_business_account.id };
             pageToken = page.access_token;
           }
         }
-        if (!account) throw new ProviderError({ network: 'instagram', kind: 'permission_missing', networkMessage: 'No Instagram professional account is linked to a Page of this token.' });
+        if (!account)
+          throw new ProviderError({
+            network: 'instagram',
+            kind: 'permission_missing',
+            networkMessage: 'No Instagram professional account is linked to a Page of this token.',
+          });
         const handle = account.username ?? account.id;
         return {
           platformAccountId: account.id,

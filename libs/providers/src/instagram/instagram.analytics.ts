@@ -1,4 +1,10 @@
-import { type AnalyticsDeps, integerOf, type AnalyticsBatch, type PostAnalyticsCapability, type PostReading } from '../analytics/analytics-types.ts';
+import {
+  type AnalyticsDeps,
+  integerOf,
+  type AnalyticsBatch,
+  type PostAnalyticsCapability,
+  type PostReading,
+} from '../analytics/analytics-types.ts';
 import { isProviderError, ProviderError } from '../errors/provider-error.ts';
 import { GraphReadSession } from '../graph/graph-usage.ts';
 import { type PostMetrics } from '../types.ts';
@@ -44,8 +50,12 @@ const label = (type: IgProductType) => ({ FEED: 'feed posts', REELS: 'reels', ST
  */
 function withTotal(metrics: PostMetrics, warnings: string[]): void {
   const parts = COUNTERS.map((key) => metrics[key]);
-  if (parts.every((value) => value !== undefined)) metrics.total_interactions = parts.reduce((sum: number, value) => sum + value!, 0);
-  else warnings.push('total_interactions is not reported: it needs likes, comments, shares and saves, and not all were available.');
+  if (parts.every((value) => value !== undefined))
+    metrics.total_interactions = parts.reduce((sum: number, value) => sum + value!, 0);
+  else
+    warnings.push(
+      'total_interactions is not reported: it needs likes, comments, shares and saves, and not all were available.',
+    );
 }
 
 /** Pure mapping of media fields and an insights answer into the spec's Instagram keys. */
@@ -57,7 +67,8 @@ export function mapIgInsights(media: IgMediaFields, body: IgInsightsBody): PostR
   const values = new Map((body.data ?? []).map((item) => [item.name, integerOf(item.values?.[0]?.value)]));
   for (const key of requested) {
     const value = values.get(key);
-    if (value === undefined) warnings.push(`Instagram returned no ${key} for this post (insights can lag up to 48 hours).`);
+    if (value === undefined)
+      warnings.push(`Instagram returned no ${key} for this post (insights can lag up to 48 hours).`);
     else metrics[key] = value;
   }
   const unavailable = COUNTERS.filter((key) => !requested.includes(key));
@@ -76,30 +87,43 @@ export function mapNotEnoughViewers(media: IgMediaFields): PostReading {
   const comments = integerOf(media.comments_count);
   if (likes !== undefined) metrics.likes = likes;
   if (comments !== undefined) metrics.comments = comments;
-  const warnings = ['Instagram: not enough viewers for the media to show insights yet; views, reach, shares and saves are unavailable.'];
+  const warnings = [
+    'Instagram: not enough viewers for the media to show insights yet; views, reach, shares and saves are unavailable.',
+  ];
   withTotal(metrics, warnings);
   return { status: 'read', metrics, warnings };
 }
 
 export const isNotEnoughViewers = (error: unknown): boolean =>
-  isProviderError(error) && (error.networkCode === '10' || error.networkCode?.startsWith('10/') === true) && /not enough viewers/i.test(error.networkMessage);
+  isProviderError(error) &&
+  (error.networkCode === '10' || error.networkCode?.startsWith('10/') === true) &&
+  /not enough viewers/i.test(error.networkMessage);
 
 /** Instagram media insights, one media at a time (Graph has no batch insights for media). */
 export function createInstagramAnalytics(deps: AnalyticsDeps & { graphVersion: string }): PostAnalyticsCapability {
   const readOne = async (graph: GraphReadSession, token: string, id: string): Promise<PostReading> => {
     let media: IgMediaFields;
     try {
-      media = await graph.get<IgMediaFields>(`/${id}`, { fields: 'id,media_type,media_product_type,like_count,comments_count' }, token);
+      media = await graph.get<IgMediaFields>(
+        `/${id}`,
+        { fields: 'id,media_type,media_product_type,like_count,comments_count' },
+        token,
+      );
     } catch (error) {
-      if (isProviderError(error) && error.kind === 'validation') return { status: 'failed', message: `Instagram could not read media ${id}: ${error.networkMessage}` };
+      if (isProviderError(error) && error.kind === 'validation')
+        return { status: 'failed', message: `Instagram could not read media ${id}: ${error.networkMessage}` };
       throw error;
     }
     const metrics = IG_METRICS_BY_PRODUCT[productTypeOf(media)];
     try {
-      return mapIgInsights(media, await graph.get<IgInsightsBody>(`/${id}/insights`, { metric: metrics.join(',') }, token));
+      return mapIgInsights(
+        media,
+        await graph.get<IgInsightsBody>(`/${id}/insights`, { metric: metrics.join(',') }, token),
+      );
     } catch (error) {
       if (isNotEnoughViewers(error)) return mapNotEnoughViewers(media);
-      if (error instanceof ProviderError && error.kind === 'validation') return { status: 'failed', message: `Instagram refused the insights of media ${id}: ${error.networkMessage}` };
+      if (error instanceof ProviderError && error.kind === 'validation')
+        return { status: 'failed', message: `Instagram refused the insights of media ${id}: ${error.networkMessage}` };
       throw error;
     }
   };

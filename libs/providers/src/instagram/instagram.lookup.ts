@@ -21,21 +21,41 @@ export function instagramLookup(api: GraphApi): LookupCapability {
   return {
     async find(input) {
       const igUserId = input.credentials.extras?.ig_user_id;
-      if (!igUserId) throw new ProviderError({ network: 'instagram', kind: 'validation', networkCode: 'missing_extra', networkMessage: 'The Instagram account has no ig_user_id.' });
+      if (!igUserId)
+        throw new ProviderError({
+          network: 'instagram',
+          kind: 'validation',
+          networkCode: 'missing_extra',
+          networkMessage: 'The Instagram account has no ig_user_id.',
+        });
       let published = false;
       if (input.handle) {
-        const container = await api.get<{ status_code?: string }>(`/${input.handle}`, { fields: 'status_code' }, input.credentials.accessToken);
+        const container = await api.get<{ status_code?: string }>(
+          `/${input.handle}`,
+          { fields: 'status_code' },
+          input.credentials.accessToken,
+        );
         if (container.status_code === 'IN_PROGRESS') return { status: 'pending' };
         if (container.status_code !== 'PUBLISHED') return { status: 'absent' };
         published = true;
       }
       const since = Math.floor((input.since.getTime() - LOOKUP_SKEW_MS) / 1000);
-      const found = await scanNewestFirst('instagram', input, graphPages<IgMediaItem>(api, `/${igUserId}/media`, { fields: 'id,caption,timestamp,permalink', since }, input.credentials.accessToken, (item) => ({
-        id: item.id,
-        text: item.caption ?? '',
-        createdAt: graphTimeMs(item.timestamp),
-        url: item.permalink ?? `https://www.instagram.com/${input.credentials.extras?.username ?? ''}`,
-      })));
+      const found = await scanNewestFirst(
+        'instagram',
+        input,
+        graphPages<IgMediaItem>(
+          api,
+          `/${igUserId}/media`,
+          { fields: 'id,caption,timestamp,permalink', since },
+          input.credentials.accessToken,
+          (item) => ({
+            id: item.id,
+            text: item.caption ?? '',
+            createdAt: graphTimeMs(item.timestamp),
+            url: item.permalink ?? `https://www.instagram.com/${input.credentials.extras?.username ?? ''}`,
+          }),
+        ),
+      );
       // The container says it was published: a listing that does not show it yet is lagging, not proof.
       return found.status === 'absent' && published ? { status: 'pending' } : found;
     },

@@ -19,9 +19,18 @@ export const QUOTA_CODE = '9/2207042';
  * the account is free at `now + o` once fewer than `quota_total` posts remain after `now + o - window`.
  * Undefined when the limit cannot be read: the caller then keeps its usual backoff.
  */
-export async function quotaResetMs(api: GraphApi, igUserId: string, token: string, nowMs: number): Promise<number | undefined> {
+export async function quotaResetMs(
+  api: GraphApi,
+  igUserId: string,
+  token: string,
+  nowMs: number,
+): Promise<number | undefined> {
   const usageSince = async (since: number | undefined) => {
-    const limit = await api.get<PublishingLimit>(`/${igUserId}/content_publishing_limit`, { fields: 'quota_usage,config', since }, token);
+    const limit = await api.get<PublishingLimit>(
+      `/${igUserId}/content_publishing_limit`,
+      { fields: 'quota_usage,config', since },
+      token,
+    );
     return limit.data?.[0];
   };
   try {

@@ -10,12 +10,20 @@ export const instagramRules: ContentRules = {
   requiresMedia: true,
   check(input) {
     const found: ContentViolation[] = [];
-    if (codePoints(input.text) > INSTAGRAM_LIMITS.maxText) found.push(violation('text_length', `Instagram captions are limited to ${INSTAGRAM_LIMITS.maxText} characters.`));
-    if (countMatches(input.text, /#[\p{L}\p{N}_]+/gu) > INSTAGRAM_LIMITS.maxHashtags) found.push(violation('hashtags', `Instagram allows at most ${INSTAGRAM_LIMITS.maxHashtags} hashtags.`));
-    if (countMatches(input.text, /@[\w.]+/g) > INSTAGRAM_LIMITS.maxMentions) found.push(violation('mentions', `Instagram allows at most ${INSTAGRAM_LIMITS.maxMentions} @-mentions.`));
-    if (input.media.length === 0) found.push(violation('media_required', 'Instagram does not accept text-only posts: add an image or a video.'));
-    if (input.media.length > INSTAGRAM_LIMITS.maxCarousel) found.push(violation('media_count', `An Instagram carousel holds at most ${INSTAGRAM_LIMITS.maxCarousel} items.`));
-    if (images(input.media).length + videos(input.media).length !== input.media.length) found.push(violation('media_type', 'Instagram media must be images or videos.'));
+    if (codePoints(input.text) > INSTAGRAM_LIMITS.maxText)
+      found.push(violation('text_length', `Instagram captions are limited to ${INSTAGRAM_LIMITS.maxText} characters.`));
+    if (countMatches(input.text, /#[\p{L}\p{N}_]+/gu) > INSTAGRAM_LIMITS.maxHashtags)
+      found.push(violation('hashtags', `Instagram allows at most ${INSTAGRAM_LIMITS.maxHashtags} hashtags.`));
+    if (countMatches(input.text, /@[\w.]+/g) > INSTAGRAM_LIMITS.maxMentions)
+      found.push(violation('mentions', `Instagram allows at most ${INSTAGRAM_LIMITS.maxMentions} @-mentions.`));
+    if (input.media.length === 0)
+      found.push(violation('media_required', 'Instagram does not accept text-only posts: add an image or a video.'));
+    if (input.media.length > INSTAGRAM_LIMITS.maxCarousel)
+      found.push(
+        violation('media_count', `An Instagram carousel holds at most ${INSTAGRAM_LIMITS.maxCarousel} items.`),
+      );
+    if (images(input.media).length + videos(input.media).length !== input.media.length)
+      found.push(violation('media_type', 'Instagram media must be images or videos.'));
     return found.concat(checkMediaUrls(input));
   },
 };

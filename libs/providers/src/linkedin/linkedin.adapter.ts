@@ -33,7 +33,12 @@ export function createLinkedInAdapter(options: LinkedInAdapterOptions): Provider
   const { client, now } = options;
   const authBase = options.authBaseUrl.replace(/\/$/, '');
   const rest: LinkedInRest = {
-    headers: (token) => ({ Authorization: `Bearer ${token}`, 'LinkedIn-Version': options.version, 'X-Restli-Protocol-Version': '2.0.0', 'Content-Type': 'application/json' }),
+    headers: (token) => ({
+      Authorization: `Bearer ${token}`,
+      'LinkedIn-Version': options.version,
+      'X-Restli-Protocol-Version': '2.0.0',
+      'Content-Type': 'application/json',
+    }),
   };
 
   const tokenCall = async (params: Record<string, string>): Promise<TokenSet> => {
@@ -48,7 +53,9 @@ export function createLinkedInAdapter(options: LinkedInAdapterOptions): Provider
       accessToken: token.access_token,
       ...(token.expires_in ? { expiresAt: new Date(now() + token.expires_in * 1000) } : {}),
       ...(token.refresh_token ? { refreshToken: token.refresh_token } : {}),
-      ...(token.refresh_token_expires_in ? { refreshExpiresAt: new Date(now() + token.refresh_token_expires_in * 1000) } : {}),
+      ...(token.refresh_token_expires_in
+        ? { refreshExpiresAt: new Date(now() + token.refresh_token_expires_in * 1000) }
+        : {}),
       ...(token.scope ? { scopes: token.scope.split(/[,\s]+/).filter(Boolean) } : {}),
       ...(token.id_token ? { extras: { id_token: token.id_token } } : {}),
     };
@@ -56,9 +63,16 @@ export function createLinkedInAdapter(options: LinkedInAdapterOptions): Provider
   const secrets = (app: OAuthApp) => ({ client_id: app.clientId, client_secret: app.clientSecret });
 
   const userinfo = async (token: string) =>
-    (await client.request<{ sub: string; name?: string; email?: string }>({ method: 'GET', url: '/v2/userinfo', headers: { Authorization: `Bearer ${token}` } })).data;
+    (
+      await client.request<{ sub: string; name?: string; email?: string }>({
+        method: 'GET',
+        url: '/v2/userinfo',
+        headers: { Authorization: `Bearer ${token}` },
+      })
+    ).data;
 
-  const authorOf = async (credentials: Credentials) => credentials.extras?.author_urn ?? `urn:li:person:${(await userinfo(credentials.accessToken)).sub}`;
+  const authorOf = async (credentials: Credentials) =>
+    credentials.extras?.author_urn ?? `urn:li:person:${(await userinfo(credentials.accessToken)).sub}`;
 
   return {
     network: 'linkedin',
@@ -74,8 +88,10 @@ export function createLinkedInAdapter(options: LinkedInAdapterOptions): Provider
         url.searchParams.set('scope', app.scopes.join(' '));
         return { url: url.toString(), pkce: 'none' };
       },
-      exchangeCode: ({ app, code }) => tokenCall({ grant_type: 'authorization_code', code, redirect_uri: app.redirectUri, ...secrets(app) }),
-      refresh: ({ app, refreshToken }) => tokenCall({ grant_type: 'refresh_token', refresh_token: refreshToken, ...secrets(app) }),
+      exchangeCode: ({ app, code }) =>
+        tokenCall({ grant_type: 'authorization_code', code, redirect_uri: app.redirectUri, ...secrets(app) }),
+      refresh: ({ app, refreshToken }) =>
+        tokenCall({ grant_type: 'refresh_token', refresh_token: refreshToken, ...secrets(app) }),
       async revoke({ app, token }) {
         await client.request({
           method: 'POST',
@@ -88,9 +104,15 @@ export function createLinkedInAdapter(options: LinkedInAdapterOptions): Provider
     profile: {
       async fetch({ accessToken, extras }) {
         const member = await userinfo(accessToken);
-        if (isOrganization(extras?.author_urn)) return organizationProfile(options, rest, accessToken, extras!.author_urn!);
+        if (isOrganization(extras?.author_urn))
+          return organizationProfile(options, rest, accessToken, extras!.author_urn!);
         const urn = `urn:li:person:${member.sub}`;
-        return { platformAccountId: urn, handle: member.email ?? member.sub, ...(member.name ? { displayName: member.name } : {}), extras: { author_urn: urn } };
+        return {
+          platformAccountId: urn,
+          handle: member.email ?? member.sub,
+          ...(member.name ? { displayName: member.name } : {}),
+          extras: { author_urn: urn },
+        };
       },
     },
     authors: linkedinAuthors(options, rest),
@@ -108,23 +130,31 @@ export function createLinkedInAdapter(options: LinkedInAdapterOptions): Provider
             : ids.length === 1
               ? { content: { media: { id: ids[0], ...(title ? { title } : {}) } } }
               : { content: { multiImage: { images: ids.map((id) => ({ id })) } } };
-        const response = await createCall(() => client.request({
-          method: 'POST',
-          url: '/rest/posts',
-          data: {
-            author,
-            commentary: toLittleText(input.text),
-            visibility: typeof input.options?.visibility === 'string' ? input.options.visibility : 'PUBLIC',
-            distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
-            lifecycleState: 'PUBLISHED',
-            isReshareDisabledByAuthor: false,
-            ...content,
-          },
-          headers: rest.headers(token),
-        }));
+        const response = await createCall(() =>
+          client.request({
+            method: 'POST',
+            url: '/rest/posts',
+            data: {
+              author,
+              commentary: toLittleText(input.text),
+              visibility: typeof input.options?.visibility === 'string' ? input.options.visibility : 'PUBLIC',
+              distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
+              lifecycleState: 'PUBLISHED',
+              isReshareDisabledByAuthor: false,
+              ...content,
+            },
+            headers: rest.headers(token),
+          }),
+        );
         const urn = response.headers['x-restli-id'] as string | undefined;
         // A 201 without the id: the post exists, so only a lookup may find its id.
-        if (!urn) throw new ProviderError({ network: 'linkedin', kind: 'transient', networkMessage: 'LinkedIn did not return the post id (x-restli-id).', uncertain: true });
+        if (!urn)
+          throw new ProviderError({
+            network: 'linkedin',
+            kind: 'transient',
+            networkMessage: 'LinkedIn did not return the post id (x-restli-id).',
+            uncertain: true,
+          });
         return { platformPostId: urn, url: `https://www.linkedin.com/feed/update/${urn}` };
       },
     },

@@ -1,4 +1,11 @@
-import { type AnalyticsDeps, chunk, integerOf, type AnalyticsBatch, type PostAnalyticsCapability, type PostReading } from '../analytics/analytics-types.ts';
+import {
+  type AnalyticsDeps,
+  chunk,
+  integerOf,
+  type AnalyticsBatch,
+  type PostAnalyticsCapability,
+  type PostReading,
+} from '../analytics/analytics-types.ts';
 import { type Credentials, type PostMetrics } from '../types.ts';
 
 /** Posts per organizationalEntityShareStatistics call (its `shares=List(...)` takes many). */
@@ -32,7 +39,9 @@ export interface OrgStatisticsBody {
 
 /** Pure mapping of an organization statistics answer, one reading per requested post URN. */
 export function mapOrgStatistics(body: OrgStatisticsBody, urns: readonly string[]): Map<string, PostReading> {
-  const byUrn = new Map((body.elements ?? []).map((element) => [element.share ?? element.ugcPost, element.totalShareStatistics]));
+  const byUrn = new Map(
+    (body.elements ?? []).map((element) => [element.share ?? element.ugcPost, element.totalShareStatistics]),
+  );
   const readings = new Map<string, PostReading>();
   for (const urn of urns) {
     const totals = byUrn.get(urn);
@@ -61,7 +70,9 @@ export function mapMemberAnalytics(answers: Record<string, MemberAnalyticsBody>)
   const metrics: PostMetrics = {};
   const warnings: string[] = [];
   for (const [queryType, key] of Object.entries(MEMBER_QUERY_TYPES)) {
-    const element = answers[queryType]?.elements?.find((item) => item.metricType === undefined || item.metricType === queryType);
+    const element = answers[queryType]?.elements?.find(
+      (item) => item.metricType === undefined || item.metricType === queryType,
+    );
     const value = integerOf(element?.count);
     if (value === undefined) warnings.push(`LinkedIn returned no ${queryType} count for this post.`);
     else metrics[key] = value;
@@ -77,7 +88,11 @@ const listKey = (urn: string) => (urn.startsWith('urn:li:ugcPost:') ? 'ugcPosts'
  * endpoint (one call per metric) for personal posts, chosen by the account's author URN.
  */
 export function createLinkedInAnalytics(deps: AnalyticsDeps & { version: string }): PostAnalyticsCapability {
-  const headers = (token: string) => ({ Authorization: `Bearer ${token}`, 'LinkedIn-Version': deps.version, 'X-Restli-Protocol-Version': '2.0.0' });
+  const headers = (token: string) => ({
+    Authorization: `Bearer ${token}`,
+    'LinkedIn-Version': deps.version,
+    'X-Restli-Protocol-Version': '2.0.0',
+  });
 
   const organization = async (credentials: Credentials, author: string, urns: readonly string[]) => {
     const readings = new Map<string, PostReading>();

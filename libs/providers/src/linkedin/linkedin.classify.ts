@@ -21,7 +21,12 @@ export function classifyLinkedIn(response: NetworkResponse, nowMs: number): Clas
   const body = asRecord(response.data);
   const oauthError = asString(body.error);
   if (oauthError !== undefined) {
-    const kind: ProviderErrorKind = oauthError === 'invalid_client' ? 'permission_missing' : oauthError === 'invalid_grant' ? 'auth_revoked' : 'validation';
+    const kind: ProviderErrorKind =
+      oauthError === 'invalid_client'
+        ? 'permission_missing'
+        : oauthError === 'invalid_grant'
+          ? 'auth_revoked'
+          : 'validation';
     return { kind, networkCode: oauthError, networkMessage: asString(body.error_description) ?? oauthError };
   }
   const code = asString(body.code);
@@ -29,19 +34,26 @@ export function classifyLinkedIn(response: NetworkResponse, nowMs: number): Clas
   const inputErrors = asRecord(body.errorDetails).inputErrors;
   const inputCode = Array.isArray(inputErrors) ? asString(asRecord(inputErrors[0]).code) : undefined;
   const message = asString(body.message) ?? `HTTP ${response.status}`;
-  const networkCode = inputCode ?? code ?? (serviceErrorCode === undefined ? String(response.status) : String(serviceErrorCode));
+  const networkCode =
+    inputCode ?? code ?? (serviceErrorCode === undefined ? String(response.status) : String(serviceErrorCode));
   const base = { networkCode, networkMessage: message };
   const { status } = response;
 
   if (inputCode === 'DUPLICATE_POST') return { ...base, kind: 'duplicate' };
-  if (status === 429) return { ...base, kind: 'quota_exhausted', retryAfterMs: retryAfterHeader(response.headers, nowMs) ?? msUntilNextUtcDay(nowMs) };
+  if (status === 429)
+    return {
+      ...base,
+      kind: 'quota_exhausted',
+      retryAfterMs: retryAfterHeader(response.headers, nowMs) ?? msUntilNextUtcDay(nowMs),
+    };
   if (status === 401) {
     if (code === 'REVOKED_ACCESS_TOKEN' || serviceErrorCode === 65601) return { ...base, kind: 'auth_revoked' };
     if (code === 'INVALID_ACCESS_TOKEN') return { ...base, kind: 'auth_revoked' };
     return { ...base, kind: 'auth_expired' };
   }
   if (status === 403) return { ...base, kind: 'permission_missing' };
-  if (status === 426 || code === 'VERSION_MISSING' || code === 'NONEXISTENT_VERSION') return { ...base, kind: 'validation', networkMessage: versionMessage(message) };
+  if (status === 426 || code === 'VERSION_MISSING' || code === 'NONEXISTENT_VERSION')
+    return { ...base, kind: 'validation', networkMessage: versionMessage(message) };
   if (status >= 500) return { ...base, kind: 'transient' };
   return { ...base, kind: 'validation' };
 }
@@ -49,5 +61,9 @@ export function classifyLinkedIn(response: NetworkResponse, nowMs: number): Clas
 /** An uploaded image or video whose processing failed. */
 export function classifyAssetStatus(status: unknown, reason: unknown): Classification | undefined {
   if (status !== 'PROCESSING_FAILED') return undefined;
-  return { kind: 'media_invalid', networkCode: 'PROCESSING_FAILED', networkMessage: asString(reason) ?? 'LinkedIn could not process the media.' };
+  return {
+    kind: 'media_invalid',
+    networkCode: 'PROCESSING_FAILED',
+    networkMessage: asString(reason) ?? 'LinkedIn could not process the media.',
+  };
 }

@@ -5,7 +5,13 @@ import { type LinkedInRest } from './linkedin.media.ts';
 import { toLittleText } from './linkedin.text.ts';
 
 interface PostsPage {
-  elements?: { id: string; commentary?: string; createdAt?: number; publishedAt?: number; content?: { media?: { id?: string }; multiImage?: { images?: { id?: string }[] } } }[];
+  elements?: {
+    id: string;
+    commentary?: string;
+    createdAt?: number;
+    publishedAt?: number;
+    content?: { media?: { id?: string }; multiImage?: { images?: { id?: string }[] } };
+  }[];
   paging?: { start?: number; count?: number; total?: number };
 }
 
@@ -13,7 +19,9 @@ const COUNT = 100;
 
 /** The image or video URNs a post carries (`content.media` or `content.multiImage`). */
 const mediaOf = (post: NonNullable<PostsPage['elements']>[number]) =>
-  [post.content?.media?.id, ...(post.content?.multiImage?.images ?? []).map((image) => image.id)].filter((id): id is string => typeof id === 'string');
+  [post.content?.media?.id, ...(post.content?.multiImage?.images ?? []).map((image) => image.id)].filter(
+    (id): id is string => typeof id === 'string',
+  );
 
 /**
  * Posts API finder "by author" (`GET /rest/posts?q=author&author=...`, `X-RestLi-Method: FINDER`).
@@ -22,19 +30,31 @@ const mediaOf = (post: NonNullable<PostsPage['elements']>[number]) =>
  * The commentary is compared in the little-text form the adapter sent; when the attempt uploaded media,
  * its image or video URNs identify the post instead.
  */
-export function linkedinLookup(deps: AdapterDeps, rest: LinkedInRest, authorOf: (credentials: Credentials) => Promise<string>): LookupCapability {
+export function linkedinLookup(
+  deps: AdapterDeps,
+  rest: LinkedInRest,
+  authorOf: (credentials: Credentials) => Promise<string>,
+): LookupCapability {
   return {
     async find(input) {
       const token = input.credentials.accessToken;
       const author = await authorOf(input.credentials);
       const pageFrom = (start: number) => async (): Promise<CandidatePage> => {
-        const body = (await deps.client.request<PostsPage>({
-          method: 'GET',
-          url: '/rest/posts',
-          params: { q: 'author', author, count: String(COUNT), start: String(start), sortBy: 'CREATED' },
-          headers: { ...rest.headers(token), 'X-RestLi-Method': 'FINDER' },
-        })).data;
-        const items = (body.elements ?? []).map((post) => ({ id: post.id, text: post.commentary ?? '', createdAt: post.publishedAt ?? post.createdAt ?? 0, url: `https://www.linkedin.com/feed/update/${post.id}`, mediaIds: mediaOf(post) }));
+        const body = (
+          await deps.client.request<PostsPage>({
+            method: 'GET',
+            url: '/rest/posts',
+            params: { q: 'author', author, count: String(COUNT), start: String(start), sortBy: 'CREATED' },
+            headers: { ...rest.headers(token), 'X-RestLi-Method': 'FINDER' },
+          })
+        ).data;
+        const items = (body.elements ?? []).map((post) => ({
+          id: post.id,
+          text: post.commentary ?? '',
+          createdAt: post.publishedAt ?? post.createdAt ?? 0,
+          url: `https://www.linkedin.com/feed/update/${post.id}`,
+          mediaIds: mediaOf(post),
+        }));
         const more = items.length === COUNT && (body.paging?.total === undefined || start + COUNT < body.paging.total);
         return { items, next: more ? pageFrom(start + COUNT) : undefined };
       };

@@ -15,7 +15,8 @@ interface AssetStatus {
   processingFailureReason?: string;
 }
 
-const assetPath = (urn: string) => `/rest/${urn.startsWith('urn:li:video:') ? 'videos' : 'images'}/${encodeURIComponent(urn)}`;
+const assetPath = (urn: string) =>
+  `/rest/${urn.startsWith('urn:li:video:') ? 'videos' : 'images'}/${encodeURIComponent(urn)}`;
 
 /**
  * The image and video URNs of a post, ready to attach: reused from `input.resume` while LinkedIn
@@ -23,17 +24,36 @@ const assetPath = (urn: string) => `/rest/${urn.startsWith('urn:li:video:') ? 'v
  * awaited for `handoffPolling` only. Past that the call fails retryable (`media_processing`) without
  * holding the caller's worker, and the next attempt resumes from the stored URNs.
  */
-export async function readyLinkedInMedia(deps: AdapterDeps, rest: LinkedInRest, token: string, owner: string, input: PublishInput): Promise<string[]> {
+export async function readyLinkedInMedia(
+  deps: AdapterDeps,
+  rest: LinkedInRest,
+  token: string,
+  owner: string,
+  input: PublishInput,
+): Promise<string[]> {
   if (input.media.length === 0) return [];
-  const urns = (await reusable(deps, rest, token, mediaIdsOf(input.resume), input.media.length)) ?? (await uploadAll(deps, rest, token, owner, input.media));
+  const urns =
+    (await reusable(deps, rest, token, mediaIdsOf(input.resume), input.media.length)) ??
+    (await uploadAll(deps, rest, token, owner, input.media));
   await input.onHandle?.(mediaHandle(urns));
   for (const urn of urns) await waitAvailable(deps, rest, token, urn);
   return urns;
 }
 
-async function uploadAll(deps: AdapterDeps, rest: LinkedInRest, token: string, owner: string, items: MediaInput[]): Promise<string[]> {
+async function uploadAll(
+  deps: AdapterDeps,
+  rest: LinkedInRest,
+  token: string,
+  owner: string,
+  items: MediaInput[],
+): Promise<string[]> {
   const urns: string[] = [];
-  for (const item of items) urns.push(item.kind === 'video' ? await uploadVideo(deps, rest, token, owner, item) : await uploadImage(deps, rest, token, owner, item));
+  for (const item of items)
+    urns.push(
+      item.kind === 'video'
+        ? await uploadVideo(deps, rest, token, owner, item)
+        : await uploadImage(deps, rest, token, owner, item),
+    );
   return urns;
 }
 
@@ -42,14 +62,23 @@ async function uploadAll(deps: AdapterDeps, rest: LinkedInRest, token: string, o
  * (gone, failed, or a write-only member token that cannot read them) means upload again: attaching
  * an asset that is gone would fail the post.
  */
-async function reusable(deps: AdapterDeps, rest: LinkedInRest, token: string, urns: string[] | undefined, count: number): Promise<string[] | undefined> {
+async function reusable(
+  deps: AdapterDeps,
+  rest: LinkedInRest,
+  token: string,
+  urns: string[] | undefined,
+  count: number,
+): Promise<string[] | undefined> {
   if (urns === undefined || urns.length !== count) return undefined;
   for (const urn of urns) {
     try {
-      const asset = (await deps.client.request<AssetStatus>({ method: 'GET', url: assetPath(urn), headers: rest.headers(token) })).data;
+      const asset = (
+        await deps.client.request<AssetStatus>({ method: 'GET', url: assetPath(urn), headers: rest.headers(token) })
+      ).data;
       if (asset.status !== 'AVAILABLE' && asset.status !== 'PROCESSING') return undefined;
     } catch (error) {
-      if (isProviderError(error) && error.status !== undefined && error.status >= 400 && error.status < 500) return undefined;
+      if (isProviderError(error) && error.status !== undefined && error.status >= 400 && error.status < 500)
+        return undefined;
       throw error;
     }
   }
@@ -66,20 +95,35 @@ async function waitAvailable(deps: AdapterDeps, rest: LinkedInRest, token: strin
     async () => {
       let asset: AssetStatus;
       try {
-        asset = (await deps.client.request<AssetStatus>({ method: 'GET', url: assetPath(urn), headers: rest.headers(token) })).data;
+        asset = (
+          await deps.client.request<AssetStatus>({ method: 'GET', url: assetPath(urn), headers: rest.headers(token) })
+        ).data;
       } catch (error) {
-        if (isProviderError(error) && error.kind === 'permission_missing') return { done: true as const, value: undefined };
+        if (isProviderError(error) && error.kind === 'permission_missing')
+          return { done: true as const, value: undefined };
         throw error;
       }
       const failure = classifyAssetStatus(asset.status, asset.processingFailureReason);
       if (failure) throw new ProviderError({ network: 'linkedin', ...failure });
       return asset.status === 'AVAILABLE' ? { done: true as const, value: undefined } : { done: false as const };
     },
-    () => new ProviderError({ network: 'linkedin', kind: 'transient', networkCode: 'media_processing', networkMessage: 'LinkedIn is still processing the media; the next attempt resumes with the uploaded media.' }),
+    () =>
+      new ProviderError({
+        network: 'linkedin',
+        kind: 'transient',
+        networkCode: 'media_processing',
+        networkMessage: 'LinkedIn is still processing the media; the next attempt resumes with the uploaded media.',
+      }),
   );
 }
 
-async function uploadImage(deps: AdapterDeps, rest: LinkedInRest, token: string, owner: string, item: MediaInput): Promise<string> {
+async function uploadImage(
+  deps: AdapterDeps,
+  rest: LinkedInRest,
+  token: string,
+  owner: string,
+  item: MediaInput,
+): Promise<string> {
   const reader = await byteReaderOf(deps, 'linkedin', item);
   if (reader.size === 0) throw emptyMedia('linkedin');
   const init = await deps.client.request<{ value: { uploadUrl: string; image: string } }>({
@@ -97,23 +141,40 @@ async function uploadImage(deps: AdapterDeps, rest: LinkedInRest, token: string,
       data: await reader.read(whole),
       timeout: timeoutMs,
       maxBodyLength: Infinity,
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': reader.contentType || 'application/octet-stream', 'Content-Length': String(reader.size) },
-    }));
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'Content-Type': reader.contentType || 'application/octet-stream',
+        'Content-Length': String(reader.size),
+      },
+    }),
+  );
   return init.data.value.image;
 }
 
 interface VideoInit {
-  value: { video: string; uploadToken?: string; uploadInstructions: { uploadUrl: string; firstByte: number; lastByte: number }[] };
+  value: {
+    video: string;
+    uploadToken?: string;
+    uploadInstructions: { uploadUrl: string; firstByte: number; lastByte: number }[];
+  };
 }
 
-async function uploadVideo(deps: AdapterDeps, rest: LinkedInRest, token: string, owner: string, item: MediaInput): Promise<string> {
+async function uploadVideo(
+  deps: AdapterDeps,
+  rest: LinkedInRest,
+  token: string,
+  owner: string,
+  item: MediaInput,
+): Promise<string> {
   const reader = await byteReaderOf(deps, 'linkedin', item);
   if (reader.size === 0) throw emptyMedia('linkedin');
   const init = await deps.client.request<VideoInit>({
     method: 'POST',
     url: '/rest/videos',
     params: { action: 'initializeUpload' },
-    data: { initializeUploadRequest: { owner, fileSizeBytes: reader.size, uploadCaptions: false, uploadThumbnail: false } },
+    data: {
+      initializeUploadRequest: { owner, fileSizeBytes: reader.size, uploadCaptions: false, uploadThumbnail: false },
+    },
     headers: rest.headers(token),
   });
   const { video, uploadToken, uploadInstructions } = init.data.value;
@@ -129,8 +190,13 @@ async function uploadVideo(deps: AdapterDeps, rest: LinkedInRest, token: string,
         data: await reader.read(span),
         timeout: timeoutMs,
         maxBodyLength: Infinity,
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/octet-stream', 'Content-Length': String(length) },
-      }));
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'Content-Type': 'application/octet-stream',
+          'Content-Length': String(length),
+        },
+      }),
+    );
     etags.push(String(answer.headers.etag ?? ''));
   }
   await deps.client.request({

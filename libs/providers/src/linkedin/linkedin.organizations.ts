@@ -10,10 +10,26 @@ interface AclPage {
 const PAGE_SIZE = 100;
 
 /** The organization page behind an `urn:li:organization:{id}`, as an account profile. */
-export async function organizationProfile(deps: AdapterDeps, rest: LinkedInRest, accessToken: string, urn: string): Promise<Profile> {
+export async function organizationProfile(
+  deps: AdapterDeps,
+  rest: LinkedInRest,
+  accessToken: string,
+  urn: string,
+): Promise<Profile> {
   const id = urn.split(':').pop()!;
-  const org = (await deps.client.request<{ localizedName?: string; vanityName?: string }>({ method: 'GET', url: `/rest/organizations/${id}`, headers: rest.headers(accessToken) })).data;
-  return { platformAccountId: urn, handle: org.vanityName ?? id, ...(org.localizedName ? { displayName: org.localizedName } : {}), extras: { author_urn: urn } };
+  const org = (
+    await deps.client.request<{ localizedName?: string; vanityName?: string }>({
+      method: 'GET',
+      url: `/rest/organizations/${id}`,
+      headers: rest.headers(accessToken),
+    })
+  ).data;
+  return {
+    platformAccountId: urn,
+    handle: org.vanityName ?? id,
+    ...(org.localizedName ? { displayName: org.localizedName } : {}),
+    extras: { author_urn: urn },
+  };
 }
 
 /**
@@ -27,14 +43,17 @@ export function linkedinAuthors(deps: AdapterDeps, rest: LinkedInRest): AuthorsC
     async list({ accessToken }) {
       const urns: string[] = [];
       for (let start = 0; ; start += PAGE_SIZE) {
-        const page = (await deps.client.request<AclPage>({
-          method: 'GET',
-          url: '/rest/organizationAcls',
-          params: { q: 'roleAssignee', role: 'ADMINISTRATOR', state: 'APPROVED', start, count: PAGE_SIZE },
-          headers: rest.headers(accessToken),
-        })).data;
+        const page = (
+          await deps.client.request<AclPage>({
+            method: 'GET',
+            url: '/rest/organizationAcls',
+            params: { q: 'roleAssignee', role: 'ADMINISTRATOR', state: 'APPROVED', start, count: PAGE_SIZE },
+            headers: rest.headers(accessToken),
+          })
+        ).data;
         const elements = page.elements ?? [];
-        for (const element of elements) if (element.organization && !urns.includes(element.organization)) urns.push(element.organization);
+        for (const element of elements)
+          if (element.organization && !urns.includes(element.organization)) urns.push(element.organization);
         const total = page.paging?.total;
         if (elements.length < PAGE_SIZE || (total !== undefined && start + PAGE_SIZE >= total)) break;
       }

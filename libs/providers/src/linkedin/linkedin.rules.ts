@@ -11,13 +11,18 @@ export const linkedinRules: ContentRules = {
   check(input) {
     const found: ContentViolation[] = [];
     // LinkedIn counts UTF-16 code units like most Java services.
-    if (input.text.length > LINKEDIN_LIMITS.maxText) found.push(violation('text_length', `LinkedIn posts are limited to ${LINKEDIN_LIMITS.maxText} characters.`));
-    if (input.text.trim() === '' && input.media.length === 0) found.push(violation('empty', 'A LinkedIn post needs text or media.'));
+    if (input.text.length > LINKEDIN_LIMITS.maxText)
+      found.push(violation('text_length', `LinkedIn posts are limited to ${LINKEDIN_LIMITS.maxText} characters.`));
+    if (input.text.trim() === '' && input.media.length === 0)
+      found.push(violation('empty', 'A LinkedIn post needs text or media.'));
     const imageCount = images(input.media).length;
     const videoCount = videos(input.media).length;
-    if (imageCount > LINKEDIN_LIMITS.maxImages) found.push(violation('media_count', `A LinkedIn post holds at most ${LINKEDIN_LIMITS.maxImages} images.`));
-    if (videoCount > LINKEDIN_LIMITS.maxVideos) found.push(violation('media_count', 'A LinkedIn post holds at most one video.'));
-    if (videoCount > 0 && imageCount > 0) found.push(violation('media_mix', 'A LinkedIn post cannot mix images and a video.'));
+    if (imageCount > LINKEDIN_LIMITS.maxImages)
+      found.push(violation('media_count', `A LinkedIn post holds at most ${LINKEDIN_LIMITS.maxImages} images.`));
+    if (videoCount > LINKEDIN_LIMITS.maxVideos)
+      found.push(violation('media_count', 'A LinkedIn post holds at most one video.'));
+    if (videoCount > 0 && imageCount > 0)
+      found.push(violation('media_mix', 'A LinkedIn post cannot mix images and a video.'));
     return found.concat(checkMediaUrls(input));
   },
 };

@@ -8,7 +8,8 @@ const RESERVED = /[\\|{}@[\]()<>#*_~]/g;
  *   inside a word or URL (`a#b`, `/#frag`) is plain text;
  * - a hashtag template `{hashtag|\#|tag}` (HashtagTemplate), passed through as written.
  */
-const ELEMENT = /@\[[^\]\\]*\]\(urn:li:[A-Za-z]+:[^)\s\\]+\)|\{hashtag\|\\#\|[\p{L}\p{N}]+\}|(?<![\p{L}\p{N}_/&?=#\\])#[\p{L}\p{N}]+/gu;
+const ELEMENT =
+  /@\[[^\]\\]*\]\(urn:li:[A-Za-z]+:[^)\s\\]+\)|\{hashtag\|\\#\|[\p{L}\p{N}]+\}|(?<![\p{L}\p{N}_/&?=#\\])#[\p{L}\p{N}]+/gu;
 
 /** Escapes every reserved character of plain text: unescaped, LinkedIn cuts the post short there (docs/networks.md §7.5). */
 export function escapeLittleText(text: string): string {

@@ -16,7 +16,9 @@ export function mediaIdsOf(handle: string | undefined): string[] | undefined {
   if (handle === undefined || !handle.startsWith(PREFIX)) return undefined;
   try {
     const ids: unknown = JSON.parse(handle.slice(PREFIX.length));
-    return Array.isArray(ids) && ids.length > 0 && ids.every((id) => typeof id === 'string') ? (ids as string[]) : undefined;
+    return Array.isArray(ids) && ids.length > 0 && ids.every((id) => typeof id === 'string')
+      ? (ids as string[])
+      : undefined;
   } catch {
     return undefined;
   }

@@ -22,7 +22,11 @@ export interface Candidate {
  * whitespace collapsed, Unicode normalized. The comparison key of a lookup.
  */
 export function textFingerprint(text: string): string {
-  return text.normalize('NFC').replace(/https?:\/\/\S+/g, '').replace(/\s+/g, ' ').trim();
+  return text
+    .normalize('NFC')
+    .replace(/https?:\/\/\S+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** A page of candidates, newest first, and how to get the next (older) one. */
@@ -39,11 +43,19 @@ export interface CandidatePage {
  * `absent` only when the read reached past the window's start or the end of the list; a list longer
  * than MAX_PAGES pages is an incomplete read and throws (the caller tries again, then reports unknown).
  */
-export async function scanNewestFirst(network: Network, input: LookupInput, first: () => Promise<CandidatePage>, sameText: (ours: string, theirs: string) => boolean = (a, b) => a === b): Promise<LookupResult> {
+export async function scanNewestFirst(
+  network: Network,
+  input: LookupInput,
+  first: () => Promise<CandidatePage>,
+  sameText: (ours: string, theirs: string) => boolean = (a, b) => a === b,
+): Promise<LookupResult> {
   const from = input.since.getTime() - LOOKUP_SKEW_MS;
   const wanted = textFingerprint(input.text);
   const ours = mediaIdsOf(input.handle);
-  const matches = (item: Candidate) => (ours === undefined ? sameText(wanted, textFingerprint(item.text)) : (item.mediaIds ?? []).some((id) => ours.includes(id)));
+  const matches = (item: Candidate) =>
+    ours === undefined
+      ? sameText(wanted, textFingerprint(item.text))
+      : (item.mediaIds ?? []).some((id) => ours.includes(id));
   const excluded = new Set(input.excludeIds);
   let match: Candidate | undefined;
   let page = await first();
@@ -55,9 +67,16 @@ export async function scanNewestFirst(network: Network, input: LookupInput, firs
     const reachedStart = page.items.length === 0 || page.items.some((item) => item.createdAt < from);
     if (reachedStart || page.next === undefined) break;
     if (read >= MAX_PAGES) {
-      throw new ProviderError({ network, kind: 'transient', networkCode: 'lookup_incomplete', networkMessage: `More than ${MAX_PAGES} pages of posts since the attempt began; the lookup stopped before covering it.` });
+      throw new ProviderError({
+        network,
+        kind: 'transient',
+        networkCode: 'lookup_incomplete',
+        networkMessage: `More than ${MAX_PAGES} pages of posts since the attempt began; the lookup stopped before covering it.`,
+      });
     }
     page = await page.next();
   }
-  return match === undefined ? { status: 'absent' } : { status: 'found', result: { platformPostId: match.id, url: match.url } };
+  return match === undefined
+    ? { status: 'absent' }
+    : { status: 'found', result: { platformPostId: match.id, url: match.url } };
 }

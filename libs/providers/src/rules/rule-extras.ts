@@ -8,7 +8,9 @@ import { type AccountExtras } from '../types.ts';
  */
 const RULE_KEYS = ['subscription_type', 'text_limit', ...CREATOR_EXTRA_KEYS] as const;
 
-export function ruleExtrasOf(extras: AccountExtras | Record<string, unknown> | null | undefined): Record<string, string> {
+export function ruleExtrasOf(
+  extras: AccountExtras | Record<string, unknown> | null | undefined,
+): Record<string, string> {
   const picked: Record<string, string> = {};
   for (const key of RULE_KEYS) {
     const value = extras?.[key];

@@ -27,7 +27,8 @@ const PREMIUM_TIERS = new Set(['Basic', 'Premium', 'PremiumPlus']);
  * the deployment's X_TEXT_LIMIT_DEFAULT recorded at connect (`extras.text_limit`), else 280.
  */
 export function xTextLimit(account: AccountExtras | undefined): number {
-  if (account?.subscription_type !== undefined) return PREMIUM_TIERS.has(account.subscription_type) ? X_PREMIUM_MAX_WEIGHTED_LENGTH : X_MAX_WEIGHTED_LENGTH;
+  if (account?.subscription_type !== undefined)
+    return PREMIUM_TIERS.has(account.subscription_type) ? X_PREMIUM_MAX_WEIGHTED_LENGTH : X_MAX_WEIGHTED_LENGTH;
   const configured = Number(account?.text_limit);
   return Number.isInteger(configured) && configured > 0 ? configured : X_MAX_WEIGHTED_LENGTH;
 }

@@ -54,7 +54,12 @@ export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdap
     const token = response.data;
     if (token.error !== undefined || !token.access_token) {
       // TikTok may answer OAuth errors with HTTP 200; classify them like any other.
-      throw new ProviderError({ network: 'tiktok', kind: token.error === 'invalid_grant' ? 'auth_revoked' : 'validation', networkCode: token.error ?? 'no_token', networkMessage: 'TikTok refused the token request.' });
+      throw new ProviderError({
+        network: 'tiktok',
+        kind: token.error === 'invalid_grant' ? 'auth_revoked' : 'validation',
+        networkCode: token.error ?? 'no_token',
+        networkMessage: 'TikTok refused the token request.',
+      });
     }
     return {
       accessToken: token.access_token,
@@ -68,7 +73,14 @@ export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdap
   const secrets = (app: OAuthApp) => ({ client_key: app.clientId, client_secret: app.clientSecret });
 
   const userInfoFields = async (accessToken: string, fields: string) =>
-    (await client.request<{ data?: { user?: TtUser } }>({ method: 'GET', url: '/v2/user/info/', params: { fields }, headers: { Authorization: `Bearer ${accessToken}` } })).data.data?.user;
+    (
+      await client.request<{ data?: { user?: TtUser } }>({
+        method: 'GET',
+        url: '/v2/user/info/',
+        params: { fields },
+        headers: { Authorization: `Bearer ${accessToken}` },
+      })
+    ).data.data?.user;
 
   /**
    * `username` needs `user.info.profile` since TikTok's 2024 scope migration (developers.tiktok.com
@@ -103,7 +115,12 @@ export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdap
     const creator = await api.post<CreatorInfo>('/v2/post/publish/creator_info/query/', token);
     const refused = creatorViolations(creator, input);
     if (refused.length > 0) {
-      throw new ProviderError({ network: 'tiktok', kind: 'validation', networkCode: refused.map((item) => item.rule).join(','), networkMessage: refused.map((item) => item.message).join(' ') });
+      throw new ProviderError({
+        network: 'tiktok',
+        kind: 'validation',
+        networkCode: refused.map((item) => item.rule).join(','),
+        networkMessage: refused.map((item) => item.message).join(' '),
+      });
     }
     const username = creator.creator_username ?? input.credentials.extras?.username ?? '';
     const [first] = input.media;
@@ -121,14 +138,21 @@ export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdap
         const reader = await byteReaderOf(options, 'tiktok', first);
         if (reader.size === 0) throw emptyMedia('tiktok');
         const plan = chunkPlan(reader.size);
-        const init = await createCall(() => api.post<{ publish_id: string; upload_url: string }>('/v2/post/publish/video/init/', token, {
-          post_info: info,
-          source_info: { source: 'FILE_UPLOAD', video_size: reader.size, ...plan },
-        }));
+        const init = await createCall(() =>
+          api.post<{ publish_id: string; upload_url: string }>('/v2/post/publish/video/init/', token, {
+            post_info: info,
+            source_info: { source: 'FILE_UPLOAD', video_size: reader.size, ...plan },
+          }),
+        );
         await uploadFile(options, init.upload_url, reader, plan);
         publishId = init.publish_id;
       } else {
-        const init = await createCall(() => api.post<{ publish_id: string }>('/v2/post/publish/video/init/', token, { post_info: info, source_info: { source: 'PULL_FROM_URL', video_url: first.url } }));
+        const init = await createCall(() =>
+          api.post<{ publish_id: string }>('/v2/post/publish/video/init/', token, {
+            post_info: info,
+            source_info: { source: 'PULL_FROM_URL', video_url: first.url },
+          }),
+        );
         publishId = init.publish_id;
       }
     } else {
@@ -143,12 +167,23 @@ export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdap
         });
       }
       const title = typeof input.options?.title === 'string' ? input.options.title : '';
-      const init = await createCall(() => api.post<{ publish_id: string }>('/v2/post/publish/content/init/', token, {
-        media_type: 'PHOTO',
-        post_mode: 'DIRECT_POST',
-        post_info: { title, description: input.text, ...postInfo(input, privacy, creator), auto_add_music: input.options?.auto_add_music !== false },
-        source_info: { source: 'PULL_FROM_URL', photo_cover_index: 0, photo_images: input.media.map((item) => item.url) },
-      }));
+      const init = await createCall(() =>
+        api.post<{ publish_id: string }>('/v2/post/publish/content/init/', token, {
+          media_type: 'PHOTO',
+          post_mode: 'DIRECT_POST',
+          post_info: {
+            title,
+            description: input.text,
+            ...postInfo(input, privacy, creator),
+            auto_add_music: input.options?.auto_add_music !== false,
+          },
+          source_info: {
+            source: 'PULL_FROM_URL',
+            photo_cover_index: 0,
+            photo_images: input.media.map((item) => item.url),
+          },
+        }),
+      );
       publishId = init.publish_id;
     }
     // From here the post may appear whatever happens to this process: the caller keeps the handle.
@@ -181,22 +216,39 @@ export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdap
         return { url: url.toString(), pkce: 'optional' };
       },
       exchangeCode: ({ app, code, codeVerifier }) =>
-        tokenCall({ ...secrets(app), code, grant_type: 'authorization_code', redirect_uri: app.redirectUri, ...(codeVerifier ? { code_verifier: codeVerifier } : {}) }),
-      refresh: ({ app, refreshToken }) => tokenCall({ ...secrets(app), grant_type: 'refresh_token', refresh_token: refreshToken }),
+        tokenCall({
+          ...secrets(app),
+          code,
+          grant_type: 'authorization_code',
+          redirect_uri: app.redirectUri,
+          ...(codeVerifier ? { code_verifier: codeVerifier } : {}),
+        }),
+      refresh: ({ app, refreshToken }) =>
+        tokenCall({ ...secrets(app), grant_type: 'refresh_token', refresh_token: refreshToken }),
       async revoke({ app, token }) {
-        await client.request({ method: 'POST', url: '/v2/oauth/revoke/', data: new URLSearchParams({ ...secrets(app), token }).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+        await client.request({
+          method: 'POST',
+          url: '/v2/oauth/revoke/',
+          data: new URLSearchParams({ ...secrets(app), token }).toString(),
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        });
       },
     },
     profile: {
       async fetch({ accessToken }) {
         const user = await userInfo(accessToken);
-        if (!user) throw new ProviderError({ network: 'tiktok', kind: 'transient', networkMessage: 'TikTok returned no user.' });
+        if (!user)
+          throw new ProviderError({ network: 'tiktok', kind: 'transient', networkMessage: 'TikTok returned no user.' });
         const creator = await creatorInfoIfGranted(accessToken);
         return {
           platformAccountId: user.open_id,
           handle: user.username ?? creator?.creator_username ?? user.open_id,
           ...(user.display_name ? { displayName: user.display_name } : {}),
-          extras: { open_id: user.open_id, ...(user.username ? { username: user.username } : {}), ...(creator ? creatorExtras(creator) : {}) },
+          extras: {
+            open_id: user.open_id,
+            ...(user.username ? { username: user.username } : {}),
+            ...(creator ? creatorExtras(creator) : {}),
+          },
         };
       },
     },

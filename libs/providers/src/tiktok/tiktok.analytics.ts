@@ -1,5 +1,12 @@
 import { type AdapterDeps } from '../adapter-deps.ts';
-import { type AnalyticsDeps, chunk, integerOf, type AnalyticsBatch, type PostAnalyticsCapability, type PostReading } from '../analytics/analytics-types.ts';
+import {
+  type AnalyticsDeps,
+  chunk,
+  integerOf,
+  type AnalyticsBatch,
+  type PostAnalyticsCapability,
+  type PostReading,
+} from '../analytics/analytics-types.ts';
 import { ProviderError } from '../errors/provider-error.ts';
 import { type PostMetrics } from '../types.ts';
 import { createTikTokApi, fetchStatus } from './tiktok.publish.ts';
@@ -22,7 +29,10 @@ export function mapTikTokVideos(data: TikTokVideosData, ids: readonly string[]):
   for (const id of ids) {
     const video = byId.get(id);
     if (!video) {
-      readings.set(id, { status: 'failed', message: `TikTok did not return video ${id} (deleted, or not visible to this account).` });
+      readings.set(id, {
+        status: 'failed',
+        message: `TikTok did not return video ${id} (deleted, or not visible to this account).`,
+      });
       continue;
     }
     const metrics: PostMetrics = {};
@@ -48,7 +58,10 @@ export function createTikTokAnalytics(analyticsDeps: AnalyticsDeps): PostAnalyti
     polling: { initialDelayMs: 0, maxDelayMs: 0, maxAttempts: 1 },
     handoffPolling: { initialDelayMs: 0, maxDelayMs: 0, maxAttempts: 1 },
     upload: { baseTimeoutMs: 0, minBytesPerSecond: 1, stepAttempts: 1 },
-    fetchMedia: (network) => Promise.reject(new ProviderError({ network, kind: 'validation', networkMessage: 'Analytics reads never download media.' })),
+    fetchMedia: (network) =>
+      Promise.reject(
+        new ProviderError({ network, kind: 'validation', networkMessage: 'Analytics reads never download media.' }),
+      ),
   };
   const api = createTikTokApi(deps);
   return {
@@ -64,12 +77,21 @@ export function createTikTokAnalytics(analyticsDeps: AnalyticsDeps): PostAnalyti
         }
         const [videoId] = (await fetchStatus(deps, token, id)).postIds;
         if (videoId) videoIdOf.set(id, videoId);
-        else readings.set(id, { status: 'failed', message: 'TikTok gives no analytics for this post yet: it is private or still in moderation.' });
+        else
+          readings.set(id, {
+            status: 'failed',
+            message: 'TikTok gives no analytics for this post yet: it is private or still in moderation.',
+          });
       }
       const pairs = [...videoIdOf.entries()];
       for (const group of chunk(pairs, TIKTOK_BATCH)) {
         const videoIds = group.map(([, videoId]) => videoId);
-        const data = await api.post<TikTokVideosData>('/v2/video/query/', token, { filters: { video_ids: videoIds } }, { fields: `id,${KEYS.join(',')}` });
+        const data = await api.post<TikTokVideosData>(
+          '/v2/video/query/',
+          token,
+          { filters: { video_ids: videoIds } },
+          { fields: `id,${KEYS.join(',')}` },
+        );
         const mapped = mapTikTokVideos(data, videoIds);
         for (const [postId, videoId] of group) readings.set(postId, mapped.get(videoId)!);
       }

@@ -3,7 +3,19 @@ import { chunkPlan, chunkSpans, isVerifiedUrl } from './tiktok.publish.ts';
 const MB = 1024 * 1024;
 
 describe('TikTok FILE_UPLOAD chunk plan (media transfer guide)', () => {
-  it.each([1, 5 * MB - 1, 5 * MB, 7 * MB, 10 * MB - 1, 10 * MB, 10 * MB + 1, 25 * MB + 3, 700 * MB, 9_999 * MB, 20_000 * MB])('follows every rule for %i bytes', (size) => {
+  it.each([
+    1,
+    5 * MB - 1,
+    5 * MB,
+    7 * MB,
+    10 * MB - 1,
+    10 * MB,
+    10 * MB + 1,
+    25 * MB + 3,
+    700 * MB,
+    9_999 * MB,
+    20_000 * MB,
+  ])('follows every rule for %i bytes', (size) => {
     const plan = chunkPlan(size);
     const spans = chunkSpans(size, plan);
     expect(plan.total_chunk_count).toBe(Math.floor(size / plan.chunk_size));

@@ -50,19 +50,32 @@ export function classifyTikTok(response: NetworkResponse, nowMs: number): Classi
   const body = asRecord(typeof response.data === 'string' ? parseJson(response.data) : response.data);
   const oauth = asString(body.error);
   if (oauth !== undefined) {
-    return { kind: OAUTH_KINDS[oauth] ?? 'validation', networkCode: oauth, networkMessage: asString(body.error_description) ?? oauth };
+    return {
+      kind: OAUTH_KINDS[oauth] ?? 'validation',
+      networkCode: oauth,
+      networkMessage: asString(body.error_description) ?? oauth,
+    };
   }
   const error = asRecord(body.error);
   const code = asString(error.code);
   const message = asString(error.message) || `HTTP ${response.status}`;
   const kind: ProviderErrorKind =
     (code ? API_KINDS[code] : undefined) ??
-    (response.status === 429 ? 'rate_limited' : response.status === 401 ? 'auth_expired' : response.status >= 500 ? 'transient' : code?.startsWith('spam_risk') ? 'quota_exhausted' : 'validation');
+    (response.status === 429
+      ? 'rate_limited'
+      : response.status === 401
+        ? 'auth_expired'
+        : response.status >= 500
+          ? 'transient'
+          : code?.startsWith('spam_risk')
+            ? 'quota_exhausted'
+            : 'validation');
   return {
     kind,
     networkCode: code ?? String(response.status),
     networkMessage: message,
-    retryAfterMs: kind === 'rate_limited' ? (retryAfterHeader(response.headers, nowMs) ?? RATE_WINDOW_MS) : quotaRetryMs(kind),
+    retryAfterMs:
+      kind === 'rate_limited' ? (retryAfterHeader(response.headers, nowMs) ?? RATE_WINDOW_MS) : quotaRetryMs(kind),
   };
 }
 
@@ -78,7 +91,10 @@ const MEDIA_FAILURES = /(_check_failed|_pull_failed)$/;
 
 /** A publish that ended `FAILED`, by its `fail_reason`. */
 export function classifyPublishFailure(failReason: string): Classification {
-  const base = { networkCode: failReason || 'FAILED', networkMessage: `TikTok could not publish the post (${failReason || 'no reason given'}).` };
+  const base = {
+    networkCode: failReason || 'FAILED',
+    networkMessage: `TikTok could not publish the post (${failReason || 'no reason given'}).`,
+  };
   if (MEDIA_FAILURES.test(failReason)) return { ...base, kind: 'media_invalid' };
   if (failReason === 'auth_removed') return { ...base, kind: 'auth_revoked' };
   if (failReason === 'internal') return { ...base, kind: 'transient' };

@@ -30,10 +30,20 @@ export function tiktokLookup(deps: AdapterDeps): LookupCapability {
         if (status.status === 'FAILED') return { status: 'absent' };
         if (status.status !== 'PUBLISH_COMPLETE') return { status: 'pending' };
         const [postId] = status.postIds;
-        return { status: 'found', result: postId ? { platformPostId: postId, url: `https://www.tiktok.com/@${username}/video/${postId}` } : { platformPostId: input.handle, url: `https://www.tiktok.com/@${username}` } };
+        return {
+          status: 'found',
+          result: postId
+            ? { platformPostId: postId, url: `https://www.tiktok.com/@${username}/video/${postId}` }
+            : { platformPostId: input.handle, url: `https://www.tiktok.com/@${username}` },
+        };
       }
       const pageFrom = (cursor?: number) => async (): Promise<CandidatePage> => {
-        const body = await api.post<VideoList>('/v2/video/list/', token, { max_count: 20, ...(cursor === undefined ? {} : { cursor }) }, { fields: 'id,title,video_description,create_time,share_url' });
+        const body = await api.post<VideoList>(
+          '/v2/video/list/',
+          token,
+          { max_count: 20, ...(cursor === undefined ? {} : { cursor }) },
+          { fields: 'id,title,video_description,create_time,share_url' },
+        );
         const items = (body.videos ?? []).map((video) => ({
           id: video.id,
           text: video.video_description || video.title || '',
@@ -44,13 +54,19 @@ export function tiktokLookup(deps: AdapterDeps): LookupCapability {
       };
       // The Display API lists public videos only: a private post or one still processing is not in
       // it, so an empty answer proves nothing and only a match counts.
-      const listed = await scanNewestFirst('tiktok', input, pageFrom(), (ours, theirs) => theirs.length > 0 && ours.slice(0, TITLE_CHARS) === theirs.slice(0, TITLE_CHARS));
+      const listed = await scanNewestFirst(
+        'tiktok',
+        input,
+        pageFrom(),
+        (ours, theirs) => theirs.length > 0 && ours.slice(0, TITLE_CHARS) === theirs.slice(0, TITLE_CHARS),
+      );
       if (listed.status === 'found') return listed;
       throw new ProviderError({
         network: 'tiktok',
         kind: 'validation',
         networkCode: 'lookup_unverifiable',
-        networkMessage: 'TikTok gave no publish_id for the attempt and lists only public, processed videos, so the post\'s absence cannot be verified',
+        networkMessage:
+          "TikTok gave no publish_id for the attempt and lists only public, processed videos, so the post's absence cannot be verified",
       });
     },
   };

@@ -27,7 +27,11 @@ export function createTikTokApi(deps: AdapterDeps): TikTokApi {
         headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json; charset=UTF-8' },
       });
       if (response.data.error?.code !== undefined && response.data.error.code !== 'ok') {
-        throw new ProviderError({ network: 'tiktok', status: response.status, ...classifyTikTok({ status: response.status, headers: {}, data: response.data }, deps.now()) });
+        throw new ProviderError({
+          network: 'tiktok',
+          status: response.status,
+          ...classifyTikTok({ status: response.status, headers: {}, data: response.data }, deps.now()),
+        });
       }
       return response.data.data as T;
     },
@@ -50,7 +54,10 @@ export function parseStatus(raw: string): Status & { errorCode: string | undefin
   return {
     status: body.data?.status ?? '',
     failReason: body.data?.fail_reason ?? '',
-    postIds: ids.split(',').map((id) => id.trim().replace(/^"|"$/g, '')).filter(Boolean),
+    postIds: ids
+      .split(',')
+      .map((id) => id.trim().replace(/^"|"$/g, ''))
+      .filter(Boolean),
     errorCode: body.error?.code,
   };
 }
@@ -66,7 +73,14 @@ export async function fetchStatus(deps: AdapterDeps, token: string, publishId: s
   });
   const status = parseStatus(response.data);
   if (status.errorCode !== undefined && status.errorCode !== 'ok') {
-    throw new ProviderError({ network: 'tiktok', status: response.status, ...classifyTikTok({ status: response.status, headers: {}, data: JSON.parse(response.data) as unknown }, deps.now()) });
+    throw new ProviderError({
+      network: 'tiktok',
+      status: response.status,
+      ...classifyTikTok(
+        { status: response.status, headers: {}, data: JSON.parse(response.data) as unknown },
+        deps.now(),
+      ),
+    });
   }
   return status;
 }
@@ -75,21 +89,34 @@ export async function fetchStatus(deps: AdapterDeps, token: string, publishId: s
  * Polls until PUBLISH_COMPLETE and, for non-private posts, until moderation yields the public id.
  * Returns the id, or undefined when the post stays private (SELF_ONLY) or moderation is still running.
  */
-export async function waitPublished(deps: AdapterDeps, token: string, publishId: string, expectPublicId: boolean): Promise<string | undefined> {
+export async function waitPublished(
+  deps: AdapterDeps,
+  token: string,
+  publishId: string,
+  expectPublicId: boolean,
+): Promise<string | undefined> {
   let completed = false;
   try {
     return await pollUntil(
       deps.handoffPolling,
       async () => {
         const status = await fetchStatus(deps, token, publishId);
-        if (status.status === 'FAILED') throw new ProviderError({ network: 'tiktok', ...classifyPublishFailure(status.failReason) });
+        if (status.status === 'FAILED')
+          throw new ProviderError({ network: 'tiktok', ...classifyPublishFailure(status.failReason) });
         if (status.status !== 'PUBLISH_COMPLETE') return { done: false as const };
         completed = true;
         const [id] = status.postIds;
         return id || !expectPublicId ? { done: true as const, value: id } : { done: false as const };
       },
       // Still processing: it may yet publish, so the caller reconciles through the publish id.
-      () => new ProviderError({ network: 'tiktok', kind: 'transient', networkCode: 'PROCESSING', networkMessage: 'TikTok is still processing the post.', uncertain: true }),
+      () =>
+        new ProviderError({
+          network: 'tiktok',
+          kind: 'transient',
+          networkCode: 'PROCESSING',
+          networkMessage: 'TikTok is still processing the post.',
+          uncertain: true,
+        }),
     );
   } catch (error) {
     // Published but not yet public: the post exists, so it must not be retried.
@@ -124,7 +151,12 @@ export function chunkSpans(size: number, plan: ChunkPlan): { start: number; end:
 }
 
 /** Sends the chunks in order, each streamed from the reader with a timeout for its size and retried alone. */
-export async function uploadFile(deps: AdapterDeps, uploadUrl: string, reader: ByteReader, plan: ChunkPlan): Promise<void> {
+export async function uploadFile(
+  deps: AdapterDeps,
+  uploadUrl: string,
+  reader: ByteReader,
+  plan: ChunkPlan,
+): Promise<void> {
   for (const span of chunkSpans(reader.size, plan)) {
     const length = span.end - span.start + 1;
     await uploadStep(deps.upload, length, async (timeoutMs) =>
@@ -134,8 +166,13 @@ export async function uploadFile(deps: AdapterDeps, uploadUrl: string, reader: B
         data: await reader.read(span),
         timeout: timeoutMs,
         maxBodyLength: Infinity,
-        headers: { 'Content-Type': reader.contentType.startsWith('video/') ? reader.contentType : 'video/mp4', 'Content-Length': String(length), 'Content-Range': `bytes ${span.start}-${span.end}/${reader.size}` },
-      }));
+        headers: {
+          'Content-Type': reader.contentType.startsWith('video/') ? reader.contentType : 'video/mp4',
+          'Content-Length': String(length),
+          'Content-Range': `bytes ${span.start}-${span.end}/${reader.size}`,
+        },
+      }),
+    );
   }
 }
 
@@ -164,7 +201,11 @@ export function isVerifiedUrl(raw: string, prefixes: readonly string[]): boolean
   });
 }
 
-export function postInfo(input: PublishInput, privacyLevel: string, creator: { comment_disabled?: boolean } = {}): Record<string, unknown> {
+export function postInfo(
+  input: PublishInput,
+  privacyLevel: string,
+  creator: { comment_disabled?: boolean } = {},
+): Record<string, unknown> {
   const flag = (name: string) => input.options?.[name] === true;
   return {
     privacy_level: privacyLevel,

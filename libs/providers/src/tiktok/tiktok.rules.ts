@@ -2,13 +2,23 @@ import { checkMediaUrls, images, videos, violation } from '../rules/rule-helpers
 import { type ContentRules, type ContentViolation } from '../types.ts';
 import { creatorFromExtras, creatorViolations } from './tiktok.creator.ts';
 
-export const TIKTOK_PRIVACY_LEVELS = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'] as const;
+export const TIKTOK_PRIVACY_LEVELS = [
+  'PUBLIC_TO_EVERYONE',
+  'MUTUAL_FOLLOW_FRIENDS',
+  'FOLLOWER_OF_CREATOR',
+  'SELF_ONLY',
+] as const;
 
 /**
  * docs/networks.md §5.4: video title 2,200 UTF-16 units; photo title 90, description 4,000; up to 35
  * photos; one video; media required; `privacy_level` required (one of the creator's options).
  */
-export const TIKTOK_LIMITS = { maxVideoTitle: 2200, maxPhotoTitle: 90, maxPhotoDescription: 4000, maxPhotos: 35 } as const;
+export const TIKTOK_LIMITS = {
+  maxVideoTitle: 2200,
+  maxPhotoTitle: 90,
+  maxPhotoDescription: 4000,
+  maxPhotos: 35,
+} as const;
 
 export const tiktokRules: ContentRules = {
   network: 'tiktok',
@@ -18,20 +28,46 @@ export const tiktokRules: ContentRules = {
     const found: ContentViolation[] = [];
     const imageCount = images(input.media).length;
     const videoCount = videos(input.media).length;
-    if (input.media.length === 0) found.push(violation('media_required', 'TikTok does not accept text-only posts: add a video or photos.'));
+    if (input.media.length === 0)
+      found.push(violation('media_required', 'TikTok does not accept text-only posts: add a video or photos.'));
     if (videoCount > 1) found.push(violation('media_count', 'A TikTok post holds one video.'));
-    if (videoCount > 0 && imageCount > 0) found.push(violation('media_mix', 'A TikTok post cannot mix photos and a video.'));
-    if (imageCount > TIKTOK_LIMITS.maxPhotos) found.push(violation('media_count', `A TikTok photo post holds at most ${TIKTOK_LIMITS.maxPhotos} photos.`));
-    if (videoCount > 0 && input.text.length > TIKTOK_LIMITS.maxVideoTitle) found.push(violation('text_length', `TikTok video captions are limited to ${TIKTOK_LIMITS.maxVideoTitle} characters.`));
-    if (videoCount === 0 && input.text.length > TIKTOK_LIMITS.maxPhotoDescription) found.push(violation('text_length', `TikTok photo descriptions are limited to ${TIKTOK_LIMITS.maxPhotoDescription} characters.`));
+    if (videoCount > 0 && imageCount > 0)
+      found.push(violation('media_mix', 'A TikTok post cannot mix photos and a video.'));
+    if (imageCount > TIKTOK_LIMITS.maxPhotos)
+      found.push(violation('media_count', `A TikTok photo post holds at most ${TIKTOK_LIMITS.maxPhotos} photos.`));
+    if (videoCount > 0 && input.text.length > TIKTOK_LIMITS.maxVideoTitle)
+      found.push(
+        violation('text_length', `TikTok video captions are limited to ${TIKTOK_LIMITS.maxVideoTitle} characters.`),
+      );
+    if (videoCount === 0 && input.text.length > TIKTOK_LIMITS.maxPhotoDescription)
+      found.push(
+        violation(
+          'text_length',
+          `TikTok photo descriptions are limited to ${TIKTOK_LIMITS.maxPhotoDescription} characters.`,
+        ),
+      );
     const title = input.options?.title;
-    if (title !== undefined && (typeof title !== 'string' || title.length > TIKTOK_LIMITS.maxPhotoTitle) && videoCount === 0) {
-      found.push(violation('title_length', `TikTok photo titles are limited to ${TIKTOK_LIMITS.maxPhotoTitle} characters.`));
+    if (
+      title !== undefined &&
+      (typeof title !== 'string' || title.length > TIKTOK_LIMITS.maxPhotoTitle) &&
+      videoCount === 0
+    ) {
+      found.push(
+        violation('title_length', `TikTok photo titles are limited to ${TIKTOK_LIMITS.maxPhotoTitle} characters.`),
+      );
     }
     const privacy = input.options?.privacy_level;
-    if (privacy === undefined) found.push(violation('privacy_level_required', `TikTok requires options.privacy_level (one of ${TIKTOK_PRIVACY_LEVELS.join(', ')}).`));
+    if (privacy === undefined)
+      found.push(
+        violation(
+          'privacy_level_required',
+          `TikTok requires options.privacy_level (one of ${TIKTOK_PRIVACY_LEVELS.join(', ')}).`,
+        ),
+      );
     else if (!TIKTOK_PRIVACY_LEVELS.includes(privacy as (typeof TIKTOK_PRIVACY_LEVELS)[number])) {
-      found.push(violation('privacy_level', `TikTok privacy_level must be one of ${TIKTOK_PRIVACY_LEVELS.join(', ')}.`));
+      found.push(
+        violation('privacy_level', `TikTok privacy_level must be one of ${TIKTOK_PRIVACY_LEVELS.join(', ')}.`),
+      );
     }
     // What the creator allows, as creator_info said when the account was connected (re-checked live at publish).
     const creator = creatorFromExtras(input.account);

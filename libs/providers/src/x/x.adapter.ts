@@ -23,7 +23,10 @@ interface XToken {
 /** Confidential clients authenticate with HTTP Basic; public clients send `client_id` in the body. */
 function clientAuth(app: OAuthApp): { headers: Record<string, string>; body: Record<string, string> } {
   return app.clientSecret
-    ? { headers: { Authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}` }, body: {} }
+    ? {
+        headers: { Authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}` },
+        body: {},
+      }
     : { headers: {}, body: { client_id: app.clientId } };
 }
 
@@ -49,13 +52,15 @@ export function createXAdapter(options: XAdapterOptions): ProviderAdapter {
   };
 
   const me = async (accessToken: string) =>
-    (await client.request<{ data: { id: string; username: string; name?: string; subscription_type?: string } }>({
-      method: 'GET',
-      url: '/2/users/me',
-      // subscription_type decides the account's text limit (Premium posts up to 25,000; rules/x-text.ts).
-      params: { 'user.fields': 'username,name,profile_image_url,subscription_type' },
-      headers: { Authorization: `Bearer ${accessToken}` },
-    })).data.data;
+    (
+      await client.request<{ data: { id: string; username: string; name?: string; subscription_type?: string } }>({
+        method: 'GET',
+        url: '/2/users/me',
+        // subscription_type decides the account's text limit (Premium posts up to 25,000; rules/x-text.ts).
+        params: { 'user.fields': 'username,name,profile_image_url,subscription_type' },
+        headers: { Authorization: `Bearer ${accessToken}` },
+      })
+    ).data.data;
 
   return {
     network: 'x',
@@ -63,7 +68,13 @@ export function createXAdapter(options: XAdapterOptions): ProviderAdapter {
     oauth: {
       pkce: 'required',
       authorizeUrl({ app, state, codeChallenge }) {
-        if (!codeChallenge) throw new ProviderError({ network: 'x', kind: 'validation', networkCode: 'pkce_required', networkMessage: 'X requires a PKCE code challenge (S256).' });
+        if (!codeChallenge)
+          throw new ProviderError({
+            network: 'x',
+            kind: 'validation',
+            networkCode: 'pkce_required',
+            networkMessage: 'X requires a PKCE code challenge (S256).',
+          });
         const url = new URL(options.authorizeUrl);
         url.searchParams.set('response_type', 'code');
         url.searchParams.set('client_id', app.clientId);
@@ -75,8 +86,19 @@ export function createXAdapter(options: XAdapterOptions): ProviderAdapter {
         return { url: url.toString(), pkce: 'required' };
       },
       exchangeCode({ app, code, codeVerifier }) {
-        if (!codeVerifier) throw new ProviderError({ network: 'x', kind: 'validation', networkCode: 'pkce_required', networkMessage: 'X requires the PKCE code verifier.' });
-        return tokenCall(app, { grant_type: 'authorization_code', code, redirect_uri: app.redirectUri, code_verifier: codeVerifier });
+        if (!codeVerifier)
+          throw new ProviderError({
+            network: 'x',
+            kind: 'validation',
+            networkCode: 'pkce_required',
+            networkMessage: 'X requires the PKCE code verifier.',
+          });
+        return tokenCall(app, {
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: app.redirectUri,
+          code_verifier: codeVerifier,
+        });
       },
       refresh({ app, refreshToken }) {
         return tokenCall(app, { grant_type: 'refresh_token', refresh_token: refreshToken });
@@ -95,8 +117,18 @@ export function createXAdapter(options: XAdapterOptions): ProviderAdapter {
       async fetch({ accessToken }) {
         const user = await me(accessToken);
         // Without the tier the deployment's default applies (X_TEXT_LIMIT_DEFAULT), kept with the account.
-        const extras = { username: user.username, ...(user.subscription_type ? { subscription_type: user.subscription_type } : { text_limit: String(options.defaultTextLimit ?? 280) }) };
-        return { platformAccountId: user.id, handle: user.username, ...(user.name ? { displayName: user.name } : {}), extras };
+        const extras = {
+          username: user.username,
+          ...(user.subscription_type
+            ? { subscription_type: user.subscription_type }
+            : { text_limit: String(options.defaultTextLimit ?? 280) }),
+        };
+        return {
+          platformAccountId: user.id,
+          handle: user.username,
+          ...(user.name ? { displayName: user.name } : {}),
+          extras,
+        };
       },
     },
     lookup: xLookup(options),
@@ -107,12 +139,17 @@ export function createXAdapter(options: XAdapterOptions): ProviderAdapter {
         // Read before posting: once the post exists, nothing may fail.
         const username = input.credentials.extras?.username ?? (await me(token)).username;
         const mediaIds = await readyXMedia(options, token, input);
-        const response = await createCall(() => client.request<{ data: { id: string } }>({
-          method: 'POST',
-          url: '/2/tweets',
-          data: { ...(input.text ? { text: input.text } : {}), ...(mediaIds.length > 0 ? { media: { media_ids: mediaIds } } : {}) },
-          headers: { Authorization: `Bearer ${token}` },
-        }));
+        const response = await createCall(() =>
+          client.request<{ data: { id: string } }>({
+            method: 'POST',
+            url: '/2/tweets',
+            data: {
+              ...(input.text ? { text: input.text } : {}),
+              ...(mediaIds.length > 0 ? { media: { media_ids: mediaIds } } : {}),
+            },
+            headers: { Authorization: `Bearer ${token}` },
+          }),
+        );
         const id = response.data.data.id;
         return { platformPostId: id, url: `https://x.com/${username}/status/${id}` };
       },

@@ -1,4 +1,11 @@
-import { type AnalyticsDeps, chunk, integerOf, type AnalyticsBatch, type PostAnalyticsCapability, type PostReading } from '../analytics/analytics-types.ts';
+import {
+  type AnalyticsDeps,
+  chunk,
+  integerOf,
+  type AnalyticsBatch,
+  type PostAnalyticsCapability,
+  type PostReading,
+} from '../analytics/analytics-types.ts';
 import { asNumber } from '../http/network-response.ts';
 import { normalizeHeaders } from '../http/network-response.ts';
 import { type PostMetrics } from '../types.ts';
@@ -6,7 +13,14 @@ import { type PostMetrics } from '../types.ts';
 /** GET /2/tweets takes up to 100 ids (docs/networks.md §3.5). */
 export const X_BATCH = 100;
 
-const PUBLIC_KEYS = ['impression_count', 'like_count', 'retweet_count', 'reply_count', 'quote_count', 'bookmark_count'] as const;
+const PUBLIC_KEYS = [
+  'impression_count',
+  'like_count',
+  'retweet_count',
+  'reply_count',
+  'quote_count',
+  'bookmark_count',
+] as const;
 /** Owner-only counters (user context, posts up to 30 days old): added when X returns them. */
 const PRIVATE_KEYS = ['url_link_clicks', 'user_profile_clicks', 'engagements'] as const;
 
@@ -71,7 +85,10 @@ export function createXAnalytics(deps: AnalyticsDeps): PostAnalyticsCapability {
         const response = await deps.client.request<XTweetsBody>({
           method: 'GET',
           url: '/2/tweets',
-          params: { ids: ids.join(','), 'tweet.fields': 'public_metrics,non_public_metrics,organic_metrics,created_at' },
+          params: {
+            ids: ids.join(','),
+            'tweet.fields': 'public_metrics,non_public_metrics,organic_metrics,created_at',
+          },
           headers: { Authorization: `Bearer ${credentials.accessToken}` },
         });
         for (const [id, reading] of mapXTweets(response.data, ids)) readings.set(id, reading);

@@ -31,7 +31,13 @@ export function xLookup(deps: AdapterDeps): LookupCapability {
           ...(pagination ? { pagination_token: pagination } : {}),
         });
         return {
-          items: (body.data ?? []).map((tweet) => ({ id: tweet.id, text: tweet.text, createdAt: Date.parse(tweet.created_at ?? ''), url: `https://x.com/${me.data.username}/status/${tweet.id}`, mediaIds: mediaIdsOfKeys(tweet.attachments?.media_keys) })),
+          items: (body.data ?? []).map((tweet) => ({
+            id: tweet.id,
+            text: tweet.text,
+            createdAt: Date.parse(tweet.created_at ?? ''),
+            url: `https://x.com/${me.data.username}/status/${tweet.id}`,
+            mediaIds: mediaIdsOfKeys(tweet.attachments?.media_keys),
+          })),
           next: body.meta?.next_token ? pageFrom(body.meta.next_token) : undefined,
         };
       };

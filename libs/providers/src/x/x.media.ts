@@ -43,7 +43,9 @@ type ProcessingInfo = NonNullable<NonNullable<UploadAnswer['data']>['processing_
  */
 export async function readyXMedia(deps: AdapterDeps, token: string, input: PublishInput): Promise<string[]> {
   if (input.media.length === 0) return [];
-  const media = (await reusable(deps, token, mediaIdsOf(input.resume), input.media.length)) ?? (await uploadAll(deps, token, input.media));
+  const media =
+    (await reusable(deps, token, mediaIdsOf(input.resume), input.media.length)) ??
+    (await uploadAll(deps, token, input.media));
   await input.onHandle?.(mediaHandle(media.map((item) => item.id)));
   for (const item of media) await awaitProcessed(deps, token, item);
   return media.map((item) => item.id);
@@ -56,17 +58,30 @@ async function uploadAll(deps: AdapterDeps, token: string, items: MediaInput[]):
 }
 
 const statusOf = async (deps: AdapterDeps, token: string, id: string) =>
-  (await deps.client.request<UploadAnswer>({ method: 'GET', url: '/2/media/upload', params: { command: 'STATUS', media_id: id }, headers: { Authorization: `Bearer ${token}` } })).data.data?.processing_info;
+  (
+    await deps.client.request<UploadAnswer>({
+      method: 'GET',
+      url: '/2/media/upload',
+      params: { command: 'STATUS', media_id: id },
+      headers: { Authorization: `Bearer ${token}` },
+    })
+  ).data.data?.processing_info;
 
 /** An earlier attempt's media, if X still has every one (ids expire after a day): any refusal means upload again. */
-async function reusable(deps: AdapterDeps, token: string, ids: string[] | undefined, count: number): Promise<Uploaded[] | undefined> {
+async function reusable(
+  deps: AdapterDeps,
+  token: string,
+  ids: string[] | undefined,
+  count: number,
+): Promise<Uploaded[] | undefined> {
   if (ids === undefined || ids.length !== count) return undefined;
   const media: Uploaded[] = [];
   for (const id of ids) {
     try {
       media.push({ id, info: await statusOf(deps, token, id) });
     } catch (error) {
-      if (isProviderError(error) && error.status !== undefined && error.status >= 400 && error.status < 500) return undefined;
+      if (isProviderError(error) && error.status !== undefined && error.status >= 400 && error.status < 500)
+        return undefined;
       throw error;
     }
   }
@@ -100,10 +115,20 @@ async function uploadXMedia(deps: AdapterDeps, token: string, item: MediaInput):
       const form = new FormData();
       form.append('media', new Blob([bytes]), 'media');
       form.append('segment_index', String(index));
-      return deps.client.request({ method: 'POST', url: `/2/media/upload/${id}/append`, data: form, headers: auth, timeout: timeoutMs });
+      return deps.client.request({
+        method: 'POST',
+        url: `/2/media/upload/${id}/append`,
+        data: form,
+        headers: auth,
+        timeout: timeoutMs,
+      });
     });
   }
-  const finalized = await deps.client.request<UploadAnswer>({ method: 'POST', url: `/2/media/upload/${id}/finalize`, headers: auth });
+  const finalized = await deps.client.request<UploadAnswer>({
+    method: 'POST',
+    url: `/2/media/upload/${id}/finalize`,
+    headers: auth,
+  });
   return { id, info: finalized.data.data?.processing_info };
 }
 
@@ -114,12 +139,22 @@ async function awaitProcessed(deps: AdapterDeps, token: string, item: Uploaded):
   await pollUntil(
     deps.handoffPolling,
     async (attempt) => {
-      if (attempt > 1 || (info !== undefined && info.state !== 'succeeded')) info = await statusOf(deps, token, item.id);
+      if (attempt > 1 || (info !== undefined && info.state !== 'succeeded'))
+        info = await statusOf(deps, token, item.id);
       const failure = classifyMediaProcessing(info);
       if (failure) throw new ProviderError({ network: 'x', ...failure });
       hintMs = (info?.check_after_secs ?? 1) * 1000;
-      return !info || info.state === 'succeeded' ? { done: true as const, value: undefined } : { done: false as const, delayHintMs: hintMs };
+      return !info || info.state === 'succeeded'
+        ? { done: true as const, value: undefined }
+        : { done: false as const, delayHintMs: hintMs };
     },
-    () => new ProviderError({ network: 'x', kind: 'transient', networkCode: 'media_processing', retryAfterMs: hintMs, networkMessage: 'X is still processing the media; the next attempt resumes with the uploaded media.' }),
+    () =>
+      new ProviderError({
+        network: 'x',
+        kind: 'transient',
+        networkCode: 'media_processing',
+        retryAfterMs: hintMs,
+        networkMessage: 'X is still processing the media; the next attempt resumes with the uploaded media.',
+      }),
   );
 }

@@ -13,13 +13,22 @@ export const xRules: ContentRules = {
     const found: ContentViolation[] = [];
     const weighted = xWeightedLength(input.text);
     const limit = xTextLimit(input.account);
-    if (weighted > limit) found.push(violation('text_length', `X posts from this account are limited to ${limit} weighted characters (this text counts ${weighted}).`));
-    if (input.text.trim() === '' && input.media.length === 0) found.push(violation('empty', 'An X post needs text or media.'));
+    if (weighted > limit)
+      found.push(
+        violation(
+          'text_length',
+          `X posts from this account are limited to ${limit} weighted characters (this text counts ${weighted}).`,
+        ),
+      );
+    if (input.text.trim() === '' && input.media.length === 0)
+      found.push(violation('empty', 'An X post needs text or media.'));
     const imageCount = images(input.media).length;
     const videoCount = videos(input.media).length;
-    if (imageCount > X_LIMITS.maxImages) found.push(violation('media_count', `An X post holds at most ${X_LIMITS.maxImages} images.`));
+    if (imageCount > X_LIMITS.maxImages)
+      found.push(violation('media_count', `An X post holds at most ${X_LIMITS.maxImages} images.`));
     if (videoCount > X_LIMITS.maxVideos) found.push(violation('media_count', 'An X post holds at most one video.'));
-    if (videoCount > 0 && imageCount > 0) found.push(violation('media_mix', 'An X post cannot mix images and a video.'));
+    if (videoCount > 0 && imageCount > 0)
+      found.push(violation('media_mix', 'An X post cannot mix images and a video.'));
     return found.concat(checkMediaUrls(input));
   },
 };

@@ -13,20 +13,42 @@ export interface RunningSandbox {
    * `lost_response` / `slow_response` (docs/api-conventions.md, "Sandbox faults") on the next `count` calls
    * that create a post.
    */
-  outcomeFault: (network: string, fault: 'lost_response' | 'slow_response', count?: number, delaySeconds?: number) => Promise<void>;
+  outcomeFault: (
+    network: string,
+    fault: 'lost_response' | 'slow_response',
+    count?: number,
+    delaySeconds?: number,
+  ) => Promise<void>;
   setMetrics: (network: string, postId: string, metrics: Record<string, unknown>) => Promise<void>;
   /** Every later call that creates a post on `network` answers `ms` late (0 removes it). */
   createLatency: (network: string, ms: number) => Promise<void>;
-  posts: (network: string) => Promise<{ id: string; account: string; text: string; media: { url: string; kind: string }[]; options: Record<string, unknown>; url: string }[]>;
+  posts: (network: string) => Promise<
+    {
+      id: string;
+      account: string;
+      text: string;
+      media: { url: string; kind: string }[];
+      options: Record<string, unknown>;
+      url: string;
+    }[]
+  >;
   pendingFaults: () => Promise<unknown[]>;
 }
 
 /** The sandbox in-process on an ephemeral port; `timeout` faults hang 3 s (adapters time out sooner). */
-export async function startSandbox(options: Pick<SandboxOptions, 'igQuotaTotal' | 'tiktokVerifiedPrefixes' | 'processingPolls'> = {}): Promise<RunningSandbox> {
+export async function startSandbox(
+  options: Pick<SandboxOptions, 'igQuotaTotal' | 'tiktokVerifiedPrefixes' | 'processingPolls'> = {},
+): Promise<RunningSandbox> {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const app = createSandboxApp({ publicUrl: baseUrl, allowPrivateUrls: true, timeoutFaultMs: 3000, processingPolls: 1, ...options });
+  const app = createSandboxApp({
+    publicUrl: baseUrl,
+    allowPrivateUrls: true,
+    timeoutFaultMs: 3000,
+    processingPolls: 1,
+    ...options,
+  });
   server.on('request', app);
   const control = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${baseUrl}/__sandbox${path}`, {
@@ -45,10 +67,21 @@ export async function startSandbox(options: Pick<SandboxOptions, 'igQuotaTotal' 
     },
     reset: async () => void (await control('POST', '/reset')),
     fault: async (network, fault, count = 1, retryAfterSeconds) =>
-      void (await control('POST', '/faults', { network, fault, count, ...(retryAfterSeconds === undefined ? {} : { retry_after_seconds: retryAfterSeconds }) })),
+      void (await control('POST', '/faults', {
+        network,
+        fault,
+        count,
+        ...(retryAfterSeconds === undefined ? {} : { retry_after_seconds: retryAfterSeconds }),
+      })),
     outcomeFault: async (network, fault, count = 1, delaySeconds) =>
-      void (await control('POST', '/faults', { network, fault, count, ...(delaySeconds === undefined ? {} : { delay_seconds: delaySeconds }) })),
-    setMetrics: async (network, postId, metrics) => void (await control('POST', '/metrics', { network, post_id: postId, metrics })),
+      void (await control('POST', '/faults', {
+        network,
+        fault,
+        count,
+        ...(delaySeconds === undefined ? {} : { delay_seconds: delaySeconds }),
+      })),
+    setMetrics: async (network, postId, metrics) =>
+      void (await control('POST', '/metrics', { network, post_id: postId, metrics })),
     createLatency: async (network, ms) => void (await control('PUT', '/latency', { network, create_ms: ms })),
     posts: async (network) => ((await control('GET', `/posts?network=${network}`)) as { posts: never[] }).posts,
     pendingFaults: async () => ((await control('GET', '/faults')) as { pending: unknown[] }).pending,
@@ -86,7 +119,11 @@ export function sandboxConfig(baseUrl: string, overrides: Partial<ProviderConfig
   };
 }
 
-export function testProviders(baseUrl: string, overrides: Partial<ProviderConfig> = {}, options: ProvidersOptions = {}): Providers {
+export function testProviders(
+  baseUrl: string,
+  overrides: Partial<ProviderConfig> = {},
+  options: ProvidersOptions = {},
+): Providers {
   return providersFromConfig(sandboxConfig(baseUrl, overrides), { allowPrivateUrls: true, ...options });
 }
 
@@ -102,7 +139,14 @@ export async function consent(authorizeUrl: string): Promise<{ code: string; sta
 }
 
 /** Runs `fn`, expecting a ProviderError; returns it for assertions. */
-export async function failure(fn: () => Promise<unknown>): Promise<{ kind: string; retryAfterMs?: number | undefined; networkCode?: string | undefined; networkMessage: string; status?: number | undefined; network: string }> {
+export async function failure(fn: () => Promise<unknown>): Promise<{
+  kind: string;
+  retryAfterMs?: number | undefined;
+  networkCode?: string | undefined;
+  networkMessage: string;
+  status?: number | undefined;
+  network: string;
+}> {
   try {
     await fn();
   } catch (error) {

@@ -14,9 +14,17 @@ async function main(): Promise<void> {
   const config = exitOnConfigError('accounts reencrypt-secrets', () => loadServiceConfig());
   const logger = createLogger({ service: 'accounts', level: config.LOG_LEVEL });
   const vault = vaultFromConfig(config.VAULT_KEYS, config.VAULT_ACTIVE_KEY_ID);
-  const db = new PrismaClient({ adapter: createPrismaAdapter(connectionConfig(config.DATABASE_URL, config.DATABASE_NAME ?? serviceDatabaseName('accounts'))) });
+  const db = new PrismaClient({
+    adapter: createPrismaAdapter(
+      connectionConfig(config.DATABASE_URL, config.DATABASE_NAME ?? serviceDatabaseName('accounts')),
+    ),
+  });
   try {
-    const moved = await reencryptSecrets({ accounts: new AccountsRepository(db), apps: new OAuthAppsRepository(db), vault });
+    const moved = await reencryptSecrets({
+      accounts: new AccountsRepository(db),
+      apps: new OAuthAppsRepository(db),
+      vault,
+    });
     logger.info({ ...moved, active_key: vault.activeKeyId }, 're-encrypted secrets under the active key');
   } finally {
     await db.$disconnect();

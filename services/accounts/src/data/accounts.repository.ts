@@ -36,11 +36,26 @@ export class AccountsRepository {
   /** Newest first, keyset-paginated on (created_at, id). Returns one extra row to tell if more follow. */
   async page(query: AccountPageQuery): Promise<{ rows: AccountRow[]; total: number }> {
     const where = this.filter(query);
-    const keyset: Prisma.AccountWhereInput = query.after === undefined
-      ? where
-      : { AND: [where, { OR: [{ createdAt: { lt: query.after.createdAt } }, { createdAt: query.after.createdAt, id: { lt: query.after.id } }] }] };
+    const keyset: Prisma.AccountWhereInput =
+      query.after === undefined
+        ? where
+        : {
+            AND: [
+              where,
+              {
+                OR: [
+                  { createdAt: { lt: query.after.createdAt } },
+                  { createdAt: query.after.createdAt, id: { lt: query.after.id } },
+                ],
+              },
+            ],
+          };
     const [rows, total] = await Promise.all([
-      this.db.account.findMany({ where: keyset, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: query.limit + 1 }),
+      this.db.account.findMany({
+        where: keyset,
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        take: query.limit + 1,
+      }),
       this.db.account.count({ where }),
     ]);
     return { rows, total };
@@ -54,20 +69,35 @@ export class AccountsRepository {
     return this.db.account.findMany({ where: { orgId, id: { in: ids } } });
   }
 
-  findByPlatformId(orgId: string, provider: string, platformAccountId: string, db: Db = this.db): Promise<AccountRow | null> {
-    return db.account.findUnique({ where: { orgId_provider_platformAccountId: { orgId, provider, platformAccountId } } });
+  findByPlatformId(
+    orgId: string,
+    provider: string,
+    platformAccountId: string,
+    db: Db = this.db,
+  ): Promise<AccountRow | null> {
+    return db.account.findUnique({
+      where: { orgId_provider_platformAccountId: { orgId, provider, platformAccountId } },
+    });
   }
 
   /**
    * Takes the account's refresh lease when nobody holds it (one statement, no transaction kept open):
    * the row, 'busy' while another refresh holds an unexpired lease, or null when there is no such account.
    */
-  async claimRefreshLease(orgId: string, id: string, owner: string, leaseMs: number): Promise<AccountRow | 'busy' | null> {
+  async claimRefreshLease(
+    orgId: string,
+    id: string,
+    owner: string,
+    leaseMs: number,
+  ): Promise<AccountRow | 'busy' | null> {
     const claimed = await this.db.$queryRawUnsafe<{ id: string }[]>(
       `UPDATE accounts SET refresh_lease_until = now() + make_interval(secs => $3::double precision / 1000), refresh_lease_owner = $4::uuid
         WHERE id = $1::uuid AND org_id = $2 AND (refresh_lease_until IS NULL OR refresh_lease_until < now())
         RETURNING id`,
-      id, orgId, leaseMs, owner,
+      id,
+      orgId,
+      leaseMs,
+      owner,
     );
     const row = await this.find(orgId, id);
     if (row === null) return null;
@@ -76,7 +106,10 @@ export class AccountsRepository {
 
   /** Gives the lease back if this owner still holds it. */
   async releaseRefreshLease(id: string, owner: string): Promise<void> {
-    await this.db.account.updateMany({ where: { id, refreshLeaseOwner: owner }, data: { refreshLeaseUntil: null, refreshLeaseOwner: null } });
+    await this.db.account.updateMany({
+      where: { id, refreshLeaseOwner: owner },
+      data: { refreshLeaseUntil: null, refreshLeaseOwner: null },
+    });
   }
 
   create(data: Prisma.AccountUncheckedCreateInput, db: Db = this.db): Promise<AccountRow> {
@@ -93,8 +126,15 @@ export class AccountsRepository {
   }
 
   async summary(orgId: string): Promise<{ connected_accounts: number; connected_networks: number }> {
-    const groups = await this.db.account.groupBy({ by: ['provider'], where: { orgId, health: { in: ['active', 'expiring'] } }, _count: { _all: true } });
-    return { connected_accounts: groups.reduce((sum, group) => sum + group._count._all, 0), connected_networks: groups.length };
+    const groups = await this.db.account.groupBy({
+      by: ['provider'],
+      where: { orgId, health: { in: ['active', 'expiring'] } },
+      _count: { _all: true },
+    });
+    return {
+      connected_accounts: groups.reduce((sum, group) => sum + group._count._all, 0),
+      connected_networks: groups.length,
+    };
   }
 
   /** Accounts due for a background refresh (any organization: the refresher works for all). */

@@ -6,7 +6,10 @@ export class OAuthAppsRepository {
   constructor(private readonly db: PrismaClient) {}
 
   list(orgId: string, provider?: string): Promise<OAuthAppRow[]> {
-    return this.db.oAuthApp.findMany({ where: { orgId, ...(provider === undefined ? {} : { provider }) }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+    return this.db.oAuthApp.findMany({
+      where: { orgId, ...(provider === undefined ? {} : { provider }) },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
   }
 
   find(orgId: string, id: string): Promise<OAuthAppRow | null> {

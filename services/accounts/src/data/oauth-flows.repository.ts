@@ -11,7 +11,10 @@ export class OAuthFlowsRepository {
 
   /** Marks the flow used and returns it, or null when it is unknown, used or expired: a state works once. */
   async consume(id: string): Promise<OAuthFlowRow | null> {
-    const { count } = await this.db.oAuthFlow.updateMany({ where: { id, usedAt: null, expiresAt: { gt: new Date() } }, data: { usedAt: new Date() } });
+    const { count } = await this.db.oAuthFlow.updateMany({
+      where: { id, usedAt: null, expiresAt: { gt: new Date() } },
+      data: { usedAt: new Date() },
+    });
     return count === 1 ? this.db.oAuthFlow.findUnique({ where: { id } }) : null;
   }
 

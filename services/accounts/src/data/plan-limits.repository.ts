@@ -10,7 +10,10 @@ export interface PlanLimitAnnouncement {
 
 /** The local replica of the organization's connected-accounts limit, and the count held against it. */
 export class PlanLimitsRepository {
-  constructor(private readonly db: PrismaClient, private readonly freeConnectedAccounts: number) {}
+  constructor(
+    private readonly db: PrismaClient,
+    private readonly freeConnectedAccounts: number,
+  ) {}
 
   /** Keeps the highest revision billing announced: a late or repeated announcement changes nothing. */
   async apply(orgId: string, announced: PlanLimitAnnouncement): Promise<boolean> {

@@ -7,10 +7,26 @@ import type { Prisma } from '../generated/prisma/client.ts';
  * it and under the organization's lock, so two connects racing for the last slot cannot both pass.
  * Reconnecting an account already stored never needs a slot (the caller only asks for new ones).
  */
-export async function takeAccountSlot(limits: PlanLimitsRepository, orgId: string, tx: Prisma.TransactionClient): Promise<void> {
+export async function takeAccountSlot(
+  limits: PlanLimitsRepository,
+  orgId: string,
+  tx: Prisma.TransactionClient,
+): Promise<void> {
   const { plan, used, limit } = await limits.usage(orgId, tx);
   if (used < limit) return;
-  throw new AppError('plan_limit_reached', `The ${plan} plan allows ${limit} connected accounts and this organization has ${used}; disconnect one or upgrade the plan.`, {
-    details: [{ message: `connected_accounts limit of ${limit} reached (${used} connected)`, limit: 'connected_accounts', used, allowed: limit, plan }],
-  });
+  throw new AppError(
+    'plan_limit_reached',
+    `The ${plan} plan allows ${limit} connected accounts and this organization has ${used}; disconnect one or upgrade the plan.`,
+    {
+      details: [
+        {
+          message: `connected_accounts limit of ${limit} reached (${used} connected)`,
+          limit: 'connected_accounts',
+          used,
+          allowed: limit,
+          plan,
+        },
+      ],
+    },
+  );
 }

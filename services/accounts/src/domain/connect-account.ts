@@ -51,21 +51,36 @@ export class ConnectAccount {
   async connect(input: ConnectInput): Promise<{ account: AccountRow; reconnected: boolean }> {
     let profile: Profile;
     try {
-      profile = await this.providers[input.provider].profile.fetch({ accessToken: input.tokens.accessToken, extras: input.extras });
+      profile = await this.providers[input.provider].profile.fetch({
+        accessToken: input.tokens.accessToken,
+        extras: input.extras,
+      });
     } catch (error) {
       throw credentialRejection(error, 'the access token');
     }
-    if (input.expectedPlatformAccountId !== undefined && !sameAccount(profile.platformAccountId, input.expectedPlatformAccountId)) {
-      throw new AppError('validation_error', `These credentials act for ${input.provider} account ${profile.platformAccountId}, not ${input.expectedPlatformAccountId}.`, {
-        details: [{ path: '/body/platform_account_id', message: `the token belongs to ${profile.platformAccountId}` }],
-      });
+    if (
+      input.expectedPlatformAccountId !== undefined &&
+      !sameAccount(profile.platformAccountId, input.expectedPlatformAccountId)
+    ) {
+      throw new AppError(
+        'validation_error',
+        `These credentials act for ${input.provider} account ${profile.platformAccountId}, not ${input.expectedPlatformAccountId}.`,
+        {
+          details: [
+            { path: '/body/platform_account_id', message: `the token belongs to ${profile.platformAccountId}` },
+          ],
+        },
+      );
     }
     // Always the network's own spelling: one network account is one row, whatever the caller typed.
     const platformAccountId = profile.platformAccountId;
     // The network's own token for this account (a Facebook Page token): stored instead of the user's,
     // it does not expire and has no refresh token.
     if (profile.accessToken !== undefined && profile.accessToken !== input.tokens.accessToken) {
-      input = { ...input, tokens: { accessToken: profile.accessToken, ...(input.tokens.scopes ? { scopes: input.tokens.scopes } : {}) } };
+      input = {
+        ...input,
+        tokens: { accessToken: profile.accessToken, ...(input.tokens.scopes ? { scopes: input.tokens.scopes } : {}) },
+      };
     }
     try {
       return await this.store(input, profile, platformAccountId);
@@ -76,7 +91,11 @@ export class ConnectAccount {
     }
   }
 
-  private store(input: ConnectInput, profile: Profile, platformAccountId: string): Promise<{ account: AccountRow; reconnected: boolean }> {
+  private store(
+    input: ConnectInput,
+    profile: Profile,
+    platformAccountId: string,
+  ): Promise<{ account: AccountRow; reconnected: boolean }> {
     return this.db.$transaction(async (tx) => {
       await this.limits.lock(input.orgId, tx);
       const existing = await this.accounts.findByPlatformId(input.orgId, input.provider, platformAccountId, tx);
@@ -90,7 +109,10 @@ export class ConnectAccount {
         extras: { ...input.extras, ...profile.extras },
         scopes: input.tokens.scopes ?? [],
         accessToken: this.vault.encrypt(input.tokens.accessToken, sealedFor.accessToken(id)),
-        refreshToken: input.tokens.refreshToken === undefined ? null : this.vault.encrypt(input.tokens.refreshToken, sealedFor.refreshToken(id)),
+        refreshToken:
+          input.tokens.refreshToken === undefined
+            ? null
+            : this.vault.encrypt(input.tokens.refreshToken, sealedFor.refreshToken(id)),
         tokenExpiresAt: input.tokens.expiresAt ?? null,
         refreshExpiresAt: input.tokens.refreshExpiresAt ?? null,
         oauthAppId: input.oauthAppId,
@@ -98,7 +120,13 @@ export class ConnectAccount {
         lastRefreshError: null,
       };
       if (existing !== null) return { account: await this.accounts.update(id, data, tx), reconnected: true };
-      return { account: await this.accounts.create({ id, orgId: input.orgId, provider: input.provider, platformAccountId, ...data }, tx), reconnected: false };
+      return {
+        account: await this.accounts.create(
+          { id, orgId: input.orgId, provider: input.provider, platformAccountId, ...data },
+          tx,
+        ),
+        reconnected: false,
+      };
     });
   }
 }

@@ -7,8 +7,22 @@ import { LINKEDIN_SCOPES, type LinkedInAuthorType, type Network } from '@svc/pro
  * default: requesting them fails authorization for apps without it (libs/providers linkedin.scopes.ts).
  */
 export const DEFAULT_SCOPES: Record<Network, string[]> = {
-  instagram: ['instagram_basic', 'instagram_content_publish', 'instagram_manage_insights', 'pages_show_list', 'pages_read_engagement', 'business_management'],
-  facebook: ['pages_show_list', 'pages_manage_posts', 'pages_read_engagement', 'read_insights', 'publish_video', 'business_management'],
+  instagram: [
+    'instagram_basic',
+    'instagram_content_publish',
+    'instagram_manage_insights',
+    'pages_show_list',
+    'pages_read_engagement',
+    'business_management',
+  ],
+  facebook: [
+    'pages_show_list',
+    'pages_manage_posts',
+    'pages_read_engagement',
+    'read_insights',
+    'publish_video',
+    'business_management',
+  ],
   x: ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access'],
   linkedin: [...LINKEDIN_SCOPES.member],
   // username needs user.info.profile since TikTok's 2024 scope migration.

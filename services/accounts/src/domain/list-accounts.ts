@@ -11,7 +11,6 @@ export interface ListAccountsInput {
   cursor?: string | undefined;
 }
 
-
 /** Newest first; the cursor is opaque (keyset on created_at, id) and `total` counts the whole filtered set. */
 export async function listAccounts(repository: AccountsRepository, input: ListAccountsInput) {
   const { rows, total } = await repository.page({
@@ -24,5 +23,9 @@ export async function listAccounts(repository: AccountsRepository, input: ListAc
   const page = rows.slice(0, input.limit);
   const last = page[page.length - 1];
   const items: AccountViewType[] = page.map(toAccountView);
-  return { items, next_cursor: rows.length > input.limit && last !== undefined ? encodeKeysetCursor(last) : null, total };
+  return {
+    items,
+    next_cursor: rows.length > input.limit && last !== undefined ? encodeKeysetCursor(last) : null,
+    total,
+  };
 }

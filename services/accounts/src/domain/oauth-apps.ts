@@ -35,14 +35,24 @@ export class OAuthApps {
 
   private view(row: OAuthAppRow): OAuthAppView {
     const provider = row.provider as Network;
-    return { id: row.id, provider, name: row.name, client_id: row.clientId, redirect_uri: this.redirectUri(provider), scopes: row.scopes.length > 0 ? row.scopes : defaultScopes(provider, undefined) };
+    return {
+      id: row.id,
+      provider,
+      name: row.name,
+      client_id: row.clientId,
+      redirect_uri: this.redirectUri(provider),
+      scopes: row.scopes.length > 0 ? row.scopes : defaultScopes(provider, undefined),
+    };
   }
 
   async list(orgId: string, provider?: Network): Promise<OAuthAppView[]> {
     return (await this.repository.list(orgId, provider)).map((row) => this.view(row));
   }
 
-  async create(orgId: string, input: { provider: Network; name: string; client_id: string; client_secret: string; scopes?: string[] | undefined }): Promise<OAuthAppView> {
+  async create(
+    orgId: string,
+    input: { provider: Network; name: string; client_id: string; client_secret: string; scopes?: string[] | undefined },
+  ): Promise<OAuthAppView> {
     const id = randomUUID();
     const row = await this.repository.create({
       id,
@@ -60,7 +70,12 @@ export class OAuthApps {
    * The app to talk to the network with: the organization's own (by id) or the service default. Its
    * scopes are the app's own when set, else the defaults for what the connection publishes as.
    */
-  async resolve(orgId: string, provider: Network, appId: string | null | undefined, authorType?: LinkedInAuthorType): Promise<OAuthApp> {
+  async resolve(
+    orgId: string,
+    provider: Network,
+    appId: string | null | undefined,
+    authorType?: LinkedInAuthorType,
+  ): Promise<OAuthApp> {
     if (appId !== null && appId !== undefined) {
       const row = isUuid(appId) ? await this.repository.find(orgId, appId) : null;
       if (row === null || row.provider !== provider) throw notFound(`The ${provider} OAuth app ${appId}`);
@@ -69,9 +84,17 @@ export class OAuthApps {
     }
     const fallback = this.defaults[provider];
     if (fallback === undefined) {
-      throw new AppError('validation_error', `No default ${provider} OAuth app is configured; register your own with POST /v1/oauth-apps and pass its id as oauth_app_id.`);
+      throw new AppError(
+        'validation_error',
+        `No default ${provider} OAuth app is configured; register your own with POST /v1/oauth-apps and pass its id as oauth_app_id.`,
+      );
     }
-    return { clientId: fallback.clientId, clientSecret: fallback.clientSecret, redirectUri: this.redirectUri(provider), scopes: defaultScopes(provider, authorType) };
+    return {
+      clientId: fallback.clientId,
+      clientSecret: fallback.clientSecret,
+      redirectUri: this.redirectUri(provider),
+      scopes: defaultScopes(provider, authorType),
+    };
   }
 
   /** The app an existing connection was made with, for refreshing it (any organization's). */

@@ -1,7 +1,13 @@
 import { AppError } from '@svc/errors';
 import { isProviderError, type ProviderError } from '@svc/providers';
 
-const LABEL: Record<string, string> = { instagram: 'Instagram', facebook: 'Facebook', x: 'X', linkedin: 'LinkedIn', tiktok: 'TikTok' };
+const LABEL: Record<string, string> = {
+  instagram: 'Instagram',
+  facebook: 'Facebook',
+  x: 'X',
+  linkedin: 'LinkedIn',
+  tiktok: 'TikTok',
+};
 
 /**
  * A network refusing credentials the user gave us (a BYOK token, an authorization code) is the
@@ -11,19 +17,37 @@ const LABEL: Record<string, string> = { instagram: 'Instagram', facebook: 'Faceb
 export function credentialRejection(error: unknown, what: string): AppError {
   if (!isProviderError(error)) throw error;
   if (error.retryable) {
-    return new AppError('service_unavailable', `${LABEL[error.network]} is not answering right now (${error.networkMessage}); try again later.`, {
-      retryable: true,
-      cause: error,
-      ...(error.retryAfterMs === undefined ? {} : { headers: { 'Retry-After': String(Math.ceil(error.retryAfterMs / 1000)) } }),
-    });
+    return new AppError(
+      'service_unavailable',
+      `${LABEL[error.network]} is not answering right now (${error.networkMessage}); try again later.`,
+      {
+        retryable: true,
+        cause: error,
+        ...(error.retryAfterMs === undefined
+          ? {}
+          : { headers: { 'Retry-After': String(Math.ceil(error.retryAfterMs / 1000)) } }),
+      },
+    );
   }
   return new AppError('validation_error', `${LABEL[error.network]} rejected ${what}: ${error.networkMessage}`, {
     cause: error,
-    details: [{ message: error.networkMessage, kind: error.kind, network: error.network, ...(error.networkCode === undefined ? {} : { network_code: error.networkCode }) }],
+    details: [
+      {
+        message: error.networkMessage,
+        kind: error.kind,
+        network: error.network,
+        ...(error.networkCode === undefined ? {} : { network_code: error.networkCode }),
+      },
+    ],
   });
 }
 
 /** Whether a failed refresh means the connection is gone (the user must reconnect) rather than a blip. */
 export function connectionLost(error: ProviderError): boolean {
-  return error.kind === 'auth_revoked' || error.kind === 'auth_expired' || error.kind === 'permission_missing' || error.kind === 'validation';
+  return (
+    error.kind === 'auth_revoked' ||
+    error.kind === 'auth_expired' ||
+    error.kind === 'permission_missing' ||
+    error.kind === 'validation'
+  );
 }

@@ -8,7 +8,11 @@ import { sealedFor } from './account-view.ts';
  * made active). Rows already under the active key are left alone, so the pass can be re-run safely;
  * once it reports zero remaining, the old key can be removed from VAULT_KEYS.
  */
-export async function reencryptSecrets(deps: { accounts: AccountsRepository; apps: OAuthAppsRepository; vault: Vault }): Promise<{ accounts: number; apps: number }> {
+export async function reencryptSecrets(deps: {
+  accounts: AccountsRepository;
+  apps: OAuthAppsRepository;
+  vault: Vault;
+}): Promise<{ accounts: number; apps: number }> {
   const { vault } = deps;
   let accounts = 0;
   let afterId: string | undefined;
@@ -16,11 +20,15 @@ export async function reencryptSecrets(deps: { accounts: AccountsRepository; app
     const batch = await deps.accounts.all({ ...(afterId === undefined ? {} : { afterId }), take: 200 });
     if (batch.length === 0) break;
     for (const row of batch) {
-      const stale = vault.needsReencryption(row.accessToken) || (row.refreshToken !== null && vault.needsReencryption(row.refreshToken));
+      const stale =
+        vault.needsReencryption(row.accessToken) ||
+        (row.refreshToken !== null && vault.needsReencryption(row.refreshToken));
       if (!stale) continue;
       await deps.accounts.update(row.id, {
         accessToken: vault.reencrypt(row.accessToken, sealedFor.accessToken(row.id)),
-        ...(row.refreshToken === null ? {} : { refreshToken: vault.reencrypt(row.refreshToken, sealedFor.refreshToken(row.id)) }),
+        ...(row.refreshToken === null
+          ? {}
+          : { refreshToken: vault.reencrypt(row.refreshToken, sealedFor.refreshToken(row.id)) }),
       });
       accounts += 1;
     }

@@ -52,9 +52,19 @@ export class TokenKeeper {
 
   assertUsable(row: AccountRow): void {
     if (UNUSABLE.includes(row.health)) {
-      throw new AppError('conflict', `The ${row.provider} account ${row.id} needs reconnecting (health: ${row.health}).`, {
-        details: [{ message: 'reconnect the account through OAuth or POST /v1/accounts', health: row.health, account_id: row.id }],
-      });
+      throw new AppError(
+        'conflict',
+        `The ${row.provider} account ${row.id} needs reconnecting (health: ${row.health}).`,
+        {
+          details: [
+            {
+              message: 'reconnect the account through OAuth or POST /v1/accounts',
+              health: row.health,
+              account_id: row.id,
+            },
+          ],
+        },
+      );
     }
   }
 
@@ -72,7 +82,12 @@ export class TokenKeeper {
       if (claimed === null) throw notFound(`The account ${accountId}`);
       if (claimed === 'busy') {
         // Another refresh is running: its result is ours too once it lands.
-        if (Date.now() >= waitUntil) throw new AppError('service_unavailable', `A refresh of account ${accountId} is already in progress; try again shortly.`, { retryable: true });
+        if (Date.now() >= waitUntil)
+          throw new AppError(
+            'service_unavailable',
+            `A refresh of account ${accountId} is already in progress; try again shortly.`,
+            { retryable: true },
+          );
         await sleep(100);
         const current = await this.deps.accounts.find(orgId, accountId);
         if (current === null) throw notFound(`The account ${accountId}`);
@@ -104,7 +119,8 @@ export class TokenKeeper {
   private async renew(row: AccountRow): Promise<Outcome> {
     const network = row.provider as Network;
     const adapter = this.deps.providers[network];
-    const app = row.refreshToken === null ? undefined : await this.deps.apps.forConnection(network, row.orgId, row.oauthAppId);
+    const app =
+      row.refreshToken === null ? undefined : await this.deps.apps.forConnection(network, row.orgId, row.oauthAppId);
     try {
       if (row.refreshToken !== null && app !== undefined) {
         const refreshToken = this.deps.vault.decrypt(row.refreshToken, sealedFor.refreshToken(row.id));
@@ -113,20 +129,33 @@ export class TokenKeeper {
       }
       // Nothing to refresh with (Facebook Page tokens, BYOK tokens): prove the token still works.
       await adapter.profile.fetch({ accessToken: this.accessToken(row), extras: row.extras as Record<string, string> });
-      return { ok: true, row: await this.deps.accounts.update(row.id, { health: row.health === 'expiring' ? 'expiring' : 'active', lastRefreshedAt: new Date(), lastRefreshError: null }) };
+      return {
+        ok: true,
+        row: await this.deps.accounts.update(row.id, {
+          health: row.health === 'expiring' ? 'expiring' : 'active',
+          lastRefreshedAt: new Date(),
+          lastRefreshError: null,
+        }),
+      };
     } catch (error) {
       if (!isProviderError(error)) throw error;
       return this.deps.db.$transaction((tx) => this.fail(tx, row, error));
     }
   }
 
-  private async store(tx: Prisma.TransactionClient | PrismaClient, row: AccountRow, tokens: TokenSet): Promise<AccountRow> {
+  private async store(
+    tx: Prisma.TransactionClient | PrismaClient,
+    row: AccountRow,
+    tokens: TokenSet,
+  ): Promise<AccountRow> {
     return this.deps.accounts.update(
       row.id,
       {
         accessToken: this.deps.vault.encrypt(tokens.accessToken, sealedFor.accessToken(row.id)),
         // Networks that rotate (X, TikTok) invalidate the old refresh token: always keep the new one.
-        ...(tokens.refreshToken === undefined ? {} : { refreshToken: this.deps.vault.encrypt(tokens.refreshToken, sealedFor.refreshToken(row.id)) }),
+        ...(tokens.refreshToken === undefined
+          ? {}
+          : { refreshToken: this.deps.vault.encrypt(tokens.refreshToken, sealedFor.refreshToken(row.id)) }),
         tokenExpiresAt: tokens.expiresAt ?? null,
         ...(tokens.refreshExpiresAt === undefined ? {} : { refreshExpiresAt: tokens.refreshExpiresAt }),
         ...(tokens.scopes === undefined ? {} : { scopes: tokens.scopes }),
@@ -143,15 +172,26 @@ export class TokenKeeper {
     if (!connectionLost(error)) {
       await this.deps.accounts.update(row.id, { lastRefreshError: reason }, tx);
       this.deps.logger.warn({ account_id: row.id, kind: error.kind }, 'token refresh failed transiently');
-      return { ok: false, error: new AppError('service_unavailable', `Refreshing the ${row.provider} token failed for now (${error.networkMessage}); try again later.`, { retryable: true, cause: error }) };
+      return {
+        ok: false,
+        error: new AppError(
+          'service_unavailable',
+          `Refreshing the ${row.provider} token failed for now (${error.networkMessage}); try again later.`,
+          { retryable: true, cause: error },
+        ),
+      };
     }
     const health: Health = error.kind === 'auth_revoked' ? 'revoked' : 'requires_reconnect';
     await this.markLost(tx, row, health, reason);
     return {
       ok: false,
-      error: new AppError('conflict', `The ${row.provider} refused to refresh the token (${error.networkMessage}); the account needs reconnecting.`, {
-        details: [{ message: error.networkMessage, kind: error.kind, health, account_id: row.id }],
-      }),
+      error: new AppError(
+        'conflict',
+        `The ${row.provider} refused to refresh the token (${error.networkMessage}); the account needs reconnecting.`,
+        {
+          details: [{ message: error.networkMessage, kind: error.kind, health, account_id: row.id }],
+        },
+      ),
     };
   }
 
@@ -161,7 +201,14 @@ export class TokenKeeper {
     await enqueueOutbox(tx, [
       createEnvelope(
         connectionRevoked,
-        { account_id: row.id, provider: row.provider as Network, platform_account_id: row.platformAccountId, handle: row.handle, health, reason },
+        {
+          account_id: row.id,
+          provider: row.provider as Network,
+          platform_account_id: row.platformAccountId,
+          handle: row.handle,
+          health,
+          reason,
+        },
         // The API request that found the connection lost, when there is one (not the background pass).
         { orgId: row.orgId, requestId: currentContext()?.requestId ?? null },
       ),

@@ -26,7 +26,11 @@ export class TokenRefresher {
   constructor(private readonly options: TokenRefresherOptions) {}
 
   start(): void {
-    this.task = startPeriodicTask({ intervalMs: this.options.intervalMs, run: () => this.pass(), onError: (error) => this.options.logger.error({ err: error }, 'token refresh pass failed') });
+    this.task = startPeriodicTask({
+      intervalMs: this.options.intervalMs,
+      run: () => this.pass(),
+      onError: (error) => this.options.logger.error({ err: error }, 'token refresh pass failed'),
+    });
   }
 
   async stop(): Promise<void> {
@@ -36,14 +40,21 @@ export class TokenRefresher {
   async pass(): Promise<void> {
     const { accounts, keeper, logger } = this.options;
     try {
-      const due = await accounts.dueForRefresh(new Date(Date.now() + this.options.aheadMs), this.options.batchSize ?? 100);
+      const due = await accounts.dueForRefresh(
+        new Date(Date.now() + this.options.aheadMs),
+        this.options.batchSize ?? 100,
+      );
       for (const row of due) {
-        await keeper.refresh(row.orgId, row.id, false).catch((error: unknown) => logger.warn({ err: error, account_id: row.id }, 'background refresh failed'));
+        await keeper
+          .refresh(row.orgId, row.id, false)
+          .catch((error: unknown) => logger.warn({ err: error, account_id: row.id }, 'background refresh failed'));
       }
       const flagged = await accounts.markExpiring(new Date(Date.now() + this.options.expiringWindowMs));
       if (flagged > 0) logger.info({ count: flagged }, 'accounts flagged expiring');
       for (const row of await accounts.expiredWithoutRefresh(this.options.batchSize ?? 100)) {
-        await this.options.db.$transaction((tx) => keeper.markLost(tx, row, 'requires_reconnect', 'token expired and cannot be refreshed'));
+        await this.options.db.$transaction((tx) =>
+          keeper.markLost(tx, row, 'requires_reconnect', 'token expired and cannot be refreshed'),
+        );
       }
     } catch (error) {
       logger.error({ err: error }, 'token refresh pass failed');

@@ -1,6 +1,18 @@
 import {
-  accountsConnect, accountsDelete, accountsList, accountsLookup, accountsRefresh, accountsSummary, accountsUsage, credentialsGet, oauthAppsCreate, oauthAppsList,
-  oauthComplete, oauthStart, type Envelope, type RpcHandlers,
+  accountsConnect,
+  accountsDelete,
+  accountsList,
+  accountsLookup,
+  accountsRefresh,
+  accountsSummary,
+  accountsUsage,
+  credentialsGet,
+  oauthAppsCreate,
+  oauthAppsList,
+  oauthComplete,
+  oauthStart,
+  type Envelope,
+  type RpcHandlers,
 } from '@svc/contracts';
 import { AppError, notFound } from '@svc/errors';
 import { ruleExtrasOf, type AccountExtras } from '@svc/providers';
@@ -14,7 +26,18 @@ import type { OAuthFlow } from '../domain/oauth-flow.ts';
 import type { TokenKeeper } from '../domain/token-keeper.ts';
 
 export const accountsRpc = [
-  accountsList, accountsConnect, accountsDelete, accountsRefresh, oauthStart, oauthComplete, oauthAppsList, oauthAppsCreate, credentialsGet, accountsLookup, accountsSummary, accountsUsage,
+  accountsList,
+  accountsConnect,
+  accountsDelete,
+  accountsRefresh,
+  oauthStart,
+  oauthComplete,
+  oauthAppsList,
+  oauthAppsCreate,
+  credentialsGet,
+  accountsLookup,
+  accountsSummary,
+  accountsUsage,
 ] as const;
 
 export interface AccountsRpcDeps {
@@ -39,7 +62,8 @@ export function accountsRpcHandlers(deps: AccountsRpcDeps): RpcHandlers<typeof a
     'accounts.connect.v1': async (env) => {
       const { credentials, provider } = env.payload;
       const extras: AccountExtras = {};
-      for (const key of ['page_id', 'ig_user_id', 'author_urn'] as const) if (credentials[key] !== undefined) extras[key] = credentials[key];
+      for (const key of ['page_id', 'ig_user_id', 'author_urn'] as const)
+        if (credentials[key] !== undefined) extras[key] = credentials[key];
       const { account } = await deps.connect.connect({
         orgId: orgOf(env),
         provider,
@@ -69,7 +93,8 @@ export function accountsRpcHandlers(deps: AccountsRpcDeps): RpcHandlers<typeof a
       return { id: view.id, health: view.health, token_expires_at: view.token_expires_at };
     },
 
-    'accounts.oauth_start.v1': (env) => deps.flow.start(orgOf(env), env.payload.provider, env.payload.oauth_app_id, env.payload.author_type),
+    'accounts.oauth_start.v1': (env) =>
+      deps.flow.start(orgOf(env), env.payload.provider, env.payload.oauth_app_id, env.payload.author_type),
     'accounts.oauth_complete.v1': (env) => deps.flow.complete(env.payload),
     'accounts.oauth_apps_list.v1': async (env) => ({ items: await deps.apps.list(orgOf(env), env.payload.provider) }),
     'accounts.oauth_apps_create.v1': (env) => deps.apps.create(orgOf(env), env.payload),
@@ -80,12 +105,17 @@ export function accountsRpcHandlers(deps: AccountsRpcDeps): RpcHandlers<typeof a
       let row = isUuid(id) ? await deps.accounts.find(orgId, id) : null;
       if (row === null) throw notFound(`The account ${id}`);
       deps.keeper.assertUsable(row);
-      if (env.payload.force_refresh === true || deps.keeper.dueSoon(row)) row = await deps.keeper.refresh(orgId, id, env.payload.force_refresh === true);
+      if (env.payload.force_refresh === true || deps.keeper.dueSoon(row))
+        row = await deps.keeper.refresh(orgId, id, env.payload.force_refresh === true);
       return {
         account_id: row.id,
         provider: toAccountView(row).provider,
         access_token: deps.keeper.accessToken(row),
-        extras: Object.fromEntries(Object.entries(row.extras as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string')),
+        extras: Object.fromEntries(
+          Object.entries(row.extras as Record<string, unknown>).filter(
+            (entry): entry is [string, string] => typeof entry[1] === 'string',
+          ),
+        ),
         token_expires_at: row.tokenExpiresAt?.toISOString() ?? null,
       };
     },
@@ -103,7 +133,13 @@ export function accountsRpcHandlers(deps: AccountsRpcDeps): RpcHandlers<typeof a
       return {
         items: rows.map((row) => {
           const view = toAccountView(row);
-          return { id: view.id, provider: view.provider, health: view.health, handle: view.handle, rule_extras: ruleExtrasOf(row.extras as Record<string, unknown> | null) };
+          return {
+            id: view.id,
+            provider: view.provider,
+            health: view.health,
+            handle: view.handle,
+            rule_extras: ruleExtrasOf(row.extras as Record<string, unknown> | null),
+          };
         }),
       };
     },

@@ -24,7 +24,10 @@ export interface AnalyticsRecord {
 }
 
 /** What a published target brings: the record's identity and facts, before any sync, and when the background first reads it. */
-export type NewRow = Pick<AnalyticsRecord, 'orgId' | 'postId' | 'accountId' | 'platform' | 'platformPostId' | 'platformPostUrl' | 'createdAt' | 'publishedAt'> & { text: string; nextSyncAt: Date };
+export type NewRow = Pick<
+  AnalyticsRecord,
+  'orgId' | 'postId' | 'accountId' | 'platform' | 'platformPostId' | 'platformPostUrl' | 'createdAt' | 'publishedAt'
+> & { text: string; nextSyncAt: Date };
 
 export interface RowFilters {
   postId?: string | undefined;
@@ -118,7 +121,8 @@ const lowerAccountDue = (source: string) => `
  * An account of `analytics_account_due a` that no rate limit pauses at `$1`: the claim passes it over,
  * and the background's lag leaves its rows out (they wait on purpose).
  */
-const NOT_PAUSED = 'NOT EXISTS (SELECT 1 FROM account_pauses p WHERE p.account_id = a.account_id AND p.paused_until > $1)';
+const NOT_PAUSED =
+  'NOT EXISTS (SELECT 1 FROM account_pauses p WHERE p.account_id = a.account_id AND p.paused_until > $1)';
 
 /**
  * Cached analytics rows: what the publish recorded (`analytics_rows`, written once) and the latest
@@ -231,17 +235,26 @@ export class AnalyticsRepository {
    * the matching index with OFFSET (a deferred join: only the page's rows are read from the table)
    * and the total from a count over the same index.
    */
-  async page(orgId: string, filters: RowFilters, page: number, limit: number): Promise<{ rows: AnalyticsRecord[]; total: number }> {
+  async page(
+    orgId: string,
+    filters: RowFilters,
+    page: number,
+    limit: number,
+  ): Promise<{ rows: AnalyticsRecord[]; total: number }> {
     const offset = (page - 1) * limit;
     if (Object.values(filters).every((value) => value === undefined)) {
-      const [counter] = await this.sql.$queryRawUnsafe<{ rows: bigint }[]>('SELECT rows FROM analytics_org_counters WHERE org_id = $1', orgId);
+      const [counter] = await this.sql.$queryRawUnsafe<{ rows: bigint }[]>(
+        'SELECT rows FROM analytics_org_counters WHERE org_id = $1',
+        orgId,
+      );
       const total = Number(counter?.rows ?? 0);
       const highest = total - offset;
       if (highest <= 0) return { rows: [], total };
       const rows = await this.sql.$queryRawUnsafe<DbRow[]>(
         `SELECT ${COLUMNS} FROM analytics_rows r JOIN analytics_readings d ON d.row_id = r.id
           WHERE r.org_id = $1 AND r.seq <= $2 ORDER BY r.seq DESC LIMIT ${limit}`,
-        orgId, highest,
+        orgId,
+        highest,
       );
       return { rows: rows.map(toRecord), total };
     }
@@ -255,7 +268,10 @@ export class AnalyticsRepository {
           ORDER BY p.seq DESC`,
         ...values,
       ),
-      this.sql.$queryRawUnsafe<{ total: bigint }[]>(`SELECT count(*) AS total FROM analytics_rows WHERE ${clause}`, ...values),
+      this.sql.$queryRawUnsafe<{ total: bigint }[]>(
+        `SELECT count(*) AS total FROM analytics_rows WHERE ${clause}`,
+        ...values,
+      ),
     ]);
     return { rows: rows.map(toRecord), total: Number(count[0]?.total ?? 0) };
   }
@@ -264,7 +280,8 @@ export class AnalyticsRepository {
     if (ids.length === 0) return [];
     const rows = await this.sql.$queryRawUnsafe<DbRow[]>(
       `SELECT ${COLUMNS} FROM analytics_rows r JOIN analytics_readings d ON d.row_id = r.id WHERE r.org_id = $1 AND r.id = ANY($2::uuid[])`,
-      orgId, ids,
+      orgId,
+      ids,
     );
     return rows.map(toRecord);
   }
@@ -282,7 +299,8 @@ export class AnalyticsRepository {
         WHERE a.next_due_at <= $1
           AND ${NOT_PAUSED}
         ORDER BY a.next_due_at LIMIT $2`,
-      now, limit,
+      now,
+      limit,
     );
     if (due.length === 0) return [];
     const accountIds = due.map((row) => row.account_id);
@@ -303,12 +321,16 @@ export class AnalyticsRepository {
           WHERE row_id = ANY(ARRAY(SELECT row_id FROM picked))
           RETURNING *)
        SELECT ${COLUMNS} FROM d JOIN analytics_rows r ON r.id = d.row_id`,
-      now, limit, leaseMs, accountIds,
+      now,
+      limit,
+      leaseMs,
+      accountIds,
     );
     // The accounts the loop looked at: all of them when the batch is not full, else those up to the
     // last that gave a row. One it did not reach keeps its early time, which costs only a look next pass.
     const order = new Map(accountIds.map((id, index) => [id, index]));
-    const reached = rows.length < limit ? accountIds.length : Math.max(...rows.map((row) => order.get(row.account_id)!)) + 1;
+    const reached =
+      rows.length < limit ? accountIds.length : Math.max(...rows.map((row) => order.get(row.account_id)!)) + 1;
     await this.reschedule(accountIds.slice(0, reached));
     return rows.map(toRecord);
   }
@@ -399,7 +421,12 @@ export class AnalyticsRepository {
    * `now + minAgeMs` at the earliest, so the background does not read them meanwhile either (the save
    * or a release sets it again). Returns each claimed row's next read as it was before the claim.
    */
-  async claimForRefresh(orgId: string, ids: readonly string[], now: Date, minAgeMs: number): Promise<Map<string, Date>> {
+  async claimForRefresh(
+    orgId: string,
+    ids: readonly string[],
+    now: Date,
+    minAgeMs: number,
+  ): Promise<Map<string, Date>> {
     if (ids.length === 0) return new Map();
     const since = new Date(now.getTime() - minAgeMs);
     const rows = await this.sql.$queryRawUnsafe<{ row_id: string; next_sync_at: Date }[]>(
@@ -413,7 +440,11 @@ export class AnalyticsRepository {
        UPDATE analytics_readings d SET refresh_claimed_at = $3, next_sync_at = GREATEST(d.next_sync_at, $5)
          FROM free WHERE d.row_id = free.row_id
        RETURNING d.row_id, free.next_sync_at`,
-      orgId, ids, now, since, new Date(now.getTime() + minAgeMs),
+      orgId,
+      ids,
+      now,
+      since,
+      new Date(now.getTime() + minAgeMs),
     );
     return new Map(rows.map((row) => [row.row_id, row.next_sync_at]));
   }
@@ -449,17 +480,28 @@ export class AnalyticsRepository {
          used = CASE WHEN EXCLUDED.window_start <= b.window_start THEN b.used + LEAST($3::int, GREATEST($4::int - b.used, 0)) ELSE LEAST($3::int, $4::int) END,
          window_start = GREATEST(b.window_start, EXCLUDED.window_start)
        RETURNING granted`,
-      orgId, window, wanted, perMinute,
+      orgId,
+      window,
+      wanted,
+      perMinute,
     );
     return row?.granted ?? 0;
   }
 
   /** Leaves an account alone until `until` (a 429, or a rate-limit window the network says is used up). */
-  async pause(account: { accountId: string; orgId: string; platform: string }, until: Date, reason: string): Promise<void> {
+  async pause(
+    account: { accountId: string; orgId: string; platform: string },
+    until: Date,
+    reason: string,
+  ): Promise<void> {
     await this.db.$executeRawUnsafe(
       `INSERT INTO account_pauses (account_id, org_id, platform, paused_until, reason) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (account_id) DO UPDATE SET paused_until = GREATEST(account_pauses.paused_until, EXCLUDED.paused_until), reason = EXCLUDED.reason`,
-      account.accountId, account.orgId, account.platform, until, reason,
+      account.accountId,
+      account.orgId,
+      account.platform,
+      until,
+      reason,
     );
   }
 
@@ -468,7 +510,8 @@ export class AnalyticsRepository {
     if (accountIds.length === 0) return new Map();
     const rows = await this.db.$queryRawUnsafe<{ account_id: string; paused_until: Date }[]>(
       'SELECT account_id, paused_until FROM account_pauses WHERE account_id = ANY($1::text[]) AND paused_until > $2',
-      [...accountIds], now,
+      [...accountIds],
+      now,
     );
     return new Map(rows.map((row) => [row.account_id, row.paused_until]));
   }

@@ -1,7 +1,13 @@
 import { assertNever, isAppError } from '@svc/errors';
 import { isProviderError, type Network } from '@svc/providers';
 
-const LABEL: Record<Network, string> = { instagram: 'Instagram', facebook: 'Facebook', x: 'X', linkedin: 'LinkedIn', tiktok: 'TikTok' };
+const LABEL: Record<Network, string> = {
+  instagram: 'Instagram',
+  facebook: 'Facebook',
+  x: 'X',
+  linkedin: 'LinkedIn',
+  tiktok: 'TikTok',
+};
 
 /**
  * What a failure of a whole account call means for its rows (spec Errors rule 2: per row, never an
@@ -26,25 +32,49 @@ export interface OutcomeSettings {
 
 /** Failures of the credentials RPC (accounts answers 409 for an account needing reconnection, 404 when gone). */
 export function credentialsFailure(error: unknown, platform: Network, settings: OutcomeSettings): SettledOutcome {
-  if (isAppError(error) && error.code === 'conflict') return { kind: 'requires_reconnect', message: `The ${LABEL[platform]} account needs reconnecting: ${error.message}` };
-  if (isAppError(error) && error.code === 'not_found') return { kind: 'failed', message: `The ${LABEL[platform]} account is no longer connected.` };
+  if (isAppError(error) && error.code === 'conflict')
+    return {
+      kind: 'requires_reconnect',
+      message: `The ${LABEL[platform]} account needs reconnecting: ${error.message}`,
+    };
+  if (isAppError(error) && error.code === 'not_found')
+    return { kind: 'failed', message: `The ${LABEL[platform]} account is no longer connected.` };
   return { kind: 'later', retryInMs: settings.transientRetryMs, reason: 'credentials unavailable' };
 }
 
 /** Failures of a network call, by the provider taxonomy (never by message text). */
-export function networkFailure(error: unknown, platform: Network, nowMs: number, settings: OutcomeSettings, tokenRefreshed: boolean): AccountOutcome {
-  if (!isProviderError(error)) return { kind: 'later', retryInMs: settings.transientRetryMs, reason: 'unexpected failure' };
+export function networkFailure(
+  error: unknown,
+  platform: Network,
+  nowMs: number,
+  settings: OutcomeSettings,
+  tokenRefreshed: boolean,
+): AccountOutcome {
+  if (!isProviderError(error))
+    return { kind: 'later', retryInMs: settings.transientRetryMs, reason: 'unexpected failure' };
   const said = `${LABEL[platform]} said: ${error.networkMessage}`;
   switch (error.kind) {
     case 'auth_expired':
-      return tokenRefreshed ? { kind: 'requires_reconnect', message: `The ${LABEL[platform]} token expired and could not be renewed. ${said}` } : { kind: 'refresh_token' };
+      return tokenRefreshed
+        ? {
+            kind: 'requires_reconnect',
+            message: `The ${LABEL[platform]} token expired and could not be renewed. ${said}`,
+          }
+        : { kind: 'refresh_token' };
     case 'auth_revoked':
       return { kind: 'requires_reconnect', message: `The ${LABEL[platform]} token was revoked. ${said}` };
     case 'permission_missing':
-      return { kind: 'failed', message: `The ${LABEL[platform]} account did not grant permission to read analytics (reconnect granting it). ${said}` };
+      return {
+        kind: 'failed',
+        message: `The ${LABEL[platform]} account did not grant permission to read analytics (reconnect granting it). ${said}`,
+      };
     case 'rate_limited':
     case 'quota_exhausted':
-      return { kind: 'pause', untilMs: nowMs + (error.retryAfterMs ?? settings.rateLimitDeferMs), reason: `${error.kind}: ${error.networkMessage}` };
+      return {
+        kind: 'pause',
+        untilMs: nowMs + (error.retryAfterMs ?? settings.rateLimitDeferMs),
+        reason: `${error.kind}: ${error.networkMessage}`,
+      };
     case 'transient':
       return { kind: 'later', retryInMs: settings.transientRetryMs, reason: error.networkMessage };
     case 'duplicate':

@@ -11,6 +11,10 @@ export interface AccountsClient {
 export function accountsClient(broker: Broker): AccountsClient {
   return {
     credentials: (orgId, accountId, forceRefresh) =>
-      broker.rpc(credentialsGet, { account_id: accountId, ...(forceRefresh ? { force_refresh: true } : {}) }, { orgId, requestId: null }),
+      broker.rpc(
+        credentialsGet,
+        { account_id: accountId, ...(forceRefresh ? { force_refresh: true } : {}) },
+        { orgId, requestId: null },
+      ),
   };
 }

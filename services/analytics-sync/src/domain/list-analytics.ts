@@ -22,7 +22,8 @@ export interface ListInput {
   refresh: boolean;
 }
 
-const needsRefresh = (row: AnalyticsRecord, now: Date) => row.syncStatus === 'pending' || row.staleAfter === null || row.staleAfter <= now;
+const needsRefresh = (row: AnalyticsRecord, now: Date) =>
+  row.syncStatus === 'pending' || row.staleAfter === null || row.staleAfter <= now;
 
 /**
  * One page of cached analytics. Rows on the page that are missing or stale (all of them with
@@ -32,7 +33,9 @@ const needsRefresh = (row: AnalyticsRecord, now: Date) => row.syncStatus === 'pe
  */
 export async function listAnalytics(deps: ListDeps, input: ListInput): Promise<AnalyticsPageViewType> {
   if (analyticsPageTooDeep(input.page, input.limit)) {
-    throw new AppError('validation_error', `page * limit must be at most ${ANALYTICS_MAX_DEPTH}.`, { details: [{ path: '/page', message: `page * limit must be at most ${ANALYTICS_MAX_DEPTH}` }] });
+    throw new AppError('validation_error', `page * limit must be at most ${ANALYTICS_MAX_DEPTH}.`, {
+      details: [{ path: '/page', message: `page * limit must be at most ${ANALYTICS_MAX_DEPTH}` }],
+    });
   }
   const { rows, total } = await deps.repo.page(input.orgId, input.filters, input.page, input.limit);
   let current = rows;
@@ -55,7 +58,14 @@ export async function listAnalytics(deps: ListDeps, input: ListInput): Promise<A
       // Whatever was not started by now is not started late.
       replyDue.abort();
     }
-    const fresh = new Map((await deps.repo.byIds(input.orgId, due.map((row) => row.id))).map((row) => [row.id, row]));
+    const fresh = new Map(
+      (
+        await deps.repo.byIds(
+          input.orgId,
+          due.map((row) => row.id),
+        )
+      ).map((row) => [row.id, row]),
+    );
     current = rows.map((row) => fresh.get(row.id) ?? row);
   }
   const items = current.map(toRowView);

@@ -78,10 +78,13 @@ export class NetworkReadGate {
       });
     }
     if (rated && this.waiters.length > 0 && this.active < this.options.concurrency && this.timer === undefined) {
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        this.pump();
-      }, Math.ceil(((1 - this.tokens) * 1000) / this.options.perSecond));
+      this.timer = setTimeout(
+        () => {
+          this.timer = undefined;
+          this.pump();
+        },
+        Math.ceil(((1 - this.tokens) * 1000) / this.options.perSecond),
+      );
       this.timer.unref();
     }
   }

@@ -38,7 +38,9 @@ export class ReadRefresher {
     }
     if (mine.length > 0) {
       // Registered before the first await, so a read arriving meanwhile joins instead of claiming.
-      const work = this.start(orgId, mine, replyDue).catch((error: unknown) => this.deps.logger.error({ err: error, org_id: orgId }, 'read-time analytics refresh failed'));
+      const work = this.start(orgId, mine, replyDue).catch((error: unknown) =>
+        this.deps.logger.error({ err: error, org_id: orgId }, 'read-time analytics refresh failed'),
+      );
       for (const row of mine) this.inFlight.set(row.id, work);
       void work.finally(() => {
         for (const row of mine) if (this.inFlight.get(row.id) === work) this.inFlight.delete(row.id);
@@ -51,13 +53,22 @@ export class ReadRefresher {
   private async start(orgId: string, rows: readonly AnalyticsRecord[], replyDue: AbortSignal): Promise<void> {
     const { repo, clock, logger } = this.deps;
     const now = clock();
-    const claimed = await repo.claimForRefresh(orgId, rows.map((row) => row.id), now, this.settings.minRefreshAgeMs);
+    const claimed = await repo.claimForRefresh(
+      orgId,
+      rows.map((row) => row.id),
+      now,
+      this.settings.minRefreshAgeMs,
+    );
     const candidates = rows.filter((row) => claimed.has(row.id));
     if (candidates.length === 0) return;
     const window = new Date(Math.floor(now.getTime() / MINUTE) * MINUTE);
     const granted = await repo.takeOrgReads(orgId, window, candidates.length, this.settings.orgReadsPerMinute);
     const overBudget = candidates.slice(granted);
-    if (overBudget.length > 0) logger.info({ org_id: orgId, rows: overBudget.length, per_minute: this.settings.orgReadsPerMinute }, 'analytics read budget of the organization used up: rows served as they are');
+    if (overBudget.length > 0)
+      logger.info(
+        { org_id: orgId, rows: overBudget.length, per_minute: this.settings.orgReadsPerMinute },
+        'analytics read budget of the organization used up: rows served as they are',
+      );
     let notRead: AnalyticsRecord[] = [];
     try {
       notRead = await refreshRows(this.deps, candidates.slice(0, granted), replyDue);

@@ -57,7 +57,10 @@ export class PublishedRecorder {
   async record(envelope: Envelope<PayloadOf<typeof postPublished>>): Promise<void> {
     const orgId = envelope.org_id;
     // Not retryable: parked for an operator, since a post event without its organization cannot be placed.
-    if (orgId === null) throw new AppError('validation_error', `post.published ${envelope.message_id} names no organization.`, { retryable: false });
+    if (orgId === null)
+      throw new AppError('validation_error', `post.published ${envelope.message_id} names no organization.`, {
+        retryable: false,
+      });
     const recordedAt = new Date(envelope.occurred_at);
     const nextSyncAt = new Date(recordedAt.getTime() + (this.deps.firstReadDelayMs ?? 0));
     const rows: NewRow[] = envelope.payload.results
@@ -80,10 +83,15 @@ export class PublishedRecorder {
 
   /** One transaction for the events: the rows of those not processed before, then a wake for the earliest first read. */
   private async recordTogether(items: EventRows[]): Promise<undefined[]> {
-    const { result } = await processEachOnce(this.deps.db, CONSUMER, items.map((item) => item.messageId), async (tx, fresh) => {
-      const rows = items.filter((item) => fresh.has(item.messageId)).flatMap((item) => item.rows);
-      return { rows, inserted: await this.deps.repo.insertPublished(tx, rows) };
-    });
+    const { result } = await processEachOnce(
+      this.deps.db,
+      CONSUMER,
+      items.map((item) => item.messageId),
+      async (tx, fresh) => {
+        const rows = items.filter((item) => fresh.has(item.messageId)).flatMap((item) => item.rows);
+        return { rows, inserted: await this.deps.repo.insertPublished(tx, rows) };
+      },
+    );
     if (result.inserted > 0) {
       const firstRead = Math.min(...result.rows.map((row) => row.nextSyncAt.getTime()));
       this.deps.wake(Math.max(0, firstRead - Date.now()));

@@ -27,13 +27,24 @@ type Update = { id: string; update: RowUpdate };
 const liveSince = (row: AnalyticsRecord) => row.publishedAt ?? row.createdAt;
 
 /** The row as it is, looked at again at `at` (a pause, a transient failure, a batch cut short). */
-const unchanged = (row: AnalyticsRecord, at: Date): Update => ({ id: row.id, update: { syncStatus: row.syncStatus, warnings: row.warnings, errorMessage: row.errorMessage, nextSyncAt: at } });
+const unchanged = (row: AnalyticsRecord, at: Date): Update => ({
+  id: row.id,
+  update: { syncStatus: row.syncStatus, warnings: row.warnings, errorMessage: row.errorMessage, nextSyncAt: at },
+});
 
 /** One network reading: `synced` when every key came back, `partial` with warnings otherwise. */
 function fromReading(row: AnalyticsRecord, reading: PostReading | undefined, now: Date): Update {
   const stale = staleAfter(liveSince(row), now);
   if (reading === undefined || reading.status === 'failed') {
-    return { id: row.id, update: { syncStatus: 'failed', warnings: [], errorMessage: reading?.message ?? `The network gave no answer for post ${row.platformPostId}.`, nextSyncAt: stale } };
+    return {
+      id: row.id,
+      update: {
+        syncStatus: 'failed',
+        warnings: [],
+        errorMessage: reading?.message ?? `The network gave no answer for post ${row.platformPostId}.`,
+        nextSyncAt: stale,
+      },
+    };
   }
   return {
     id: row.id,
@@ -50,21 +61,41 @@ function fromReading(row: AnalyticsRecord, reading: PostReading | undefined, now
 }
 
 /** Applies a failure of the whole account call to its rows. */
-async function applyOutcome(deps: RefreshDeps, rows: readonly AnalyticsRecord[], outcome: SettledOutcome): Promise<void> {
+async function applyOutcome(
+  deps: RefreshDeps,
+  rows: readonly AnalyticsRecord[],
+  outcome: SettledOutcome,
+): Promise<void> {
   const now = deps.clock();
   const first = rows[0]!;
   switch (outcome.kind) {
     case 'requires_reconnect':
     case 'failed':
-      return deps.repo.updateMany(rows.map((row) => ({ id: row.id, update: { syncStatus: outcome.kind, warnings: [], errorMessage: outcome.message, nextSyncAt: staleAfter(liveSince(row), now) } })));
+      return deps.repo.updateMany(
+        rows.map((row) => ({
+          id: row.id,
+          update: {
+            syncStatus: outcome.kind,
+            warnings: [],
+            errorMessage: outcome.message,
+            nextSyncAt: staleAfter(liveSince(row), now),
+          },
+        })),
+      );
     case 'pause': {
       const until = new Date(outcome.untilMs);
-      deps.logger.info({ account_id: first.accountId, platform: first.platform, until }, 'analytics deferred for a rate-limited account');
+      deps.logger.info(
+        { account_id: first.accountId, platform: first.platform, until },
+        'analytics deferred for a rate-limited account',
+      );
       await deps.repo.pause(first, until, outcome.reason);
       return deps.repo.updateMany(rows.map((row) => unchanged(row, until)));
     }
     case 'later': {
-      deps.logger.warn({ account_id: first.accountId, platform: first.platform, reason: outcome.reason }, 'analytics refresh postponed');
+      deps.logger.warn(
+        { account_id: first.accountId, platform: first.platform, reason: outcome.reason },
+        'analytics refresh postponed',
+      );
       const retryAt = new Date(now.getTime() + outcome.retryInMs);
       return deps.repo.updateMany(rows.map((row) => unchanged(row, retryAt)));
     }
@@ -76,7 +107,11 @@ async function applyOutcome(deps: RefreshDeps, rows: readonly AnalyticsRecord[],
  * the gate. Throws NOT_STARTED, leaving the rows as they are, when `signal` ends the wait for the
  * gate before a call.
  */
-async function refreshAccount(deps: RefreshDeps, rows: readonly AnalyticsRecord[], signal: AbortSignal | undefined): Promise<void> {
+async function refreshAccount(
+  deps: RefreshDeps,
+  rows: readonly AnalyticsRecord[],
+  signal: AbortSignal | undefined,
+): Promise<void> {
   const first = rows[0]!;
   const platform = first.platform as Network;
   const nowMs = () => deps.clock().getTime();
@@ -84,7 +119,10 @@ async function refreshAccount(deps: RefreshDeps, rows: readonly AnalyticsRecord[
     const release = await deps.gate.acquire(signal);
     if (release === undefined) throw NOT_STARTED;
     try {
-      return await deps.analytics[platform].read({ credentials: { accessToken: credentials.access_token, extras: credentials.extras }, platformPostIds: rows.map((row) => row.platformPostId) });
+      return await deps.analytics[platform].read({
+        credentials: { accessToken: credentials.access_token, extras: credentials.extras },
+        platformPostIds: rows.map((row) => row.platformPostId),
+      });
     } finally {
       release();
     }
@@ -115,18 +153,31 @@ async function refreshAccount(deps: RefreshDeps, rows: readonly AnalyticsRecord[
       // The renewed token is saved by accounts; the rows wait for the next read.
       if (retryError === NOT_STARTED) throw retryError;
       const again = networkFailure(retryError, platform, nowMs(), deps.settings, true);
-      return applyOutcome(deps, rows, again.kind === 'refresh_token' ? { kind: 'requires_reconnect', message: 'The token expired and could not be renewed.' } : again);
+      return applyOutcome(
+        deps,
+        rows,
+        again.kind === 'refresh_token'
+          ? { kind: 'requires_reconnect', message: 'The token expired and could not be renewed.' }
+          : again,
+      );
     }
   }
   const now = deps.clock();
   const pauseUntil = batch.pauseUntil === undefined ? undefined : new Date(batch.pauseUntil);
   // The network's usage headers stopped the batch early: the rows not reached wait for the window.
-  await deps.repo.updateMany(rows.map((row) => {
-    const reading = batch.readings.get(row.platformPostId);
-    return reading === undefined && pauseUntil !== undefined ? unchanged(row, pauseUntil) : fromReading(row, reading, now);
-  }));
+  await deps.repo.updateMany(
+    rows.map((row) => {
+      const reading = batch.readings.get(row.platformPostId);
+      return reading === undefined && pauseUntil !== undefined
+        ? unchanged(row, pauseUntil)
+        : fromReading(row, reading, now);
+    }),
+  );
   if (pauseUntil !== undefined) {
-    deps.logger.info({ account_id: first.accountId, platform: first.platform, until: pauseUntil }, 'analytics paused: the network says the rate-limit window is used up');
+    deps.logger.info(
+      { account_id: first.accountId, platform: first.platform, until: pauseUntil },
+      'analytics paused: the network says the rate-limit window is used up',
+    );
     await deps.repo.pause(first, pauseUntil, 'rate-limit window used up');
   }
 }
@@ -138,7 +189,11 @@ async function refreshAccount(deps: RefreshDeps, rows: readonly AnalyticsRecord[
  * started is done, with the rows no network call was made for (paused accounts', and those of
  * accounts not started): their state is unchanged.
  */
-export async function refreshRows(deps: RefreshDeps, rows: readonly AnalyticsRecord[], signal?: AbortSignal): Promise<AnalyticsRecord[]> {
+export async function refreshRows(
+  deps: RefreshDeps,
+  rows: readonly AnalyticsRecord[],
+  signal?: AbortSignal,
+): Promise<AnalyticsRecord[]> {
   if (rows.length === 0) return [];
   const byAccount = new Map<string, AnalyticsRecord[]>();
   for (const row of rows) {
@@ -147,8 +202,12 @@ export async function refreshRows(deps: RefreshDeps, rows: readonly AnalyticsRec
     else group.push(row);
   }
   const paused = await deps.repo.pausedUntil([...byAccount.keys()], deps.clock());
-  const notRead = [...byAccount.entries()].filter(([accountId]) => paused.has(accountId)).flatMap(([, accountRows]) => accountRows);
-  const queue = [...byAccount.entries()].filter(([accountId]) => !paused.has(accountId)).map(([, accountRows]) => accountRows);
+  const notRead = [...byAccount.entries()]
+    .filter(([accountId]) => paused.has(accountId))
+    .flatMap(([, accountRows]) => accountRows);
+  const queue = [...byAccount.entries()]
+    .filter(([accountId]) => !paused.has(accountId))
+    .map(([, accountRows]) => accountRows);
   const worker = async () => {
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
       if (signal?.aborted === true) {

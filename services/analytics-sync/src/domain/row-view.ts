@@ -25,6 +25,7 @@ export function toRowView(row: AnalyticsRecord): AnalyticsRowViewType {
 /** `overview`: the page's row count and every metric summed over the page's rows. */
 export function overviewOf(items: readonly AnalyticsRowViewType[]): AnalyticsPageViewType['overview'] {
   const metrics: Record<string, number> = {};
-  for (const item of items) for (const [key, value] of Object.entries(item.metrics)) metrics[key] = (metrics[key] ?? 0) + value;
+  for (const item of items)
+    for (const [key, value] of Object.entries(item.metrics)) metrics[key] = (metrics[key] ?? 0) + value;
   return { posts: items.length, metrics };
 }

@@ -17,7 +17,13 @@ export function analyticsRpcHandlers(deps: ListDeps): RpcHandlers<typeof analyti
       const { post_id, account_id, platform, from_date, to_date, refresh, page, limit } = env.payload;
       return listAnalytics(deps, {
         orgId: orgOf(env),
-        filters: { postId: post_id, accountId: account_id, platform, fromDate: dateOf(from_date), toDate: dateOf(to_date) },
+        filters: {
+          postId: post_id,
+          accountId: account_id,
+          platform,
+          fromDate: dateOf(from_date),
+          toDate: dateOf(to_date),
+        },
         page,
         limit,
         refresh: refresh === true,

@@ -21,7 +21,11 @@ export class CustomersRepository {
 
   /** Keeps the first customer recorded for the organization and returns it (a racing request may have won). */
   async remember(orgId: string, stripeCustomerId: string, db: Db = this.db): Promise<string> {
-    await db.$executeRawUnsafe('INSERT INTO customers (org_id, stripe_customer_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', orgId, stripeCustomerId);
+    await db.$executeRawUnsafe(
+      'INSERT INTO customers (org_id, stripe_customer_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+      orgId,
+      stripeCustomerId,
+    );
     return (await this.find(orgId, db)) ?? stripeCustomerId;
   }
 }

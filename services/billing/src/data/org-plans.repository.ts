@@ -43,7 +43,13 @@ export class OrgPlansRepository {
   /** Organizations whose announced limits differ from the configured ones (an operator changed a plan). */
   async stale(plan: PlanName, limits: PlanLimitsType): Promise<string[]> {
     const rows = await this.db.orgPlan.findMany({
-      where: { plan, OR: [{ connectedAccounts: { not: limits.connected_accounts } }, { postsPerMonth: { not: limits.posts_per_month } }] },
+      where: {
+        plan,
+        OR: [
+          { connectedAccounts: { not: limits.connected_accounts } },
+          { postsPerMonth: { not: limits.posts_per_month } },
+        ],
+      },
       select: { orgId: true },
     });
     return rows.map((row) => row.orgId);

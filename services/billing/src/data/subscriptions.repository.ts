@@ -29,7 +29,14 @@ export class SubscriptionsRepository {
   list(orgId: string, db: Db = this.db): Promise<SubscriptionState[]> {
     return db.subscription.findMany({
       where: { orgId },
-      select: { id: true, status: true, priceId: true, stripeCreatedAt: true, currentPeriodEnd: true, cancelAtPeriodEnd: true },
+      select: {
+        id: true,
+        status: true,
+        priceId: true,
+        stripeCreatedAt: true,
+        currentPeriodEnd: true,
+        cancelAtPeriodEnd: true,
+      },
     });
   }
 
@@ -49,6 +56,8 @@ export class SubscriptionsRepository {
   }
 
   async orgOf(subscriptionId: string, db: Db = this.db): Promise<string | null> {
-    return (await db.subscription.findUnique({ where: { id: subscriptionId }, select: { orgId: true } }))?.orgId ?? null;
+    return (
+      (await db.subscription.findUnique({ where: { id: subscriptionId }, select: { orgId: true } }))?.orgId ?? null
+    );
   }
 }

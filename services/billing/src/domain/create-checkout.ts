@@ -25,7 +25,10 @@ export async function ensureCustomer(stripe: Stripe, customers: CustomersReposit
   if (known !== null) return known;
   let created: Stripe.Customer;
   try {
-    created = await stripe.customers.create({ metadata: { org_id: orgId }, description: `Organization ${orgId}` }, { idempotencyKey: `customer-create:${orgId}` });
+    created = await stripe.customers.create(
+      { metadata: { org_id: orgId }, description: `Organization ${orgId}` },
+      { idempotencyKey: `customer-create:${orgId}` },
+    );
   } catch (error) {
     throw stripeUnavailable('create the billing customer', error);
   }
@@ -36,7 +39,11 @@ export async function ensureCustomer(stripe: Stripe, customers: CustomersReposit
  * A Stripe Checkout Session in subscription mode for the configured price. Each request has its own
  * idempotency key toward Stripe (organization + request id), so the SDK's retries never open two.
  */
-export async function createCheckout(deps: CheckoutDeps, orgId: string, requestId: string | null): Promise<{ url: string }> {
+export async function createCheckout(
+  deps: CheckoutDeps,
+  orgId: string,
+  requestId: string | null,
+): Promise<{ url: string }> {
   if (deps.stripe === null) throw notConfigured('STRIPE_SECRET_KEY', 'checkout');
   if (deps.priceId === undefined) throw notConfigured('STRIPE_PRICE_ID', 'checkout');
   const plan = await deps.orgPlans.find(orgId);
@@ -62,6 +69,7 @@ export async function createCheckout(deps: CheckoutDeps, orgId: string, requestI
   } catch (error) {
     throw stripeUnavailable('create the checkout session', error);
   }
-  if (session.url === null) throw stripeUnavailable('return a checkout address', new Error(`session ${session.id} has no url`));
+  if (session.url === null)
+    throw stripeUnavailable('return a checkout address', new Error(`session ${session.id} has no url`));
   return { url: session.url };
 }

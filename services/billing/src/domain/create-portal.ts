@@ -12,7 +12,8 @@ export async function createPortal(
 ): Promise<{ url: string }> {
   if (deps.stripe === null) throw notConfigured('STRIPE_SECRET_KEY', 'the billing portal');
   const customer = await deps.customers.find(orgId);
-  if (customer === null) throw conflict('The organization has no billing account yet; subscribe first through POST /v1/billing/checkout.');
+  if (customer === null)
+    throw conflict('The organization has no billing account yet; subscribe first through POST /v1/billing/checkout.');
   try {
     const session = await deps.stripe.billingPortal.sessions.create(
       { customer, return_url: deps.returnUrl },

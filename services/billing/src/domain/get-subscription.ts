@@ -5,7 +5,10 @@ import type { Plans } from './plans.ts';
 type SubscriptionView = ReplyOf<typeof billingSubscriptionGet>;
 
 /** The organization's plan as billing derives it from its subscriptions (the free plan without any). */
-export async function getSubscription(deps: { plans: Plans; subscriptions: SubscriptionsRepository }, orgId: string): Promise<SubscriptionView> {
+export async function getSubscription(
+  deps: { plans: Plans; subscriptions: SubscriptionsRepository },
+  orgId: string,
+): Promise<SubscriptionView> {
   const effective = deps.plans.effective(await deps.subscriptions.list(orgId));
   const subscription = effective.subscription;
   return {

@@ -36,7 +36,10 @@ export function isPaying(status: string): boolean {
 export class Plans {
   private readonly paidPrices: ReadonlySet<string>;
 
-  constructor(private readonly limits: Record<PlanName, PlanLimitsType>, paidPrices: readonly string[]) {
+  constructor(
+    private readonly limits: Record<PlanName, PlanLimitsType>,
+    paidPrices: readonly string[],
+  ) {
     this.paidPrices = new Set(paidPrices);
   }
 

@@ -36,13 +36,19 @@ function verify(deps: WebhookDeps, input: WebhookInput): Stripe.Event {
     return Stripe.webhooks.constructEvent(input.rawBody, input.signature, deps.webhookSecret, deps.toleranceSeconds);
   } catch (error) {
     deps.logger.warn({ reason: (error as Error).message }, 'Stripe webhook refused: bad signature');
-    throw validationError('The Stripe-Signature header does not match the body, or is too old; the event was not applied.', [
-      { path: '/headers/stripe-signature', message: 'does not verify against the raw body with the endpoint secret' },
-    ]);
+    throw validationError(
+      'The Stripe-Signature header does not match the body, or is too old; the event was not applied.',
+      [{ path: '/headers/stripe-signature', message: 'does not verify against the raw body with the endpoint secret' }],
+    );
   }
 }
 
-function record(deps: WebhookDeps, subscription: Stripe.Subscription, orgId: string, customerId: string): SubscriptionRecord {
+function record(
+  deps: WebhookDeps,
+  subscription: Stripe.Subscription,
+  orgId: string,
+  customerId: string,
+): SubscriptionRecord {
   const items = subscription.items.data;
   const periodEnds = items.map((item) => item.current_period_end).filter((end) => typeof end === 'number');
   return {
@@ -82,31 +88,45 @@ async function currentSubscription(stripe: Stripe, target: EventTarget): Promise
  * of any other customer of the Stripe account is recorded, logged and answered 200, whatever
  * organization its metadata or client_reference_id names.
  */
-export async function receiveWebhook(deps: WebhookDeps, input: WebhookInput): Promise<{ event_id: string; type: string; duplicate: boolean }> {
+export async function receiveWebhook(
+  deps: WebhookDeps,
+  input: WebhookInput,
+): Promise<{ event_id: string; type: string; duplicate: boolean }> {
   const event = verify(deps, input);
   const reply = (duplicate: boolean) => ({ event_id: event.id, type: event.type, duplicate });
   if (await deps.events.seen(event.id)) return reply(true);
   const target = eventTarget(event);
   if (target !== null && deps.stripe === null) throw notConfigured('STRIPE_SECRET_KEY', 'applying subscription events');
-  const fresh = await deps.db.$transaction(async (tx) => {
-    if (target === null) return deps.events.record({ id: event.id, type: event.type, orgId: null, created: event.created }, tx);
-    await deps.customers.lock(target.customerId, tx);
-    const orgId = await deps.customers.orgOf(target.customerId, tx);
-    if (!(await deps.events.record({ id: event.id, type: event.type, orgId, created: event.created }, tx))) return false;
-    if (orgId === null) {
-      deps.logger.warn({ event_id: event.id, type: event.type, customer: target.customerId }, 'Stripe event for a customer billing did not create; recorded, not applied');
+  const fresh = await deps.db.$transaction(
+    async (tx) => {
+      if (target === null)
+        return deps.events.record({ id: event.id, type: event.type, orgId: null, created: event.created }, tx);
+      await deps.customers.lock(target.customerId, tx);
+      const orgId = await deps.customers.orgOf(target.customerId, tx);
+      if (!(await deps.events.record({ id: event.id, type: event.type, orgId, created: event.created }, tx)))
+        return false;
+      if (orgId === null) {
+        deps.logger.warn(
+          { event_id: event.id, type: event.type, customer: target.customerId },
+          'Stripe event for a customer billing did not create; recorded, not applied',
+        );
+        return true;
+      }
+      const subscription = await currentSubscription(deps.stripe!, target);
+      if (subscription === null) return true;
+      const saved = record(deps, subscription, orgId, idOf(subscription.customer) ?? target.customerId);
+      if (!deps.plans.isPaidPrice(saved.priceId)) {
+        deps.logger.warn(
+          { event_id: event.id, subscription: saved.id, price: saved.priceId, org_id: orgId },
+          "subscription to a price that is not the paid plan's (STRIPE_PRICE_ID); it gives the free plan",
+        );
+      }
+      await deps.subscriptions.save(saved, tx);
+      await recomputePlan(tx, deps, orgId, input.requestId);
       return true;
-    }
-    const subscription = await currentSubscription(deps.stripe!, target);
-    if (subscription === null) return true;
-    const saved = record(deps, subscription, orgId, idOf(subscription.customer) ?? target.customerId);
-    if (!deps.plans.isPaidPrice(saved.priceId)) {
-      deps.logger.warn({ event_id: event.id, subscription: saved.id, price: saved.priceId, org_id: orgId }, 'subscription to a price that is not the paid plan\'s (STRIPE_PRICE_ID); it gives the free plan');
-    }
-    await deps.subscriptions.save(saved, tx);
-    await recomputePlan(tx, deps, orgId, input.requestId);
-    return true;
-  }, { timeout: deps.transactionTimeoutMs, maxWait: deps.transactionTimeoutMs });
+    },
+    { timeout: deps.transactionTimeoutMs, maxWait: deps.transactionTimeoutMs },
+  );
   if (fresh) deps.wake();
   return reply(!fresh);
 }

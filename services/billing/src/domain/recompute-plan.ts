@@ -16,19 +16,44 @@ export interface RecomputeDeps {
  * stores it with the next revision and writes billing.plan_changed to the outbox in the caller's
  * transaction (so the change and its announcement commit together). Returns the effective plan.
  */
-export async function recomputePlan(tx: Prisma.TransactionClient, deps: RecomputeDeps, orgId: string, requestId: string | null): Promise<EffectivePlan> {
+export async function recomputePlan(
+  tx: Prisma.TransactionClient,
+  deps: RecomputeDeps,
+  orgId: string,
+  requestId: string | null,
+): Promise<EffectivePlan> {
   const effective = deps.plans.effective(await deps.subscriptions.list(orgId, tx));
   const current = await deps.orgPlans.find(orgId, tx);
-  const unchanged = current !== null
-    && current.plan === effective.plan
-    && current.status === effective.status
-    && current.limits.connected_accounts === effective.limits.connected_accounts
-    && current.limits.posts_per_month === effective.limits.posts_per_month;
+  const unchanged =
+    current !== null &&
+    current.plan === effective.plan &&
+    current.status === effective.status &&
+    current.limits.connected_accounts === effective.limits.connected_accounts &&
+    current.limits.posts_per_month === effective.limits.posts_per_month;
   if (unchanged) return effective;
   const revision = (current?.revision ?? 0) + 1;
-  await deps.orgPlans.save(orgId, { plan: effective.plan, status: effective.status, subscriptionId: effective.subscription?.id ?? null, limits: effective.limits }, revision, tx);
+  await deps.orgPlans.save(
+    orgId,
+    {
+      plan: effective.plan,
+      status: effective.status,
+      subscriptionId: effective.subscription?.id ?? null,
+      limits: effective.limits,
+    },
+    revision,
+    tx,
+  );
   await enqueueOutbox(tx, [
-    createEnvelope(billingPlanChanged, { plan: effective.plan, status: effective.status as PayloadOf<typeof billingPlanChanged>['status'], limits: effective.limits, revision }, { orgId, requestId }),
+    createEnvelope(
+      billingPlanChanged,
+      {
+        plan: effective.plan,
+        status: effective.status as PayloadOf<typeof billingPlanChanged>['status'],
+        limits: effective.limits,
+        revision,
+      },
+      { orgId, requestId },
+    ),
   ]);
   return effective;
 }

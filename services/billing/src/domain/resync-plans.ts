@@ -10,7 +10,15 @@ import { recomputePlan, type RecomputeDeps } from './recompute-plan.ts';
  * Stripe event. Either an operator changed PLAN_* limits, or the paid prices (STRIPE_PRICE_ID,
  * STRIPE_LEGACY_PRICE_IDS) so that a paying subscription's price now says another plan.
  */
-export async function resyncPlans(deps: RecomputeDeps & { db: PrismaClient; orgPlans: OrgPlansRepository; logger: Logger; wake: () => void; paidPrices: readonly string[] }): Promise<number> {
+export async function resyncPlans(
+  deps: RecomputeDeps & {
+    db: PrismaClient;
+    orgPlans: OrgPlansRepository;
+    logger: Logger;
+    wake: () => void;
+    paidPrices: readonly string[];
+  },
+): Promise<number> {
   const stale = new Set<string>();
   for (const plan of ['free', 'pro'] as PlanName[]) {
     for (const orgId of await deps.orgPlans.stale(plan, deps.plans.limitsOf(plan))) stale.add(orgId);

@@ -37,7 +37,8 @@ export class Authenticator {
     const credential = match[1]!;
     if (looksLikeApiKey(credential)) {
       const principal = await this.apiKey(credential);
-      if (mode === 'jwt') throw forbidden('This endpoint accepts only a dashboard token; API keys are not allowed here.');
+      if (mode === 'jwt')
+        throw forbidden('This endpoint accepts only a dashboard token; API keys are not allowed here.');
       return principal;
     }
     const claims = await this.deps.verifyJwt(credential);
@@ -48,7 +49,8 @@ export class Authenticator {
   private async apiKey(key: string): Promise<Principal> {
     const prefix = apiKeyPrefix(key);
     const record = prefix === undefined ? null : await this.deps.apiKeys.findByPrefix(prefix);
-    if (record === null || !apiKeyMatches(key, record.hash, this.deps.pepper)) throw unauthorized('The API key is not valid.');
+    if (record === null || !apiKeyMatches(key, record.hash, this.deps.pepper))
+      throw unauthorized('The API key is not valid.');
     if (record.revokedAt !== null) throw new AppError('unauthorized', 'The API key has been revoked.');
     this.touch(record.id);
     return { kind: 'api_key', orgId: record.orgId, apiKeyId: record.id };
@@ -58,6 +60,8 @@ export class Authenticator {
     const now = Date.now();
     if (now - (this.lastTouched.get(id) ?? 0) < TOUCH_EVERY_MS) return;
     this.lastTouched.set(id, now);
-    this.deps.apiKeys.touch(id, new Date(now)).catch((error: unknown) => this.deps.logger.warn({ err: error }, 'could not record API key use'));
+    this.deps.apiKeys
+      .touch(id, new Date(now))
+      .catch((error: unknown) => this.deps.logger.warn({ err: error }, 'could not record API key use'));
   }
 }

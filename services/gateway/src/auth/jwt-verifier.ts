@@ -22,11 +22,16 @@ function invalid(message: string, cause?: unknown): AppError {
 
 function describe(error: unknown): AppError {
   if (error instanceof errors.JWTExpired) return invalid('The dashboard token has expired.', error);
-  if (error instanceof errors.JOSEAlgNotAllowed) return invalid('The dashboard token is signed with an algorithm this API does not accept.', error);
-  if (error instanceof errors.JWSSignatureVerificationFailed) return invalid('The dashboard token signature is invalid.', error);
-  if (error instanceof errors.JWTClaimValidationFailed) return invalid(`The dashboard token is not acceptable: ${error.message}.`, error);
-  if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid) return invalid('The dashboard token is malformed.', error);
-  if (error instanceof errors.JWKSNoMatchingKey) return invalid('The dashboard token was signed by an unknown key.', error);
+  if (error instanceof errors.JOSEAlgNotAllowed)
+    return invalid('The dashboard token is signed with an algorithm this API does not accept.', error);
+  if (error instanceof errors.JWSSignatureVerificationFailed)
+    return invalid('The dashboard token signature is invalid.', error);
+  if (error instanceof errors.JWTClaimValidationFailed)
+    return invalid(`The dashboard token is not acceptable: ${error.message}.`, error);
+  if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid)
+    return invalid('The dashboard token is malformed.', error);
+  if (error instanceof errors.JWKSNoMatchingKey)
+    return invalid('The dashboard token was signed by an unknown key.', error);
   return invalid('The dashboard token could not be verified.', error);
 }
 
@@ -61,10 +66,13 @@ export function createJwtVerifier(settings: JwtSettings): (token: string) => Pro
   };
 }
 
-function createUncachedJwtVerifier(settings: JwtSettings): (token: string) => Promise<{ claims: DashboardClaims; expiresAtMs: number }> {
-  const key: Uint8Array | JWTVerifyGetKey = settings.algorithm === 'HS256'
-    ? new TextEncoder().encode(settings.secret)
-    : createRemoteJWKSet(new URL(settings.jwksUrl ?? ''), { cooldownDuration: 30_000, timeoutDuration: 5_000 });
+function createUncachedJwtVerifier(
+  settings: JwtSettings,
+): (token: string) => Promise<{ claims: DashboardClaims; expiresAtMs: number }> {
+  const key: Uint8Array | JWTVerifyGetKey =
+    settings.algorithm === 'HS256'
+      ? new TextEncoder().encode(settings.secret)
+      : createRemoteJWKSet(new URL(settings.jwksUrl ?? ''), { cooldownDuration: 30_000, timeoutDuration: 5_000 });
   const options = {
     algorithms: [settings.algorithm],
     requiredClaims: ['sub', 'exp'],
@@ -74,7 +82,8 @@ function createUncachedJwtVerifier(settings: JwtSettings): (token: string) => Pr
   return async (token) => {
     let payload;
     try {
-      ({ payload } = typeof key === 'function' ? await jwtVerify(token, key, options) : await jwtVerify(token, key, options));
+      ({ payload } =
+        typeof key === 'function' ? await jwtVerify(token, key, options) : await jwtVerify(token, key, options));
     } catch (error) {
       throw describe(error);
     }
@@ -82,7 +91,8 @@ function createUncachedJwtVerifier(settings: JwtSettings): (token: string) => Pr
     if (typeof orgId !== 'string' || !ORG_ID.test(orgId)) {
       throw invalid('The dashboard token needs an org_id claim of 1 to 64 letters, digits, "_" or "-".');
     }
-    if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw invalid('The dashboard token needs a sub claim.');
+    if (typeof payload.sub !== 'string' || payload.sub.length === 0)
+      throw invalid('The dashboard token needs a sub claim.');
     // `exp` is required and checked by jwtVerify, so it is a number of seconds here.
     return { claims: { userId: payload.sub, orgId }, expiresAtMs: (payload.exp ?? 0) * 1000 };
   };

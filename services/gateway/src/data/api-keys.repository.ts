@@ -13,18 +13,31 @@ export interface ApiKeyRecord {
 
 const UNIQUE_VIOLATION = '23505';
 
-const COLUMNS = 'id, org_id AS "orgId", name, prefix, hash, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"';
+const COLUMNS =
+  'id, org_id AS "orgId", name, prefix, hash, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"';
 
 /** API keys, in SQL on the gateway's pg pool (no Prisma client in this process: compose.ts). */
 export class ApiKeysRepository {
   constructor(private readonly db: RawSql) {}
 
   /** Returns false when the prefix is taken (astronomically rare), so the caller draws a new key. */
-  async create(record: { id: string; orgId: string; name: string; prefix: string; hash: string; createdBy: string }): Promise<ApiKeyRecord | false> {
+  async create(record: {
+    id: string;
+    orgId: string;
+    name: string;
+    prefix: string;
+    hash: string;
+    createdBy: string;
+  }): Promise<ApiKeyRecord | false> {
     try {
       const [created] = await this.db.$queryRawUnsafe<ApiKeyRecord[]>(
         `INSERT INTO api_keys (id, org_id, name, prefix, hash, created_by) VALUES ($1::uuid, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
-        record.id, record.orgId, record.name, record.prefix, record.hash, record.createdBy,
+        record.id,
+        record.orgId,
+        record.name,
+        record.prefix,
+        record.hash,
+        record.createdBy,
       );
       return created!;
     } catch (error) {
@@ -41,13 +54,20 @@ export class ApiKeysRepository {
   }
 
   async findByPrefix(prefix: string): Promise<ApiKeyRecord | null> {
-    const [found] = await this.db.$queryRawUnsafe<ApiKeyRecord[]>(`SELECT ${COLUMNS} FROM api_keys WHERE prefix = $1`, prefix);
+    const [found] = await this.db.$queryRawUnsafe<ApiKeyRecord[]>(
+      `SELECT ${COLUMNS} FROM api_keys WHERE prefix = $1`,
+      prefix,
+    );
     return found ?? null;
   }
 
   /** Revokes an active key of the organization; false when there is none (unknown, foreign or revoked). */
   async revoke(orgId: string, id: string): Promise<boolean> {
-    const count = await this.db.$executeRawUnsafe('UPDATE api_keys SET revoked_at = now() WHERE id = $1::uuid AND org_id = $2 AND revoked_at IS NULL', id, orgId);
+    const count = await this.db.$executeRawUnsafe(
+      'UPDATE api_keys SET revoked_at = now() WHERE id = $1::uuid AND org_id = $2 AND revoked_at IS NULL',
+      id,
+      orgId,
+    );
     return count === 1;
   }
 

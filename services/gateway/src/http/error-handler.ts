@@ -14,7 +14,8 @@ function fromBodyParser(error: unknown): AppError | undefined {
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
     return new AppError('unsupported_media_type', 'The request body encoding or charset is not supported.');
   }
-  if (type === 'request.aborted' || type === 'request.size.invalid') return new AppError('validation_error', 'The request body was incomplete.');
+  if (type === 'request.aborted' || type === 'request.size.invalid')
+    return new AppError('validation_error', 'The request body was incomplete.');
   return undefined;
 }
 

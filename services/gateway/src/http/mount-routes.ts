@@ -39,7 +39,8 @@ async function authorize(route: Route, req: Request, res: Response, deps: MountD
   const { auth } = route.operation;
   const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
   if (auth === 'none') {
-    if (route.operation.anonymousUnlimited !== true) await deps.rateLimiter.consumeAnonymous(address, route.operation.anonymousBucket);
+    if (route.operation.anonymousUnlimited !== true)
+      await deps.rateLimiter.consumeAnonymous(address, route.operation.anonymousBucket);
     return undefined;
   }
   let principal: Principal;
@@ -60,14 +61,23 @@ function checkContentType(route: Route, req: Request): void {
   const { body, rawBodyTypes = [] } = route.operation;
   if (body === undefined || !hasBody(req)) return;
   if (req.is(['application/json', 'application/*+json', ...rawBodyTypes]) === false) {
-    throw new AppError('unsupported_media_type', `Send the body as application/json${rawBodyTypes.length > 0 ? ` or one of ${rawBodyTypes.join(', ')}` : ''}.`);
+    throw new AppError(
+      'unsupported_media_type',
+      `Send the body as application/json${rawBodyTypes.length > 0 ? ` or one of ${rawBodyTypes.join(', ')}` : ''}.`,
+    );
   }
 }
 
 /** A request whose body the handler reads itself (an upload), rather than the JSON parser. */
 function isStreamed(route: Route, req: Request): boolean {
   const { streamRawBody = false, rawBodyTypes = [] } = route.operation;
-  return streamRawBody && hasBody(req) && rawBodyTypes.length > 0 && req.is(rawBodyTypes) !== false && req.is(['application/json', 'application/*+json']) === false;
+  return (
+    streamRawBody &&
+    hasBody(req) &&
+    rawBodyTypes.length > 0 &&
+    req.is(rawBodyTypes) !== false &&
+    req.is(['application/json', 'application/*+json']) === false
+  );
 }
 
 function send(res: Response, result: RouteResult): void {
@@ -102,25 +112,43 @@ export function mountRoutes(router: Router, routes: readonly Route[], deps: Moun
       const started = process.hrtime.bigint();
       const principal = await authorize(route, req, res, deps);
       checkContentType(route, req);
-      if (operation.body !== undefined || operation.rawBody !== undefined) await deps.parseBody(req, res, operation.rawBody !== undefined);
+      if (operation.body !== undefined || operation.rawBody !== undefined)
+        await deps.parseBody(req, res, operation.rawBody !== undefined);
       const streamed = isStreamed(route, req);
       const rawBody = operation.rawBody !== undefined && Buffer.isBuffer(req.body) ? req.body : undefined;
-      const parts = { params: { ...req.params }, query: { ...(req.query as Record<string, unknown>) }, body: streamed || operation.rawBody !== undefined ? undefined : (req.body as unknown) };
+      const parts = {
+        params: { ...req.params },
+        query: { ...(req.query as Record<string, unknown>) },
+        body: streamed || operation.rawBody !== undefined ? undefined : (req.body as unknown),
+      };
       assertSafeInput('params', parts.params);
       assertSafeInput('query', parts.query);
       assertSafeInput('body', parts.body);
       validate(parts, { skipBody: streamed });
-      const request = { ...parts, principal, requestId: requestIdOf(res), headers: req.headers, address: req.ip ?? req.socket.remoteAddress ?? 'unknown', rawBody, stream: streamed ? req : undefined } as unknown as RouteRequest<typeof operation>;
+      const request = {
+        ...parts,
+        principal,
+        requestId: requestIdOf(res),
+        headers: req.headers,
+        address: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+        rawBody,
+        stream: streamed ? req : undefined,
+      } as unknown as RouteRequest<typeof operation>;
       const result = await route.handler(request);
       if (deps.validateResponses && !('redirect' in result) && !('stream' in result)) {
         const problems = responseValidators.get(result.status)?.(result.body) ?? [];
         if (problems.length > 0) {
           deps.logger.error({ operation: operation.operationId, problems }, 'response does not match its schema');
-          throw new AppError('internal_error', 'The response did not match its declared schema.', { details: problems });
+          throw new AppError('internal_error', 'The response did not match its declared schema.', {
+            details: problems,
+          });
         }
       }
       send(res, result);
-      deps.observe?.({ method: operation.method, route: operation.path, status: res.statusCode }, Number(process.hrtime.bigint() - started) / 1e9);
+      deps.observe?.(
+        { method: operation.method, route: operation.path, status: res.statusCode },
+        Number(process.hrtime.bigint() - started) / 1e9,
+      );
     });
   }
 }

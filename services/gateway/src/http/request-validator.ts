@@ -22,7 +22,10 @@ function describe(location: string, error: ErrorObject): ErrorDetail {
       return { path: `${path}/${field}`, message: `"${field}" is required` };
     }
     case 'enum':
-      return { path, message: `must be one of: ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}` };
+      return {
+        path,
+        message: `must be one of: ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`,
+      };
     default:
       return { path, message: error.message ?? 'is invalid' };
   }
@@ -41,7 +44,9 @@ export interface RequestParts {
 }
 
 /** Validates (and fills defaults into) the parts of a request an operation declares. */
-export function createRequestValidator(operation: Operation): (parts: RequestParts, options?: { skipBody?: boolean }) => void {
+export function createRequestValidator(
+  operation: Operation,
+): (parts: RequestParts, options?: { skipBody?: boolean }) => void {
   const params = operation.params === undefined ? undefined : urlAjv.compile(operation.params);
   const query = operation.query === undefined ? undefined : urlAjv.compile(operation.query);
   const body = operation.body === undefined ? undefined : bodyAjv.compile(operation.body);
@@ -52,7 +57,8 @@ export function createRequestValidator(operation: Operation): (parts: RequestPar
       ...(options.skipBody === true ? [] : check(body, 'body', parts.body)),
     ];
     if (operation.query === undefined) {
-      for (const name of Object.keys(parts.query)) details.push({ path: `/query/${name}`, message: `unknown query parameter "${name}"` });
+      for (const name of Object.keys(parts.query))
+        details.push({ path: `/query/${name}`, message: `unknown query parameter "${name}"` });
     }
     if (details.length > 0) {
       const [first] = details;

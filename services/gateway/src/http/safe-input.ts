@@ -31,5 +31,6 @@ export function assertSafeInput(location: string, value: unknown): void {
       else stack.push({ value: child, path: `${path}/${key}`, depth: depth + 1 });
     }
   }
-  if (details.length > 0) throw validationError(`The request is invalid: ${details[0]!.path} ${details[0]!.message}.`, details);
+  if (details.length > 0)
+    throw validationError(`The request is invalid: ${details[0]!.path} ${details[0]!.message}.`, details);
 }

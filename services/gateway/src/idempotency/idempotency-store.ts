@@ -45,7 +45,10 @@ interface StoredRefusal {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
@@ -74,7 +77,9 @@ export function idempotencyKeyOf(headers: Record<string, string | string[] | und
   if (raw === undefined) return undefined;
   const key = Array.isArray(raw) ? raw[0] : raw;
   if (key === undefined || key.length < 1 || key.length > 255) {
-    throw validationError('Idempotency-Key must be 1 to 255 characters.', [{ path: '/headers/idempotency-key', message: 'must be 1 to 255 characters' }]);
+    throw validationError('Idempotency-Key must be 1 to 255 characters.', [
+      { path: '/headers/idempotency-key', message: 'must be 1 to 255 characters' },
+    ]);
   }
   return key;
 }
@@ -95,12 +100,19 @@ export class IdempotencyStore {
   private readonly ttlMs: number;
   private readonly leaseMs: number;
 
-  constructor(private readonly db: RawSql, options: IdempotencyStoreOptions = {}) {
+  constructor(
+    private readonly db: RawSql,
+    options: IdempotencyStoreOptions = {},
+  ) {
     this.ttlMs = options.ttlMs ?? DAY_MS;
     this.leaseMs = options.leaseMs ?? LEASE_MS;
   }
 
-  async run(scope: IdempotencyScope | undefined, body: unknown, work: (operation: OperationId) => Promise<StoredResponse>): Promise<StoredResponse> {
+  async run(
+    scope: IdempotencyScope | undefined,
+    body: unknown,
+    work: (operation: OperationId) => Promise<StoredResponse>,
+  ): Promise<StoredResponse> {
     if (scope === undefined) return work(undefined);
     const requestHash = createHash('sha256').update(canonical(body)).digest('hex');
     // One statement claims a new key or an expired one (which starts afresh: a new operation id).
@@ -112,14 +124,24 @@ export class IdempotencyStore {
              response_body = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at, locked_until = EXCLUDED.locked_until
          WHERE r.expires_at <= now()
        RETURNING created_at`,
-      scope.orgId, scope.key, scope.method, scope.path, requestHash, this.ttlMs / 1000, this.leaseMs / 1000,
+      scope.orgId,
+      scope.key,
+      scope.method,
+      scope.path,
+      requestHash,
+      this.ttlMs / 1000,
+      this.leaseMs / 1000,
     );
     const createdAt = inserted?.created_at ?? (await this.claimExisting(scope, requestHash));
     if (createdAt instanceof Date) return this.execute(scope, createdAt, work);
     return createdAt;
   }
 
-  private async execute(scope: IdempotencyScope, createdAt: Date, work: (operation: OperationId) => Promise<StoredResponse>): Promise<StoredResponse> {
+  private async execute(
+    scope: IdempotencyScope,
+    createdAt: Date,
+    work: (operation: OperationId) => Promise<StoredResponse>,
+  ): Promise<StoredResponse> {
     // A renewal still in flight is awaited before the record is settled, so it cannot re-lock a freed key.
     let renewing: Promise<void> = Promise.resolve();
     const heartbeat = setInterval(() => (renewing = this.renewLease(scope)), this.leaseMs / 3);
@@ -133,7 +155,8 @@ export class IdempotencyStore {
     } catch (error) {
       await stopHeartbeat();
       const outcome = outcomeOf(error);
-      if (outcome === 'refused' && isAppError(error)) await this.store(scope, { status: error.status, body: refusalOf(error) });
+      if (outcome === 'refused' && isAppError(error))
+        await this.store(scope, { status: error.status, body: refusalOf(error) });
       else if (outcome === 'ambiguous') await this.releaseLease(scope);
       else await this.forget(scope);
       throw error;
@@ -145,22 +168,37 @@ export class IdempotencyStore {
 
   /** The key is taken: replay, refuse, or take over a record no live run holds (returns its creation time). */
   private async claimExisting(scope: IdempotencyScope, requestHash: string): Promise<StoredResponse | Date> {
-    const [record] = await this.db.$queryRawUnsafe<{ method: string; path: string; request_hash: string; status: number | null; response_body: unknown }[]>(
+    const [record] = await this.db.$queryRawUnsafe<
+      { method: string; path: string; request_hash: string; status: number | null; response_body: unknown }[]
+    >(
       'SELECT method, path, request_hash, status, response_body FROM idempotency_records WHERE org_id = $1 AND key = $2',
-      scope.orgId, scope.key,
+      scope.orgId,
+      scope.key,
     );
-    if (record === undefined) throw conflict('A request with this Idempotency-Key just finished without a result; send it again.');
+    if (record === undefined)
+      throw conflict('A request with this Idempotency-Key just finished without a result; send it again.');
     if (record.request_hash !== requestHash || record.method !== scope.method || record.path !== scope.path) {
-      throw new AppError('idempotency_conflict', 'This Idempotency-Key was already used with a different request; use a new key for a new request.', {
-        details: [{ path: '/headers/idempotency-key', message: `first used for ${record.method.toUpperCase()} ${record.path} with another body` }],
-      });
+      throw new AppError(
+        'idempotency_conflict',
+        'This Idempotency-Key was already used with a different request; use a new key for a new request.',
+        {
+          details: [
+            {
+              path: '/headers/idempotency-key',
+              message: `first used for ${record.method.toUpperCase()} ${record.path} with another body`,
+            },
+          ],
+        },
+      );
     }
     if (record.status !== null) return replay(record.status, record.response_body);
     const [claimed] = await this.db.$queryRawUnsafe<{ created_at: Date }[]>(
       `UPDATE idempotency_records SET locked_until = now() + make_interval(secs => $3::float8)
         WHERE org_id = $1 AND key = $2 AND status IS NULL AND (locked_until IS NULL OR locked_until <= now())
         RETURNING created_at`,
-      scope.orgId, scope.key, this.leaseMs / 1000,
+      scope.orgId,
+      scope.key,
+      this.leaseMs / 1000,
     );
     if (claimed !== undefined) return claimed.created_at;
     throw conflict('A request with this Idempotency-Key is still being processed; retry in a moment.');
@@ -169,7 +207,10 @@ export class IdempotencyStore {
   private async store(scope: IdempotencyScope, response: StoredResponse): Promise<void> {
     await this.db.$executeRawUnsafe(
       'UPDATE idempotency_records SET status = $3, response_body = $4::jsonb, locked_until = NULL WHERE org_id = $1 AND key = $2',
-      scope.orgId, scope.key, response.status, JSON.stringify(response.body ?? null),
+      scope.orgId,
+      scope.key,
+      response.status,
+      JSON.stringify(response.body ?? null),
     );
   }
 
@@ -178,30 +219,52 @@ export class IdempotencyStore {
    * makes harmless; the run itself must not fail for it, so the error ends here on purpose.
    */
   private async renewLease(scope: IdempotencyScope): Promise<void> {
-    await this.db.$executeRawUnsafe(
-      'UPDATE idempotency_records SET locked_until = now() + make_interval(secs => $3::float8) WHERE org_id = $1 AND key = $2 AND status IS NULL',
-      scope.orgId, scope.key, this.leaseMs / 1000,
-    ).catch(() => undefined);
+    await this.db
+      .$executeRawUnsafe(
+        'UPDATE idempotency_records SET locked_until = now() + make_interval(secs => $3::float8) WHERE org_id = $1 AND key = $2 AND status IS NULL',
+        scope.orgId,
+        scope.key,
+        this.leaseMs / 1000,
+      )
+      .catch(() => undefined);
   }
 
   private async releaseLease(scope: IdempotencyScope): Promise<void> {
-    await this.db.$executeRawUnsafe('UPDATE idempotency_records SET locked_until = NULL WHERE org_id = $1 AND key = $2 AND status IS NULL', scope.orgId, scope.key);
+    await this.db.$executeRawUnsafe(
+      'UPDATE idempotency_records SET locked_until = NULL WHERE org_id = $1 AND key = $2 AND status IS NULL',
+      scope.orgId,
+      scope.key,
+    );
   }
 
   private async forget(scope: IdempotencyScope): Promise<void> {
-    await this.db.$executeRawUnsafe('DELETE FROM idempotency_records WHERE org_id = $1 AND key = $2 AND status IS NULL', scope.orgId, scope.key);
+    await this.db.$executeRawUnsafe(
+      'DELETE FROM idempotency_records WHERE org_id = $1 AND key = $2 AND status IS NULL',
+      scope.orgId,
+      scope.key,
+    );
   }
 }
 
 function refusalOf(error: AppError): StoredRefusal {
-  return { error: { code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) } };
+  return {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.details === undefined ? {} : { details: error.details }),
+    },
+  };
 }
 
 /** A stored success is returned as it was; a stored refusal is thrown again, for the error middleware to answer. */
 function replay(status: number, body: unknown): StoredResponse {
   if (status >= 400) {
     const { error } = body as StoredRefusal;
-    throw new AppError(error.code, error.message, { status, ...(error.details === undefined ? {} : { details: error.details }), headers: { 'Idempotent-Replayed': 'true' } });
+    throw new AppError(error.code, error.message, {
+      status,
+      ...(error.details === undefined ? {} : { details: error.details }),
+      headers: { 'Idempotent-Replayed': 'true' },
+    });
   }
   return { status, body, headers: { 'Idempotent-Replayed': 'true' } };
 }

@@ -31,7 +31,11 @@ export const AccountCreateBody = Type.Object(
   { additionalProperties: false, anyOf: [{ required: ['provider'] }, { required: ['platform'] }] },
 );
 export const AccountListQuery = Type.Object(
-  { provider: Type.Optional(Provider), q: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), ...CursorQuery },
+  {
+    provider: Type.Optional(Provider),
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    ...CursorQuery,
+  },
   { additionalProperties: false },
 );
 export const AccountList = CursorPage(Account);
@@ -46,7 +50,9 @@ export const OAuthAppCreateBody = Type.Object(
     client_id: Type.String({ minLength: 1, maxLength: 512 }),
     client_secret: Type.String({ minLength: 1, maxLength: 1024 }),
     /** The scopes this app asks for, when its products differ from the defaults (e.g. LinkedIn `r_member_postAnalytics`). */
-    scopes: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_.:-]+$' }), { maxItems: 50 })),
+    scopes: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_.:-]+$' }), { maxItems: 50 }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -38,7 +38,12 @@ function parameters(location: 'path' | 'query' | 'header', schema: TSchema | und
 }
 
 function headerParameters(headers: Record<string, TSchema> | undefined): JsonObject[] {
-  return Object.entries(headers ?? {}).map(([name, schema]) => ({ name, in: 'header', required: false, schema: plain(schema) }));
+  return Object.entries(headers ?? {}).map(([name, schema]) => ({
+    name,
+    in: 'header',
+    required: false,
+    schema: plain(schema),
+  }));
 }
 
 function errorStatuses(operation: Operation): number[] {
@@ -56,9 +61,10 @@ function errorStatuses(operation: Operation): number[] {
 function responses(operation: Operation): JsonObject {
   const result: JsonObject = {};
   for (const [status, schema] of Object.entries(operation.responses)) {
-    result[status] = schema === null
-      ? { description: Number(status) === 302 ? 'Redirect.' : 'No content.' }
-      : { description: 'Success.', content: { 'application/json': { schema: plain(schema) } } };
+    result[status] =
+      schema === null
+        ? { description: Number(status) === 302 ? 'Redirect.' : 'No content.' }
+        : { description: 'Success.', content: { 'application/json': { schema: plain(schema) } } };
   }
   for (const status of errorStatuses(operation)) {
     result[String(status)] = {
@@ -70,7 +76,8 @@ function responses(operation: Operation): JsonObject {
 }
 
 function requestBody(operation: Operation): JsonObject | undefined {
-  if (operation.rawBody !== undefined) return { required: true, content: { 'application/json': { schema: plain(operation.rawBody.schema) } } };
+  if (operation.rawBody !== undefined)
+    return { required: true, content: { 'application/json': { schema: plain(operation.rawBody.schema) } } };
   if (operation.body === undefined) return undefined;
   const content: JsonObject = { 'application/json': { schema: plain(operation.body) } };
   for (const type of operation.rawBodyTypes ?? []) content[type] = { schema: { type: 'string', format: 'binary' } };
@@ -93,7 +100,11 @@ export function buildOpenApiDocument(operations: readonly Operation[], serverUrl
       summary: operation.summary,
       tags: [operation.tag],
       security: security(operation),
-      parameters: [...parameters('path', operation.params), ...parameters('query', operation.query), ...headerParameters(operation.headers)],
+      parameters: [
+        ...parameters('path', operation.params),
+        ...parameters('query', operation.query),
+        ...headerParameters(operation.headers),
+      ],
       ...(body === undefined ? {} : { requestBody: body }),
       responses: responses(operation),
     };
@@ -112,7 +123,12 @@ export function buildOpenApiDocument(operations: readonly Operation[], serverUrl
       schemas: { ErrorBody: plain(ErrorBody) },
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'API key: `Authorization: Bearer svc_...`.' },
-        dashboardJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Dashboard JWT with `sub`, `org_id` and `exp`.' },
+        dashboardJwt: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'Dashboard JWT with `sub`, `org_id` and `exp`.',
+        },
       },
     },
   };

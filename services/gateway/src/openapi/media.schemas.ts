@@ -20,7 +20,10 @@ export const MediaVerifyResult = Type.Object({
   height: Type.Union([Type.Integer(), Type.Null()]),
   duration_ms: Type.Union([Type.Integer(), Type.Null()]),
   compatibility: Type.Union([CompatibilityView, Type.Null()]),
-  error: Type.Union([Type.Object({ code: Type.String(), rule: Type.Union([Type.String(), Type.Null()]), message: Type.String() }), Type.Null()]),
+  error: Type.Union([
+    Type.Object({ code: Type.String(), rule: Type.Union([Type.String(), Type.Null()]), message: Type.String() }),
+    Type.Null(),
+  ]),
 });
 export const MediaListQuery = Type.Object({ ...CursorQuery }, { additionalProperties: false });
 export const MediaList = CursorPage(MediaAsset);

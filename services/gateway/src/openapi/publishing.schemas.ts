@@ -1,7 +1,25 @@
 import { Type } from '@sinclair/typebox';
-import { CursorPage, CursorQuery, HttpUrl, Id, NETWORKS, NullableTimestamp, Provider, StringEnum, Timestamp } from './common.schemas.ts';
+import {
+  CursorPage,
+  CursorQuery,
+  HttpUrl,
+  Id,
+  NETWORKS,
+  NullableTimestamp,
+  Provider,
+  StringEnum,
+  Timestamp,
+} from './common.schemas.ts';
 
-export const JOB_STATUSES = ['scheduled', 'queued', 'processing', 'published', 'partial', 'failed', 'canceled'] as const;
+export const JOB_STATUSES = [
+  'scheduled',
+  'queued',
+  'processing',
+  'published',
+  'partial',
+  'failed',
+  'canceled',
+] as const;
 export const JobStatus = StringEnum(JOB_STATUSES);
 
 /** Per-network overrides keyed by network name (e.g. `tiktok.privacy_level`). */
@@ -11,15 +29,29 @@ const NetworkOptions = Type.Object(
 );
 
 const publishFields = {
-  account_ids: Type.Array(Id, { minItems: 1, maxItems: 100, uniqueItems: true, description: '1 to 100 connected account ids.' }),
+  account_ids: Type.Array(Id, {
+    minItems: 1,
+    maxItems: 100,
+    uniqueItems: true,
+    description: '1 to 100 connected account ids.',
+  }),
   text: Type.String({ minLength: 1, maxLength: 5000 }),
   media_urls: Type.Optional(Type.Array(HttpUrl, { maxItems: 35 })),
-  scheduled_at: Type.Optional(Type.String({ format: 'date-time', description: 'With a timezone, at least 60 s ahead.' })),
+  scheduled_at: Type.Optional(
+    Type.String({ format: 'date-time', description: 'With a timezone, at least 60 s ahead.' }),
+  ),
 };
 
-export const PublishCreateBody = Type.Object({ ...publishFields, provider_options: Type.Optional(NetworkOptions) }, { additionalProperties: false });
+export const PublishCreateBody = Type.Object(
+  { ...publishFields, provider_options: Type.Optional(NetworkOptions) },
+  { additionalProperties: false },
+);
 export const PostCreateBody = Type.Object(
-  { ...publishFields, platform_options: Type.Optional(NetworkOptions), media_ids: Type.Optional(Type.Array(Id, { maxItems: 35 })) },
+  {
+    ...publishFields,
+    platform_options: Type.Optional(NetworkOptions),
+    media_ids: Type.Optional(Type.Array(Id, { maxItems: 35 })),
+  },
   { additionalProperties: false },
 );
 
@@ -60,7 +92,12 @@ export const Post = Type.Object({
 });
 
 export const PublishListQuery = Type.Object(
-  { status: Type.Optional(JobStatus), provider: Type.Optional(Provider), q: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), ...CursorQuery },
+  {
+    status: Type.Optional(JobStatus),
+    provider: Type.Optional(Provider),
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    ...CursorQuery,
+  },
   { additionalProperties: false },
 );
 export const PublishList = CursorPage(PublishLogItem);

@@ -17,7 +17,13 @@ export interface PublicMediaLimits {
 }
 
 const counter = (redis: Redis, points: number, duration: number, keyPrefix: string) =>
-  new RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix, insuranceLimiter: new RateLimiterMemory({ points, duration, keyPrefix }) });
+  new RateLimiterRedis({
+    storeClient: redis,
+    points,
+    duration,
+    keyPrefix,
+    insuranceLimiter: new RateLimiterMemory({ points, duration, keyPrefix }),
+  });
 
 /**
  * Bounds what an anonymous client can make the gateway do through public media URLs: each request
@@ -30,7 +36,10 @@ export class PublicMediaLimiter {
   private readonly misses: RateLimiterRedis;
   private readonly streams: ConcurrencySlots;
 
-  constructor(redis: Redis, private readonly limits: PublicMediaLimits) {
+  constructor(
+    redis: Redis,
+    private readonly limits: PublicMediaLimits,
+  ) {
     const prefix = limits.keyPrefix ?? 'rl';
     this.requests = counter(redis, limits.perAddress, limits.windowSeconds, `${prefix}:media`);
     this.misses = counter(redis, limits.missesPerAddress, limits.windowSeconds, `${prefix}:media-miss`);
@@ -52,7 +61,8 @@ export class PublicMediaLimiter {
       throw this.limited(error, this.limits.perAddress, 'requests');
     }
     const misses = await this.misses.get(address);
-    if (misses !== null && misses.consumedPoints >= this.limits.missesPerAddress) throw this.limited(misses, this.limits.missesPerAddress, 'requests for missing media');
+    if (misses !== null && misses.consumedPoints >= this.limits.missesPerAddress)
+      throw this.limited(misses, this.limits.missesPerAddress, 'requests for missing media');
   }
 
   /** Counts a lookup that found nothing. */
@@ -68,9 +78,13 @@ export class PublicMediaLimiter {
   private limited(error: unknown, limit: number, what: string): AppError {
     if (!(error instanceof RateLimiterRes)) throw error;
     const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-    return new AppError('rate_limited', `More than ${limit} ${what} per ${this.limits.windowSeconds} s from this address; retry in ${seconds} s.`, {
-      retryable: true,
-      headers: { 'Retry-After': String(seconds) },
-    });
+    return new AppError(
+      'rate_limited',
+      `More than ${limit} ${what} per ${this.limits.windowSeconds} s from this address; retry in ${seconds} s.`,
+      {
+        retryable: true,
+        headers: { 'Retry-After': String(seconds) },
+      },
+    );
   }
 }

@@ -41,11 +41,19 @@ function limiter(redis: Redis, points: number, duration: number, keyPrefix: stri
 }
 
 function state(points: number, res: RateLimiterRes): RateLimitState {
-  return { limit: points, remaining: Math.max(0, res.remainingPoints), resetSeconds: Math.ceil(res.msBeforeNext / 1000) };
+  return {
+    limit: points,
+    remaining: Math.max(0, res.remainingPoints),
+    resetSeconds: Math.ceil(res.msBeforeNext / 1000),
+  };
 }
 
 export function rateLimitHeaders(s: RateLimitState): Record<string, string> {
-  return { 'RateLimit-Limit': String(s.limit), 'RateLimit-Remaining': String(s.remaining), 'RateLimit-Reset': String(s.resetSeconds) };
+  return {
+    'RateLimit-Limit': String(s.limit),
+    'RateLimit-Remaining': String(s.remaining),
+    'RateLimit-Reset': String(s.resetSeconds),
+  };
 }
 
 /**
@@ -57,11 +65,17 @@ export class RateLimiter {
   private readonly perOrg: RateLimiterRedis;
   private readonly anonymous: Record<AnonymousBucket, { points: number; limiter: RateLimiterRedis }>;
 
-  constructor(redis: Redis, private readonly settings: RateLimitSettings) {
+  constructor(
+    redis: Redis,
+    private readonly settings: RateLimitSettings,
+  ) {
     const prefix = settings.keyPrefix ?? 'rl';
     this.perKey = limiter(redis, settings.perKey, settings.windowSeconds, `${prefix}:key`);
     this.perOrg = limiter(redis, settings.perOrg, settings.windowSeconds, `${prefix}:org`);
-    const bucket = (points: number, name: string) => ({ points, limiter: limiter(redis, points, settings.windowSeconds, `${prefix}:${name}`) });
+    const bucket = (points: number, name: string) => ({
+      points,
+      limiter: limiter(redis, points, settings.windowSeconds, `${prefix}:${name}`),
+    });
     this.anonymous = {
       address: bucket(settings.perAddress, 'addr'),
       stripe_webhook: bucket(settings.perStripeWebhook, 'stripe-webhook'),
@@ -81,10 +95,14 @@ export class RateLimiter {
   }
 
   private limited(worst: RateLimitState): AppError {
-    return new AppError('rate_limited', `Rate limit of ${worst.limit} requests per ${this.settings.windowSeconds} s exceeded; retry in ${worst.resetSeconds} s.`, {
-      retryable: true,
-      headers: { ...rateLimitHeaders(worst), 'Retry-After': String(Math.max(1, worst.resetSeconds)) },
-    });
+    return new AppError(
+      'rate_limited',
+      `Rate limit of ${worst.limit} requests per ${this.settings.windowSeconds} s exceeded; retry in ${worst.resetSeconds} s.`,
+      {
+        retryable: true,
+        headers: { ...rateLimitHeaders(worst), 'Retry-After': String(Math.max(1, worst.resetSeconds)) },
+      },
+    );
   }
 
   /** Counts one request; throws a 429 AppError (with Retry-After and RateLimit headers) when over a limit. */
@@ -103,6 +121,8 @@ export class RateLimiter {
     if (limited.length > 0) {
       throw this.limited(limited.reduce((a, b) => (a.state.resetSeconds >= b.state.resetSeconds ? a : b)).state);
     }
-    return states.map((entry) => entry.state).reduce((a, b) => (a.remaining / a.limit <= b.remaining / b.limit ? a : b));
+    return states
+      .map((entry) => entry.state)
+      .reduce((a, b) => (a.remaining / a.limit <= b.remaining / b.limit ? a : b));
   }
 }

@@ -13,12 +13,19 @@ export function accountRoutes(rpc: RpcCaller): Route[] {
 
     defineRoute(operations.createAccount, async ({ body, principal, requestId }) => {
       if (body.provider !== undefined && body.platform !== undefined && body.provider !== body.platform) {
-        throw validationError('provider and platform name the same field; give one, or the same value in both.', [{ path: '/body/platform', message: 'differs from provider' }]);
+        throw validationError('provider and platform name the same field; give one, or the same value in both.', [
+          { path: '/body/platform', message: 'differs from provider' },
+        ]);
       }
       const provider = (body.provider ?? body.platform)!;
       const account = await rpc(
         accountsConnect,
-        { provider, platform_account_id: body.platform_account_id, credentials: body.credentials, ...(body.handle === undefined ? {} : { handle: body.handle }) },
+        {
+          provider,
+          platform_account_id: body.platform_account_id,
+          credentials: body.credentials,
+          ...(body.handle === undefined ? {} : { handle: body.handle }),
+        },
         { orgId: principal.orgId, requestId },
       );
       return { status: 201, body: account };

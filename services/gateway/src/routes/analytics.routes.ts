@@ -11,11 +11,22 @@ import { operations } from '../openapi/operations.ts';
 export function analyticsRoutes(rpc: RpcCaller): Route[] {
   return [
     defineRoute(operations.listPostAnalytics, async ({ query, principal, requestId }) => {
-      if (query.fromDate !== undefined && query.toDate !== undefined && Date.parse(query.fromDate) > Date.parse(query.toDate)) {
-        throw validationError('fromDate is after toDate.', [{ path: '/query/fromDate', message: 'must not be after toDate' }]);
+      if (
+        query.fromDate !== undefined &&
+        query.toDate !== undefined &&
+        Date.parse(query.fromDate) > Date.parse(query.toDate)
+      ) {
+        throw validationError('fromDate is after toDate.', [
+          { path: '/query/fromDate', message: 'must not be after toDate' },
+        ]);
       }
       if (analyticsPageTooDeep(query.page ?? 1, query.limit ?? 25)) {
-        throw validationError(`page * limit must be at most ${ANALYTICS_MAX_DEPTH}.`, [{ path: '/query/page', message: `page * limit must be at most ${ANALYTICS_MAX_DEPTH}; narrow the filter to reach older rows` }]);
+        throw validationError(`page * limit must be at most ${ANALYTICS_MAX_DEPTH}.`, [
+          {
+            path: '/query/page',
+            message: `page * limit must be at most ${ANALYTICS_MAX_DEPTH}; narrow the filter to reach older rows`,
+          },
+        ]);
       }
       const page = await rpc(
         analyticsPostsList,

@@ -1,4 +1,11 @@
-import { accountsUsage, billingCheckoutCreate, billingPortalCreate, billingSubscriptionGet, billingWebhookReceive, publisherUsage } from '@svc/contracts';
+import {
+  accountsUsage,
+  billingCheckoutCreate,
+  billingPortalCreate,
+  billingSubscriptionGet,
+  billingWebhookReceive,
+  publisherUsage,
+} from '@svc/contracts';
 import { validationError } from '@svc/errors';
 import { defineRoute, type Route } from '../http/route.ts';
 import type { RpcCaller } from '../http/rpc-caller.ts';
@@ -29,17 +36,28 @@ export function billingRoutes(rpc: RpcCaller): Route[] {
         rpc(publisherUsage, {}, context),
         rpc(accountsUsage, {}, context),
       ]);
-      return { status: 200, body: { ...subscription, usage: { connected_accounts: accounts, posts_this_month: posts } } };
+      return {
+        status: 200,
+        body: { ...subscription, usage: { connected_accounts: accounts, posts_this_month: posts } },
+      };
     }),
 
     defineRoute(operations.receiveStripeWebhook, async ({ headers, rawBody, requestId }) => {
       const signature = headers['stripe-signature'];
       // Only the shape is checked here (cheaply refusing what Stripe never sends); billing verifies it.
       if (typeof signature !== 'string' || !/(^|,)t=\d+(,|$)/.test(signature) || !/(^|,)v1=[0-9a-f]+/.test(signature)) {
-        throw validationError('The Stripe-Signature header is missing or malformed; only Stripe may call this endpoint.', [{ path: '/headers/stripe-signature', message: 'must be Stripe\'s t=<timestamp>,v1=<signature>' }]);
+        throw validationError(
+          'The Stripe-Signature header is missing or malformed; only Stripe may call this endpoint.',
+          [{ path: '/headers/stripe-signature', message: "must be Stripe's t=<timestamp>,v1=<signature>" }],
+        );
       }
-      if (rawBody === undefined || rawBody.length === 0) throw validationError('The webhook body is empty.', [{ path: '/body', message: 'is required' }]);
-      const result = await rpc(billingWebhookReceive, { raw_body_base64: rawBody.toString('base64'), signature }, { orgId: null, requestId });
+      if (rawBody === undefined || rawBody.length === 0)
+        throw validationError('The webhook body is empty.', [{ path: '/body', message: 'is required' }]);
+      const result = await rpc(
+        billingWebhookReceive,
+        { raw_body_base64: rawBody.toString('base64'), signature },
+        { orgId: null, requestId },
+      );
       return { status: 200, body: { received: true, event_id: result.event_id, duplicate: result.duplicate } };
     }),
   ];

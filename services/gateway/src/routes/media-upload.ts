@@ -9,14 +9,23 @@ import busboy from 'busboy';
  * skipped; a form without a `file` part is a 400. When ingest fails early (too large, wrong type) the
  * rest of the request is drained so the client reads the error instead of a reset connection.
  */
-export function ingestMultipart(deps: IngestDeps, request: Readable, headers: Record<string, string | string[] | undefined>, options: IngestOptions = {}): Promise<StoredMedia> {
+export function ingestMultipart(
+  deps: IngestDeps,
+  request: Readable,
+  headers: Record<string, string | string[] | undefined>,
+  options: IngestOptions = {},
+): Promise<StoredMedia> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
       parser = busboy({ headers: headers as IncomingHttpHeaders, limits: { files: 1, fields: 20, parts: 21 } });
     } catch {
       request.resume();
-      reject(validationError('The multipart body has no boundary.', [{ path: '/body', message: 'not a multipart/form-data body', rule: 'multipart' }]));
+      reject(
+        validationError('The multipart body has no boundary.', [
+          { path: '/body', message: 'not a multipart/form-data body', rule: 'multipart' },
+        ]),
+      );
       return;
     }
     let started = false;
@@ -35,10 +44,19 @@ export function ingestMultipart(deps: IngestDeps, request: Readable, headers: Re
     parser.once('error', (error: Error) => {
       request.unpipe(parser);
       request.resume();
-      reject(validationError(`The multipart body is malformed: ${error.message}.`, [{ path: '/body', message: error.message, rule: 'multipart' }]));
+      reject(
+        validationError(`The multipart body is malformed: ${error.message}.`, [
+          { path: '/body', message: error.message, rule: 'multipart' },
+        ]),
+      );
     });
     parser.once('close', () => {
-      if (!started) reject(validationError('The form has no file part named "file".', [{ path: '/body/file', message: '"file" is required', rule: 'multipart' }]));
+      if (!started)
+        reject(
+          validationError('The form has no file part named "file".', [
+            { path: '/body/file', message: '"file" is required', rule: 'multipart' },
+          ]),
+        );
     });
     request.pipe(parser);
   });

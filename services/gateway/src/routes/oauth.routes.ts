@@ -36,7 +36,9 @@ export function oauthRoutes(rpc: RpcCaller, options: OAuthRouteOptions): Route[]
       return {
         status: 200,
         body: { authorize_url: started.authorize_url },
-        ...(started.browser_cookie === undefined ? {} : { headers: { 'Set-Cookie': flowCookieHeader(started.browser_cookie, params.provider, secureCookies) } }),
+        ...(started.browser_cookie === undefined
+          ? {}
+          : { headers: { 'Set-Cookie': flowCookieHeader(started.browser_cookie, params.provider, secureCookies) } }),
       };
     }),
 
@@ -56,11 +58,19 @@ export function oauthRoutes(rpc: RpcCaller, options: OAuthRouteOptions): Route[]
         const result = await rpc(oauthComplete, payload, { orgId: null, requestId });
         if (successRedirect === undefined) return { status: 200, body: result, ...cookieHeaders };
         const target: Record<string, string> = { account_id: result.account_id, provider: result.provider };
-        if (result.account_ids !== undefined && result.account_ids.length > 1) target.account_ids = result.account_ids.join(',');
+        if (result.account_ids !== undefined && result.account_ids.length > 1)
+          target.account_ids = result.account_ids.join(',');
         return { redirect: withQuery(successRedirect, target), ...cookieHeaders };
       } catch (error) {
         if (successRedirect === undefined || !isAppError(error)) throw error;
-        return { redirect: withQuery(successRedirect, { error: error.code, error_description: error.message, request_id: requestId }), ...cookieHeaders };
+        return {
+          redirect: withQuery(successRedirect, {
+            error: error.code,
+            error_description: error.message,
+            request_id: requestId,
+          }),
+          ...cookieHeaders,
+        };
       }
     }),
 

@@ -1,4 +1,11 @@
-import { publisherJobCancel, publisherJobCreate, publisherJobGet, publisherJobList, type PayloadOf, type PostViewType } from '@svc/contracts';
+import {
+  publisherJobCancel,
+  publisherJobCreate,
+  publisherJobGet,
+  publisherJobList,
+  type PayloadOf,
+  type PostViewType,
+} from '@svc/contracts';
 import { defineRoute, type Route } from '../http/route.ts';
 import type { RpcCaller } from '../http/rpc-caller.ts';
 import { idempotencyKeyOf, type IdempotencyStore } from '../idempotency/idempotency-store.ts';
@@ -30,7 +37,10 @@ export function publishingRoutes(rpc: RpcCaller, idempotency: IdempotencyStore):
   return [
     defineRoute(operations.createPublishJob, async ({ body, principal, requestId, headers }) => {
       const key = idempotencyKeyOf(headers);
-      const scope = key === undefined ? undefined : { orgId: principal.orgId, key, method: 'post', path: operations.createPublishJob.path };
+      const scope =
+        key === undefined
+          ? undefined
+          : { orgId: principal.orgId, key, method: 'post', path: operations.createPublishJob.path };
       return idempotency.run(scope, body, async (operation) => {
         const post = await rpc(
           publisherJobCreate,
@@ -39,7 +49,9 @@ export function publishingRoutes(rpc: RpcCaller, idempotency: IdempotencyStore):
             account_ids: body.account_ids,
             text: body.text,
             ...(body.media_urls === undefined ? {} : { media_urls: body.media_urls }),
-            ...(body.provider_options === undefined ? {} : { options: body.provider_options as Record<string, Record<string, unknown>> }),
+            ...(body.provider_options === undefined
+              ? {}
+              : { options: body.provider_options as Record<string, Record<string, unknown>> }),
             ...(body.scheduled_at === undefined ? {} : { scheduled_at: body.scheduled_at }),
             options_field: 'provider_options',
           },
@@ -51,7 +63,10 @@ export function publishingRoutes(rpc: RpcCaller, idempotency: IdempotencyStore):
 
     defineRoute(operations.listPublishJobs, async ({ query, principal, requestId }) => {
       const page = await rpc(publisherJobList, listPayload(query), { orgId: principal.orgId, requestId });
-      return { status: 200, body: { items: page.items.map(toLogItem), next_cursor: page.next_cursor, total: page.total } };
+      return {
+        status: 200,
+        body: { items: page.items.map(toLogItem), next_cursor: page.next_cursor, total: page.total },
+      };
     }),
 
     defineRoute(operations.cancelPublishJob, async ({ params, principal, requestId }) => ({
@@ -61,7 +76,10 @@ export function publishingRoutes(rpc: RpcCaller, idempotency: IdempotencyStore):
 
     defineRoute(operations.createPost, async ({ body, principal, requestId, headers }) => {
       const key = idempotencyKeyOf(headers);
-      const scope = key === undefined ? undefined : { orgId: principal.orgId, key, method: 'post', path: operations.createPost.path };
+      const scope =
+        key === undefined
+          ? undefined
+          : { orgId: principal.orgId, key, method: 'post', path: operations.createPost.path };
       return idempotency.run(scope, body, async (operation) => {
         const post = await rpc(
           publisherJobCreate,
@@ -71,7 +89,9 @@ export function publishingRoutes(rpc: RpcCaller, idempotency: IdempotencyStore):
             text: body.text,
             ...(body.media_urls === undefined ? {} : { media_urls: body.media_urls }),
             ...(body.media_ids === undefined ? {} : { media_ids: body.media_ids }),
-            ...(body.platform_options === undefined ? {} : { options: body.platform_options as Record<string, Record<string, unknown>> }),
+            ...(body.platform_options === undefined
+              ? {}
+              : { options: body.platform_options as Record<string, Record<string, unknown>> }),
             ...(body.scheduled_at === undefined ? {} : { scheduled_at: body.scheduled_at }),
             options_field: 'platform_options',
           },

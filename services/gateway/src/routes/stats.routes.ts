@@ -13,7 +13,10 @@ export function statsRoutes(rpc: RpcCaller): Route[] {
   return [
     defineRoute(operations.getStats, async ({ principal, requestId }) => {
       const context = { orgId: principal.orgId, requestId };
-      const [publishing, accounts] = await Promise.all([rpc(publisherStats, {}, context), rpc(accountsSummary, {}, context)]);
+      const [publishing, accounts] = await Promise.all([
+        rpc(publisherStats, {}, context),
+        rpc(accountsSummary, {}, context),
+      ]);
       return {
         status: 200,
         body: {

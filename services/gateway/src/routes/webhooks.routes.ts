@@ -1,6 +1,13 @@
 import { AppError, isAppError } from '@svc/errors';
 import {
-  webhooksCreate, webhooksDelete, webhooksDeliveriesList, webhooksDeliveryReplay, webhooksList, webhooksRotateSecret, webhooksTest, webhooksUpdate,
+  webhooksCreate,
+  webhooksDelete,
+  webhooksDeliveriesList,
+  webhooksDeliveryReplay,
+  webhooksList,
+  webhooksRotateSecret,
+  webhooksTest,
+  webhooksUpdate,
 } from '@svc/contracts';
 import { defineRoute, type Route } from '../http/route.ts';
 import type { RpcCaller } from '../http/rpc-caller.ts';
@@ -18,9 +25,14 @@ const TEST_DELIVERY_RPC_TIMEOUT_MS = 15_000;
  */
 function withRetryAfter(error: unknown): unknown {
   if (!isAppError(error) || error.code !== 'rate_limited') return error;
-  const seconds = error.details?.map((detail) => detail.retry_after_seconds).find((value): value is number => typeof value === 'number');
+  const seconds = error.details
+    ?.map((detail) => detail.retry_after_seconds)
+    .find((value): value is number => typeof value === 'number');
   if (seconds === undefined) return error;
-  return new AppError('rate_limited', error.message, { details: error.details ?? [], headers: { 'Retry-After': String(seconds) } });
+  return new AppError('rate_limited', error.message, {
+    details: error.details ?? [],
+    headers: { 'Retry-After': String(seconds) },
+  });
 }
 
 /** `/v1/webhooks*` (dashboard JWT only): each route is one RPC to the webhook-dispatcher. */
@@ -38,7 +50,11 @@ export function webhookRoutes(rpc: RpcCaller): Route[] {
 
     defineRoute(operations.updateWebhook, async ({ params, body, principal, requestId }) => ({
       status: 200,
-      body: await rpc(webhooksUpdate, { webhook_id: params.webhook_id, ...body }, { orgId: principal.orgId, requestId }),
+      body: await rpc(
+        webhooksUpdate,
+        { webhook_id: params.webhook_id, ...body },
+        { orgId: principal.orgId, requestId },
+      ),
     })),
 
     defineRoute(operations.deleteWebhook, async ({ params, principal, requestId }) => {
@@ -48,7 +64,11 @@ export function webhookRoutes(rpc: RpcCaller): Route[] {
 
     defineRoute(operations.testWebhook, async ({ params, principal, requestId }) => ({
       status: 200,
-      body: await rpc(webhooksTest, { webhook_id: params.webhook_id }, { orgId: principal.orgId, requestId, timeoutMs: TEST_DELIVERY_RPC_TIMEOUT_MS }).catch((error: unknown) => {
+      body: await rpc(
+        webhooksTest,
+        { webhook_id: params.webhook_id },
+        { orgId: principal.orgId, requestId, timeoutMs: TEST_DELIVERY_RPC_TIMEOUT_MS },
+      ).catch((error: unknown) => {
         throw withRetryAfter(error);
       }),
     })),
@@ -62,14 +82,22 @@ export function webhookRoutes(rpc: RpcCaller): Route[] {
       status: 200,
       body: await rpc(
         webhooksDeliveriesList,
-        { webhook_id: params.webhook_id, limit: query.limit ?? 50, ...(query.cursor === undefined ? {} : { cursor: query.cursor }) },
+        {
+          webhook_id: params.webhook_id,
+          limit: query.limit ?? 50,
+          ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
+        },
         { orgId: principal.orgId, requestId },
       ),
     })),
 
     defineRoute(operations.replayWebhookDelivery, async ({ params, principal, requestId }) => ({
       status: 202,
-      body: await rpc(webhooksDeliveryReplay, { webhook_id: params.webhook_id, delivery_id: params.delivery_id }, { orgId: principal.orgId, requestId }),
+      body: await rpc(
+        webhooksDeliveryReplay,
+        { webhook_id: params.webhook_id, delivery_id: params.delivery_id },
+        { orgId: principal.orgId, requestId },
+      ),
     })),
   ];
 }

@@ -12,7 +12,11 @@ export function planChangedHandlers(limits: PlanLimitsRepository): Handlers<type
   return {
     'billing.plan_changed.v1': async (env) => {
       if (env.org_id === null) throw new AppError('validation_error', 'billing.plan_changed names no organization.');
-      await limits.apply(env.org_id, { plan: env.payload.plan, postsPerMonth: env.payload.limits.posts_per_month, revision: env.payload.revision });
+      await limits.apply(env.org_id, {
+        plan: env.payload.plan,
+        postsPerMonth: env.payload.limits.posts_per_month,
+        revision: env.payload.revision,
+      });
     },
   };
 }

@@ -1,5 +1,11 @@
 import pLimit from 'p-limit';
-import { publisherDeliveryRun, publisherDeliveryRunBatch, publisherJobDispatch, publisherJobDispatchBatch, type Handlers } from '@svc/contracts';
+import {
+  publisherDeliveryRun,
+  publisherDeliveryRunBatch,
+  publisherJobDispatch,
+  publisherJobDispatchBatch,
+  type Handlers,
+} from '@svc/contracts';
 import { handleEachItem } from '@svc/messaging';
 import { dispatchJobs, type DispatchDeps } from '../domain/dispatch-job.ts';
 import type { DeliveryRunner } from '../domain/run-delivery.ts';
@@ -17,7 +23,10 @@ export const dispatchCommands = [publisherJobDispatchBatch, publisherJobDispatch
  * of its deliveries has run; if one could not (accounts unreachable), the message fails and is
  * retried whole, and the others find their work done.
  */
-export function deliveryCommandHandlers(deps: { runner: DeliveryRunner; concurrency: number }): Handlers<typeof deliveryCommands> {
+export function deliveryCommandHandlers(deps: {
+  runner: DeliveryRunner;
+  concurrency: number;
+}): Handlers<typeof deliveryCommands> {
   const slot = pLimit(deps.concurrency);
   const run = (deliveryId: string) => slot(() => deps.runner.run(deliveryId));
   return {
@@ -29,7 +38,10 @@ export function deliveryCommandHandlers(deps: { runner: DeliveryRunner; concurre
 export function dispatchCommandHandlers(deps: DispatchDeps): Handlers<typeof dispatchCommands> {
   return {
     'publisher.job_dispatch.v2': async (env) => {
-      await dispatchJobs(deps, env.payload.jobs.map((job) => job.job_id));
+      await dispatchJobs(
+        deps,
+        env.payload.jobs.map((job) => job.job_id),
+      );
     },
     'publisher.job_dispatch.v1': async (env) => {
       await dispatchJobs(deps, [env.payload.job_id]);

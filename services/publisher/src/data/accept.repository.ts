@@ -34,8 +34,7 @@ export interface NewJobRow {
  * monthly posts were used up before its turn.
  */
 export type StoreOutcome =
-  | { kind: 'stored'; createdAt: Date; waiting: boolean }
-  | { kind: 'quota'; plan: string; used: number; limit: number };
+  { kind: 'stored'; createdAt: Date; waiting: boolean } | { kind: 'quota'; plan: string; used: number; limit: number };
 
 interface OutcomeRow {
   seq: number;
@@ -166,7 +165,10 @@ export const ACCEPT_SESSION_SETTINGS: Readonly<Record<string, string>> = { enabl
 
 /** The accept path's writes, on a plain pg pool of its own (measured against Prisma in docs/performance.md). */
 export class AcceptRepository {
-  constructor(private readonly sql: RawSql, private readonly freePostsPerMonth: number) {}
+  constructor(
+    private readonly sql: RawSql,
+    private readonly freePostsPerMonth: number,
+  ) {}
 
   /** Stores the jobs, in order, each counted against its organization's month; one outcome per job. */
   async store(jobs: readonly NewJobRow[]): Promise<StoreOutcome[]> {
@@ -181,11 +183,20 @@ export class AcceptRepository {
         [...new Set(unseeded.map((seq) => jobs[seq]!.orgId))],
       );
       const retried = await this.run(unseeded.map((seq) => jobs[seq]!));
-      rows = rows.filter((row) => row.granted !== null).concat(retried.map((row) => ({ ...row, seq: unseeded[row.seq]! })));
+      rows = rows
+        .filter((row) => row.granted !== null)
+        .concat(retried.map((row) => ({ ...row, seq: unseeded[row.seq]! })));
     }
     for (const row of rows) {
-      if (row.created_at !== null) outcomes[row.seq] = { kind: 'stored', createdAt: row.created_at, waiting: row.waiting };
-      else if (row.granted !== null) outcomes[row.seq] = { kind: 'quota', plan: row.plan ?? 'free', used: row.after_used ?? 0, limit: row.lim ?? this.freePostsPerMonth };
+      if (row.created_at !== null)
+        outcomes[row.seq] = { kind: 'stored', createdAt: row.created_at, waiting: row.waiting };
+      else if (row.granted !== null)
+        outcomes[row.seq] = {
+          kind: 'quota',
+          plan: row.plan ?? 'free',
+          used: row.after_used ?? 0,
+          limit: row.lim ?? this.freePostsPerMonth,
+        };
     }
     return outcomes.map((outcome, seq) => {
       if (outcome === undefined) throw new Error(`the accept batch gave job ${jobs[seq]!.id} no outcome`);
@@ -208,12 +219,27 @@ export class AcceptRepository {
       scheduled_at: job.scheduledAt?.toISOString() ?? null,
       request_id: job.requestId,
     }));
-    const deliveries = jobs.flatMap((job) => job.deliveries.map((delivery) => ({ id: delivery.id, job_id: job.id, account_id: delivery.accountId, provider: delivery.provider, position: delivery.position })));
+    const deliveries = jobs.flatMap((job) =>
+      job.deliveries.map((delivery) => ({
+        id: delivery.id,
+        job_id: job.id,
+        account_id: delivery.accountId,
+        provider: delivery.provider,
+        position: delivery.position,
+      })),
+    );
     const messages = jobs.flatMap((job) => [
       ...job.envelopes.map((envelope) => ({ job_id: job.id, envelope, runs: false })),
       ...job.deliveryCommands.map((envelope) => ({ job_id: job.id, envelope, runs: true })),
     ]);
     const carriers = carryQueuedEvents(jobs.flatMap((job) => (job.queued === null ? [] : [job.queued])));
-    return this.sql.$queryRawUnsafe<OutcomeRow[]>(STORE_SQL, JSON.stringify(req), JSON.stringify(deliveries), JSON.stringify(messages), this.freePostsPerMonth, JSON.stringify(carriers));
+    return this.sql.$queryRawUnsafe<OutcomeRow[]>(
+      STORE_SQL,
+      JSON.stringify(req),
+      JSON.stringify(deliveries),
+      JSON.stringify(messages),
+      this.freePostsPerMonth,
+      JSON.stringify(carriers),
+    );
   }
 }

@@ -62,7 +62,14 @@ export class AccountReplicasRepository {
        ON CONFLICT (account_id) DO UPDATE SET org_id = EXCLUDED.org_id, provider = EXCLUDED.provider, handle = EXCLUDED.handle, health = EXCLUDED.health,
          rule_extras = EXCLUDED.rule_extras, deleted = EXCLUDED.deleted, version = EXCLUDED.version, updated_at = now()
        WHERE account_replicas.version < EXCLUDED.version AND NOT account_replicas.deleted`,
-      state.accountId, state.orgId, state.provider, state.handle, state.health, JSON.stringify(state.ruleExtras), state.deleted, state.version,
+      state.accountId,
+      state.orgId,
+      state.provider,
+      state.handle,
+      state.health,
+      JSON.stringify(state.ruleExtras),
+      state.deleted,
+      state.version,
     );
     return changed === 1;
   }
@@ -77,16 +84,30 @@ export class AccountReplicasRepository {
     const deleted = new Set<string>();
     for (const row of rows) {
       if (row.deleted) deleted.add(row.account_id);
-      else found.push({ id: row.account_id, provider: row.provider, health: row.health, handle: row.handle, rule_extras: row.rule_extras });
+      else
+        found.push({
+          id: row.account_id,
+          provider: row.provider,
+          health: row.health,
+          handle: row.handle,
+          rule_extras: row.rule_extras,
+        });
     }
     return { found, deleted };
   }
 
   private async findGroup(group: Lookup[]): Promise<ReplicaRow[][]> {
-    const pairs = group.flatMap((lookup, n) => lookup.accountIds.map((accountId) => ({ n, orgId: lookup.orgId, accountId })));
+    const pairs = group.flatMap((lookup, n) =>
+      lookup.accountIds.map((accountId) => ({ n, orgId: lookup.orgId, accountId })),
+    );
     const answers = group.map((): ReplicaRow[] => []);
     if (pairs.length === 0) return answers;
-    const rows = await this.sql.$queryRawUnsafe<ReplicaRow[]>(FIND_SQL, pairs.map((pair) => pair.n), pairs.map((pair) => pair.orgId), pairs.map((pair) => pair.accountId));
+    const rows = await this.sql.$queryRawUnsafe<ReplicaRow[]>(
+      FIND_SQL,
+      pairs.map((pair) => pair.n),
+      pairs.map((pair) => pair.orgId),
+      pairs.map((pair) => pair.accountId),
+    );
     for (const row of rows) answers[row.n]!.push(row);
     return answers;
   }
@@ -103,7 +124,8 @@ export class AccountReplicasRepository {
        SELECT a.id, $1, a.provider, a.handle, a.health, COALESCE(a.rule_extras, '{}'::jsonb), false, 0
        FROM jsonb_to_recordset($2::jsonb) AS a(id uuid, provider text, handle text, health text, rule_extras jsonb)
        ON CONFLICT (account_id) DO NOTHING`,
-      orgId, JSON.stringify(accounts),
+      orgId,
+      JSON.stringify(accounts),
     );
   }
 }

@@ -5,8 +5,18 @@ import type { RawSql } from '@svc/db';
 // (in flight, its count unchanged).
 
 /** Stored as soon as the network gives it, so a reconciliation after a crash can ask about this very attempt. */
-export async function recordAttemptHandle(db: RawSql, deliveryId: string, attempt: number, handle: string): Promise<void> {
-  await db.$executeRawUnsafe("UPDATE deliveries SET attempt_handle = $3 WHERE id = $1::uuid AND status = 'in_flight' AND attempts = $2", deliveryId, attempt, handle);
+export async function recordAttemptHandle(
+  db: RawSql,
+  deliveryId: string,
+  attempt: number,
+  handle: string,
+): Promise<void> {
+  await db.$executeRawUnsafe(
+    "UPDATE deliveries SET attempt_handle = $3 WHERE id = $1::uuid AND status = 'in_flight' AND attempts = $2",
+    deliveryId,
+    attempt,
+    handle,
+  );
 }
 
 export interface PutBack {
@@ -19,7 +29,12 @@ export interface PutBack {
 }
 
 /** in_flight -> pending, due in `delayMs` by the database's clock. Returns whether the attempt still owned it. */
-export async function putBackDelivery(tx: RawSql, deliveryId: string, attempt: number, next: PutBack): Promise<boolean> {
+export async function putBackDelivery(
+  tx: RawSql,
+  deliveryId: string,
+  attempt: number,
+  next: PutBack,
+): Promise<boolean> {
   const reconcile = next.reconcileTries !== undefined;
   const moved = await tx.$executeRawUnsafe(
     `UPDATE deliveries SET status = 'pending', lease_until = NULL, error_code = $3, error_message = $4,
@@ -40,7 +55,12 @@ export async function putBackDelivery(tx: RawSql, deliveryId: string, attempt: n
 }
 
 /** The looked-up attempt's post is verifiably absent: a new attempt, in the same claim. Returns its number. */
-export async function startNextAttempt(db: RawSql, deliveryId: string, attempt: number, leaseMs: number): Promise<number | undefined> {
+export async function startNextAttempt(
+  db: RawSql,
+  deliveryId: string,
+  attempt: number,
+  leaseMs: number,
+): Promise<number | undefined> {
   const [next] = await db.$queryRawUnsafe<{ attempts: number }[]>(
     `UPDATE deliveries SET attempts = attempts + 1, attempt_started_at = now(), attempt_handle = NULL, reconcile_since = NULL, reconcile_tries = 0,
             error_code = NULL, error_message = NULL, lease_until = now() + make_interval(secs => $3::float8), updated_at = now()
@@ -82,10 +102,17 @@ export async function leaseRemainingMs(db: RawSql, deliveryId: string): Promise<
  * The network accepted a post after its attempt's lease ran out and another worker resolved it as
  * outcome_unknown: the native id is kept (it is the truth) without announcing the job twice.
  */
-export async function keepLateSuccess(db: RawSql, deliveryId: string, platformPostId: string, url: string | null): Promise<void> {
+export async function keepLateSuccess(
+  db: RawSql,
+  deliveryId: string,
+  platformPostId: string,
+  url: string | null,
+): Promise<void> {
   await db.$executeRawUnsafe(
-    "UPDATE deliveries SET platform_post_id = $2, platform_post_url = $3, updated_at = now() WHERE id = $1::uuid AND platform_post_id IS NULL",
-    deliveryId, platformPostId, url,
+    'UPDATE deliveries SET platform_post_id = $2, platform_post_url = $3, updated_at = now() WHERE id = $1::uuid AND platform_post_id IS NULL',
+    deliveryId,
+    platformPostId,
+    url,
   );
 }
 
@@ -93,7 +120,10 @@ export async function keepLateSuccess(db: RawSql, deliveryId: string, platformPo
  * Native ids recorded for the account's other deliveries updated since 10 minutes before `since`: a
  * lookup excludes them, so two deliveries of the same text never claim one post.
  */
-export async function postIdsTakenNear(db: RawSql, target: { orgId: string; accountId: string; id: string; since: Date }): Promise<string[]> {
+export async function postIdsTakenNear(
+  db: RawSql,
+  target: { orgId: string; accountId: string; id: string; since: Date },
+): Promise<string[]> {
   const rows = await db.$queryRawUnsafe<{ id: string }[]>(
     `SELECT platform_post_id AS id FROM deliveries
       WHERE org_id = $1 AND account_id = $2 AND id <> $3::uuid AND platform_post_id IS NOT NULL

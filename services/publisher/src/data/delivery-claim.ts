@@ -117,7 +117,12 @@ const CLAIM_UNLIMITED = claimSql(false);
  * nothing is claimed, the delivery waits for a slot and 'org_busy' is its result. Undefined for a
  * delivery that is not claimable (another worker has it, it is finished, or its retry is not due).
  */
-export async function claimDeliveries(db: RawSql, deliveries: readonly DeliveryToClaim[], leaseMs: number, orgLimit: number | undefined): Promise<ClaimResult[]> {
+export async function claimDeliveries(
+  db: RawSql,
+  deliveries: readonly DeliveryToClaim[],
+  leaseMs: number,
+  orgLimit: number | undefined,
+): Promise<ClaimResult[]> {
   const rows = await db.$queryRawUnsafe<Row[]>(
     orgLimit === undefined ? CLAIM_UNLIMITED : CLAIM_LIMITED,
     deliveries.map((delivery) => delivery.id),

@@ -1,7 +1,11 @@
 import type { RawSql } from '@svc/db';
 
 /** Extends an in-flight delivery's lease to `leaseMs` from now (database clock); returns the rows changed. */
-export function renewDeliveryLease(db: Pick<RawSql, '$executeRawUnsafe'>, deliveryId: string, leaseMs: number): Promise<number> {
+export function renewDeliveryLease(
+  db: Pick<RawSql, '$executeRawUnsafe'>,
+  deliveryId: string,
+  leaseMs: number,
+): Promise<number> {
   return db.$executeRawUnsafe(
     `UPDATE deliveries SET lease_until = now() + make_interval(secs => $2::float8)
         WHERE id = $1::uuid AND status = 'in_flight'`,

@@ -3,8 +3,7 @@ import { WAITING } from './org-waiting.ts';
 
 /** A delivery's final outcome, as recorded. */
 export type RecordedOutcome =
-  | { kind: 'published'; platformPostId: string; url: string | null }
-  | { kind: 'failed'; code: string; message: string };
+  { kind: 'published'; platformPostId: string; url: string | null } | { kind: 'failed'; code: string; message: string };
 
 /**
  * Whether attempt `attempt` still owns delivery row `d` for an outcome of kind `kind` (SQL
@@ -29,7 +28,9 @@ function outcomeColumns(kind: string, a: string, b: string): string {
 }
 
 function values(outcome: RecordedOutcome): [string, string | null] {
-  return outcome.kind === 'published' ? [outcome.platformPostId, outcome.url] : [outcome.code, outcome.message.slice(0, 2000)];
+  return outcome.kind === 'published'
+    ? [outcome.platformPostId, outcome.url]
+    : [outcome.code, outcome.message.slice(0, 2000)];
 }
 
 /** The items' columns, as the grouped statements take them ($1 to $5). */
@@ -69,7 +70,10 @@ export type OutcomeRecorded = { recorded: false } | { recorded: true; othersWait
 const OTHERS_WAITING = `EXISTS (SELECT 1 FROM deliveries WHERE org_id = done.org_id AND ${WAITING}) AS waiting`;
 
 /** Each item's result, in order, from the rows (`n`, `waiting`) of the deliveries written. */
-function resultsOf(items: readonly OutcomeToRecord[], rows: readonly { n: number; waiting: boolean }[]): OutcomeRecorded[] {
+function resultsOf(
+  items: readonly OutcomeToRecord[],
+  rows: readonly { n: number; waiting: boolean }[],
+): OutcomeRecorded[] {
   const written = new Map(rows.map((row) => [Number(row.n), row.waiting]));
   return items.map((_, index) => {
     const waiting = written.get(index + 1);
@@ -91,7 +95,10 @@ function resultsOf(items: readonly OutcomeToRecord[], rows: readonly { n: number
  * woken already (as of the statement's start), so the slot it frees is offered without a probe of
  * its own.
  */
-export async function recordOutcomesUnlessLast(db: RawSql, items: readonly OutcomeToRecord[]): Promise<OutcomeRecorded[]> {
+export async function recordOutcomesUnlessLast(
+  db: RawSql,
+  items: readonly OutcomeToRecord[],
+): Promise<OutcomeRecorded[]> {
   const rows = await db.$queryRawUnsafe<{ n: number; waiting: boolean }[]>(
     `WITH ${INPUT},
      ${OWN},
@@ -139,7 +146,10 @@ export interface OutcomesClosingJobs {
  * where a transaction per job sent nine statements (docs/performance.md, "A job's last delivery in a
  * group").
  */
-export async function recordOutcomesClosingJobs(tx: RawSql, items: readonly OutcomeToRecord[]): Promise<OutcomesClosingJobs> {
+export async function recordOutcomesClosingJobs(
+  tx: RawSql,
+  items: readonly OutcomeToRecord[],
+): Promise<OutcomesClosingJobs> {
   const rows = await tx.$queryRawUnsafe<{ n: number; waiting: boolean; closed: string[] }[]>(
     `WITH ${INPUT},
      ${OWN},

@@ -4,12 +4,18 @@ import type { Prisma } from '../generated/prisma/client.ts';
 import { isUuid } from './jobs.repository.ts';
 
 /** What running a delivery reads of it. */
-export type DeliveryToRun = Pick<DeliveryRow, 'id' | 'jobId' | 'orgId' | 'accountId' | 'provider' | 'status' | 'attempts'> & {
+export type DeliveryToRun = Pick<
+  DeliveryRow,
+  'id' | 'jobId' | 'orgId' | 'accountId' | 'provider' | 'status' | 'attempts'
+> & {
   /** The job's targets not finished when this was read (it only falls): 1 means this delivery is its last. */
   unfinishedTargets: number;
 };
 /** What running a delivery reads of its job. */
-export type JobToRun = Pick<Prisma.JobGetPayload<object>, 'orgId' | 'status' | 'requestId' | 'text' | 'options' | 'mediaIds' | 'mediaUrls'>;
+export type JobToRun = Pick<
+  Prisma.JobGetPayload<object>,
+  'orgId' | 'status' | 'requestId' | 'text' | 'options' | 'mediaIds' | 'mediaUrls'
+>;
 
 interface Row {
   id: string;
@@ -45,7 +51,10 @@ export type DeliveryRead = { delivery: DeliveryToRun; job: JobToRun } | undefine
  * of this pool finds its rows through an index by design, so sequential scans are off for it: a plan
  * made on any table size is the index plan (docs/performance.md, "Plans made on empty tables").
  */
-export const DELIVERY_SESSION_SETTINGS: Readonly<Record<string, string>> = { plan_cache_mode: 'force_generic_plan', enable_seqscan: 'off' };
+export const DELIVERY_SESSION_SETTINGS: Readonly<Record<string, string>> = {
+  plan_cache_mode: 'force_generic_plan',
+  enable_seqscan: 'off',
+};
 
 /**
  * Deliveries and their jobs in one raw statement: the first read of every delivery, for as many
@@ -55,21 +64,41 @@ export const DELIVERY_SESSION_SETTINGS: Readonly<Record<string, string>> = { pla
  */
 export async function readDeliveriesToRun(db: RawSql, deliveryIds: readonly string[]): Promise<DeliveryRead[]> {
   const ids = deliveryIds.filter(isUuid);
-  const rows = ids.length === 0 ? [] : await db.$queryRawUnsafe<Row[]>(
-    `SELECT d.id, d.job_id, d.org_id, d.account_id, d.provider, d.status, d.attempts,
+  const rows =
+    ids.length === 0
+      ? []
+      : await db.$queryRawUnsafe<Row[]>(
+          `SELECT d.id, d.job_id, d.org_id, d.account_id, d.provider, d.status, d.attempts,
             cardinality(j.account_ids) - j.finished_deliveries AS unfinished_targets,
             j.status AS job_status, j.request_id, j.text, j.options, j.media_ids, j.media_urls
        FROM deliveries d JOIN jobs j ON j.id = d.job_id
       WHERE d.id = ANY($1::uuid[])`,
-    ids,
-  );
+          ids,
+        );
   const byId = new Map(rows.map((row) => [row.id, row]));
   return deliveryIds.map((id) => {
     const row = isUuid(id) ? byId.get(id.toLowerCase()) : undefined;
     if (row === undefined) return undefined;
     return {
-      delivery: { id: row.id, jobId: row.job_id, orgId: row.org_id, accountId: row.account_id, provider: row.provider, status: row.status, attempts: row.attempts, unfinishedTargets: row.unfinished_targets },
-      job: { orgId: row.org_id, status: row.job_status, requestId: row.request_id, text: row.text, options: row.options, mediaIds: row.media_ids, mediaUrls: row.media_urls },
+      delivery: {
+        id: row.id,
+        jobId: row.job_id,
+        orgId: row.org_id,
+        accountId: row.account_id,
+        provider: row.provider,
+        status: row.status,
+        attempts: row.attempts,
+        unfinishedTargets: row.unfinished_targets,
+      },
+      job: {
+        orgId: row.org_id,
+        status: row.job_status,
+        requestId: row.request_id,
+        text: row.text,
+        options: row.options,
+        mediaIds: row.media_ids,
+        mediaUrls: row.media_urls,
+      },
     };
   });
 }

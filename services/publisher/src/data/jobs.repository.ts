@@ -53,15 +53,28 @@ export class JobsRepository {
     const filter = where.join(' AND ');
     const countArgs = [...args];
     let keyset = '';
-    if (query.after !== undefined) keyset = ` AND (created_at, id) < (${arg(query.after.createdAt)}::timestamptz, ${arg(query.after.id)}::uuid)`;
+    if (query.after !== undefined)
+      keyset = ` AND (created_at, id) < (${arg(query.after.createdAt)}::timestamptz, ${arg(query.after.id)}::uuid)`;
     const limit = arg(query.limit + 1);
     const [ids, counted] = await Promise.all([
-      this.db.$queryRawUnsafe<{ id: string }[]>(`SELECT id::text AS id FROM jobs WHERE ${filter}${keyset} ORDER BY created_at DESC, id DESC LIMIT ${limit}::int`, ...args),
+      this.db.$queryRawUnsafe<{ id: string }[]>(
+        `SELECT id::text AS id FROM jobs WHERE ${filter}${keyset} ORDER BY created_at DESC, id DESC LIMIT ${limit}::int`,
+        ...args,
+      ),
       this.db.$queryRawUnsafe<{ total: bigint }[]>(`SELECT count(*) AS total FROM jobs WHERE ${filter}`, ...countArgs),
     ]);
-    const rows = ids.length === 0 ? [] : await this.db.job.findMany({ where: { id: { in: ids.map((row) => row.id) } }, include: { deliveries: true } });
+    const rows =
+      ids.length === 0
+        ? []
+        : await this.db.job.findMany({
+            where: { id: { in: ids.map((row) => row.id) } },
+            include: { deliveries: true },
+          });
     const byId = new Map(rows.map((row) => [row.id, row]));
-    return { rows: ids.map((row) => byId.get(row.id)).filter((row) => row !== undefined), total: Number(counted[0]?.total ?? 0) };
+    return {
+      rows: ids.map((row) => byId.get(row.id)).filter((row) => row !== undefined),
+      total: Number(counted[0]?.total ?? 0),
+    };
   }
 
   /**
@@ -70,7 +83,9 @@ export class JobsRepository {
    * published / finished target deliveries this month (0 when none finished).
    */
   async stats(orgId: string): Promise<PublisherStats> {
-    const [row] = await this.db.$queryRawUnsafe<{ posts: bigint; queue: bigint; published: bigint; finished: bigint }[]>(
+    const [row] = await this.db.$queryRawUnsafe<
+      { posts: bigint; queue: bigint; published: bigint; finished: bigint }[]
+    >(
       `WITH month AS (SELECT date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS start)
        SELECT
          (SELECT count(*) FROM jobs, month WHERE org_id = $1 AND created_at >= month.start AND status <> 'canceled') AS posts,

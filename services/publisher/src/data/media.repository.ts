@@ -44,13 +44,20 @@ export class MediaRepository {
    * advisory lock as recording, so two parallel uploads cannot both take the last free bytes; expired
    * reservations (an ingest that died) are dropped here. Returns the bytes in use when refused.
    */
-  async reserve(orgId: string, bytes: number, quotaBytes: number, ttlMs: number): Promise<{ reservationId: string } | { usedBytes: number }> {
+  async reserve(
+    orgId: string,
+    bytes: number,
+    quotaBytes: number,
+    ttlMs: number,
+  ): Promise<{ reservationId: string } | { usedBytes: number }> {
     return this.db.$transaction(async (tx) => {
       await this.lockQuota(tx, orgId);
       await tx.mediaQuotaReservation.deleteMany({ where: { orgId, expiresAt: { lte: new Date() } } });
       const usedBytes = await this.usedBytes(orgId, tx);
       if (usedBytes + bytes > quotaBytes) return { usedBytes };
-      const row = await tx.mediaQuotaReservation.create({ data: { orgId, bytes: BigInt(bytes), expiresAt: new Date(Date.now() + ttlMs) } });
+      const row = await tx.mediaQuotaReservation.create({
+        data: { orgId, bytes: BigInt(bytes), expiresAt: new Date(Date.now() + ttlMs) },
+      });
       return { reservationId: row.id };
     });
   }
@@ -65,14 +72,24 @@ export class MediaRepository {
    * other ingests' live reservations). `reservationId`, the ingest's own reservation, is consumed in
    * the same transaction. Returns the bytes in use when refused.
    */
-  async createWithinQuota(media: NewMedia, quotaBytes: number, reservationId?: string): Promise<{ created: MediaRow } | { usedBytes: number }> {
+  async createWithinQuota(
+    media: NewMedia,
+    quotaBytes: number,
+    reservationId?: string,
+  ): Promise<{ created: MediaRow } | { usedBytes: number }> {
     return this.db.$transaction(async (tx) => {
       await this.lockQuota(tx, media.orgId);
-      if (reservationId !== undefined) await tx.mediaQuotaReservation.deleteMany({ where: { id: reservationId, orgId: media.orgId } });
+      if (reservationId !== undefined)
+        await tx.mediaQuotaReservation.deleteMany({ where: { id: reservationId, orgId: media.orgId } });
       const usedBytes = await this.usedBytes(media.orgId, tx);
       if (usedBytes + media.sizeBytes + (media.renditionSizeBytes ?? 0) > quotaBytes) return { usedBytes };
       const created = await tx.media.create({
-        data: { ...media, sizeBytes: BigInt(media.sizeBytes), renditionSizeBytes: media.renditionSizeBytes === null ? null : BigInt(media.renditionSizeBytes), compatibility: media.compatibility },
+        data: {
+          ...media,
+          sizeBytes: BigInt(media.sizeBytes),
+          renditionSizeBytes: media.renditionSizeBytes === null ? null : BigInt(media.renditionSizeBytes),
+          compatibility: media.compatibility,
+        },
       });
       return { created };
     });
@@ -96,10 +113,15 @@ export class MediaRepository {
   }
 
   /** Newest first, keyset on (created_at, id), one extra row to tell whether more follow. */
-  async page(orgId: string, limit: number, after: { createdAt: Date; id: string } | undefined): Promise<{ rows: MediaRow[]; total: number }> {
-    const where: Prisma.MediaWhereInput = after === undefined
-      ? { orgId }
-      : { orgId, OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] };
+  async page(
+    orgId: string,
+    limit: number,
+    after: { createdAt: Date; id: string } | undefined,
+  ): Promise<{ rows: MediaRow[]; total: number }> {
+    const where: Prisma.MediaWhereInput =
+      after === undefined
+        ? { orgId }
+        : { orgId, OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] };
     const [rows, total] = await Promise.all([
       this.db.media.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1 }),
       this.db.media.count({ where: { orgId } }),

@@ -50,7 +50,13 @@ export interface WokenDelivery {
  * their commands). A delivery that frees its slot wakes one; the sweeper wakes up to `limit`, for
  * slots freed without a statement (a worker died and its lease ran out).
  */
-export async function wakeWaitingDeliveries(db: RawSql, orgId: string, limit: number, most: number, forMs: number): Promise<WokenDelivery[]> {
+export async function wakeWaitingDeliveries(
+  db: RawSql,
+  orgId: string,
+  limit: number,
+  most: number,
+  forMs: number,
+): Promise<WokenDelivery[]> {
   const rows = await db.$queryRawUnsafe<{ id: string; job_id: string }[]>(WAKE_SQL, orgId, limit, most, forMs / 1000);
   return rows.map((row) => ({ id: row.id, jobId: row.job_id }));
 }
@@ -77,9 +83,13 @@ export async function hasWaitingDeliveries(db: RawSql, orgId: string): Promise<b
 export async function wakeWaitingEverywhere(db: RawSql, limit: number, forMs: number): Promise<WokenDelivery[]> {
   // Pending rows only: their index holds no other (a mark left on a row that is no longer pending
   // is read by nobody).
-  await db.$executeRawUnsafe("UPDATE deliveries SET org_woken_until = NULL WHERE org_woken_until < now() AND status = 'pending'");
-  const orgs = await db.$queryRawUnsafe<{ org_id: string }[]>(`SELECT DISTINCT org_id FROM deliveries WHERE ${WAITING}`);
+  await db.$executeRawUnsafe(
+    "UPDATE deliveries SET org_woken_until = NULL WHERE org_woken_until < now() AND status = 'pending'",
+  );
+  const orgs = await db.$queryRawUnsafe<{ org_id: string }[]>(
+    `SELECT DISTINCT org_id FROM deliveries WHERE ${WAITING}`,
+  );
   const woken: WokenDelivery[] = [];
-  for (const { org_id: orgId } of orgs) woken.push(...await wakeWaitingDeliveries(db, orgId, limit, limit, forMs));
+  for (const { org_id: orgId } of orgs) woken.push(...(await wakeWaitingDeliveries(db, orgId, limit, limit, forMs)));
   return woken;
 }

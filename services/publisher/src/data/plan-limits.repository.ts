@@ -13,7 +13,10 @@ export interface PlanLimitAnnouncement {
 
 /** The local replica of the organization's posts limit, and the monthly usage counted against it. */
 export class PlanLimitsRepository {
-  constructor(private readonly db: PrismaClient, private readonly freePostsPerMonth: number) {}
+  constructor(
+    private readonly db: PrismaClient,
+    private readonly freePostsPerMonth: number,
+  ) {}
 
   /** Keeps the highest revision billing announced: a late or repeated announcement changes nothing. */
   async apply(orgId: string, announced: PlanLimitAnnouncement): Promise<boolean> {
@@ -58,14 +61,24 @@ export class PlanLimitsRepository {
   }
 
   /** This month's usage and the limit enforced now (the free plan's when billing announced none). */
-  async usage(orgId: string, db: Db = this.db): Promise<{ plan: string; used: number; limit: number; periodStart: Date }> {
-    const [row] = await db.$queryRawUnsafe<{ plan: string | null; limit: number | null; used: number | null; period: Date }[]>(
+  async usage(
+    orgId: string,
+    db: Db = this.db,
+  ): Promise<{ plan: string; used: number; limit: number; periodStart: Date }> {
+    const [row] = await db.$queryRawUnsafe<
+      { plan: string | null; limit: number | null; used: number | null; period: Date }[]
+    >(
       `SELECT l.plan, l.posts_per_month AS limit, u.used, (${PERIOD})::timestamp AT TIME ZONE 'UTC' AS period
        FROM (SELECT 1) one
        LEFT JOIN plan_limits l ON l.org_id = $1
        LEFT JOIN post_usage u ON u.org_id = $1 AND u.period = ${PERIOD}`,
       orgId,
     );
-    return { plan: row?.plan ?? 'free', used: row?.used ?? 0, limit: row?.limit ?? this.freePostsPerMonth, periodStart: row!.period };
+    return {
+      plan: row?.plan ?? 'free',
+      used: row?.used ?? 0,
+      limit: row?.limit ?? this.freePostsPerMonth,
+      periodStart: row!.period,
+    };
   }
 }

@@ -9,7 +9,10 @@ import type { RawSql } from '@svc/db';
  * snapshot, taken before the move: the jobs a dispatch committed earlier moved (or that moved on
  * since), whose confirmation may be what was lost.
  */
-export function queueScheduledJobs(tx: Pick<RawSql, '$queryRawUnsafe'>, ids: readonly string[]): Promise<{ id: string; moved: boolean }[]> {
+export function queueScheduledJobs(
+  tx: Pick<RawSql, '$queryRawUnsafe'>,
+  ids: readonly string[],
+): Promise<{ id: string; moved: boolean }[]> {
   return tx.$queryRawUnsafe<{ id: string; moved: boolean }[]>(
     `WITH due AS (
          SELECT id FROM jobs WHERE id = ANY($1::uuid[]) AND status = 'scheduled' ORDER BY id FOR UPDATE),
@@ -25,7 +28,11 @@ export function queueScheduledJobs(tx: Pick<RawSql, '$queryRawUnsafe'>, ids: rea
 }
 
 /** Up to `limit` jobs still `scheduled` `overdueMs` after their time, the oldest first. */
-export async function overdueScheduledJobIds(db: Pick<RawSql, '$queryRawUnsafe'>, overdueMs: number, limit: number): Promise<string[]> {
+export async function overdueScheduledJobIds(
+  db: Pick<RawSql, '$queryRawUnsafe'>,
+  overdueMs: number,
+  limit: number,
+): Promise<string[]> {
   const rows = await db.$queryRawUnsafe<{ id: string }[]>(
     `SELECT id::text AS id FROM jobs
       WHERE status = 'scheduled' AND scheduled_at < now() - make_interval(secs => $1::float8)
@@ -41,7 +48,11 @@ export async function overdueScheduledJobIds(db: Pick<RawSql, '$queryRawUnsafe'>
  * mirror UPDATE: the row lock and PostgreSQL's re-check of the WHERE clause let exactly one win).
  * Returns 1 when this call canceled it.
  */
-export function cancelScheduledJob(tx: Pick<RawSql, '$executeRawUnsafe'>, orgId: string, jobId: string): Promise<number> {
+export function cancelScheduledJob(
+  tx: Pick<RawSql, '$executeRawUnsafe'>,
+  orgId: string,
+  jobId: string,
+): Promise<number> {
   return tx.$executeRawUnsafe(
     "UPDATE jobs SET status = 'canceled', canceled_at = now(), updated_at = now() WHERE id = $1::uuid AND org_id = $2 AND status = 'scheduled'",
     jobId,
@@ -51,5 +62,8 @@ export function cancelScheduledJob(tx: Pick<RawSql, '$executeRawUnsafe'>, orgId:
 
 /** The pending deliveries of a canceled job are canceled with it. */
 export async function cancelPendingDeliveries(tx: Pick<RawSql, '$executeRawUnsafe'>, jobId: string): Promise<void> {
-  await tx.$executeRawUnsafe("UPDATE deliveries SET status = 'canceled', updated_at = now() WHERE job_id = $1::uuid AND status = 'pending'", jobId);
+  await tx.$executeRawUnsafe(
+    "UPDATE deliveries SET status = 'canceled', updated_at = now() WHERE job_id = $1::uuid AND status = 'pending'",
+    jobId,
+  );
 }

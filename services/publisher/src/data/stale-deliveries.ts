@@ -11,7 +11,11 @@ export interface StaleDelivery {
  * Marks (updated_at) and returns up to `limit` pending deliveries of running jobs, untouched for
  * `staleMs`, that wait for no slot of their organization; rows another transaction holds are skipped.
  */
-export function touchStalePendingDeliveries(tx: Pick<RawSql, '$queryRawUnsafe'>, staleMs: number, limit: number): Promise<StaleDelivery[]> {
+export function touchStalePendingDeliveries(
+  tx: Pick<RawSql, '$queryRawUnsafe'>,
+  staleMs: number,
+  limit: number,
+): Promise<StaleDelivery[]> {
   return tx.$queryRawUnsafe<StaleDelivery[]>(
     `UPDATE deliveries d SET updated_at = now()
          FROM jobs j

@@ -27,19 +27,27 @@ export interface CancelJobDeps {
   transactionTimeoutMs: number;
 }
 
-export async function cancelJob(deps: CancelJobDeps, orgId: string, jobId: string, requestId: string | null): Promise<PostViewType> {
+export async function cancelJob(
+  deps: CancelJobDeps,
+  orgId: string,
+  jobId: string,
+  requestId: string | null,
+): Promise<PostViewType> {
   if (!isUuid(jobId)) throw notFound(`The job ${jobId}`);
-  const canceled = await deps.db.$transaction(async (tx) => {
-    const won = await cancelScheduledJob(tx, orgId, jobId);
-    if (won === 0) return false;
-    await cancelPendingDeliveries(tx, jobId);
-    await enqueueOutbox(tx, [createEnvelope(schedulerJobUnschedule, { job_id: jobId }, { orgId, requestId })]);
-    // A job that never ran is not a post: its unit of the monthly quota comes back. Last, so the
-    // organization's usage row, which its every accept and cancel updates, stays locked only for this
-    // statement and the commit.
-    await deps.limits.giveBack(orgId, jobId, tx);
-    return true;
-  }, { timeout: deps.transactionTimeoutMs, maxWait: deps.transactionTimeoutMs });
+  const canceled = await deps.db.$transaction(
+    async (tx) => {
+      const won = await cancelScheduledJob(tx, orgId, jobId);
+      if (won === 0) return false;
+      await cancelPendingDeliveries(tx, jobId);
+      await enqueueOutbox(tx, [createEnvelope(schedulerJobUnschedule, { job_id: jobId }, { orgId, requestId })]);
+      // A job that never ran is not a post: its unit of the monthly quota comes back. Last, so the
+      // organization's usage row, which its every accept and cancel updates, stays locked only for this
+      // statement and the commit.
+      await deps.limits.giveBack(orgId, jobId, tx);
+      return true;
+    },
+    { timeout: deps.transactionTimeoutMs, maxWait: deps.transactionTimeoutMs },
+  );
   const job = await deps.jobs.find(orgId, jobId);
   if (job === null) throw notFound(`The job ${jobId}`);
   if (!canceled) {

@@ -59,18 +59,30 @@ const TIMEZONE = /(Z|[+-]\d{2}(:?\d{2})?)$/i;
 const UNUSABLE = new Set(['revoked', 'requires_reconnect']);
 
 /** When the job is due, checked against the database clock (the one the scheduler fires by). */
-async function dueTime(db: PrismaClient, scheduledAt: string | undefined, minLeadSeconds: number): Promise<Date | null> {
+async function dueTime(
+  db: PrismaClient,
+  scheduledAt: string | undefined,
+  minLeadSeconds: number,
+): Promise<Date | null> {
   if (scheduledAt === undefined) return null;
   const at = new Date(scheduledAt);
   if (!TIMEZONE.test(scheduledAt.trim()) || Number.isNaN(at.getTime())) {
     throw validationError('scheduled_at must be an ISO 8601 date-time with a timezone, e.g. 2030-01-01T09:00:00Z.', [
-      { path: '/body/scheduled_at', message: 'must be an ISO 8601 date-time with a timezone', rule: 'scheduled_at_format' },
+      {
+        path: '/body/scheduled_at',
+        message: 'must be an ISO 8601 date-time with a timezone',
+        rule: 'scheduled_at_format',
+      },
     ]);
   }
   const now = (await databaseNow(db)) ?? new Date();
   if (at.getTime() < now.getTime() + minLeadSeconds * 1000) {
     throw validationError(`scheduled_at must be at least ${minLeadSeconds} seconds in the future.`, [
-      { path: '/body/scheduled_at', message: `must be at least ${minLeadSeconds} seconds ahead (server time ${now.toISOString()})`, rule: 'scheduled_at_lead' },
+      {
+        path: '/body/scheduled_at',
+        message: `must be at least ${minLeadSeconds} seconds ahead (server time ${now.toISOString()})`,
+        rule: 'scheduled_at_lead',
+      },
     ]);
   }
   return at;
@@ -92,42 +104,98 @@ export async function createJob(deps: CreateJobDeps, input: CreateJobInput): Pro
   // SSRF pre-check (docs/api-conventions.md, "URLs users give us"): resolvable, public http(s)
   // hosts only. The adapters' downloads check again at connect time, which also covers a host that
   // re-resolves later.
-  const checks = await Promise.all(input.mediaUrls.map((url) => checkUrl(url, { allowPrivate: deps.allowPrivateUrls })));
+  const checks = await Promise.all(
+    input.mediaUrls.map((url) => checkUrl(url, { allowPrivate: deps.allowPrivateUrls })),
+  );
   checks.forEach((check, index) => {
     if (!check.ok) details.push({ path: `/body/media_urls/${index}`, message: check.message, rule: 'media_url' });
   });
   for (const key of Object.keys(input.options)) {
-    if (!isNetwork(key)) details.push({ path: `/body/${input.optionsField}/${key}`, message: 'is not a network name', rule: 'unknown_network' });
+    if (!isNetwork(key))
+      details.push({
+        path: `/body/${input.optionsField}/${key}`,
+        message: 'is not a network name',
+        rule: 'unknown_network',
+      });
   }
   if (details.length > 0) throw validationError('The request names media or options that cannot be used.', details);
 
   const scheduledAt = await dueTime(deps.db, input.scheduledAt, deps.minLeadSeconds);
-  const found = new Map((await deps.accounts.lookup(input.orgId, input.accountIds, input.requestId)).map((account) => [account.id, account]));
+  const found = new Map(
+    (await deps.accounts.lookup(input.orgId, input.accountIds, input.requestId)).map((account) => [
+      account.id,
+      account,
+    ]),
+  );
   const rows = await resolveJobMedia(deps.media, input.orgId, input.mediaIds, input.mediaUrls);
-  const media = rows.map((row) => ({ url: publicUrlOf(deps.mediaPublicBaseUrl, row.id), kind: row.kind as 'image' | 'video', ...(row.durationMs === null ? {} : { durationMs: row.durationMs }) }));
+  const media = rows.map((row) => ({
+    url: publicUrlOf(deps.mediaPublicBaseUrl, row.id),
+    kind: row.kind as 'image' | 'video',
+    ...(row.durationMs === null ? {} : { durationMs: row.durationMs }),
+  }));
   input.accountIds.forEach((id, index) => {
     const path = `/body/account_ids/${index}`;
     const account = found.get(id);
     if (account === undefined) {
-      details.push({ path, message: `account ${id} does not exist in this organization`, rule: 'unknown_account', account_id: id });
+      details.push({
+        path,
+        message: `account ${id} does not exist in this organization`,
+        rule: 'unknown_account',
+        account_id: id,
+      });
       return;
     }
     const label = `${account.provider} account ${id}${account.handle === null ? '' : ` (${account.handle})`}`;
     if (UNUSABLE.has(account.health)) {
-      details.push({ path, message: `${label} is ${account.health} and must be reconnected before publishing`, rule: 'account_unusable', account_id: id, provider: account.provider });
+      details.push({
+        path,
+        message: `${label} is ${account.health} and must be reconnected before publishing`,
+        rule: 'account_unusable',
+        account_id: id,
+        provider: account.provider,
+      });
     }
-    for (const violation of checkContent(account.provider, { text: input.text, media, options: input.options[account.provider] ?? {}, ...(account.rule_extras ? { account: account.rule_extras } : {}) })) {
-      details.push({ path, message: `${label}: ${violation.message}`, rule: violation.rule, account_id: id, provider: account.provider });
+    for (const violation of checkContent(account.provider, {
+      text: input.text,
+      media,
+      options: input.options[account.provider] ?? {},
+      ...(account.rule_extras ? { account: account.rule_extras } : {}),
+    })) {
+      details.push({
+        path,
+        message: `${label}: ${violation.message}`,
+        rule: violation.rule,
+        account_id: id,
+        provider: account.provider,
+      });
     }
     const photo = media.find((item) => item.kind === 'image');
-    if (account.provider === 'tiktok' && photo !== undefined && !isTikTokVerifiedUrl(photo.url, deps.tiktokVerifiedPrefixes)) {
-      details.push({ path, message: `${label}: TikTok pulls photos only from a verified domain, and the media domain is not in TIKTOK_VERIFIED_URL_PREFIXES; post a video or verify the domain`, rule: 'url_ownership_unverified', account_id: id, provider: account.provider });
+    if (
+      account.provider === 'tiktok' &&
+      photo !== undefined &&
+      !isTikTokVerifiedUrl(photo.url, deps.tiktokVerifiedPrefixes)
+    ) {
+      details.push({
+        path,
+        message: `${label}: TikTok pulls photos only from a verified domain, and the media domain is not in TIKTOK_VERIFIED_URL_PREFIXES; post a video or verify the domain`,
+        rule: 'url_ownership_unverified',
+        account_id: id,
+        provider: account.provider,
+      });
     }
     for (const problem of incompatible(rows, account.provider)) {
-      details.push({ path, message: `${label}: media ${problem.mediaId} does not fit: ${problem.message}`, rule: `media_${problem.rule}`, account_id: id, provider: account.provider, media_id: problem.mediaId });
+      details.push({
+        path,
+        message: `${label}: media ${problem.mediaId} does not fit: ${problem.message}`,
+        rule: `media_${problem.rule}`,
+        account_id: id,
+        provider: account.provider,
+        media_id: problem.mediaId,
+      });
     }
   });
-  if (details.length > 0) throw validationError('The post cannot be published to every target account as it stands.', details);
+  if (details.length > 0)
+    throw validationError('The post cannot be published to every target account as it stands.', details);
 
   const jobId = input.jobId ?? newId();
   const providers: Network[] = [];
@@ -138,7 +206,13 @@ export async function createJob(deps: CreateJobDeps, input: CreateJobInput): Pro
   });
   let job: PostViewType;
   try {
-    job = await insertJob(deps, input, { jobId, providers, deliveries, scheduledAt, mediaIds: rows.map((row) => row.id) });
+    job = await insertJob(deps, input, {
+      jobId,
+      providers,
+      deliveries,
+      scheduledAt,
+      mediaIds: rows.map((row) => row.id),
+    });
   } catch (error) {
     // The same idempotent request, still running after its caller gave up, inserted it first.
     const raced = input.jobId === undefined ? null : await existingJob(deps.db, input.orgId, input.jobId);
@@ -159,7 +233,15 @@ async function existingJob(db: PrismaClient, orgId: string, jobId: string): Prom
 interface NewJob {
   jobId: string;
   providers: Network[];
-  deliveries: { id: string; jobId: string; orgId: string; accountId: string; provider: Network; position: number; status: string }[];
+  deliveries: {
+    id: string;
+    jobId: string;
+    orgId: string;
+    accountId: string;
+    provider: Network;
+    position: number;
+    status: string;
+  }[];
   scheduledAt: Date | null;
   mediaIds: string[];
 }
@@ -170,8 +252,12 @@ interface NewJob {
  */
 function incompatible(rows: MediaRow[], provider: Network): { mediaId: string; rule: string; message: string }[] {
   return rows.flatMap((row) => {
-    const verdict = (row.compatibility as Record<string, { ok: boolean; rule: string | null; message: string | null } | undefined>)[provider];
-    return verdict === undefined || verdict.ok ? [] : [{ mediaId: row.id, rule: verdict.rule ?? 'format', message: verdict.message ?? 'not accepted' }];
+    const verdict = (
+      row.compatibility as Record<string, { ok: boolean; rule: string | null; message: string | null } | undefined>
+    )[provider];
+    return verdict === undefined || verdict.ok
+      ? []
+      : [{ mediaId: row.id, rule: verdict.rule ?? 'format', message: verdict.message ?? 'not accepted' }];
   });
 }
 
@@ -179,7 +265,11 @@ function incompatible(rows: MediaRow[], provider: Network): { mediaId: string; r
  * The job, its deliveries, its unit of the monthly quota and the outbox messages of its first step,
  * committed together by the accept batcher (one statement for every job validated meanwhile).
  */
-async function insertJob(deps: CreateJobDeps, input: CreateJobInput, { jobId, providers, deliveries, scheduledAt, mediaIds }: NewJob): Promise<PostViewType> {
+async function insertJob(
+  deps: CreateJobDeps,
+  input: CreateJobInput,
+  { jobId, providers, deliveries, scheduledAt, mediaIds }: NewJob,
+): Promise<PostViewType> {
   const context = { orgId: input.orgId, requestId: input.requestId };
   const status = scheduledAt === null ? 'queued' : 'scheduled';
   const results = deliveries.map((delivery) => ({
@@ -193,14 +283,37 @@ async function insertJob(deps: CreateJobDeps, input: CreateJobInput, { jobId, pr
     attempts: 0,
     published_at: null,
   }));
-  const queued = scheduledAt === null
-    ? createEnvelope(postQueued, {
-      id: jobId, job_id: jobId, status, account_ids: input.accountIds, platforms: providers, text: input.text, scheduled_at: null, error_message: null,
-      results: results.map(({ attempts: _attempts, ...result }) => result),
-    }, context)
-    : null;
-  const envelopes = scheduledAt === null ? [] : [createEnvelope(schedulerJobSchedule, { job_id: jobId, run_at: scheduledAt.toISOString() }, context)];
-  const deliveryCommands = scheduledAt === null ? deliveryRunCommands(jobId, deliveries.map((delivery) => delivery.id), context, deps.deliveryRunBatches) : [];
+  const queued =
+    scheduledAt === null
+      ? createEnvelope(
+          postQueued,
+          {
+            id: jobId,
+            job_id: jobId,
+            status,
+            account_ids: input.accountIds,
+            platforms: providers,
+            text: input.text,
+            scheduled_at: null,
+            error_message: null,
+            results: results.map(({ attempts: _attempts, ...result }) => result),
+          },
+          context,
+        )
+      : null;
+  const envelopes =
+    scheduledAt === null
+      ? []
+      : [createEnvelope(schedulerJobSchedule, { job_id: jobId, run_at: scheduledAt.toISOString() }, context)];
+  const deliveryCommands =
+    scheduledAt === null
+      ? deliveryRunCommands(
+          jobId,
+          deliveries.map((delivery) => delivery.id),
+          context,
+          deps.deliveryRunBatches,
+        )
+      : [];
   const outcome = await deps.accept.add({
     id: jobId,
     orgId: input.orgId,

@@ -43,7 +43,8 @@ export class CredentialsCache {
     if (this.options.ttlMs <= 0) return client;
     return {
       lookup: (orgId, accountIds, requestId) => client.lookup(orgId, accountIds, requestId),
-      credentials: (orgId, accountId, forceRefresh, requestId) => this.get(orgId, accountId, forceRefresh, () => client.credentials(orgId, accountId, forceRefresh, requestId)),
+      credentials: (orgId, accountId, forceRefresh, requestId) =>
+        this.get(orgId, accountId, forceRefresh, () => client.credentials(orgId, accountId, forceRefresh, requestId)),
     };
   }
 
@@ -55,7 +56,12 @@ export class CredentialsCache {
     return this.entries.size;
   }
 
-  private get(orgId: string, accountId: string, forceRefresh: boolean, ask: () => Promise<AccountCredentials>): Promise<AccountCredentials> {
+  private get(
+    orgId: string,
+    accountId: string,
+    forceRefresh: boolean,
+    ask: () => Promise<AccountCredentials>,
+  ): Promise<AccountCredentials> {
     const key = keyOf(orgId, accountId);
     const cached = this.entries.get(key);
     if (!forceRefresh && cached !== undefined && this.now() < cached.until) return cached.answer;
@@ -65,7 +71,10 @@ export class CredentialsCache {
     while (this.entries.size > this.options.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     entry.answer.then(
       (credentials) => {
-        const expires = credentials.token_expires_at === null ? Number.POSITIVE_INFINITY : Date.parse(credentials.token_expires_at) - EXPIRY_MARGIN_MS;
+        const expires =
+          credentials.token_expires_at === null
+            ? Number.POSITIVE_INFINITY
+            : Date.parse(credentials.token_expires_at) - EXPIRY_MARGIN_MS;
         entry.until = Math.min(this.now() + this.options.ttlMs, expires);
       },
       () => {

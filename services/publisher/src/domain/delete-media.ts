@@ -16,7 +16,10 @@ export async function deleteMedia(deps: DeleteMediaDeps, orgId: string, mediaId:
   const row = await deps.media.find(orgId, mediaId);
   if (row === null) throw notFound(`The media ${mediaId}`);
   const user = await deps.media.activeJobUsing(orgId, mediaId);
-  if (user !== null) throw conflict(`The media ${mediaId} is used by the ${user.status} post ${user.id}; cancel it or wait until it is delivered, then delete the media.`);
+  if (user !== null)
+    throw conflict(
+      `The media ${mediaId} is used by the ${user.status} post ${user.id}; cancel it or wait until it is delivered, then delete the media.`,
+    );
   await deps.media.delete(orgId, mediaId);
   await discard(deps.storage, mediaId);
 }

@@ -50,9 +50,21 @@ export type DeliveryDecision =
   | { kind: 'post_again' };
 
 /** Only a lookup can find a post verifiably absent, so only a lookup leads to posting again at once. */
-export function decideNext(produced: AttemptOutcome, state: DeliveryState, policy: DeliveryPolicy): Exclude<DeliveryDecision, { kind: 'post_again' }>;
-export function decideNext(produced: Reconciliation, state: DeliveryState, policy: DeliveryPolicy): Exclude<DeliveryDecision, { kind: 'retry' }>;
-export function decideNext(produced: AttemptOutcome | Reconciliation, state: DeliveryState, policy: DeliveryPolicy): DeliveryDecision {
+export function decideNext(
+  produced: AttemptOutcome,
+  state: DeliveryState,
+  policy: DeliveryPolicy,
+): Exclude<DeliveryDecision, { kind: 'post_again' }>;
+export function decideNext(
+  produced: Reconciliation,
+  state: DeliveryState,
+  policy: DeliveryPolicy,
+): Exclude<DeliveryDecision, { kind: 'retry' }>;
+export function decideNext(
+  produced: AttemptOutcome | Reconciliation,
+  state: DeliveryState,
+  policy: DeliveryPolicy,
+): DeliveryDecision {
   const { attempt, quotaDeferrals, network } = state;
   const attemptsLeft = attempt - quotaDeferrals < policy.maxAttempts;
   switch (produced.kind) {
@@ -62,14 +74,26 @@ export function decideNext(produced: AttemptOutcome | Reconciliation, state: Del
     case 'uncertain':
       return lookUp(produced.message, 0, policy);
     case 'retry':
-      if (produced.code === 'quota_exhausted' && quotaDeferrals < (policy.maxQuotaDeferrals ?? 0)) return retry(produced, attempt, policy, true);
+      if (produced.code === 'quota_exhausted' && quotaDeferrals < (policy.maxQuotaDeferrals ?? 0))
+        return retry(produced, attempt, policy, true);
       if (attemptsLeft) return retry(produced, attempt, policy, false);
-      return { kind: 'finish', outcome: { kind: 'failed', code: deliveryErrorCodes.retriesExhausted, message: `${produced.message} (gave up after ${attempt} attempts)` } };
+      return {
+        kind: 'finish',
+        outcome: {
+          kind: 'failed',
+          code: deliveryErrorCodes.retriesExhausted,
+          message: `${produced.message} (gave up after ${attempt} attempts)`,
+        },
+      };
     case 'found':
       return { kind: 'finish', outcome: { kind: 'published', result: produced.result } };
     case 'wait':
       if (state.reconcileTries + 1 < policy.reconcileDelaysMs.length) {
-        return lookUp(`Checking with ${network} whether attempt ${attempt} published the post: ${produced.reason}.`, state.reconcileTries + 1, policy);
+        return lookUp(
+          `Checking with ${network} whether attempt ${attempt} published the post: ${produced.reason}.`,
+          state.reconcileTries + 1,
+          policy,
+        );
       }
       return outcomeUnknown(produced.reason, state);
     case 'unknown':
@@ -78,15 +102,30 @@ export function decideNext(produced: AttemptOutcome | Reconciliation, state: Del
       if (attemptsLeft) return { kind: 'post_again' };
       return {
         kind: 'finish',
-        outcome: { kind: 'failed', code: deliveryErrorCodes.retriesExhausted, message: `${network} has no post from the last of ${attempt} attempts (checked through its read API); gave up.` },
+        outcome: {
+          kind: 'failed',
+          code: deliveryErrorCodes.retriesExhausted,
+          message: `${network} has no post from the last of ${attempt} attempts (checked through its read API); gave up.`,
+        },
       };
   }
 }
 
 /** Waits `max(backoff, Retry-After)`; a quota window's Retry-After is the wait for the window. */
-function retry(outcome: Extract<AttemptOutcome, { kind: 'retry' }>, attempt: number, policy: DeliveryPolicy, quotaDeferral: boolean): DeliveryDecision & { kind: 'retry' } {
+function retry(
+  outcome: Extract<AttemptOutcome, { kind: 'retry' }>,
+  attempt: number,
+  policy: DeliveryPolicy,
+  quotaDeferral: boolean,
+): DeliveryDecision & { kind: 'retry' } {
   const backoff = policy.backoffMs[Math.min(attempt - 1, policy.backoffMs.length - 1)] ?? 1000;
-  return { kind: 'retry', code: outcome.code, message: outcome.message, delayMs: Math.max(backoff, outcome.retryAfterMs ?? 0), quotaDeferral };
+  return {
+    kind: 'retry',
+    code: outcome.code,
+    message: outcome.message,
+    delayMs: Math.max(backoff, outcome.retryAfterMs ?? 0),
+    quotaDeferral,
+  };
 }
 
 function lookUp(message: string, tries: number, policy: DeliveryPolicy): DeliveryDecision & { kind: 'reconcile' } {
@@ -106,15 +145,33 @@ function outcomeUnknown(reason: string, { attempt, network }: DeliveryState): De
 }
 
 /** A failed network call as an outcome: permanent, retryable, or uncertain (the post may exist). */
-export function classifyFailure(network: string, attempt: number, error: unknown): Exclude<AttemptOutcome, { kind: 'published' }> {
+export function classifyFailure(
+  network: string,
+  attempt: number,
+  error: unknown,
+): Exclude<AttemptOutcome, { kind: 'published' }> {
   if (!isProviderError(error)) {
-    return { kind: 'uncertain', message: `An unexpected error interrupted the call to ${network}; checking whether the post went through before anything else.` };
+    return {
+      kind: 'uncertain',
+      message: `An unexpected error interrupted the call to ${network}; checking whether the post went through before anything else.`,
+    };
   }
-  if (error.uncertain) return { kind: 'uncertain', message: `${network} gave no clear answer (${error.networkCode ?? error.kind}: ${error.networkMessage}); checking whether the post exists before posting again.` };
+  if (error.uncertain)
+    return {
+      kind: 'uncertain',
+      message: `${network} gave no clear answer (${error.networkCode ?? error.kind}: ${error.networkMessage}); checking whether the post exists before posting again.`,
+    };
   // A "duplicate" refusal after an earlier attempt may be that attempt's own post: look it up.
-  if (error.kind === 'duplicate' && attempt > 1) return { kind: 'uncertain', message: `${network} refused attempt ${attempt} as a duplicate; checking whether an earlier attempt published it.` };
+  if (error.kind === 'duplicate' && attempt > 1)
+    return {
+      kind: 'uncertain',
+      message: `${network} refused attempt ${attempt} as a duplicate; checking whether an earlier attempt published it.`,
+    };
   // Processing that outlasts the wait inside a slot is not a refusal: the next attempt resumes from the upload.
-  const message = error.networkCode === 'media_processing' ? `${network}: ${error.networkMessage}` : `${network} refused the post (${error.kind}): ${error.networkMessage}`;
+  const message =
+    error.networkCode === 'media_processing'
+      ? `${network}: ${error.networkMessage}`
+      : `${network} refused the post (${error.kind}): ${error.networkMessage}`;
   if (error.retryable) return { kind: 'retry', code: error.kind, message, retryAfterMs: error.retryAfterMs };
   return { kind: 'failed', code: error.kind, message };
 }
@@ -123,13 +180,24 @@ export function classifyFailure(network: string, attempt: number, error: unknown
  * The account is gone or needs reconnecting since the job was accepted: that target fails, the others
  * go on. Undefined when the error says neither (accounts unreachable).
  */
-export function accountLost(delivery: { provider: string; accountId: string }, error: unknown): Extract<AttemptOutcome, { kind: 'failed' }> | undefined {
+export function accountLost(
+  delivery: { provider: string; accountId: string },
+  error: unknown,
+): Extract<AttemptOutcome, { kind: 'failed' }> | undefined {
   if (!isAppError(error)) return undefined;
   if (error.code === 'not_found') {
-    return { kind: 'failed', code: deliveryErrorCodes.accountDeleted, message: `The ${delivery.provider} account ${delivery.accountId} was deleted after the job was accepted.` };
+    return {
+      kind: 'failed',
+      code: deliveryErrorCodes.accountDeleted,
+      message: `The ${delivery.provider} account ${delivery.accountId} was deleted after the job was accepted.`,
+    };
   }
   if (error.code === 'conflict') {
-    return { kind: 'failed', code: deliveryErrorCodes.accountUnusable, message: `The ${delivery.provider} account ${delivery.accountId} needs reconnecting: ${error.message}` };
+    return {
+      kind: 'failed',
+      code: deliveryErrorCodes.accountUnusable,
+      message: `The ${delivery.provider} account ${delivery.accountId} needs reconnecting: ${error.message}`,
+    };
   }
   return undefined;
 }

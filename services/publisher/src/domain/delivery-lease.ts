@@ -9,9 +9,14 @@ import { renewDeliveryLease } from '../data/delivery-leases.ts';
  * (database blip) is tried again at the next beat; two missed beats still leave a third of the lease.
  */
 export function holdLease(db: RawSql, logger: Logger, deliveryId: string, leaseMs: number): { release: () => void } {
-  const timer = setInterval(() => {
-    renewDeliveryLease(db, deliveryId, leaseMs).catch((error: unknown) => logger.warn({ err: error, delivery_id: deliveryId }, 'renewing a delivery lease failed'));
-  }, Math.max(100, Math.floor(leaseMs / 3)));
+  const timer = setInterval(
+    () => {
+      renewDeliveryLease(db, deliveryId, leaseMs).catch((error: unknown) =>
+        logger.warn({ err: error, delivery_id: deliveryId }, 'renewing a delivery lease failed'),
+      );
+    },
+    Math.max(100, Math.floor(leaseMs / 3)),
+  );
   timer.unref();
   return { release: () => clearInterval(timer) };
 }

@@ -32,7 +32,11 @@ function inputOf(deps: DeliveryMediaDeps, row: MediaRow, network: Network): Medi
  * URL (to pull) and a storage source (to stream by range). Jobs accepted before the library keep
  * their plain URLs. Undefined when a record is gone (it cannot be deleted while the job runs).
  */
-export async function deliveryMedia(deps: DeliveryMediaDeps | undefined, job: { orgId: string; mediaIds: string[]; mediaUrls: string[] }, network: Network): Promise<MediaInput[] | undefined> {
+export async function deliveryMedia(
+  deps: DeliveryMediaDeps | undefined,
+  job: { orgId: string; mediaIds: string[]; mediaUrls: string[] },
+  network: Network,
+): Promise<MediaInput[] | undefined> {
   if (job.mediaIds.length === 0 || deps === undefined) return mediaOf(job.mediaUrls);
   const rows = new Map((await deps.repository.findMany(job.orgId, job.mediaIds)).map((row) => [row.id, row]));
   const inputs: MediaInput[] = [];

@@ -60,9 +60,16 @@ async function dispatchTogether(deps: DispatchDeps, ids: string[]): Promise<stri
     const rows = await queueScheduledJobs(tx, ids);
     if (rows.length === 0) return undefined;
     // The scheduler's confirmation: every job of the dispatch that has left `scheduled` but by a cancel.
-    const confirmation = createEnvelope(schedulerJobsQueued, { job_ids: rows.map((row) => row.id) }, { orgId: null, requestId: null });
+    const confirmation = createEnvelope(
+      schedulerJobsQueued,
+      { job_ids: rows.map((row) => row.id) },
+      { orgId: null, requestId: null },
+    );
     const won = rows.filter((row) => row.moved);
-    const jobs = won.length === 0 ? [] : await tx.job.findMany({ where: { id: { in: won.map((row) => row.id) } }, include: { deliveries: true } });
+    const jobs =
+      won.length === 0
+        ? []
+        : await tx.job.findMany({ where: { id: { in: won.map((row) => row.id) } }, include: { deliveries: true } });
     const queued: QueuedEvent[] = [];
     const commands: Envelope[] = [];
     for (const job of jobs) {

@@ -12,15 +12,22 @@ import { toEventPayload } from './post-view.ts';
  * insert. So each delivery is counted exactly once, and a job is announced exactly once, by the
  * transaction that closed it.
  */
-export async function recordClosingOutcomes(db: TransactionalClient, items: readonly OutcomeToRecord[]): Promise<OutcomeRecorded[]> {
+export async function recordClosingOutcomes(
+  db: TransactionalClient,
+  items: readonly OutcomeToRecord[],
+): Promise<OutcomeRecorded[]> {
   return db.$transaction(async (tx) => {
     const { results, closedJobIds } = await recordOutcomesClosingJobs(tx, items);
     const closed = await readFinishedJobs(tx, closedJobIds);
-    await enqueueOutbox(tx, closed.map((job) => createEnvelope(
-      job.status === 'failed' ? postFailed : postPublished,
-      toEventPayload(job),
-      { orgId: job.orgId, requestId: job.requestId },
-    )));
+    await enqueueOutbox(
+      tx,
+      closed.map((job) =>
+        createEnvelope(job.status === 'failed' ? postFailed : postPublished, toEventPayload(job), {
+          orgId: job.orgId,
+          requestId: job.requestId,
+        }),
+      ),
+    );
     return results;
   });
 }

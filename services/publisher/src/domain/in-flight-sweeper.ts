@@ -51,7 +51,14 @@ export class InFlightSweeper {
       const expired = await expiredLeaseDeliveryIds(this.options.db, EXPIRED_BATCH);
       for (const id of expired) {
         // One delivery that cannot be resolved now (accounts down) must not stop the others.
-        await this.options.resolve(id).catch((error: unknown) => this.options.logger.warn({ err: error, delivery_id: id }, 'taking over an expired delivery failed; next sweep'));
+        await this.options
+          .resolve(id)
+          .catch((error: unknown) =>
+            this.options.logger.warn(
+              { err: error, delivery_id: id },
+              'taking over an expired delivery failed; next sweep',
+            ),
+          );
       }
       let requeued = 0;
       let batch: number;
@@ -59,11 +66,20 @@ export class InFlightSweeper {
         batch = await this.options.requeueStale();
         requeued += batch;
       } while (batch === REQUEUE_BATCH);
-      if (requeued > 0) this.options.logger.warn({ count: requeued }, 'pending deliveries without a command; re-enqueued');
+      if (requeued > 0)
+        this.options.logger.warn({ count: requeued }, 'pending deliveries without a command; re-enqueued');
       const overdue = await this.options.dispatchOverdue();
-      if (overdue > 0) this.options.logger.warn({ count: overdue }, 'scheduled jobs long past their time without a dispatch; dispatched');
+      if (overdue > 0)
+        this.options.logger.warn(
+          { count: overdue },
+          'scheduled jobs long past their time without a dispatch; dispatched',
+        );
       const woken = await this.options.wakeWaiting();
-      if (woken > 0) this.options.logger.info({ count: woken }, 'deliveries waiting for a free slot of their organization woken by the sweep');
+      if (woken > 0)
+        this.options.logger.info(
+          { count: woken },
+          'deliveries waiting for a free slot of their organization woken by the sweep',
+        );
     } catch (error) {
       this.options.logger.error({ err: error }, 'in-flight sweep failed');
     }

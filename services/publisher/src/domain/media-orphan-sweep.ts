@@ -62,7 +62,11 @@ export class MediaOrphanSweep {
       if (batch.length >= BATCH) await flush();
     }
     if (batch.length > 0) await flush();
-    if (deleted.length > 0) this.options.logger.warn({ count: deleted.length }, 'stored media without a record deleted (orphans of failed ingests)');
+    if (deleted.length > 0)
+      this.options.logger.warn(
+        { count: deleted.length },
+        'stored media without a record deleted (orphans of failed ingests)',
+      );
     return deleted;
   }
 }

@@ -61,14 +61,22 @@ export class OrgWakes {
   private async round(orgIds: string[]): Promise<undefined[]> {
     const asks = new Map<string, number>();
     for (const orgId of orgIds) asks.set(orgId, (asks.get(orgId) ?? 0) + 1);
-    await Promise.all([...asks].map(async ([orgId, most]) => {
-      if (this.stopped) return;
-      try {
-        await this.deps.onWoken(orgId, await wakeWaitingDeliveries(this.deps.db, orgId, this.deps.limit, most, this.deps.forMs));
-      } catch (error) {
-        this.deps.logger.warn({ err: error, org_id: orgId }, 'waking a delivery waiting for a slot failed; the sweeper will');
-      }
-    }));
+    await Promise.all(
+      [...asks].map(async ([orgId, most]) => {
+        if (this.stopped) return;
+        try {
+          await this.deps.onWoken(
+            orgId,
+            await wakeWaitingDeliveries(this.deps.db, orgId, this.deps.limit, most, this.deps.forMs),
+          );
+        } catch (error) {
+          this.deps.logger.warn(
+            { err: error, org_id: orgId },
+            'waking a delivery waiting for a slot failed; the sweeper will',
+          );
+        }
+      }),
+    );
     return orgIds.map(() => undefined);
   }
 }

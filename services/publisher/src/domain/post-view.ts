@@ -6,9 +6,24 @@ export type JobWithDeliveries = Prisma.JobGetPayload<{ include: { deliveries: tr
 export type DeliveryRow = Prisma.DeliveryGetPayload<object>;
 
 /** What the post's view and its events read of a delivery. */
-export type DeliveryViewRow = Pick<DeliveryRow, 'position' | 'accountId' | 'provider' | 'status' | 'platformPostId' | 'platformPostUrl' | 'errorCode' | 'errorMessage' | 'attempts' | 'publishedAt'>;
+export type DeliveryViewRow = Pick<
+  DeliveryRow,
+  | 'position'
+  | 'accountId'
+  | 'provider'
+  | 'status'
+  | 'platformPostId'
+  | 'platformPostUrl'
+  | 'errorCode'
+  | 'errorMessage'
+  | 'attempts'
+  | 'publishedAt'
+>;
 /** What the post's view and its events read of a job (a Prisma job with its deliveries is one). */
-export type JobViewRow = Pick<JobWithDeliveries, 'id' | 'status' | 'text' | 'accountIds' | 'providers' | 'mediaUrls' | 'scheduledAt' | 'createdAt'> & { deliveries: DeliveryViewRow[] };
+export type JobViewRow = Pick<
+  JobWithDeliveries,
+  'id' | 'status' | 'text' | 'accountIds' | 'providers' | 'mediaUrls' | 'scheduledAt' | 'createdAt'
+> & { deliveries: DeliveryViewRow[] };
 
 const byPosition = (a: DeliveryViewRow, b: DeliveryViewRow) => a.position - b.position;
 
@@ -41,7 +56,12 @@ export function toPostView(job: JobViewRow): PostViewType {
 export function failureSummary(deliveries: readonly DeliveryViewRow[]): string | null {
   const failed = [...deliveries].sort(byPosition).filter((delivery) => delivery.status === 'failed');
   if (failed.length === 0) return null;
-  return failed.map((delivery) => `${delivery.provider} account ${delivery.accountId}: ${delivery.errorMessage ?? delivery.errorCode ?? 'failed'}`).join('; ');
+  return failed
+    .map(
+      (delivery) =>
+        `${delivery.provider} account ${delivery.accountId}: ${delivery.errorMessage ?? delivery.errorCode ?? 'failed'}`,
+    )
+    .join('; ');
 }
 
 /** What webhooks need in both shapes: Shape A (`id`, `account_ids`, `platforms`, `text`, `error_message`), Shape B (`job_id`, `results`). */

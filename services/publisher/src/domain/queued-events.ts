@@ -1,4 +1,12 @@
-import { createEnvelope, POSTS_QUEUED_MAX_BYTES, POSTS_QUEUED_MAX_EVENTS, postsQueued, type Envelope, type PayloadOf, type postQueued } from '@svc/contracts';
+import {
+  createEnvelope,
+  POSTS_QUEUED_MAX_BYTES,
+  POSTS_QUEUED_MAX_EVENTS,
+  postsQueued,
+  type Envelope,
+  type PayloadOf,
+  type postQueued,
+} from '@svc/contracts';
 
 export type QueuedEvent = Envelope<PayloadOf<typeof postQueued>>;
 type QueuedEventOfOrg = QueuedEvent & { org_id: string };
@@ -40,5 +48,9 @@ export function carryQueuedEvents(events: readonly QueuedEvent[]): Envelope[] {
 
 /** Validated here: an envelope's `type` is any string to the compiler, and must be post.queued.v1. */
 function carrier(orgId: string, events: QueuedEventOfOrg[]): Envelope {
-  return createEnvelope(postsQueued, { events: events as PayloadOf<typeof postsQueued>['events'] }, { orgId, requestId: null });
+  return createEnvelope(
+    postsQueued,
+    { events: events as PayloadOf<typeof postsQueued>['events'] },
+    { orgId, requestId: null },
+  );
 }

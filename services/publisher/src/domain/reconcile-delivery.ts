@@ -35,7 +35,13 @@ export interface ReconcileDeps {
  * since the attempt began with the same text. Ids already recorded for other deliveries of the account
  * are excluded, so two deliveries of the same text never claim one post.
  */
-export async function reconcileDelivery(deps: ReconcileDeps, target: ReconcileTarget, credentials: Credentials, text: string, mediaCount: number): Promise<Reconciliation> {
+export async function reconcileDelivery(
+  deps: ReconcileDeps,
+  target: ReconcileTarget,
+  credentials: Credentials,
+  text: string,
+  mediaCount: number,
+): Promise<Reconciliation> {
   const network = target.provider as Network;
   const taken = await postIdsTakenNear(deps.db, target);
   try {

@@ -14,9 +14,20 @@ export interface ReserveQuotaDeps extends RecordMediaDeps {
 const mb = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 
 const overQuota = (quotaBytes: number, usedBytes: number) =>
-  new AppError('payload_too_large', `The organization's media storage quota of ${mb(quotaBytes)} would be exceeded (${mb(usedBytes)} in use or being uploaded); delete media first.`, {
-    details: [{ path: '/body', message: `quota ${quotaBytes} bytes, ${usedBytes} in use`, rule: 'org_storage_quota', limit: quotaBytes }],
-  });
+  new AppError(
+    'payload_too_large',
+    `The organization's media storage quota of ${mb(quotaBytes)} would be exceeded (${mb(usedBytes)} in use or being uploaded); delete media first.`,
+    {
+      details: [
+        {
+          path: '/body',
+          message: `quota ${quotaBytes} bytes, ${usedBytes} in use`,
+          rule: 'org_storage_quota',
+          limit: quotaBytes,
+        },
+      ],
+    },
+  );
 
 /** Holds `bytes` of the organization's quota for a file about to be stored (413 naming the quota otherwise). */
 export async function reserveQuota(deps: ReserveQuotaDeps, orgId: string, bytes: number): Promise<string> {

@@ -18,7 +18,16 @@ export const REQUEUE_BATCH = 500;
 export async function requeueStalePending(db: PrismaClient, staleMs: number, wake: () => void): Promise<number> {
   const count = await db.$transaction(async (tx) => {
     const rows = await touchStalePendingDeliveries(tx, staleMs, REQUEUE_BATCH);
-    await enqueueOutbox(tx, rows.map((row) => createEnvelope(publisherDeliveryRun, { job_id: row.job_id, delivery_id: row.id }, { orgId: row.org_id, requestId: row.request_id })));
+    await enqueueOutbox(
+      tx,
+      rows.map((row) =>
+        createEnvelope(
+          publisherDeliveryRun,
+          { job_id: row.job_id, delivery_id: row.id },
+          { orgId: row.org_id, requestId: row.request_id },
+        ),
+      ),
+    );
     return rows.length;
   });
   if (count > 0) wake();

@@ -1,5 +1,13 @@
 import { isAppError, validationError, type ErrorDetail } from '@svc/errors';
-import { discard, importUrl, type IngestDeps, type ConcurrencySlots, type ReleaseSlot, type StoredMedia, type UrlFetchOptions } from '@svc/media';
+import {
+  discard,
+  importUrl,
+  type IngestDeps,
+  type ConcurrencySlots,
+  type ReleaseSlot,
+  type StoredMedia,
+  type UrlFetchOptions,
+} from '@svc/media';
 import type { MediaRepository, MediaRow } from '../data/media.repository.ts';
 import { recordMedia, reserveQuota } from './record-media.ts';
 
@@ -25,7 +33,12 @@ interface Imported {
  * deadline (then a 429 for the whole job: the accept's message is all it holds meanwhile), then up
  * to `perJob` while the organization and the process have them free.
  */
-async function takeSlots(deps: ResolveMediaDeps, orgId: string, wanted: number, deadlineAt: number): Promise<ReleaseSlot[]> {
+async function takeSlots(
+  deps: ResolveMediaDeps,
+  orgId: string,
+  wanted: number,
+  deadlineAt: number,
+): Promise<ReleaseSlot[]> {
   const held = [await deps.slots.acquireWithin(orgId, deadlineAt - Date.now())];
   while (held.length < Math.min(wanted, deps.perJob)) {
     try {
@@ -41,7 +54,11 @@ async function takeSlots(deps: ResolveMediaDeps, orgId: string, wanted: number, 
  * Imports `urls` with one worker per slot held, all within one deadline for the job (the accept runs
  * inside the gateway's RPC call); settles every URL, like Promise.allSettled.
  */
-async function importAll(deps: ResolveMediaDeps, orgId: string, urls: readonly string[]): Promise<PromiseSettledResult<Imported>[]> {
+async function importAll(
+  deps: ResolveMediaDeps,
+  orgId: string,
+  urls: readonly string[],
+): Promise<PromiseSettledResult<Imported>[]> {
   const deadlineAt = Date.now() + deps.fetch.deadlineMs;
   const slots = await takeSlots(deps, orgId, urls.length, deadlineAt);
   const outcomes: PromiseSettledResult<Imported>[] = new Array(urls.length);
@@ -49,7 +66,10 @@ async function importAll(deps: ResolveMediaDeps, orgId: string, urls: readonly s
   const worker = async () => {
     for (let position = next++; position < urls.length; position = next++) {
       const fetch = { ...deps.fetch, deadlineMs: Math.max(1, deadlineAt - Date.now()) };
-      outcomes[position] = await importOne(deps, orgId, urls[position]!, fetch).then((value) => ({ status: 'fulfilled' as const, value }), (reason: unknown) => ({ status: 'rejected' as const, reason }));
+      outcomes[position] = await importOne(deps, orgId, urls[position]!, fetch).then(
+        (value) => ({ status: 'fulfilled' as const, value }),
+        (reason: unknown) => ({ status: 'rejected' as const, reason }),
+      );
     }
   };
   try {
@@ -61,7 +81,12 @@ async function importAll(deps: ResolveMediaDeps, orgId: string, urls: readonly s
 }
 
 /** Downloads one URL, its quota reserved before its bytes are stored (and given back if storing fails). */
-async function importOne(deps: ResolveMediaDeps, orgId: string, url: string, fetch: UrlFetchOptions): Promise<Imported> {
+async function importOne(
+  deps: ResolveMediaDeps,
+  orgId: string,
+  url: string,
+  fetch: UrlFetchOptions,
+): Promise<Imported> {
   let reservationId: string | undefined;
   try {
     const stored = await importUrl(deps.ingest, url, fetch, {
@@ -77,7 +102,10 @@ async function importOne(deps: ResolveMediaDeps, orgId: string, url: string, fet
 }
 
 const concernsTheJob = (reason: unknown) =>
-  !isAppError(reason) || reason.status >= 500 || reason.code === 'rate_limited' || reason.details?.[0]?.rule === 'org_storage_quota';
+  !isAppError(reason) ||
+  reason.status >= 500 ||
+  reason.code === 'rate_limited' ||
+  reason.details?.[0]?.rule === 'org_storage_quota';
 
 /**
  * The media of a new job, in order: its `media_ids` (records of the organization; unknown or
@@ -85,11 +113,22 @@ const concernsTheJob = (reason: unknown) =>
  * library once for the whole job, so every target publishes the same checked bytes and a dead or
  * unusable link is a 400 now (naming the URL and the reason) rather than a failed delivery later.
  */
-export async function resolveJobMedia(deps: ResolveMediaDeps, orgId: string, mediaIds: readonly string[], mediaUrls: readonly string[]): Promise<MediaRow[]> {
+export async function resolveJobMedia(
+  deps: ResolveMediaDeps,
+  orgId: string,
+  mediaIds: readonly string[],
+  mediaUrls: readonly string[],
+): Promise<MediaRow[]> {
   const found = new Map((await deps.media.findMany(orgId, mediaIds)).map((row) => [row.id, row]));
   const details: ErrorDetail[] = [];
   mediaIds.forEach((id, index) => {
-    if (!found.has(id)) details.push({ path: `/body/media_ids/${index}`, message: `media ${id} does not exist in this organization`, rule: 'unknown_media', media_id: id });
+    if (!found.has(id))
+      details.push({
+        path: `/body/media_ids/${index}`,
+        message: `media ${id} does not exist in this organization`,
+        rule: 'unknown_media',
+        media_id: id,
+      });
   });
   if (details.length > 0) throw validationError('The request names media that do not exist.', details);
 
@@ -97,22 +136,32 @@ export async function resolveJobMedia(deps: ResolveMediaDeps, orgId: string, med
   if (distinct.length === 0) return mediaIds.map((id) => found.get(id)!);
   const outcomes = await importAll(deps, orgId, distinct);
   const stored = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
-  const forget = (item: Imported) => Promise.all([discard(deps.ingest.storage, item.stored.mediaId), deps.media.release(orgId, item.reservationId)]);
+  const forget = (item: Imported) =>
+    Promise.all([discard(deps.ingest.storage, item.stored.mediaId), deps.media.release(orgId, item.reservationId)]);
   const cleanup = () => Promise.all(stored.map(forget));
   outcomes.forEach((outcome, position) => {
     if (outcome.status === 'fulfilled') return;
     const url = distinct[position]!;
     const reason = isAppError(outcome.reason) ? outcome.reason : undefined;
-    const rule = typeof reason?.details?.[0]?.rule === 'string' ? reason.details[0].rule : (reason?.code ?? 'media_import');
+    const rule =
+      typeof reason?.details?.[0]?.rule === 'string' ? reason.details[0].rule : (reason?.code ?? 'media_import');
     mediaUrls.forEach((candidate, index) => {
-      if (candidate === url) details.push({ path: `/body/media_urls/${index}`, message: `${url}: ${reason?.message ?? 'the media could not be imported'}`, rule, url });
+      if (candidate === url)
+        details.push({
+          path: `/body/media_urls/${index}`,
+          message: `${url}: ${reason?.message ?? 'the media could not be imported'}`,
+          rule,
+          url,
+        });
     });
   });
   if (details.length > 0) {
     await cleanup();
     // Our own failure (a busy decoder, a broken store), a full process or a full quota is the job's
     // answer, not a problem of one URL: the call fails as a whole.
-    const whole = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected' && concernsTheJob(outcome.reason));
+    const whole = outcomes.find(
+      (outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected' && concernsTheJob(outcome.reason),
+    );
     if (whole !== undefined) throw whole.reason;
     throw validationError('Some media URLs cannot be used.', details);
   }
@@ -132,17 +181,21 @@ export async function resolveJobMedia(deps: ResolveMediaDeps, orgId: string, med
 }
 
 const record = (deps: ResolveMediaDeps, orgId: string, { stored: item, reservationId }: Imported, sourceUrl: string) =>
-  recordMedia(deps, {
-    id: item.mediaId,
-    orgId,
-    contentType: item.facts.contentType,
-    kind: item.facts.kind,
-    sizeBytes: item.facts.sizeBytes,
-    width: item.facts.width,
-    height: item.facts.height,
-    durationMs: item.facts.durationMs,
-    sha256: item.facts.sha256,
-    sourceUrl,
-    renditionSizeBytes: item.rendition?.sizeBytes ?? null,
-    compatibility: item.compatibility,
-  }, reservationId);
+  recordMedia(
+    deps,
+    {
+      id: item.mediaId,
+      orgId,
+      contentType: item.facts.contentType,
+      kind: item.facts.kind,
+      sizeBytes: item.facts.sizeBytes,
+      width: item.facts.width,
+      height: item.facts.height,
+      durationMs: item.facts.durationMs,
+      sha256: item.facts.sha256,
+      sourceUrl,
+      renditionSizeBytes: item.rendition?.sizeBytes ?? null,
+      compatibility: item.compatibility,
+    },
+    reservationId,
+  );

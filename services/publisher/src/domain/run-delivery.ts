@@ -2,13 +2,33 @@ import { createEnvelope, publisherDeliveryRun } from '@svc/contracts';
 import { BatchQueue, type TransactionalClient } from '@svc/db';
 import type { Logger } from '@svc/logger';
 import { isProviderError, type MediaInput, type Network, type Providers } from '@svc/providers';
-import { keepLateSuccess, leaseRemainingMs, putBackDelivery, recordAttemptHandle, startNextAttempt, takeOverExpired } from '../data/delivery-attempt.ts';
-import { claimDeliveries, type ClaimedAttempt, type ClaimResult, type DeliveryToClaim } from '../data/delivery-claim.ts';
+import {
+  keepLateSuccess,
+  leaseRemainingMs,
+  putBackDelivery,
+  recordAttemptHandle,
+  startNextAttempt,
+  takeOverExpired,
+} from '../data/delivery-attempt.ts';
+import {
+  claimDeliveries,
+  type ClaimedAttempt,
+  type ClaimResult,
+  type DeliveryToClaim,
+} from '../data/delivery-claim.ts';
 import { recordOutcomesUnlessLast, type OutcomeToRecord, type OutcomeRecorded } from '../data/delivery-outcome.ts';
 import { readDeliveriesToRun, type DeliveryRead, type DeliveryToRun, type JobToRun } from '../data/delivery-to-run.ts';
 import { hasWaitingDeliveries, type WokenDelivery } from '../data/org-waiting.ts';
 import type { AccountCredentials, AccountsClient } from './accounts-client.ts';
-import { accountLost, classifyFailure, decideNext, type AttemptOutcome, type DeliveryDecision, type DeliveryPolicy, type FinalOutcome } from './delivery-decision.ts';
+import {
+  accountLost,
+  classifyFailure,
+  decideNext,
+  type AttemptOutcome,
+  type DeliveryDecision,
+  type DeliveryPolicy,
+  type FinalOutcome,
+} from './delivery-decision.ts';
 import { deliveryErrorCodes } from './errors.ts';
 import { holdLease } from './delivery-lease.ts';
 import { recordClosingOutcomes } from './finish-job.ts';
@@ -55,7 +75,13 @@ const GROUP = { maxSize: 100, maxInFlight: 1, splitOnFailure: true } as const;
 /** Tries at recording an outcome (250 ms, 1 s, 4 s apart) before the handler fails. */
 const RECORD_TRIES = 4;
 
-const LABEL: Record<Network, string> = { instagram: 'Instagram', facebook: 'Facebook', x: 'X', linkedin: 'LinkedIn', tiktok: 'TikTok' };
+const LABEL: Record<Network, string> = {
+  instagram: 'Instagram',
+  facebook: 'Facebook',
+  x: 'X',
+  linkedin: 'LinkedIn',
+  tiktok: 'TikTok',
+};
 
 /**
  * Delivers one target of a job exactly once toward the network (docs/api-conventions.md, "Delivery:
@@ -94,9 +120,16 @@ export class DeliveryRunner {
     this.claims = new BatchQueue((items) => claimDeliveries(deps.db, items, deps.leaseMs, deps.orgConcurrency), GROUP);
     this.outcomes = new BatchQueue((items) => recordOutcomesUnlessLast(deps.db, items), GROUP);
     this.closings = new BatchQueue((items) => recordClosingOutcomes(deps.db, items), GROUP);
-    this.wakes = deps.orgConcurrency === undefined
-      ? undefined
-      : new OrgWakes({ db: deps.db, logger: deps.logger, limit: deps.orgConcurrency, forMs: deps.leaseMs, onWoken: (_orgId, woken) => this.runWoken(woken) });
+    this.wakes =
+      deps.orgConcurrency === undefined
+        ? undefined
+        : new OrgWakes({
+            db: deps.db,
+            logger: deps.logger,
+            limit: deps.orgConcurrency,
+            forMs: deps.leaseMs,
+            onWoken: (_orgId, woken) => this.runWoken(woken),
+          });
   }
 
   async run(deliveryId: string): Promise<void> {
@@ -141,7 +174,12 @@ export class DeliveryRunner {
     for (const { id } of woken) {
       if (this.stopping) return;
       const running = this.run(id)
-        .catch((error: unknown) => this.deps.logger.warn({ err: error, delivery_id: id }, 'running a woken delivery failed; the next wake takes it again'))
+        .catch((error: unknown) =>
+          this.deps.logger.warn(
+            { err: error, delivery_id: id },
+            'running a woken delivery failed; the next wake takes it again',
+          ),
+        )
         .finally(() => this.woken.delete(running));
       this.woken.add(running);
     }
@@ -167,10 +205,19 @@ export class DeliveryRunner {
    * The network part of a claimed attempt: everything until its outcome is recorded or it is put
    * back. Returns whether deliveries of the organization wait, when recording the outcome said so.
    */
-  private async attemptClaimed(delivery: DeliveryToRun, job: JobToRun, claim: ClaimedAttempt, credentials: AccountCredentials): Promise<boolean | undefined> {
+  private async attemptClaimed(
+    delivery: DeliveryToRun,
+    job: JobToRun,
+    claim: ClaimedAttempt,
+    credentials: AccountCredentials,
+  ): Promise<boolean | undefined> {
     const media = await deliveryMedia(this.deps.media, job, delivery.provider as Network);
     if (media === undefined) {
-      return await this.finish(delivery, claim.attempt, { kind: 'failed', code: 'media_invalid', message: 'A media file of this post is no longer in the library.' });
+      return await this.finish(delivery, claim.attempt, {
+        kind: 'failed',
+        code: 'media_invalid',
+        message: 'A media file of this post is no longer in the library.',
+      });
     }
     let attempt = claim.attempt;
     let resume = claim.previousHandle;
@@ -181,10 +228,31 @@ export class DeliveryRunner {
       resume = claim.handle; // the looked-up attempt's post is verifiably absent
     }
     const options = (job.options as Record<string, Record<string, unknown> | undefined>)[delivery.provider] ?? {};
-    const outcome = await this.attempt(delivery, { number: attempt, resume }, credentials, job.text, media, options, job.requestId);
-    this.deps.onOutcome?.(delivery.provider, outcome.kind === 'uncertain' ? 'retry' : outcome.kind, outcome.kind === 'published' ? 'ok' : outcome.kind === 'uncertain' ? 'uncertain' : outcome.code);
+    const outcome = await this.attempt(
+      delivery,
+      { number: attempt, resume },
+      credentials,
+      job.text,
+      media,
+      options,
+      job.requestId,
+    );
+    this.deps.onOutcome?.(
+      delivery.provider,
+      outcome.kind === 'uncertain' ? 'retry' : outcome.kind,
+      outcome.kind === 'published' ? 'ok' : outcome.kind === 'uncertain' ? 'uncertain' : outcome.code,
+    );
     if (outcome.kind === 'published') await this.deps.afterNetworkCall?.(delivery.id);
-    const decision = decideNext(outcome, { attempt, quotaDeferrals: claim.quotaDeferrals, reconcileTries: 0, network: LABEL[delivery.provider as Network] }, this.deps);
+    const decision = decideNext(
+      outcome,
+      {
+        attempt,
+        quotaDeferrals: claim.quotaDeferrals,
+        reconcileTries: 0,
+        network: LABEL[delivery.provider as Network],
+      },
+      this.deps,
+    );
     if (decision.kind === 'finish') return await this.finish(delivery, attempt, decision.outcome);
     // Put back: the slot is free, and whether anyone waits is asked after (undefined).
     await this.putBack(delivery, attempt, decision, job.requestId);
@@ -196,19 +264,46 @@ export class DeliveryRunner {
    * new attempt when the post is verifiably absent and may be posted again, undefined when the
    * delivery was settled (found, failed) or put back to look again later.
    */
-  private async reconcile(delivery: DeliveryToRun, claim: ClaimedAttempt, credentials: AccountCredentials, text: string, mediaCount: number, requestId: string | null): Promise<number | undefined> {
+  private async reconcile(
+    delivery: DeliveryToRun,
+    claim: ClaimedAttempt,
+    credentials: AccountCredentials,
+    text: string,
+    mediaCount: number,
+    requestId: string | null,
+  ): Promise<number | undefined> {
     const network = LABEL[delivery.provider as Network];
     const found = await reconcileDelivery(
       { db: this.deps.db, providers: this.deps.providers, logger: this.deps.logger },
-      { id: delivery.id, orgId: delivery.orgId, accountId: delivery.accountId, provider: delivery.provider, since: claim.reconcileSince!, handle: claim.handle },
+      {
+        id: delivery.id,
+        orgId: delivery.orgId,
+        accountId: delivery.accountId,
+        provider: delivery.provider,
+        since: claim.reconcileSince!,
+        handle: claim.handle,
+      },
       { accessToken: credentials.access_token, extras: credentials.extras },
       text,
       mediaCount,
     );
     // The reason says which of a lookup's waits this was (still processing, a failed or incomplete read).
-    this.deps.logger.info({ delivery_id: delivery.id, attempt: claim.attempt, result: found.kind, ...('reason' in found ? { reason: found.reason } : {}) }, 'uncertain attempt reconciled with the network');
-    const decision = decideNext(found, { attempt: claim.attempt, quotaDeferrals: claim.quotaDeferrals, reconcileTries: claim.reconcileTries, network }, this.deps);
-    if (decision.kind === 'post_again') return startNextAttempt(this.deps.db, delivery.id, claim.attempt, this.deps.leaseMs);
+    this.deps.logger.info(
+      {
+        delivery_id: delivery.id,
+        attempt: claim.attempt,
+        result: found.kind,
+        ...('reason' in found ? { reason: found.reason } : {}),
+      },
+      'uncertain attempt reconciled with the network',
+    );
+    const decision = decideNext(
+      found,
+      { attempt: claim.attempt, quotaDeferrals: claim.quotaDeferrals, reconcileTries: claim.reconcileTries, network },
+      this.deps,
+    );
+    if (decision.kind === 'post_again')
+      return startNextAttempt(this.deps.db, delivery.id, claim.attempt, this.deps.leaseMs);
     if (decision.kind === 'finish') await this.finish(delivery, claim.attempt, decision.outcome);
     else await this.putBack(delivery, claim.attempt, decision, requestId);
     return undefined;
@@ -226,7 +321,10 @@ export class DeliveryRunner {
    */
   private async waitForSlot(delivery: DeliveryToRun): Promise<void> {
     this.deps.onDeferred?.(delivery.provider);
-    this.deps.logger.debug({ delivery_id: delivery.id, org_id: delivery.orgId }, 'organization at its delivery limit; waiting for a slot');
+    this.deps.logger.debug(
+      { delivery_id: delivery.id, org_id: delivery.orgId },
+      'organization at its delivery limit; waiting for a slot',
+    );
     await this.wakeNextWaiting(delivery.orgId, true);
   }
 
@@ -248,20 +346,38 @@ export class DeliveryRunner {
     try {
       if (waiting === undefined && !(await hasWaitingDeliveries(this.deps.db, orgId))) return;
     } catch (error) {
-      this.deps.logger.warn({ err: error, org_id: orgId }, 'asking whether deliveries wait for a slot failed; the sweeper will wake them');
+      this.deps.logger.warn(
+        { err: error, org_id: orgId },
+        'asking whether deliveries wait for a slot failed; the sweeper will wake them',
+      );
       return;
     }
     await this.wakes.ask(orgId);
   }
 
-  private async attempt(delivery: DeliveryToRun, { number: attempt, resume }: { number: number; resume: string | null }, first: AccountCredentials, text: string, media: MediaInput[], options: Record<string, unknown>, requestId: string | null): Promise<AttemptOutcome> {
+  private async attempt(
+    delivery: DeliveryToRun,
+    { number: attempt, resume }: { number: number; resume: string | null },
+    first: AccountCredentials,
+    text: string,
+    media: MediaInput[],
+    options: Record<string, unknown>,
+    requestId: string | null,
+  ): Promise<AttemptOutcome> {
     const adapter = this.deps.providers[delivery.provider as Network];
     // A handle on the attempt (TikTok publish_id, Facebook video id, X or LinkedIn uploaded media) is
     // stored as soon as the network gives it, so a reconciliation after a crash can ask about this
     // very attempt, and a later attempt can resume from its uploads.
     const onHandle = (handle: string) => recordAttemptHandle(this.deps.db, delivery.id, attempt, handle);
     const post = (credentials: AccountCredentials) =>
-      adapter.publish.post({ credentials: { accessToken: credentials.access_token, extras: credentials.extras }, text, media, options, onHandle, ...(resume === null ? {} : { resume }) });
+      adapter.publish.post({
+        credentials: { accessToken: credentials.access_token, extras: credentials.extras },
+        text,
+        media,
+        options,
+        onHandle,
+        ...(resume === null ? {} : { resume }),
+      });
     try {
       return { kind: 'published', result: await post(first) };
     } catch (error) {
@@ -274,7 +390,12 @@ export class DeliveryRunner {
     } catch (error) {
       const lost = accountLost(delivery, error);
       if (lost !== undefined) return lost;
-      return { kind: 'retry', code: 'auth_expired', message: `${LABEL[delivery.provider as Network]} said the token expired and refreshing it failed for now.`, retryAfterMs: undefined };
+      return {
+        kind: 'retry',
+        code: 'auth_expired',
+        message: `${LABEL[delivery.provider as Network]} said the token expired and refreshing it failed for now.`,
+        retryAfterMs: undefined,
+      };
     }
     try {
       return { kind: 'published', result: await post(refreshed) };
@@ -284,7 +405,8 @@ export class DeliveryRunner {
   }
 
   private classify(delivery: DeliveryToRun, attempt: number, error: unknown): AttemptOutcome {
-    if (!isProviderError(error)) this.deps.logger.error({ err: error, delivery_id: delivery.id }, 'unexpected failure during a network call');
+    if (!isProviderError(error))
+      this.deps.logger.error({ err: error, delivery_id: delivery.id }, 'unexpected failure during a network call');
     return classifyFailure(LABEL[delivery.provider as Network], attempt, error);
   }
 
@@ -293,22 +415,41 @@ export class DeliveryRunner {
    * delivery. A retry waits `max(backoff, Retry-After)` (a quota deferral is counted apart); after a
    * `reconcile` decision the next claim looks the attempt's post up instead of posting.
    */
-  private async putBack(delivery: DeliveryToRun, attempt: number, next: Extract<DeliveryDecision, { kind: 'retry' | 'reconcile' }>, requestId: string | null): Promise<void> {
+  private async putBack(
+    delivery: DeliveryToRun,
+    attempt: number,
+    next: Extract<DeliveryDecision, { kind: 'retry' | 'reconcile' }>,
+    requestId: string | null,
+  ): Promise<void> {
     const reconcile = next.kind === 'reconcile';
-    await this.persistently(delivery, () => this.deps.db.$transaction(async (tx) => {
-      const moved = await putBackDelivery(tx, delivery.id, attempt, {
-        code: reconcile ? deliveryErrorCodes.reconciling : next.code,
-        message: next.message,
-        delayMs: next.delayMs,
-        reconcileTries: reconcile ? next.tries : undefined,
-        quotaDeferral: !reconcile && next.quotaDeferral,
-      });
-      if (!moved) return;
-      const envelope = createEnvelope(publisherDeliveryRun, { job_id: delivery.jobId, delivery_id: delivery.id }, { orgId: delivery.orgId, requestId });
-      await enqueueOutboxAfter(tx, envelope, next.delayMs);
-    }));
-    if (reconcile) this.deps.logger.info({ delivery_id: delivery.id, attempt, delay_ms: next.delayMs, tries: next.tries }, 'delivery outcome uncertain; will look the post up');
-    else this.deps.logger.info({ delivery_id: delivery.id, attempt, delay_ms: next.delayMs, code: next.code }, 'delivery will be retried');
+    await this.persistently(delivery, () =>
+      this.deps.db.$transaction(async (tx) => {
+        const moved = await putBackDelivery(tx, delivery.id, attempt, {
+          code: reconcile ? deliveryErrorCodes.reconciling : next.code,
+          message: next.message,
+          delayMs: next.delayMs,
+          reconcileTries: reconcile ? next.tries : undefined,
+          quotaDeferral: !reconcile && next.quotaDeferral,
+        });
+        if (!moved) return;
+        const envelope = createEnvelope(
+          publisherDeliveryRun,
+          { job_id: delivery.jobId, delivery_id: delivery.id },
+          { orgId: delivery.orgId, requestId },
+        );
+        await enqueueOutboxAfter(tx, envelope, next.delayMs);
+      }),
+    );
+    if (reconcile)
+      this.deps.logger.info(
+        { delivery_id: delivery.id, attempt, delay_ms: next.delayMs, tries: next.tries },
+        'delivery outcome uncertain; will look the post up',
+      );
+    else
+      this.deps.logger.info(
+        { delivery_id: delivery.id, attempt, delay_ms: next.delayMs, code: next.code },
+        'delivery will be retried',
+      );
   }
 
   /**
@@ -329,7 +470,10 @@ export class DeliveryRunner {
         return await write();
       } catch (error) {
         if (tries >= RECORD_TRIES) throw error;
-        this.deps.logger.warn({ err: error, delivery_id: delivery.id, tries }, 'recording a delivery outcome failed; trying again');
+        this.deps.logger.warn(
+          { err: error, delivery_id: delivery.id, tries },
+          'recording a delivery outcome failed; trying again',
+        );
         await new Promise((resolve) => setTimeout(resolve, 250 * 4 ** (tries - 1)));
       }
     }
@@ -340,7 +484,10 @@ export class DeliveryRunner {
     const item: OutcomeToRecord = {
       deliveryId: delivery.id,
       attempt,
-      outcome: outcome.kind === 'published' ? { kind: 'published', platformPostId: outcome.result.platformPostId, url: outcome.result.url } : outcome,
+      outcome:
+        outcome.kind === 'published'
+          ? { kind: 'published', platformPostId: outcome.result.platformPostId, url: outcome.result.url }
+          : outcome,
     };
     // Not the job's last target as far as the read showed: the statement shared with the deliveries
     // finishing now, unless this one (or the group's count for its job) turns out last after all.
@@ -352,7 +499,10 @@ export class DeliveryRunner {
     if (closing.recorded) return closing.othersWaiting;
     // Not this attempt's any more (its lease ran out, another worker settled it): a post's id is still the truth.
     if (outcome.kind === 'published') {
-      this.deps.logger.warn({ delivery_id: delivery.id }, 'network accepted a post after its lease expired; recording its id');
+      this.deps.logger.warn(
+        { delivery_id: delivery.id },
+        'network accepted a post after its lease expired; recording its id',
+      );
       await keepLateSuccess(this.deps.db, delivery.id, outcome.result.platformPostId, outcome.result.url);
     }
     return undefined;
@@ -368,12 +518,19 @@ export class DeliveryRunner {
     const network = LABEL[delivery.provider as Network];
     const message = `The worker publishing to ${network} stopped during attempt ${delivery.attempts}; checking with ${network} whether the post exists before anything else.`;
     if (await takeOverExpired(this.deps.db, delivery.id, deliveryErrorCodes.reconciling, message)) {
-      this.deps.logger.warn({ delivery_id: delivery.id, attempt: delivery.attempts }, 'delivery lease expired; reconciling the attempt');
+      this.deps.logger.warn(
+        { delivery_id: delivery.id, attempt: delivery.attempts },
+        'delivery lease expired; reconciling the attempt',
+      );
       return this.run(delivery.id);
     }
     const remainingMs = await leaseRemainingMs(this.deps.db, delivery.id);
     if (remainingMs === undefined) return; // no longer in flight: its owner finished or put it back
-    const envelope = createEnvelope(publisherDeliveryRun, { job_id: delivery.jobId, delivery_id: delivery.id }, { orgId: delivery.orgId, requestId: null });
+    const envelope = createEnvelope(
+      publisherDeliveryRun,
+      { job_id: delivery.jobId, delivery_id: delivery.id },
+      { orgId: delivery.orgId, requestId: null },
+    );
     await enqueueOutboxAfter(this.deps.db, envelope, remainingMs + 250);
   }
 }

@@ -1,5 +1,12 @@
 import {
-  publisherJobCancel, publisherJobCreate, publisherJobGet, publisherJobList, publisherStats, publisherUsage, type Envelope, type RpcHandlers,
+  publisherJobCancel,
+  publisherJobCreate,
+  publisherJobGet,
+  publisherJobList,
+  publisherStats,
+  publisherUsage,
+  type Envelope,
+  type RpcHandlers,
 } from '@svc/contracts';
 import { decodeKeysetCursor, encodeKeysetCursor } from '@svc/db';
 import { AppError, notFound } from '@svc/errors';
@@ -10,7 +17,14 @@ import { createJob, type CreateJobDeps } from '../domain/create-job.ts';
 import { toPostView } from '../domain/post-view.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 
-export const publisherRpc = [publisherJobCreate, publisherJobCancel, publisherJobGet, publisherJobList, publisherStats, publisherUsage] as const;
+export const publisherRpc = [
+  publisherJobCreate,
+  publisherJobCancel,
+  publisherJobGet,
+  publisherJobList,
+  publisherStats,
+  publisherUsage,
+] as const;
 
 export interface PublisherRpcDeps {
   db: PrismaClient;
@@ -26,7 +40,6 @@ function orgOf(envelope: Envelope): string {
   if (envelope.org_id === null) throw new AppError('validation_error', 'The request names no organization.');
   return envelope.org_id;
 }
-
 
 export function publisherRpcHandlers(deps: PublisherRpcDeps): RpcHandlers<typeof publisherRpc> {
   return {
@@ -44,7 +57,19 @@ export function publisherRpcHandlers(deps: PublisherRpcDeps): RpcHandlers<typeof
         optionsField: env.payload.options_field ?? 'provider_options',
       }),
 
-    'publisher.job_cancel.v1': (env) => cancelJob({ db: deps.db, jobs: deps.jobs, limits: deps.limits, wake: deps.wake, transactionTimeoutMs: deps.transactionTimeoutMs }, orgOf(env), env.payload.job_id, env.request_id),
+    'publisher.job_cancel.v1': (env) =>
+      cancelJob(
+        {
+          db: deps.db,
+          jobs: deps.jobs,
+          limits: deps.limits,
+          wake: deps.wake,
+          transactionTimeoutMs: deps.transactionTimeoutMs,
+        },
+        orgOf(env),
+        env.payload.job_id,
+        env.request_id,
+      ),
 
     'publisher.job_get.v1': async (env) => {
       const job = await deps.jobs.find(orgOf(env), env.payload.job_id);
@@ -54,10 +79,21 @@ export function publisherRpcHandlers(deps: PublisherRpcDeps): RpcHandlers<typeof
 
     'publisher.job_list.v1': async (env) => {
       const { limit, cursor, status, provider, q } = env.payload;
-      const { rows, total } = await deps.jobs.page({ orgId: orgOf(env), status, provider, q, limit, after: cursor === undefined ? undefined : decodeKeysetCursor(cursor) });
+      const { rows, total } = await deps.jobs.page({
+        orgId: orgOf(env),
+        status,
+        provider,
+        q,
+        limit,
+        after: cursor === undefined ? undefined : decodeKeysetCursor(cursor),
+      });
       const page = rows.slice(0, limit);
       const last = page[page.length - 1];
-      return { items: page.map(toPostView), next_cursor: rows.length > limit && last !== undefined ? encodeKeysetCursor(last) : null, total };
+      return {
+        items: page.map(toPostView),
+        next_cursor: rows.length > limit && last !== undefined ? encodeKeysetCursor(last) : null,
+        total,
+      };
     },
 
     'publisher.stats.v1': (env) => deps.jobs.stats(orgOf(env)),

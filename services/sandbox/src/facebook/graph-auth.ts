@@ -23,8 +23,10 @@ export function graphToken(req: Request): string | undefined {
 }
 
 /** The Facebook user, Page and Instagram account a subject stands for (stable for BYOK tokens). */
-export const userIdOf = (subject: string) => (subject.startsWith('fbuser:') ? subject.slice(7) : derivedId(`${subject}:user`, 15, '1'));
-export const pageIdOf = (subject: string) => (subject.startsWith('page:') ? subject.slice(5) : derivedId(`${userIdOf(subject)}:page`, 15, '1'));
+export const userIdOf = (subject: string) =>
+  subject.startsWith('fbuser:') ? subject.slice(7) : derivedId(`${subject}:user`, 15, '1');
+export const pageIdOf = (subject: string) =>
+  subject.startsWith('page:') ? subject.slice(5) : derivedId(`${userIdOf(subject)}:page`, 15, '1');
 export const igUserIdOf = (subject: string) => derivedId(`${pageIdOf(subject)}:ig`, 17, '1784');
 
 /** A BYOK user token starting with this manages 30 Pages, the one linked to Instagram last (sandbox convention). */
@@ -36,7 +38,10 @@ export const MANY_PAGES_PREFIX = 'manypages_';
  */
 export function pagesManagedBy(subject: string, token: string): string[] {
   if (!token.startsWith(MANY_PAGES_PREFIX)) return [pageIdOf(subject)];
-  return [...Array.from({ length: 29 }, (_, i) => derivedId(`${userIdOf(subject)}:page${i}`, 15, '1')), pageIdOf(subject)];
+  return [
+    ...Array.from({ length: 29 }, (_, i) => derivedId(`${userIdOf(subject)}:page${i}`, 15, '1')),
+    pageIdOf(subject),
+  ];
 }
 
 export interface GraphCaller {
@@ -77,7 +82,14 @@ export function usageHeaders(): RequestHandler {
     const count = entry && entry.hour === hour ? entry.count + 1 : 1;
     counts.set(key, { hour, count });
     const percent = Math.min(100, Math.ceil(count / 2));
-    res.setHeader('x-app-usage', JSON.stringify({ call_count: percent, total_cputime: Math.ceil(percent / 2), total_time: Math.ceil(percent / 2) }));
+    res.setHeader(
+      'x-app-usage',
+      JSON.stringify({
+        call_count: percent,
+        total_cputime: Math.ceil(percent / 2),
+        total_time: Math.ceil(percent / 2),
+      }),
+    );
     next();
   };
 }
@@ -91,7 +103,12 @@ export const idOf = (req: Request): string => String((req.params as Record<strin
  */
 export function bucHeaders(type: 'pages' | 'instagram'): RequestHandler {
   return (req, res, next) => {
-    res.setHeader('x-business-use-case-usage', JSON.stringify({ [idOf(req)]: [{ type, call_count: 1, total_cputime: 1, total_time: 1, estimated_time_to_regain_access: 0 }] }));
+    res.setHeader(
+      'x-business-use-case-usage',
+      JSON.stringify({
+        [idOf(req)]: [{ type, call_count: 1, total_cputime: 1, total_time: 1, estimated_time_to_regain_access: 0 }],
+      }),
+    );
     next();
   };
 }

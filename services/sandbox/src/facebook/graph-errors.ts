@@ -42,7 +42,10 @@ const expiredAt = () => new Date(Date.now() - 3_600_000).toUTCString();
 export function tokenError(res: Response, status: Exclude<TokenCheck['status'], 'ok'> | 'missing'): void {
   switch (status) {
     case 'missing':
-      return graphError(res, 400, { message: 'An active access token must be used to query information about the current user.', code: 2500 });
+      return graphError(res, 400, {
+        message: 'An active access token must be used to query information about the current user.',
+        code: 2500,
+      });
     case 'invalid':
       return graphError(res, 400, { message: 'Invalid OAuth access token - Cannot parse access token', code: 190 });
     case 'expired':
@@ -71,7 +74,15 @@ export function renderGraphFault(fault: Fault, req: Request, res: Response): voi
       res.setHeader(
         'x-business-use-case-usage',
         JSON.stringify({
-          [objectId]: [{ type: instagram ? 'instagram' : 'pages', call_count: 100, total_cputime: 23, total_time: 31, estimated_time_to_regain_access: minutes }],
+          [objectId]: [
+            {
+              type: instagram ? 'instagram' : 'pages',
+              call_count: 100,
+              total_cputime: 23,
+              total_time: 31,
+              estimated_time_to_regain_access: minutes,
+            },
+          ],
         }),
       );
       return graphError(res, 400, {
@@ -82,7 +93,11 @@ export function renderGraphFault(fault: Fault, req: Request, res: Response): voi
       });
     }
     case 'server_error':
-      return graphError(res, 500, { message: 'An unexpected error has occurred. Please retry your request later.', code: 2, is_transient: true });
+      return graphError(res, 500, {
+        message: 'An unexpected error has occurred. Please retry your request later.',
+        code: 2,
+        is_transient: true,
+      });
     case 'token_expired':
       return tokenError(res, 'expired');
     case 'token_revoked':
@@ -92,7 +107,8 @@ export function renderGraphFault(fault: Fault, req: Request, res: Response): voi
         message: '(#506) Duplicate status message',
         code: 506,
         error_user_title: 'Duplicate Status',
-        error_user_msg: 'This status update is identical to the last one you posted. Try posting something different, or delete your previous update.',
+        error_user_msg:
+          'This status update is identical to the last one you posted. Try posting something different, or delete your previous update.',
       });
     case 'quota_exhausted':
       return instagram
@@ -103,7 +119,10 @@ export function renderGraphFault(fault: Fault, req: Request, res: Response): voi
             error_user_title: 'Max publishing limit reached',
             error_user_msg: 'You have reached the maximum number of posts that can be published in 24 hours.',
           })
-        : graphError(res, 400, { message: '(#368) The action attempted has been deemed abusive or is otherwise disallowed', code: 368 });
+        : graphError(res, 400, {
+            message: '(#368) The action attempted has been deemed abusive or is otherwise disallowed',
+            code: 368,
+          });
     case 'timeout':
       return;
   }

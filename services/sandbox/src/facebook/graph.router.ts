@@ -26,14 +26,25 @@ export function graphRouter(ctx: SandboxContext): Router {
   registerInsights(versioned, ctx);
   registerObjects(versioned, ctx);
 
-  outer.use('/:version', (req: Request, res: Response, next: NextFunction) => {
-    const version = (req.params as Record<string, string>).version ?? '';
-    if (!VERSION.test(version)) return graphError(res, 400, { message: `Unknown path components: /${version}`, code: 2500 });
-    res.setHeader('facebook-api-version', version);
-    next();
-  }, versioned);
+  outer.use(
+    '/:version',
+    (req: Request, res: Response, next: NextFunction) => {
+      const version = (req.params as Record<string, string>).version ?? '';
+      if (!VERSION.test(version))
+        return graphError(res, 400, { message: `Unknown path components: /${version}`, code: 2500 });
+      res.setHeader('facebook-api-version', version);
+      next();
+    },
+    versioned,
+  );
 
-  outer.use((_req: Request, res: Response) => graphError(res, 400, { message: 'Unsupported request - method type: unknown path', type: 'GraphMethodException', code: 100 }));
+  outer.use((_req: Request, res: Response) =>
+    graphError(res, 400, {
+      message: 'Unsupported request - method type: unknown path',
+      type: 'GraphMethodException',
+      code: 100,
+    }),
+  );
   outer.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     void error;
     graphError(res, 500, { message: 'An unknown error has occurred.', code: 1, is_transient: true });

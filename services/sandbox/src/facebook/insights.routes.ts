@@ -20,8 +20,10 @@ export function registerInsights(router: Router, ctx: SandboxContext): void {
   const fbGate = ctx.gate(['facebook'], renderGraphFault);
   const videoOfPost = (postId: string) => [...videos.values()].find((video) => video.postId === postId);
   const isFbPost = (id: string) => posts.has(id) || videoOfPost(id) !== undefined;
-  const gateFor = (req: Request, res: Response, next: NextFunction) => (igMedia.has(idOf(req)) ? igGate : fbGate)(req, res, next);
-  const send = (res: Response, answer: InsightsAnswer) => ('error' in answer ? graphError(res, 400, answer.error) : void res.json({ data: answer.data }));
+  const gateFor = (req: Request, res: Response, next: NextFunction) =>
+    (igMedia.has(idOf(req)) ? igGate : fbGate)(req, res, next);
+  const send = (res: Response, answer: InsightsAnswer) =>
+    'error' in answer ? graphError(res, 400, answer.error) : void res.json({ data: answer.data });
   const metricsOf = (req: Request, res: Response): string[] | undefined => {
     const param = graphParams(req).metric;
     if (param) return param.split(',').map((metric) => metric.trim());
@@ -30,17 +32,30 @@ export function registerInsights(router: Router, ctx: SandboxContext): void {
   };
 
   // Only `attachments` reads of Page posts are answered here; every other object read goes on to objects.routes.
-  router.get('/:id', (req, _res, next) => next((graphParams(req).fields ?? '').includes('attachments') && isFbPost(idOf(req)) ? undefined : 'route'), fbGate, auth, (req, res) => {
-    const id = idOf(req);
-    const video = videoOfPost(id);
-    const photo = [...photos.values()].find((item) => item.postId === id);
-    const attachment = video
-      ? { media_type: 'video', target: { id: video.id, url: `https://www.facebook.com/${video.pageId}/videos/${video.id}/` } }
-      : photo
-        ? { media_type: 'photo', target: { id: photo.id, url: `https://www.facebook.com/photo.php?fbid=${photo.id}` } }
-        : undefined;
-    res.json({ id, attachments: { data: attachment ? [attachment] : [] } });
-  });
+  router.get(
+    '/:id',
+    (req, _res, next) =>
+      next((graphParams(req).fields ?? '').includes('attachments') && isFbPost(idOf(req)) ? undefined : 'route'),
+    fbGate,
+    auth,
+    (req, res) => {
+      const id = idOf(req);
+      const video = videoOfPost(id);
+      const photo = [...photos.values()].find((item) => item.postId === id);
+      const attachment = video
+        ? {
+            media_type: 'video',
+            target: { id: video.id, url: `https://www.facebook.com/${video.pageId}/videos/${video.id}/` },
+          }
+        : photo
+          ? {
+              media_type: 'photo',
+              target: { id: photo.id, url: `https://www.facebook.com/photo.php?fbid=${photo.id}` },
+            }
+          : undefined;
+      res.json({ id, attachments: { data: attachment ? [attachment] : [] } });
+    },
+  );
 
   router.get('/:id/insights', gateFor, auth, (req, res) => {
     const id = idOf(req);

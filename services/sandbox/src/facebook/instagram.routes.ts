@@ -25,7 +25,11 @@ function downloadFailed(res: Response, url: string): void {
  * Advances a container one status read: still downloading or within `processingPolls` reads it is
  * IN_PROGRESS, then FINISHED (or ERROR when the download or format check failed).
  */
-export function advanceContainer(container: IgContainer, containers: Map<string, IgContainer>, processingPolls: number): void {
+export function advanceContainer(
+  container: IgContainer,
+  containers: Map<string, IgContainer>,
+  processingPolls: number,
+): void {
   if (container.statusCode !== 'IN_PROGRESS') return;
   const ready = container.polls >= processingPolls;
   container.polls += 1;
@@ -34,12 +38,13 @@ export function advanceContainer(container: IgContainer, containers: Map<string,
     if (!result) return;
     if (!result.ok) {
       container.statusCode = 'ERROR';
-      container.errorText = 'Error: Media download has failed. The media URI doesn\'t meet our requirements. 2207052';
+      container.errorText = "Error: Media download has failed. The media URI doesn't meet our requirements. 2207052";
       return;
     }
     if (!isVideoFormat(result.format)) {
       container.statusCode = 'ERROR';
-      container.errorText = 'Error: The video format is not supported. Please check the spec for supported streams format. 2207026';
+      container.errorText =
+        'Error: The video format is not supported. Please check the spec for supported streams format. 2207026';
       return;
     }
   }
@@ -67,16 +72,36 @@ export function registerInstagram(router: Router, ctx: SandboxContext): void {
 
   /** Posts published in the rolling 24 h, or since `sinceMs` when that is later (content_publishing_limit `since`). */
   const publishedInWindow = (igUserId: string, sinceMs = 0) =>
-    state.posts.filter((post) => post.network === 'instagram' && post.account === igUserId && Date.parse(post.created_at) > Math.max(sinceMs, state.now() - DAY_MS)).length;
+    state.posts.filter(
+      (post) =>
+        post.network === 'instagram' &&
+        post.account === igUserId &&
+        Date.parse(post.created_at) > Math.max(sinceMs, state.now() - DAY_MS),
+    ).length;
 
   router.post('/:id/media', gate, auth, buc, async (req, res) => {
     const igUserId = idOf(req);
     const params = graphParams(req);
     const isCarouselItem = params.is_carousel_item === 'true';
     const caption = params.caption ?? '';
-    if ([...caption].length > MAX_CAPTION) return invalidParameter(res, 'The caption is too long.', 2207010, 'The caption should be 2200 characters or fewer.');
+    if ([...caption].length > MAX_CAPTION)
+      return invalidParameter(
+        res,
+        'The caption is too long.',
+        2207010,
+        'The caption should be 2200 characters or fewer.',
+      );
     const mediaType = (params.media_type ?? (params.video_url ? 'VIDEO' : 'IMAGE')).toUpperCase();
-    const base = { id: numericId(17, '17'), igUserId, caption, isCarouselItem, polls: 0, errorText: undefined, statusCode: 'IN_PROGRESS' as const, options: {} };
+    const base = {
+      id: numericId(17, '17'),
+      igUserId,
+      caption,
+      isCarouselItem,
+      polls: 0,
+      errorText: undefined,
+      statusCode: 'IN_PROGRESS' as const,
+      options: {},
+    };
     const { image_url: imageUrl, video_url: videoUrl } = params;
     if (params.collaborators) (base.options as Record<string, string>).collaborators = params.collaborators;
 
@@ -84,7 +109,9 @@ export function registerInstagram(router: Router, ctx: SandboxContext): void {
       if (params.collaborators) return invalidParameter(res, 'param collaborators is not allowed');
       let children: string[];
       try {
-        children = params.children?.startsWith('[') ? (JSON.parse(params.children) as string[]) : (params.children ?? '').split(',').filter(Boolean);
+        children = params.children?.startsWith('[')
+          ? (JSON.parse(params.children) as string[])
+          : (params.children ?? '').split(',').filter(Boolean);
       } catch {
         return invalidParameter(res, '(#100) The parameter children is invalid.');
       }
@@ -93,9 +120,20 @@ export function registerInstagram(router: Router, ctx: SandboxContext): void {
         return child?.isCarouselItem === true && child.igUserId === igUserId;
       });
       if (children.length < 2 || children.length > MAX_CHILDREN || !valid) {
-        return invalidParameter(res, 'Carousel validation failed.', 2207028, `A carousel needs 2 to ${MAX_CHILDREN} carousel item containers of this account.`);
+        return invalidParameter(
+          res,
+          'Carousel validation failed.',
+          2207028,
+          `A carousel needs 2 to ${MAX_CHILDREN} carousel item containers of this account.`,
+        );
       }
-      const container: IgContainer = { ...base, mediaType: 'CAROUSEL', children: children.map(String), mediaUrl: undefined, download: undefined };
+      const container: IgContainer = {
+        ...base,
+        mediaType: 'CAROUSEL',
+        children: children.map(String),
+        mediaUrl: undefined,
+        download: undefined,
+      };
       containers.set(container.id, container);
       return void res.json({ id: container.id });
     }
@@ -113,13 +151,23 @@ export function registerInstagram(router: Router, ctx: SandboxContext): void {
           error_user_msg: 'The image format is not supported. Only JPEG images are supported.',
         });
       }
-      const container: IgContainer = { ...base, mediaType: mediaType === 'STORIES' ? 'STORIES' : 'IMAGE', children: [], mediaUrl: imageUrl, download: undefined };
+      const container: IgContainer = {
+        ...base,
+        mediaType: mediaType === 'STORIES' ? 'STORIES' : 'IMAGE',
+        children: [],
+        mediaUrl: imageUrl,
+        download: undefined,
+      };
       containers.set(container.id, container);
       return void res.json({ id: container.id });
     }
 
     if (mediaType === 'VIDEO' && !isCarouselItem) {
-      return invalidParameter(res, 'The VIDEO media type is no longer supported for single videos. Please use REELS instead.', 2207023);
+      return invalidParameter(
+        res,
+        'The VIDEO media type is no longer supported for single videos. Please use REELS instead.',
+        2207023,
+      );
     }
     if (mediaType !== 'VIDEO' && mediaType !== 'REELS' && mediaType !== 'STORIES') {
       return invalidParameter(res, `(#100) The media type ${mediaType} is not supported.`, 2207023);
@@ -141,9 +189,16 @@ export function registerInstagram(router: Router, ctx: SandboxContext): void {
     const params = graphParams(req);
     const container = params.creation_id ? containers.get(params.creation_id) : undefined;
     if (!container || container.igUserId !== igUserId) {
-      return graphError(res, 400, { message: 'Media ID is not available', code: 9007, error_subcode: 2207006, error_user_title: 'Media not found', error_user_msg: 'The media could not be found.' });
+      return graphError(res, 400, {
+        message: 'Media ID is not available',
+        code: 9007,
+        error_subcode: 2207006,
+        error_user_title: 'Media not found',
+        error_user_msg: 'The media could not be found.',
+      });
     }
-    if (container.isCarouselItem) return invalidParameter(res, '(#100) A carousel item cannot be published on its own.');
+    if (container.isCarouselItem)
+      return invalidParameter(res, '(#100) A carousel item cannot be published on its own.');
     if (container.statusCode === 'IN_PROGRESS') {
       return graphError(res, 400, {
         message: 'Media ID is not available',
@@ -153,9 +208,15 @@ export function registerInstagram(router: Router, ctx: SandboxContext): void {
         error_user_msg: 'The media is not ready for publishing, please wait for a moment',
       });
     }
-    if (container.statusCode === 'PUBLISHED') return invalidParameter(res, '(#100) The media has already been published.');
+    if (container.statusCode === 'PUBLISHED')
+      return invalidParameter(res, '(#100) The media has already been published.');
     if (container.statusCode !== 'FINISHED') {
-      return graphError(res, 400, { message: 'Media ID is not available', code: 9007, error_subcode: 2207006, error_user_msg: container.errorText ?? 'The media could not be found.' });
+      return graphError(res, 400, {
+        message: 'Media ID is not available',
+        code: 9007,
+        error_subcode: 2207006,
+        error_user_msg: container.errorText ?? 'The media could not be found.',
+      });
     }
     if (publishedInWindow(igUserId) >= ctx.igQuotaTotal) {
       return graphError(res, 400, {
@@ -168,25 +229,31 @@ export function registerInstagram(router: Router, ctx: SandboxContext): void {
     }
     container.statusCode = 'PUBLISHED';
     const shortcode = randomToken('C', 8).replace(/[-_]/g, 'x');
-    const productType = container.mediaType === 'REELS' ? 'REELS' : container.mediaType === 'STORIES' ? 'STORY' : 'FEED';
+    const productType =
+      container.mediaType === 'REELS' ? 'REELS' : container.mediaType === 'STORIES' ? 'STORY' : 'FEED';
     const item: IgMedia = {
       id: numericId(17, '17'),
       igUserId,
       shortcode,
       permalink: `https://www.instagram.com/${productType === 'REELS' ? 'reel' : 'p'}/${shortcode}/`,
-      mediaType: container.mediaType === 'CAROUSEL' ? 'CAROUSEL_ALBUM' : container.mediaType === 'IMAGE' ? 'IMAGE' : 'VIDEO',
+      mediaType:
+        container.mediaType === 'CAROUSEL' ? 'CAROUSEL_ALBUM' : container.mediaType === 'IMAGE' ? 'IMAGE' : 'VIDEO',
       productType,
       caption: container.caption,
       timestamp: new Date(state.now()).toISOString().replace(/\.\d{3}Z$/, '+0000'),
     };
     media.set(item.id, item);
-    const children = container.mediaType === 'CAROUSEL' ? container.children.map((id) => containers.get(id)!) : [container];
+    const children =
+      container.mediaType === 'CAROUSEL' ? container.children.map((id) => containers.get(id)!) : [container];
     state.recordPost({
       network: 'instagram',
       id: item.id,
       account: igUserId,
       text: container.caption,
-      media: children.map((child) => ({ url: child.mediaUrl ?? '', kind: child.mediaType === 'IMAGE' ? 'image' : 'video' })),
+      media: children.map((child) => ({
+        url: child.mediaUrl ?? '',
+        kind: child.mediaType === 'IMAGE' ? 'image' : 'video',
+      })),
       options: { media_type: container.mediaType, ...container.options },
       url: item.permalink,
       created_at: new Date(state.now()).toISOString(),
@@ -201,6 +268,13 @@ export function registerInstagram(router: Router, ctx: SandboxContext): void {
     if (!Number.isFinite(sinceMs) || (since !== undefined && sinceMs < state.now() - DAY_MS - 60_000)) {
       return invalidParameter(res, 'since must be a Unix timestamp no older than 24 hours.');
     }
-    res.json({ data: [{ quota_usage: publishedInWindow(idOf(req), sinceMs), config: { quota_total: ctx.igQuotaTotal, quota_duration: 86400 } }] });
+    res.json({
+      data: [
+        {
+          quota_usage: publishedInWindow(idOf(req), sinceMs),
+          config: { quota_total: ctx.igQuotaTotal, quota_duration: 86400 },
+        },
+      ],
+    });
   });
 }

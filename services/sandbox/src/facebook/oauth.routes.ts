@@ -1,7 +1,15 @@
 import { type Router } from 'express';
 import { type SandboxContext } from '../context.ts';
 import { derivedId, randomToken } from '../state/ids.ts';
-import { callerOf, graphParams, pageIdOf, pagesManagedBy, igUserIdOf, requireGraphToken, userIdOf } from './graph-auth.ts';
+import {
+  callerOf,
+  graphParams,
+  pageIdOf,
+  pagesManagedBy,
+  igUserIdOf,
+  requireGraphToken,
+  userIdOf,
+} from './graph-auth.ts';
 import { graphError, renderGraphFault, tokenError } from './graph-errors.ts';
 
 const SHORT_LIVED_SECONDS = 5400;
@@ -62,11 +70,18 @@ export function registerGraphOAuth(router: Router, ctx: SandboxContext): void {
     if (!code || code.family !== 'facebook' || code.clientId !== params.client_id) {
       return graphError(res, 400, { message: 'Invalid verification code format.', code: 100, error_subcode: 36007 });
     }
-    if (code.used) return graphError(res, 400, { message: 'This authorization code has been used.', code: 100, error_subcode: 36009 });
-    if (code.expiresAt <= state.now()) return graphError(res, 400, { message: 'This authorization code has expired.', code: 100, error_subcode: 36007 });
+    if (code.used)
+      return graphError(res, 400, {
+        message: 'This authorization code has been used.',
+        code: 100,
+        error_subcode: 36009,
+      });
+    if (code.expiresAt <= state.now())
+      return graphError(res, 400, { message: 'This authorization code has expired.', code: 100, error_subcode: 36007 });
     if (code.redirectUri !== params.redirect_uri) {
       return graphError(res, 400, {
-        message: 'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request',
+        message:
+          'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request',
         code: 100,
         error_subcode: 36008,
       });
@@ -94,7 +109,17 @@ export function registerGraphOAuth(router: Router, ctx: SandboxContext): void {
 
   router.get('/me/permissions', gate, auth, (_req, res) => {
     const record = state.tokens.get(callerOf(res).token);
-    const scopes = record?.scopes.length ? record.scopes : ['pages_show_list', 'pages_manage_posts', 'pages_read_engagement', 'read_insights', 'instagram_basic', 'instagram_content_publish', 'instagram_manage_insights'];
+    const scopes = record?.scopes.length
+      ? record.scopes
+      : [
+          'pages_show_list',
+          'pages_manage_posts',
+          'pages_read_engagement',
+          'read_insights',
+          'instagram_basic',
+          'instagram_content_publish',
+          'instagram_manage_insights',
+        ];
     res.json({ data: scopes.map((permission) => ({ permission, status: 'granted' })) });
   });
 
@@ -123,7 +148,9 @@ export function registerGraphOAuth(router: Router, ctx: SandboxContext): void {
         accessTtlSeconds: undefined,
       }).accessToken,
       tasks: ['ADVERTISE', 'ANALYZE', 'CREATE_CONTENT', 'MESSAGING', 'MODERATE', 'MANAGE'],
-      ...(pageId === linked ? { instagram_business_account: { id: igId, username: `sandbox_ig_${igId.slice(-6)}` } } : {}),
+      ...(pageId === linked
+        ? { instagram_business_account: { id: igId, username: `sandbox_ig_${igId.slice(-6)}` } }
+        : {}),
     }));
     const cursor = (offset: number) => Buffer.from(String(offset)).toString('base64url');
     const more = start + limit < all.length;
@@ -131,7 +158,11 @@ export function registerGraphOAuth(router: Router, ctx: SandboxContext): void {
       data,
       paging: {
         cursors: { before: cursor(start), after: cursor(start + slice.length) },
-        ...(more ? { next: `https://graph.facebook.com/v25.0/me/accounts?limit=${limit}&after=${cursor(start + slice.length)}` } : {}),
+        ...(more
+          ? {
+              next: `https://graph.facebook.com/v25.0/me/accounts?limit=${limit}&after=${cursor(start + slice.length)}`,
+            }
+          : {}),
       },
     });
   });

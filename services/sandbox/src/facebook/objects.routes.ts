@@ -42,7 +42,11 @@ export function registerObjects(router: Router, ctx: SandboxContext): void {
     const container = containers.get(id);
     if (container) {
       advanceContainer(container, containers, ctx.processingPolls);
-      return void res.json({ status_code: container.statusCode, ...(container.errorText ? { status: container.errorText } : {}), id });
+      return void res.json({
+        status_code: container.statusCode,
+        ...(container.errorText ? { status: container.errorText } : {}),
+        id,
+      });
     }
     const media = igMedia.get(id);
     if (media) {
@@ -60,9 +64,20 @@ export function registerObjects(router: Router, ctx: SandboxContext): void {
       });
     }
     const post = posts.get(id);
-    if (post) return void res.json({ id, message: post.message, permalink_url: post.permalink, created_time: post.createdAt.replace(/\.\d{3}Z$/, '+0000') });
+    if (post)
+      return void res.json({
+        id,
+        message: post.message,
+        permalink_url: post.permalink,
+        created_time: post.createdAt.replace(/\.\d{3}Z$/, '+0000'),
+      });
     const photo = photos.get(id);
-    if (photo) return void res.json({ id, link: `https://www.facebook.com/photo.php?fbid=${id}`, ...(photo.postId ? { page_story_id: photo.postId } : {}) });
+    if (photo)
+      return void res.json({
+        id,
+        link: `https://www.facebook.com/photo.php?fbid=${id}`,
+        ...(photo.postId ? { page_story_id: photo.postId } : {}),
+      });
     const video = videos.get(id);
     if (video) {
       const result = video.download.result;
@@ -70,14 +85,44 @@ export function registerObjects(router: Router, ctx: SandboxContext): void {
       video.polls += 1;
       const failed = result !== undefined && (!result.ok || !['mp4', 'mov', 'webm'].includes(result.format));
       const status = failed
-        ? { video_status: 'error', uploading_phase: { status: 'error' }, processing_phase: { status: 'error', errors: [{ code: 1363008, message: 'The video file could not be downloaded or is not a supported format.' }] } }
+        ? {
+            video_status: 'error',
+            uploading_phase: { status: 'error' },
+            processing_phase: {
+              status: 'error',
+              errors: [
+                { code: 1363008, message: 'The video file could not be downloaded or is not a supported format.' },
+              ],
+            },
+          }
         : ready
-          ? { video_status: 'ready', uploading_phase: { status: 'complete' }, processing_phase: { status: 'complete' }, publishing_phase: { status: 'complete' } }
-          : { video_status: 'processing', uploading_phase: { status: result ? 'complete' : 'in_progress' }, processing_phase: { status: 'in_progress' }, publishing_phase: { status: 'not_started' } };
-      return void res.json({ id, description: video.description, permalink_url: `/${video.pageId}/videos/${id}/`, status });
+          ? {
+              video_status: 'ready',
+              uploading_phase: { status: 'complete' },
+              processing_phase: { status: 'complete' },
+              publishing_phase: { status: 'complete' },
+            }
+          : {
+              video_status: 'processing',
+              uploading_phase: { status: result ? 'complete' : 'in_progress' },
+              processing_phase: { status: 'in_progress' },
+              publishing_phase: { status: 'not_started' },
+            };
+      return void res.json({
+        id,
+        description: video.description,
+        permalink_url: `/${video.pageId}/videos/${id}/`,
+        status,
+      });
     }
     if (isIgUserId(id)) {
-      return void res.json({ id, username: `sandbox_ig_${id.slice(-6)}`, name: `Sandbox IG ${id.slice(-4)}`, followers_count: 0, media_count: 0 });
+      return void res.json({
+        id,
+        username: `sandbox_ig_${id.slice(-6)}`,
+        name: `Sandbox IG ${id.slice(-4)}`,
+        followers_count: 0,
+        media_count: 0,
+      });
     }
     if (!/^\d+$/.test(id)) return unsupportedGet(res, id);
     const caller = callerOf(res);
@@ -85,7 +130,11 @@ export function registerObjects(router: Router, ctx: SandboxContext): void {
       if (caller.pageId !== undefined && caller.pageId !== id) return unsupportedGet(res, id);
       // A Page token only for a Page the user has a role on (Graph "Page Access Tokens").
       if (caller.pageId === undefined && !pagesManagedBy(caller.subject, caller.token).includes(id)) {
-        return graphError(res, 400, { message: '(#200) The user must be an administrator, editor, or moderator of the page in order to impersonate it.', code: 200 });
+        return graphError(res, 400, {
+          message:
+            '(#200) The user must be an administrator, editor, or moderator of the page in order to impersonate it.',
+          code: 200,
+        });
       }
       const record = state.tokens.get(caller.token);
       const pageToken = caller.pageId

@@ -26,19 +26,40 @@ export function registerPages(router: Router, ctx: SandboxContext): void {
     const pageId = idOf(req);
     if (!caller.issued || caller.pageId === pageId) return true;
     graphError(res, 403, {
-      message: '(#200) If posting to a page, requires both pages_read_engagement and pages_manage_posts as an admin with sufficient administrative permission',
+      message:
+        '(#200) If posting to a page, requires both pages_read_engagement and pages_manage_posts as an admin with sufficient administrative permission',
       code: 200,
     });
     return false;
   };
 
-  const createPost = (pageId: string, message: string, media: { url: string; kind: 'image' | 'video' }[], options: Record<string, string>): FbPost => {
+  const createPost = (
+    pageId: string,
+    message: string,
+    media: { url: string; kind: 'image' | 'video' }[],
+    options: Record<string, string>,
+  ): FbPost => {
     const postNumber = numericId(16);
     const id = `${pageId}_${postNumber}`;
-    const post: FbPost = { id, pageId, message, permalink: `https://www.facebook.com/${pageId}/posts/${postNumber}`, createdAt: new Date().toISOString() };
+    const post: FbPost = {
+      id,
+      pageId,
+      message,
+      permalink: `https://www.facebook.com/${pageId}/posts/${postNumber}`,
+      createdAt: new Date().toISOString(),
+    };
     posts.set(id, post);
     lastMessage.set(pageId, message);
-    state.recordPost({ network: 'facebook', id, account: pageId, text: message, media, options, url: post.permalink, created_at: post.createdAt });
+    state.recordPost({
+      network: 'facebook',
+      id,
+      account: pageId,
+      text: message,
+      media,
+      options,
+      url: post.permalink,
+      created_at: post.createdAt,
+    });
     return post;
   };
 
@@ -48,7 +69,8 @@ export function registerPages(router: Router, ctx: SandboxContext): void {
       message: '(#506) Duplicate status message',
       code: 506,
       error_user_title: 'Duplicate Status',
-      error_user_msg: 'This status update is identical to the last one you posted. Try posting something different, or delete your previous update.',
+      error_user_msg:
+        'This status update is identical to the last one you posted. Try posting something different, or delete your previous update.',
     });
 
   router.post('/:id/feed', gate, auth, buc, (req, res) => {
@@ -65,7 +87,8 @@ export function registerPages(router: Router, ctx: SandboxContext): void {
       }
       if (!Array.isArray(attached)) return invalidParameter(res, '(#100) param attached_media must be an array.');
     }
-    if (message === '' && !params.link && attached.length === 0) return invalidParameter(res, '(#100) Missing message or attachment');
+    if (message === '' && !params.link && attached.length === 0)
+      return invalidParameter(res, '(#100) Missing message or attachment');
     const media: { url: string; kind: 'image' }[] = [];
     for (const item of attached) {
       const photo = typeof item.media_fbid === 'string' ? photos.get(item.media_fbid) : undefined;
@@ -79,7 +102,9 @@ export function registerPages(router: Router, ctx: SandboxContext): void {
     const options: Record<string, string> = params.link ? { link: params.link } : {};
     const post = createPost(pageId, message, media, options);
     markPostCreated(res, 'facebook');
-    res.json(params.fields?.includes('permalink_url') ? { id: post.id, permalink_url: post.permalink } : { id: post.id });
+    res.json(
+      params.fields?.includes('permalink_url') ? { id: post.id, permalink_url: post.permalink } : { id: post.id },
+    );
   });
 
   router.post('/:id/photos', gate, auth, buc, async (req, res) => {
@@ -109,7 +134,14 @@ export function registerPages(router: Router, ctx: SandboxContext): void {
     const published = params.published !== 'false';
     const caption = params.caption ?? params.message ?? '';
     if (published && isDuplicate(pageId, caption)) return duplicate(res);
-    const photo: FbPhoto = { id: numericId(16), pageId, url: params.url, published, postId: undefined, attached: false };
+    const photo: FbPhoto = {
+      id: numericId(16),
+      pageId,
+      url: params.url,
+      published,
+      postId: undefined,
+      attached: false,
+    };
     photos.set(photo.id, photo);
     if (!published) return void res.json({ id: photo.id });
     const post = createPost(pageId, caption, [{ url: params.url, kind: 'image' }], {});
@@ -122,11 +154,19 @@ export function registerPages(router: Router, ctx: SandboxContext): void {
     if (!mayPublish(req, res)) return;
     const pageId = idOf(req);
     const params = graphParams(req);
-    if (!params.file_url) return graphError(res, 400, { message: '(#100) No file_url or source was provided.', code: 100 });
+    if (!params.file_url)
+      return graphError(res, 400, { message: '(#100) No file_url or source was provided.', code: 100 });
     const description = params.description ?? '';
     if (isDuplicate(pageId, description)) return duplicate(res);
     const id = numericId(16);
-    const video: FbVideo = { id, pageId, postId: `${pageId}_${id}`, description, download: startDownload(ctx.fetchMedia, params.file_url), polls: 0 };
+    const video: FbVideo = {
+      id,
+      pageId,
+      postId: `${pageId}_${id}`,
+      description,
+      download: startDownload(ctx.fetchMedia, params.file_url),
+      polls: 0,
+    };
     videos.set(id, video);
     lastMessage.set(pageId, description);
     state.recordPost({

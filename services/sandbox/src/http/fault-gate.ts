@@ -15,7 +15,11 @@ export interface FaultGateOptions {
  * Consumes the next armed fault of the route's network(s) and answers with it instead of the route.
  * A `timeout` hangs longer than any client timeout, then drops the connection without a response.
  */
-export function faultGate(options: FaultGateOptions, networks: readonly NetworkName[], render: FaultRenderer): RequestHandler {
+export function faultGate(
+  options: FaultGateOptions,
+  networks: readonly NetworkName[],
+  render: FaultRenderer,
+): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const fault = options.state.faults.take(networks);
     if (!fault) {

@@ -27,7 +27,7 @@ export function outcomeFaults(state: SandboxState): RequestHandler {
       const network = res.locals.createdPost as NetworkName | undefined;
       const created = res.statusCode >= 200 && res.statusCode < 300 && network !== undefined;
       const fault = created ? state.outcomeFaults.take([network]) : undefined;
-      const latencyMs = created ? state.createLatencyMs.get(network) ?? 0 : 0;
+      const latencyMs = created ? (state.createLatencyMs.get(network) ?? 0) : 0;
       if (fault?.fault === 'lost_response') {
         req.socket.destroy();
         return res;

@@ -4,7 +4,8 @@ import { derivedId, hashOf } from '../state/ids.ts';
 import { liError, tokenErrors } from './li-errors.ts';
 
 /** The member id (`sub`) a subject acts as: alphanumeric like LinkedIn's, stable for BYOK tokens. */
-export const memberIdOf = (subject: string) => (subject.startsWith('liuser:') ? subject.slice(7) : `m${hashOf(subject).slice(0, 9)}`);
+export const memberIdOf = (subject: string) =>
+  subject.startsWith('liuser:') ? subject.slice(7) : `m${hashOf(subject).slice(0, 9)}`;
 
 export interface LiCaller {
   memberId: string;
@@ -15,9 +16,11 @@ export interface LiCaller {
 }
 
 /** Organizations a member administers in the sandbox: two pages derived from the member id. */
-export const organizationsAdministeredBy = (memberId: string): string[] => [1, 2].map((n) => `urn:li:organization:${derivedId(`${memberId}:org${n}`, 8, '7')}`);
+export const organizationsAdministeredBy = (memberId: string): string[] =>
+  [1, 2].map((n) => `urn:li:organization:${derivedId(`${memberId}:org${n}`, 8, '7')}`);
 
-export const hasScope = (caller: LiCaller, ...anyOf: string[]): boolean => caller.scopes === undefined || anyOf.some((scope) => caller.scopes!.includes(scope));
+export const hasScope = (caller: LiCaller, ...anyOf: string[]): boolean =>
+  caller.scopes === undefined || anyOf.some((scope) => caller.scopes!.includes(scope));
 
 /**
  * Whether the caller may post (or upload media) as `author`, as LinkedIn decides it: itself with
@@ -28,7 +31,10 @@ export function mayActAs(caller: LiCaller, author: unknown): boolean {
   if (typeof author !== 'string') return false;
   if (author.startsWith('urn:li:person:')) return author === caller.personUrn && hasScope(caller, 'w_member_social');
   if (!author.startsWith('urn:li:organization:')) return false;
-  return hasScope(caller, 'w_organization_social') && (caller.scopes === undefined || organizationsAdministeredBy(caller.memberId).includes(author));
+  return (
+    hasScope(caller, 'w_organization_social') &&
+    (caller.scopes === undefined || organizationsAdministeredBy(caller.memberId).includes(author))
+  );
 }
 
 export function requireLiToken(ctx: SandboxContext): RequestHandler {
@@ -55,7 +61,12 @@ export function requireVersion(now: () => number): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const version = req.headers['linkedin-version'];
     if (typeof version !== 'string' || version === '') {
-      return liError(res, 400, 'A version must be present. Please specify a version by adding the LinkedIn-Version header.', 'VERSION_MISSING');
+      return liError(
+        res,
+        400,
+        'A version must be present. Please specify a version by adding the LinkedIn-Version header.',
+        'VERSION_MISSING',
+      );
     }
     const match = /^(\d{4})(\d{2})(?:\.\d{2})?$/.exec(version);
     const date = new Date(now());

@@ -27,32 +27,62 @@ export function registerLinkedInMedia(router: Router, ctx: SandboxContext): void
 
   router.post('/rest/images', json(), gate, auth, version, (req, res) => {
     if (req.query.action !== 'initializeUpload') return liError(res, 400, 'Unsupported action.', 'ILLEGAL_ARGUMENT');
-    const request = (req.body as { initializeUploadRequest?: { owner?: unknown } } | undefined)?.initializeUploadRequest;
-    if (!ownerOk(request?.owner, liCallerOf(res))) return liError(res, 403, 'Not enough permissions to access: POST /rest/images', 'ACCESS_DENIED', 100);
+    const request = (req.body as { initializeUploadRequest?: { owner?: unknown } } | undefined)
+      ?.initializeUploadRequest;
+    if (!ownerOk(request?.owner, liCallerOf(res)))
+      return liError(res, 403, 'Not enough permissions to access: POST /rest/images', 'ACCESS_DENIED', 100);
     const urn = `urn:li:image:${assetId()}`;
-    assets.set(urn, { urn, kind: 'image', owner: String(request?.owner), status: 'WAITING_UPLOAD', size: 0, parts: new Map(), partCount: 1, polls: 0, failureReason: undefined });
+    assets.set(urn, {
+      urn,
+      kind: 'image',
+      owner: String(request?.owner),
+      status: 'WAITING_UPLOAD',
+      size: 0,
+      parts: new Map(),
+      partCount: 1,
+      polls: 0,
+      failureReason: undefined,
+    });
     res.json({ value: { uploadUrlExpiresAt: state.now() + 86_400_000, uploadUrl: uploadUrl(urn, 0), image: urn } });
   });
 
   router.post('/rest/videos', json(), gate, auth, version, (req, res) => {
     const action = req.query.action;
     if (action === 'initializeUpload') {
-      const request = (req.body as { initializeUploadRequest?: { owner?: unknown; fileSizeBytes?: unknown } } | undefined)?.initializeUploadRequest;
-      if (!ownerOk(request?.owner, liCallerOf(res))) return liError(res, 403, 'Not enough permissions to access: POST /rest/videos', 'ACCESS_DENIED', 100);
+      const request = (
+        req.body as { initializeUploadRequest?: { owner?: unknown; fileSizeBytes?: unknown } } | undefined
+      )?.initializeUploadRequest;
+      if (!ownerOk(request?.owner, liCallerOf(res)))
+        return liError(res, 403, 'Not enough permissions to access: POST /rest/videos', 'ACCESS_DENIED', 100);
       const size = Number(request?.fileSizeBytes);
-      if (!Number.isInteger(size) || size <= 0) return liError(res, 400, 'fileSizeBytes must be a positive integer.', 'ILLEGAL_ARGUMENT');
+      if (!Number.isInteger(size) || size <= 0)
+        return liError(res, 400, 'fileSizeBytes must be a positive integer.', 'ILLEGAL_ARGUMENT');
       const urn = `urn:li:video:${assetId()}`;
       const partCount = Math.max(1, Math.ceil(size / PART_BYTES));
-      assets.set(urn, { urn, kind: 'video', owner: String(request?.owner), status: 'WAITING_UPLOAD', size, parts: new Map(), partCount, polls: 0, failureReason: undefined });
+      assets.set(urn, {
+        urn,
+        kind: 'video',
+        owner: String(request?.owner),
+        status: 'WAITING_UPLOAD',
+        size,
+        parts: new Map(),
+        partCount,
+        polls: 0,
+        failureReason: undefined,
+      });
       const uploadInstructions = Array.from({ length: partCount }, (_, part) => ({
         uploadUrl: uploadUrl(urn, part),
         firstByte: part * PART_BYTES,
         lastByte: Math.min(size, (part + 1) * PART_BYTES) - 1,
       }));
-      return void res.json({ value: { uploadUrlsExpireAt: state.now() + 86_400_000, video: urn, uploadInstructions, uploadToken: '' } });
+      return void res.json({
+        value: { uploadUrlsExpireAt: state.now() + 86_400_000, video: urn, uploadInstructions, uploadToken: '' },
+      });
     }
     if (action === 'finalizeUpload') {
-      const request = (req.body as { finalizeUploadRequest?: { video?: unknown; uploadedPartIds?: unknown } } | undefined)?.finalizeUploadRequest;
+      const request = (
+        req.body as { finalizeUploadRequest?: { video?: unknown; uploadedPartIds?: unknown } } | undefined
+      )?.finalizeUploadRequest;
       const asset = typeof request?.video === 'string' ? assets.get(request.video) : undefined;
       if (!asset) return liError(res, 404, 'Video not found.', 'NOT_FOUND');
       const etags = Array.isArray(request?.uploadedPartIds) ? request.uploadedPartIds : [];
@@ -63,7 +93,8 @@ export function registerLinkedInMedia(router: Router, ctx: SandboxContext): void
       const bytes = Buffer.concat(expected.map((_, part) => asset.parts.get(part)!.bytes));
       const format = sniffFormat(bytes);
       asset.status = 'PROCESSING';
-      if (bytes.length !== asset.size || (format !== 'mp4' && format !== 'mov')) asset.failureReason = 'Unsupported video format or size mismatch.';
+      if (bytes.length !== asset.size || (format !== 'mp4' && format !== 'mov'))
+        asset.failureReason = 'Unsupported video format or size mismatch.';
       return void res.status(200).end();
     }
     liError(res, 400, 'Unsupported action.', 'ILLEGAL_ARGUMENT');
@@ -101,12 +132,24 @@ export function registerLinkedInMedia(router: Router, ctx: SandboxContext): void
   router.get('/rest/images/:urn', gate, auth, version, (req, res) => {
     const asset = status('image')(String(req.params.urn));
     if (!asset) return liError(res, 404, 'Image not found.', 'NOT_FOUND');
-    res.json({ id: asset.urn, owner: asset.owner, status: asset.status, ...(asset.status === 'AVAILABLE' ? { downloadUrl: `https://media.licdn.com/dms/image/${asset.urn.split(':').pop()}` } : {}) });
+    res.json({
+      id: asset.urn,
+      owner: asset.owner,
+      status: asset.status,
+      ...(asset.status === 'AVAILABLE'
+        ? { downloadUrl: `https://media.licdn.com/dms/image/${asset.urn.split(':').pop()}` }
+        : {}),
+    });
   });
 
   router.get('/rest/videos/:urn', gate, auth, version, (req, res) => {
     const asset = status('video')(String(req.params.urn));
     if (!asset) return liError(res, 404, 'Video not found.', 'NOT_FOUND');
-    res.json({ id: asset.urn, owner: asset.owner, status: asset.status, ...(asset.status === 'PROCESSING_FAILED' ? { processingFailureReason: asset.failureReason } : {}) });
+    res.json({
+      id: asset.urn,
+      owner: asset.owner,
+      status: asset.status,
+      ...(asset.status === 'PROCESSING_FAILED' ? { processingFailureReason: asset.failureReason } : {}),
+    });
   });
 }

@@ -7,14 +7,25 @@ const ACCESS_TTL = 5_184_000;
 const REFRESH_TTL = 31_536_000;
 
 const fakeJwt = (claims: object) =>
-  [Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'JWT' })).toString('base64url'), Buffer.from(JSON.stringify(claims)).toString('base64url'), 'sandbox-signature'].join('.');
+  [
+    Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'JWT' })).toString('base64url'),
+    Buffer.from(JSON.stringify(claims)).toString('base64url'),
+    'sandbox-signature',
+  ].join('.');
 
 /**
  * Scopes of the vetted Community Management API (learn.microsoft.com linkedin/marketing/
  * community-management): only apps granted that product may ask for them. In the sandbox those are
  * the apps whose client id starts with `cma-`; every app has "Share on LinkedIn" and OpenID Connect.
  */
-const VETTED_SCOPES = new Set(['r_member_postAnalytics', 'w_organization_social', 'r_organization_social', 'rw_organization_admin', 'r_organization_admin', 'r_member_social']);
+const VETTED_SCOPES = new Set([
+  'r_member_postAnalytics',
+  'w_organization_social',
+  'r_organization_social',
+  'rw_organization_admin',
+  'r_organization_admin',
+  'r_member_social',
+]);
 const VETTED_CLIENT_PREFIX = 'cma-';
 
 /**
@@ -33,7 +44,9 @@ export function registerLinkedInOAuth(router: Router, ctx: SandboxContext): void
       return oauthError(res, 400, 'invalid_request', 'response_type=code, client_id and redirect_uri are required.');
     }
     const scopes = (q.scope ?? '').split(/[\s,]+/).filter(Boolean);
-    const unauthorized = scopes.find((scope) => VETTED_SCOPES.has(scope) && !q.client_id!.startsWith(VETTED_CLIENT_PREFIX));
+    const unauthorized = scopes.find(
+      (scope) => VETTED_SCOPES.has(scope) && !q.client_id!.startsWith(VETTED_CLIENT_PREFIX),
+    );
     if (unauthorized !== undefined) {
       // LinkedIn fails the whole authorization, back at the redirect URI, for a scope of a product the app lacks.
       const refused = new URL(q.redirect_uri);
@@ -62,13 +75,26 @@ export function registerLinkedInOAuth(router: Router, ctx: SandboxContext): void
 
   router.post('/oauth/v2/accessToken', form, gate, (req, res) => {
     const body = (req.body ?? {}) as Record<string, string | undefined>;
-    if (!body.client_id || !body.client_secret) return oauthError(res, 401, 'invalid_client', 'Client authentication failed.');
+    if (!body.client_id || !body.client_secret)
+      return oauthError(res, 401, 'invalid_client', 'Client authentication failed.');
     if (body.grant_type === 'authorization_code') {
       const code = body.code ? state.tokens.getCode(body.code) : undefined;
-      if (!code || code.family !== 'linkedin' || code.used || code.expiresAt <= state.now() || code.clientId !== body.client_id) {
+      if (
+        !code ||
+        code.family !== 'linkedin' ||
+        code.used ||
+        code.expiresAt <= state.now() ||
+        code.clientId !== body.client_id
+      ) {
         return oauthError(res, 400, 'invalid_request', 'Unable to retrieve access token: authorization code not found');
       }
-      if (code.redirectUri !== body.redirect_uri) return oauthError(res, 400, 'invalid_redirect_uri', 'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code.');
+      if (code.redirectUri !== body.redirect_uri)
+        return oauthError(
+          res,
+          400,
+          'invalid_redirect_uri',
+          'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code.',
+        );
       code.used = true;
       const pair = state.tokens.issue({
         family: 'linkedin',
@@ -89,15 +115,38 @@ export function registerLinkedInOAuth(router: Router, ctx: SandboxContext): void
         refresh_token_expires_in: REFRESH_TTL,
         scope: code.scopes.join(','),
         token_type: 'Bearer',
-        ...(code.scopes.includes('openid') ? { id_token: fakeJwt({ iss: 'https://www.linkedin.com/oauth', aud: code.clientId, sub, iat: Math.floor(state.now() / 1000) }) } : {}),
+        ...(code.scopes.includes('openid')
+          ? {
+              id_token: fakeJwt({
+                iss: 'https://www.linkedin.com/oauth',
+                aud: code.clientId,
+                sub,
+                iat: Math.floor(state.now() / 1000),
+              }),
+            }
+          : {}),
       });
     }
     if (body.grant_type === 'refresh_token') {
       const record = body.refresh_token ? state.tokens.get(body.refresh_token) : undefined;
-      if (!record || record.family !== 'linkedin' || record.kind !== 'refresh' || record.revoked || (record.expiresAt ?? 0) <= state.now()) {
+      if (
+        !record ||
+        record.family !== 'linkedin' ||
+        record.kind !== 'refresh' ||
+        record.revoked ||
+        (record.expiresAt ?? 0) <= state.now()
+      ) {
         return oauthError(res, 400, 'invalid_grant', 'Token has been expired or revoked.');
       }
-      const pair = state.tokens.issue({ family: 'linkedin', subject: record.subject, root: record.root, clientId: record.clientId, scopes: record.scopes, accessPrefix: 'AQV', accessTtlSeconds: ACCESS_TTL });
+      const pair = state.tokens.issue({
+        family: 'linkedin',
+        subject: record.subject,
+        root: record.root,
+        clientId: record.clientId,
+        scopes: record.scopes,
+        accessPrefix: 'AQV',
+        accessTtlSeconds: ACCESS_TTL,
+      });
       return void res.json({
         access_token: pair.accessToken,
         expires_in: ACCESS_TTL,
@@ -112,7 +161,8 @@ export function registerLinkedInOAuth(router: Router, ctx: SandboxContext): void
 
   router.post('/oauth/v2/revoke', form, gate, (req, res) => {
     const body = (req.body ?? {}) as Record<string, string | undefined>;
-    if (!body.client_id || !body.client_secret) return oauthError(res, 401, 'invalid_client', 'Client authentication failed.');
+    if (!body.client_id || !body.client_secret)
+      return oauthError(res, 401, 'invalid_client', 'Client authentication failed.');
     const record = body.token ? state.tokens.get(body.token) : undefined;
     if (record) state.tokens.revokeRoot(record.root);
     res.status(200).end();

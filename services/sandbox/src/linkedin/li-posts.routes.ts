@@ -35,7 +35,12 @@ export function registerLinkedInPosts(router: Router, ctx: SandboxContext): void
     const body = (req.body ?? {}) as PostBody;
     const missing = REQUIRED.filter((field) => body[field] === undefined);
     if (missing.length > 0) {
-      return unprocessable(res, missing.map((field) => `ERROR :: /${field} :: field is required but not found and has no default value`).join('\n'));
+      return unprocessable(
+        res,
+        missing
+          .map((field) => `ERROR :: /${field} :: field is required but not found and has no default value`)
+          .join('\n'),
+      );
     }
     const caller = liCallerOf(res);
     const author = String(body.author);
@@ -43,27 +48,51 @@ export function registerLinkedInPosts(router: Router, ctx: SandboxContext): void
       return liError(res, 403, 'Not enough permissions to access: POST /rest/posts', 'ACCESS_DENIED', 100);
     }
     const commentary = String(body.commentary);
-    if (commentary.length > MAX_COMMENTARY) return unprocessable(res, `ERROR :: /commentary :: length ${commentary.length} exceeds the maximum of ${MAX_COMMENTARY}`);
+    if (commentary.length > MAX_COMMENTARY)
+      return unprocessable(
+        res,
+        `ERROR :: /commentary :: length ${commentary.length} exceeds the maximum of ${MAX_COMMENTARY}`,
+      );
     const mediaIds = [
       ...(body.content?.media?.id !== undefined ? [String(body.content.media.id)] : []),
       ...(body.content?.multiImage?.images ?? []).map((image) => String(image.id)),
     ];
     const multi = body.content?.multiImage?.images;
-    if (multi && (multi.length < 2 || multi.length > 20)) return unprocessable(res, 'ERROR :: /content/multiImage/images :: a multi-image post needs 2 to 20 images');
+    if (multi && (multi.length < 2 || multi.length > 20))
+      return unprocessable(res, 'ERROR :: /content/multiImage/images :: a multi-image post needs 2 to 20 images');
     const attached = mediaIds.map((id) => assets.get(id));
     for (const [index, asset] of attached.entries()) {
       if (!asset) return liError(res, 400, `Media ${mediaIds[index]} does not exist.`, 'ILLEGAL_ARGUMENT');
-      if (asset.status !== 'AVAILABLE' && !(asset.kind === 'image' && asset.status === 'PROCESSING' && !asset.failureReason)) {
+      if (
+        asset.status !== 'AVAILABLE' &&
+        !(asset.kind === 'image' && asset.status === 'PROCESSING' && !asset.failureReason)
+      ) {
         return liError(res, 400, `Media ${asset.urn} is not available (status ${asset.status}).`, 'ILLEGAL_ARGUMENT');
       }
     }
     const { text, hashtags, mentions } = renderCommentary(commentary);
     const now = state.now();
-    const duplicate = [...posts.values()].find((post) => post.author === author && post.commentary === commentary && commentary !== '' && now - post.createdAt < DUPLICATE_WINDOW_MS);
+    const duplicate = [...posts.values()].find(
+      (post) =>
+        post.author === author &&
+        post.commentary === commentary &&
+        commentary !== '' &&
+        now - post.createdAt < DUPLICATE_WINDOW_MS,
+    );
     if (duplicate) return duplicatePost(res, duplicate.urn);
     const isVideo = attached.some((asset) => asset?.kind === 'video');
     const urn = `urn:li:${isVideo ? 'ugcPost' : 'share'}:${numericId(19, '7')}`;
-    posts.set(urn, { urn, author, commentary, createdAt: now, content: body.content?.multiImage ? { multiImage: { images: mediaIds.map((id) => ({ id })) } } : mediaIds.length > 0 ? { media: { id: mediaIds[0]! } } : undefined });
+    posts.set(urn, {
+      urn,
+      author,
+      commentary,
+      createdAt: now,
+      content: body.content?.multiImage
+        ? { multiImage: { images: mediaIds.map((id) => ({ id })) } }
+        : mediaIds.length > 0
+          ? { media: { id: mediaIds[0]! } }
+          : undefined,
+    });
     state.recordPost({
       network: 'linkedin',
       id: urn,

@@ -25,9 +25,14 @@ const MEMBER_TYPES: Record<string, string> = {
 };
 
 /** A token without the endpoint's scope: 403 ACCESS_DENIED, serviceErrorCode 100 (LinkedIn error-handling). */
-const denied = (res: Response, what: string) => liError(res, 403, `Not enough permissions to access: ${what}`, 'ACCESS_DENIED', 100);
+const denied = (res: Response, what: string) =>
+  liError(res, 403, `Not enough permissions to access: ${what}`, 'ACCESS_DENIED', 100);
 
-const listOf = (value: unknown) => /^List\((.*)\)$/.exec(String(value ?? ''))?.[1]?.split(',').map(decodeURIComponent) ?? [];
+const listOf = (value: unknown) =>
+  /^List\((.*)\)$/
+    .exec(String(value ?? ''))?.[1]
+    ?.split(',')
+    .map(decodeURIComponent) ?? [];
 
 /** Identity (OIDC userinfo), organizations, and post statistics (docs/networks.md §4.1, §4.5). */
 export function registerLinkedInReads(router: Router, ctx: SandboxContext): void {
@@ -59,32 +64,48 @@ export function registerLinkedInReads(router: Router, ctx: SandboxContext): void
   // organization-access-control-by-role: the pages the member administers, paged by start/count.
   router.get('/rest/organizationAcls', gate, auth, version, (req, res) => {
     const caller = liCallerOf(res);
-    if (!hasScope(caller, 'rw_organization_admin', 'r_organization_admin')) return denied(res, 'GET /rest/organizationAcls');
+    if (!hasScope(caller, 'rw_organization_admin', 'r_organization_admin'))
+      return denied(res, 'GET /rest/organizationAcls');
     if (req.query.q !== 'roleAssignee') return liError(res, 400, 'q=roleAssignee is required.', 'ILLEGAL_ARGUMENT');
     const start = Number(req.query.start ?? 0);
     const count = Number(req.query.count ?? 10);
-    const all = organizationsAdministeredBy(caller.memberId).map((organization) => ({ roleAssignee: caller.personUrn, role: 'ADMINISTRATOR', state: 'APPROVED', organization }));
+    const all = organizationsAdministeredBy(caller.memberId).map((organization) => ({
+      roleAssignee: caller.personUrn,
+      role: 'ADMINISTRATOR',
+      state: 'APPROVED',
+      organization,
+    }));
     res.json({ paging: { count, start, total: all.length, links: [] }, elements: all.slice(start, start + count) });
   });
 
   router.get('/rest/organizationalEntityShareStatistics', gate, auth, version, (req, res) => {
-    if (!hasScope(liCallerOf(res), 'rw_organization_admin')) return denied(res, 'GET /rest/organizationalEntityShareStatistics');
+    if (!hasScope(liCallerOf(res), 'rw_organization_admin'))
+      return denied(res, 'GET /rest/organizationalEntityShareStatistics');
     if (req.query.q !== 'organizationalEntity' || typeof req.query.organizationalEntity !== 'string') {
       return liError(res, 400, 'q=organizationalEntity and organizationalEntity are required.', 'ILLEGAL_ARGUMENT');
     }
     const organization = req.query.organizationalEntity;
     const shares = listOf(req.query.shares);
     const ugcPosts = listOf(req.query.ugcPosts);
-    const elements = [...shares.map((urn) => ['share', urn] as const), ...ugcPosts.map((urn) => ['ugcPost', urn] as const)].map(([key, urn]) => {
+    const elements = [
+      ...shares.map((urn) => ['share', urn] as const),
+      ...ugcPosts.map((urn) => ['ugcPost', urn] as const),
+    ].map(([key, urn]) => {
       const stored = state.metricsOf('linkedin', urn) ?? {};
-      const totals = Object.fromEntries(Object.entries(ORG_FIELDS).map(([specKey, field]) => [field, typeof stored[specKey] === 'number' ? stored[specKey] : 0]));
+      const totals = Object.fromEntries(
+        Object.entries(ORG_FIELDS).map(([specKey, field]) => [
+          field,
+          typeof stored[specKey] === 'number' ? stored[specKey] : 0,
+        ]),
+      );
       return { totalShareStatistics: totals, [key]: urn, organizationalEntity: organization };
     });
     res.json({ paging: { count: 10, start: 0, links: [] }, elements });
   });
 
   router.get('/rest/memberCreatorPostAnalytics', gate, auth, version, (req, res) => {
-    if (!hasScope(liCallerOf(res), 'r_member_postAnalytics')) return denied(res, 'GET /rest/memberCreatorPostAnalytics');
+    if (!hasScope(liCallerOf(res), 'r_member_postAnalytics'))
+      return denied(res, 'GET /rest/memberCreatorPostAnalytics');
     const entity = /^\((share|ugc):(.+)\)$/.exec(String(req.query.entity ?? ''));
     const queryType = String(req.query.queryType ?? '');
     if (req.query.q !== 'entity' || !entity || !MEMBER_TYPES[queryType]) {
@@ -95,7 +116,13 @@ export function registerLinkedInReads(router: Router, ctx: SandboxContext): void
     const count = stored[MEMBER_TYPES[queryType]!];
     res.json({
       paging: { count: 10, start: 0, links: [] },
-      elements: [{ count: typeof count === 'number' ? count : 0, metricType: queryType, targetEntity: { [entity[1] === 'ugc' ? 'ugcPost' : 'share']: urn } }],
+      elements: [
+        {
+          count: typeof count === 'number' ? count : 0,
+          metricType: queryType,
+          targetEntity: { [entity[1] === 'ugc' ? 'ugcPost' : 'share']: urn },
+        },
+      ],
     });
   });
 }

@@ -16,6 +16,8 @@ export function linkedinRouter(ctx: SandboxContext): Router {
   registerLinkedInPostReads(router, ctx);
   registerLinkedInReads(router, ctx);
   router.use((_req: Request, res: Response) => liError(res, 404, 'Resource not found.', 'NOT_FOUND'));
-  router.use((_error: unknown, _req: Request, res: Response, _next: NextFunction) => liError(res, 500, 'Internal Server Error'));
+  router.use((_error: unknown, _req: Request, res: Response, _next: NextFunction) =>
+    liError(res, 500, 'Internal Server Error'),
+  );
   return router;
 }

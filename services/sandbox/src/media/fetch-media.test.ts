@@ -7,8 +7,14 @@ describe('fetchMedia (the sandbox crawler)', () => {
   const options = { allowPrivateUrls: true, timeoutMs: 2000, maxBytes: 1024 };
 
   it('never fetches link-local / metadata addresses, and loopback only when allowed', async () => {
-    expect(await fetchMedia('http://169.254.169.254/latest/meta-data', options)).toEqual({ ok: false, reason: 'blocked' });
-    expect(await fetchMedia('http://127.0.0.1:9/x.jpg', { ...options, allowPrivateUrls: false })).toEqual({ ok: false, reason: 'blocked' });
+    expect(await fetchMedia('http://169.254.169.254/latest/meta-data', options)).toEqual({
+      ok: false,
+      reason: 'blocked',
+    });
+    expect(await fetchMedia('http://127.0.0.1:9/x.jpg', { ...options, allowPrivateUrls: false })).toEqual({
+      ok: false,
+      reason: 'blocked',
+    });
     expect(await fetchMedia('ftp://example.com/x.jpg', options)).toEqual({ ok: false, reason: 'blocked' });
     expect(await fetchMedia('not a url', options)).toEqual({ ok: false, reason: 'unreachable' });
     for (const host of ['[::a9fe:a9fe]', '[64:ff9b::a9fe:a9fe]', '[::ffff:0:a9fe:a9fe]', '[2002:a9fe:a9fe::]']) {

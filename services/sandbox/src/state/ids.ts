@@ -22,7 +22,7 @@ let lastSnowflake = 0n;
  * go back.
  */
 export function snowflakeId(nowMs: number): string {
-  const fresh = (BigInt(nowMs) - X_EPOCH_MS) << 22n | BigInt(randomBytes(2).readUInt16BE(0));
+  const fresh = ((BigInt(nowMs) - X_EPOCH_MS) << 22n) | BigInt(randomBytes(2).readUInt16BE(0));
   lastSnowflake = fresh > lastSnowflake ? fresh : lastSnowflake + 1n;
   return lastSnowflake.toString();
 }

@@ -34,7 +34,16 @@ export class TokenStore {
   issue(input: IssueInput): IssuedPair {
     const issuedAt = this.now();
     const root = input.root ?? input.subject;
-    const base = { family: input.family, subject: input.subject, root, clientId: input.clientId, scopes: input.scopes, issuedAt, revoked: false, used: false };
+    const base = {
+      family: input.family,
+      subject: input.subject,
+      root,
+      clientId: input.clientId,
+      scopes: input.scopes,
+      issuedAt,
+      revoked: false,
+      used: false,
+    };
     const accessToken = randomToken(input.accessPrefix);
     const access: TokenRecord = {
       ...base,

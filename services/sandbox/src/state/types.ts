@@ -10,7 +10,15 @@ export type TokenFamily = 'facebook' | 'x' | 'linkedin' | 'tiktok';
  * 429, Instagram 9/2207042, TikTok spam_risk_too_many_posts, Facebook 368), which a client must defer
  * rather than retry within minutes.
  */
-export const FAULT_KINDS = ['rate_limit', 'server_error', 'timeout', 'token_expired', 'token_revoked', 'duplicate', 'quota_exhausted'] as const;
+export const FAULT_KINDS = [
+  'rate_limit',
+  'server_error',
+  'timeout',
+  'token_expired',
+  'token_revoked',
+  'duplicate',
+  'quota_exhausted',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /**
@@ -74,5 +82,4 @@ export interface RecordedPost {
 }
 
 export type TokenCheck =
-  | { status: 'ok'; subject: string; record: TokenRecord | undefined }
-  | { status: 'invalid' | 'expired' | 'revoked' };
+  { status: 'ok'; subject: string; record: TokenRecord | undefined } | { status: 'invalid' | 'expired' | 'revoked' };

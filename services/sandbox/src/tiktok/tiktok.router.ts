@@ -13,7 +13,11 @@ export function tiktokRouter(ctx: SandboxContext): Router {
   registerTikTokPublish(router, ctx);
   registerTikTokReads(router, ctx);
   registerTikTokList(router, ctx);
-  router.use((_req: Request, res: Response) => ttError(res, 404, 'invalid_params', 'The requested path does not exist.'));
-  router.use((_error: unknown, _req: Request, res: Response, _next: NextFunction) => ttError(res, 500, 'internal_error', 'Something went wrong. Please try again later.'));
+  router.use((_req: Request, res: Response) =>
+    ttError(res, 404, 'invalid_params', 'The requested path does not exist.'),
+  );
+  router.use((_error: unknown, _req: Request, res: Response, _next: NextFunction) =>
+    ttError(res, 500, 'internal_error', 'Something went wrong. Please try again later.'),
+  );
   return router;
 }

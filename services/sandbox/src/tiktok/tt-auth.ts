@@ -4,8 +4,13 @@ import { hashOf } from '../state/ids.ts';
 import { bearerOf, tokenInvalid, ttError } from './tt-errors.ts';
 
 /** TikTok's `open_id` for a subject (stable for BYOK tokens). */
-export const openIdOf = (subject: string) => (subject.startsWith('ttuser:') ? subject.slice(7) : `-000${hashOf(subject)}`);
-export const usernameOf = (openId: string) => `sandbox.${openId.replace(/[^a-z0-9]/gi, '').slice(-8).toLowerCase()}`;
+export const openIdOf = (subject: string) =>
+  subject.startsWith('ttuser:') ? subject.slice(7) : `-000${hashOf(subject)}`;
+export const usernameOf = (openId: string) =>
+  `sandbox.${openId
+    .replace(/[^a-z0-9]/gi, '')
+    .slice(-8)
+    .toLowerCase()}`;
 
 export interface TtCaller {
   openId: string;
@@ -14,11 +19,17 @@ export interface TtCaller {
   scopes: string[] | undefined;
 }
 
-export const ttHasScope = (caller: TtCaller, scope: string): boolean => caller.scopes === undefined || caller.scopes.includes(scope);
+export const ttHasScope = (caller: TtCaller, scope: string): boolean =>
+  caller.scopes === undefined || caller.scopes.includes(scope);
 
 /** 401 scope_not_authorized, as TikTok answers a call the user did not grant the scope for (tiktok-api-v2-error-handling). */
 export const scopeNotAuthorized = (res: Response) =>
-  ttError(res, 401, 'scope_not_authorized', 'The user did not authorize the scope required for completing this request.');
+  ttError(
+    res,
+    401,
+    'scope_not_authorized',
+    'The user did not authorize the scope required for completing this request.',
+  );
 
 /** Fields of /v2/user/info/ by the scope each needs (developers.tiktok.com/doc/tiktok-api-v2-get-user-info; username moved to user.info.profile in 2024). */
 export const USER_FIELD_SCOPES: Record<string, string> = {

@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { type SandboxState } from '../state/sandbox-state.ts';
 import { type Fault } from '../state/types.ts';
 
-export const logId = () => `${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}${randomBytes(9).toString('hex').toUpperCase()}`;
+export const logId = () =>
+  `${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}${randomBytes(9).toString('hex').toUpperCase()}`;
 
 const INT64 = /"__int64__(\d+)"/g;
 
@@ -27,7 +28,8 @@ export function oauthError(res: Response, status: number, error: string, descrip
   send(res, status, { error, error_description: description, log_id: logId() });
 }
 
-export const tokenInvalid = (res: Response) => ttError(res, 401, 'access_token_invalid', 'The access token is invalid or not found in the request.');
+export const tokenInvalid = (res: Response) =>
+  ttError(res, 401, 'access_token_invalid', 'The access token is invalid or not found in the request.');
 
 export const bearerOf = (req: Request) => /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
 
@@ -45,15 +47,24 @@ export function tiktokFaultRenderer(state: SandboxState) {
       case 'server_error':
         return ttError(res, 500, 'internal_error', 'Something went wrong. Please try again later.');
       case 'token_expired':
-        return oauth ? oauthError(res, 400, 'invalid_grant', 'Refresh token is invalid or expired.') : tokenInvalid(res);
+        return oauth
+          ? oauthError(res, 400, 'invalid_grant', 'Refresh token is invalid or expired.')
+          : tokenInvalid(res);
       case 'token_revoked': {
         const token = bearerOf(req);
         const record = token ? state.tokens.get(token) : undefined;
         if (record) state.tokens.revokeRoot(record.root);
-        return oauth ? oauthError(res, 400, 'invalid_grant', 'Refresh token is invalid or expired.') : tokenInvalid(res);
+        return oauth
+          ? oauthError(res, 400, 'invalid_grant', 'Refresh token is invalid or expired.')
+          : tokenInvalid(res);
       }
       case 'duplicate':
-        return ttError(res, 403, 'spam_risk', 'The post was flagged as a spam risk: the same content was already posted.');
+        return ttError(
+          res,
+          403,
+          'spam_risk',
+          'The post was flagged as a spam risk: the same content was already posted.',
+        );
       case 'quota_exhausted':
         return ttError(res, 403, 'spam_risk_too_many_posts', 'The daily post cap for this user was reached.');
       case 'timeout':

@@ -24,7 +24,8 @@ export function registerTikTokList(router: Router, ctx: SandboxContext): void {
     if (!req.query.fields) return ttError(res, 400, 'invalid_params', 'fields is required.');
     const body = (req.body ?? {}) as { max_count?: unknown; cursor?: unknown };
     const max = body.max_count === undefined ? 10 : Number(body.max_count);
-    if (!Number.isInteger(max) || max < 1 || max > MAX_COUNT) return ttError(res, 400, 'invalid_params', `max_count must be between 1 and ${MAX_COUNT}.`);
+    if (!Number.isInteger(max) || max < 1 || max > MAX_COUNT)
+      return ttError(res, 400, 'invalid_params', `max_count must be between 1 and ${MAX_COUNT}.`);
     const cursor = body.cursor === undefined ? Number.MAX_SAFE_INTEGER : Number(body.cursor);
     if (!Number.isFinite(cursor)) return ttError(res, 400, 'invalid_params', 'cursor must be a number.');
     const { openId } = ttCallerOf(res);
@@ -33,7 +34,9 @@ export function registerTikTokList(router: Router, ctx: SandboxContext): void {
       for (let step = 0; step < ctx.processingPolls + 2 && !publish.moderated; step += 1) advancePublish(ctx, publish);
     }
     const fields = String(req.query.fields).split(',');
-    const mine = [...videos.values()].filter((video) => video.openId === openId && video.createTime * 1000 < cursor).sort((a, b) => b.createTime - a.createTime || b.id.localeCompare(a.id));
+    const mine = [...videos.values()]
+      .filter((video) => video.openId === openId && video.createTime * 1000 < cursor)
+      .sort((a, b) => b.createTime - a.createTime || b.id.localeCompare(a.id));
     const pageOf = mine.slice(0, max);
     const all = (video: TtVideo): Record<string, unknown> => ({
       id: video.id,
@@ -42,7 +45,9 @@ export function registerTikTokList(router: Router, ctx: SandboxContext): void {
       share_url: `https://www.tiktok.com/@${usernameOf(openId)}/${video.kind}/${video.id}?utm_campaign=tt4d_open_api&utm_source=sandbox`,
     });
     ttOk(res, {
-      videos: pageOf.map((video) => Object.fromEntries(Object.entries(all(video)).filter(([key]) => fields.includes(key)))),
+      videos: pageOf.map((video) =>
+        Object.fromEntries(Object.entries(all(video)).filter(([key]) => fields.includes(key))),
+      ),
       cursor: pageOf.length > 0 ? pageOf.at(-1)!.createTime * 1000 : cursor,
       has_more: mine.length > max,
     });

@@ -26,7 +26,17 @@ export function registerTikTokOAuth(router: Router, ctx: SandboxContext): void {
   const form = urlencoded({ extended: false });
 
   const issue = (subject: string, root: string, clientId: string, scopes: string[]) => {
-    const pair = state.tokens.issue({ family: 'tiktok', subject, root, clientId, scopes, accessPrefix: 'act.', accessTtlSeconds: ACCESS_TTL, refreshPrefix: 'rft.', refreshTtlSeconds: REFRESH_TTL });
+    const pair = state.tokens.issue({
+      family: 'tiktok',
+      subject,
+      root,
+      clientId,
+      scopes,
+      accessPrefix: 'act.',
+      accessTtlSeconds: ACCESS_TTL,
+      refreshPrefix: 'rft.',
+      refreshTtlSeconds: REFRESH_TTL,
+    });
     return {
       access_token: pair.accessToken,
       expires_in: ACCESS_TTL,
@@ -42,7 +52,12 @@ export function registerTikTokOAuth(router: Router, ctx: SandboxContext): void {
   router.get('/v2/auth/authorize/', (req, res) => {
     const q = req.query as Record<string, string | undefined>;
     if (q.response_type !== 'code' || !q.client_key || !q.redirect_uri || !q.scope) {
-      return oauthError(res, 400, 'invalid_request', 'client_key, scope, response_type=code and redirect_uri are required.');
+      return oauthError(
+        res,
+        400,
+        'invalid_request',
+        'client_key, scope, response_type=code and redirect_uri are required.',
+      );
     }
     const code = randomToken('', 40);
     state.tokens.saveCode(code, {
@@ -65,22 +80,41 @@ export function registerTikTokOAuth(router: Router, ctx: SandboxContext): void {
 
   router.post('/v2/oauth/token/', form, gate, (req, res) => {
     const body = (req.body ?? {}) as Record<string, string | undefined>;
-    if (!body.client_key || !body.client_secret) return oauthError(res, 401, 'invalid_client', 'Client key or secret is invalid.');
+    if (!body.client_key || !body.client_secret)
+      return oauthError(res, 401, 'invalid_client', 'Client key or secret is invalid.');
     if (body.grant_type === 'authorization_code') {
       const code = body.code ? state.tokens.getCode(body.code) : undefined;
-      if (!code || code.family !== 'tiktok' || code.used || code.expiresAt <= state.now() || code.clientId !== body.client_key) {
+      if (
+        !code ||
+        code.family !== 'tiktok' ||
+        code.used ||
+        code.expiresAt <= state.now() ||
+        code.clientId !== body.client_key
+      ) {
         return oauthError(res, 400, 'invalid_grant', 'Authorization code is expired or invalid.');
       }
-      if (code.codeChallenge !== undefined && (body.code_verifier === undefined || !verifierMatches(body.code_verifier, code.codeChallenge, code.codeChallengeMethod))) {
+      if (
+        code.codeChallenge !== undefined &&
+        (body.code_verifier === undefined ||
+          !verifierMatches(body.code_verifier, code.codeChallenge, code.codeChallengeMethod))
+      ) {
         return oauthError(res, 400, 'invalid_request', 'Code verifier or code challenge is invalid.');
       }
-      if (code.redirectUri !== body.redirect_uri) return oauthError(res, 400, 'invalid_request', 'redirect_uri does not match the authorization request.');
+      if (code.redirectUri !== body.redirect_uri)
+        return oauthError(res, 400, 'invalid_request', 'redirect_uri does not match the authorization request.');
       code.used = true;
       return void res.json(issue(code.subject, `${code.subject}:${randomUUID()}`, code.clientId, code.scopes));
     }
     if (body.grant_type === 'refresh_token') {
       const record: TokenRecord | undefined = body.refresh_token ? state.tokens.get(body.refresh_token) : undefined;
-      if (!record || record.family !== 'tiktok' || record.kind !== 'refresh' || record.revoked || record.used || (record.expiresAt ?? 0) <= state.now()) {
+      if (
+        !record ||
+        record.family !== 'tiktok' ||
+        record.kind !== 'refresh' ||
+        record.revoked ||
+        record.used ||
+        (record.expiresAt ?? 0) <= state.now()
+      ) {
         return oauthError(res, 400, 'invalid_grant', 'Refresh token is invalid or expired.');
       }
       // Rotation: the previous refresh token stops working.
@@ -92,7 +126,8 @@ export function registerTikTokOAuth(router: Router, ctx: SandboxContext): void {
 
   router.post('/v2/oauth/revoke/', form, gate, (req, res) => {
     const body = (req.body ?? {}) as Record<string, string | undefined>;
-    if (!body.client_key || !body.client_secret) return oauthError(res, 401, 'invalid_client', 'Client key or secret is invalid.');
+    if (!body.client_key || !body.client_secret)
+      return oauthError(res, 401, 'invalid_client', 'Client key or secret is invalid.');
     const record = body.token ? state.tokens.get(body.token) : undefined;
     if (record) state.tokens.revokeRoot(record.root);
     res.json({});

@@ -5,13 +5,26 @@ import { startDownload } from '../facebook/graph-records.ts';
 import { numericId, randomToken } from '../state/ids.ts';
 import { requireTtToken, scopeNotAuthorized, ttCallerOf, ttHasScope, usernameOf } from './tt-auth.ts';
 import { tiktokFaultRenderer, ttError, ttOk } from './tt-errors.ts';
-import { MAX_CHUNK, MAX_LAST_CHUNK, MIN_CHUNK, PRIVACY_PRIVATE_ACCOUNT, PRIVACY_PUBLIC_ACCOUNT, TT_STORES, type TtPublish } from './tt-records.ts';
+import {
+  MAX_CHUNK,
+  MAX_LAST_CHUNK,
+  MIN_CHUNK,
+  PRIVACY_PRIVATE_ACCOUNT,
+  PRIVACY_PUBLIC_ACCOUNT,
+  TT_STORES,
+  type TtPublish,
+} from './tt-records.ts';
 import { isVerified } from './tt-verified.ts';
 import { advancePublish, statusBody } from './tt-status.ts';
 
 const invalid = (res: Response, message: string) => ttError(res, 400, 'invalid_params', message);
 const unverified = (res: Response, url: string) =>
-  ttError(res, 403, 'url_ownership_unverified', `The domain or URL prefix of ${url} is not verified for this app; verify it or use FILE_UPLOAD.`);
+  ttError(
+    res,
+    403,
+    'url_ownership_unverified',
+    `The domain or URL prefix of ${url} is not verified for this app; verify it or use FILE_UPLOAD.`,
+  );
 
 interface PostInfo {
   title?: unknown;
@@ -23,23 +36,36 @@ interface PostInfo {
 }
 
 /** The interaction switches as sent, kept with the post so a test sees what the creator's post allows. */
-const interactionsOf = (info: PostInfo) => ({ disable_comment: info.disable_comment === true, disable_duet: info.disable_duet === true, disable_stitch: info.disable_stitch === true });
+const interactionsOf = (info: PostInfo) => ({
+  disable_comment: info.disable_comment === true,
+  disable_duet: info.disable_duet === true,
+  disable_stitch: info.disable_stitch === true,
+});
 
 /** Checks the FILE_UPLOAD chunk rules of the media transfer guide (docs/networks.md §5.2 step 3). */
 function chunkProblem(size: number, chunk: number, count: number): string | undefined {
-  if (!Number.isInteger(size) || size <= 0 || !Number.isInteger(chunk) || !Number.isInteger(count)) return 'video_size, chunk_size and total_chunk_count must be positive integers.';
-  if (size < MIN_CHUNK) return chunk === size && count === 1 ? undefined : 'Files under 5 MB are uploaded as one chunk with chunk_size = video_size.';
+  if (!Number.isInteger(size) || size <= 0 || !Number.isInteger(chunk) || !Number.isInteger(count))
+    return 'video_size, chunk_size and total_chunk_count must be positive integers.';
+  if (size < MIN_CHUNK)
+    return chunk === size && count === 1
+      ? undefined
+      : 'Files under 5 MB are uploaded as one chunk with chunk_size = video_size.';
   if (chunk < MIN_CHUNK || chunk > MAX_CHUNK) return 'chunk_size must be between 5 MB and 64 MB.';
-  if (count !== Math.floor(size / chunk) || count < 1 || count > 1000) return 'total_chunk_count must equal floor(video_size / chunk_size).';
+  if (count !== Math.floor(size / chunk) || count < 1 || count > 1000)
+    return 'total_chunk_count must equal floor(video_size / chunk_size).';
   return undefined;
 }
 
 /** Each PUT must be one chunk of the declared plan: chunk_size bytes at a multiple of it, the last one to the end (at most 128 MB). */
 function chunkShapeProblem(publish: TtPublish, first: number, last: number): string | undefined {
   const index = publish.chunkSize === 0 ? -1 : first / publish.chunkSize;
-  if (!Number.isInteger(index) || index < 0 || index >= publish.chunkCount) return `Chunk at byte ${first} does not start a chunk of the declared plan (chunk_size ${publish.chunkSize}, ${publish.chunkCount} chunks).`;
+  if (!Number.isInteger(index) || index < 0 || index >= publish.chunkCount)
+    return `Chunk at byte ${first} does not start a chunk of the declared plan (chunk_size ${publish.chunkSize}, ${publish.chunkCount} chunks).`;
   const length = last - first + 1;
-  if (index < publish.chunkCount - 1) return length === publish.chunkSize ? undefined : `Chunk ${index + 1} must be exactly chunk_size (${publish.chunkSize}) bytes.`;
+  if (index < publish.chunkCount - 1)
+    return length === publish.chunkSize
+      ? undefined
+      : `Chunk ${index + 1} must be exactly chunk_size (${publish.chunkSize}) bytes.`;
   if (last !== publish.videoSize - 1) return 'The last chunk must run to the end of the file.';
   return length <= MAX_LAST_CHUNK ? undefined : 'The last chunk may hold at most 128 MB.';
 }
@@ -50,8 +76,20 @@ export const PRIVATE_CREATOR_PREFIX = 'private_';
 /** What creator_info reports for the caller (content-posting-api-reference-query-creator-info). */
 function creatorSettingsOf(token: string) {
   return token.startsWith(PRIVATE_CREATOR_PREFIX)
-    ? { privacy_level_options: PRIVACY_PRIVATE_ACCOUNT, comment_disabled: true, duet_disabled: true, stitch_disabled: true, max_video_post_duration_sec: 60 }
-    : { privacy_level_options: PRIVACY_PUBLIC_ACCOUNT, comment_disabled: false, duet_disabled: false, stitch_disabled: true, max_video_post_duration_sec: 300 };
+    ? {
+        privacy_level_options: PRIVACY_PRIVATE_ACCOUNT,
+        comment_disabled: true,
+        duet_disabled: true,
+        stitch_disabled: true,
+        max_video_post_duration_sec: 60,
+      }
+    : {
+        privacy_level_options: PRIVACY_PUBLIC_ACCOUNT,
+        comment_disabled: false,
+        duet_disabled: false,
+        stitch_disabled: true,
+        max_video_post_duration_sec: 300,
+      };
 }
 
 /** Content Posting API (docs/networks.md §5.2): creator_info, video and photo init, upload, status. */
@@ -63,12 +101,25 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
   const body = json({ limit: '1mb' });
 
   const privacyProblem = (res: Response, level: unknown): boolean => {
-    if (typeof level === 'string' && creatorSettingsOf(ttCallerOf(res).token).privacy_level_options.includes(level)) return false;
-    ttError(res, 400, 'privacy_level_option_mismatch', 'privacy_level must be one of the creator_info privacy_level_options.');
+    if (typeof level === 'string' && creatorSettingsOf(ttCallerOf(res).token).privacy_level_options.includes(level))
+      return false;
+    ttError(
+      res,
+      400,
+      'privacy_level_option_mismatch',
+      'privacy_level must be one of the creator_info privacy_level_options.',
+    );
     return true;
   };
 
-  const create = (req: Request, res: Response, fields: Omit<TtPublish, 'openId' | 'status' | 'failReason' | 'polls' | 'postId' | 'moderated' | 'uploadToken' | 'uploaded'>) => {
+  const create = (
+    req: Request,
+    res: Response,
+    fields: Omit<
+      TtPublish,
+      'openId' | 'status' | 'failReason' | 'polls' | 'postId' | 'moderated' | 'uploadToken' | 'uploaded'
+    >,
+  ) => {
     const publish: TtPublish = {
       ...fields,
       openId: ttCallerOf(res).openId,
@@ -86,7 +137,8 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
   };
 
   // Direct posting and creator_info need video.publish (content-posting-api-reference-direct-post).
-  const publishScope = (_req: Request, res: Response, next: NextFunction) => (ttHasScope(ttCallerOf(res), 'video.publish') ? next() : scopeNotAuthorized(res));
+  const publishScope = (_req: Request, res: Response, next: NextFunction) =>
+    ttHasScope(ttCallerOf(res), 'video.publish') ? next() : scopeNotAuthorized(res);
 
   router.post('/v2/post/publish/creator_info/query/', gate, auth, publishScope, (_req, res) => {
     const { openId, token } = ttCallerOf(res);
@@ -99,7 +151,10 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
   });
 
   router.post('/v2/post/publish/video/init/', body, gate, auth, publishScope, (req, res) => {
-    const { post_info: info = {}, source_info: source = {} } = (req.body ?? {}) as { post_info?: PostInfo; source_info?: Record<string, unknown> };
+    const { post_info: info = {}, source_info: source = {} } = (req.body ?? {}) as {
+      post_info?: PostInfo;
+      source_info?: Record<string, unknown>;
+    };
     if (privacyProblem(res, info.privacy_level)) return;
     const title = typeof info.title === 'string' ? info.title : '';
     if (title.length > 2200) return invalid(res, 'post_info.title must be at most 2200 characters.');
@@ -122,7 +177,11 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
       return ttOk(res, { publish_id: publish.publishId });
     }
     if (source.source === 'FILE_UPLOAD') {
-      const [size, chunk, count] = [Number(source.video_size), Number(source.chunk_size), Number(source.total_chunk_count)];
+      const [size, chunk, count] = [
+        Number(source.video_size),
+        Number(source.chunk_size),
+        Number(source.total_chunk_count),
+      ];
       const problem = chunkProblem(size, chunk, count);
       if (problem) return invalid(res, problem);
       const publish = create(req, res, {
@@ -139,22 +198,39 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
         chunkCount: count,
       });
       state.store<string>(TT_STORES.uploads).set(publish.uploadToken, publish.publishId);
-      return ttOk(res, { publish_id: publish.publishId, upload_url: `${ctx.publicUrl}/tiktok/video/?upload_id=${numericId(12)}&upload_token=${publish.uploadToken}` });
+      return ttOk(res, {
+        publish_id: publish.publishId,
+        upload_url: `${ctx.publicUrl}/tiktok/video/?upload_id=${numericId(12)}&upload_token=${publish.uploadToken}`,
+      });
     }
     invalid(res, 'source_info.source must be FILE_UPLOAD or PULL_FROM_URL.');
   });
 
   router.post('/v2/post/publish/content/init/', body, gate, auth, (req, res) => {
-    const payload = (req.body ?? {}) as { media_type?: unknown; post_mode?: unknown; post_info?: PostInfo; source_info?: { source?: unknown; photo_images?: unknown; photo_cover_index?: unknown } };
+    const payload = (req.body ?? {}) as {
+      media_type?: unknown;
+      post_mode?: unknown;
+      post_info?: PostInfo;
+      source_info?: { source?: unknown; photo_images?: unknown; photo_cover_index?: unknown };
+    };
     // DIRECT_POST publishes (video.publish); MEDIA_UPLOAD sends a draft to the inbox (video.upload).
-    if (!ttHasScope(ttCallerOf(res), payload.post_mode === 'MEDIA_UPLOAD' ? 'video.upload' : 'video.publish')) return scopeNotAuthorized(res);
+    if (!ttHasScope(ttCallerOf(res), payload.post_mode === 'MEDIA_UPLOAD' ? 'video.upload' : 'video.publish'))
+      return scopeNotAuthorized(res);
     const info = payload.post_info ?? {};
     if (payload.media_type !== 'PHOTO') return invalid(res, 'media_type must be PHOTO.');
-    if (payload.post_mode !== 'DIRECT_POST' && payload.post_mode !== 'MEDIA_UPLOAD') return invalid(res, 'post_mode must be DIRECT_POST or MEDIA_UPLOAD.');
+    if (payload.post_mode !== 'DIRECT_POST' && payload.post_mode !== 'MEDIA_UPLOAD')
+      return invalid(res, 'post_mode must be DIRECT_POST or MEDIA_UPLOAD.');
     if (payload.post_mode === 'DIRECT_POST' && privacyProblem(res, info.privacy_level)) return;
-    if (payload.source_info?.source !== 'PULL_FROM_URL') return invalid(res, 'Photos can only be posted with source PULL_FROM_URL.');
+    if (payload.source_info?.source !== 'PULL_FROM_URL')
+      return invalid(res, 'Photos can only be posted with source PULL_FROM_URL.');
     const images = payload.source_info.photo_images;
-    if (!Array.isArray(images) || images.length < 1 || images.length > 35 || !images.every((url) => typeof url === 'string')) return invalid(res, 'photo_images must hold 1 to 35 URLs.');
+    if (
+      !Array.isArray(images) ||
+      images.length < 1 ||
+      images.length > 35 ||
+      !images.every((url) => typeof url === 'string')
+    )
+      return invalid(res, 'photo_images must hold 1 to 35 URLs.');
     const notVerified = (images as string[]).find((url) => !isVerified(url, ctx.tiktokVerifiedPrefixes));
     if (notVerified !== undefined) return unverified(res, notVerified);
     const title = typeof info.title === 'string' ? info.title : '';
@@ -185,7 +261,12 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
     const range = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(String(req.headers['content-range'] ?? ''));
     const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     if (!range || Number(range[3]) !== publish.videoSize || Number(range[2]) - Number(range[1]) + 1 !== bytes.length) {
-      return ttError(res, 400, 'invalid_file_upload', 'Content-Range does not match the chunk or the declared video_size.');
+      return ttError(
+        res,
+        400,
+        'invalid_file_upload',
+        'Content-Range does not match the chunk or the declared video_size.',
+      );
     }
     const problem = chunkShapeProblem(publish, Number(range[1]), Number(range[2]));
     if (problem) return ttError(res, 400, 'invalid_file_upload', problem);

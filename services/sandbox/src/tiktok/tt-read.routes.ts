@@ -1,6 +1,13 @@
 import { json, type Router } from 'express';
 import { type SandboxContext } from '../context.ts';
-import { requireTtToken, scopeNotAuthorized, ttCallerOf, ttHasScope, usernameOf, USER_FIELD_SCOPES } from './tt-auth.ts';
+import {
+  requireTtToken,
+  scopeNotAuthorized,
+  ttCallerOf,
+  ttHasScope,
+  usernameOf,
+  USER_FIELD_SCOPES,
+} from './tt-auth.ts';
 import { tiktokFaultRenderer, ttError, ttOk } from './tt-errors.ts';
 import { TT_STORES, type TtVideo } from './tt-records.ts';
 
@@ -25,14 +32,16 @@ export function registerTikTokReads(router: Router, ctx: SandboxContext): void {
     };
     if (!req.query.fields) return ttError(res, 400, 'invalid_params', 'fields is required.');
     const caller = ttCallerOf(res);
-    if (fields.some((field) => USER_FIELD_SCOPES[field] !== undefined && !ttHasScope(caller, USER_FIELD_SCOPES[field]))) return scopeNotAuthorized(res);
+    if (fields.some((field) => USER_FIELD_SCOPES[field] !== undefined && !ttHasScope(caller, USER_FIELD_SCOPES[field])))
+      return scopeNotAuthorized(res);
     ttOk(res, { user: Object.fromEntries(Object.entries(user).filter(([key]) => fields.includes(key))) });
   });
 
   router.post('/v2/video/query/', json(), gate, auth, (req, res) => {
     if (!ttHasScope(ttCallerOf(res), 'video.list')) return scopeNotAuthorized(res);
     const ids = (req.body as { filters?: { video_ids?: unknown } } | undefined)?.filters?.video_ids;
-    if (!Array.isArray(ids) || ids.length === 0 || ids.length > 20) return ttError(res, 400, 'invalid_params', 'filters.video_ids must hold 1 to 20 ids.');
+    if (!Array.isArray(ids) || ids.length === 0 || ids.length > 20)
+      return ttError(res, 400, 'invalid_params', 'filters.video_ids must hold 1 to 20 ids.');
     const fields = String(req.query.fields ?? 'id').split(',');
     const { openId } = ttCallerOf(res);
     const found = ids.map((id) => videos.get(String(id))).filter((video): video is TtVideo => video?.openId === openId);

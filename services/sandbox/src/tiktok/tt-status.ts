@@ -22,7 +22,13 @@ export function advancePublish(ctx: SandboxContext, publish: TtPublish): void {
     if (!publish.moderated) {
       publish.moderated = true;
       publish.postId = numericId(19, '7');
-      const video: TtVideo = { id: publish.postId, openId: publish.openId, title: publish.title, kind: publish.kind, createTime: Math.floor(ctx.state.now() / 1000) };
+      const video: TtVideo = {
+        id: publish.postId,
+        openId: publish.openId,
+        title: publish.title,
+        kind: publish.kind,
+        createTime: Math.floor(ctx.state.now() / 1000),
+      };
       ctx.state.store<TtVideo>(TT_STORES.videos).set(video.id, video);
       record(ctx, publish);
     }
@@ -42,7 +48,10 @@ export function advancePublish(ctx: SandboxContext, publish: TtPublish): void {
   }
   if (!ready) return;
   const formats = files.map(sniffFormat);
-  const formatOk = publish.kind === 'video' ? formats.every(isVideoFormat) : formats.every((format) => format === 'jpeg' || format === 'webp');
+  const formatOk =
+    publish.kind === 'video'
+      ? formats.every(isVideoFormat)
+      : formats.every((format) => format === 'jpeg' || format === 'webp');
   if (!formatOk) return fail(publish, 'file_format_check_failed');
   publish.status = 'PUBLISH_COMPLETE';
   if (publish.moderated) record(ctx, publish);
@@ -56,8 +65,15 @@ function record(ctx: SandboxContext, publish: TtPublish): void {
     account: publish.openId,
     text: publish.title,
     media: publish.media,
-    options: { privacy_level: publish.privacyLevel, source: publish.source, publish_id: publish.publishId, ...publish.interactions },
-    url: publish.postId ? `https://www.tiktok.com/@${username}/${publish.kind}/${publish.postId}` : `https://www.tiktok.com/@${username}`,
+    options: {
+      privacy_level: publish.privacyLevel,
+      source: publish.source,
+      publish_id: publish.publishId,
+      ...publish.interactions,
+    },
+    url: publish.postId
+      ? `https://www.tiktok.com/@${username}/${publish.kind}/${publish.postId}`
+      : `https://www.tiktok.com/@${username}`,
     created_at: new Date(ctx.state.now()).toISOString(),
   });
 }
@@ -65,7 +81,10 @@ function record(ctx: SandboxContext, publish: TtPublish): void {
 /** Status body; `publicaly_available_post_id` (sic) holds int64 numbers, as TikTok sends them. */
 export function statusBody(publish: TtPublish): Record<string, unknown> {
   const bytes = [...publish.uploaded.values()].reduce((sum, chunk) => sum + chunk.length, 0);
-  const downloaded = publish.downloads.reduce((sum, download) => sum + (download.result?.ok ? download.result.bytes.length : 0), 0);
+  const downloaded = publish.downloads.reduce(
+    (sum, download) => sum + (download.result?.ok ? download.result.bytes.length : 0),
+    0,
+  );
   return {
     status: publish.status,
     fail_reason: publish.failReason,

@@ -36,8 +36,11 @@ export function registerXAnalytics(router: Router, ctx: SandboxContext): void {
     window.count += 1;
     const reset = Math.ceil((window.start + WINDOW_MS) / 1000);
     rateLimitHeaders(res, X_LOOKUP_LIMIT, X_LOOKUP_LIMIT - window.count, reset);
-    if (window.count > X_LOOKUP_LIMIT) return problem(res, 429, 'Too Many Requests', 'Too Many Requests', 'about:blank');
-    const ids = String(req.query.ids ?? '').split(',').filter(Boolean);
+    if (window.count > X_LOOKUP_LIMIT)
+      return problem(res, 429, 'Too Many Requests', 'Too Many Requests', 'about:blank');
+    const ids = String(req.query.ids ?? '')
+      .split(',')
+      .filter(Boolean);
     if (ids.length === 0 || ids.length > 100) return invalidRequest(res, 'ids', 'ids must hold 1 to 100 post ids.');
     const fields = String(req.query['tweet.fields'] ?? '').split(',');
     const data: object[] = [];
@@ -45,15 +48,36 @@ export function registerXAnalytics(router: Router, ctx: SandboxContext): void {
     for (const id of ids) {
       const tweet = tweets.get(id);
       if (!tweet) {
-        errors.push({ value: id, detail: `Could not find tweet with ids: [${id}].`, title: 'Not Found Error', resource_type: 'tweet', parameter: 'ids', resource_id: id, type: 'https://api.x.com/2/problems/resource-not-found' });
+        errors.push({
+          value: id,
+          detail: `Could not find tweet with ids: [${id}].`,
+          title: 'Not Found Error',
+          resource_type: 'tweet',
+          parameter: 'ids',
+          resource_id: id,
+          type: 'https://api.x.com/2/problems/resource-not-found',
+        });
         continue;
       }
       const stored = state.metricsOf('x', id) ?? {};
       const publicMetrics = Object.fromEntries(PUBLIC_KEYS.map((key) => [key, numberOr0(stored[key])]));
       const ownerView = tweet.userId === userId && now - Date.parse(tweet.createdAt) <= THIRTY_DAYS;
-      const privateMetrics = { impression_count: publicMetrics.impression_count, ...Object.fromEntries(PRIVATE_KEYS.map((key) => [key, numberOr0(stored[key])])) };
-      for (const field of ['non_public_metrics', 'organic_metrics'].filter((name) => fields.includes(name) && !ownerView)) {
-        errors.push({ value: id, detail: `Sorry, you are not authorized to access '${field}' on the Tweet with ids: [${id}].`, title: 'Field Authorization Error', resource_type: 'tweet', field, resource_id: id, type: 'https://api.x.com/2/problems/not-authorized-for-field' });
+      const privateMetrics = {
+        impression_count: publicMetrics.impression_count,
+        ...Object.fromEntries(PRIVATE_KEYS.map((key) => [key, numberOr0(stored[key])])),
+      };
+      for (const field of ['non_public_metrics', 'organic_metrics'].filter(
+        (name) => fields.includes(name) && !ownerView,
+      )) {
+        errors.push({
+          value: id,
+          detail: `Sorry, you are not authorized to access '${field}' on the Tweet with ids: [${id}].`,
+          title: 'Field Authorization Error',
+          resource_type: 'tweet',
+          field,
+          resource_id: id,
+          type: 'https://api.x.com/2/problems/not-authorized-for-field',
+        });
       }
       data.push({
         id,
@@ -62,7 +86,16 @@ export function registerXAnalytics(router: Router, ctx: SandboxContext): void {
         ...(fields.includes('created_at') ? { created_at: tweet.createdAt } : {}),
         ...(fields.includes('public_metrics') ? { public_metrics: publicMetrics } : {}),
         ...(fields.includes('non_public_metrics') && ownerView ? { non_public_metrics: privateMetrics } : {}),
-        ...(fields.includes('organic_metrics') && ownerView ? { organic_metrics: { ...privateMetrics, like_count: publicMetrics.like_count, reply_count: publicMetrics.reply_count, retweet_count: publicMetrics.retweet_count } } : {}),
+        ...(fields.includes('organic_metrics') && ownerView
+          ? {
+              organic_metrics: {
+                ...privateMetrics,
+                like_count: publicMetrics.like_count,
+                reply_count: publicMetrics.reply_count,
+                retweet_count: publicMetrics.retweet_count,
+              },
+            }
+          : {}),
       });
     }
     res.json({ ...(data.length > 0 ? { data } : {}), ...(errors.length > 0 ? { errors } : {}) });

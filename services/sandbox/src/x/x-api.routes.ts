@@ -28,46 +28,80 @@ export function registerXApi(router: Router, ctx: SandboxContext): void {
     sendRateHeaders(state, res, 'users.me', userId, 75);
     // Optional user fields come only when asked for, as on X (`user.fields`).
     const fields = String(req.query['user.fields'] ?? '').split(',');
-    res.json({ data: { id: userId, name: `Sandbox ${userId.slice(-4)}`, username: usernameOf(userId), ...(fields.includes('subscription_type') ? { subscription_type: subscription } : {}) } });
+    res.json({
+      data: {
+        id: userId,
+        name: `Sandbox ${userId.slice(-4)}`,
+        username: usernameOf(userId),
+        ...(fields.includes('subscription_type') ? { subscription_type: subscription } : {}),
+      },
+    });
   });
 
-  router.post('/2/tweets', json(), gate, auth, requireXScopes('tweet.read', 'tweet.write', 'users.read'), (req, res) => {
-    const { userId, subscription } = xCallerOf(res);
-    const body = (req.body ?? {}) as { text?: unknown; media?: { media_ids?: unknown } };
-    const text = typeof body.text === 'string' ? body.text : '';
-    const mediaIds = Array.isArray(body.media?.media_ids) ? body.media.media_ids.map(String) : [];
-    if (text === '' && mediaIds.length === 0) return invalidRequest(res, 'text', 'text is required unless media is attached.');
-    if (mediaIds.length > 4) return invalidRequest(res, 'media.media_ids', 'Your media IDs are invalid: a post may have a maximum of 4 items.');
-    const attached = mediaIds.map((id) => media.get(id));
-    if (attached.some((item) => !item || item.userId !== userId || (item.state !== undefined && item.state !== 'succeeded'))) {
-      return invalidRequest(res, 'media.media_ids', 'Your media IDs are invalid.');
-    }
-    if (attached.length > 1 && attached.some((item) => !item?.category.endsWith('image'))) {
-      return invalidRequest(res, 'media.media_ids', 'A post may have 4 images, or 1 GIF, or 1 video.');
-    }
-    if (weightedLength(text) > textLimitOf(subscription)) return problem(res, 403, 'Forbidden', 'You are not permitted to perform this action.');
-    if (text !== '' && byText.has(`${userId}\n${text}`)) {
-      return problem(res, 403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
-    }
-    const tweet: XTweet = { id: snowflakeId(state.now()), userId, text, mediaIds, createdAt: new Date(state.now()).toISOString() };
-    tweets.set(tweet.id, tweet);
-    addToTimeline(timelines, tweet);
-    if (text !== '') byText.set(`${userId}\n${text}`, tweet.id);
-    state.recordPost({
-      network: 'x',
-      id: tweet.id,
-      account: userId,
-      text,
-      media: attached.map((item) => ({ url: `media:${item!.id}`, kind: item!.category.endsWith('image') ? 'image' : 'video' })),
-      options: {},
-      url: `https://x.com/${usernameOf(userId)}/status/${tweet.id}`,
-      created_at: tweet.createdAt,
-    });
-    sendRateHeaders(state, res, 'tweets.create', userId, 100);
-    sendDailyHeaders(state, res, userId);
-    markPostCreated(res, 'x');
-    res.status(201).json({ data: { id: tweet.id, text, edit_history_tweet_ids: [tweet.id] } });
-  });
+  router.post(
+    '/2/tweets',
+    json(),
+    gate,
+    auth,
+    requireXScopes('tweet.read', 'tweet.write', 'users.read'),
+    (req, res) => {
+      const { userId, subscription } = xCallerOf(res);
+      const body = (req.body ?? {}) as { text?: unknown; media?: { media_ids?: unknown } };
+      const text = typeof body.text === 'string' ? body.text : '';
+      const mediaIds = Array.isArray(body.media?.media_ids) ? body.media.media_ids.map(String) : [];
+      if (text === '' && mediaIds.length === 0)
+        return invalidRequest(res, 'text', 'text is required unless media is attached.');
+      if (mediaIds.length > 4)
+        return invalidRequest(
+          res,
+          'media.media_ids',
+          'Your media IDs are invalid: a post may have a maximum of 4 items.',
+        );
+      const attached = mediaIds.map((id) => media.get(id));
+      if (
+        attached.some(
+          (item) => !item || item.userId !== userId || (item.state !== undefined && item.state !== 'succeeded'),
+        )
+      ) {
+        return invalidRequest(res, 'media.media_ids', 'Your media IDs are invalid.');
+      }
+      if (attached.length > 1 && attached.some((item) => !item?.category.endsWith('image'))) {
+        return invalidRequest(res, 'media.media_ids', 'A post may have 4 images, or 1 GIF, or 1 video.');
+      }
+      if (weightedLength(text) > textLimitOf(subscription))
+        return problem(res, 403, 'Forbidden', 'You are not permitted to perform this action.');
+      if (text !== '' && byText.has(`${userId}\n${text}`)) {
+        return problem(res, 403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
+      }
+      const tweet: XTweet = {
+        id: snowflakeId(state.now()),
+        userId,
+        text,
+        mediaIds,
+        createdAt: new Date(state.now()).toISOString(),
+      };
+      tweets.set(tweet.id, tweet);
+      addToTimeline(timelines, tweet);
+      if (text !== '') byText.set(`${userId}\n${text}`, tweet.id);
+      state.recordPost({
+        network: 'x',
+        id: tweet.id,
+        account: userId,
+        text,
+        media: attached.map((item) => ({
+          url: `media:${item!.id}`,
+          kind: item!.category.endsWith('image') ? 'image' : 'video',
+        })),
+        options: {},
+        url: `https://x.com/${usernameOf(userId)}/status/${tweet.id}`,
+        created_at: tweet.createdAt,
+      });
+      sendRateHeaders(state, res, 'tweets.create', userId, 100);
+      sendDailyHeaders(state, res, userId);
+      markPostCreated(res, 'x');
+      res.status(201).json({ data: { id: tweet.id, text, edit_history_tweet_ids: [tweet.id] } });
+    },
+  );
 
   router.get('/2/tweets/:id', gate, auth, (req, res) => {
     const { userId } = xCallerOf(res);
@@ -92,7 +126,9 @@ export function registerXApi(router: Router, ctx: SandboxContext): void {
     }
     const stored = state.metricsOf('x', tweet.id) ?? {};
     const fields = String(req.query['tweet.fields'] ?? req.query['post.fields'] ?? '').split(',');
-    const publicMetrics = Object.fromEntries(METRIC_KEYS.map((key) => [key, typeof stored[key] === 'number' ? stored[key] : 0]));
+    const publicMetrics = Object.fromEntries(
+      METRIC_KEYS.map((key) => [key, typeof stored[key] === 'number' ? stored[key] : 0]),
+    );
     res.json({
       data: {
         id: tweet.id,
@@ -100,7 +136,15 @@ export function registerXApi(router: Router, ctx: SandboxContext): void {
         edit_history_tweet_ids: [tweet.id],
         ...(fields.includes('created_at') ? { created_at: tweet.createdAt } : {}),
         ...(fields.includes('public_metrics') ? { public_metrics: publicMetrics } : {}),
-        ...(fields.includes('non_public_metrics') ? { non_public_metrics: { impression_count: publicMetrics.impression_count, url_link_clicks: 0, user_profile_clicks: 0 } } : {}),
+        ...(fields.includes('non_public_metrics')
+          ? {
+              non_public_metrics: {
+                impression_count: publicMetrics.impression_count,
+                url_link_clicks: 0,
+                user_profile_clicks: 0,
+              },
+            }
+          : {}),
       },
     });
   });

@@ -4,7 +4,8 @@ import { derivedId } from '../state/ids.ts';
 import { bearer, problem, unauthorized } from './x-errors.ts';
 
 /** The X user id a subject acts as (numeric, stable for BYOK tokens). */
-export const xUserIdOf = (subject: string) => (subject.startsWith('xuser:') ? subject.slice(6) : derivedId(subject, 19, '1'));
+export const xUserIdOf = (subject: string) =>
+  subject.startsWith('xuser:') ? subject.slice(6) : derivedId(subject, 19, '1');
 
 export interface XCaller {
   userId: string;
@@ -23,7 +24,8 @@ export interface XCaller {
 export function requireXScopes(...needed: string[]): RequestHandler {
   return (_req: Request, res: Response, next: NextFunction) => {
     const { scopes } = xCallerOf(res);
-    if (scopes !== undefined && !needed.every((scope) => scopes.includes(scope))) return problem(res, 403, 'Forbidden', 'Forbidden');
+    if (scopes !== undefined && !needed.every((scope) => scopes.includes(scope)))
+      return problem(res, 403, 'Forbidden', 'Forbidden');
     next();
   };
 }
@@ -33,7 +35,12 @@ export function requireXToken(ctx: SandboxContext): RequestHandler {
     const token = bearer(req);
     const check = ctx.state.tokens.check('x', token);
     if (check.status !== 'ok' || !token) return unauthorized(res);
-    const caller: XCaller = { userId: xUserIdOf(check.subject), token, subscription: token.startsWith('premium_') ? 'Premium' : 'None', scopes: check.record?.scopes };
+    const caller: XCaller = {
+      userId: xUserIdOf(check.subject),
+      token,
+      subscription: token.startsWith('premium_') ? 'Premium' : 'None',
+      scopes: check.record?.scopes,
+    };
     res.locals.xCaller = caller;
     next();
   };

@@ -2,12 +2,20 @@ import { type Request, type Response } from 'express';
 import { type SandboxState } from '../state/sandbox-state.ts';
 import { type Fault } from '../state/types.ts';
 
-export const bearer = (req: Request): string | undefined => /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+export const bearer = (req: Request): string | undefined =>
+  /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
 
 const PROBLEMS = 'https://api.x.com/2/problems';
 
 /** X API v2 problem format (docs/networks.md §3.3): `{title, detail, type, status}`. */
-export function problem(res: Response, status: number, title: string, detail: string, type = 'about:blank', extra: Record<string, unknown> = {}): void {
+export function problem(
+  res: Response,
+  status: number,
+  title: string,
+  detail: string,
+  type = 'about:blank',
+  extra: Record<string, unknown> = {},
+): void {
   res.status(status).json({ title, detail, type, status, ...extra });
 }
 
@@ -48,12 +56,16 @@ export function xFaultRenderer(state: SandboxState) {
       case 'server_error':
         return problem(res, 503, 'Service Unavailable', 'Service Unavailable');
       case 'token_expired':
-        return tokenEndpoint ? oauthError(res, 400, 'invalid_request', 'Value passed for the token was invalid.') : unauthorized(res);
+        return tokenEndpoint
+          ? oauthError(res, 400, 'invalid_request', 'Value passed for the token was invalid.')
+          : unauthorized(res);
       case 'token_revoked': {
         const token = bearer(req);
         const record = token ? state.tokens.get(token) : undefined;
         if (record) state.tokens.revokeRoot(record.root);
-        return tokenEndpoint ? oauthError(res, 400, 'invalid_request', 'Value passed for the token was invalid.') : unauthorized(res);
+        return tokenEndpoint
+          ? oauthError(res, 400, 'invalid_request', 'Value passed for the token was invalid.')
+          : unauthorized(res);
       }
       case 'duplicate':
         return problem(res, 403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');

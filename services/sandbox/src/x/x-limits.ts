@@ -24,7 +24,13 @@ function count(state: SandboxState, key: string, length: number): { used: number
 }
 
 /** `x-rate-limit-*` on every endpoint (docs/networks.md §3.3/§3.4: per user and 15-minute window). */
-export function sendRateHeaders(state: SandboxState, res: Response, endpoint: string, userId: string, limit: number): void {
+export function sendRateHeaders(
+  state: SandboxState,
+  res: Response,
+  endpoint: string,
+  userId: string,
+  limit: number,
+): void {
   const { used, reset } = count(state, `${endpoint}:${userId}`, FIFTEEN_MINUTES);
   rateLimitHeaders(res, limit, limit - used, reset);
 }

@@ -13,12 +13,35 @@ const CATEGORIES = ['tweet_image', 'tweet_video', 'tweet_gif', 'dm_image', 'dm_v
  * The `media_type` values X's v2 upload accepts (docs.x.com x-api/media "Media upload" initialize:
  * the enum of the request body); anything else is a 400, as is a type the category cannot hold.
  */
-const MEDIA_TYPES = ['video/mp4', 'video/webm', 'video/mp2t', 'video/quicktime', 'text/srt', 'text/vtt', 'image/jpeg', 'image/gif', 'image/bmp', 'image/png', 'image/webp', 'image/pjpeg', 'image/tiff', 'model/gltf-binary', 'model/vnd.usdz+zip'];
+const MEDIA_TYPES = [
+  'video/mp4',
+  'video/webm',
+  'video/mp2t',
+  'video/quicktime',
+  'text/srt',
+  'text/vtt',
+  'image/jpeg',
+  'image/gif',
+  'image/bmp',
+  'image/png',
+  'image/webp',
+  'image/pjpeg',
+  'image/tiff',
+  'model/gltf-binary',
+  'model/vnd.usdz+zip',
+];
 const fitsCategory = (mediaType: string, category: string) =>
-  category.endsWith('_gif') ? mediaType === 'image/gif' : category.endsWith('_image') ? mediaType.startsWith('image/') : category.endsWith('_video') ? mediaType.startsWith('video/') : category === 'subtitles' ? mediaType.startsWith('text/') : true;
+  category.endsWith('_gif')
+    ? mediaType === 'image/gif'
+    : category.endsWith('_image')
+      ? mediaType.startsWith('image/')
+      : category.endsWith('_video')
+        ? mediaType.startsWith('video/')
+        : category === 'subtitles'
+          ? mediaType.startsWith('text/')
+          : true;
 const IMAGE_FORMATS = new Set(['jpeg', 'png', 'gif', 'webp']);
 const EXPIRES_AFTER = 86400;
-
 
 /** X API v2 media upload (docs/networks.md §3.2): initialize / append / finalize / STATUS, and one-shot upload. */
 export function registerXMedia(router: Router, ctx: SandboxContext): void {
@@ -44,7 +67,8 @@ export function registerXMedia(router: Router, ctx: SandboxContext): void {
     media.finalized = true;
     if (media.category.endsWith('video')) {
       media.state = 'pending';
-      if (format !== 'mp4' && format !== 'mov') media.error = 'Unsupported video format: the file is not H.264/AAC MP4 or MOV.';
+      if (format !== 'mp4' && format !== 'mov')
+        media.error = 'Unsupported video format: the file is not H.264/AAC MP4 or MOV.';
     } else if (!IMAGE_FORMATS.has(format)) {
       media.state = 'failed';
       media.error = 'Unsupported image format.';
@@ -56,7 +80,16 @@ export function registerXMedia(router: Router, ctx: SandboxContext): void {
     media_key: mediaKey(media),
     size: media.totalBytes,
     expires_after_secs: EXPIRES_AFTER,
-    ...(media.state ? { processing_info: { state: media.state, ...(media.state === 'failed' ? { error: { code: 1, name: 'InvalidMedia', message: media.error } } : { check_after_secs: 1 }) } } : {}),
+    ...(media.state
+      ? {
+          processing_info: {
+            state: media.state,
+            ...(media.state === 'failed'
+              ? { error: { code: 1, name: 'InvalidMedia', message: media.error } }
+              : { check_after_secs: 1 }),
+          },
+        }
+      : {}),
   });
 
   const mine = (req: Request, res: Response): XMedia | undefined => {
@@ -69,10 +102,18 @@ export function registerXMedia(router: Router, ctx: SandboxContext): void {
   router.post('/2/media/upload/initialize', json(), gate, auth, media, (req, res) => {
     const body = (req.body ?? {}) as { media_type?: unknown; total_bytes?: unknown; media_category?: unknown };
     if (typeof body.media_type !== 'string') return invalidRequest(res, 'media_type', 'media_type is required.');
-    if (typeof body.total_bytes !== 'number' || body.total_bytes <= 0) return invalidRequest(res, 'total_bytes', 'total_bytes must be a positive integer.');
-    if (typeof body.media_category !== 'string' || !CATEGORIES.includes(body.media_category)) return invalidRequest(res, 'media_category', 'media_category is invalid.');
-    if (!MEDIA_TYPES.includes(body.media_type)) return invalidRequest(res, 'media_type', `media_type must be one of ${MEDIA_TYPES.join(', ')}.`);
-    if (!fitsCategory(body.media_type, body.media_category)) return invalidRequest(res, 'media_type', `media_type ${body.media_type} does not match media_category ${body.media_category}.`);
+    if (typeof body.total_bytes !== 'number' || body.total_bytes <= 0)
+      return invalidRequest(res, 'total_bytes', 'total_bytes must be a positive integer.');
+    if (typeof body.media_category !== 'string' || !CATEGORIES.includes(body.media_category))
+      return invalidRequest(res, 'media_category', 'media_category is invalid.');
+    if (!MEDIA_TYPES.includes(body.media_type))
+      return invalidRequest(res, 'media_type', `media_type must be one of ${MEDIA_TYPES.join(', ')}.`);
+    if (!fitsCategory(body.media_type, body.media_category))
+      return invalidRequest(
+        res,
+        'media_type',
+        `media_type ${body.media_type} does not match media_category ${body.media_category}.`,
+      );
     const media: XMedia = {
       id: snowflakeId(state.now()),
       userId: xCallerOf(res).userId,
@@ -96,7 +137,8 @@ export function registerXMedia(router: Router, ctx: SandboxContext): void {
     const { text, media: chunk } = fields(req);
     const index = Number(text('segment_index'));
     if (!chunk) return invalidRequest(res, 'media', 'media is required.');
-    if (!Number.isInteger(index) || index < 0 || index > 999) return invalidRequest(res, 'segment_index', 'segment_index must be 0..999.');
+    if (!Number.isInteger(index) || index < 0 || index > 999)
+      return invalidRequest(res, 'segment_index', 'segment_index must be 0..999.');
     if (media.finalized) return invalidRequest(res, 'media_id', 'The media was already finalized.');
     media.segments.set(index, chunk);
     sendRateHeaders(state, res, 'media.append', media.userId, 1875);
@@ -107,7 +149,8 @@ export function registerXMedia(router: Router, ctx: SandboxContext): void {
     const media = mine(req, res);
     if (!media) return;
     const size = [...media.segments.values()].reduce((sum, chunk) => sum + chunk.length, 0);
-    if (size !== media.totalBytes) return invalidRequest(res, 'media_id', 'Segments do not add up to provided total file size.');
+    if (size !== media.totalBytes)
+      return invalidRequest(res, 'media_id', 'Segments do not add up to provided total file size.');
     finish(media);
     sendRateHeaders(state, res, 'media.finalize', media.userId, 1875);
     res.json({ data: answer(media) });
@@ -123,7 +166,14 @@ export function registerXMedia(router: Router, ctx: SandboxContext): void {
       media.polls += 1;
     }
     sendRateHeaders(state, res, 'media.status', media.userId, 1000);
-    res.json({ data: { ...answer(media), ...(media.state === 'in_progress' ? { processing_info: { state: 'in_progress', check_after_secs: 1, progress_percent: 50 } } : {}) } });
+    res.json({
+      data: {
+        ...answer(media),
+        ...(media.state === 'in_progress'
+          ? { processing_info: { state: 'in_progress', check_after_secs: 1, progress_percent: 50 } }
+          : {}),
+      },
+    });
   });
 
   // One-shot upload for images and small GIFs (multipart `media` + `media_category`).

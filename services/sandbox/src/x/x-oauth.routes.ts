@@ -50,10 +50,16 @@ export function registerXOAuth(router: Router, ctx: SandboxContext): void {
   router.get('/i/oauth2/authorize', (req, res) => {
     const q = req.query as Record<string, string | undefined>;
     if (q.response_type !== 'code' || !q.client_id || !q.redirect_uri || !q.state || !q.code_challenge) {
-      return oauthError(res, 400, 'invalid_request', 'Missing required parameter: response_type=code, client_id, redirect_uri, state and code_challenge are required.');
+      return oauthError(
+        res,
+        400,
+        'invalid_request',
+        'Missing required parameter: response_type=code, client_id, redirect_uri, state and code_challenge are required.',
+      );
     }
     const method = q.code_challenge_method ?? 'plain';
-    if (method !== 'S256' && method !== 'plain') return oauthError(res, 400, 'invalid_request', 'Unsupported code_challenge_method.');
+    if (method !== 'S256' && method !== 'plain')
+      return oauthError(res, 400, 'invalid_request', 'Unsupported code_challenge_method.');
     const code = randomToken('', 40);
     state.tokens.saveCode(code, {
       family: 'x',
@@ -81,8 +87,18 @@ export function registerXOAuth(router: Router, ctx: SandboxContext): void {
       const verifierOk =
         code?.codeChallenge !== undefined &&
         body.code_verifier !== undefined &&
-        (code.codeChallengeMethod === 'S256' ? s256(body.code_verifier) === code.codeChallenge : body.code_verifier === code.codeChallenge);
-      if (!code || code.family !== 'x' || code.used || code.expiresAt <= state.now() || code.clientId !== clientId || code.redirectUri !== body.redirect_uri || !verifierOk) {
+        (code.codeChallengeMethod === 'S256'
+          ? s256(body.code_verifier) === code.codeChallenge
+          : body.code_verifier === code.codeChallenge);
+      if (
+        !code ||
+        code.family !== 'x' ||
+        code.used ||
+        code.expiresAt <= state.now() ||
+        code.clientId !== clientId ||
+        code.redirectUri !== body.redirect_uri ||
+        !verifierOk
+      ) {
         return oauthError(res, 400, 'invalid_request', 'Value passed for the authorization code was invalid.');
       }
       code.used = true;
@@ -90,14 +106,28 @@ export function registerXOAuth(router: Router, ctx: SandboxContext): void {
     }
     if (body.grant_type === 'refresh_token') {
       const presented = body.refresh_token ?? '';
-      if (!presented || presented.startsWith('invalid_')) return oauthError(res, 400, 'invalid_request', 'Value passed for the token was invalid.');
+      if (!presented || presented.startsWith('invalid_'))
+        return oauthError(res, 400, 'invalid_request', 'Value passed for the token was invalid.');
       const record: TokenRecord | undefined = state.tokens.get(presented);
       if (!record) {
         // BYOK refresh token: accepted once, as a stable subject.
         const subject = `byok:x:${hashOf(presented)}`;
-        return void res.json(issue(`xuser:${derivedId(subject, 19, '1')}`, subject, clientId, ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access']));
+        return void res.json(
+          issue(`xuser:${derivedId(subject, 19, '1')}`, subject, clientId, [
+            'tweet.read',
+            'tweet.write',
+            'users.read',
+            'media.write',
+            'offline.access',
+          ]),
+        );
       }
-      if (record.family !== 'x' || record.kind !== 'refresh' || record.revoked || (record.expiresAt !== undefined && record.expiresAt <= state.now())) {
+      if (
+        record.family !== 'x' ||
+        record.kind !== 'refresh' ||
+        record.revoked ||
+        (record.expiresAt !== undefined && record.expiresAt <= state.now())
+      ) {
         return oauthError(res, 400, 'invalid_request', 'Value passed for the token was invalid.');
       }
       if (record.used) {

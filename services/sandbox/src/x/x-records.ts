@@ -20,14 +20,21 @@ export interface XTweet {
 }
 
 /** X's media key, `<type>_<media id>`: 3 photo, 13 (amplify) video, 16 animated GIF. */
-export const mediaKey = (media: Pick<XMedia, 'id' | 'category'>) => `${media.category.endsWith('video') ? 13 : media.category.endsWith('gif') ? 16 : 3}_${media.id}`;
+export const mediaKey = (media: Pick<XMedia, 'id' | 'category'>) =>
+  `${media.category.endsWith('video') ? 13 : media.category.endsWith('gif') ? 16 : 3}_${media.id}`;
 
 /**
  * `tweetsByText`: `${userId}\n${text}` -> tweet id, so the duplicate check does not scan every tweet.
  * `timelines`: user id -> that user's tweets, oldest first (timelineOrder), so a timeline page costs
  * what it returns, not a filter and sort of every tweet (a soak leaves hundreds of thousands).
  */
-export const X_STORES = { media: 'x.media', tweets: 'x.tweets', tweetsByText: 'x.tweets_by_text', timelines: 'x.timelines', windows: 'x.windows' } as const;
+export const X_STORES = {
+  media: 'x.media',
+  tweets: 'x.tweets',
+  tweetsByText: 'x.tweets_by_text',
+  timelines: 'x.timelines',
+  windows: 'x.windows',
+} as const;
 
 /** Oldest first: by creation time, then by id (Snowflake ids of one length grow with time). */
 function timelineOrder(a: XTweet, b: XTweet): number {

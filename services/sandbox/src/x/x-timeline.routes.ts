@@ -26,11 +26,15 @@ export function registerXTimeline(router: Router, ctx: SandboxContext): void {
 
   router.get('/2/users/:id/tweets', gate, auth, (req, res) => {
     const max = req.query.max_results === undefined ? 10 : Number(req.query.max_results);
-    if (!Number.isInteger(max) || max < 5 || max > 100) return invalidRequest(res, 'max_results', 'The `max_results` query parameter value must be between 5 and 100.');
+    if (!Number.isInteger(max) || max < 5 || max > 100)
+      return invalidRequest(res, 'max_results', 'The `max_results` query parameter value must be between 5 and 100.');
     const start = req.query.start_time === undefined ? undefined : Date.parse(String(req.query.start_time));
-    if (start !== undefined && Number.isNaN(start)) return invalidRequest(res, 'start_time', 'Invalid start_time: it must be an ISO 8601 timestamp.');
-    const offset = req.query.pagination_token === undefined ? 0 : Number.parseInt(String(req.query.pagination_token), 36);
-    if (!Number.isInteger(offset) || offset < 0) return invalidRequest(res, 'pagination_token', 'Invalid pagination_token.');
+    if (start !== undefined && Number.isNaN(start))
+      return invalidRequest(res, 'start_time', 'Invalid start_time: it must be an ISO 8601 timestamp.');
+    const offset =
+      req.query.pagination_token === undefined ? 0 : Number.parseInt(String(req.query.pagination_token), 36);
+    if (!Number.isInteger(offset) || offset < 0)
+      return invalidRequest(res, 'pagination_token', 'Invalid pagination_token.');
     const userId = String(req.params.id);
     const timeline = timelines.get(userId) ?? [];
     // Newest first: the page is the `max` tweets below the newest `offset`, down to the first since `start`.
@@ -40,7 +44,17 @@ export function registerXTimeline(router: Router, ctx: SandboxContext): void {
     const fields = String(req.query['tweet.fields'] ?? '').split(',');
     const next = newest - max > oldest ? (offset + max).toString(36) : undefined;
     res.json({
-      ...(page.length > 0 ? { data: page.map((tweet) => ({ id: tweet.id, text: tweet.text, edit_history_tweet_ids: [tweet.id], ...(fields.includes('created_at') ? { created_at: tweet.createdAt } : {}), ...(fields.includes('attachments') ? attachments(tweet) : {}) })) } : {}),
+      ...(page.length > 0
+        ? {
+            data: page.map((tweet) => ({
+              id: tweet.id,
+              text: tweet.text,
+              edit_history_tweet_ids: [tweet.id],
+              ...(fields.includes('created_at') ? { created_at: tweet.createdAt } : {}),
+              ...(fields.includes('attachments') ? attachments(tweet) : {}),
+            })),
+          }
+        : {}),
       meta: {
         result_count: page.length,
         ...(page.length > 0 ? { newest_id: page[0]!.id, oldest_id: page.at(-1)!.id } : {}),

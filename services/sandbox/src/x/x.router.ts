@@ -15,7 +15,17 @@ export function xRouter(ctx: SandboxContext): Router {
   registerXAnalytics(router, ctx);
   registerXTimeline(router, ctx);
   registerXApi(router, ctx);
-  router.use((_req: Request, res: Response) => problem(res, 404, 'Not Found Error', 'The requested resource does not exist.', 'https://api.x.com/2/problems/resource-not-found'));
-  router.use((_error: unknown, _req: Request, res: Response, _next: NextFunction) => problem(res, 500, 'Internal Server Error', 'Internal Server Error'));
+  router.use((_req: Request, res: Response) =>
+    problem(
+      res,
+      404,
+      'Not Found Error',
+      'The requested resource does not exist.',
+      'https://api.x.com/2/problems/resource-not-found',
+    ),
+  );
+  router.use((_error: unknown, _req: Request, res: Response, _next: NextFunction) =>
+    problem(res, 500, 'Internal Server Error', 'Internal Server Error'),
+  );
   return router;
 }

@@ -1,7 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 
-export const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('sandbox-jpeg'), Buffer.from([0xff, 0xd9])]);
+export const JPEG = Buffer.concat([
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0]),
+  Buffer.from('sandbox-jpeg'),
+  Buffer.from([0xff, 0xd9]),
+]);
 export const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.from('png')]);
 export const MP4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), Buffer.alloc(32, 1)]);
 
@@ -15,7 +19,10 @@ export async function mediaHost(): Promise<{ url: (path: string) => string; clos
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: (path) => `http://127.0.0.1:${port}${path}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: (path) => `http://127.0.0.1:${port}${path}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** Lets status polls see a download that the sandbox started in the background. */

@@ -1,8 +1,19 @@
-import { postQueued, schedulerJobSchedule, schedulerJobsQueued, schedulerJobUnschedule, type Handlers } from '@svc/contracts';
+import {
+  postQueued,
+  schedulerJobSchedule,
+  schedulerJobsQueued,
+  schedulerJobUnschedule,
+  type Handlers,
+} from '@svc/contracts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 
 /** What scheduler.work receives: the publisher's commands, among them the hand-over confirmation. */
-export const schedulerMessages = [schedulerJobSchedule, schedulerJobUnschedule, schedulerJobsQueued, postQueued] as const;
+export const schedulerMessages = [
+  schedulerJobSchedule,
+  schedulerJobUnschedule,
+  schedulerJobsQueued,
+  postQueued,
+] as const;
 
 /**
  * post.queued was the confirmation before scheduler.jobs_queued.v1: no longer subscribed (each
@@ -10,14 +21,18 @@ export const schedulerMessages = [schedulerJobSchedule, schedulerJobUnschedule, 
  */
 export const retiredSchedulerMessages = [postQueued] as const;
 
-const HAND_OVER_SQL = "UPDATE scheduled_jobs SET status = 'handed_over' WHERE job_id = ANY($1::uuid[]) AND status IN ('fired', 'unconfirmed')";
+const HAND_OVER_SQL =
+  "UPDATE scheduled_jobs SET status = 'handed_over' WHERE job_id = ANY($1::uuid[]) AND status IN ('fired', 'unconfirmed')";
 
 /**
  * Idempotent by construction: scheduling inserts once per job (a redelivery changes nothing),
  * unscheduling only touches a row still waiting. Whether a job may still run is decided by the
  * publisher (its conditional `scheduled -> queued`); dropping the row here only saves the dispatch.
  */
-export function schedulerCommandHandlers(db: PrismaClient, onScheduled: (runAt: Date) => void = () => undefined): Handlers<typeof schedulerMessages> {
+export function schedulerCommandHandlers(
+  db: PrismaClient,
+  onScheduled: (runAt: Date) => void = () => undefined,
+): Handlers<typeof schedulerMessages> {
   return {
     'scheduler.job_schedule.v1': async (env) => {
       const inserted = await db.$executeRawUnsafe(

@@ -50,7 +50,12 @@ export async function nextDueMs(db: Pick<RawSql, '$queryRawUnsafe'>): Promise<nu
  * re-send (`fired_at` restarts the wait); a row past `maxRedispatches` becomes `unconfirmed`
  * instead (its returned `redispatches` is then `maxRedispatches + 1`).
  */
-export function claimUnconfirmedDispatches(tx: Pick<RawSql, '$queryRawUnsafe'>, afterMs: number, limit: number, maxRedispatches: number): Promise<RedispatchedScheduledJob[]> {
+export function claimUnconfirmedDispatches(
+  tx: Pick<RawSql, '$queryRawUnsafe'>,
+  afterMs: number,
+  limit: number,
+  maxRedispatches: number,
+): Promise<RedispatchedScheduledJob[]> {
   return tx.$queryRawUnsafe<RedispatchedScheduledJob[]>(
     `WITH stale AS (
          SELECT job_id FROM scheduled_jobs
@@ -71,7 +76,10 @@ export function claimUnconfirmedDispatches(tx: Pick<RawSql, '$queryRawUnsafe'>, 
 }
 
 /** Deletes settled rows (handed over, canceled, unconfirmed) due more than `retentionHours` ago; returns how many. */
-export function deleteSettledScheduledJobs(db: RawSql, options: { retentionHours: number; batchSize: number; shouldStop?: () => boolean }): Promise<number> {
+export function deleteSettledScheduledJobs(
+  db: RawSql,
+  options: { retentionHours: number; batchSize: number; shouldStop?: () => boolean },
+): Promise<number> {
   return deleteInBatches(db, {
     table: 'scheduled_jobs',
     where: "status IN ('handed_over', 'canceled', 'unconfirmed') AND run_at < now() - make_interval(hours => $1::int)",

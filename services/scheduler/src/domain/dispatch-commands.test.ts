@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { assertPayload, publisherJobDispatchBatch } from '@svc/contracts';
 import { dispatchCommands, type DispatchRow } from './dispatch-commands.ts';
 
-const row = (orgId: string, requestId: string | null = `req-${orgId}`): DispatchRow => ({ job_id: randomUUID(), org_id: orgId, run_at: new Date('2026-11-22T16:00:00Z'), request_id: requestId });
+const row = (orgId: string, requestId: string | null = `req-${orgId}`): DispatchRow => ({
+  job_id: randomUUID(),
+  org_id: orgId,
+  run_at: new Date('2026-11-22T16:00:00Z'),
+  request_id: requestId,
+});
 type Jobs = { jobs: { job_id: string; scheduled_at: string }[] };
 
 describe('dispatch commands of jobs claimed together', () => {
@@ -14,7 +19,8 @@ describe('dispatch commands of jobs claimed together', () => {
     expect(envelopes.every((envelope) => envelope.type === 'publisher.job_dispatch.v2')).toBe(true);
     expect(envelopes.map((envelope) => (envelope.payload as Jobs).jobs.length).sort((a, b) => b - a)[0]).toBe(10);
     expect(envelopes).toHaveLength(5);
-    for (const envelope of envelopes) expect(() => assertPayload(publisherJobDispatchBatch, envelope.payload)).not.toThrow();
+    for (const envelope of envelopes)
+      expect(() => assertPayload(publisherJobDispatchBatch, envelope.payload)).not.toThrow();
     expect(carried[0]!.scheduled_at).toBe('2026-11-22T16:00:00.000Z');
   });
 

@@ -99,10 +99,16 @@ export class DueJobsLoop {
     if (fired.length > 0) {
       this.options.wake();
       for (const row of fired) this.options.onFired?.(row.lag_ms);
-      this.options.logger.info({ count: fired.length, max_lag_ms: Math.max(...fired.map((row) => row.lag_ms)) }, 'scheduled jobs fired');
+      this.options.logger.info(
+        { count: fired.length, max_lag_ms: Math.max(...fired.map((row) => row.lag_ms)) },
+        'scheduled jobs fired',
+      );
     }
     // Measured from the transaction's start: the time the pass took since is already waited.
-    return { fired: fired.length, waitMs: this.waitFor(nextMs === null ? null : nextMs - (performance.now() - started)) };
+    return {
+      fired: fired.length,
+      waitMs: this.waitFor(nextMs === null ? null : nextMs - (performance.now() - started)),
+    };
   }
 
   private waitFor(ms: number | null): number {

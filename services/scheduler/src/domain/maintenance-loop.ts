@@ -36,7 +36,9 @@ export class MaintenanceLoop {
       if (this.busy) return; // a long prune: the next tick starts once it finished
       this.busy = true;
       this.pass = this.runOnce()
-        .catch((error: unknown) => this.options.logger.error({ err: error }, 'scheduler maintenance pass failed; the next one retries'))
+        .catch((error: unknown) =>
+          this.options.logger.error({ err: error }, 'scheduler maintenance pass failed; the next one retries'),
+        )
         .finally(() => (this.busy = false));
     }, this.options.intervalMs);
   }
@@ -51,12 +53,23 @@ export class MaintenanceLoop {
   async runOnce(): Promise<void> {
     const { db, logger, batchSize } = this.options;
     let resent = 0;
-    for (let handled = batchSize; handled === batchSize && !this.stopping; ) {
-      handled = await redispatchUnconfirmed({ db, logger, afterMs: this.options.redispatchAfterMs, maxRedispatches: this.options.maxRedispatches, batchSize, jobsPerDispatch: this.options.jobsPerDispatch });
+    for (let handled = batchSize; handled === batchSize && !this.stopping;) {
+      handled = await redispatchUnconfirmed({
+        db,
+        logger,
+        afterMs: this.options.redispatchAfterMs,
+        maxRedispatches: this.options.maxRedispatches,
+        batchSize,
+        jobsPerDispatch: this.options.jobsPerDispatch,
+      });
       resent += handled;
     }
     if (resent > 0) this.options.wake();
-    const pruned = await pruneScheduledJobs(db, { retentionHours: this.options.retentionHours, batchSize, shouldStop: () => this.stopping });
+    const pruned = await pruneScheduledJobs(db, {
+      retentionHours: this.options.retentionHours,
+      batchSize,
+      shouldStop: () => this.stopping,
+    });
     if (pruned > 0) logger.info({ count: pruned }, 'settled scheduled jobs pruned');
   }
 }

@@ -7,6 +7,9 @@ import type { PrismaClient } from '../generated/prisma/client.ts';
  * the rate of scheduled jobs. A canceled row is kept until then on purpose: it turns a schedule
  * command that arrives after its unschedule into a no-op. Returns how many rows were deleted.
  */
-export async function pruneScheduledJobs(db: PrismaClient, options: { retentionHours: number; batchSize: number; shouldStop?: () => boolean }): Promise<number> {
+export async function pruneScheduledJobs(
+  db: PrismaClient,
+  options: { retentionHours: number; batchSize: number; shouldStop?: () => boolean },
+): Promise<number> {
   return deleteSettledScheduledJobs(db, options);
 }

@@ -33,10 +33,17 @@ export async function redispatchUnconfirmed(options: RedispatchOptions): Promise
     }
     return { rows: stale, exhausted: stale.filter((row) => row.redispatches > options.maxRedispatches) };
   });
-  if (rows.length > exhausted.length) options.logger.warn({ count: rows.length - exhausted.length, first_job_id: rows[0]!.job_id }, 'scheduled jobs dispatched again: no confirmation from the publisher');
+  if (rows.length > exhausted.length)
+    options.logger.warn(
+      { count: rows.length - exhausted.length, first_job_id: rows[0]!.job_id },
+      'scheduled jobs dispatched again: no confirmation from the publisher',
+    );
   if (exhausted.length > 0) {
     // Not re-sent again: the job may be stuck in `scheduled` (check the publisher's parking queue).
-    options.logger.error({ job_ids: exhausted.map((row) => row.job_id) }, 'scheduled jobs never confirmed as queued after every re-send');
+    options.logger.error(
+      { job_ids: exhausted.map((row) => row.job_id) },
+      'scheduled jobs never confirmed as queued after every re-send',
+    );
   }
   return rows.length;
 }

@@ -12,7 +12,12 @@ export const attemptCommands = [webhooksDeliveryAttempt] as const;
  * not hold a worker while it waits); otherwise the attempt runs, holding both places until the
  * response is in.
  */
-export function attemptHandlers(deps: { attempts: DeliveryAttempts; commands: AttemptCommands; gate: EndpointGate; orgGate: OrgGate }): Handlers<typeof attemptCommands> {
+export function attemptHandlers(deps: {
+  attempts: DeliveryAttempts;
+  commands: AttemptCommands;
+  gate: EndpointGate;
+  orgGate: OrgGate;
+}): Handlers<typeof attemptCommands> {
   return {
     'webhooks.delivery_attempt.v1': async (envelope) => {
       const { delivery_id, endpoint_id, due_at } = envelope.payload;

@@ -15,7 +15,8 @@ export function eventHandlers(fanOutEvents: EventFanOut): Handlers<typeof custom
     // Each carried event as if it had come alone, in the carrier's organization. The carrier is acked
     // once every one is fanned out; if one fails, it is retried whole once the others settled, and
     // finds theirs done (the fan-out is keyed by event id).
-    'publisher.posts_queued.v1': (carrier) => handleEachItem(carrier.payload.events, (event) => fanOutEvents.handle({ ...event, org_id: carrier.org_id })),
+    'publisher.posts_queued.v1': (carrier) =>
+      handleEachItem(carrier.payload.events, (event) => fanOutEvents.handle({ ...event, org_id: carrier.org_id })),
     'post.queued.v1': fanOut,
     'post.published.v1': fanOut,
     'post.failed.v1': fanOut,

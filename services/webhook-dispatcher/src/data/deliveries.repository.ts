@@ -95,7 +95,10 @@ export class DeliveriesRepository {
    * `sql` runs the per-delivery statements, `db` the API's reads and the sweeper's (both plain pg pools
    * in production, see libs/db/src/pg-raw-sql.ts; separate so the API's reads never wait behind a burst).
    */
-  constructor(private readonly db: RawSql, private readonly sql: RawSql = db) {}
+  constructor(
+    private readonly db: RawSql,
+    private readonly sql: RawSql = db,
+  ) {}
 
   /** Inserts the deliveries that do not exist yet (by endpoint and event key); returns those inserted. */
   insertMany(rows: readonly NewDelivery[]): Promise<{ id: string; endpoint_id: string }[]> {
@@ -165,7 +168,12 @@ export class DeliveriesRepository {
       const delivery = deliveries.get(attempt.deliveryId);
       const next = attempt.nextAttemptAt === null ? null : attempt.nextAttemptAt.toISOString();
       deliveries.set(attempt.deliveryId, { status: attempt.status, next, count: (delivery?.count ?? 0) + 1 });
-      const endpoint = endpoints.get(attempt.endpointId) ?? { cleared: false, sawSuccess: false, restart: false, gone: false };
+      const endpoint = endpoints.get(attempt.endpointId) ?? {
+        cleared: false,
+        sawSuccess: false,
+        restart: false,
+        gone: false,
+      };
       if (attempt.succeeded) {
         endpoint.cleared = true;
         endpoint.sawSuccess = true;
@@ -264,7 +272,12 @@ export class DeliveriesRepository {
     });
   }
 
-  async find(orgId: string, endpointId: string, deliveryId: string, attemptsListed: number): Promise<DeliveryWithAttempts | null> {
+  async find(
+    orgId: string,
+    endpointId: string,
+    deliveryId: string,
+    attemptsListed: number,
+  ): Promise<DeliveryWithAttempts | null> {
     if (!isUuid(deliveryId) || !isUuid(endpointId)) return null;
     const rows = await this.db.$queryRawUnsafe<Omit<DeliveryWithAttempts, 'attempts'>[]>(
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = $1::uuid AND endpoint_id = $2::uuid AND org_id = $3`,
@@ -277,7 +290,13 @@ export class DeliveriesRepository {
   }
 
   /** Newest first, keyset on (created_at, id), one extra row to tell whether more follow. */
-  async page(orgId: string, endpointId: string, limit: number, attemptsListed: number, after?: { createdAt: Date; id: string }): Promise<DeliveryWithAttempts[]> {
+  async page(
+    orgId: string,
+    endpointId: string,
+    limit: number,
+    attemptsListed: number,
+    after?: { createdAt: Date; id: string },
+  ): Promise<DeliveryWithAttempts[]> {
     const rows = await this.db.$queryRawUnsafe<Omit<DeliveryWithAttempts, 'attempts'>[]>(
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
         WHERE endpoint_id = $1::uuid AND org_id = $2
@@ -314,7 +333,10 @@ export class DeliveriesRepository {
    * The latest `listed` attempts of each delivery (oldest first among them), in one statement for the
    * whole page: each delivery reads at most that many rows of the (delivery_id, created_at) index.
    */
-  private async withAttempts(deliveries: Omit<DeliveryWithAttempts, 'attempts'>[], listed: number): Promise<DeliveryWithAttempts[]> {
+  private async withAttempts(
+    deliveries: Omit<DeliveryWithAttempts, 'attempts'>[],
+    listed: number,
+  ): Promise<DeliveryWithAttempts[]> {
     if (deliveries.length === 0) return [];
     const attempts = await this.db.$queryRawUnsafe<AttemptRow[]>(
       `SELECT a.id::text AS id, a.delivery_id::text AS "deliveryId", a.status_code AS "statusCode", a.duration_ms AS "durationMs", a.error,

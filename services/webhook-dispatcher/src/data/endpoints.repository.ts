@@ -77,15 +77,25 @@ export class EndpointsRepository {
    * `db` runs the endpoint CRUD, `sql` the fan-out's subscriber lookup (both plain pg pools in
    * production, see libs/db/src/pg-raw-sql.ts; separate so the API's reads never wait behind a burst).
    */
-  constructor(private readonly db: TransactionalClient, private readonly sql: RawSql = db) {}
+  constructor(
+    private readonly db: TransactionalClient,
+    private readonly sql: RawSql = db,
+  ) {}
 
   list(orgId: string): Promise<EndpointRow[]> {
-    return this.db.$queryRawUnsafe<EndpointRow[]>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE org_id = $1 ORDER BY created_at, id`, orgId);
+    return this.db.$queryRawUnsafe<EndpointRow[]>(
+      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE org_id = $1 ORDER BY created_at, id`,
+      orgId,
+    );
   }
 
   async find(orgId: string, id: string): Promise<EndpointRow | null> {
     if (!isUuid(id)) return null;
-    const rows = await this.db.$queryRawUnsafe<EndpointRow[]>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1::uuid AND org_id = $2`, id, orgId);
+    const rows = await this.db.$queryRawUnsafe<EndpointRow[]>(
+      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1::uuid AND org_id = $2`,
+      id,
+      orgId,
+    );
     return rows[0] ?? null;
   }
 
@@ -95,10 +105,19 @@ export class EndpointsRepository {
    * own statement, so its snapshot sees every create committed before the lock was granted): two
    * concurrent creates cannot both pass the limit.
    */
-  async create(row: { id: string; orgId: string; url: string; events: string[]; payloadFormat: string; secretCipher: string }, maxPerOrg: number): Promise<EndpointRow | 'full'> {
+  async create(
+    row: { id: string; orgId: string; url: string; events: string[]; payloadFormat: string; secretCipher: string },
+    maxPerOrg: number,
+  ): Promise<EndpointRow | 'full'> {
     return this.db.$transaction(async (tx) => {
-      await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, `webhook_endpoints:${row.orgId}`);
-      const [existing] = await tx.$queryRawUnsafe<{ count: number }[]>('SELECT count(*)::int AS count FROM webhook_endpoints WHERE org_id = $1', row.orgId);
+      await tx.$queryRawUnsafe(
+        `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`,
+        `webhook_endpoints:${row.orgId}`,
+      );
+      const [existing] = await tx.$queryRawUnsafe<{ count: number }[]>(
+        'SELECT count(*)::int AS count FROM webhook_endpoints WHERE org_id = $1',
+        row.orgId,
+      );
       if ((existing?.count ?? 0) >= maxPerOrg) return 'full' as const;
       const rows = await tx.$queryRawUnsafe<EndpointRow[]>(
         `INSERT INTO webhook_endpoints (id, org_id, url, events, payload_format, secret_cipher, updated_at)
@@ -122,10 +141,18 @@ export class EndpointsRepository {
    * in the same transaction: two concurrent rotations of one secret each see the other's result.
    * Null when the endpoint is not the organization's.
    */
-  async updateLocked(orgId: string, id: string, change: (row: EndpointRow) => EndpointChanges): Promise<EndpointRow | null> {
+  async updateLocked(
+    orgId: string,
+    id: string,
+    change: (row: EndpointRow) => EndpointChanges,
+  ): Promise<EndpointRow | null> {
     if (!isUuid(id)) return null;
     return this.db.$transaction(async (tx) => {
-      const [row] = await tx.$queryRawUnsafe<EndpointRow[]>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1::uuid AND org_id = $2 FOR UPDATE`, id, orgId);
+      const [row] = await tx.$queryRawUnsafe<EndpointRow[]>(
+        `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1::uuid AND org_id = $2 FOR UPDATE`,
+        id,
+        orgId,
+      );
       if (row === undefined) return null;
       return this.updateOn(tx, orgId, id, change(row));
     });
@@ -138,7 +165,9 @@ export class EndpointsRepository {
   }
 
   private async updateOn(on: RawSql, orgId: string, id: string, changes: EndpointChanges): Promise<EndpointRow | null> {
-    const fields = (Object.keys(UPDATABLE) as (keyof typeof UPDATABLE)[]).filter((field) => changes[field] !== undefined);
+    const fields = (Object.keys(UPDATABLE) as (keyof typeof UPDATABLE)[]).filter(
+      (field) => changes[field] !== undefined,
+    );
     // Column names come from UPDATABLE only; values are parameters ($3 onwards).
     const casts: Partial<Record<keyof typeof UPDATABLE, string>> = { events: '::text[]', previousSecrets: '::jsonb' };
     const sets = fields.map((field, index) => `${UPDATABLE[field]} = $${index + 3}${casts[field] ?? ''}`);
@@ -146,7 +175,10 @@ export class EndpointsRepository {
     // The newest earlier secret also goes to the single-secret columns that dispatchers of the
     // previous release read, so they keep signing with it during a rolling update.
     if (previous >= 0) {
-      sets.push(`previous_secret_cipher = $${previous + 3}::jsonb->0->>'cipher'`, `previous_secret_expires_at = ($${previous + 3}::jsonb->0->>'expires_at')::timestamptz`);
+      sets.push(
+        `previous_secret_cipher = $${previous + 3}::jsonb->0->>'cipher'`,
+        `previous_secret_expires_at = ($${previous + 3}::jsonb->0->>'expires_at')::timestamptz`,
+      );
     }
     const rows = await on.$queryRawUnsafe<EndpointRow[]>(
       `UPDATE webhook_endpoints SET ${[...sets, 'updated_at = now()'].join(', ')}
@@ -162,7 +194,13 @@ export class EndpointsRepository {
   /** Deletes the endpoint with its deliveries and their attempts (foreign keys cascade). */
   async delete(orgId: string, id: string): Promise<boolean> {
     if (!isUuid(id)) return false;
-    return (await this.db.$executeRawUnsafe('DELETE FROM webhook_endpoints WHERE id = $1::uuid AND org_id = $2', id, orgId)) > 0;
+    return (
+      (await this.db.$executeRawUnsafe(
+        'DELETE FROM webhook_endpoints WHERE id = $1::uuid AND org_id = $2',
+        id,
+        orgId,
+      )) > 0
+    );
   }
 
   /**

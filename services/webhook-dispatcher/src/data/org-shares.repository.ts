@@ -10,7 +10,12 @@ export class OrgSharesRepository {
    * asking for overlapping sets cannot deadlock), and the shares are read and written by a second
    * statement whose snapshot sees every share committed before the locks were granted.
    */
-  reserve(orgIds: readonly string[], holder: string, limit: number, leaseMs: number): Promise<{ org_id: string; slots: number }[]> {
+  reserve(
+    orgIds: readonly string[],
+    holder: string,
+    limit: number,
+    leaseMs: number,
+  ): Promise<{ org_id: string; slots: number }[]> {
     if (orgIds.length === 0) return Promise.resolve([]);
     return this.sql.$transaction(async (tx: RawSql) => {
       await tx.$queryRawUnsafe(
@@ -53,6 +58,10 @@ export class OrgSharesRepository {
 
   async release(orgIds: readonly string[], holder: string): Promise<void> {
     if (orgIds.length === 0) return;
-    await this.sql.$executeRawUnsafe('DELETE FROM webhook_org_shares WHERE holder = $1::uuid AND org_id = ANY($2::text[])', holder, orgIds);
+    await this.sql.$executeRawUnsafe(
+      'DELETE FROM webhook_org_shares WHERE holder = $1::uuid AND org_id = ANY($2::text[])',
+      holder,
+      orgIds,
+    );
   }
 }

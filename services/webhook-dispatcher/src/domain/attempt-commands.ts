@@ -27,7 +27,12 @@ export class AttemptCommands {
       await this.broker.publish(webhooksDeliveryAttempt, payload, { orgId: delivery.orgId, requestId: null });
       return;
     }
-    await this.broker.publishDelayed(webhooksDeliveryAttempt, payload, { orgId: delivery.orgId, requestId: null }, { queue: DELIVERIES_QUEUE, delayMs });
+    await this.broker.publishDelayed(
+      webhooksDeliveryAttempt,
+      payload,
+      { orgId: delivery.orgId, requestId: null },
+      { queue: DELIVERIES_QUEUE, delayMs },
+    );
   }
 
   /** Half the shortest tier: a command back this close to its due time is run rather than delayed again. */

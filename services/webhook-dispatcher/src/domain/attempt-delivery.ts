@@ -61,7 +61,11 @@ export class DeliveryAttempts {
   async run(deliveryId: string, options: AttemptOptions = {}): Promise<AttemptOutcome | undefined> {
     let claimed: ClaimedDelivery | null;
     try {
-      claimed = await this.deps.deliveries.claim(deliveryId, this.leaseMs(), this.deps.commands.earlyToleranceMs() + 500);
+      claimed = await this.deps.deliveries.claim(
+        deliveryId,
+        this.leaseMs(),
+        this.deps.commands.earlyToleranceMs() + 500,
+      );
     } catch (error) {
       releaseWhenGranted(options.slot);
       throw error;
@@ -93,8 +97,12 @@ export class DeliveryAttempts {
     const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const gone = result.statusCode === 410;
     const attemptsMade = claimed.attempt_count + 1;
-    const retryAfterMs = result.statusCode === 429 || result.statusCode === 503 ? parseRetryAfter(result.retryAfter) : undefined;
-    const delayMs = succeeded || gone || claimed.manual ? undefined : nextRetryDelayMs(this.deps.schedule, attemptsMade, { jitter: this.deps.jitter, retryAfterMs });
+    const retryAfterMs =
+      result.statusCode === 429 || result.statusCode === 503 ? parseRetryAfter(result.retryAfter) : undefined;
+    const delayMs =
+      succeeded || gone || claimed.manual
+        ? undefined
+        : nextRetryDelayMs(this.deps.schedule, attemptsMade, { jitter: this.deps.jitter, retryAfterMs });
     const status = succeeded ? 'succeeded' : delayMs === undefined ? 'failed' : 'pending';
     const nextAttemptAt = delayMs === undefined ? null : new Date(Date.now() + delayMs);
     const attemptId = newId();
@@ -113,7 +121,8 @@ export class DeliveryAttempts {
       autoPauseAfterMs: this.deps.autoPauseAfterMs,
     });
     this.deps.onAttempt?.(status === 'pending' ? 'retrying' : status);
-    if (nextAttemptAt !== null) await commands.at({ id: claimed.id, endpointId: claimed.endpoint_id, orgId: claimed.org_id }, nextAttemptAt);
+    if (nextAttemptAt !== null)
+      await commands.at({ id: claimed.id, endpointId: claimed.endpoint_id, orgId: claimed.org_id }, nextAttemptAt);
     return { attemptId, result, status };
   }
 
@@ -122,12 +131,23 @@ export class DeliveryAttempts {
     try {
       secrets = [
         this.deps.secrets.open(claimed.endpoint_id, 'current', claimed.secret_cipher),
-        ...claimed.previous_secret_ciphers.map((cipher) => this.deps.secrets.open(claimed.endpoint_id, 'previous', cipher)),
+        ...claimed.previous_secret_ciphers.map((cipher) =>
+          this.deps.secrets.open(claimed.endpoint_id, 'previous', cipher),
+        ),
       ];
     } catch (error) {
       // A vault key missing from VAULT_KEYS: an operator problem, recorded on the attempt (never the secret).
-      this.deps.logger.error({ err: error, endpoint_id: claimed.endpoint_id }, 'cannot decrypt a webhook signing secret');
-      return { statusCode: null, durationMs: 0, error: 'The signing secret could not be decrypted.', excerpt: null, retryAfter: undefined };
+      this.deps.logger.error(
+        { err: error, endpoint_id: claimed.endpoint_id },
+        'cannot decrypt a webhook signing secret',
+      );
+      return {
+        statusCode: null,
+        durationMs: 0,
+        error: 'The signing secret could not be decrypted.',
+        excerpt: null,
+        retryAfter: undefined,
+      };
     }
     const timestamp = Math.floor(Date.now() / 1000);
     const format = claimed.payload_format as PayloadFormat;

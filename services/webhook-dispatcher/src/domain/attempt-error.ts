@@ -24,7 +24,8 @@ const PARSE_CODE = /^HPE_/;
 
 export function describeAttemptError(error: unknown): string {
   // Duck-typed: errors made by node's own modules are not `instanceof Error` in every realm (jest's).
-  const { code, syscall } = typeof error === 'object' && error !== null ? (error as { code?: unknown; syscall?: unknown }) : {};
+  const { code, syscall } =
+    typeof error === 'object' && error !== null ? (error as { code?: unknown; syscall?: unknown }) : {};
   if (typeof code !== 'string') return ADDRESS_REFUSED;
   // A resolver's failure (getaddrinfo, or c-ares `queryA`...), whatever its code (ECONNREFUSED included).
   if (typeof syscall === 'string' && RESOLVER_SYSCALL.test(syscall)) return ADDRESS_REFUSED;

@@ -10,7 +10,10 @@ export class AttemptRecorder {
   private readonly queue: BatchQueue<AttemptRecord, string | null>;
 
   constructor(deliveries: DeliveriesRepository, options: { maxBatch: number }) {
-    this.queue = new BatchQueue((attempts) => deliveries.recordMany(attempts), { maxSize: options.maxBatch, maxInFlight: 1 });
+    this.queue = new BatchQueue((attempts) => deliveries.recordMany(attempts), {
+      maxSize: options.maxBatch,
+      maxInFlight: 1,
+    });
   }
 
   /** Resolves once the attempt is stored, with its endpoint's status when the batch changed it. */

@@ -35,7 +35,8 @@ export class DeliverySweeper {
 
   async sweep(): Promise<number> {
     const overdue = await this.options.deliveries.overdue(this.options.graceMs, this.options.batchSize ?? 500);
-    for (const row of overdue) await this.options.commands.now({ id: row.id, endpointId: row.endpoint_id, orgId: row.org_id });
+    for (const row of overdue)
+      await this.options.commands.now({ id: row.id, endpointId: row.endpoint_id, orgId: row.org_id });
     if (overdue.length > 0) this.options.logger.warn({ count: overdue.length }, 'overdue webhook deliveries re-sent');
     return overdue.length;
   }
@@ -44,7 +45,10 @@ export class DeliverySweeper {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.running = this.sweep()
-        .then(() => undefined, (error: unknown) => this.options.logger.error({ err: error }, 'webhook delivery sweep failed'))
+        .then(
+          () => undefined,
+          (error: unknown) => this.options.logger.error({ err: error }, 'webhook delivery sweep failed'),
+        )
         .finally(() => this.schedule(this.options.intervalMs));
     }, ms);
     this.timer.unref();

@@ -36,7 +36,10 @@ export class EndpointGate {
   private readonly lanes = new Map<string, Lane>();
   private slots = 0;
 
-  constructor(private readonly limit: number, private readonly maxWaiting: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly maxWaiting: number,
+  ) {}
 
   enter(endpointId: string): Promise<Release> | undefined {
     const lane = this.lane(endpointId);
@@ -53,7 +56,8 @@ export class EndpointGate {
   enterOrSpill(endpointId: string, options: SpillOptions): Promise<Release | undefined> | undefined {
     const lane = this.lane(endpointId);
     if (lane.active.size < this.limit) return Promise.resolve(this.grant(endpointId, lane));
-    if (lane.waiting.length < options.backlog) return new Promise<Release>((resolve) => lane.waiting.push({ grant: resolve }));
+    if (lane.waiting.length < options.backlog)
+      return new Promise<Release>((resolve) => lane.waiting.push({ grant: resolve }));
     if (this.oldestSlotAgeMs(lane) >= options.patienceMs) {
       this.dropIfIdle(endpointId, lane);
       return undefined;
@@ -94,7 +98,8 @@ export class EndpointGate {
   }
 
   private dropIfIdle(endpointId: string, lane: Lane): void {
-    if (lane.active.size === 0 && lane.waiting.length === 0 && this.lanes.get(endpointId) === lane) this.lanes.delete(endpointId);
+    if (lane.active.size === 0 && lane.waiting.length === 0 && this.lanes.get(endpointId) === lane)
+      this.lanes.delete(endpointId);
   }
 
   /** A slot; its release hands the slot straight to the next waiter, if any. */

@@ -31,8 +31,10 @@ export async function assertReceiverUrl(raw: string, rules: UrlRules): Promise<s
     const reasons = {
       invalid: 'is not a valid URL',
       scheme: 'must use http or https',
-      unresolvable: 'has an address that is not allowed or could not be resolved (private, loopback, link-local and metadata addresses are refused)',
-      blocked: 'has an address that is not allowed or could not be resolved (private, loopback, link-local and metadata addresses are refused)',
+      unresolvable:
+        'has an address that is not allowed or could not be resolved (private, loopback, link-local and metadata addresses are refused)',
+      blocked:
+        'has an address that is not allowed or could not be resolved (private, loopback, link-local and metadata addresses are refused)',
     } as const;
     throw refuse(reasons[check.reason]);
   }

@@ -125,7 +125,15 @@ export class EventFanOut {
         .flatMap((endpoint) =>
           deliveryBodies(event, envelope.message_id, endpoint.payload_format as PayloadFormat).map((body) => {
             const id = newId();
-            const row: NewDelivery = { id, orgId, endpointId: endpoint.id, eventKey: body.key, eventType: event.type, body: body.body(id), manual: false };
+            const row: NewDelivery = {
+              id,
+              orgId,
+              endpointId: endpoint.id,
+              eventKey: body.key,
+              eventType: event.type,
+              body: body.body(id),
+              manual: false,
+            };
             return { row, endpoint };
           }),
         );

@@ -6,10 +6,28 @@ import { HttpSender } from './http-sender.ts';
 describe('HttpSender', () => {
   let server: http.Server;
   let base: string;
-  const sender = new HttpSender({ policy: { allowPrivate: true }, timeoutMs: 500, connectTimeoutMs: 300, responseCapBytes: 16, maxSockets: 4 });
+  const sender = new HttpSender({
+    policy: { allowPrivate: true },
+    timeoutMs: 500,
+    connectTimeoutMs: 300,
+    responseCapBytes: 16,
+    maxSockets: 4,
+  });
   // Refusals and resolver failures must come back as such, not as a timeout on a loaded machine.
-  const strict = new HttpSender({ policy: { allowPrivate: false }, timeoutMs: 10_000, connectTimeoutMs: 10_000, responseCapBytes: 16, maxSockets: 4 });
-  const patient = new HttpSender({ policy: { allowPrivate: true }, timeoutMs: 10_000, connectTimeoutMs: 10_000, responseCapBytes: 16, maxSockets: 4 });
+  const strict = new HttpSender({
+    policy: { allowPrivate: false },
+    timeoutMs: 10_000,
+    connectTimeoutMs: 10_000,
+    responseCapBytes: 16,
+    maxSockets: 4,
+  });
+  const patient = new HttpSender({
+    policy: { allowPrivate: true },
+    timeoutMs: 10_000,
+    connectTimeoutMs: 10_000,
+    responseCapBytes: 16,
+    maxSockets: 4,
+  });
 
   beforeAll(async () => {
     server = http.createServer((req, res) => {
@@ -47,13 +65,19 @@ describe('HttpSender', () => {
     expect(result.error).toMatch(/within 500 ms/);
   });
 
-  it('holds a call\'s own shorter timeout (test sends)', async () => {
+  it("holds a call's own shorter timeout (test sends)", async () => {
     const result = await sender.send(`${base}/hang`, {}, '{}', { timeoutMs: 200 });
     expect(result.error).toMatch(/within 200 ms/);
   });
 
   it('refuses loopback, link-local and metadata addresses at connect time, naming neither the address nor whether the name resolved', async () => {
-    const refusals = [`${base}/ok`, 'http://localhost:1/', 'http://169.254.169.254/latest', 'http://[::1]:1/', 'http://no-such-host.invalid/'];
+    const refusals = [
+      `${base}/ok`,
+      'http://localhost:1/',
+      'http://169.254.169.254/latest',
+      'http://[::1]:1/',
+      'http://no-such-host.invalid/',
+    ];
     const errors = [];
     for (const url of refusals) {
       const result = await strict.send(url, {}, '{}');
@@ -67,9 +91,18 @@ describe('HttpSender', () => {
   });
 
   it('says the same of every resolver failure, whatever its code', () => {
-    const resolverRefused = Object.assign(new Error('queryA ECONNREFUSED internal.example'), { code: 'ECONNREFUSED', syscall: 'queryA' });
-    const resolverTimeout = Object.assign(new Error('queryAaaa ETIMEOUT internal.example'), { code: 'ETIMEOUT', syscall: 'queryAaaa' });
-    expect([describeAttemptError(resolverRefused), describeAttemptError(resolverTimeout)]).toEqual([ADDRESS_REFUSED, ADDRESS_REFUSED]);
+    const resolverRefused = Object.assign(new Error('queryA ECONNREFUSED internal.example'), {
+      code: 'ECONNREFUSED',
+      syscall: 'queryA',
+    });
+    const resolverTimeout = Object.assign(new Error('queryAaaa ETIMEOUT internal.example'), {
+      code: 'ETIMEOUT',
+      syscall: 'queryAaaa',
+    });
+    expect([describeAttemptError(resolverRefused), describeAttemptError(resolverTimeout)]).toEqual([
+      ADDRESS_REFUSED,
+      ADDRESS_REFUSED,
+    ]);
   });
 
   it('names a refused connection by its code only, without the address', async () => {

@@ -36,10 +36,19 @@ export class HttpSender {
   private readonly agents: { httpAgent: http.Agent; httpsAgent: https.Agent };
 
   constructor(private readonly options: HttpSenderOptions) {
-    this.agents = safeAgents(options.policy, { keepAlive: true, maxSockets: options.maxSockets, timeout: options.timeoutMs });
+    this.agents = safeAgents(options.policy, {
+      keepAlive: true,
+      maxSockets: options.maxSockets,
+      timeout: options.timeoutMs,
+    });
   }
 
-  send(url: string, headers: Record<string, string>, body: string, options: { timeoutMs?: number } = {}): Promise<SendResult> {
+  send(
+    url: string,
+    headers: Record<string, string>,
+    body: string,
+    options: { timeoutMs?: number } = {},
+  ): Promise<SendResult> {
     const started = process.hrtime.bigint();
     const elapsed = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
     const timeoutMs = options.timeoutMs ?? this.options.timeoutMs;
@@ -72,7 +81,12 @@ export class HttpSender {
         request = (secure ? https : http).request(target, {
           method: 'POST',
           agent: secure ? this.agents.httpsAgent : this.agents.httpAgent,
-          headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': String(payload.length), 'User-Agent': 'svc-webhooks/1' },
+          headers: {
+            ...headers,
+            'Content-Type': 'application/json',
+            'Content-Length': String(payload.length),
+            'User-Agent': 'svc-webhooks/1',
+          },
         });
       } catch (error) {
         // The guard refuses IP-literal targets synchronously, before any socket exists.
@@ -83,10 +97,13 @@ export class HttpSender {
       request.on('socket', (socket: Socket) => {
         // A kept-alive socket is connected already; a new one gets the connect budget.
         if (!socket.connecting) return;
-        connectTimer = setTimeout(() => {
-          fail(`Could not connect to the receiver within ${this.options.connectTimeoutMs} ms.`);
-          request?.destroy();
-        }, Math.min(this.options.connectTimeoutMs, timeoutMs));
+        connectTimer = setTimeout(
+          () => {
+            fail(`Could not connect to the receiver within ${this.options.connectTimeoutMs} ms.`);
+            request?.destroy();
+          },
+          Math.min(this.options.connectTimeoutMs, timeoutMs),
+        );
         socket.once('connect', () => clearTimeout(connectTimer));
       });
       request.on('response', (response) => {

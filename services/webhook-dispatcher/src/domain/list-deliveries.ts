@@ -8,14 +8,18 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   try {
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { t?: unknown; i?: unknown };
     const createdAt = new Date(String(value.t));
-    if (typeof value.i !== 'string' || !isUuid(value.i) || Number.isNaN(createdAt.getTime())) throw new Error('bad cursor');
+    if (typeof value.i !== 'string' || !isUuid(value.i) || Number.isNaN(createdAt.getTime()))
+      throw new Error('bad cursor');
     return { createdAt, id: value.i };
   } catch {
-    throw validationError('The cursor is not valid; pass the next_cursor of a previous page.', [{ path: '/query/cursor', message: 'is not a cursor of this list' }]);
+    throw validationError('The cursor is not valid; pass the next_cursor of a previous page.', [
+      { path: '/query/cursor', message: 'is not a cursor of this list' },
+    ]);
   }
 }
 
-const encodeCursor = (createdAt: Date, id: string) => Buffer.from(JSON.stringify({ t: createdAt.toISOString(), i: id })).toString('base64url');
+const encodeCursor = (createdAt: Date, id: string) =>
+  Buffer.from(JSON.stringify({ t: createdAt.toISOString(), i: id })).toString('base64url');
 
 /** `total` is counted up to this many deliveries (a bounded index scan per call). */
 export const DELIVERIES_TOTAL_BOUND = 10_000;

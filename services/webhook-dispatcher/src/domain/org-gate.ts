@@ -12,7 +12,10 @@ import type { OrgShares } from './org-shares.ts';
 export class OrgGate {
   private readonly inFlight = new Map<string, number>();
 
-  constructor(private readonly limit: number, private readonly shares?: OrgShares) {}
+  constructor(
+    private readonly limit: number,
+    private readonly shares?: OrgShares,
+  ) {}
 
   /** A place now, or undefined when the organization is at its limit. Releasing twice is harmless. */
   tryEnter(orgId: string): Release | undefined {

@@ -35,7 +35,10 @@ export class OrgShares {
   private timer: NodeJS.Timeout | undefined;
   private renewing: Promise<void> | undefined;
 
-  constructor(private readonly repository: OrgSharesRepository, private readonly options: OrgSharesOptions) {}
+  constructor(
+    private readonly repository: OrgSharesRepository,
+    private readonly options: OrgSharesOptions,
+  ) {}
 
   /** This process's share of the organization now (0 until one was granted). */
   slots(orgId: string): number {
@@ -56,18 +59,28 @@ export class OrgShares {
     const share = this.shares.get(orgId);
     if (share === undefined || share.slots >= this.options.limit || Date.now() - share.askedAt < ASK_AGAIN_MS) return;
     share.askedAt = Date.now();
-    this.ask([orgId]).catch((error: unknown) => this.options.logger.warn({ err: error }, 'could not ask for a larger share of an organization\'s webhook attempts'));
+    this.ask([orgId]).catch((error: unknown) =>
+      this.options.logger.warn(
+        { err: error },
+        "could not ask for a larger share of an organization's webhook attempts",
+      ),
+    );
   }
 
   /** Renews the shares in use (`busy`: attempts of the organization in flight here) every lease third. */
   start(busy: (orgId: string) => boolean): void {
-    this.timer = setInterval(() => {
-      this.renewing ??= this.renew(busy)
-        .catch((error: unknown) => this.options.logger.error({ err: error }, 'could not renew the shares of organizations\' webhook attempts'))
-        .finally(() => {
-          this.renewing = undefined;
-        });
-    }, Math.max(100, Math.floor(this.options.leaseMs / 3)));
+    this.timer = setInterval(
+      () => {
+        this.renewing ??= this.renew(busy)
+          .catch((error: unknown) =>
+            this.options.logger.error({ err: error }, "could not renew the shares of organizations' webhook attempts"),
+          )
+          .finally(() => {
+            this.renewing = undefined;
+          });
+      },
+      Math.max(100, Math.floor(this.options.leaseMs / 3)),
+    );
     this.timer.unref();
   }
 

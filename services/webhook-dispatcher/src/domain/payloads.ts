@@ -1,4 +1,11 @@
-import type { connectionRevoked, Envelope, PayloadFormat, PayloadOf, postPublished, WebhookEventType } from '@svc/contracts';
+import type {
+  connectionRevoked,
+  Envelope,
+  PayloadFormat,
+  PayloadOf,
+  postPublished,
+  WebhookEventType,
+} from '@svc/contracts';
 
 export type PostEvent = PayloadOf<typeof postPublished>;
 export type RevokedEvent = PayloadOf<typeof connectionRevoked>;
@@ -17,7 +24,8 @@ export interface DeliveryBody {
 /** Wire type `post.published.v1` -> webhook event `post.published`. */
 export function customerEvent(envelope: Envelope<PostEvent | RevokedEvent>): CustomerEvent {
   const type = envelope.type.replace(/\.v\d+$/, '') as WebhookEventType;
-  if (type === 'connection.revoked') return { type, occurredAt: envelope.occurred_at, payload: envelope.payload as RevokedEvent };
+  if (type === 'connection.revoked')
+    return { type, occurredAt: envelope.occurred_at, payload: envelope.payload as RevokedEvent };
   return { type, occurredAt: envelope.occurred_at, payload: envelope.payload as PostEvent };
 }
 
@@ -33,7 +41,12 @@ function envelopeData(event: CustomerEvent): Record<string, unknown> {
     return { account_id, provider, platform_account_id, handle, health, reason };
   }
   const post = event.payload;
-  const data: Record<string, unknown> = { id: post.id, account_ids: post.account_ids, platforms: post.platforms, text: post.text };
+  const data: Record<string, unknown> = {
+    id: post.id,
+    account_ids: post.account_ids,
+    platforms: post.platforms,
+    text: post.text,
+  };
   if (event.type === 'post.queued') data.scheduled_at = post.scheduled_at;
   const failed = event.type === 'post.failed' || (event.type === 'post.published' && post.status === 'partial');
   if (failed) data.error_message = post.error_message ?? firstError(post) ?? 'Publishing failed.';
@@ -52,7 +65,18 @@ function firstError(post: PostEvent): string | undefined {
 function legacyData(event: CustomerEvent): { key: string; data: Record<string, unknown> }[] {
   if (event.type === 'connection.revoked') {
     const account = event.payload;
-    return [{ key: account.account_id, data: { job_id: null, account_id: account.account_id, provider: account.provider, platform_post_id: null, status: account.health } }];
+    return [
+      {
+        key: account.account_id,
+        data: {
+          job_id: null,
+          account_id: account.account_id,
+          provider: account.provider,
+          platform_post_id: null,
+          status: account.health,
+        },
+      },
+    ];
   }
   return event.payload.results.map((result) => ({
     key: result.account_id,
@@ -75,14 +99,30 @@ export function deliveryBodies(event: CustomerEvent, eventId: string, format: Pa
     }));
   }
   const data = envelopeData(event);
-  return [{ key: eventId, body: (deliveryId) => JSON.stringify({ id: deliveryId, type: event.type, created_at: event.occurredAt, data }) }];
+  return [
+    {
+      key: eventId,
+      body: (deliveryId) => JSON.stringify({ id: deliveryId, type: event.type, created_at: event.occurredAt, data }),
+    },
+  ];
 }
 
 /** The sample event of `POST /v1/webhooks/{id}/test`: realistic, and marked as a sample. */
 export function sampleEvent(type: WebhookEventType, now: Date): CustomerEvent {
   const occurredAt = now.toISOString();
   if (type === 'connection.revoked') {
-    return { type, occurredAt, payload: { account_id: 'acc_sample', provider: 'x', platform_account_id: 'sample', handle: 'sample', health: 'requires_reconnect', reason: 'This is a sample event sent by the test endpoint.' } };
+    return {
+      type,
+      occurredAt,
+      payload: {
+        account_id: 'acc_sample',
+        provider: 'x',
+        platform_account_id: 'sample',
+        handle: 'sample',
+        health: 'requires_reconnect',
+        reason: 'This is a sample event sent by the test endpoint.',
+      },
+    };
   }
   const failed = type === 'post.failed';
   return {
@@ -97,7 +137,17 @@ export function sampleEvent(type: WebhookEventType, now: Date): CustomerEvent {
       text: 'This is a sample event sent by the test endpoint.',
       scheduled_at: null,
       error_message: failed ? 'Sample failure.' : null,
-      results: [{ account_id: 'acc_sample', provider: 'x', status: failed ? 'failed' : type === 'post.queued' ? 'pending' : 'published', platform_post_id: failed || type === 'post.queued' ? null : 'sample_platform_post', platform_post_url: null, error_code: failed ? 'sample' : null, error_message: failed ? 'Sample failure.' : null }],
+      results: [
+        {
+          account_id: 'acc_sample',
+          provider: 'x',
+          status: failed ? 'failed' : type === 'post.queued' ? 'pending' : 'published',
+          platform_post_id: failed || type === 'post.queued' ? null : 'sample_platform_post',
+          platform_post_url: null,
+          error_code: failed ? 'sample' : null,
+          error_message: failed ? 'Sample failure.' : null,
+        },
+      ],
     },
   };
 }

@@ -18,7 +18,14 @@ export async function rotateSecret(deps: EndpointDeps & { overlapMs: number }, i
   const row = await deps.endpoints.updateLocked(input.orgId, input.id, (current) => ({
     secretCipher: deps.secrets.seal(current.id, 'current', secret),
     previousSecrets: [
-      { cipher: deps.secrets.seal(current.id, 'previous', deps.secrets.open(current.id, 'current', current.secretCipher)), expires_at: new Date(Date.now() + deps.overlapMs).toISOString() },
+      {
+        cipher: deps.secrets.seal(
+          current.id,
+          'previous',
+          deps.secrets.open(current.id, 'current', current.secretCipher),
+        ),
+        expires_at: new Date(Date.now() + deps.overlapMs).toISOString(),
+      },
       ...stillSigning(current),
     ],
   }));
@@ -32,7 +39,9 @@ function stillSigning(current: EndpointRow): PreviousSecret[] {
   if (signing.length >= MAX_PREVIOUS_SECRETS) {
     const ends = signing.map((previous) => new Date(previous.expires_at).getTime());
     const message = `${signing.length} earlier signing secrets are still signing; the next one stops at ${new Date(Math.min(...ends)).toISOString()}, rotate again after that.`;
-    throw new AppError('conflict', message, { details: [{ path: '/params/webhook_id', message, rule: 'max_previous_secrets', limit: MAX_PREVIOUS_SECRETS }] });
+    throw new AppError('conflict', message, {
+      details: [{ path: '/params/webhook_id', message, rule: 'max_previous_secrets', limit: MAX_PREVIOUS_SECRETS }],
+    });
   }
   return signing;
 }

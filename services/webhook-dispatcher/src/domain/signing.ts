@@ -19,8 +19,17 @@ function hmacHex(secret: string, timestamp: number, body: string): string {
  * (any value may match).
  * Shape A: `X-Svc-Signature: sha256=<hex>[,sha256=<hex>]`; Shape B: `Svc-Signature: t=<ts>,v1=<hex>[,v1=<hex>]`.
  */
-export function signatureHeaders(format: PayloadFormat, secrets: readonly string[], timestamp: number, body: string): Record<string, string> {
+export function signatureHeaders(
+  format: PayloadFormat,
+  secrets: readonly string[],
+  timestamp: number,
+  body: string,
+): Record<string, string> {
   const signatures = secrets.map((secret) => hmacHex(secret, timestamp, body));
-  if (format === 'legacy') return { 'Svc-Signature': [`t=${timestamp}`, ...signatures.map((hex) => `v1=${hex}`)].join(',') };
-  return { 'X-Svc-Signature': signatures.map((hex) => `sha256=${hex}`).join(','), 'X-Svc-Timestamp': String(timestamp) };
+  if (format === 'legacy')
+    return { 'Svc-Signature': [`t=${timestamp}`, ...signatures.map((hex) => `v1=${hex}`)].join(',') };
+  return {
+    'X-Svc-Signature': signatures.map((hex) => `sha256=${hex}`).join(','),
+    'X-Svc-Timestamp': String(timestamp),
+  };
 }

@@ -39,23 +39,47 @@ export async function testEndpoint(deps: TestEndpointDeps, input: { orgId: strin
   const id = randomUUID();
   try {
     if (body === undefined) throw new Error('The sample event produced no body.');
-    await deps.deliveries.insertMany([{ id, orgId: input.orgId, endpointId: endpoint.id, eventKey: `test:${body.key}`, eventType: type, body: body.body(id), manual: true }]);
+    await deps.deliveries.insertMany([
+      {
+        id,
+        orgId: input.orgId,
+        endpointId: endpoint.id,
+        eventKey: `test:${body.key}`,
+        eventType: type,
+        body: body.body(id),
+        manual: true,
+      },
+    ]);
   } catch (error) {
     slot();
     throw error;
   }
-  const outcome = await deps.attempts.run(id, { evenIfPaused: true, slot: Promise.resolve(slot), timeoutMs: deps.timeoutMs });
+  const outcome = await deps.attempts.run(id, {
+    evenIfPaused: true,
+    slot: Promise.resolve(slot),
+    timeoutMs: deps.timeoutMs,
+  });
   if (outcome === undefined) throw new Error('The test delivery could not be claimed.');
-  return { id, event_type: type, status_code: outcome.result.statusCode ?? 0, attempts: 1, error: outcome.result.error };
+  return {
+    id,
+    event_type: type,
+    status_code: outcome.result.statusCode ?? 0,
+    attempts: 1,
+    error: outcome.result.error,
+  };
 }
 
 /** A place among the organization's tests, then a slot of the endpoint's lane; 429 for either refused. */
 async function place(deps: TestEndpointDeps, orgId: string, endpointId: string): Promise<Release> {
   const retryAfter = Math.max(1, Math.ceil(deps.timeoutMs / 1000));
   const busy = (message: string) =>
-    new AppError('rate_limited', message, { headers: { 'Retry-After': String(retryAfter) }, details: [{ message, retry_after_seconds: retryAfter }] });
+    new AppError('rate_limited', message, {
+      headers: { 'Retry-After': String(retryAfter) },
+      details: [{ message, retry_after_seconds: retryAfter }],
+    });
   const org = deps.tests.tryEnter(orgId);
-  if (org === undefined) throw busy(`Too many test sends of this organization are in flight; retry in ${retryAfter} s.`);
+  if (org === undefined)
+    throw busy(`Too many test sends of this organization are in flight; retry in ${retryAfter} s.`);
   // No backlog: a test waits only while the endpoint is answering quickly, and for its patience at most.
   const release = await deps.gate.enterOrSpill(endpointId, { backlog: 0, patienceMs: deps.patienceMs });
   if (release === undefined) {

@@ -12,12 +12,24 @@ import { toEndpointView } from './views.ts';
  */
 export async function updateEndpoint(
   deps: Omit<EndpointDeps, 'secrets'>,
-  input: { orgId: string; id: string; url?: string | undefined; events?: WebhookEventType[] | undefined; active?: boolean | undefined },
+  input: {
+    orgId: string;
+    id: string;
+    url?: string | undefined;
+    events?: WebhookEventType[] | undefined;
+    active?: boolean | undefined;
+  },
 ) {
   const data: Parameters<typeof deps.endpoints.update>[2] = {};
   if (input.url !== undefined) data.url = await assertReceiverUrl(input.url, deps.urlRules);
   if (input.events !== undefined) data.events = [...new Set(input.events)];
-  if (input.active === true) Object.assign(data, { status: 'active', failingSince: null, lastFailureAt: null, pausedAt: null } satisfies Partial<EndpointRow>);
+  if (input.active === true)
+    Object.assign(data, {
+      status: 'active',
+      failingSince: null,
+      lastFailureAt: null,
+      pausedAt: null,
+    } satisfies Partial<EndpointRow>);
   if (input.active === false) data.status = 'disabled';
   const row = await deps.endpoints.update(input.orgId, input.id, data);
   if (row === null) throw notFound('The webhook endpoint');

@@ -1,4 +1,10 @@
-import type { EndpointStatus, PayloadFormat, WebhookDeliveryViewType, WebhookEndpointViewType, WebhookEventType } from '@svc/contracts';
+import type {
+  EndpointStatus,
+  PayloadFormat,
+  WebhookDeliveryViewType,
+  WebhookEndpointViewType,
+  WebhookEventType,
+} from '@svc/contracts';
 import type { DeliveryWithAttempts } from '../data/deliveries.repository.ts';
 import type { EndpointRow } from '../data/endpoints.repository.ts';
 

@@ -1,6 +1,14 @@
 import {
-  webhooksCreate, webhooksDelete, webhooksDeliveriesList, webhooksDeliveryReplay, webhooksList, webhooksRotateSecret, webhooksTest, webhooksUpdate,
-  type Envelope, type RpcHandlers,
+  webhooksCreate,
+  webhooksDelete,
+  webhooksDeliveriesList,
+  webhooksDeliveryReplay,
+  webhooksList,
+  webhooksRotateSecret,
+  webhooksTest,
+  webhooksUpdate,
+  type Envelope,
+  type RpcHandlers,
 } from '@svc/contracts';
 import { AppError, notFound } from '@svc/errors';
 import type { DeliveriesRepository } from '../data/deliveries.repository.ts';
@@ -17,7 +25,15 @@ import { updateEndpoint } from '../domain/update-endpoint.ts';
 import { toEndpointView } from '../domain/views.ts';
 
 /** The gateway's `/v1/webhooks*` calls, on the dispatcher's RPC queue. */
-export const webhooksRpc = [webhooksList, webhooksCreate, webhooksUpdate, webhooksDelete, webhooksRotateSecret, webhooksDeliveriesList, webhooksDeliveryReplay] as const;
+export const webhooksRpc = [
+  webhooksList,
+  webhooksCreate,
+  webhooksUpdate,
+  webhooksDelete,
+  webhooksRotateSecret,
+  webhooksDeliveriesList,
+  webhooksDeliveryReplay,
+] as const;
 
 /**
  * Test sends, on their own lane (`Broker.serveRpc` with `lane: 'tests'`): each waits on a receiver for
@@ -44,22 +60,50 @@ function orgOf(envelope: Envelope): string {
 }
 
 export function webhooksRpcHandlers(deps: WebhooksRpcDeps): RpcHandlers<typeof webhooksRpc> {
-  const endpointDeps = { endpoints: deps.endpoints, secrets: deps.secrets, urlRules: deps.urlRules, maxEndpointsPerOrg: deps.maxEndpointsPerOrg };
+  const endpointDeps = {
+    endpoints: deps.endpoints,
+    secrets: deps.secrets,
+    urlRules: deps.urlRules,
+    maxEndpointsPerOrg: deps.maxEndpointsPerOrg,
+  };
   return {
     'webhooks.list.v1': async (env) => ({ items: (await deps.endpoints.list(orgOf(env))).map(toEndpointView) }),
     'webhooks.create.v1': (env) =>
-      createEndpoint(endpointDeps, { orgId: orgOf(env), url: env.payload.url, events: env.payload.events, payloadFormat: env.payload.payload_format ?? 'envelope' }),
+      createEndpoint(endpointDeps, {
+        orgId: orgOf(env),
+        url: env.payload.url,
+        events: env.payload.events,
+        payloadFormat: env.payload.payload_format ?? 'envelope',
+      }),
     'webhooks.update.v1': (env) =>
-      updateEndpoint(endpointDeps, { orgId: orgOf(env), id: env.payload.webhook_id, url: env.payload.url, events: env.payload.events, active: env.payload.active }),
+      updateEndpoint(endpointDeps, {
+        orgId: orgOf(env),
+        id: env.payload.webhook_id,
+        url: env.payload.url,
+        events: env.payload.events,
+        active: env.payload.active,
+      }),
     'webhooks.delete.v1': async (env) => {
       if (!(await deps.endpoints.delete(orgOf(env), env.payload.webhook_id))) throw notFound('The webhook endpoint');
       return {};
     },
-    'webhooks.rotate_secret.v1': (env) => rotateSecret({ ...endpointDeps, overlapMs: deps.secretOverlapMs }, { orgId: orgOf(env), id: env.payload.webhook_id }),
+    'webhooks.rotate_secret.v1': (env) =>
+      rotateSecret(
+        { ...endpointDeps, overlapMs: deps.secretOverlapMs },
+        { orgId: orgOf(env), id: env.payload.webhook_id },
+      ),
     'webhooks.deliveries_list.v1': (env) =>
-      listDeliveries(deps, { orgId: orgOf(env), endpointId: env.payload.webhook_id, limit: env.payload.limit, cursor: env.payload.cursor }),
+      listDeliveries(deps, {
+        orgId: orgOf(env),
+        endpointId: env.payload.webhook_id,
+        limit: env.payload.limit,
+        cursor: env.payload.cursor,
+      }),
     'webhooks.delivery_replay.v1': (env) =>
-      replayDelivery({ ...deps, windowMs: deps.replayWindowMs }, { orgId: orgOf(env), endpointId: env.payload.webhook_id, deliveryId: env.payload.delivery_id }),
+      replayDelivery(
+        { ...deps, windowMs: deps.replayWindowMs },
+        { orgId: orgOf(env), endpointId: env.payload.webhook_id, deliveryId: env.payload.delivery_id },
+      ),
   };
 }
 
