@@ -86,8 +86,8 @@ describe('forged and broken credentials', () => {
         ['get', '/v1/stats'],
         ['get', `/v1/posts/${victim.jobId}`],
       ] as const) {
-        const res = await request(h.gateway)
-          [method](path)
+        const agent = request(h.gateway);
+        const res = await agent[method](path)
           .set('Authorization', authorization)
           .send(method === 'post' ? { text: 'x', account_ids: [victim.accountId] } : undefined);
         expect({ name, path, status: res.status }).toEqual({ name, path, status: 401 });

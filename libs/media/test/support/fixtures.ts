@@ -54,13 +54,13 @@ export async function video(seconds = 1, width = 320, height = 240, bitrate = '2
 }
 
 /** Random pixels: they do not compress, so the file is about as large as asked. */
-export const noise = (width: number, height: number, format: 'png' | 'jpeg'): Promise<Buffer> =>
-  sharp(
+export const noise = (width: number, height: number, format: 'png' | 'jpeg'): Promise<Buffer> => {
+  const pixels = sharp(
     Buffer.alloc(width * height * 3).map(() => Math.floor(Math.random() * 256)),
     { raw: { width, height, channels: 3 } },
-  )
-    [format](format === 'jpeg' ? { quality: 100 } : {})
-    .toBuffer();
+  );
+  return pixels[format](format === 'jpeg' ? { quality: 100 } : {}).toBuffer();
+};
 
 /** The format sharp decodes a buffer as (`jpeg`, `png`...). */
 export const formatOf = async (bytes: Buffer): Promise<string | undefined> => (await sharp(bytes).metadata()).format;
