@@ -166,8 +166,23 @@ describe('publishing: delivery', () => {
     ])('%s on %s', async (fault, network, status, errorCode, attempts) => {
       await system.sandbox.fault(network, fault, 1, fault === 'rate_limit' ? 1 : undefined);
       const text = `fault ${fault} ${Date.now()}`;
-      const started = Date.now();
       const res = await publish({ account_ids: [accounts[network]], text });
+      // The delay the publisher decided after the refusal, by the database's clock: the put-back sets
+      // next_attempt_at and updated_at from the same now(), so their difference is the delay itself.
+      const retryDelayMs =
+        fault === 'rate_limit'
+          ? await waitFor(
+              async () => {
+                const [row] = await system.workers.publisher!.runtime.db.$queryRawUnsafe<{ delay_ms: number }[]>(
+                  `SELECT (EXTRACT(EPOCH FROM next_attempt_at - updated_at) * 1000)::float8 AS delay_ms
+                     FROM deliveries WHERE job_id = $1::uuid AND status = 'pending' AND next_attempt_at IS NOT NULL`,
+                  res.body.job_id,
+                );
+                return row?.delay_ms;
+              },
+              { what: 'the rate-limited delivery put back with its next attempt time' },
+            )
+          : undefined;
       const post = await waitForFinal(system, auth, res.body.job_id);
       await expectNothingOpen(post);
       expect(post.status).toBe(status);
@@ -176,7 +191,7 @@ describe('publishing: delivery', () => {
         status === 'published' ? 1 : 0,
       );
       // The network's retry time (1 s) is honoured over the shorter configured backoff (200 ms).
-      if (fault === 'rate_limit') expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+      if (fault === 'rate_limit') expect(retryDelayMs).toBeGreaterThanOrEqual(1000);
     });
 
     it('gives up after DELIVERY_MAX_ATTEMPTS on persistent refusals', async () => {

@@ -354,7 +354,14 @@ describe('webhook deliveries', () => {
       paused = (await endpointStatus('org_streak', streak.id)) === 'auto_paused';
     }
     expect(paused).toBe(true);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(6000);
+    // The streak it paused on was at least the threshold long by the database's clock: the statement
+    // that pauses sets paused_at from the same clock that started failing_since.
+    const [streakRow] = await dispatcher().runtime.db.$queryRawUnsafe<{ streak_ms: number }[]>(
+      `SELECT (EXTRACT(EPOCH FROM paused_at - failing_since) * 1000)::float8 AS streak_ms
+         FROM webhook_endpoints WHERE id = $1::uuid`,
+      streak.id,
+    );
+    expect(streakRow!.streak_ms).toBeGreaterThanOrEqual(6000);
     // While paused, the retries still owed are dropped (their deliveries end failed, nothing is sent).
     await until(
       'retries dropped',

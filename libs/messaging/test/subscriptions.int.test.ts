@@ -1,4 +1,4 @@
-import type { Channel, ChannelModel } from 'amqplib';
+import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import { connectionRevoked, eventSubscriptions, postPublished, systemProbe } from '@svc/contracts';
 import { createNames, type Broker } from '../src/index.ts';
 import { connectBroker, rawConnection, uniqueNamespace, waitFor } from './helpers.ts';
@@ -86,13 +86,12 @@ describe('event subscriptions', () => {
 
 describe('publishDelayed', () => {
   it('brings a message back to one work queue after its tier, not before', async () => {
-    const received: number[] = [];
-    await broker.consume({
-      queue: 'delayed',
-      messages: [systemProbe],
-      handlers: { 'system.probe.v1': async () => void received.push(Date.now()) },
-    });
-    const sent = Date.now();
+    // A plain queue under the work queue's name stands in for its consumer, so the copy that comes
+    // back can be read with the broker's own dead-letter record (x-death), which says where it waited.
+    const workQueue = names.workQueue('delayed');
+    await channel.assertQueue(workQueue, { exclusive: true });
+    const received: ConsumeMessage[] = [];
+    await channel.consume(workQueue, (message) => void (message && received.push(message)), { noAck: true });
     const tier = await broker.publishDelayed(
       systemProbe,
       { n: 2 },
@@ -101,6 +100,25 @@ describe('publishDelayed', () => {
     );
     expect(tier).toBe(1000);
     await waitFor(() => received.length === 1, 'the delayed message');
-    expect(received[0]! - sent).toBeGreaterThanOrEqual(950);
+    const [message] = received;
+    expect(JSON.parse(message!.content.toString())).toMatchObject({ type: 'system.probe.v1', payload: { n: 2 } });
+    // It came back only by expiring from the 1000 ms tier queue, once, not straight from the publish.
+    expect(message!.properties.headers?.['x-death']).toEqual([
+      expect.objectContaining({ queue: names.retryQueue(1000), reason: 'expired', count: 1 }),
+    ]);
+    // And that tier queue holds its messages 1000 ms: declaring it with any other TTL would be refused
+    // as inequivalent (406), which would close this channel.
+    const check = await raw.createChannel();
+    await check.assertQueue(names.retryQueue(1000), {
+      durable: true,
+      arguments: {
+        'x-queue-type': 'quorum',
+        'x-dead-letter-strategy': 'at-least-once',
+        'x-overflow': 'reject-publish',
+        'x-message-ttl': 1000,
+        'x-dead-letter-exchange': '',
+      },
+    });
+    await check.close();
   });
 });

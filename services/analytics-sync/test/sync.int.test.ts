@@ -861,6 +861,19 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
       stopWaitMs: 2000,
       maxReadsPerSecond: 2,
     });
+    // Every pass the sync schedules, with when it set it to run and when the budget frees the next
+    // pass (both its own decisions, read from it as it schedules), and the claim before it.
+    const internals = background as unknown as {
+      schedule(delayMs: number): void;
+      nextPassAt: number | undefined;
+      budgetFreeAt: number;
+    };
+    const scheduled: { runAt: number; budgetFreeAt: number; after: (typeof claims)[number] | undefined }[] = [];
+    const schedule = internals.schedule.bind(background);
+    internals.schedule = (delayMs: number) => {
+      schedule(delayMs);
+      scheduled.push({ runAt: internals.nextPassAt!, budgetFreeAt: internals.budgetFreeAt, after: claims.at(-1) });
+    };
     background.start();
     try {
       await waitFor(() => claims.length > 0, { what: 'the first claim' });
@@ -877,9 +890,15 @@ describe('analytics-sync freshness, cadence and failures (injected time)', () =>
     }
     const full = claims.filter((claim) => claim.rows > 0);
     expect(full.map((claim) => claim.rows)).toEqual([2, 2, 2]);
-    // A pass of two at two a second: the next claim a second after the previous pass began (which is
-    // a few ms before its claim), never back to back as without a budget.
-    for (let i = 1; i < full.length; i += 1) expect(full[i]!.at - full[i - 1]!.at).toBeGreaterThanOrEqual(950);
+    // A pass of two at two a second frees the budget a second after that pass began (its claim is
+    // made as it begins), and every pass scheduled after it, the wake's included, runs no sooner:
+    // never back to back as without a budget.
+    const held = scheduled.filter((entry) => entry.after !== undefined && entry.after.rows > 0);
+    expect(held.length).toBeGreaterThanOrEqual(full.length);
+    for (const entry of held) {
+      expect(entry.budgetFreeAt - entry.after!.at).toBeGreaterThanOrEqual(990);
+      expect(entry.runAt).toBeGreaterThanOrEqual(entry.budgetFreeAt);
+    }
   });
 
   it('refreshes on read a row its budget leaves waiting: the background falls behind, a read of the row does not', async () => {

@@ -68,9 +68,28 @@ describe('sandbox control API (docs/api-conventions.md, "The network sandbox")',
     }
     const set = await request(app).put('/__sandbox/latency').send({ network: 'facebook', create_ms: 300 });
     expect(set.body).toEqual({ latency: { facebook: { create_ms: 300 } } });
-    const started = Date.now();
-    await request(app).post('/facebook/v25.0/99/feed').send({ message: 'late', access_token: 'tok' }).expect(200);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(280);
+    // The answer waits on a timer of the network's latency: the timer the sandbox set is observed, not the clock.
+    const timers: { ms: number | undefined; fired: boolean }[] = [];
+    const realSetTimeout = global.setTimeout;
+    const spy = jest.spyOn(global, 'setTimeout').mockImplementation(((
+      callback: (...args: unknown[]) => void,
+      ms?: number,
+      ...args: unknown[]
+    ) => {
+      const timer = { ms, fired: false };
+      timers.push(timer);
+      return realSetTimeout(() => {
+        timer.fired = true;
+        callback(...args);
+      }, ms);
+    }) as typeof setTimeout);
+    try {
+      await request(app).post('/facebook/v25.0/99/feed').send({ message: 'late', access_token: 'tok' }).expect(200);
+    } finally {
+      spy.mockRestore();
+    }
+    // Answered only once a timer of the full 300 ms had fired.
+    expect(timers.filter((timer) => timer.ms === 300)).toEqual([{ ms: 300, fired: true }]);
     // With a minute of latency, a call it wrongly delayed would outlive the test's 5 s.
     await request(app).put('/__sandbox/latency').send({ network: 'facebook', create_ms: 0 }).expect(200);
     expect((await request(app).put('/__sandbox/latency').send({ network: 'x', create_ms: 60_000 })).body).toEqual({
