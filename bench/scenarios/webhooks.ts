@@ -197,6 +197,8 @@ export async function benchWebhooks(options: WebhooksOptions): Promise<BenchResu
         ALLOW_PRIVATE_URLS: 'true',
         WEBHOOK_CONCURRENCY: String(concurrency * 2),
         WEBHOOK_ENDPOINT_CONCURRENCY: String(concurrency),
+        // One organization's endpoint: its limit across processes is not what this measures.
+        WEBHOOK_ORG_CONCURRENCY: String(concurrency),
       },
     },
   );
