@@ -1,7 +1,8 @@
 import { AppError } from '@svc/errors';
 import { ConcurrencySlots, type ReleaseSlot } from '@svc/media';
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { type RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { redisCounter } from './rate-limiter.ts';
 
 export interface PublicMediaLimits {
   /** Requests per window from one client address. */
@@ -15,15 +16,6 @@ export interface PublicMediaLimits {
   /** Isolates test runs that share one Redis. */
   keyPrefix?: string;
 }
-
-const counter = (redis: Redis, points: number, duration: number, keyPrefix: string) =>
-  new RateLimiterRedis({
-    storeClient: redis,
-    points,
-    duration,
-    keyPrefix,
-    insuranceLimiter: new RateLimiterMemory({ points, duration, keyPrefix }),
-  });
 
 /**
  * Bounds what an anonymous client can make the gateway do through public media URLs: each request
@@ -41,8 +33,8 @@ export class PublicMediaLimiter {
     private readonly limits: PublicMediaLimits,
   ) {
     const prefix = limits.keyPrefix ?? 'rl';
-    this.requests = counter(redis, limits.perAddress, limits.windowSeconds, `${prefix}:media`);
-    this.misses = counter(redis, limits.missesPerAddress, limits.windowSeconds, `${prefix}:media-miss`);
+    this.requests = redisCounter(redis, limits.perAddress, limits.windowSeconds, `${prefix}:media`);
+    this.misses = redisCounter(redis, limits.missesPerAddress, limits.windowSeconds, `${prefix}:media-miss`);
     this.streams = new ConcurrencySlots({
       total: limits.streams,
       perKey: limits.streamsPerAddress,

@@ -29,7 +29,8 @@ export interface RateLimitState {
   resetSeconds: number;
 }
 
-function limiter(redis: Redis, points: number, duration: number, keyPrefix: string) {
+/** A fixed-window counter in Redis, shared by every gateway replica. */
+export function redisCounter(redis: Redis, points: number, duration: number, keyPrefix: string) {
   return new RateLimiterRedis({
     storeClient: redis,
     points,
@@ -70,11 +71,11 @@ export class RateLimiter {
     private readonly settings: RateLimitSettings,
   ) {
     const prefix = settings.keyPrefix ?? 'rl';
-    this.perKey = limiter(redis, settings.perKey, settings.windowSeconds, `${prefix}:key`);
-    this.perOrg = limiter(redis, settings.perOrg, settings.windowSeconds, `${prefix}:org`);
+    this.perKey = redisCounter(redis, settings.perKey, settings.windowSeconds, `${prefix}:key`);
+    this.perOrg = redisCounter(redis, settings.perOrg, settings.windowSeconds, `${prefix}:org`);
     const bucket = (points: number, name: string) => ({
       points,
-      limiter: limiter(redis, points, settings.windowSeconds, `${prefix}:${name}`),
+      limiter: redisCounter(redis, points, settings.windowSeconds, `${prefix}:${name}`),
     });
     this.anonymous = {
       address: bucket(settings.perAddress, 'addr'),
