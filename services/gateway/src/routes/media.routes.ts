@@ -281,7 +281,7 @@ export function mediaRoutes(deps: MediaRouteDeps): Route[] {
       const { limiter, maxAgeSeconds } = deps.publicMedia;
       await limiter.admit(address);
       const recorded = SAFE_KEY.test(params.file) && (await records.has(params.file.replace(/\.jpg$/, ''), requestId));
-      const object = recorded ? await deps.ingest.storage.stat(params.file) : null;
+      const object = recorded !== false ? await deps.ingest.storage.stat(params.file) : null;
       if (object === null) {
         await limiter.missed(address);
         throw gone(maxAgeSeconds);
