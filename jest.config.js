@@ -13,6 +13,7 @@ const libs = [
   'crypto',
   'http',
   'media',
+  'mcp',
 ];
 
 /** @type {import('jest').Config} */
