@@ -38,6 +38,12 @@ const INSTRUCTIONS =
   'and call validate_post before create_post; follow a post with get_post. A failed call returns ' +
   "the API's error body: {error: {code, message, details, request_id}}.";
 
+/** fetch's own message is "fetch failed"; the reason (ECONNREFUSED...) is its cause. */
+function describeFailure(error: unknown): string {
+  const { message, cause } = error as Error & { cause?: { message?: string } };
+  return cause?.message === undefined ? message : `${message} (${cause.message})`;
+}
+
 async function callTool(
   options: McpServerOptions,
   tool: McpTool,
@@ -65,7 +71,7 @@ async function callTool(
   } catch (error) {
     const failure = localError(
       'service_unavailable',
-      `The API could not be reached: ${(error as Error).message}`,
+      `The API could not be reached: ${describeFailure(error)}`,
       options.requestId(),
     );
     return {
