@@ -14,6 +14,7 @@ const libs = [
   'http',
   'media',
   'sdk',
+  'mcp',
 ];
 
 /** @type {import('jest').Config} */

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { connectionConfig, dropDatabase, openPgDatabase } from '@svc/db';
 import { createLogger } from '@svc/logger';
+import type { OpenApiDocument } from '@svc/mcp';
 import { storageFromConfig, type MediaStorage } from '@svc/media';
 import {
   openServiceRuntime,
@@ -166,6 +167,8 @@ export function harnessEnv(
     WEBHOOK_DB_POOL_SIZE: '8',
     // Like a deployment that verified its media domain with TikTok (PULL_FROM_URL from there).
     TIKTOK_VERIFIED_URL_PREFIXES: media.publicBaseUrl,
+    // MCP tool calls go back into the gateway over HTTP: its real port.
+    MCP_API_BASE_URL: media.publicBaseUrl,
     ...overrides,
   };
 }
@@ -177,6 +180,8 @@ export interface SystemOptions {
   wrapMediaStorage?: (storage: MediaStorage) => MediaStorage;
   /** Collects every log line of every service (level debug) here, e.g. to prove no secret is logged. */
   logLines?: string[];
+  /** The OpenAPI document the gateway derives its MCP tools from, when not its own. */
+  mcpDocument?: OpenApiDocument;
 }
 
 function loggerFor(service: string, level: string, lines: string[] | undefined) {
@@ -271,6 +276,7 @@ export async function startSystem(options: SystemOptions): Promise<SystemHarness
     isDraining: () => false,
     rateLimitPrefix: uniqueName('rl'),
     ...(mediaStorage === undefined ? {} : { mediaStorage }),
+    ...(options.mcpDocument === undefined ? {} : { mcpDocument: options.mcpDocument }),
   });
   publicServer.on('request', gateway);
 

@@ -5,6 +5,7 @@ import { errorHandler, notFoundHandler } from './http/error-handler.ts';
 import { mountRoutes } from './http/mount-routes.ts';
 import { requestId } from './http/request-id.ts';
 import type { Route } from './http/route.ts';
+import { mountMcpEndpoint, type McpEndpointOptions } from './mcp/mcp-endpoint.ts';
 import type { RateLimiter } from './rate-limit/rate-limiter.ts';
 
 export interface AppDeps {
@@ -18,6 +19,8 @@ export interface AppDeps {
   isReady: () => boolean;
   validateResponses: boolean;
   observe?: (labels: { method: string; route: string; status: number }, seconds: number) => void;
+  /** The MCP endpoint (`POST /mcp`); not mounted when absent. */
+  mcp?: McpEndpointOptions;
 }
 
 /** The gateway's HTTP application, without listen() so tests drive it with supertest. */
@@ -48,6 +51,8 @@ export function createApp(deps: AppDeps): Express {
         error === undefined ? resolve() : reject(error as Error),
       ),
     );
+  if (deps.mcp !== undefined)
+    mountMcpEndpoint(app, { ...deps.mcp, ...deps, parseJson: (req, res) => parseBody(req, res, false) });
   const router = express.Router();
   mountRoutes(router, deps.routes, { ...deps, parseBody });
   app.use(router);

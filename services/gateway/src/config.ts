@@ -19,6 +19,12 @@ export const configSchema = Type.Object({
   PROBE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9100 }),
   /** Public address of this API, used in the OpenAPI document and OAuth redirect URIs. */
   PUBLIC_BASE_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:8080' }),
+  /**
+   * Where the MCP endpoint's tool calls reach this gateway's REST API: each tool call is an HTTP
+   * request to it with the agent's API key, so it meets the same checks as any REST call. Unset:
+   * this process itself, at the address and port the MCP request arrived on.
+   */
+  MCP_API_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   /** Where the OAuth callback sends the browser (with ?account_id= or ?error=); unset: the callback answers JSON. */
   OAUTH_SUCCESS_REDIRECT: Type.Optional(Type.String({ pattern: '^https?://' })),
   /** Redis holding the rate-limit counters the gateway's replicas share (`rediss://` for TLS). */

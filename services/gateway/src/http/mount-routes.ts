@@ -43,11 +43,26 @@ async function authorize(route: Route, req: Request, res: Response, deps: MountD
       await deps.rateLimiter.consumeAnonymous(address, route.operation.anonymousBucket);
     return undefined;
   }
+  return authenticateAndCount(req, res, deps, auth);
+}
+
+/**
+ * Authenticates a request for `mode` and counts it against its key and organization (setting the
+ * RateLimit headers); a failed authentication counts against the client address. Shared by the
+ * declarative routes and the MCP endpoint.
+ */
+export async function authenticateAndCount(
+  req: Request,
+  res: Response,
+  deps: Pick<MountDeps, 'authenticator' | 'rateLimiter'>,
+  mode: Exclude<Route['operation']['auth'], 'none'>,
+): Promise<Principal> {
   let principal: Principal;
   try {
-    principal = await deps.authenticator.authenticate(req.get('authorization'), auth);
+    principal = await deps.authenticator.authenticate(req.get('authorization'), mode);
   } catch (error) {
-    if (isAppError(error) && error.code === 'unauthorized') await deps.rateLimiter.consumeAnonymous(address);
+    if (isAppError(error) && error.code === 'unauthorized')
+      await deps.rateLimiter.consumeAnonymous(req.ip ?? req.socket.remoteAddress ?? 'unknown');
     throw error;
   }
   const context = currentContext();
