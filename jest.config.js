@@ -15,6 +15,7 @@ const libs = [
   'media',
   'sdk',
   'mcp',
+  'cli',
 ];
 
 /** @type {import('jest').Config} */

@@ -2,6 +2,7 @@
 // prefixed logs, restarting a crashed one with backoff. SIGINT, SIGTERM or SIGHUP stops every child
 // gracefully, restarts none, and the supervisor exits when all have stopped.
 // SERVICES=gateway,publisher runs only the services named (the sandbox counts as one).
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { concurrently } from 'concurrently';
 
@@ -53,7 +54,25 @@ for (const signal of ['SIGTERM', 'SIGHUP']) {
   process.on(signal, () => process.emit('SIGINT', 'SIGINT'));
 }
 
-result.then(
-  () => process.exit(0),
-  (events) => process.exit(events.find((e) => typeof e.exitCode === 'number' && e.exitCode !== 0)?.exitCode ?? 1),
-);
+// Development: the demo organization gets one sandbox account per network if it has none
+// (scripts/seed-demo.mjs), once the gateway and the accounts service answer. SEED_DEMO=off skips it.
+const seeds =
+  process.env.NODE_ENV === 'development' &&
+  process.env.SEED_DEMO !== 'off' &&
+  ['gateway', 'accounts', 'sandbox'].every((name) => services.includes(name));
+const seed = seeds
+  ? spawn(process.execPath, [new URL('./seed-demo.mjs', import.meta.url).pathname], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+  : undefined;
+for (const stream of [seed?.stdout, seed?.stderr])
+  stream?.on('data', (chunk) => {
+    for (const line of chunk.toString().split('\n').filter(Boolean)) process.stdout.write(`[seed] ${line}\n`);
+  });
+
+result
+  .finally(() => seed?.exitCode === null && seed.kill())
+  .then(
+    () => process.exit(0),
+    (events) => process.exit(events.find((e) => typeof e.exitCode === 'number' && e.exitCode !== 0)?.exitCode ?? 1),
+  );

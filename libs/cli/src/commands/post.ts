@@ -1,0 +1,105 @@
+import type { Command } from 'commander';
+import { action, type CommandContext } from '../command-context.ts';
+import { OutcomeError, UsageError } from '../errors.ts';
+import type { CliIo } from '../io.ts';
+import { uploadFiles } from '../media/upload-files.ts';
+import { collect, parsePositiveInt } from '../parse.ts';
+import { isUrl, parseAt, postBody, splitList } from '../post/post-body.ts';
+import { failedTargets, renderPost, renderTargets, type PostView } from '../post/post-view.ts';
+import { watchPost } from '../post/watch-post.ts';
+import { allAccounts, resolveTargets } from './accounts-resolve.ts';
+
+interface PostOptions {
+  to: string[];
+  media?: string[];
+  at?: string;
+  validate?: boolean;
+  wait?: boolean;
+  timeout?: number;
+  tiktokPrivacy: string;
+}
+
+const DEFAULT_WAIT_S = 600;
+
+export function registerPost(program: Command, io: CliIo): void {
+  program
+    .command('post')
+    .description('publish (or schedule) a post to one or more accounts')
+    .argument('<text>', 'the text of the post')
+    .requiredOption('--to <targets>', 'all, a network, @handle or account id; comma-separated or repeated', collect)
+    .option('--media <file|url>', 'a local file (uploaded first) or an http(s) URL; repeatable', collect)
+    .option('--at <time>', 'schedule for this time, with its zone (2026-12-24T09:00+01:00)')
+    .option('--validate', 'check the post against every target’s rules and print every problem; creates nothing')
+    .option('--wait', 'wait until every target is published or failed, and print each outcome')
+    .option('--timeout <seconds>', `with --wait: how long to wait (default ${DEFAULT_WAIT_S})`, parsePositiveInt)
+    .option('--tiktok-privacy <level>', 'TikTok privacy_level for TikTok targets', 'SELF_ONLY')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  svc post "Hello" --to all --media ./photo.jpg --wait',
+        '  svc post "Launch day" --to @acme,linkedin --at 2026-12-24T09:00+01:00',
+        '  svc post "Draft copy" --to x --validate',
+      ].join('\n'),
+    )
+    .action(action<PostOptions>(io, createPost));
+}
+
+async function createPost(ctx: CommandContext, args: unknown[], options: PostOptions): Promise<void> {
+  const text = args[0] as string;
+  if (text.trim() === '') throw new UsageError('the text of the post is empty');
+  if (options.timeout !== undefined && options.wait !== true) throw new UsageError('--timeout goes with --wait');
+  if (options.validate === true && options.wait === true)
+    throw new UsageError('--validate creates nothing to --wait for');
+  const scheduledAt = options.at === undefined ? undefined : parseAt(options.at);
+  const media = options.media ?? [];
+  const client = (await ctx.session()).api();
+
+  const accounts = await allAccounts(client);
+  const accountIds = resolveTargets(splitList(options.to), accounts);
+  const providers = accounts.filter((account) => accountIds.includes(account.id)).map((account) => account.provider);
+  const uploaded = await uploadFiles(
+    ctx,
+    client,
+    media.filter((item) => !isUrl(item)),
+  );
+  const body = postBody({
+    accountIds,
+    providers,
+    text,
+    mediaIds: uploaded.map((record) => record.media_id),
+    mediaUrls: media.filter(isUrl),
+    scheduledAt,
+    tiktokPrivacy: options.tiktokPrivacy,
+  });
+
+  if (options.validate === true) {
+    const verdict = (await client.call('validatePost' as never, { body } as never)) as {
+      valid: boolean;
+      problems: { account_id: string | null; path: string; rule: string; message: string }[];
+    };
+    ctx.out.result(verdict, () =>
+      verdict.valid
+        ? `Valid for all ${accountIds.length} accounts.`
+        : verdict.problems
+            .map((problem) => `${problem.account_id ?? '-'}  ${problem.path}  ${problem.rule}: ${problem.message}`)
+            .join('\n'),
+    );
+    if (!verdict.valid) throw new OutcomeError(`${verdict.problems.length} problem(s): the post would be refused`);
+    return;
+  }
+
+  const created = (await client.posts.create(body)) as PostView;
+  if (options.wait !== true) {
+    ctx.out.result(created, () => renderPost(created));
+    return;
+  }
+  ctx.out.note(`Post ${created.id} created; waiting for ${accountIds.length} target(s)...`);
+  const post = await watchPost(client, created.id, (options.timeout ?? DEFAULT_WAIT_S) * 1000, (current) =>
+    ctx.out.note(`${current.status}: ${current.results.map((r) => `${r.provider} ${r.status}`).join(', ')}`),
+  );
+  ctx.out.result(post, () => `Post ${post.id}: ${post.status}\n${renderTargets(post)}`);
+  const failed = failedTargets(post);
+  if (failed.length > 0) throw new OutcomeError(`${failed.length} of ${post.results.length} target(s) failed`);
+}

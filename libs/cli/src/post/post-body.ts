@@ -1,0 +1,56 @@
+import { UsageError } from '../errors.ts';
+
+/** ISO 8601 date and time with minutes, optional seconds and fraction, and a required zone. */
+const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+
+/**
+ * `--at` as the API's `scheduled_at`: a time with its zone (`2026-12-24T09:00+01:00`), sent as the
+ * same instant in UTC with seconds (the API wants RFC 3339 date-times). A time without a zone is
+ * refused rather than guessed.
+ */
+export function parseAt(value: string): string {
+  if (!ISO_WITH_ZONE.test(value))
+    throw new UsageError(
+      `--at ${JSON.stringify(value)} is not a date and time with a zone (e.g. 2026-12-24T09:00+01:00 or 2026-12-24T08:00Z)`,
+    );
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) throw new UsageError(`--at ${JSON.stringify(value)} is not a real date and time`);
+  return new Date(time).toISOString();
+}
+
+/** `--to a,b --to c` as `[a, b, c]`. */
+export function splitList(values: string[]): string[] {
+  return values
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter((value) => value !== '');
+}
+
+export const isUrl = (value: string) => /^https?:\/\//i.test(value);
+
+export interface PostBodyInput {
+  accountIds: string[];
+  providers: string[];
+  text: string;
+  mediaIds: string[];
+  mediaUrls: string[];
+  scheduledAt: string | undefined;
+  tiktokPrivacy: string;
+}
+
+/**
+ * The `POST /v1/posts` body. TikTok requires a `privacy_level`: the CLI sends `--tiktok-privacy`
+ * (default SELF_ONLY, which every creator may use) whenever a TikTok account is a target.
+ */
+export function postBody(input: PostBodyInput) {
+  return {
+    account_ids: input.accountIds,
+    text: input.text,
+    ...(input.mediaIds.length > 0 ? { media_ids: input.mediaIds } : {}),
+    ...(input.mediaUrls.length > 0 ? { media_urls: input.mediaUrls } : {}),
+    ...(input.scheduledAt === undefined ? {} : { scheduled_at: input.scheduledAt }),
+    ...(input.providers.includes('tiktok')
+      ? { platform_options: { tiktok: { privacy_level: input.tiktokPrivacy } } }
+      : {}),
+  };
+}

@@ -1,0 +1,240 @@
+import { stat, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { uniqueName, waitFor } from '@svc/testing';
+import { testProviders } from '../../libs/providers/test/support/sandbox.ts';
+import { NETWORKS, type Network } from '../publishing/publishing-support.ts';
+import { startSystem, type SystemHarness } from '../support/system-harness.ts';
+import { cliHome, SAMPLE_IMAGE, startSvc, svc, svcJson, type CliHome } from './cli-process.ts';
+
+// Every publishing command of the CLI as a user runs it, against the whole system in development
+// mode (so `svc login --dev` works): accounts, posts with media, history, jobs, media, analytics.
+let system: SystemHarness;
+let home: CliHome;
+let env: Record<string, string>;
+const accounts: Partial<Record<Network, string>> = {};
+
+interface PostJson {
+  id: string;
+  status: string;
+  results: { provider: string; status: string; error_code: string | null }[];
+}
+
+beforeAll(async () => {
+  system = await startSystem({
+    services: ['accounts', 'publisher', 'analytics-sync'],
+    env: { NODE_ENV: 'development', PROVIDER_TIMEOUT_MS: '5000' },
+  });
+  home = await cliHome(system.env.MEDIA_PUBLIC_BASE_URL!);
+  env = home.env;
+}, 120_000);
+afterAll(async () => {
+  await system?.close();
+  await home?.remove();
+});
+
+/** The network account a sandbox token acts for, as the network reports it. */
+async function platformIdOf(network: Network, token: string): Promise<string> {
+  const profile = await testProviders(system.sandbox.baseUrl, { PROVIDER_TIMEOUT_MS: 10_000 })[network].profile.fetch({
+    accessToken: token,
+  });
+  return profile.platformAccountId;
+}
+
+describe('svc login --dev', () => {
+  it('stores an API key and a dashboard token in a 0600 file of a 0700 directory', async () => {
+    const result = await svc(['login', '--dev'], env);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Logged in to http:\/\/127\.0\.0\.1:\d+ as organization \S+ \(development\)\./);
+    const file = path.join(env.XDG_CONFIG_HOME!, 'svc', 'config.json');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await stat(path.dirname(file))).mode & 0o777).toBe(0o700);
+    const stored = JSON.parse(await readFile(file, 'utf8')) as Record<string, string>;
+    expect(stored).toEqual({
+      base_url: env.SVC_BASE_URL,
+      api_key: expect.stringMatching(/^svc_/),
+      token: expect.any(String),
+      token_expires_at: expect.any(String),
+      dev_org_id: expect.any(String),
+    });
+    const minted = await svcJson<{ token: string; org_id: string }>(['dev', 'token'], env);
+    expect(minted.org_id).toBe(stored.dev_org_id);
+  });
+
+  it('svc login --api-key reads the key from stdin too, and checks it first', async () => {
+    const other = await cliHome(env.SVC_BASE_URL!);
+    try {
+      const key = await system.apiKey(uniqueName('org'));
+      const result = await svc(['login'], other.env, `${key}\n`);
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(await svcJson(['accounts', 'list'], other.env)).toEqual([]);
+    } finally {
+      await other.remove();
+    }
+  });
+});
+
+describe('svc accounts', () => {
+  it('connects one account per network with --token, and lists them', async () => {
+    for (const network of NETWORKS) {
+      const token = `${uniqueName('tok')}-${network}`;
+      const account = await svcJson<{ id: string; provider: string }>(
+        ['accounts', 'connect', network, '--token', token, '--id', await platformIdOf(network, token)],
+        env,
+      );
+      expect(account.provider).toBe(network);
+      accounts[network] = account.id;
+    }
+    const listed = await svcJson<{ id: string }[]>(['accounts', 'list'], env);
+    expect(new Set(listed.map((account) => account.id))).toEqual(new Set(Object.values(accounts)));
+    const table = await svc(['accounts', 'list', '--provider', 'tiktok'], env);
+    expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+NETWORK\s+HANDLE\s+HEALTH\s+TYPE$/);
+    expect(table.stdout).toContain(accounts.tiktok);
+    expect(table.stdout).not.toContain(accounts.x);
+  }, 60_000);
+
+  it('refreshes an account, and a BYOK connect missing --id is a usage error', async () => {
+    expect(await svcJson(['accounts', 'refresh', accounts.x!], env)).toMatchObject({
+      id: accounts.x,
+      health: 'active',
+    });
+    const result = await svc(['accounts', 'connect', 'x', '--token', 'abc'], env);
+    expect(result).toMatchObject({ code: 2, stderr: 'error: --token needs --id <platform_account_id>\n' });
+  });
+
+  it('without --token, prints the consent address and waits for the account, within --timeout', async () => {
+    const run = startSvc(['accounts', 'connect', 'linkedin', '--timeout', '60', '--json'], env);
+    const line = await waitFor(() => run.lines.stderr.find((text) => text.includes('authorize_url')), {
+      what: 'the consent address',
+      timeoutMs: 20_000,
+    });
+    expect(new URL((JSON.parse(line) as { authorize_url: string }).authorize_url).pathname).toMatch(/authorization/);
+    // The consent itself finishes in the user's browser; here the account arrives through the API.
+    const token = `${uniqueName('tok')}-linkedin`;
+    await svcJson(
+      ['accounts', 'connect', 'linkedin', '--token', token, '--id', await platformIdOf('linkedin', token)],
+      env,
+    );
+    const result = await run.exited;
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ provider: 'linkedin' });
+    const timedOut = await svc(['accounts', 'connect', 'tiktok', '--timeout', '1'], env);
+    expect(timedOut).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/no tiktok account was connected within 1 s/),
+    });
+  }, 60_000);
+
+  it('removes an account', async () => {
+    const linkedin = (
+      await svcJson<{ id: string; provider: string }[]>(['accounts', 'list', '--provider', 'linkedin'], env)
+    )
+      .map((account) => account.id)
+      .filter((id) => id !== accounts.linkedin);
+    expect(linkedin).toHaveLength(1);
+    expect(await svcJson(['accounts', 'remove', linkedin[0]!], env)).toEqual({ id: linkedin[0], removed: true });
+  });
+});
+
+describe('svc post', () => {
+  it('uploads a local image and publishes to the five networks with --wait', async () => {
+    const result = await svc(
+      ['post', 'Hello from the CLI', '--to', 'all', '--media', SAMPLE_IMAGE, '--wait', '--json'],
+      env,
+    );
+    expect(result.code).toBe(0);
+    const post = JSON.parse(result.stdout) as PostJson;
+    expect(post.status).toBe('published');
+    expect(post.results.map((target) => [target.provider, target.status]).sort()).toEqual(
+      NETWORKS.map((network) => [network, 'published']).sort(),
+    );
+    const human = await svc(['job', post.id], env);
+    expect(human.stdout).toMatch(new RegExp(`^Post ${post.id}: published\\nNETWORK\\s+ACCOUNT\\s+STATUS\\s+RESULT\\n`));
+  }, 120_000);
+
+  it('exits 1 and names the failure when a target fails', async () => {
+    await system.sandbox.fault('x', 'duplicate', 1);
+    const result = await svc(['post', `duplicate ${uniqueName('t')}`, '--to', 'x', '--wait'], env);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/x\s+\S+\s+failed\s+duplicate: /);
+    expect(result.stderr).toMatch(/error: 1 of 1 target\(s\) failed\n$/);
+  }, 60_000);
+
+  it('--validate prints every problem of every target and creates nothing', async () => {
+    const before = (await svcJson<unknown[]>(['history'], env)).length;
+    const invalid = await svc(['post', 'no media', '--to', 'instagram,tiktok', '--validate'], env);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stdout).toContain(accounts.instagram);
+    expect(invalid.stdout).toContain(accounts.tiktok);
+    expect(invalid.stderr).toMatch(/error: \d+ problem\(s\): the post would be refused/);
+    const valid = await svcJson<{ valid: boolean }>(['post', 'fine', '--to', 'x', '--validate'], env);
+    expect(valid).toEqual({ valid: true, problems: [] });
+    expect((await svcJson<unknown[]>(['history'], env)).length).toBe(before);
+  });
+
+  it('schedules with --at, and history and job show it', async () => {
+    const at = new Date(Date.now() + 3_600_000).toISOString().replace(/\.\d+Z$/, 'Z');
+    const post = await svcJson<PostJson & { scheduled_at: string }>(
+      ['post', 'later', '--to', `@${await handleOf('x')}`, '--at', at],
+      env,
+    );
+    expect(post).toMatchObject({ status: 'scheduled', scheduled_at: new Date(at).toISOString() });
+    expect((await svcJson<PostJson[]>(['history', '--status', 'scheduled'], env)).map((p) => p.id)).toEqual([post.id]);
+    const table = await svc(['history', '--search', 'later'], env);
+    expect(table.stdout).toMatch(
+      new RegExp(`^ID\\s+STATUS\\s+CREATED\\s+NETWORKS\\s+TEXT\\n${post.id}\\s+scheduled\\s`),
+    );
+    expect(await svcJson(['job', post.id], env)).toMatchObject({ id: post.id, status: 'scheduled' });
+  });
+
+  it('job --watch follows a post until every target is final', async () => {
+    const post = await svcJson<PostJson>(['post', `watch ${uniqueName('w')}`, '--to', 'x,linkedin'], env);
+    const result = await svc(['job', post.id, '--watch'], env);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trimEnd().split('\n\n').pop()).toMatch(new RegExp(`^Post ${post.id}: published\\n`));
+  }, 60_000);
+});
+
+async function handleOf(network: Network): Promise<string> {
+  const [account] = await svcJson<{ handle: string }[]>(['accounts', 'list', '--provider', network], env);
+  return account!.handle;
+}
+
+describe('svc media', () => {
+  it('uploads with a progress bar per file (forced off the terminal) and lists the library', async () => {
+    const result = await svc(['media', 'upload', SAMPLE_IMAGE, SAMPLE_IMAGE, '--json'], {
+      ...env,
+      SVC_PROGRESS: 'always',
+    });
+    expect(result.code).toBe(0);
+    const records = JSON.parse(result.stdout) as { media_id: string }[];
+    expect(records).toHaveLength(2);
+    const finalBars = result.stderr
+      .split('\n')
+      .filter((line) => /hello\.jpg \[=+\] 100% \| 13\.1 KB\/13\.1 KB/.test(line));
+    expect(finalBars.length).toBeGreaterThanOrEqual(2);
+    const listed = await svcJson<{ media_id: string }[]>(['media', 'list'], env);
+    expect(listed.map((record) => record.media_id)).toEqual(expect.arrayContaining(records.map((r) => r.media_id)));
+    const quiet = await svc(['media', 'upload', SAMPLE_IMAGE], env);
+    expect(quiet.stderr).toBe('');
+    expect(quiet.stdout).toMatch(
+      /^MEDIA ID\s+KIND\s+SIZE\s+DIMENSIONS\s+REFUSED BY\nmed_\S+\s+image\/jpeg\s+14 KB\s+1080x1080/,
+    );
+  });
+});
+
+describe('svc analytics and capabilities', () => {
+  it('lists analytics rows of published posts', async () => {
+    const page = await svcJson<{ items: { platform: string }[]; total: number }>(['analytics'], env);
+    expect(page.total).toBeGreaterThanOrEqual(5);
+    const table = await svc(['analytics', '--provider', 'x', '--refresh'], env);
+    expect(table.stdout).toMatch(/^POST\s+NETWORK\s+SYNC\s+METRICS\n/);
+  });
+
+  it("shows an account's capabilities", async () => {
+    expect(await svcJson(['accounts', 'capabilities', accounts.tiktok!], env)).toMatchObject({
+      account_id: accounts.tiktok,
+      provider: 'tiktok',
+    });
+    expect((await svc(['accounts', 'capabilities', accounts.x!], env)).stdout).toMatch(/^x account /);
+  });
+});
