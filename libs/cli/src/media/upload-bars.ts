@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { MultiBar, Presets, type SingleBar } from 'cli-progress';
+import { MultiBar, type SingleBar } from 'cli-progress';
 import type { Writable } from 'node:stream';
 
 export interface UploadBar {
@@ -21,18 +21,18 @@ const SILENT: UploadBars = { add: () => ({ update: () => undefined }), stop: () 
  */
 export function uploadBars(stream: Writable & { isTTY?: boolean }, enabled: boolean, force: boolean): UploadBars {
   if (!enabled) return SILENT;
-  const bars = new MultiBar(
-    {
-      stream: stream as NodeJS.WriteStream,
-      format: '{file} [{bar}] {percentage}% | {sent}/{size}',
-      noTTYOutput: force,
-      notTTYSchedule: 500,
-      hideCursor: stream.isTTY === true,
-      autopadding: true,
-      gracefulExit: false,
-    },
-    Presets.shades_classic,
-  );
+  const bars = new MultiBar({
+    stream: stream as NodeJS.WriteStream,
+    format: '{file} [{bar}] {percentage}% | {sent}/{size}',
+    noTTYOutput: force,
+    notTTYSchedule: 500,
+    hideCursor: stream.isTTY === true,
+    autopadding: true,
+    gracefulExit: false,
+    // ASCII, so a bar reads the same in any terminal and in a log.
+    barCompleteChar: '=',
+    barIncompleteChar: '-',
+  });
   let stopped = false;
   return {
     add: (file, totalBytes) => {
@@ -40,7 +40,9 @@ export function uploadBars(stream: Writable & { isTTY?: boolean }, enabled: bool
       return {
         update: (sent, total = totalBytes) => {
           if (total !== bar.getTotal()) bar.setTotal(total);
-          bar.update(sent, payload(file, sent, total));
+          // A multipart form is a little larger than its file: the bar counts the file's bytes.
+          const value = Math.min(sent, total);
+          bar.update(value, payload(file, value, total));
         },
       };
     },
