@@ -24,9 +24,11 @@ export function createLogger(options: LoggerOptions): Logger {
       mixin() {
         const context = currentContext();
         if (!context) return {};
-        return context.orgId
-          ? { request_id: context.requestId, org_id: context.orgId }
-          : { request_id: context.requestId };
+        return {
+          request_id: context.requestId,
+          ...(context.orgId ? { org_id: context.orgId } : {}),
+          ...(context.apiKeyId ? { api_key_id: context.apiKeyId } : {}),
+        };
       },
     },
     options.destination,

@@ -4,6 +4,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export interface RequestContext {
   requestId: string;
   orgId?: string | undefined;
+  /** The API key of an authenticated request made with one. */
+  apiKeyId?: string | undefined;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

@@ -107,6 +107,7 @@ describe('API keys', () => {
       id: created.body.id,
       name: 'CI key',
       prefix: created.body.prefix,
+      scope: 'full',
       created_at: created.body.created_at,
       last_used_at: null,
     });
@@ -200,6 +201,7 @@ describe('API keys', () => {
       orgId: 'org_prefix',
       name: 'again',
       hash: 'h',
+      scope: 'full',
       createdBy: 'user_1',
     };
     // A taken prefix answers false: the service draws another key (ApiKeyService.create).

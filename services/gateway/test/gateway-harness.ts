@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { openPgDatabase, type PgDatabase } from '@svc/db';
-import { createLogger } from '@svc/logger';
+import { createLogger, type Logger } from '@svc/logger';
 import { Broker } from '@svc/messaging';
 import { createTestDatabase, TEST_AMQP_URL, TEST_REDIS_URL, uniqueName, uniqueNamespace } from '@svc/testing';
 import type { Redis } from 'ioredis';
@@ -62,11 +62,13 @@ export async function startGatewayHarness(
     rateLimit?: Partial<RateLimitSettings>;
     extraRoutes?: (broker: Broker) => Route[];
     trustProxyHops?: number;
+    /** Tests reading what the gateway logs pass their own. */
+    logger?: Logger;
   } = {},
 ): Promise<GatewayHarness> {
   const database = await createTestDatabase({ prefix: 'gateway', serviceDir: path.resolve(__dirname, '..') });
   const db = openPgDatabase(database.connection, { max: 4, onPoolError: () => undefined });
-  const logger = createLogger({ service: 'gateway-test', level: 'silent' });
+  const logger = options.logger ?? createLogger({ service: 'gateway-test', level: 'silent' });
   const namespace = uniqueNamespace('gw');
   const broker = await Broker.connect({ url: TEST_AMQP_URL, namespace, service: 'gateway', logger, rpcTimeoutMs: 500 });
   const redis = await connectedRedisClient(TEST_REDIS_URL);

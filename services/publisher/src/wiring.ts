@@ -221,6 +221,7 @@ async function startAccepting(
         limits,
         wake: deps.wake,
         transactionTimeoutMs: config.RPC_TIMEOUT_MS,
+        verifyHeadBytes: config.MEDIA_VERIFY_HEAD_BYTES,
         create: {
           db,
           accounts: acceptAccounts,

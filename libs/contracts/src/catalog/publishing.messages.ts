@@ -39,6 +39,28 @@ export const publisherJobCreate = defineMessage({
   reply: PostView,
 });
 
+/**
+ * Every problem `publisher.job_create.v1` would refuse this post for, all at once, creating nothing
+ * (no job, no media import, no quota use).
+ */
+export const publisherJobValidate = defineMessage({
+  kind: 'rpc',
+  type: 'publisher.job_validate.v1',
+  service: 'publisher',
+  payload: Type.Omit(publisherJobCreate.payload, ['job_id']),
+  reply: Type.Object({
+    valid: Type.Boolean(),
+    problems: Type.Array(
+      Type.Object({
+        account_id: Type.Union([Type.String(), Type.Null()]),
+        path: Type.String(),
+        rule: Type.String(),
+        message: Type.String(),
+      }),
+    ),
+  }),
+});
+
 const JobRef = Type.Object({ job_id: Type.String({ minLength: 1 }) });
 
 /** Cancels a scheduled job: 404 unknown or foreign, 409 once queued or later. */

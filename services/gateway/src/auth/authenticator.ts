@@ -5,7 +5,7 @@ import type { OrganizationsRepository } from '../data/organizations.repository.t
 import type { AuthMode } from '../openapi/operation.ts';
 import { apiKeyMatches, apiKeyPrefix, looksLikeApiKey } from './api-key-codec.ts';
 import type { DashboardClaims } from './jwt-verifier.ts';
-import type { Principal } from './principal.ts';
+import { scopeOf, type Principal } from './principal.ts';
 
 export interface AuthenticatorDeps {
   verifyJwt: (token: string) => Promise<DashboardClaims>;
@@ -53,7 +53,7 @@ export class Authenticator {
       throw unauthorized('The API key is not valid.');
     if (record.revokedAt !== null) throw new AppError('unauthorized', 'The API key has been revoked.');
     this.touch(record.id);
-    return { kind: 'api_key', orgId: record.orgId, apiKeyId: record.id };
+    return { kind: 'api_key', orgId: record.orgId, apiKeyId: record.id, scope: scopeOf(record.scope) };
   }
 
   private touch(id: string): void {

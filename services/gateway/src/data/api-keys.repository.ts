@@ -6,6 +6,7 @@ export interface ApiKeyRecord {
   name: string;
   prefix: string;
   hash: string;
+  scope: string;
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
@@ -14,7 +15,7 @@ export interface ApiKeyRecord {
 const UNIQUE_VIOLATION = '23505';
 
 const COLUMNS =
-  'id, org_id AS "orgId", name, prefix, hash, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"';
+  'id, org_id AS "orgId", name, prefix, hash, scope, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"';
 
 /** API keys, in SQL on the gateway's pg pool (no Prisma client in this process: compose.ts). */
 export class ApiKeysRepository {
@@ -27,16 +28,18 @@ export class ApiKeysRepository {
     name: string;
     prefix: string;
     hash: string;
+    scope: string;
     createdBy: string;
   }): Promise<ApiKeyRecord | false> {
     try {
       const [created] = await this.db.$queryRawUnsafe<ApiKeyRecord[]>(
-        `INSERT INTO api_keys (id, org_id, name, prefix, hash, created_by) VALUES ($1::uuid, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+        `INSERT INTO api_keys (id, org_id, name, prefix, hash, scope, created_by) VALUES ($1::uuid, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
         record.id,
         record.orgId,
         record.name,
         record.prefix,
         record.hash,
+        record.scope,
         record.createdBy,
       );
       return created!;

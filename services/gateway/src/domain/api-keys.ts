@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { notFound } from '@svc/errors';
 import { generateApiKey, hashApiKey } from '../auth/api-key-codec.ts';
+import { scopeOf, type ApiKeyScope } from '../auth/principal.ts';
 import type { ApiKeyRecord, ApiKeysRepository } from '../data/api-keys.repository.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -9,6 +10,7 @@ export interface ApiKeyView {
   id: string;
   name: string;
   prefix: string;
+  scope: ApiKeyScope;
   created_at: string;
   last_used_at: string | null;
 }
@@ -18,6 +20,7 @@ function view(record: ApiKeyRecord): ApiKeyView {
     id: record.id,
     name: record.name,
     prefix: record.prefix,
+    scope: scopeOf(record.scope),
     created_at: record.createdAt.toISOString(),
     last_used_at: record.lastUsedAt?.toISOString() ?? null,
   };
@@ -30,7 +33,12 @@ export class ApiKeyService {
     private readonly pepper: string,
   ) {}
 
-  async create(input: { orgId: string; userId: string; name: string }): Promise<ApiKeyView & { key: string }> {
+  async create(input: {
+    orgId: string;
+    userId: string;
+    name: string;
+    scope: ApiKeyScope;
+  }): Promise<ApiKeyView & { key: string }> {
     for (;;) {
       const { key, prefix } = generateApiKey();
       const record = await this.repository.create({
@@ -39,6 +47,7 @@ export class ApiKeyService {
         name: input.name,
         prefix,
         hash: hashApiKey(key, this.pepper),
+        scope: input.scope,
         createdBy: input.userId,
       });
       if (record !== false) return { ...view(record), key };

@@ -3,6 +3,7 @@ import { AppError, isAppError } from '@svc/errors';
 import { currentContext, type Logger } from '@svc/logger';
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { Principal } from '../auth/principal.ts';
+import { assertScopeAllows } from '../auth/scope-guard.ts';
 import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 import { rateLimitHeaders } from '../rate-limit/rate-limiter.ts';
 import { createRequestValidator, createResponseValidator } from './request-validator.ts';
@@ -66,9 +67,14 @@ export async function authenticateAndCount(
     throw error;
   }
   const context = currentContext();
-  if (context !== undefined) context.orgId = principal.orgId;
+  if (context !== undefined) {
+    context.orgId = principal.orgId;
+    if (principal.kind === 'api_key') context.apiKeyId = principal.apiKeyId;
+  }
   const limits = await deps.rateLimiter.consume(principal);
   for (const [name, value] of Object.entries(rateLimitHeaders(limits))) res.setHeader(name, value);
+  // After counting: a key calling what its scope forbids spends its budget like any other call.
+  assertScopeAllows(principal, route.operation);
   return principal;
 }
 
@@ -113,6 +119,29 @@ function send(res: Response, result: RouteResult): void {
   else res.status(result.status).json(result.body);
 }
 
+/**
+ * One line per request once answered, errors included, naming who called (organization and API key,
+ * set on the request's context by `authorize`) so a key's use can be traced and a leaked key's calls
+ * found. Headers and bodies never reach it.
+ */
+function logWhenFinished(res: Response, operation: Route['operation'], started: bigint, logger: Logger): void {
+  const context = currentContext();
+  res.once('finish', () =>
+    logger.info(
+      {
+        request_id: context?.requestId,
+        org_id: context?.orgId,
+        api_key_id: context?.apiKeyId,
+        method: operation.method.toUpperCase(),
+        route: operation.path,
+        status: res.statusCode,
+        duration_ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,
+      },
+      'request',
+    ),
+  );
+}
+
 /** Registers declarative routes: auth, rate limit, content type, validation, handler, response check. */
 export function mountRoutes(router: Router, routes: readonly Route[], deps: MountDeps): void {
   for (const route of routes) {
@@ -125,6 +154,7 @@ export function mountRoutes(router: Router, routes: readonly Route[], deps: Moun
     );
     router[operation.method](expressPath(operation.path), async (req: Request, res: Response) => {
       const started = process.hrtime.bigint();
+      logWhenFinished(res, operation, started, deps.logger);
       const principal = await authorize(route, req, res, deps);
       checkContentType(route, req);
       if (operation.body !== undefined || operation.rawBody !== undefined)

@@ -1,4 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
+import { isReadOnly } from '../auth/scope-guard.ts';
 import { ErrorBody } from './common.schemas.ts';
 import type { Operation } from './operation.ts';
 
@@ -8,7 +9,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Validation error: malformed JSON, unknown fields or invalid values.',
   401: 'Missing, invalid, expired or revoked credential.',
   402: 'Plan limit reached.',
-  403: 'A valid API key on a dashboard-JWT-only endpoint.',
+  403: 'A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation.',
   404: 'Unknown id, or an id of another organization.',
   409: 'Conflict with the resource state.',
   413: 'Body too large.',
@@ -52,7 +53,7 @@ function errorStatuses(operation: Operation): number[] {
     statuses.add(401);
     statuses.add(429);
   }
-  if (operation.auth === 'jwt') statuses.add(403);
+  if (operation.auth === 'jwt' || (operation.auth === 'api_key_or_jwt' && !isReadOnly(operation))) statuses.add(403);
   statuses.add(500);
   statuses.add(503);
   return [...statuses].sort((a, b) => a - b);

@@ -44,6 +44,11 @@ export interface Operation {
    * webhooks or to a user's OAuth callback from that address (an office NAT, a misconfigured proxy).
    */
   anonymousBucket?: Exclude<AnonymousBucket, 'address'>;
+  /**
+   * Changes nothing although not a GET (post validation): an API key of scope `read_validate` may
+   * call it (auth/scope-guard.ts). Every GET is read-only already.
+   */
+  readOnly?: true;
   /** Request headers documented for the operation, such as `Idempotency-Key`. */
   headers?: Record<string, TSchema>;
   /** Success status -> schema (null for an empty body). */

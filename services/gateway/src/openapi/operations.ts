@@ -42,6 +42,7 @@ import {
   PostCreateBody,
   PostIdParams,
   PostList,
+  PostValidation,
   PublishCreateBody,
   PublishJob,
   PublishList,
@@ -164,6 +165,19 @@ export const operations = {
     body: PostCreateBody,
     responses: { 202: Post },
     errors: [400, 402, 409, 422],
+  }),
+  validatePost: defineOperation({
+    operationId: 'validatePost',
+    method: 'post',
+    path: '/v1/posts/validate',
+    summary:
+      'Check a create body against every target: 200 listing every problem at once (accounts, content rules, media, schedule). Creates nothing.',
+    tag: 'Posts',
+    auth: 'api_key_or_jwt',
+    readOnly: true,
+    body: PostCreateBody,
+    responses: { 200: PostValidation },
+    errors: [400, 429],
   }),
   listPosts: defineOperation({
     operationId: 'listPosts',

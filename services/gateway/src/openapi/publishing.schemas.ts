@@ -105,3 +105,19 @@ export const PostList = CursorPage(Post);
 export const JobIdParams = Type.Object({ job_id: Id });
 export const PostIdParams = Type.Object({ post_id: Id });
 export const IdempotencyKeyHeader = Type.String({ minLength: 1, maxLength: 255 });
+
+export const PostValidation = Type.Object({
+  valid: Type.Boolean({ description: 'True when `problems` is empty: `POST /v1/posts` would accept this body now.' }),
+  problems: Type.Array(
+    Type.Object({
+      account_id: Type.Union([Type.String(), Type.Null()], {
+        description:
+          'The target account the problem concerns; null for one of the whole post (a media URL, the schedule).',
+      }),
+      path: Type.String({ description: 'JSON pointer into the request, e.g. `/body/account_ids/0`.' }),
+      rule: Type.String({ description: 'The rule broken, e.g. `text_length`, `media_required`, `scheduled_at_lead`.' }),
+      message: Type.String(),
+    }),
+    { description: 'Every problem of every target at once, in body order.' },
+  ),
+});

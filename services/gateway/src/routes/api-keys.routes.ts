@@ -8,7 +8,12 @@ export function apiKeyRoutes(apiKeys: ApiKeyService): Route[] {
       if (principal.kind !== 'jwt') throw new Error('unreachable: JWT-only route');
       return {
         status: 201,
-        body: await apiKeys.create({ orgId: principal.orgId, userId: principal.userId, name: body.name }),
+        body: await apiKeys.create({
+          orgId: principal.orgId,
+          userId: principal.userId,
+          name: body.name,
+          scope: body.scope ?? 'full',
+        }),
       };
     }),
     defineRoute(operations.listApiKeys, async ({ principal }) => ({

@@ -3,13 +3,16 @@ import {
   publisherJobCreate,
   publisherJobGet,
   publisherJobList,
+  publisherJobValidate,
   type PayloadOf,
   type PostViewType,
 } from '@svc/contracts';
+import type { Static } from '@sinclair/typebox';
 import { defineRoute, type Route } from '../http/route.ts';
 import type { RpcCaller } from '../http/rpc-caller.ts';
 import { idempotencyKeyOf, type IdempotencyStore } from '../idempotency/idempotency-store.ts';
 import { operations } from '../openapi/operations.ts';
+import type { PostCreateBody } from '../openapi/publishing.schemas.ts';
 
 /** `/v1/publish` shows a post as a job: the id is the job id, nothing else differs. */
 const toJob = (post: PostViewType) => ({ job_id: post.id, status: post.status, scheduled_at: post.scheduled_at });
@@ -22,6 +25,19 @@ const toLogItem = (post: PostViewType) => ({
   providers: post.providers,
   results: post.results,
   created_at: post.created_at,
+});
+
+/** A `POST /v1/posts` body as the publisher's create and validate take it. */
+const jobPayload = (body: Static<typeof PostCreateBody>): PayloadOf<typeof publisherJobValidate> => ({
+  account_ids: body.account_ids,
+  text: body.text,
+  ...(body.media_urls === undefined ? {} : { media_urls: body.media_urls }),
+  ...(body.media_ids === undefined ? {} : { media_ids: body.media_ids }),
+  ...(body.platform_options === undefined
+    ? {}
+    : { options: body.platform_options as Record<string, Record<string, unknown>> }),
+  ...(body.scheduled_at === undefined ? {} : { scheduled_at: body.scheduled_at }),
+  options_field: 'platform_options',
 });
 
 type ListQuery = Omit<PayloadOf<typeof publisherJobList>, 'limit'> & { limit?: number | undefined };
@@ -83,23 +99,18 @@ export function publishingRoutes(rpc: RpcCaller, idempotency: IdempotencyStore):
       return idempotency.run(scope, body, async (operation) => {
         const post = await rpc(
           publisherJobCreate,
-          {
-            ...(operation === undefined ? {} : { job_id: operation }),
-            account_ids: body.account_ids,
-            text: body.text,
-            ...(body.media_urls === undefined ? {} : { media_urls: body.media_urls }),
-            ...(body.media_ids === undefined ? {} : { media_ids: body.media_ids }),
-            ...(body.platform_options === undefined
-              ? {}
-              : { options: body.platform_options as Record<string, Record<string, unknown>> }),
-            ...(body.scheduled_at === undefined ? {} : { scheduled_at: body.scheduled_at }),
-            options_field: 'platform_options',
-          },
+          { ...(operation === undefined ? {} : { job_id: operation }), ...jobPayload(body) },
           { orgId: principal.orgId, requestId },
         );
         return { status: 202, body: post };
       });
     }),
+
+    // No Idempotency-Key: nothing is created, so a retry is simply asked again.
+    defineRoute(operations.validatePost, async ({ body, principal, requestId }) => ({
+      status: 200,
+      body: await rpc(publisherJobValidate, jobPayload(body), { orgId: principal.orgId, requestId }),
+    })),
 
     defineRoute(operations.listPosts, async ({ query, principal, requestId }) => ({
       status: 200,

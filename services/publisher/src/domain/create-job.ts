@@ -1,33 +1,21 @@
 import { createEnvelope, newId, postQueued, schedulerJobSchedule, type PostViewType } from '@svc/contracts';
-import { conflict, validationError, type ErrorDetail } from '@svc/errors';
-import { checkUrl } from '@svc/http';
-import { checkContent, isNetwork, isTikTokVerifiedUrl, type Network } from '@svc/providers';
+import { conflict, validationError } from '@svc/errors';
+import type { Network } from '@svc/providers';
 import type { BatchQueue } from '@svc/db';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { AccountsClient } from './accounts-client.ts';
 import type { MediaRow } from '../data/media.repository.ts';
 import type { NewJobRow, StoreOutcome } from '../data/accept.repository.ts';
-import { databaseNow } from '../data/database-clock.ts';
-import { publicUrlOf } from './media-view.ts';
+import { checkJob, type CheckJobDeps, type JobRequest } from './check-job.ts';
 import { deliveryRunCommands } from './delivery-run-commands.ts';
 import { planLimitReached } from './post-quota.ts';
 import { toPostView } from './post-view.ts';
-import { resolveJobMedia, type ResolveMediaDeps } from './resolve-media.ts';
+import { importingMedia } from './job-media.ts';
+import type { ResolveMediaDeps } from './resolve-media.ts';
 
-export interface CreateJobInput {
+export interface CreateJobInput extends JobRequest {
   /** Given for idempotent requests (derived from the Idempotency-Key): an existing job with it is returned as is. */
   jobId?: string | undefined;
-  orgId: string;
-  requestId: string | null;
-  accountIds: string[];
-  text: string;
-  mediaUrls: string[];
-  mediaIds: string[];
-  /** Per-network options keyed by network name. */
-  options: Record<string, Record<string, unknown>>;
-  scheduledAt: string | undefined;
-  /** The body field the options came from (`provider_options` or `platform_options`), for error paths. */
-  optionsField: string;
 }
 
 export interface CreateJobDeps {
@@ -55,43 +43,18 @@ export interface CreateJobDeps {
   onDeferred?: (provider: string) => void;
 }
 
-const TIMEZONE = /(Z|[+-]\d{2}(:?\d{2})?)$/i;
-const UNUSABLE = new Set(['revoked', 'requires_reconnect']);
-
-/** When the job is due, checked against the database clock (the one the scheduler fires by). */
-async function dueTime(
-  db: PrismaClient,
-  scheduledAt: string | undefined,
-  minLeadSeconds: number,
-): Promise<Date | null> {
-  if (scheduledAt === undefined) return null;
-  const at = new Date(scheduledAt);
-  if (!TIMEZONE.test(scheduledAt.trim()) || Number.isNaN(at.getTime())) {
-    throw validationError('scheduled_at must be an ISO 8601 date-time with a timezone, e.g. 2030-01-01T09:00:00Z.', [
-      {
-        path: '/body/scheduled_at',
-        message: 'must be an ISO 8601 date-time with a timezone',
-        rule: 'scheduled_at_format',
-      },
-    ]);
-  }
-  const now = (await databaseNow(db)) ?? new Date();
-  if (at.getTime() < now.getTime() + minLeadSeconds * 1000) {
-    throw validationError(`scheduled_at must be at least ${minLeadSeconds} seconds in the future.`, [
-      {
-        path: '/body/scheduled_at',
-        message: `must be at least ${minLeadSeconds} seconds ahead (server time ${now.toISOString()})`,
-        rule: 'scheduled_at_lead',
-      },
-    ]);
-  }
-  return at;
-}
+/** What checkJob needs of the create dependencies; validate uses the same. */
+export const checkDeps = (deps: CreateJobDeps): CheckJobDeps => ({
+  db: deps.db,
+  accounts: deps.accounts,
+  allowPrivateUrls: deps.allowPrivateUrls,
+  minLeadSeconds: deps.minLeadSeconds,
+  tiktokVerifiedPrefixes: deps.tiktokVerifiedPrefixes,
+});
 
 /**
- * Accepts a job: every target account must be a connected account of the organization and every
- * network's content rules must pass (400 naming the account and the rule otherwise;
- * docs/api-conventions.md, "Per-network validation"). The job, one delivery per account and the
+ * Accepts a job: checkJob must find no problem (a 400 listing every one otherwise, each naming the
+ * account and the rule; docs/api-conventions.md, "Per-network validation"). The job, one delivery per account and the
  * outbox messages (its post.queued, carried with those of the jobs stored together, and its
  * delivery commands, or the scheduler's schedule command) commit in one transaction, which also
  * counts the job against the organization's monthly posts limit (402 plan_limit_reached when none
@@ -100,102 +63,15 @@ async function dueTime(
 export async function createJob(deps: CreateJobDeps, input: CreateJobInput): Promise<PostViewType> {
   const existing = input.jobId === undefined ? null : await existingJob(deps.db, input.orgId, input.jobId);
   if (existing !== null) return existing;
-  const details: ErrorDetail[] = [];
-  // SSRF pre-check (docs/api-conventions.md, "URLs users give us"): resolvable, public http(s)
-  // hosts only. The adapters' downloads check again at connect time, which also covers a host that
-  // re-resolves later.
-  const checks = await Promise.all(
-    input.mediaUrls.map((url) => checkUrl(url, { allowPrivate: deps.allowPrivateUrls })),
+  let rows: MediaRow[] = [];
+  const checked = await checkJob(
+    checkDeps(deps),
+    input,
+    importingMedia(deps.media, deps.mediaPublicBaseUrl, (imported) => (rows = imported)),
   );
-  checks.forEach((check, index) => {
-    if (!check.ok) details.push({ path: `/body/media_urls/${index}`, message: check.message, rule: 'media_url' });
-  });
-  for (const key of Object.keys(input.options)) {
-    if (!isNetwork(key))
-      details.push({
-        path: `/body/${input.optionsField}/${key}`,
-        message: 'is not a network name',
-        rule: 'unknown_network',
-      });
-  }
-  if (details.length > 0) throw validationError('The request names media or options that cannot be used.', details);
-
-  const scheduledAt = await dueTime(deps.db, input.scheduledAt, deps.minLeadSeconds);
-  const found = new Map(
-    (await deps.accounts.lookup(input.orgId, input.accountIds, input.requestId)).map((account) => [
-      account.id,
-      account,
-    ]),
-  );
-  const rows = await resolveJobMedia(deps.media, input.orgId, input.mediaIds, input.mediaUrls);
-  const media = rows.map((row) => ({
-    url: publicUrlOf(deps.mediaPublicBaseUrl, row.id),
-    kind: row.kind as 'image' | 'video',
-    ...(row.durationMs === null ? {} : { durationMs: row.durationMs }),
-  }));
-  input.accountIds.forEach((id, index) => {
-    const path = `/body/account_ids/${index}`;
-    const account = found.get(id);
-    if (account === undefined) {
-      details.push({
-        path,
-        message: `account ${id} does not exist in this organization`,
-        rule: 'unknown_account',
-        account_id: id,
-      });
-      return;
-    }
-    const label = `${account.provider} account ${id}${account.handle === null ? '' : ` (${account.handle})`}`;
-    if (UNUSABLE.has(account.health)) {
-      details.push({
-        path,
-        message: `${label} is ${account.health} and must be reconnected before publishing`,
-        rule: 'account_unusable',
-        account_id: id,
-        provider: account.provider,
-      });
-    }
-    for (const violation of checkContent(account.provider, {
-      text: input.text,
-      media,
-      options: input.options[account.provider] ?? {},
-      ...(account.rule_extras ? { account: account.rule_extras } : {}),
-    })) {
-      details.push({
-        path,
-        message: `${label}: ${violation.message}`,
-        rule: violation.rule,
-        account_id: id,
-        provider: account.provider,
-      });
-    }
-    const photo = media.find((item) => item.kind === 'image');
-    if (
-      account.provider === 'tiktok' &&
-      photo !== undefined &&
-      !isTikTokVerifiedUrl(photo.url, deps.tiktokVerifiedPrefixes)
-    ) {
-      details.push({
-        path,
-        message: `${label}: TikTok pulls photos only from a verified domain, and the media domain is not in TIKTOK_VERIFIED_URL_PREFIXES; post a video or verify the domain`,
-        rule: 'url_ownership_unverified',
-        account_id: id,
-        provider: account.provider,
-      });
-    }
-    for (const problem of incompatible(rows, account.provider)) {
-      details.push({
-        path,
-        message: `${label}: media ${problem.mediaId} does not fit: ${problem.message}`,
-        rule: `media_${problem.rule}`,
-        account_id: id,
-        provider: account.provider,
-        media_id: problem.mediaId,
-      });
-    }
-  });
-  if (details.length > 0)
-    throw validationError('The post cannot be published to every target account as it stands.', details);
+  if (checked.problems.length > 0)
+    throw validationError('The post cannot be published to every target account as it stands.', checked.problems);
+  const { accounts: found, scheduledAt } = checked;
 
   const jobId = input.jobId ?? newId();
   const providers: Network[] = [];
@@ -244,21 +120,6 @@ interface NewJob {
   }[];
   scheduledAt: Date | null;
   mediaIds: string[];
-}
-
-/**
- * The per-network verdicts measured at ingest that refuse this network (refused before a post fails:
- * docs/api-conventions.md, "Per-network validation").
- */
-function incompatible(rows: MediaRow[], provider: Network): { mediaId: string; rule: string; message: string }[] {
-  return rows.flatMap((row) => {
-    const verdict = (
-      row.compatibility as Record<string, { ok: boolean; rule: string | null; message: string | null } | undefined>
-    )[provider];
-    return verdict === undefined || verdict.ok
-      ? []
-      : [{ mediaId: row.id, rule: verdict.rule ?? 'format', message: verdict.message ?? 'not accepted' }];
-  });
 }
 
 /**

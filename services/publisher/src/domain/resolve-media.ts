@@ -33,7 +33,7 @@ interface Imported {
  * deadline (then a 429 for the whole job: the accept's message is all it holds meanwhile), then up
  * to `perJob` while the organization and the process have them free.
  */
-async function takeSlots(
+export async function takeSlots(
   deps: ResolveMediaDeps,
   orgId: string,
   wanted: number,

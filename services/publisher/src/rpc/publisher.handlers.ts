@@ -3,6 +3,7 @@ import {
   publisherJobCreate,
   publisherJobGet,
   publisherJobList,
+  publisherJobValidate,
   publisherStats,
   publisherUsage,
   type Envelope,
@@ -15,10 +16,12 @@ import type { PlanLimitsRepository } from '../data/plan-limits.repository.ts';
 import { cancelJob } from '../domain/cancel-job.ts';
 import { createJob, type CreateJobDeps } from '../domain/create-job.ts';
 import { toPostView } from '../domain/post-view.ts';
+import { validateJob } from '../domain/validate-job.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 
 export const publisherRpc = [
   publisherJobCreate,
+  publisherJobValidate,
   publisherJobCancel,
   publisherJobGet,
   publisherJobList,
@@ -31,6 +34,8 @@ export interface PublisherRpcDeps {
   jobs: JobsRepository;
   limits: PlanLimitsRepository;
   create: CreateJobDeps;
+  /** Bytes validation reads of each media URL at most (MEDIA_VERIFY_HEAD_BYTES). */
+  verifyHeadBytes: number;
   wake: () => void;
   /** The cancel's transaction limit (domain/cancel-job.ts). */
   transactionTimeoutMs: number;
@@ -56,6 +61,22 @@ export function publisherRpcHandlers(deps: PublisherRpcDeps): RpcHandlers<typeof
         scheduledAt: env.payload.scheduled_at,
         optionsField: env.payload.options_field ?? 'provider_options',
       }),
+
+    'publisher.job_validate.v1': (env) =>
+      validateJob(
+        { ...deps.create, verifyHeadBytes: deps.verifyHeadBytes },
+        {
+          orgId: orgOf(env),
+          requestId: env.request_id,
+          accountIds: env.payload.account_ids,
+          text: env.payload.text,
+          mediaUrls: env.payload.media_urls ?? [],
+          mediaIds: env.payload.media_ids ?? [],
+          options: env.payload.options ?? {},
+          scheduledAt: env.payload.scheduled_at,
+          optionsField: env.payload.options_field ?? 'provider_options',
+        },
+      ),
 
     'publisher.job_cancel.v1': (env) =>
       cancelJob(
