@@ -75,10 +75,7 @@ async function createPost(ctx: CommandContext, args: unknown[], options: PostOpt
   });
 
   if (options.validate === true) {
-    const verdict = (await client.call('validatePost' as never, { body } as never)) as {
-      valid: boolean;
-      problems: { account_id: string | null; path: string; rule: string; message: string }[];
-    };
+    const verdict = await client.call('validatePost', { body });
     ctx.out.result(verdict, () =>
       verdict.valid
         ? `Valid for all ${accountIds.length} accounts.`

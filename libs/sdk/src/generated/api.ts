@@ -123,6 +123,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/posts/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check a create body against every target: 200 listing every problem at once (accounts, content rules, media, schedule). Creates nothing. */
+        post: operations["validatePost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/posts/{post_id}": {
         parameters: {
             query?: never;
@@ -668,6 +685,11 @@ export interface operations {
                         /** @description Non-secret start of the key, to recognise it. */
                         prefix: string;
                         /**
+                         * @description `full`: every operation API keys may call. `read_validate`: GET operations and `POST /v1/posts/validate` only; anything else answers 403 `forbidden`.
+                         * @enum {string}
+                         */
+                        scope: "full" | "read_validate";
+                        /**
                          * Format: date-time
                          * @description ISO 8601 with timezone.
                          */
@@ -685,7 +707,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A valid API key on a dashboard-JWT-only endpoint. */
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -734,6 +756,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
+                    /**
+                     * @description What the key may do.
+                     * @default full
+                     * @enum {string}
+                     */
+                    scope?: "full" | "read_validate";
                 };
             };
         };
@@ -750,6 +778,11 @@ export interface operations {
                         name: string;
                         /** @description Non-secret start of the key, to recognise it. */
                         prefix: string;
+                        /**
+                         * @description `full`: every operation API keys may call. `read_validate`: GET operations and `POST /v1/posts/validate` only; anything else answers 403 `forbidden`.
+                         * @enum {string}
+                         */
+                        scope: "full" | "read_validate";
                         /**
                          * Format: date-time
                          * @description ISO 8601 with timezone.
@@ -779,7 +812,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A valid API key on a dashboard-JWT-only endpoint. */
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -845,7 +878,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A valid API key on a dashboard-JWT-only endpoint. */
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1084,6 +1117,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Conflict with the resource state. */
             409: {
                 headers: {
@@ -1160,6 +1202,15 @@ export interface operations {
             };
             /** @description Missing, invalid, expired or revoked credential. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1433,6 +1484,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Conflict with the resource state. */
             409: {
                 headers: {
@@ -1444,6 +1504,116 @@ export interface operations {
             };
             /** @description Idempotency-Key reused with another body. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    validatePost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 100 connected account ids. */
+                    account_ids: string[];
+                    text: string;
+                    media_urls?: string[];
+                    /**
+                     * Format: date-time
+                     * @description With a timezone, at least 60 s ahead.
+                     */
+                    scheduled_at?: string;
+                    platform_options?: {
+                        instagram?: {
+                            [key: string]: unknown;
+                        };
+                        facebook?: {
+                            [key: string]: unknown;
+                        };
+                        x?: {
+                            [key: string]: unknown;
+                        };
+                        linkedin?: {
+                            [key: string]: unknown;
+                        };
+                        tiktok?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    media_ids?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description True when `problems` is empty: `POST /v1/posts` would accept this body now. */
+                        valid: boolean;
+                        /** @description Every problem of every target at once, in body order. */
+                        problems: {
+                            /** @description The target account the problem concerns; null for one of the whole post (a media URL, the schedule). */
+                            account_id: string | null;
+                            /** @description JSON pointer into the request, e.g. `/body/account_ids/0`. */
+                            path: string;
+                            /** @description The rule broken, e.g. `text_length`, `media_required`, `scheduled_at_lead`. */
+                            rule: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation error: malformed JSON, unknown fields or invalid values. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1633,6 +1803,15 @@ export interface operations {
             };
             /** @description Missing, invalid, expired or revoked credential. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1898,6 +2077,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Body too large. */
             413: {
                 headers: {
@@ -2031,6 +2219,15 @@ export interface operations {
             };
             /** @description Missing, invalid, expired or revoked credential. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2196,6 +2393,15 @@ export interface operations {
             };
             /** @description Missing, invalid, expired or revoked credential. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2500,6 +2706,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Conflict with the resource state. */
             409: {
                 headers: {
@@ -2559,6 +2774,15 @@ export interface operations {
             };
             /** @description Missing, invalid, expired or revoked credential. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2633,6 +2857,15 @@ export interface operations {
             };
             /** @description Missing, invalid, expired or revoked credential. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2733,7 +2966,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A valid API key on a dashboard-JWT-only endpoint. */
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2917,7 +3150,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A valid API key on a dashboard-JWT-only endpoint. */
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3013,7 +3246,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A valid API key on a dashboard-JWT-only endpoint. */
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3101,7 +3334,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A valid API key on a dashboard-JWT-only endpoint. */
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3214,7 +3447,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A valid API key on a dashboard-JWT-only endpoint. */
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3289,7 +3522,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A valid API key on a dashboard-JWT-only endpoint. */
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3409,7 +3642,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A valid API key on a dashboard-JWT-only endpoint. */
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3496,7 +3729,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A valid API key on a dashboard-JWT-only endpoint. */
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3598,7 +3831,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A valid API key on a dashboard-JWT-only endpoint. */
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3734,7 +3967,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A valid API key on a dashboard-JWT-only endpoint. */
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3843,7 +4076,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A valid API key on a dashboard-JWT-only endpoint. */
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4047,7 +4280,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A valid API key on a dashboard-JWT-only endpoint. */
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4115,7 +4348,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A valid API key on a dashboard-JWT-only endpoint. */
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4195,7 +4428,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A valid API key on a dashboard-JWT-only endpoint. */
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4301,7 +4534,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A valid API key on a dashboard-JWT-only endpoint. */
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
             403: {
                 headers: {
                     [name: string]: unknown;

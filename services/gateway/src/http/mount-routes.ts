@@ -44,7 +44,10 @@ async function authorize(route: Route, req: Request, res: Response, deps: MountD
       await deps.rateLimiter.consumeAnonymous(address, route.operation.anonymousBucket);
     return undefined;
   }
-  return authenticateAndCount(req, res, deps, auth);
+  const principal = await authenticateAndCount(req, res, deps, auth);
+  // After counting: a key calling what its scope forbids spends its budget like any other call.
+  assertScopeAllows(principal, route.operation);
+  return principal;
 }
 
 /**
@@ -73,8 +76,6 @@ export async function authenticateAndCount(
   }
   const limits = await deps.rateLimiter.consume(principal);
   for (const [name, value] of Object.entries(rateLimitHeaders(limits))) res.setHeader(name, value);
-  // After counting: a key calling what its scope forbids spends its budget like any other call.
-  assertScopeAllows(principal, route.operation);
   return principal;
 }
 
