@@ -3,6 +3,7 @@ import { action, type CommandContext } from '../command-context.ts';
 import { OutcomeError, UsageError } from '../errors.ts';
 import type { CliIo } from '../io.ts';
 import { uploadFiles } from '../media/upload-files.ts';
+import { columns } from '../output/columns.ts';
 import { collect, parsePositiveInt } from '../parse.ts';
 import { isUrl, parseAt, postBody, splitList } from '../post/post-body.ts';
 import { failedTargets, renderPost, renderTargets, type PostView } from '../post/post-view.ts';
@@ -79,9 +80,10 @@ async function createPost(ctx: CommandContext, args: unknown[], options: PostOpt
     ctx.out.result(verdict, () =>
       verdict.valid
         ? `Valid for all ${accountIds.length} accounts.`
-        : verdict.problems
-            .map((problem) => `${problem.account_id ?? '-'}  ${problem.path}  ${problem.rule}: ${problem.message}`)
-            .join('\n'),
+        : columns(
+            ['ACCOUNT', 'FIELD', 'RULE', 'PROBLEM'],
+            verdict.problems.map((problem) => [problem.account_id, problem.path, problem.rule, problem.message]),
+          ),
     );
     if (!verdict.valid) throw new OutcomeError(`${verdict.problems.length} problem(s): the post would be refused`);
     return;
