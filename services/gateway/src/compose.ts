@@ -60,6 +60,11 @@ export function composeGateway(parts: GatewayParts) {
     logger,
   });
   const rpc = rpcCaller(runtime.broker);
+  const mediaLimits = {
+    maxImageBytes: config.MEDIA_MAX_IMAGE_BYTES,
+    maxGifBytes: config.MEDIA_MAX_GIF_BYTES,
+    maxVideoBytes: config.MEDIA_MAX_VIDEO_BYTES,
+  };
   const openApiDocument = buildOpenApiDocument(Object.values(operations), config.PUBLIC_BASE_URL);
   return createApp({
     logger,
@@ -76,7 +81,7 @@ export function composeGateway(parts: GatewayParts) {
     routes: [
       ...healthRoutes(openApiDocument),
       ...apiKeyRoutes(new ApiKeyService(apiKeys, config.API_KEY_PEPPER)),
-      ...accountRoutes(rpc),
+      ...accountRoutes(rpc, mediaLimits),
       ...oauthRoutes(rpc, {
         successRedirect: config.OAUTH_SUCCESS_REDIRECT,
         secureCookies: config.PUBLIC_BASE_URL.startsWith('https://'),
@@ -92,11 +97,7 @@ export function composeGateway(parts: GatewayParts) {
         ingest: {
           storage: parts.mediaStorage ?? storageFromConfig(config),
           tmpDir: config.MEDIA_TMP_DIR,
-          limits: {
-            maxImageBytes: config.MEDIA_MAX_IMAGE_BYTES,
-            maxGifBytes: config.MEDIA_MAX_GIF_BYTES,
-            maxVideoBytes: config.MEDIA_MAX_VIDEO_BYTES,
-          },
+          limits: mediaLimits,
           decoder: decoderFromConfig(config),
         },
         fetch: { policy: { allowPrivate: config.ALLOW_PRIVATE_URLS }, deadlineMs: config.MEDIA_IMPORT_DEADLINE_MS },

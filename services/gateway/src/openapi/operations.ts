@@ -15,6 +15,7 @@ import {
   OAuthStartResult,
   ProviderParams,
 } from './accounts.schemas.ts';
+import { AccountCapabilities } from './capabilities.schemas.ts';
 import { AnalyticsPage, AnalyticsQuery, CheckoutSession, Stats } from './analytics.schemas.ts';
 import {
   BillingSubscription,
@@ -327,6 +328,17 @@ export const operations = {
     auth: 'api_key_or_jwt',
     params: AccountIdParams,
     responses: { 204: null },
+    errors: [404],
+  }),
+  getAccountCapabilities: defineOperation({
+    operationId: 'getAccountCapabilities',
+    method: 'get',
+    path: '/v1/accounts/{account_id}/capabilities',
+    summary: 'What this account can post: post types, text and media limits per kind, features, granted scopes.',
+    tag: 'Accounts',
+    auth: 'api_key_or_jwt',
+    params: AccountIdParams,
+    responses: { 200: AccountCapabilities },
     errors: [404],
   }),
   refreshAccount: defineOperation({
