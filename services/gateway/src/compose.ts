@@ -22,6 +22,7 @@ import { accountRoutes } from './routes/accounts.routes.ts';
 import { analyticsRoutes } from './routes/analytics.routes.ts';
 import { apiKeyRoutes } from './routes/api-keys.routes.ts';
 import { billingRoutes } from './routes/billing.routes.ts';
+import { devTokenRoutes, devTokenSettings } from './routes/dev-token.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { mediaRoutes } from './routes/media.routes.ts';
 import { oauthRoutes } from './routes/oauth.routes.ts';
@@ -80,6 +81,7 @@ export function composeGateway(parts: GatewayParts) {
     }),
     routes: [
       ...healthRoutes(openApiDocument),
+      ...devTokenRoutes(devTokenSettings(config)),
       ...apiKeyRoutes(new ApiKeyService(apiKeys, config.API_KEY_PEPPER)),
       ...accountRoutes(rpc, mediaLimits),
       ...oauthRoutes(rpc, {

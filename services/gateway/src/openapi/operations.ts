@@ -35,6 +35,7 @@ import {
   MediaVerifyResult,
   PublicMediaParams,
 } from './media.schemas.ts';
+import { DevToken, DevTokenBody } from './dev.schemas.ts';
 import { defineOperation } from './operation.ts';
 import {
   IdempotencyKeyHeader,
@@ -85,6 +86,19 @@ export const operations = {
     auth: 'none',
     responses: { 200: Type.Object({}, { additionalProperties: true }) },
     errors: [],
+  }),
+
+  createDevToken: defineOperation({
+    operationId: 'createDevToken',
+    method: 'post',
+    path: '/v1/dev/token',
+    summary:
+      'Development only (NODE_ENV=development with JWT_SECRET): a 15-minute dashboard token for `org_id` (default `org_dev`). 404 anywhere else.',
+    tag: 'Development',
+    auth: 'none',
+    body: DevTokenBody,
+    responses: { 201: DevToken },
+    errors: [400, 404, 429],
   }),
 
   createApiKey: defineOperation({
