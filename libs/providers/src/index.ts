@@ -38,6 +38,7 @@ export {
 export { providerConfigSchema, providerConfigObjectSchema, type ProviderConfig } from './config.ts';
 export { providersFromConfig, type Providers, type ProvidersOptions } from './providers-from-config.ts';
 export { contentRules, checkContent } from './rules/content-rules.ts';
+export { contentCapabilities, type ContentCapabilities } from './rules/capabilities.ts';
 export { xTextLimit, xWeightedLength } from './rules/x-text.ts';
 export { ruleExtrasOf } from './rules/rule-extras.ts';
 export { TIKTOK_PRIVACY_LEVELS } from './tiktok/tiktok.rules.ts';

@@ -181,6 +181,11 @@ export interface ContentRules {
   network: Network;
   maxTextLength: number;
   requiresMedia: boolean;
+  /** The kinds of post the adapter publishes today (`GET /v1/accounts/{id}/capabilities`). */
+  postTypes: readonly string[];
+  /** Media items one post holds at most, and of each kind (the same figures `check` applies). */
+  maxMedia: number;
+  maxPerKind: Readonly<Record<MediaKind, number>>;
   check(input: ContentInput): ContentViolation[];
 }
 

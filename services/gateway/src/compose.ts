@@ -23,6 +23,7 @@ import { accountRoutes } from './routes/accounts.routes.ts';
 import { analyticsRoutes } from './routes/analytics.routes.ts';
 import { apiKeyRoutes } from './routes/api-keys.routes.ts';
 import { billingRoutes } from './routes/billing.routes.ts';
+import { devTokenRoutes, devTokenSettings } from './routes/dev-token.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { mediaRoutes } from './routes/media.routes.ts';
 import { oauthRoutes } from './routes/oauth.routes.ts';
@@ -63,6 +64,11 @@ export function composeGateway(parts: GatewayParts) {
     logger,
   });
   const rpc = rpcCaller(runtime.broker);
+  const mediaLimits = {
+    maxImageBytes: config.MEDIA_MAX_IMAGE_BYTES,
+    maxGifBytes: config.MEDIA_MAX_GIF_BYTES,
+    maxVideoBytes: config.MEDIA_MAX_VIDEO_BYTES,
+  };
   const openApiDocument = buildOpenApiDocument(Object.values(operations), config.PUBLIC_BASE_URL);
   return createApp({
     logger,
@@ -78,8 +84,9 @@ export function composeGateway(parts: GatewayParts) {
     }),
     routes: [
       ...healthRoutes(openApiDocument),
+      ...devTokenRoutes(devTokenSettings(config)),
       ...apiKeyRoutes(new ApiKeyService(apiKeys, config.API_KEY_PEPPER)),
-      ...accountRoutes(rpc),
+      ...accountRoutes(rpc, mediaLimits),
       ...oauthRoutes(rpc, {
         successRedirect: config.OAUTH_SUCCESS_REDIRECT,
         secureCookies: config.PUBLIC_BASE_URL.startsWith('https://'),
@@ -95,11 +102,7 @@ export function composeGateway(parts: GatewayParts) {
         ingest: {
           storage: parts.mediaStorage ?? storageFromConfig(config),
           tmpDir: config.MEDIA_TMP_DIR,
-          limits: {
-            maxImageBytes: config.MEDIA_MAX_IMAGE_BYTES,
-            maxGifBytes: config.MEDIA_MAX_GIF_BYTES,
-            maxVideoBytes: config.MEDIA_MAX_VIDEO_BYTES,
-          },
+          limits: mediaLimits,
           decoder: decoderFromConfig(config),
         },
         fetch: { policy: { allowPrivate: config.ALLOW_PRIVATE_URLS }, deadlineMs: config.MEDIA_IMPORT_DEADLINE_MS },

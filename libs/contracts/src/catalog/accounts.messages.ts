@@ -163,6 +163,20 @@ export const accountsLookup = defineMessage({
   }),
 });
 
+/** What capabilities are derived from: one account's network, rule extras and granted scopes (404 unknown or foreign). */
+export const accountsRulesGet = defineMessage({
+  kind: 'rpc',
+  type: 'accounts.rules_get.v1',
+  service: 'accounts',
+  payload: Type.Object({ account_id: Type.String({ minLength: 1 }) }),
+  reply: Type.Object({
+    id: Type.String(),
+    provider: Provider,
+    rule_extras: Type.Record(Type.String(), Type.String()),
+    scopes: Type.Array(Type.String()),
+  }),
+});
+
 export const connectionRevoked = defineMessage({
   kind: 'event',
   type: 'connection.revoked.v1',

@@ -8,6 +8,9 @@ export const facebookRules: ContentRules = {
   network: 'facebook',
   maxTextLength: FACEBOOK_LIMITS.maxText,
   requiresMedia: false,
+  postTypes: ['feed'],
+  maxMedia: FACEBOOK_LIMITS.maxImages,
+  maxPerKind: { image: FACEBOOK_LIMITS.maxImages, video: FACEBOOK_LIMITS.maxVideos },
   check(input) {
     const found: ContentViolation[] = [];
     if (codePoints(input.text) > FACEBOOK_LIMITS.maxText)

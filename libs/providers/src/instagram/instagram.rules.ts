@@ -8,6 +8,9 @@ export const instagramRules: ContentRules = {
   network: 'instagram',
   maxTextLength: INSTAGRAM_LIMITS.maxText,
   requiresMedia: true,
+  postTypes: ['feed'],
+  maxMedia: INSTAGRAM_LIMITS.maxCarousel,
+  maxPerKind: { image: INSTAGRAM_LIMITS.maxCarousel, video: INSTAGRAM_LIMITS.maxCarousel },
   check(input) {
     const found: ContentViolation[] = [];
     if (codePoints(input.text) > INSTAGRAM_LIMITS.maxText)

@@ -8,6 +8,9 @@ export const linkedinRules: ContentRules = {
   network: 'linkedin',
   maxTextLength: LINKEDIN_LIMITS.maxText,
   requiresMedia: false,
+  postTypes: ['post'],
+  maxMedia: LINKEDIN_LIMITS.maxImages,
+  maxPerKind: { image: LINKEDIN_LIMITS.maxImages, video: LINKEDIN_LIMITS.maxVideos },
   check(input) {
     const found: ContentViolation[] = [];
     // LinkedIn counts UTF-16 code units like most Java services.

@@ -24,6 +24,9 @@ export const tiktokRules: ContentRules = {
   network: 'tiktok',
   maxTextLength: TIKTOK_LIMITS.maxVideoTitle,
   requiresMedia: true,
+  postTypes: ['video', 'photo'],
+  maxMedia: TIKTOK_LIMITS.maxPhotos,
+  maxPerKind: { image: TIKTOK_LIMITS.maxPhotos, video: 1 },
   check(input) {
     const found: ContentViolation[] = [];
     const imageCount = images(input.media).length;

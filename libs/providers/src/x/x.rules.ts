@@ -9,6 +9,9 @@ export const xRules: ContentRules = {
   network: 'x',
   maxTextLength: X_LIMITS.maxWeighted,
   requiresMedia: false,
+  postTypes: ['post'],
+  maxMedia: X_LIMITS.maxImages,
+  maxPerKind: { image: X_LIMITS.maxImages, video: X_LIMITS.maxVideos },
   check(input) {
     const found: ContentViolation[] = [];
     const weighted = xWeightedLength(input.text);

@@ -35,6 +35,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/dev/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Development only (NODE_ENV=development with JWT_SECRET): a 15-minute dashboard token for `org_id` (default `org_dev`). 404 anywhere else. */
+        post: operations["createDevToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api-keys": {
         parameters: {
             query?: never;
@@ -274,6 +291,23 @@ export interface paths {
         post?: never;
         /** Disconnect an account. */
         delete: operations["deleteAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{account_id}/capabilities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What this account can post: post types, text and media limits per kind, features, granted scopes. */
+        get: operations["getAccountCapabilities"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -641,6 +675,90 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createDevToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The organization to act as (created on first use); `org_dev` by default.
+                     * @default org_dev
+                     */
+                    org_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A dashboard JWT (HS256, signed with JWT_SECRET): `Authorization: Bearer <token>`. */
+                        token: string;
+                        org_id: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 with timezone.
+                         */
+                        expires_at: string;
+                    };
+                };
+            };
+            /** @description Validation error: malformed JSON, unknown fields or invalid values. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (the message hides details; quote the request id). */
@@ -2783,6 +2901,121 @@ export interface operations {
             };
             /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAccountCapabilities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier. */
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Identifier. */
+                        account_id: string;
+                        /**
+                         * @description One of the five networks.
+                         * @enum {string}
+                         */
+                        provider: "instagram" | "facebook" | "x" | "linkedin" | "tiktok";
+                        /** @description Kinds of post published today: Instagram/Facebook `feed`, LinkedIn/X `post`, TikTok `video`, `photo`. */
+                        post_types: string[];
+                        /** @description This account's text limit (X counts weighted characters; Premium accounts 25,000). */
+                        max_text_length: number;
+                        /** @description Media items one post holds at most. */
+                        max_media: number;
+                        /** @description Per media kind (`image`, `video`). */
+                        media: {
+                            [key: string]: {
+                                /** @description Types accepted for this network (PNG/WebP where a JPEG rendition is sent in their place). */
+                                mime_types: string[];
+                                /** @description The smaller of the network's limit and the media library's. */
+                                max_bytes: number;
+                                /** @description Items of this kind one post holds at most. */
+                                max_count: number;
+                                gif_max_bytes?: number;
+                                /** @description Width / height accepted. */
+                                aspect_ratio?: {
+                                    min: number;
+                                    max: number;
+                                };
+                                /** @description Video length accepted (the account may lower the maximum, e.g. TikTok creators). */
+                                duration_seconds?: {
+                                    min: number;
+                                    max: number;
+                                };
+                                /** @description Pixels per side accepted. */
+                                side_px?: {
+                                    min: number;
+                                    max: number;
+                                };
+                                max_pixels?: number;
+                            };
+                        };
+                        first_comment: boolean;
+                        threads: boolean;
+                        alt_text: boolean;
+                        /** @description Scopes the network granted this connection. */
+                        scopes: string[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

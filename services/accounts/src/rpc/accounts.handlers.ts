@@ -3,6 +3,7 @@ import {
   accountsDelete,
   accountsList,
   accountsLookup,
+  accountsRulesGet,
   accountsRefresh,
   accountsSummary,
   accountsUsage,
@@ -36,6 +37,7 @@ export const accountsRpc = [
   oauthAppsCreate,
   credentialsGet,
   accountsLookup,
+  accountsRulesGet,
   accountsSummary,
   accountsUsage,
 ] as const;
@@ -125,6 +127,18 @@ export function accountsRpcHandlers(deps: AccountsRpcDeps): RpcHandlers<typeof a
     'accounts.usage.v1': async (env) => {
       const { used, limit } = await deps.limits.usage(orgOf(env));
       return { used, limit };
+    },
+
+    'accounts.rules_get.v1': async (env) => {
+      const id = env.payload.account_id;
+      const row = isUuid(id) ? await deps.accounts.find(orgOf(env), id) : null;
+      if (row === null) throw notFound(`The account ${id}`);
+      return {
+        id: row.id,
+        provider: toAccountView(row).provider,
+        rule_extras: ruleExtrasOf(row.extras as Record<string, unknown> | null),
+        scopes: row.scopes,
+      };
     },
 
     'accounts.lookup.v1': async (env) => {

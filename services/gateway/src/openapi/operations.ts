@@ -15,6 +15,7 @@ import {
   OAuthStartResult,
   ProviderParams,
 } from './accounts.schemas.ts';
+import { AccountCapabilities } from './capabilities.schemas.ts';
 import { AnalyticsPage, AnalyticsQuery, CheckoutSession, Stats } from './analytics.schemas.ts';
 import {
   BillingSubscription,
@@ -34,6 +35,7 @@ import {
   MediaVerifyResult,
   PublicMediaParams,
 } from './media.schemas.ts';
+import { DevToken, DevTokenBody } from './dev.schemas.ts';
 import { defineOperation } from './operation.ts';
 import {
   IdempotencyKeyHeader,
@@ -84,6 +86,19 @@ export const operations = {
     auth: 'none',
     responses: { 200: Type.Object({}, { additionalProperties: true }) },
     errors: [],
+  }),
+
+  createDevToken: defineOperation({
+    operationId: 'createDevToken',
+    method: 'post',
+    path: '/v1/dev/token',
+    summary:
+      'Development only (NODE_ENV=development with JWT_SECRET): a 15-minute dashboard token for `org_id` (default `org_dev`). 404 anywhere else.',
+    tag: 'Development',
+    auth: 'none',
+    body: DevTokenBody,
+    responses: { 201: DevToken },
+    errors: [400, 404, 429],
   }),
 
   createApiKey: defineOperation({
@@ -327,6 +342,17 @@ export const operations = {
     auth: 'api_key_or_jwt',
     params: AccountIdParams,
     responses: { 204: null },
+    errors: [404],
+  }),
+  getAccountCapabilities: defineOperation({
+    operationId: 'getAccountCapabilities',
+    method: 'get',
+    path: '/v1/accounts/{account_id}/capabilities',
+    summary: 'What this account can post: post types, text and media limits per kind, features, granted scopes.',
+    tag: 'Accounts',
+    auth: 'api_key_or_jwt',
+    params: AccountIdParams,
+    responses: { 200: AccountCapabilities },
     errors: [404],
   }),
   refreshAccount: defineOperation({

@@ -1,10 +1,13 @@
-import { accountsConnect, accountsDelete, accountsList, accountsRefresh } from '@svc/contracts';
+import { accountsConnect, accountsDelete, accountsList, accountsRefresh, accountsRulesGet } from '@svc/contracts';
+import type { MediaLimits } from '@svc/media';
+import { accountCapabilities } from '../domain/account-capabilities.ts';
 import { validationError } from '@svc/errors';
 import { defineRoute, type Route } from '../http/route.ts';
 import type { RpcCaller } from '../http/rpc-caller.ts';
 import { operations } from '../openapi/operations.ts';
 
-export function accountRoutes(rpc: RpcCaller): Route[] {
+/** `mediaLimits`: the media library's own limits (MEDIA_MAX_*), which cap what capabilities announce. */
+export function accountRoutes(rpc: RpcCaller, mediaLimits: MediaLimits): Route[] {
   return [
     defineRoute(operations.listAccounts, async ({ query, principal, requestId }) => ({
       status: 200,
@@ -35,6 +38,14 @@ export function accountRoutes(rpc: RpcCaller): Route[] {
       await rpc(accountsDelete, { account_id: params.account_id }, { orgId: principal.orgId, requestId });
       return { status: 204 };
     }),
+
+    defineRoute(operations.getAccountCapabilities, async ({ params, principal, requestId }) => ({
+      status: 200,
+      body: accountCapabilities(
+        await rpc(accountsRulesGet, { account_id: params.account_id }, { orgId: principal.orgId, requestId }),
+        mediaLimits,
+      ),
+    })),
 
     defineRoute(operations.refreshAccount, async ({ params, principal, requestId }) => ({
       status: 200,

@@ -1,0 +1,39 @@
+import { contentCapabilities } from './capabilities.ts';
+import { checkContent } from './content-rules.ts';
+
+describe('contentCapabilities', () => {
+  it('gives each network its post types and limits from the rule tables', () => {
+    expect(contentCapabilities('instagram', undefined)).toMatchObject({
+      postTypes: ['feed'],
+      maxTextLength: 2200,
+      maxMedia: 10,
+    });
+    expect(contentCapabilities('facebook', undefined).postTypes).toEqual(['feed']);
+    expect(contentCapabilities('linkedin', undefined).postTypes).toEqual(['post']);
+    expect(contentCapabilities('tiktok', undefined).postTypes).toEqual(['video', 'photo']);
+    expect(contentCapabilities('x', undefined)).toMatchObject({
+      postTypes: ['post'],
+      maxTextLength: 280,
+      maxPerKind: { image: 4, video: 1 },
+    });
+  });
+
+  it('follows the account: X Premium posts are longer, a TikTok creator may cap video length', () => {
+    expect(contentCapabilities('x', { subscription_type: 'Premium' }).maxTextLength).toBe(25_000);
+    expect(contentCapabilities('tiktok', { tt_max_video_post_duration_sec: '60' }).maxVideoSeconds).toBe(60);
+  });
+
+  it('announces exactly what the checks accept: the most images passes, one more does not', () => {
+    for (const network of ['instagram', 'facebook', 'x', 'linkedin', 'tiktok'] as const) {
+      const { maxPerKind } = contentCapabilities(network, undefined);
+      const images = (count: number) =>
+        Array.from({ length: count }, (_, i) => ({ url: `https://cdn.test/${i}.jpg`, kind: 'image' as const }));
+      const rules = (count: number) =>
+        checkContent(network, { text: 'hi', media: images(count), options: { privacy_level: 'SELF_ONLY' } }).map(
+          (violation) => violation.rule,
+        );
+      expect(rules(maxPerKind.image)).not.toContain('media_count');
+      expect(rules(maxPerKind.image + 1)).toContain('media_count');
+    }
+  });
+});

@@ -1,0 +1,40 @@
+import { creatorFromExtras } from '../tiktok/tiktok.creator.ts';
+import { type AccountExtras, type MediaKind, type Network } from '../types.ts';
+import { contentRules } from './content-rules.ts';
+import { xTextLimit } from './x-text.ts';
+
+export interface ContentCapabilities {
+  postTypes: readonly string[];
+  maxTextLength: number;
+  maxMedia: number;
+  maxPerKind: Readonly<Record<MediaKind, number>>;
+  /** A limit of this account tighter than the network's (TikTok creator_info), in seconds. */
+  maxVideoSeconds?: number;
+}
+
+/**
+ * What one account may post, read from the same rule tables `checkContent` applies and the account's
+ * rule extras (X Premium's longer posts; TikTok's creator maximum video length as of connect).
+ */
+export function contentCapabilities(network: Network, account: AccountExtras | undefined): ContentCapabilities {
+  const rules = contentRules[network];
+  const base = {
+    postTypes: rules.postTypes,
+    maxTextLength: rules.maxTextLength,
+    maxMedia: rules.maxMedia,
+    maxPerKind: rules.maxPerKind,
+  };
+  if (network === 'x') return { ...base, maxTextLength: xTextLimit(account) };
+  if (network === 'tiktok') {
+    // maxTextLength stays a video caption's: the limit every TikTok post meets (a photo
+    // description may run to 4,000 characters).
+    const creator = creatorFromExtras(account);
+    return {
+      ...base,
+      ...(creator?.max_video_post_duration_sec === undefined
+        ? {}
+        : { maxVideoSeconds: creator.max_video_post_duration_sec }),
+    };
+  }
+  return base;
+}

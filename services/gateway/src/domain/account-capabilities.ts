@@ -1,0 +1,62 @@
+import type { Static } from '@sinclair/typebox';
+import type { ReplyOf, accountsRulesGet } from '@svc/contracts';
+import { NETWORK_LIMITS, SUPPORTED_TYPES, kindOf, needsJpegRendition, type MediaLimits } from '@svc/media';
+import { contentCapabilities } from '@svc/providers';
+import type { AccountCapabilities } from '../openapi/capabilities.schemas.ts';
+
+type Capabilities = Static<typeof AccountCapabilities>;
+
+const range = (bounds: readonly [number, number]) => ({ min: bounds[0], max: bounds[1] });
+
+/**
+ * What one account can post, derived from the rule tables validation applies: the content rules of
+ * libs/providers with the account's rule extras, and the per-network media limits of libs/media held
+ * to the media library's own (MEDIA_MAX_*). first_comment, threads and alt_text are not supported yet.
+ */
+export function accountCapabilities(account: ReplyOf<typeof accountsRulesGet>, library: MediaLimits): Capabilities {
+  const content = contentCapabilities(account.provider, account.rule_extras);
+  const limits = NETWORK_LIMITS[account.provider];
+  const accepted = (kind: 'image' | 'video') =>
+    SUPPORTED_TYPES.filter(
+      (type) =>
+        kindOf(type) === kind &&
+        ((kind === 'image' ? limits.imageTypes : limits.videoTypes).includes(type) ||
+          (kind === 'image' && limits.jpegRenditionFixes && needsJpegRendition(type))),
+    );
+  const videoSeconds =
+    limits.videoSeconds === undefined
+      ? undefined
+      : ([
+          limits.videoSeconds[0],
+          Math.min(limits.videoSeconds[1], content.maxVideoSeconds ?? Number.POSITIVE_INFINITY),
+        ] as const);
+  return {
+    account_id: account.id,
+    provider: account.provider,
+    post_types: [...content.postTypes],
+    max_text_length: content.maxTextLength,
+    max_media: content.maxMedia,
+    media: {
+      image: {
+        mime_types: accepted('image'),
+        max_bytes: Math.min(limits.imageBytes, library.maxImageBytes),
+        max_count: content.maxPerKind.image,
+        ...(limits.gifBytes === undefined ? {} : { gif_max_bytes: Math.min(limits.gifBytes, library.maxGifBytes) }),
+        ...(limits.imageAspect === undefined ? {} : { aspect_ratio: range(limits.imageAspect) }),
+        ...(limits.imageMaxPixels === undefined ? {} : { max_pixels: limits.imageMaxPixels }),
+      },
+      video: {
+        mime_types: accepted('video'),
+        max_bytes: Math.min(limits.videoBytes ?? library.maxVideoBytes, library.maxVideoBytes),
+        max_count: content.maxPerKind.video,
+        ...(limits.videoAspect === undefined ? {} : { aspect_ratio: range(limits.videoAspect) }),
+        ...(videoSeconds === undefined ? {} : { duration_seconds: range(videoSeconds) }),
+        ...(limits.videoSide === undefined ? {} : { side_px: range(limits.videoSide) }),
+      },
+    },
+    first_comment: false,
+    threads: false,
+    alt_text: false,
+    scopes: account.scopes,
+  };
+}

@@ -1,0 +1,36 @@
+import { Type } from '@sinclair/typebox';
+import { Id, Provider } from './common.schemas.ts';
+
+const Range = (description: string) =>
+  Type.Optional(Type.Object({ min: Type.Number(), max: Type.Number() }, { description }));
+
+const MediaKindCapability = Type.Object({
+  mime_types: Type.Array(Type.String(), {
+    description: 'Types accepted for this network (PNG/WebP where a JPEG rendition is sent in their place).',
+  }),
+  max_bytes: Type.Integer({ description: "The smaller of the network's limit and the media library's." }),
+  max_count: Type.Integer({ description: 'Items of this kind one post holds at most.' }),
+  gif_max_bytes: Type.Optional(Type.Integer()),
+  aspect_ratio: Range('Width / height accepted.'),
+  duration_seconds: Range('Video length accepted (the account may lower the maximum, e.g. TikTok creators).'),
+  side_px: Range('Pixels per side accepted.'),
+  max_pixels: Type.Optional(Type.Integer()),
+});
+
+export const AccountCapabilities = Type.Object({
+  account_id: Id,
+  provider: Provider,
+  post_types: Type.Array(Type.String(), {
+    description:
+      'Kinds of post published today: Instagram/Facebook `feed`, LinkedIn/X `post`, TikTok `video`, `photo`.',
+  }),
+  max_text_length: Type.Integer({
+    description: "This account's text limit (X counts weighted characters; Premium accounts 25,000).",
+  }),
+  max_media: Type.Integer({ description: 'Media items one post holds at most.' }),
+  media: Type.Record(Type.String(), MediaKindCapability, { description: 'Per media kind (`image`, `video`).' }),
+  first_comment: Type.Boolean(),
+  threads: Type.Boolean(),
+  alt_text: Type.Boolean(),
+  scopes: Type.Array(Type.String(), { description: 'Scopes the network granted this connection.' }),
+});

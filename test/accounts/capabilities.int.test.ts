@@ -1,0 +1,62 @@
+import request from 'supertest';
+import { connectAccount, NETWORKS, type Network } from '../publishing/publishing-support.ts';
+import { startSystem, type SystemHarness } from '../support/system-harness.ts';
+
+describe('GET /v1/accounts/{account_id}/capabilities', () => {
+  let system: SystemHarness;
+  let auth: string;
+  const accounts = {} as Record<Network, string>;
+
+  const capabilities = (id: string, credential = auth) =>
+    request(system.gateway).get(`/v1/accounts/${id}/capabilities`).set('Authorization', credential);
+
+  beforeAll(async () => {
+    system = await startSystem({ services: ['accounts'] });
+    auth = `Bearer ${await system.token()}`;
+    for (const network of NETWORKS) accounts[network] = await connectAccount(system, auth, network);
+  }, 60_000);
+
+  afterAll(async () => system?.close());
+
+  it('describes what each network supports today, from the rule tables', async () => {
+    const expected: Record<Network, { post_types: string[]; max_text_length: number; max_media: number }> = {
+      instagram: { post_types: ['feed'], max_text_length: 2200, max_media: 10 },
+      facebook: { post_types: ['feed'], max_text_length: 63206, max_media: 10 },
+      linkedin: { post_types: ['post'], max_text_length: 3000, max_media: 20 },
+      tiktok: { post_types: ['video', 'photo'], max_text_length: 2200, max_media: 35 },
+      x: { post_types: ['post'], max_text_length: 280, max_media: 4 },
+    };
+    for (const network of NETWORKS) {
+      const res = await capabilities(accounts[network]);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        account_id: accounts[network],
+        provider: network,
+        ...expected[network],
+        first_comment: false,
+        threads: false,
+        alt_text: false,
+      });
+      expect(Array.isArray(res.body.scopes)).toBe(true);
+      expect(res.body.media.image.mime_types).toContain('image/jpeg');
+      expect(res.body.media.video.mime_types).toContain('video/mp4');
+      expect(res.body.media.image.max_bytes).toBeGreaterThan(0);
+    }
+    const instagram = (await capabilities(accounts.instagram)).body;
+    // PNG goes out as its JPEG rendition; the aspect ratio rule is Instagram's.
+    expect(instagram.media.image.mime_types).toEqual(expect.arrayContaining(['image/jpeg', 'image/png']));
+    expect(instagram.media.image.aspect_ratio).toEqual({ min: 0.8, max: 1.91 });
+    expect((await capabilities(accounts.x)).body.media).toMatchObject({
+      image: { max_count: 4 },
+      video: { max_count: 1 },
+    });
+  });
+
+  it('answers 404 for an account of another organization, or none', async () => {
+    const other = `Bearer ${await system.token()}`;
+    const foreign = await capabilities(accounts.x, other);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error.code).toBe('not_found');
+    expect((await capabilities('00000000-0000-4000-8000-000000000000')).status).toBe(404);
+  });
+});
