@@ -61,10 +61,7 @@ export class Session {
   /** `POST /v1/dev/token`: a dashboard JWT from a gateway in development mode (404 in any other). */
   async devToken(orgId: string | undefined): Promise<{ token: string; org_id: string; expires_at: string }> {
     try {
-      return (await this.client({}).call(
-        'createDevToken' as never,
-        { body: orgId === undefined ? {} : { org_id: orgId } } as never,
-      )) as never;
+      return await this.client({}).call('createDevToken', { body: orgId === undefined ? {} : { org_id: orgId } });
     } catch (error) {
       if (error instanceof SvcApiError && error.status === 404)
         throw new OutcomeError(

@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { CommandContext } from '../command-context.ts';
 import { OutcomeError, UsageError } from '../errors.ts';
+import type { Network } from '../parse.ts';
 import { allAccounts, type AccountSummary } from './accounts-resolve.ts';
 
 export interface ConnectOptions {
@@ -19,13 +20,13 @@ const DEFAULT_TIMEOUT_S = 300;
  * a dashboard token's privilege) and waits until the account shows up in the list.
  */
 export async function connectAccount(ctx: CommandContext, args: unknown[], options: ConnectOptions): Promise<void> {
-  const network = args[0] as string;
+  const network = args[0] as Network;
   const session = await ctx.session();
   if (options.token !== undefined) {
     if (options.id === undefined) throw new UsageError('--token needs --id <platform_account_id>');
     if (options.timeout !== undefined) throw new UsageError('--timeout is for the OAuth flow (without --token)');
     const account = await session.api().accounts.create({
-      provider: network as never,
+      provider: network,
       platform_account_id: options.id,
       ...(options.handle === undefined ? {} : { handle: options.handle }),
       credentials: { access_token: options.token },
@@ -44,7 +45,7 @@ export async function connectAccount(ctx: CommandContext, args: unknown[], optio
     );
   const api = session.api();
   const before = snapshot(await allAccounts(api, { provider: network }));
-  const { authorize_url } = await (await session.dashboard()).accounts.oauthStart(network as never);
+  const { authorize_url } = await (await session.dashboard()).accounts.oauthStart(network);
   const timeoutS = options.timeout ?? DEFAULT_TIMEOUT_S;
   // With --json stdout holds only the connected account; the address is a JSON line on stderr.
   if (ctx.out.json) ctx.io.stderr.write(`${JSON.stringify({ authorize_url })}\n`);

@@ -1,6 +1,6 @@
 import type { SvcClient } from '@svc/sdk';
 import { UsageError } from '../errors.ts';
-import { isNetwork } from '../parse.ts';
+import { isNetwork, type Network } from '../parse.ts';
 
 export interface AccountSummary {
   id: string;
@@ -14,11 +14,14 @@ export interface AccountSummary {
 /** Every account of the organization matching the filter, across pages. */
 export async function allAccounts(
   client: SvcClient,
-  filter: { provider?: string | undefined; q?: string | undefined } = {},
+  filter: { provider?: Network | undefined; q?: string | undefined } = {},
 ): Promise<AccountSummary[]> {
   const items: AccountSummary[] = [];
-  const query = Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined));
-  for await (const account of client.accounts.list(query as never)) items.push(account as AccountSummary);
+  const query = {
+    ...(filter.provider === undefined ? {} : { provider: filter.provider }),
+    ...(filter.q === undefined ? {} : { q: filter.q }),
+  };
+  for await (const account of client.accounts.list(query)) items.push(account);
   return items;
 }
 

@@ -1,8 +1,9 @@
+import type { ResponseData } from '@svc/sdk';
 import type { Command } from 'commander';
 import { action } from '../command-context.ts';
 import type { CliIo } from '../io.ts';
 import { columns } from '../output/columns.ts';
-import { parseProvider, parsePositiveInt } from '../parse.ts';
+import { parseProvider, parsePositiveInt, type Network } from '../parse.ts';
 import { connectAccount, type ConnectOptions } from './accounts-connect.ts';
 import { allAccounts } from './accounts-resolve.ts';
 
@@ -15,7 +16,7 @@ export function registerAccounts(program: Command, io: CliIo): void {
     .option('--provider <network>', 'only this network', parseProvider)
     .option('--search <text>', 'handles containing this text')
     .action(
-      action<{ provider?: string; search?: string }>(io, async (ctx, _args, options) => {
+      action<{ provider?: Network; search?: string }>(io, async (ctx, _args, options) => {
         const client = (await ctx.session()).api();
         const items = await allAccounts(client, { provider: options.provider, q: options.search });
         ctx.out.result(items, () =>
@@ -76,28 +77,17 @@ export function registerAccounts(program: Command, io: CliIo): void {
     .argument('<account_id>')
     .action(
       action(io, async (ctx, [id]) => {
-        const caps = (await (
+        const caps = await (
           await ctx.session()
         )
           .api()
-          .call('getAccountCapabilities' as never, { path: { account_id: id as string } } as never)) as Capabilities;
+          .call('getAccountCapabilities', { path: { account_id: id as string } });
         ctx.out.result(caps, () => renderCapabilities(caps));
       }),
     );
 }
 
-interface Capabilities {
-  account_id: string;
-  provider: string;
-  post_types: string[];
-  max_text_length: number;
-  max_media: number;
-  media: Record<string, { mime_types?: string[]; max_bytes?: number }>;
-  first_comment: boolean;
-  threads: boolean;
-  alt_text: boolean;
-  scopes: string[];
-}
+type Capabilities = ResponseData<'getAccountCapabilities'>;
 
 function renderCapabilities(caps: Capabilities): string {
   const media = Object.entries(caps.media).map(([kind, rules]) => [

@@ -2,11 +2,11 @@ import type { Command } from 'commander';
 import { action } from '../command-context.ts';
 import type { CliIo } from '../io.ts';
 import { columns } from '../output/columns.ts';
-import { parsePositiveInt, parseProvider } from '../parse.ts';
+import { parsePositiveInt, parseProvider, type Network } from '../parse.ts';
 
 interface AnalyticsOptions {
   post?: string;
-  provider?: string;
+  provider?: Network;
   refresh?: boolean;
   limit: number;
 }
@@ -25,7 +25,7 @@ export function registerAnalytics(program: Command, io: CliIo): void {
         const page = await client.analytics
           .list({
             ...(options.post === undefined ? {} : { postId: options.post }),
-            ...(options.provider === undefined ? {} : { platform: options.provider as never }),
+            ...(options.provider === undefined ? {} : { platform: options.provider }),
             ...(options.refresh === true ? { refresh: true } : {}),
             limit: Math.min(options.limit, 100),
           })

@@ -1,15 +1,17 @@
+import type { QueryParams } from '@svc/sdk';
 import { InvalidArgumentError, type Command } from 'commander';
 import { action } from '../command-context.ts';
 import type { CliIo } from '../io.ts';
 import { columns, truncate } from '../output/columns.ts';
-import { parsePositiveInt, parseProvider } from '../parse.ts';
+import { parsePositiveInt, parseProvider, type Network } from '../parse.ts';
 import type { PostView } from '../post/post-view.ts';
 
-const STATUSES = ['scheduled', 'queued', 'processing', 'published', 'partial', 'failed', 'canceled'];
+type Status = NonNullable<QueryParams<'listPosts'>['status']>;
+const STATUSES: Status[] = ['scheduled', 'queued', 'processing', 'published', 'partial', 'failed', 'canceled'];
 
 interface HistoryOptions {
-  status?: string;
-  provider?: string;
+  status?: Status;
+  provider?: Network;
   search?: string;
   limit: number;
 }
@@ -19,7 +21,8 @@ export function registerHistory(program: Command, io: CliIo): void {
     .command('history')
     .description('recent posts, newest first')
     .option('--status <status>', STATUSES.join(', '), (value: string) => {
-      if (!STATUSES.includes(value)) throw new InvalidArgumentError(`expected one of ${STATUSES.join(', ')}`);
+      if (!(STATUSES as string[]).includes(value))
+        throw new InvalidArgumentError(`expected one of ${STATUSES.join(', ')}`);
       return value;
     })
     .option('--provider <network>', 'posts with a target on this network', parseProvider)
@@ -35,7 +38,7 @@ export function registerHistory(program: Command, io: CliIo): void {
           limit: Math.min(options.limit, 100),
         };
         const posts: PostView[] = [];
-        for await (const post of client.posts.list(query as never)) {
+        for await (const post of client.posts.list(query)) {
           posts.push(post as PostView);
           if (posts.length >= options.limit) break;
         }

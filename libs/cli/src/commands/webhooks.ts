@@ -1,3 +1,4 @@
+import type { RequestBody } from '@svc/sdk';
 import type { Command } from 'commander';
 import { action } from '../command-context.ts';
 import type { CliIo } from '../io.ts';
@@ -41,7 +42,7 @@ export function registerWebhooks(program: Command, io: CliIo): void {
         const events = options.events === undefined ? EVENTS : splitList(options.events);
         const created = await client.webhooks.create({
           url: url as string,
-          events: events as never,
+          events: events as RequestBody<'createWebhook'>['events'],
           ...(options.legacy === true ? { payload_format: 'legacy' as const } : {}),
         });
         ctx.out.result(created, () =>
