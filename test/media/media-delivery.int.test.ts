@@ -16,7 +16,8 @@ describe('media library: delivery to every network', () => {
   beforeAll(async () => {
     system = await startSystem({
       services: ['accounts', 'publisher'],
-      env: { PROVIDER_TIMEOUT_MS: '5000', TIKTOK_VERIFIED_URL_PREFIXES: '' },
+      // A deployment whose media domain is not verified with TikTok yet.
+      env: { PROVIDER_TIMEOUT_MS: '5000', TIKTOK_VERIFIED_URL_PREFIXES: '', TIKTOK_MEDIA_URL_VERIFIED: 'false' },
     });
     auth = `Bearer ${await system.token()}`;
     for (const network of NETWORKS) accounts[network] = await connectAccount(system, auth, network);

@@ -65,10 +65,18 @@ export const providerConfigSchema = {
   /** Tries of one upload step (chunk, segment, part) on a timeout or transient failure. */
   PROVIDER_UPLOAD_STEP_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 10, default: 3 }),
   /**
-   * URL prefixes (or origins) verified with TikTok for PULL_FROM_URL, comma-separated: media whose
-   * public URL lies under one is pulled by TikTok, any other video is sent by FILE_UPLOAD.
+   * URL prefixes (or origins) verified with TikTok for PULL_FROM_URL besides the media library's
+   * (`MEDIA_PUBLIC_BASE_URL/media/`, counted as verified unless TIKTOK_MEDIA_URL_VERIFIED=false:
+   * verify that domain with TikTok, docs/networks.md), comma-separated: media whose public URL lies under one is pulled by TikTok,
+   * any other video is sent by FILE_UPLOAD, and a photo post is refused.
    */
   TIKTOK_VERIFIED_URL_PREFIXES: Type.String({ default: '' }),
+  /**
+   * Whether the media library's address (`MEDIA_PUBLIC_BASE_URL/media/`) is verified with TikTok and
+   * counted as such (default true). False until the domain is verified: TikTok photo posts are refused
+   * at accept (`url_ownership_unverified`) and videos go by FILE_UPLOAD.
+   */
+  TIKTOK_MEDIA_URL_VERIFIED: Type.Boolean({ default: true }),
 };
 
 /** The fragment as a whole schema, for `loadConfig(providerConfigObjectSchema, env)` in tests and tools. */

@@ -42,6 +42,7 @@ export { contentCapabilities, type ContentCapabilities } from './rules/capabilit
 export { xTextLimit, xWeightedLength } from './rules/x-text.ts';
 export { ruleExtrasOf } from './rules/rule-extras.ts';
 export { TIKTOK_PRIVACY_LEVELS } from './tiktok/tiktok.rules.ts';
+export { tiktokVerifiedPrefixes } from './tiktok/verified-prefixes.ts';
 export { isVerifiedUrl as isTikTokVerifiedUrl, chunkPlan as tiktokChunkPlan } from './tiktok/tiktok.publish.ts';
 export { createMediaFetcher, type MediaFetcher, type FetchedMedia } from './http/media-fetcher.ts';
 export { type PollingOptions } from './http/poll.ts';

@@ -13,20 +13,17 @@ import { classifyInstagram } from './instagram/instagram.classify.ts';
 import { createInstagramAdapter } from './instagram/instagram.adapter.ts';
 import { classifyTikTok } from './tiktok/tiktok.classify.ts';
 import { createTikTokAdapter } from './tiktok/tiktok.adapter.ts';
+import { tiktokVerifiedPrefixes } from './tiktok/verified-prefixes.ts';
 import { type Network, type ProviderAdapter } from './types.ts';
 import { classifyX } from './x/x.classify.ts';
 import { createXAdapter } from './x/x.adapter.ts';
 
 export type Providers = Readonly<Record<Network, ProviderAdapter>>;
 
-const parsePrefixes = (value: string) =>
-  value
-    .split(',')
-    .map((prefix) => prefix.trim())
-    .filter((prefix) => prefix !== '');
-
 export interface ProvidersOptions {
   logger?: Logger;
+  /** MEDIA_PUBLIC_BASE_URL of the service that publishes: TikTok may pull from it (tiktok/verified-prefixes.ts). */
+  mediaPublicBaseUrl?: string;
   /** Replaces the default media downloader (X, LinkedIn), e.g. with a service's SSRF-guarded one. */
   fetchMedia?: MediaFetcher;
   /** Dev and tests: lets the default downloader reach loopback/private addresses. */
@@ -84,7 +81,7 @@ export function providersFromConfig(config: ProviderConfig, options: ProvidersOp
     tiktok: createTikTokAdapter({
       ...deps('tiktok', config.TIKTOK_API_URL, classifyTikTok),
       authBaseUrl: config.TIKTOK_AUTH_URL,
-      verifiedUrlPrefixes: parsePrefixes(config.TIKTOK_VERIFIED_URL_PREFIXES),
+      verifiedUrlPrefixes: tiktokVerifiedPrefixes(config, options.mediaPublicBaseUrl),
     }),
   };
 }

@@ -1,6 +1,6 @@
 import { BatchQueue, type RawSql } from '@svc/db';
 import { decoderFromConfig, ingestSlots, storageFromConfig, type MediaStorage } from '@svc/media';
-import { providersFromConfig, type Providers } from '@svc/providers';
+import { providersFromConfig, tiktokVerifiedPrefixes, type Providers } from '@svc/providers';
 import type { ServiceRuntime, WorkerWiring } from '@svc/runtime';
 import type { Config } from './config.ts';
 import {
@@ -126,7 +126,12 @@ async function startDelivering(
 ) {
   const { db, logger } = runtime;
   const providers =
-    options.providers ?? providersFromConfig(config, { logger, allowPrivateUrls: config.ALLOW_PRIVATE_URLS });
+    options.providers ??
+    providersFromConfig(config, {
+      logger,
+      allowPrivateUrls: config.ALLOW_PRIVATE_URLS,
+      mediaPublicBaseUrl: config.MEDIA_PUBLIC_BASE_URL,
+    });
   // Every statement of a delivery is raw SQL: on plain pg it costs a fraction of Prisma's raw path.
   const sql = runtime.openPool('delivery', config.DELIVERY_DB_POOL_SIZE, DELIVERY_SESSION_SETTINGS);
   const runner = new DeliveryRunner({
@@ -231,9 +236,7 @@ async function startAccepting(
           wake: deps.wake,
           media: resolveDeps,
           mediaPublicBaseUrl: config.MEDIA_PUBLIC_BASE_URL,
-          tiktokVerifiedPrefixes: config.TIKTOK_VERIFIED_URL_PREFIXES.split(',')
-            .map((prefix) => prefix.trim())
-            .filter(Boolean),
+          tiktokVerifiedPrefixes: tiktokVerifiedPrefixes(config, config.MEDIA_PUBLIC_BASE_URL),
           deliveryRunBatches: config.DELIVERY_RUN_BATCHES,
           wakeWaiting,
           onDeferred: deps.deferred,

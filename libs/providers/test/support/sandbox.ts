@@ -115,6 +115,7 @@ export function sandboxConfig(baseUrl: string, overrides: Partial<ProviderConfig
     PROVIDER_UPLOAD_MIN_BYTES_PER_SEC: 1024 * 1024,
     PROVIDER_UPLOAD_STEP_ATTEMPTS: 2,
     TIKTOK_VERIFIED_URL_PREFIXES: '',
+    TIKTOK_MEDIA_URL_VERIFIED: true,
     ...overrides,
   };
 }
