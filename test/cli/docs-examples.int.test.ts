@@ -10,6 +10,8 @@ import { cliHome, ROOT, type CliHome, type CliResult } from './cli-process.ts';
 // the README's quick-start commands and every runnable example of docs/cli.md, run by bash with
 // scripts/svc exactly as written.
 let system: SystemHarness;
+let seedEnv: Record<string, string>;
+let seeded: CliResult;
 const homes: CliHome[] = [];
 
 beforeAll(async () => {
@@ -18,6 +20,9 @@ beforeAll(async () => {
     // As on scripts/start: no verified TikTok prefix but the media library's own address.
     env: { NODE_ENV: 'development', PROVIDER_TIMEOUT_MS: '5000', TIKTOK_VERIFIED_URL_PREFIXES: '' },
   });
+  // As scripts/start does once the services answer: every example below relies on it.
+  seedEnv = { ...system.env, PATH: process.env.PATH ?? '', SVC_BASE_URL: system.env.MEDIA_PUBLIC_BASE_URL! };
+  seeded = await run(process.execPath, ['scripts/seed-demo.mjs'], seedEnv);
 }, 120_000);
 afterAll(async () => {
   await system?.close();
@@ -26,7 +31,8 @@ afterAll(async () => {
 
 function run(command: string, args: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A hung example is stopped, so the failure shows what it printed.
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 90_000 });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -50,16 +56,14 @@ async function runExamples(file: string): Promise<void> {
 
 describe('the first run', () => {
   it('seeds the demo organization with one sandbox account per network, once', async () => {
-    const env = { ...system.env, PATH: process.env.PATH ?? '', SVC_BASE_URL: system.env.MEDIA_PUBLIC_BASE_URL! };
-    const first = await run(process.execPath, ['scripts/seed-demo.mjs'], env);
-    expect(first).toMatchObject({ code: 0, stderr: '' });
-    for (const network of NETWORKS) expect(first.stdout).toMatch(new RegExp(`^connected ${network} account `, 'm'));
-    const again = await run(process.execPath, ['scripts/seed-demo.mjs'], env);
+    expect(seeded).toMatchObject({ code: 0, stderr: '' });
+    for (const network of NETWORKS) expect(seeded.stdout).toMatch(new RegExp(`^connected ${network} account `, 'm'));
+    const again = await run(process.execPath, ['scripts/seed-demo.mjs'], seedEnv);
     expect(again).toMatchObject({
       code: 0,
       stdout: expect.stringMatching(/already has 5 account\(s\): nothing to seed/),
     });
-  }, 120_000);
+  });
 
   it("the README's quick start publishes the sample image on all five networks", async () => {
     const before = await Promise.all(NETWORKS.map(async (network) => (await system.sandbox.posts(network)).length));
