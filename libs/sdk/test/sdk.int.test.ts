@@ -2,19 +2,30 @@
 // waitForJob to a final status, the generic call, and the document the gateway serves.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { openApiDocument, SvcApiError, type Paginated } from '@svc/sdk';
+import {
+  isLegacyWebhookEvent,
+  openApiDocument,
+  SvcApiError,
+  SvcWebhookVerificationError,
+  verifyWebhook,
+  type Paginated,
+} from '@svc/sdk';
 import { uploadFile } from '@svc/sdk/node';
+import { startReceiver, type Receiver } from '../../../test/webhooks/receiver.ts';
 import { connectAccount, inOneDay, startSdkSystem, type SdkSystem } from './support/sdk-system.ts';
 
 let sdk: SdkSystem;
+let receiver: Receiver;
 let accountId: string;
 
 beforeAll(async () => {
-  sdk = await startSdkSystem(['accounts', 'publisher', 'scheduler', 'analytics-sync']);
+  receiver = await startReceiver();
+  sdk = await startSdkSystem(['accounts', 'publisher', 'scheduler', 'analytics-sync', 'webhook-dispatcher']);
   accountId = await connectAccount(sdk, 'x');
 }, 90_000);
 
 afterAll(async () => {
+  await receiver?.close();
   await sdk?.system.close();
 }, 120_000);
 
@@ -127,5 +138,64 @@ describe('@svc/sdk against the system', () => {
     expect((await all(sdk.dashboard.apiKeys.list())).map((key) => key.id)).toContain(created.id);
     await sdk.dashboard.apiKeys.revoke(created.id);
     expect((await all(sdk.dashboard.apiKeys.list())).map((key) => key.id)).not.toContain(created.id);
+  });
+
+  it("manages webhooks, and verifies the dispatcher's real deliveries in both shapes during a rotation", async () => {
+    const webhooks = sdk.dashboard.webhooks;
+    const envelope = await webhooks.create({ url: receiver.url('/envelope'), events: ['post.queued'] });
+    const legacy = await webhooks.create({
+      url: receiver.url('/legacy'),
+      events: ['post.published'],
+      payload_format: 'legacy',
+    });
+    const rotated = await webhooks.rotateSecret(envelope.id);
+    expect((await all(webhooks.list())).map((endpoint) => endpoint.id)).toEqual(
+      expect.arrayContaining([envelope.id, legacy.id]),
+    );
+    expect(await webhooks.update(envelope.id, { events: ['post.queued', 'post.published'] })).toMatchObject({
+      events: ['post.queued', 'post.published'],
+    });
+
+    const job = await sdk.client.posts.create({ account_ids: [accountId], text: `webhooks ${Date.now()}` });
+    const [queued] = await receiver.waitFor('/envelope', 1);
+    const [published] = await receiver.waitFor('/legacy', 1);
+
+    // Two secrets sign during the overlap: the header carries both signatures, and either secret verifies.
+    expect(String(queued!.headers['x-svc-signature']).split(',')).toHaveLength(2);
+    for (const secrets of [
+      [rotated.signing_secret],
+      [envelope.signing_secret],
+      [legacy.signing_secret, rotated.signing_secret],
+    ]) {
+      const event = await verifyWebhook(queued!.rawBody, queued!.headers, secrets);
+      expect(event).toMatchObject({ type: 'post.queued', data: { id: job.id } });
+    }
+    const wrong = await verifyWebhook(queued!.rawBody, queued!.headers, legacy.signing_secret).catch(
+      (error: unknown) => error,
+    );
+    expect(wrong).toBeInstanceOf(SvcWebhookVerificationError);
+    expect(wrong).toMatchObject({ reason: 'signature_mismatch' });
+    const later = Math.floor(Date.now() / 1000) + 3600;
+    await expect(
+      verifyWebhook(queued!.rawBody, queued!.headers, rotated.signing_secret, { nowSeconds: later }),
+    ).rejects.toMatchObject({
+      reason: 'stale_timestamp',
+    });
+
+    const legacyEvent = await verifyWebhook(published!.rawBody, published!.headers, [legacy.signing_secret]);
+    expect(isLegacyWebhookEvent(legacyEvent)).toBe(true);
+    expect(legacyEvent).toMatchObject({
+      event_type: 'post.published',
+      data: { job_id: job.id, account_id: accountId },
+    });
+
+    const tested = await webhooks.test(legacy.id);
+    expect(tested).toMatchObject({ status_code: 200 });
+    const deliveries = await all(webhooks.deliveries(envelope.id));
+    expect(deliveries.length).toBeGreaterThanOrEqual(1);
+    const replayed = await webhooks.replay(envelope.id, deliveries[0]!.id);
+    expect(replayed.id).toBe(deliveries[0]!.id);
+    await webhooks.remove(legacy.id);
+    expect((await all(webhooks.list())).map((endpoint) => endpoint.id)).not.toContain(legacy.id);
   });
 });
