@@ -150,6 +150,26 @@ describe('the MCP server at POST /mcp', () => {
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('forbidden');
   });
 
+  it('bounds the body (413) and takes JSON only (415), with our error body', async () => {
+    const post = (contentType: string, body: string) =>
+      fetch(`${baseUrlOf(h)}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${apiKey}`,
+          'content-type': contentType,
+          accept: 'application/json, text/event-stream',
+        },
+        body,
+      });
+    const huge = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(1_100_000) } });
+    const tooLarge = await post('application/json', huge);
+    expect(tooLarge.status).toBe(413);
+    expect(((await tooLarge.json()) as { error: { code: string } }).error.code).toBe('payload_too_large');
+    const text = await post('text/plain', 'tools/list');
+    expect(text.status).toBe(415);
+    expect(((await text.json()) as { error: { code: string } }).error.code).toBe('unsupported_media_type');
+  });
+
   it.each(['GET', 'DELETE'])('answers %s /mcp with 405 and our error body', async (method) => {
     const res = await fetch(`${baseUrlOf(h)}/mcp`, { method, headers: { authorization: `Bearer ${apiKey}` } });
     expect(res.status).toBe(405);

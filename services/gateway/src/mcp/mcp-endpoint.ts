@@ -1,14 +1,8 @@
 import type { Express, Request, Response } from 'express';
 import { AppError, forbidden, validationError } from '@svc/errors';
 import type { Logger } from '@svc/logger';
-import {
-  buildTools,
-  createMcpServer,
-  httpCaller,
-  serveHttpRequest,
-  type McpTool,
-  type OpenApiDocument,
-} from '@svc/mcp';
+import type * as McpLibrary from '@svc/mcp';
+import type { McpTool, OpenApiDocument } from '@svc/mcp';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { authenticateAndCount } from '../http/mount-routes.ts';
 import { requestIdOf } from '../http/request-id.ts';
@@ -43,10 +37,17 @@ function arrivalAddress(req: Request): string {
  * tenant isolation are exactly those of REST: the MCP layer holds no rule of its own.
  */
 export function mountMcpEndpoint(app: Express, deps: McpEndpointDeps): void {
-  // Built on first use, not at start-up: a document that cannot give every tool fails /mcp (500,
-  // logged with the missing operations) without taking the REST API down with it.
+  // The MCP SDK (with zod) costs a process about 30 MB of RSS and 0.7 s to load: loaded on the
+  // first /mcp request, so a gateway no agent talks to never pays it. The tools are built then
+  // too, not at start-up: a document that cannot give every tool fails /mcp (500, logged with the
+  // missing operations) without taking the REST API down with it.
+  let mcp: Promise<typeof McpLibrary> | undefined;
   let tools: McpTool[] | undefined;
-  const toolsOnce = () => (tools ??= buildTools(deps.document));
+  const loaded = async () => {
+    const module = await (mcp ??= import('@svc/mcp'));
+    tools ??= module.buildTools(deps.document);
+    return { ...module, tools };
+  };
 
   app.post('/mcp', async (req: Request, res: Response) => {
     const principal = await authenticateAndCount(req, res, deps, 'api_key_or_jwt');
@@ -57,8 +58,9 @@ export function mountMcpEndpoint(app: Express, deps: McpEndpointDeps): void {
     await deps.parseJson(req, res);
     if (req.body === undefined || req.body === null) throw validationError('Send a JSON-RPC message as the body.');
     const requestId = requestIdOf(res);
+    const { createMcpServer, httpCaller, serveHttpRequest, tools: built } = await loaded();
     const server = createMcpServer({
-      tools: toolsOnce(),
+      tools: built,
       caller: httpCaller({
         baseUrl: deps.apiBaseUrl ?? arrivalAddress(req),
         authorization: req.get('authorization')!,
