@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { uniqueName } from '@svc/testing';
-import { documentWithPendingOperations } from '../mcp/fixtures/pending-operations.fixture.ts';
 import { connectAccount } from '../publishing/publishing-support.ts';
 import { markdownExamples } from '../support/markdown-examples.ts';
 import { runTsExample } from '../support/run-ts-example.ts';
@@ -13,7 +12,6 @@ const saved = { SVC_BASE_URL: process.env.SVC_BASE_URL, SVC_API_KEY: process.env
 beforeAll(async () => {
   h = await startSystem({
     services: ['accounts', 'publisher', 'scheduler'],
-    mcpDocument: documentWithPendingOperations(),
   });
   const orgId = uniqueName('org');
   await connectAccount(h, `Bearer ${await h.token(orgId)}`, 'x');

@@ -2,7 +2,6 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { uniqueName, waitFor } from '@svc/testing';
 import { connectAccount } from '../publishing/publishing-support.ts';
 import { startSystem, type SystemHarness } from '../support/system-harness.ts';
-import { documentWithPendingOperations } from './fixtures/pending-operations.fixture.ts';
 import { baseUrlOf, call, httpClient } from './mcp-support.ts';
 
 const TOOLS = [
@@ -27,7 +26,6 @@ const logLines: string[] = [];
 beforeAll(async () => {
   h = await startSystem({
     services: ['accounts', 'publisher', 'scheduler'],
-    mcpDocument: documentWithPendingOperations(),
     logLines,
   });
   const orgId = uniqueName('org');

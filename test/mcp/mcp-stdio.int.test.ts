@@ -1,18 +1,14 @@
 import { existsSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { uniqueName, waitFor } from '@svc/testing';
 import { connectAccount } from '../publishing/publishing-support.ts';
 import { startSystem, type SystemHarness } from '../support/system-harness.ts';
-import { documentWithPendingOperations } from './fixtures/pending-operations.fixture.ts';
 import { baseUrlOf, call } from './mcp-support.ts';
 
 const root = path.resolve(__dirname, '../..');
 const script = path.join(__dirname, 'fixtures/stdio-server.cjs');
-const documentFile = path.join(os.tmpdir(), `${uniqueName('mcp-openapi')}.json`);
 
 let h: SystemHarness;
 let client: Client;
@@ -23,14 +19,13 @@ beforeAll(async () => {
   if (!existsSync(path.join(root, 'libs/mcp/dist/index.js')))
     throw new Error('libs/mcp/dist is missing: build first (pnpm build; scripts/test does it).');
   h = await startSystem({ services: ['accounts', 'publisher', 'scheduler'] });
-  await writeFile(documentFile, JSON.stringify(documentWithPendingOperations()));
   const orgId = uniqueName('org');
   const apiKey = await h.apiKey(orgId);
   accountId = await connectAccount(h, `Bearer ${await h.token(orgId)}`, 'linkedin');
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [script],
-    env: { SVC_BASE_URL: baseUrlOf(h), SVC_API_KEY: apiKey, MCP_OPENAPI_FILE: documentFile },
+    env: { SVC_BASE_URL: baseUrlOf(h), SVC_API_KEY: apiKey },
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
@@ -40,7 +35,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
   await h?.close();
-  await rm(documentFile, { force: true });
 });
 
 describe('the MCP server over stdio', () => {

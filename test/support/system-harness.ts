@@ -9,7 +9,6 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { connectionConfig, dropDatabase, openPgDatabase } from '@svc/db';
 import { createLogger } from '@svc/logger';
-import type { OpenApiDocument } from '@svc/mcp';
 import { storageFromConfig, type MediaStorage } from '@svc/media';
 import {
   openServiceRuntime,
@@ -180,8 +179,6 @@ export interface SystemOptions {
   wrapMediaStorage?: (storage: MediaStorage) => MediaStorage;
   /** Collects every log line of every service (level debug) here, e.g. to prove no secret is logged. */
   logLines?: string[];
-  /** The OpenAPI document the gateway derives its MCP tools from, when not its own. */
-  mcpDocument?: OpenApiDocument;
 }
 
 function loggerFor(service: string, level: string, lines: string[] | undefined) {
@@ -276,7 +273,6 @@ export async function startSystem(options: SystemOptions): Promise<SystemHarness
     isDraining: () => false,
     rateLimitPrefix: uniqueName('rl'),
     ...(mediaStorage === undefined ? {} : { mediaStorage }),
-    ...(options.mcpDocument === undefined ? {} : { mcpDocument: options.mcpDocument }),
   });
   publicServer.on('request', gateway);
 

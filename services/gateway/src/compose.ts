@@ -1,7 +1,6 @@
 import type { PgDatabase } from '@svc/db';
 import type { Logger } from '@svc/logger';
 import { decoderFromConfig, ingestSlots, storageFromConfig, type MediaStorage } from '@svc/media';
-import type { OpenApiDocument } from '@svc/mcp';
 import type { ServiceRuntime } from '@svc/runtime';
 import type { Redis } from 'ioredis';
 import { createApp } from './app.ts';
@@ -42,8 +41,6 @@ export interface GatewayParts {
   extraRoutes?: Route[];
   /** Tests: a media storage other than the configured one. */
   mediaStorage?: MediaStorage;
-  /** Tests: the OpenAPI document the MCP tools are derived from, when not the gateway's own. */
-  mcpDocument?: OpenApiDocument;
 }
 
 /** Wires the gateway's HTTP app from its parts; main.ts and the system tests share it. */
@@ -128,7 +125,7 @@ export function composeGateway(parts: GatewayParts) {
     validateResponses: config.NODE_ENV !== 'production',
     observe: createHttpMetrics(runtime.metrics.registry),
     mcp: {
-      document: parts.mcpDocument ?? openApiDocument,
+      document: openApiDocument,
       apiBaseUrl: config.MCP_API_BASE_URL,
     },
   });

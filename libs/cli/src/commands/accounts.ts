@@ -77,11 +77,7 @@ export function registerAccounts(program: Command, io: CliIo): void {
     .argument('<account_id>')
     .action(
       action(io, async (ctx, [id]) => {
-        const caps = await (
-          await ctx.session()
-        )
-          .api()
-          .call('getAccountCapabilities', { path: { account_id: id as string } });
+        const caps = await (await ctx.session()).api().accounts.capabilities(id as string);
         ctx.out.result(caps, () => renderCapabilities(caps));
       }),
     );

@@ -76,7 +76,7 @@ async function createPost(ctx: CommandContext, args: unknown[], options: PostOpt
   });
 
   if (options.validate === true) {
-    const verdict = await client.call('validatePost', { body });
+    const verdict = await client.posts.validate(body);
     ctx.out.result(verdict, () =>
       verdict.valid
         ? `Valid for all ${accountIds.length} accounts.`

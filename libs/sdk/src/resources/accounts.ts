@@ -15,6 +15,9 @@ export function accountsResource(call: Call) {
     /** Connect an account with your own token (BYOK); the token is checked with the network first. */
     create: (body: RequestBody<'createAccount'>, options?: RequestOptions) =>
       call('createAccount', { body, ...options }),
+    /** What the account can post: post types, text and media limits, granted scopes. */
+    capabilities: (accountId: string, options?: RequestOptions) =>
+      call('getAccountCapabilities', { path: { account_id: accountId }, ...options }),
     /** Force a token refresh. */
     refresh: (accountId: string, options?: RequestOptions) =>
       call('refreshAccount', { path: { account_id: accountId }, ...options }),

@@ -26,6 +26,12 @@ export function postsResource(call: Call) {
   return {
     /** Create a post (202). Sent with an Idempotency-Key, kept across retries. */
     create: (body: RequestBody<'createPost'>, options?: RequestOptions) => call('createPost', { body, ...options }),
+    /**
+     * Check a create body without publishing: every problem of every target at once (200 with
+     * `valid` and `problems`); no post, no side effect.
+     */
+    validate: (body: RequestBody<'validatePost'>, options?: RequestOptions) =>
+      call('validatePost', { body, ...options }),
     /** Posts, newest first: `for await` over every post, or `.page()` for one page. */
     list: (query: QueryParams<'listPosts'> = {}, options?: RequestOptions) =>
       cursorPaginated<PostItem, ResponseData<'listPosts'>, QueryParams<'listPosts'>>(query, (page) =>

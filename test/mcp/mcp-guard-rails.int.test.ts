@@ -1,11 +1,9 @@
-// The MCP behaviour that needs the gateway's API key scopes, POST /v1/posts/validate and
-// GET /v1/accounts/{account_id}/capabilities: these tests fail until those operations exist.
+// MCP tools over the API's guard-rails: an API key's scope, dry-run validation and account capabilities.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { uniqueName } from '@svc/testing';
 import request from 'supertest';
 import { connectAccount } from '../publishing/publishing-support.ts';
 import { startSystem, type SystemHarness } from '../support/system-harness.ts';
-import { documentWithPendingOperations } from './fixtures/pending-operations.fixture.ts';
 import { call, httpClient } from './mcp-support.ts';
 
 let h: SystemHarness;
@@ -15,7 +13,7 @@ let client: Client;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  h = await startSystem({ services: ['accounts', 'publisher'], mcpDocument: documentWithPendingOperations() });
+  h = await startSystem({ services: ['accounts', 'publisher'] });
   orgId = uniqueName('org');
   accountId = await connectAccount(h, `Bearer ${await h.token(orgId)}`, 'x');
   client = await httpClient(h, await h.apiKey(orgId));
