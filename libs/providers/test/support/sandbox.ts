@@ -65,6 +65,8 @@ export async function startSandbox(
   return {
     baseUrl,
     close: async () => {
+      // Pending Stripe webhook redeliveries must not fire after the test that caused them.
+      if (options.stripe !== undefined) await control('POST', '/stripe/reset');
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
