@@ -87,7 +87,7 @@ export interface SubscriptionBody {
   };
 }
 
-export async function subscriptionOf(system: BillingSystem, auth: string): Promise<SubscriptionBody> {
+export async function subscriptionOf(system: Pick<BillingSystem, 'h'>, auth: string): Promise<SubscriptionBody> {
   const res = await request(system.h.gateway).get('/v1/billing/subscription').set('Authorization', auth);
   if (res.status !== 200)
     throw new Error(`GET /v1/billing/subscription answered ${res.status}: ${JSON.stringify(res.body)}`);
@@ -96,7 +96,7 @@ export async function subscriptionOf(system: BillingSystem, auth: string): Promi
 
 /** Waits until both enforcing services apply the given limits (billing.plan_changed travels through the broker). */
 export async function waitForLimits(
-  system: BillingSystem,
+  system: Pick<BillingSystem, 'h'>,
   auth: string,
   limits: { connected_accounts: number; posts_per_month: number },
   timeoutMs = 15_000,

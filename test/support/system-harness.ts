@@ -179,6 +179,12 @@ export interface SystemOptions {
   wrapMediaStorage?: (storage: MediaStorage) => MediaStorage;
   /** Collects every log line of every service (level debug) here, e.g. to prove no secret is logged. */
   logLines?: string[];
+  /**
+   * Turns the sandbox's Stripe on, delivering its webhooks to this system's gateway
+   * (`/v1/billing/webhook`), and points billing at it as development does: `STRIPE_API_URL`,
+   * a test key, the webhook secret and the sandbox's price (`env` may still override them).
+   */
+  sandboxStripe?: boolean;
 }
 
 function loggerFor(service: string, level: string, lines: string[] | undefined) {
@@ -216,14 +222,40 @@ async function watchedStep<T>(name: string, work: () => Promise<T>): Promise<T> 
 export async function startSystem(options: SystemOptions): Promise<SystemHarness> {
   const namespace = uniqueNamespace('e2e');
   const runId = uniqueName('e2e');
-  const sandbox = await startSandbox();
-  const media = await startMediaServer();
-  const mediaDir = path.join(os.tmpdir(), runId);
-  // The gateway also listens on a real port, so networks (the sandbox) can fetch media public URLs.
+  // The gateway also listens on a real port, so networks (the sandbox) can fetch media public URLs and
+  // the sandbox's Stripe can deliver webhooks.
   const publicServer = createServer();
   await new Promise<void>((resolve) => publicServer.listen(0, '127.0.0.1', resolve));
   const publicBaseUrl = `http://127.0.0.1:${(publicServer.address() as AddressInfo).port}`;
-  const env = harnessEnv(namespace, sandbox.baseUrl, { dir: mediaDir, publicBaseUrl }, options.env ?? {});
+  const stripeSecret = `whsec_${uniqueName('harness').replace(/[^A-Za-z0-9]/g, '')}`;
+  const sandbox = await startSandbox(
+    options.sandboxStripe === true
+      ? {
+          stripe: {
+            webhookUrl: `${publicBaseUrl}/v1/billing/webhook`,
+            webhookSecret: stripeSecret,
+            retryDelaysMs: [200, 1000],
+          },
+        }
+      : {},
+  );
+  const media = await startMediaServer();
+  const mediaDir = path.join(os.tmpdir(), runId);
+  const stripeEnv: Record<string, string> =
+    options.sandboxStripe === true
+      ? {
+          STRIPE_API_URL: sandbox.baseUrl,
+          STRIPE_SECRET_KEY: 'sk_test_harness',
+          STRIPE_WEBHOOK_SECRET: stripeSecret,
+          STRIPE_PRICE_ID: 'price_sandbox_pro',
+        }
+      : {};
+  const env = harnessEnv(
+    namespace,
+    sandbox.baseUrl,
+    { dir: mediaDir, publicBaseUrl },
+    { ...stripeEnv, ...options.env },
+  );
   const databases: string[] = [];
   const dbEnv = (service: string) => {
     const name = `${runId}_${service.replace(/-/g, '_')}`;

@@ -32,7 +32,11 @@ export const configSchema = Type.Object({
    * changed (Stripe keeps existing subscriptions on their price); checkout sells only STRIPE_PRICE_ID.
    */
   STRIPE_LEGACY_PRICE_IDS: Type.String({ pattern: '^([^,\\s]+(,[^,\\s]+)*)?$', default: '' }),
-  /** Where the SDK sends API requests (protocol, host and port); unset: Stripe itself. Tests point it at their Stripe stand-in. */
+  /**
+   * Where the SDK sends API requests (protocol, host and port; the SDK adds `/v1`); unset: Stripe
+   * itself, as in production. Development points it at the sandbox's Stripe (`http://127.0.0.1:4010`),
+   * tests at the sandbox or their Stripe stand-in.
+   */
   STRIPE_API_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+/?$' })),
   /** Timeout of one Stripe API request, in ms; the SDK retries a failed request twice. */
   STRIPE_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000 }),

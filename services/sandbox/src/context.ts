@@ -2,6 +2,7 @@ import { type RequestHandler } from 'express';
 import { faultGate, type FaultRenderer } from './http/fault-gate.ts';
 import { fetchMedia, type FetchedMedia } from './media/fetch-media.ts';
 import { SandboxState } from './state/sandbox-state.ts';
+import { StripeAccount, type StripeSandboxOptions } from './stripe/stripe-account.ts';
 import { type NetworkName } from './state/types.ts';
 
 export interface SandboxOptions {
@@ -23,6 +24,8 @@ export interface SandboxOptions {
    * `url_ownership_unverified`, as on TikTok. Undefined: no check (sandbox tests not about it).
    */
   tiktokVerifiedPrefixes?: string[];
+  /** The sandbox's Stripe (checkout, portal, webhooks); undefined: off, its routes say so. */
+  stripe?: StripeSandboxOptions;
 }
 
 export interface SandboxContext {
@@ -31,6 +34,8 @@ export interface SandboxContext {
   processingPolls: number;
   igQuotaTotal: number;
   tiktokVerifiedPrefixes: string[] | undefined;
+  /** Null when the sandbox's Stripe is off. */
+  stripe: StripeAccount | null;
   fetchMedia: (url: string) => Promise<FetchedMedia>;
   gate: (networks: readonly NetworkName[], render: FaultRenderer) => RequestHandler;
 }
@@ -49,6 +54,8 @@ export function createContext(options: SandboxOptions): SandboxContext {
     processingPolls: options.processingPolls ?? 1,
     igQuotaTotal: options.igQuotaTotal ?? 100,
     tiktokVerifiedPrefixes: options.tiktokVerifiedPrefixes,
+    stripe:
+      options.stripe === undefined ? null : new StripeAccount(options.publicUrl.replace(/\/$/, ''), options.stripe),
     fetchMedia: (url) => fetchMedia(url, fetchOptions),
     gate: (networks, render) => faultGate({ state, hangMs }, networks, render),
   };

@@ -20,10 +20,27 @@ const app = createSandboxApp({
           .map((prefix) => prefix.trim())
           .filter(Boolean),
       }),
+  ...(config.SANDBOX_STRIPE_WEBHOOK_URL === undefined || config.SANDBOX_STRIPE_WEBHOOK_SECRET === undefined
+    ? {}
+    : {
+        stripe: {
+          webhookUrl: config.SANDBOX_STRIPE_WEBHOOK_URL,
+          webhookSecret: config.SANDBOX_STRIPE_WEBHOOK_SECRET,
+          priceIds: config.SANDBOX_STRIPE_PRICE_IDS.split(','),
+        },
+      }),
 });
 
 const server = app.listen(config.PORT, '127.0.0.1', () => {
-  logger.info({ port: config.PORT, public_url: config.SANDBOX_PUBLIC_URL }, 'network sandbox listening');
+  logger.info(
+    {
+      port: config.PORT,
+      public_url: config.SANDBOX_PUBLIC_URL,
+      stripe:
+        config.SANDBOX_STRIPE_WEBHOOK_URL === undefined ? 'off' : { webhook_url: config.SANDBOX_STRIPE_WEBHOOK_URL },
+    },
+    'network sandbox listening',
+  );
 });
 
 process.on('SIGTERM', () => {

@@ -35,9 +35,12 @@ export interface RunningSandbox {
   pendingFaults: () => Promise<unknown[]>;
 }
 
-/** The sandbox in-process on an ephemeral port; `timeout` faults hang 3 s (adapters time out sooner). */
+/**
+ * The sandbox in-process on an ephemeral port; `timeout` faults hang 3 s (adapters time out sooner).
+ * `stripe` turns its Stripe on (off by default, as in development without the settings).
+ */
 export async function startSandbox(
-  options: Pick<SandboxOptions, 'igQuotaTotal' | 'tiktokVerifiedPrefixes' | 'processingPolls'> = {},
+  options: Pick<SandboxOptions, 'igQuotaTotal' | 'tiktokVerifiedPrefixes' | 'processingPolls' | 'stripe'> = {},
 ): Promise<RunningSandbox> {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -62,6 +65,8 @@ export async function startSandbox(
   return {
     baseUrl,
     close: async () => {
+      // Pending Stripe webhook redeliveries must not fire after the test that caused them.
+      if (options.stripe !== undefined) await control('POST', '/stripe/reset');
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
