@@ -17,6 +17,7 @@ const SERVICES = [
   'webhook-dispatcher',
   'analytics-sync',
   'billing',
+  'dashboard',
   'sandbox',
 ];
 

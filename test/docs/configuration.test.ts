@@ -3,6 +3,7 @@ import path from 'node:path';
 import { configSchema as accounts } from '../../services/accounts/src/config.ts';
 import { configSchema as analyticsSync } from '../../services/analytics-sync/src/config.ts';
 import { configSchema as billing } from '../../services/billing/src/config.ts';
+import { configSchema as dashboard } from '../../services/dashboard/src/config.ts';
 import { configSchema as gateway } from '../../services/gateway/src/config.ts';
 import { configSchema as publisher } from '../../services/publisher/src/config.ts';
 import { sandboxConfigSchema as sandbox } from '../../services/sandbox/src/config.ts';
@@ -22,6 +23,7 @@ const schemas = {
   'webhook-dispatcher': webhookDispatcher,
   'analytics-sync': analyticsSync,
   billing,
+  dashboard,
   sandbox,
 };
 

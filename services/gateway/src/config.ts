@@ -29,13 +29,22 @@ export const configSchema = Type.Object({
   OAUTH_SUCCESS_REDIRECT: Type.Optional(Type.String({ pattern: '^https?://' })),
   /** Redis holding the rate-limit counters the gateway's replicas share (`rediss://` for TLS). */
   REDIS_URL: Type.String({ pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' }),
-  /** Signature algorithm of dashboard JWTs: `HS256` verifies with JWT_SECRET, `RS256` and `ES256` with the keys at JWT_JWKS_URL. */
+  /**
+   * Signature algorithm of dashboard JWTs when one key source is set: `HS256` verifies with
+   * JWT_SECRET, `RS256` and `ES256` with the keys at JWT_JWKS_URL. When both JWT_SECRET and
+   * JWT_JWKS_URL are set, both are accepted, each algorithm bound to its own source: HS256 with the
+   * secret, and ES256 with the JWKS (RS256 when this says `RS256`).
+   */
   JWT_ALGORITHM: Type.Union([Type.Literal('HS256'), Type.Literal('RS256'), Type.Literal('ES256')], {
     default: 'HS256',
   }),
   /** Key of HS256 dashboard JWTs, at least 32 characters; required when JWT_ALGORITHM is `HS256`. */
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
-  /** JWKS document with the dashboard's public keys; required when JWT_ALGORITHM is `RS256` or `ES256`. */
+  /**
+   * JWKS document with the dashboard's public keys (the dashboard service's `/.well-known/jwks.json`);
+   * required when JWT_ALGORITHM is `RS256` or `ES256`. Fetched when a token names a key not seen yet,
+   * at most every 30 s.
+   */
   JWT_JWKS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   /** When set, a JWT whose `iss` claim differs is refused. */
   JWT_ISSUER: Type.Optional(Type.String({ minLength: 1 })),

@@ -2,6 +2,10 @@ import { AppError } from '@svc/errors';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 
 export interface JwtSettings {
+  /**
+   * The algorithm pinned when one key source is given. With both `secret` and `jwksUrl`, HS256 goes
+   * to the secret and the JWKS takes this algorithm when it is RS256 or ES256, ES256 otherwise.
+   */
   algorithm: 'HS256' | 'RS256' | 'ES256';
   secret?: string | undefined;
   jwksUrl?: string | undefined;
@@ -44,8 +48,10 @@ const CACHE_MAX = 10_000;
 const CACHE_TTL_MS = 60_000;
 
 /**
- * Verifies dashboard JWTs with the one algorithm pinned by config (RFC 8725: never trust the
- * token's own `alg`), requiring `sub`, `org_id` and `exp`, and `iss`/`aud` when configured.
+ * Verifies dashboard JWTs with the algorithms config allows, each pinned to its own key source
+ * (RFC 8725: never trust the token's own `alg`): one algorithm when one source is configured, HS256
+ * with the secret and ES256 (or RS256) with the JWKS when both are. Requires `sub`, `org_id` and
+ * `exp`, and `iss`/`aud` when configured.
  *
  * A token verified once is remembered (the exact string, so a changed byte is verified afresh) until
  * its `exp` or for CACHE_TTL_MS, whichever comes first: a dashboard client sends the same token on
@@ -66,15 +72,39 @@ export function createJwtVerifier(settings: JwtSettings): (token: string) => Pro
   };
 }
 
+/**
+ * The key of each accepted algorithm, each algorithm bound to its own source: HS256 only ever to the
+ * secret, RS256/ES256 only ever to the JWKS. jose picks by the token's `alg` among these only, and
+ * refuses a key of the wrong type for it, so an HS256 token keyed with a published public key (the
+ * classic algorithm confusion) meets the secret and fails its signature.
+ */
+function keySources(settings: JwtSettings): { algorithms: string[]; key: JWTVerifyGetKey } {
+  const secret = settings.secret === undefined ? undefined : new TextEncoder().encode(settings.secret);
+  const jwks =
+    settings.jwksUrl === undefined
+      ? undefined
+      : createRemoteJWKSet(new URL(settings.jwksUrl), { cooldownDuration: 30_000, timeoutDuration: 5_000 });
+  const both = secret !== undefined && jwks !== undefined;
+  const jwksAlgorithm = settings.algorithm === 'HS256' ? 'ES256' : settings.algorithm;
+  const algorithms = both ? ['HS256', jwksAlgorithm] : [settings.algorithm];
+  return {
+    algorithms,
+    key: (header, token) => {
+      if (header.alg === 'HS256' && secret !== undefined) return secret;
+      if (jwks !== undefined && header.alg !== 'HS256') return jwks(header, token);
+      // An algorithm outside `algorithms` never gets here (jose refuses it first); this is the pinned
+      // one without its key material, which config validation rules out.
+      throw new errors.JOSEAlgNotAllowed("no key source for the token's algorithm");
+    },
+  };
+}
+
 function createUncachedJwtVerifier(
   settings: JwtSettings,
 ): (token: string) => Promise<{ claims: DashboardClaims; expiresAtMs: number }> {
-  const key: Uint8Array | JWTVerifyGetKey =
-    settings.algorithm === 'HS256'
-      ? new TextEncoder().encode(settings.secret)
-      : createRemoteJWKSet(new URL(settings.jwksUrl ?? ''), { cooldownDuration: 30_000, timeoutDuration: 5_000 });
+  const { algorithms, key } = keySources(settings);
   const options = {
-    algorithms: [settings.algorithm],
+    algorithms,
     requiredClaims: ['sub', 'exp'],
     ...(settings.issuer === undefined ? {} : { issuer: settings.issuer }),
     ...(settings.audience === undefined ? {} : { audience: settings.audience }),
@@ -82,8 +112,7 @@ function createUncachedJwtVerifier(
   return async (token) => {
     let payload;
     try {
-      ({ payload } =
-        typeof key === 'function' ? await jwtVerify(token, key, options) : await jwtVerify(token, key, options));
+      ({ payload } = await jwtVerify(token, key, options));
     } catch (error) {
       throw describe(error);
     }
