@@ -4,6 +4,11 @@ import { hashPassword } from './passwords.ts';
 import { newId } from './secrets.ts';
 
 export const DEMO_EMAIL = 'demo@example.com';
+/**
+ * The demo organization's id: the one `POST /v1/dev/token` defaults to and the development seed gives
+ * a sandbox account per network (scripts/seed-demo.mjs), so the demo user finds them connected.
+ */
+export const DEMO_ORG_ID = 'org_dev';
 
 /**
  * Development only: the demo user and organization, made on the first start. Returns the
@@ -18,11 +23,10 @@ export async function seedDemo(
   const chosen = password ?? randomBytes(12).toString('base64url');
   const passwordHash = await hashPassword(chosen);
   const userId = newId('usr');
-  const orgId = newId('org');
   await deps.db.$transaction(async (tx) => {
     await deps.users.create({ id: userId, email: DEMO_EMAIL, passwordHash }, tx);
-    await deps.organizations.create({ id: orgId, name: 'Demo organization' }, tx);
-    await deps.organizations.addMember(orgId, userId, 'owner', tx);
+    await deps.organizations.create({ id: DEMO_ORG_ID, name: 'Demo organization' }, tx);
+    await deps.organizations.addMember(DEMO_ORG_ID, userId, 'owner', tx);
   });
-  return { email: DEMO_EMAIL, password: chosen, orgId };
+  return { email: DEMO_EMAIL, password: chosen, orgId: DEMO_ORG_ID };
 }
