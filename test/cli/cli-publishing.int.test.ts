@@ -3,6 +3,7 @@ import path from 'node:path';
 import { uniqueName, waitFor } from '@svc/testing';
 import { testProviders } from '../../libs/providers/test/support/sandbox.ts';
 import { NETWORKS, type Network } from '../publishing/publishing-support.ts';
+import { connectThroughHandoff, HandoffBrowser } from '../support/handoff-browser.ts';
 import { startSystem, type SystemHarness } from '../support/system-harness.ts';
 import { cliHome, SAMPLE_IMAGE, startSvc, svc, svcJson, type CliHome } from './cli-process.ts';
 
@@ -101,22 +102,24 @@ describe('svc accounts', () => {
     expect(result).toMatchObject({ code: 2, stderr: 'error: --token needs --id <platform_account_id>\n' });
   });
 
-  it('without --token, prints the consent address and waits for the account, within --timeout', async () => {
+  it('without --token, prints a hand-off link, and waits until the consent given through it connects the account', async () => {
     const run = startSvc(['accounts', 'connect', 'linkedin', '--timeout', '60', '--json'], env);
-    const line = await waitFor(() => run.lines.stderr.find((text) => text.includes('authorize_url')), {
-      what: 'the consent address',
+    const line = await waitFor(() => run.lines.stderr.find((text) => text.includes('handoff_url')), {
+      what: 'the hand-off link',
       timeoutMs: 20_000,
     });
-    expect(new URL((JSON.parse(line) as { authorize_url: string }).authorize_url).pathname).toMatch(/authorization/);
-    // The consent itself finishes in the user's browser; here the account arrives through the API.
-    const token = `${uniqueName('tok')}-linkedin`;
-    await svcJson(
-      ['accounts', 'connect', 'linkedin', '--token', token, '--id', await platformIdOf('linkedin', token)],
-      env,
+    const printed = JSON.parse(line) as { handoff_url: string; handoff_expires_at: string };
+    expect(new URL(printed.handoff_url).pathname).toMatch(/^\/v1\/oauth\/handoff\//);
+    // The user's browser, which never saw the CLI's start, opens the link and consents on the network.
+    const callback = await connectThroughHandoff(
+      new HandoffBrowser(system.env.MEDIA_PUBLIC_BASE_URL!),
+      printed.handoff_url,
     );
+    expect(callback.status).toBe(200);
+    const connected = (await callback.json()) as { account_id: string };
     const result = await run.exited;
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ provider: 'linkedin' });
+    expect(JSON.parse(result.stdout)).toMatchObject({ id: connected.account_id, provider: 'linkedin' });
     const timedOut = await svc(['accounts', 'connect', 'tiktok', '--timeout', '1'], env);
     expect(timedOut).toMatchObject({
       code: 1,

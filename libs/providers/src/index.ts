@@ -1,5 +1,6 @@
 export {
   networks,
+  networkLabels,
   isNetwork,
   type Network,
   type OAuthApp,

@@ -6,6 +6,15 @@ export type Network = (typeof networks)[number];
 
 export const isNetwork = (value: unknown): value is Network => networks.includes(value as Network);
 
+/** Each network's name as people write it, for text shown to users. */
+export const networkLabels: Record<Network, string> = {
+  instagram: 'Instagram',
+  facebook: 'Facebook',
+  x: 'X',
+  linkedin: 'LinkedIn',
+  tiktok: 'TikTok',
+};
+
 /** An OAuth app's settings, injected per call (BYOK apps differ per organization). */
 export interface OAuthApp {
   clientId: string;

@@ -8,8 +8,10 @@ import { Authenticator } from './auth/authenticator.ts';
 import { createJwtVerifier } from './auth/jwt-verifier.ts';
 import type { GatewayConfig } from './config.ts';
 import { ApiKeysRepository } from './data/api-keys.repository.ts';
+import { OAuthHandoffStore } from './data/oauth-handoffs.store.ts';
 import { OrganizationsRepository } from './data/organizations.repository.ts';
 import { ApiKeyService } from './domain/api-keys.ts';
+import { OAuthHandoffs } from './domain/oauth-handoffs.ts';
 import { createHttpMetrics } from './http/http-metrics.ts';
 import type { Route } from './http/route.ts';
 import { rpcCaller } from './http/rpc-caller.ts';
@@ -25,6 +27,7 @@ import { billingRoutes } from './routes/billing.routes.ts';
 import { devTokenRoutes, devTokenSettings } from './routes/dev-token.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { mediaRoutes } from './routes/media.routes.ts';
+import { oauthHandoffRoutes } from './routes/oauth-handoff.routes.ts';
 import { oauthRoutes } from './routes/oauth.routes.ts';
 import { publishingRoutes } from './routes/publishing.routes.ts';
 import { statsRoutes } from './routes/stats.routes.ts';
@@ -36,7 +39,7 @@ export interface GatewayParts {
   redis: Redis;
   logger: Logger;
   isDraining: () => boolean;
-  /** Tests isolate runs sharing one Redis. */
+  /** Tests isolate runs sharing one Redis (rate-limit counters, OAuth hand-off links). */
   rateLimitPrefix?: string;
   extraRoutes?: Route[];
   /** Tests: a media storage other than the configured one. */
@@ -67,6 +70,16 @@ export function composeGateway(parts: GatewayParts) {
     maxVideoBytes: config.MEDIA_MAX_VIDEO_BYTES,
   };
   const openApiDocument = buildOpenApiDocument(Object.values(operations), config.PUBLIC_BASE_URL);
+  const secureCookies = config.PUBLIC_BASE_URL.startsWith('https://');
+  const handoffs = new OAuthHandoffs({
+    store: new OAuthHandoffStore(redis, {
+      maxPerOrg: config.OAUTH_HANDOFF_MAX_PER_ORG,
+      ...(parts.rateLimitPrefix === undefined ? {} : { keyPrefix: `${parts.rateLimitPrefix}:oauth-handoff` }),
+    }),
+    ttlSeconds: config.OAUTH_HANDOFF_TTL_SECONDS,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    logger,
+  });
   return createApp({
     logger,
     authenticator,
@@ -84,10 +97,8 @@ export function composeGateway(parts: GatewayParts) {
       ...devTokenRoutes(devTokenSettings(config)),
       ...apiKeyRoutes(new ApiKeyService(apiKeys, config.API_KEY_PEPPER)),
       ...accountRoutes(rpc, mediaLimits),
-      ...oauthRoutes(rpc, {
-        successRedirect: config.OAUTH_SUCCESS_REDIRECT,
-        secureCookies: config.PUBLIC_BASE_URL.startsWith('https://'),
-      }),
+      ...oauthRoutes(rpc, { successRedirect: config.OAUTH_SUCCESS_REDIRECT, secureCookies, handoffs }),
+      ...oauthHandoffRoutes(handoffs, { secureCookies }),
       ...publishingRoutes(rpc, new IdempotencyStore(runtime.db)),
       ...statsRoutes(rpc),
       ...analyticsRoutes(rpc),

@@ -27,7 +27,18 @@ export const configSchema = Type.Object({
   MCP_API_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   /** Where the OAuth callback sends the browser (with ?account_id= or ?error=); unset: the callback answers JSON. */
   OAUTH_SUCCESS_REDIRECT: Type.Optional(Type.String({ pattern: '^https?://' })),
-  /** Redis holding the rate-limit counters the gateway's replicas share (`rediss://` for TLS). */
+  /**
+   * How long the hand-off link of an OAuth connect (`handoff_url` of `GET /v1/oauth/{provider}/start`)
+   * works, in seconds, and never past the flow's own expiry (the accounts service's
+   * OAUTH_STATE_TTL_SECONDS). A link works once.
+   */
+  OAUTH_HANDOFF_TTL_SECONDS: Type.Integer({ minimum: 1, maximum: 600, default: 600 }),
+  /**
+   * Hand-off links one organization may have outstanding (neither used nor expired) at once; past it
+   * `start` answers 429. Bounds what one tenant keeps in Redis (about 1 KB a link).
+   */
+  OAUTH_HANDOFF_MAX_PER_ORG: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
+  /** Redis holding the rate-limit counters and OAuth hand-off links the gateway's replicas share (`rediss://` for TLS). */
   REDIS_URL: Type.String({ pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' }),
   /**
    * Signature algorithm of dashboard JWTs when one key source is set: `HS256` verifies with

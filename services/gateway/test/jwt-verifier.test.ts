@@ -118,4 +118,23 @@ describe('verified tokens are remembered', () => {
     const tampered = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
     await expect(verify(tampered)).rejects.toMatchObject({ code: 'unauthorized' });
   });
+
+  it('reads the optional org_name display claim, and refuses one that is not a short line of text', async () => {
+    const verify = createJwtVerifier({ algorithm: 'HS256', secret });
+    const signNamed = (orgName: unknown) =>
+      new SignJWT({ sub: 'u1', org_id: 'org_1', org_name: orgName })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setExpirationTime('5m')
+        .sign(new TextEncoder().encode(secret));
+    await expect(verify(await signNamed('Acme <Studio>'))).resolves.toEqual({
+      userId: 'u1',
+      orgId: 'org_1',
+      orgName: 'Acme <Studio>',
+    });
+    for (const bad of ['', 'x'.repeat(101), 'line\nbreak', 42])
+      await expect(verify(await signNamed(bad))).rejects.toMatchObject({
+        code: 'unauthorized',
+        message: expect.stringMatching(/org_name/),
+      });
+  });
 });

@@ -204,7 +204,11 @@ describe('rate limits', () => {
         trustProxyHops: 1,
         extraRoutes: () => [
           ...billingRoutes(rpc),
-          ...oauthRoutes(rpc, { successRedirect: undefined, secureCookies: false }),
+          ...oauthRoutes(rpc, {
+            successRedirect: undefined,
+            secureCookies: false,
+            handoffs: { create: () => Promise.resolve(undefined) },
+          }),
         ],
       });
     });

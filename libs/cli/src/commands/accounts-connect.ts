@@ -14,10 +14,14 @@ export interface ConnectOptions {
 const POLL_MS = 1_000;
 const DEFAULT_TIMEOUT_S = 300;
 
+/** After the link expires, how long a consent already under way may still take to reach the callback. */
+const CALLBACK_GRACE_MS = 30_000;
+
 /**
  * `svc accounts connect <network>`: with `--token`, registers the token (the API checks it with the
- * network first); without, prints the network's consent address (`GET /v1/oauth/{provider}/start`,
- * a dashboard token's privilege) and waits until the account shows up in the list.
+ * network first); without, starts an OAuth connect (`GET /v1/oauth/{provider}/start`, a dashboard
+ * token's privilege), prints its hand-off link for the user to open in their own browser (the
+ * consent is bound to a browser, and the CLI is not one), and waits until the account shows up.
  */
 export async function connectAccount(ctx: CommandContext, args: unknown[], options: ConnectOptions): Promise<void> {
   const network = args[0] as Network;
@@ -45,13 +49,21 @@ export async function connectAccount(ctx: CommandContext, args: unknown[], optio
     );
   const api = session.api();
   const before = snapshot(await allAccounts(api, { provider: network }));
-  const { authorize_url } = await (await session.dashboard()).accounts.oauthStart(network);
+  const started = await (await session.dashboard()).accounts.oauthStart(network);
+  const { handoff_url, handoff_expires_at } = started;
+  if (handoff_url === undefined || handoff_expires_at === undefined)
+    throw new OutcomeError('the API could not make a connection link just now; try again in a moment');
   const timeoutS = options.timeout ?? DEFAULT_TIMEOUT_S;
-  // With --json stdout holds only the connected account; the address is a JSON line on stderr.
-  if (ctx.out.json) ctx.io.stderr.write(`${JSON.stringify({ authorize_url })}\n`);
-  else ctx.out.line(`Open this address to connect your ${network} account:\n  ${authorize_url}`);
+  const expiresAt = new Date(handoff_expires_at);
+  // With --json stdout holds only the connected account; the link is a JSON line on stderr.
+  if (ctx.out.json) ctx.io.stderr.write(`${JSON.stringify({ handoff_url, handoff_expires_at })}\n`);
+  else
+    ctx.out.line(
+      `Open this link in your browser to connect your ${network} account (it works once, until ${expiresAt.toLocaleTimeString()}):\n  ${handoff_url}`,
+    );
   ctx.out.note(`Waiting up to ${timeoutS} s for the account to appear...`);
-  const deadline = Date.now() + timeoutS * 1000;
+  const linkEnds = expiresAt.getTime() + CALLBACK_GRACE_MS;
+  const deadline = Math.min(Date.now() + timeoutS * 1000, linkEnds);
   while (Date.now() < deadline) {
     await delay(POLL_MS);
     const changed = (await allAccounts(api, { provider: network })).find(
@@ -65,7 +77,11 @@ export async function connectAccount(ctx: CommandContext, args: unknown[], optio
       return;
     }
   }
-  throw new OutcomeError(`no ${network} account was connected within ${timeoutS} s`);
+  throw new OutcomeError(
+    deadline === linkEnds
+      ? `the connection link expired before a ${network} account was connected; run the command again for a new one`
+      : `no ${network} account was connected within ${timeoutS} s`,
+  );
 }
 
 /** Each account's view by id: a reconnect keeps the id but changes the view (token expiry, health). */

@@ -1,5 +1,5 @@
 import { AppError, type ErrorCode } from '@svc/errors';
-import { type Network } from '../types.ts';
+import { networkLabels, type Network } from '../types.ts';
 
 /** The one taxonomy every network failure is classified into (docs/networks.md §6). */
 export const errorKinds = [
@@ -33,14 +33,6 @@ const APP_CODE: Record<ProviderErrorKind, ErrorCode> = {
   media_invalid: 'validation_error',
   validation: 'validation_error',
   transient: 'service_unavailable',
-};
-
-const NETWORK_LABEL: Record<Network, string> = {
-  instagram: 'Instagram',
-  facebook: 'Facebook',
-  x: 'X',
-  linkedin: 'LinkedIn',
-  tiktok: 'TikTok',
 };
 
 const RETRYABLE = new Set<ProviderErrorKind>(['rate_limited', 'quota_exhausted', 'transient']);
@@ -109,7 +101,7 @@ export class ProviderError extends Error {
       this.retryAfterMs === undefined ? undefined : { 'Retry-After': String(Math.ceil(this.retryAfterMs / 1000)) };
     return new AppError(
       APP_CODE[this.kind],
-      `${NETWORK_LABEL[this.network]} refused the request: ${this.networkMessage}`,
+      `${networkLabels[this.network]} refused the request: ${this.networkMessage}`,
       {
         retryable: this.retryable,
         cause: this,

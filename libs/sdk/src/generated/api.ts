@@ -337,7 +337,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Authorize URL for connecting an account. */
+        /** Authorize URL for connecting an account from this browser, and a single-use hand-off link for another (the user's, when a CLI or a server calls). */
         get: operations["startOAuth"];
         put?: never;
         post?: never;
@@ -358,6 +358,24 @@ export interface paths {
         get: operations["oauthCallback"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/handoff/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A hand-off link (`handoff_url` of start), opened in a browser: an HTML page naming the network and organization, with a Continue button. Changes nothing. */
+        get: operations["openOAuthHandoff"];
+        put?: never;
+        /** The confirmation page's Continue: uses the link (once), sets the flow's cookie on this browser and redirects (303) to the network's consent. */
+        post: operations["confirmOAuthHandoff"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3178,6 +3196,16 @@ export interface operations {
                     "application/json": {
                         /** Format: uri */
                         authorize_url: string;
+                        /**
+                         * Format: uri
+                         * @description A single-use link for another browser (the user's, when a CLI or a server called `start`): it shows a confirmation page, then gives that browser the flow's cookie and sends it to the network. Absent only while the gateway cannot reach Redis.
+                         */
+                        handoff_url?: string;
+                        /**
+                         * Format: date-time
+                         * @description When `handoff_url` stops working (at most 10 minutes).
+                         */
+                        handoff_expires_at?: string;
                     };
                 };
             };
@@ -3309,6 +3337,156 @@ export interface operations {
             };
             /** @description Conflict with the resource state. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    openOAuthHandoff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The code of a hand-off link. */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The confirmation page: "Connect a <network> account to organization <org>", when the link was made, and Continue. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A page saying the link is not valid. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A page saying the link has been used or has expired. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    confirmOAuthHandoff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The code of a hand-off link. */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The anti-forgery value of the link's confirmation page. */
+                    confirm: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Redirect. */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A page saying the request did not come from the link's confirmation page in this browser (nothing was done). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A page saying the link is not valid. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A page saying the link has been used or has expired. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

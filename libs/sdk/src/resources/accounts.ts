@@ -24,7 +24,10 @@ export function accountsResource(call: Call) {
     /** Disconnect an account. */
     remove: (accountId: string, options?: RequestOptions) =>
       call('deleteAccount', { path: { account_id: accountId }, ...options }),
-    /** The network's authorize URL to send a user to (dashboard JWT only). */
+    /**
+     * Starts an OAuth connect (dashboard JWT only): `authorize_url` for this browser, and
+     * `handoff_url`, a single-use link for the user's own browser when the caller is not it.
+     */
     oauthStart: (
       provider: PathParams<'startOAuth'>['provider'],
       query: QueryParams<'startOAuth'> = {},

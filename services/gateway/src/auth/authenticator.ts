@@ -43,7 +43,12 @@ export class Authenticator {
     }
     const claims = await this.deps.verifyJwt(credential);
     await this.deps.organizations.ensure(claims.orgId);
-    return { kind: 'jwt', orgId: claims.orgId, userId: claims.userId };
+    return {
+      kind: 'jwt',
+      orgId: claims.orgId,
+      userId: claims.userId,
+      ...(claims.orgName === undefined ? {} : { orgName: claims.orgName }),
+    };
   }
 
   private async apiKey(key: string): Promise<Principal> {

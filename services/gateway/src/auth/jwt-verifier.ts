@@ -16,9 +16,13 @@ export interface JwtSettings {
 export interface DashboardClaims {
   userId: string;
   orgId: string;
+  /** The organization's display name (`org_name`), when the dashboard sends one: shown to people, never trusted. */
+  orgName?: string;
 }
 
 const ORG_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** A display name: 1 to 100 characters, no control characters (it is shown on pages, escaped). */
+const ORG_NAME = /^[^\p{Cc}]{1,100}$/u;
 
 function invalid(message: string, cause?: unknown): AppError {
   return new AppError('unauthorized', message, cause === undefined ? {} : { cause });
@@ -122,7 +126,15 @@ function createUncachedJwtVerifier(
     }
     if (typeof payload.sub !== 'string' || payload.sub.length === 0)
       throw invalid('The dashboard token needs a sub claim.');
+    const orgName = payload.org_name;
+    if (orgName !== undefined && (typeof orgName !== 'string' || !ORG_NAME.test(orgName)))
+      throw invalid(
+        "The dashboard token's org_name claim, when present, must be 1 to 100 characters without control characters.",
+      );
     // `exp` is required and checked by jwtVerify, so it is a number of seconds here.
-    return { claims: { userId: payload.sub, orgId }, expiresAtMs: (payload.exp ?? 0) * 1000 };
+    return {
+      claims: { userId: payload.sub, orgId, ...(orgName === undefined ? {} : { orgName }) },
+      expiresAtMs: (payload.exp ?? 0) * 1000,
+    };
   };
 }

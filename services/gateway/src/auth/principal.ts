@@ -8,7 +8,8 @@ export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 /** Who is calling, once authenticated. Every tenant-scoped use case receives `orgId` from here. */
 export type Principal =
-  | { kind: 'jwt'; orgId: string; userId: string }
+  /** `orgName`: the organization's display name from the dashboard token, for pages shown to people. */
+  | { kind: 'jwt'; orgId: string; userId: string; orgName?: string }
   | { kind: 'api_key'; orgId: string; apiKeyId: string; scope: ApiKeyScope };
 
 /** The rate-limit bucket of a principal: the API key, or the dashboard user. */

@@ -66,7 +66,27 @@ export const OAuthStartQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-export const OAuthStartResult = Type.Object({ authorize_url: Type.String({ format: 'uri' }) });
+export const OAuthStartResult = Type.Object({
+  /** Where the browser that called `start` goes next (it holds the flow's cookie). */
+  authorize_url: Type.String({ format: 'uri' }),
+  handoff_url: Type.Optional(
+    Type.String({
+      format: 'uri',
+      description:
+        "A single-use link for another browser (the user's, when a CLI or a server called `start`): it shows a confirmation page, then gives that browser the flow's cookie and sends it to the network. Absent only while the gateway cannot reach Redis.",
+    }),
+  ),
+  handoff_expires_at: Type.Optional(
+    Type.String({ format: 'date-time', description: 'When `handoff_url` stops working (at most 10 minutes).' }),
+  ),
+});
+export const OAuthHandoffParams = Type.Object(
+  { code: Type.String({ minLength: 1, maxLength: 200, description: 'The code of a hand-off link.' }) },
+  { additionalProperties: false },
+);
+export const OAuthHandoffForm = Type.Object({
+  confirm: Type.String({ description: "The anti-forgery value of the link's confirmation page." }),
+});
 export const OAuthCallbackQuery = Type.Object(
   {
     code: Type.Optional(Type.String({ maxLength: 4096 })),

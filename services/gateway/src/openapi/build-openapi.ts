@@ -59,26 +59,37 @@ function errorStatuses(operation: Operation): number[] {
   return [...statuses].sort((a, b) => a - b);
 }
 
+const HTML_PAGE = { 'text/html': { schema: { type: 'string' } } };
+
+function successResponse(operation: Operation, status: number, schema: TSchema | null): JsonObject {
+  const page = operation.htmlPages?.[status];
+  if (page !== undefined) return { description: page, content: HTML_PAGE };
+  if (schema !== null) return { description: 'Success.', content: { 'application/json': { schema: plain(schema) } } };
+  return { description: status === 302 || status === 303 ? 'Redirect.' : 'No content.' };
+}
+
 function responses(operation: Operation): JsonObject {
   const result: JsonObject = {};
-  for (const [status, schema] of Object.entries(operation.responses)) {
-    result[status] =
-      schema === null
-        ? { description: Number(status) === 302 ? 'Redirect.' : 'No content.' }
-        : { description: 'Success.', content: { 'application/json': { schema: plain(schema) } } };
-  }
+  for (const [status, schema] of Object.entries(operation.responses))
+    result[status] = successResponse(operation, Number(status), schema);
   for (const status of errorStatuses(operation)) {
-    result[String(status)] = {
-      description: ERROR_DESCRIPTIONS[status] ?? 'Error.',
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
-    };
+    const page = operation.htmlPages?.[status];
+    result[String(status)] =
+      page !== undefined
+        ? { description: page, content: HTML_PAGE }
+        : {
+            description: ERROR_DESCRIPTIONS[status] ?? 'Error.',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+          };
   }
   return result;
 }
 
 function requestBody(operation: Operation): JsonObject | undefined {
-  if (operation.rawBody !== undefined)
-    return { required: true, content: { 'application/json': { schema: plain(operation.rawBody.schema) } } };
+  if (operation.rawBody !== undefined) {
+    const type = operation.rawBody.contentType ?? 'application/json';
+    return { required: true, content: { [type]: { schema: plain(operation.rawBody.schema) } } };
+  }
   if (operation.body === undefined) return undefined;
   const content: JsonObject = { 'application/json': { schema: plain(operation.body) } };
   for (const type of operation.rawBodyTypes ?? []) content[type] = { schema: { type: 'string', format: 'binary' } };

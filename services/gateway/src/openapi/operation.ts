@@ -24,9 +24,9 @@ export interface Operation {
   /**
    * The body is kept as the exact bytes received (any content type, same size limit) and reaches the
    * handler as `rawBody`, unparsed and unvalidated: for signatures computed over the raw body (Stripe
-   * webhooks). `schema` only documents it.
+   * webhooks, HTML forms). `schema` only documents it, as `contentType` (JSON unless named).
    */
-  rawBody?: { schema: TSchema };
+  rawBody?: { schema: TSchema; contentType?: string };
   /**
    * A request of one of `rawBodyTypes` is handed to the handler as a stream (`RouteRequest.stream`),
    * unread and unvalidated, so large uploads never sit in memory; JSON bodies are validated as usual.
@@ -51,6 +51,11 @@ export interface Operation {
   readOnly?: true;
   /** Request headers documented for the operation, such as `Idempotency-Key`. */
   headers?: Record<string, TSchema>;
+  /**
+   * Statuses answered with an HTML page for people rather than JSON (the OAuth hand-off link opened
+   * in a browser), each with what its page says; a success status listed here has a null schema.
+   */
+  htmlPages?: Record<number, string>;
   /** Success status -> schema (null for an empty body). */
   responses: Record<number, TSchema | null>;
   /** Error statuses this operation may answer, besides the ones every endpoint can (401, 429, 500...). */

@@ -37,3 +37,33 @@ export function flowCookies(header: string | string[] | undefined): Record<strin
   );
   return Object.fromEntries(entries.slice(0, 20));
 }
+
+/** The confirmation page's nonce cookie (routes/oauth-handoff.routes.ts). */
+const HANDOFF_COOKIE = 'svc_handoff';
+const NONCE = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The nonce a hand-off's confirmation page gives the browser, which its form's anti-forgery value is
+ * bound to: SameSite=Strict, so a form posted from another site never carries it, HttpOnly, and
+ * scoped to the one link's path.
+ */
+export function handoffCookieHeader(nonce: string, code: string, maxAgeSeconds: number, secure: boolean): string {
+  return serialize(HANDOFF_COOKIE, nonce, {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure,
+    path: `/v1/oauth/handoff/${code}`,
+    maxAge: maxAgeSeconds,
+  });
+}
+
+export function clearHandoffCookie(code: string, secure: boolean): string {
+  return handoffCookieHeader('', code, 0, secure);
+}
+
+/** The confirmation nonce a request carries, if well-formed. */
+export function handoffNonce(header: string | string[] | undefined): string | undefined {
+  if (typeof header !== 'string') return undefined;
+  const nonce = parse(header)[HANDOFF_COOKIE];
+  return nonce !== undefined && NONCE.test(nonce) ? nonce : undefined;
+}

@@ -1,5 +1,6 @@
 import { oauthAppsCreate, oauthAppsList, oauthComplete, oauthStart } from '@svc/contracts';
 import { isAppError } from '@svc/errors';
+import type { OAuthHandoffs } from '../domain/oauth-handoffs.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import type { RpcCaller } from '../http/rpc-caller.ts';
 import { operations } from '../openapi/operations.ts';
@@ -16,15 +17,19 @@ export interface OAuthRouteOptions {
   successRedirect: string | undefined;
   /** Mark the flow cookie Secure (the API is served over https). */
   secureCookies: boolean;
+  /** Makes the hand-off link of each started flow (domain/oauth-handoffs.ts). */
+  handoffs: Pick<OAuthHandoffs, 'create'>;
 }
 
 /**
- * OAuth connect. `start` (dashboard JWT) sets an HttpOnly cookie binding the flow to that browser;
- * the callback has no credential (its state is signed) but connects only for that browser. It
- * redirects to OAUTH_SUCCESS_REDIRECT when one is configured, else answers JSON. docs/security.md.
+ * OAuth connect. `start` (dashboard JWT) sets an HttpOnly cookie binding the flow to that browser,
+ * and answers a single-use hand-off link that gives the cookie to another browser
+ * (oauth-handoff.routes.ts); the callback has no credential (its state is signed) but connects only
+ * for a browser holding the cookie. It redirects to OAUTH_SUCCESS_REDIRECT when one is configured,
+ * else answers JSON. docs/security.md.
  */
 export function oauthRoutes(rpc: RpcCaller, options: OAuthRouteOptions): Route[] {
-  const { successRedirect, secureCookies } = options;
+  const { successRedirect, secureCookies, handoffs } = options;
   return [
     defineRoute(operations.startOAuth, async ({ params, query, principal, requestId }) => {
       const payload = {
@@ -33,9 +38,21 @@ export function oauthRoutes(rpc: RpcCaller, options: OAuthRouteOptions): Route[]
         ...(query.author_type === undefined ? {} : { author_type: query.author_type }),
       };
       const started = await rpc(oauthStart, payload, { orgId: principal.orgId, requestId });
+      const handoff = await handoffs.create({
+        orgId: principal.orgId,
+        orgName: principal.kind === 'jwt' ? principal.orgName : undefined,
+        provider: params.provider,
+        authorizeUrl: started.authorize_url,
+        flowCookie: started.browser_cookie,
+      });
       return {
         status: 200,
-        body: { authorize_url: started.authorize_url },
+        body: {
+          authorize_url: started.authorize_url,
+          ...(handoff === undefined
+            ? {}
+            : { handoff_url: handoff.url, handoff_expires_at: handoff.expiresAt.toISOString() }),
+        },
         ...(started.browser_cookie === undefined
           ? {}
           : { headers: { 'Set-Cookie': flowCookieHeader(started.browser_cookie, params.provider, secureCookies) } }),
