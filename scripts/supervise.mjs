@@ -15,7 +15,16 @@ function nodeFlags(name) {
   return readFileSync(existsSync(own) ? own : new URL('../deploy/node-flags', import.meta.url), 'utf8').trim();
 }
 
-const all = ['gateway', 'dashboard', 'accounts', 'publisher', 'scheduler', 'webhook-dispatcher', 'analytics-sync', 'billing'];
+const all = [
+  'gateway',
+  'dashboard',
+  'accounts',
+  'publisher',
+  'scheduler',
+  'webhook-dispatcher',
+  'analytics-sync',
+  'billing',
+];
 if (process.env.SANDBOX !== 'off') all.unshift('sandbox');
 const only = process.env.SERVICES?.split(',')
   .map((name) => name.trim())
