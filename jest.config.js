@@ -13,6 +13,7 @@ const libs = [
   'crypto',
   'http',
   'media',
+  'sdk',
 ];
 
 /** @type {import('jest').Config} */
@@ -27,7 +28,10 @@ module.exports = {
       { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
     ],
   },
-  moduleNameMapper: Object.fromEntries(libs.map((name) => [`^@svc/${name}$`, `<rootDir>/libs/${name}/src/index.ts`])),
+  moduleNameMapper: {
+    ...Object.fromEntries(libs.map((name) => [`^@svc/${name}$`, `<rootDir>/libs/${name}/src/index.ts`])),
+    '^@svc/sdk/node$': '<rootDir>/libs/sdk/src/node/index.ts',
+  },
   testTimeout: 30000,
   // A promise rejected with no handler is a bug that crashes a service in production (Node's default):
   // jest 30 fails the test (or the file) it surfaces in; waiting a turn catches late ones too.
