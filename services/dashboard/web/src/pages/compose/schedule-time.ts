@@ -38,9 +38,13 @@ export function wallTimeToUtc(wall: string, timeZone: string): Date {
   if (match === null) throw new RangeError(`not a date and time: ${wall}`);
   const [, y, mo, d, h, mi] = match.map(Number) as [number, number, number, number, number, number];
   const naive = Date.UTC(y, mo - 1, d, h, mi);
-  const first = naive - zoneOffsetMinutes(naive, timeZone) * 60_000;
-  const second = naive - zoneOffsetMinutes(first, timeZone) * 60_000;
-  return new Date(Math.min(first, second));
+  // The zone's offsets a day either side bracket any change: each gives a candidate instant.
+  const before = naive - zoneOffsetMinutes(naive - 86_400_000, timeZone) * 60_000;
+  const after = naive - zoneOffsetMinutes(naive + 86_400_000, timeZone) * 60_000;
+  const valid = [before, after].filter((t) => utcToWallTime(new Date(t), timeZone) === wall);
+  // Both valid: a repeated hour, the first occurrence. Neither: a skipped hour, the offset from
+  // before the change, which lands the gap's length later.
+  return new Date(valid.length === 0 ? before : Math.min(...valid));
 }
 
 /** An instant as the `YYYY-MM-DDTHH:MM` a datetime-local input shows in `timeZone`. */
