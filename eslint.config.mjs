@@ -33,6 +33,25 @@ export default tseslint.config(
     },
   },
   {
+    // The dashboard's pages: browser code with its own program (DOM, JSX), the same rules.
+    files: ['services/dashboard/web/**/*.ts', 'services/dashboard/web/**/*.tsx'],
+    languageOptions: {
+      parserOptions: { project: ['./services/dashboard/web/tsconfig.json'], tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { arguments: false, attributes: false } },
+      ],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      'no-console': 'error',
+      'max-lines': ['warn', { max: 400 }],
+    },
+  },
+  {
     files: ['**/*.test.ts', '**/test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
     rules: { 'no-console': 'off' },
   },

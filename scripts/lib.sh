@@ -48,3 +48,17 @@ ensure_media_tools() {
     exit 1
   fi
 }
+
+# The dashboard's browser tests drive Debian's chromium through playwright-core; no browser is ever
+# downloaded.
+ensure_browser() {
+  if command -v chromium >/dev/null 2>&1; then return 0; fi
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    step "install chromium (the dashboard's browser tests)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  fi
+  if ! command -v chromium >/dev/null 2>&1; then
+    echo "chromium is missing: install the Debian package chromium (apt-get install -y chromium); the dashboard's browser tests need it." >&2
+    exit 1
+  fi
+}

@@ -8,6 +8,7 @@ import { errorHandler, notFoundHandler } from './http/error-handler.ts';
 import { requestId } from './http/request-id.ts';
 import type { SessionCookie } from './http/session-cookie.ts';
 import { requireSession, sameOrigin } from './http/session-guard.ts';
+import { webApp } from './http/web-app.ts';
 
 export interface AppDeps {
   logger: Logger;
@@ -19,6 +20,8 @@ export interface AppDeps {
   bodyLimitBytes: number;
   gatewayTimeoutMs: number;
   trustProxyHops: number;
+  /** The built pages' folder (see DASHBOARD_WEB_DIR); undefined serves none. */
+  webDir?: string;
   /** Readiness: false while starting or draining. */
   isReady: () => boolean;
 }
@@ -64,6 +67,7 @@ export function createApp(deps: AppDeps): Express {
       session: requireSession(deps.identity, deps.cookie),
     }),
   );
+  if (deps.webDir !== undefined) app.use(webApp(deps.webDir));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
   return app;

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { vaultFromConfig } from '@svc/crypto';
 import type { Logger } from '@svc/logger';
 import type { Redis } from 'ioredis';
@@ -74,6 +75,7 @@ export function composeDashboard(parts: DashboardParts) {
     gatewayTimeoutMs: config.GATEWAY_TIMEOUT_MS,
     trustProxyHops: config.TRUST_PROXY_HOPS,
     isReady: parts.isReady,
+    webDir: config.DASHBOARD_WEB_DIR ?? path.resolve(__dirname, '..', 'web', 'dist'),
   });
   return { app, keys, identity, cookie };
 }

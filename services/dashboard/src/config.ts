@@ -61,6 +61,11 @@ export const configSchema = Type.Object({
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1_048_576 }),
   /** Longest a forwarded `/api/*` request may take, response body included, in ms; past it 504. */
   GATEWAY_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 30_000 }),
+  /**
+   * Folder of the built pages (`services/dashboard/web/dist`, made by `pnpm build`), served with a
+   * fallback to its index.html. Unset: that folder beside this service. Missing: no pages are served.
+   */
+  DASHBOARD_WEB_DIR: Type.Optional(Type.String({ minLength: 1 })),
   /** Development only: the demo user's password (created on first start); unset, a random one is printed. */
   DEMO_PASSWORD: Type.Optional(Type.String({ minLength: 12 })),
 });

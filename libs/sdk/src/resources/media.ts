@@ -50,7 +50,11 @@ export function uploadBody(source: UploadSource, options: UploadOptions): RawBod
     };
   }
   const blob =
-    source instanceof Blob ? source : new Blob([source], { type: options.contentType ?? 'application/octet-stream' });
+    source instanceof Blob
+      ? source
+      : new Blob([source] as ConstructorParameters<typeof Blob>[0], {
+          type: options.contentType ?? 'application/octet-stream',
+        });
   return {
     replayable: true,
     make: () => {

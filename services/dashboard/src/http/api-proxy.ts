@@ -37,13 +37,33 @@ const DROPPED_RESPONSE = new Set([
 ]);
 
 /**
+ * The OAuth flow cookie (`svc_oauth_*`, HttpOnly) binds a connect flow to the browser that started
+ * it, so it is the one cookie that crosses this proxy both ways. With the API's PUBLIC_BASE_URL set
+ * to `<dashboard>/api`, the network sends the browser back through here to the callback: the
+ * cookie's path gains this router's mount (`/api`) on the way out, and on the way in only the flow
+ * cookies are passed on (the session cookie never leaves the dashboard).
+ */
+const FLOW_COOKIE = /^svc_oauth_[^=]*=/;
+
+function flowCookiesOf(header: string | undefined): string | undefined {
+  const cookies = (header ?? '')
+    .split(';')
+    .map((part) => part.trim())
+    .filter((part) => FLOW_COOKIE.test(part));
+  return cookies.length === 0 ? undefined : cookies.join('; ');
+}
+
+/** Media uploads stream through to the gateway, which enforces its own size limits. */
+const isUpload = (req: Request) => req.method === 'POST' && req.path === '/v1/media';
+
+/**
  * The backend-for-frontend: `/api/<path>` goes to the gateway's `/<path>` with a dashboard JWT for
  * the session's user and active organization, minted here, so the browser never holds the token.
  * Bodies are bounded, the exchange is timed out as a whole, and the response is streamed back.
  */
 export function apiProxy(options: ApiProxyOptions): Router {
   const router = express.Router();
-  const raw = express.raw({ limit: options.bodyLimitBytes, type: () => true });
+  const raw = express.raw({ limit: options.bodyLimitBytes, type: (req) => !isUpload(req as Request) });
   router.use(options.session, raw, (req: Request, res: Response, next: NextFunction) => {
     forward(options, req, res).catch(next);
   });
@@ -59,13 +79,21 @@ async function forward(options: ApiProxyOptions, req: Request, res: Response): P
     const value = req.get(name);
     if (value !== undefined) headers.set(name, value);
   }
-  const body = Buffer.isBuffer(req.body) && req.body.length > 0 ? req.body : undefined;
+  const body = isUpload(req)
+    ? (Readable.toWeb(req) as ReadableStream<Uint8Array>)
+    : Buffer.isBuffer(req.body) && req.body.length > 0
+      ? req.body
+      : undefined;
+  const cookies = flowCookiesOf(req.get('cookie'));
+  if (cookies !== undefined) headers.set('cookie', cookies);
+  const length = req.get('content-length');
+  if (isUpload(req) && length !== undefined) headers.set('content-length', length);
   let upstream: globalThis.Response;
   try {
     upstream = await fetch(`${options.gatewayUrl}${req.url}`, {
       method: req.method,
       headers,
-      ...(body === undefined ? {} : { body }),
+      ...(body === undefined ? {} : { body, duplex: 'half' }),
       redirect: 'manual',
       signal: AbortSignal.timeout(options.timeoutMs),
     });
@@ -76,6 +104,11 @@ async function forward(options: ApiProxyOptions, req: Request, res: Response): P
   upstream.headers.forEach((value, name) => {
     if (!DROPPED_RESPONSE.has(name)) res.setHeader(name, value);
   });
+  const flowCookies = upstream.headers
+    .getSetCookie()
+    .filter((cookie) => FLOW_COOKIE.test(cookie))
+    .map((cookie) => cookie.replace(/;\s*Path=\//i, `; Path=${req.baseUrl}/`));
+  if (flowCookies.length > 0) res.setHeader('set-cookie', flowCookies);
   if (upstream.body === null) {
     res.end();
     return;

@@ -1,0 +1,91 @@
+import { Alert, Button, Group, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { ResponseData } from '@svc/sdk';
+import { api } from '../../api/client.ts';
+import { CopyField } from '../../components/copy-field.tsx';
+import { formatDateTime } from '../../components/dates.ts';
+import { ErrorAlert } from '../../components/error-alert.tsx';
+import { PageTitle } from '../../components/page-title.tsx';
+
+/** API keys: create (the key is shown once, with a copy button), list without secrets, revoke. */
+export default function ApiKeysPage() {
+  const queryClient = useQueryClient();
+  const keys = useQuery({ queryKey: ['api-keys'], queryFn: () => api.apiKeys.list().page() });
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<ResponseData<'createApiKey'> | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['api-keys'] });
+  const create = useMutation({
+    mutationFn: () => api.apiKeys.create({ name: name.trim() }),
+    onSuccess: (key) => {
+      setCreated(key);
+      setName('');
+      void refresh();
+    },
+  });
+  const revoke = useMutation({ mutationFn: (id: string) => api.apiKeys.revoke(id), onSuccess: () => void refresh() });
+  return (
+    <Stack>
+      <PageTitle>API keys</PageTitle>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          create.mutate();
+        }}
+      >
+        <Group align="end">
+          <TextInput label="Key name" required value={name} onChange={(e) => setName(e.currentTarget.value)} />
+          <Button type="submit" loading={create.isPending}>
+            Create key
+          </Button>
+        </Group>
+      </form>
+      <ErrorAlert error={create.error ?? revoke.error ?? keys.error} />
+      {created !== null && (
+        <Alert color="green" title={`Key "${created.name}" created`} role="status">
+          <Text size="sm" mb="xs">
+            Copy it now: it is shown only once.
+          </Text>
+          <CopyField label="API key" value={created.key} />
+        </Alert>
+      )}
+      <Table striped aria-label="API keys">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Prefix</Table.Th>
+            <Table.Th>Created</Table.Th>
+            <Table.Th>Last used</Table.Th>
+            <Table.Th>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {(keys.data ?? []).map((key) => (
+            <Table.Tr key={key.id}>
+              <Table.Td>{key.name}</Table.Td>
+              <Table.Td>
+                <code>{key.prefix}…</code>
+              </Table.Td>
+              <Table.Td>{formatDateTime(key.created_at)}</Table.Td>
+              <Table.Td>{formatDateTime(key.last_used_at)}</Table.Td>
+              <Table.Td>
+                <Button
+                  size="xs"
+                  color="red"
+                  variant="outline"
+                  onClick={() => revoke.mutate(key.id)}
+                  aria-label={`Revoke ${key.name}`}
+                >
+                  Revoke
+                </Button>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      {keys.data?.length === 0 && <Text c="gray.7">No API keys yet.</Text>}
+    </Stack>
+  );
+}

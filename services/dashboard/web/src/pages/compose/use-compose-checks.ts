@@ -1,0 +1,27 @@
+import { useDebouncedValue } from '@mantine/hooks';
+import { useQueries, useQuery } from '@tanstack/react-query';
+import type { RequestBody } from '@svc/sdk';
+import { capabilitiesOf, hasOperation, validatePost } from '../../api/optional-operations.ts';
+
+/** The API's answer on a draft body, debounced: the authoritative problems while the user types. */
+export function useValidation(body: RequestBody<'createPost'>, ready: boolean) {
+  const [debounced] = useDebouncedValue(body, 400);
+  return useQuery({
+    queryKey: ['validate', debounced],
+    queryFn: ({ signal }) => validatePost(debounced, signal),
+    enabled: ready && hasOperation('validatePost'),
+    staleTime: 60_000,
+  });
+}
+
+/** Each chosen account's text limit from its capabilities (null while unknown). */
+export function useTextLimits(accountIds: string[]): Map<string, number | null> {
+  const results = useQueries({
+    queries: accountIds.map((id) => ({
+      queryKey: ['capabilities', id],
+      queryFn: () => capabilitiesOf(id),
+      staleTime: 5 * 60_000,
+    })),
+  });
+  return new Map(accountIds.map((id, index) => [id, results[index]?.data?.max_text_length ?? null]));
+}
