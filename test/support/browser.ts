@@ -53,6 +53,9 @@ export async function step<T>(page: Page, name: string, work: () => Promise<T>):
 
 /** axe-core's serious and critical violations of the page as it is now (WCAG 2.1 A and AA). */
 export async function accessibilityViolations(page: Page): Promise<string[]> {
+  // Checked once the page is idle: a button caught mid-request (Mantine dims it while loading) is not
+  // what a user reads.
+  await page.waitForLoadState('networkidle');
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   return result.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
