@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { ensureServiceDatabase } from '@svc/testing';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -39,13 +40,15 @@ export function serviceEntry(name: string): string {
 
 /**
  * Starts `services/<name>/dist/main.js` and resolves once it logs "<name> ready". `nodeArgs` go before
- * the entry (e.g. `--cpu-prof`, which NODE_OPTIONS does not accept).
+ * the entry (e.g. `--cpu-prof`, which NODE_OPTIONS does not accept). Its `DATABASE_NAME`, when given
+ * and missing, is first copied from the service's migrated template.
  */
-export function startServiceProcess(
+export async function startServiceProcess(
   name: string,
   env: Record<string, string>,
   nodeArgs: string[] = [],
 ): Promise<ServiceProcess> {
+  if (env.DATABASE_NAME !== undefined) await ensureServiceDatabase(name, env.DATABASE_NAME);
   const child = spawn(process.execPath, [...serviceNodeFlags(name), ...nodeArgs, serviceEntry(name)], {
     env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', PROBE_PORT: '0', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

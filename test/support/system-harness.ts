@@ -19,6 +19,7 @@ import {
   type WorkerWiring,
 } from '@svc/runtime';
 import {
+  ensureServiceDatabase,
   serviceQueues,
   TEST_AMQP_URL,
   TEST_DATABASE_URL,
@@ -257,9 +258,10 @@ export async function startSystem(options: SystemOptions): Promise<SystemHarness
     { ...stripeEnv, ...options.env },
   );
   const databases: string[] = [];
-  const dbEnv = (service: string) => {
+  const dbEnv = async (service: string) => {
     const name = `${runId}_${service.replace(/-/g, '_')}`;
     databases.push(name);
+    await ensureServiceDatabase(service, name);
     return { ...env, DATABASE_NAME: name, PROBE_PORT: '0' };
   };
 
@@ -267,7 +269,7 @@ export async function startSystem(options: SystemOptions): Promise<SystemHarness
   await Promise.all(
     options.services.map(async (name) => {
       const module = SERVICES[name] as unknown as ServiceModule;
-      const config = module.load(dbEnv(name)) as Parameters<typeof runWorkerService>[0]['config'] & {
+      const config = module.load(await dbEnv(name)) as Parameters<typeof runWorkerService>[0]['config'] & {
         PROBE_PORT: number;
         LOG_LEVEL: string;
       };
@@ -286,7 +288,7 @@ export async function startSystem(options: SystemOptions): Promise<SystemHarness
     }),
   );
 
-  const gatewayConfig = loadGatewayConfig(dbEnv('gateway'));
+  const gatewayConfig = loadGatewayConfig(await dbEnv('gateway'));
   const gatewayLogger = loggerFor('gateway', gatewayConfig.LOG_LEVEL, options.logLines);
   const gatewayRuntime = await openServiceRuntime({
     name: 'gateway',

@@ -1,7 +1,14 @@
-export { connectionConfig, connectionUrl, serviceDatabaseName, type PgConnectionConfig } from './connection-config.ts';
-export { createPrismaAdapter, type BridgeOptions } from './prisma-bridge.ts';
+export {
+  connectionConfig,
+  connectionUrl,
+  pgClientSettings,
+  serviceDatabaseName,
+  type PgConnectionConfig,
+} from './connection-config.ts';
+export { createPrismaAdapter, pg, type BridgeOptions } from './prisma-bridge.ts';
 export { ensureDatabase, dropDatabase } from './ensure-database.ts';
-export { migrateDatabase, type MigrateOptions } from './migrate.ts';
+export { migrateDatabase, runMigrateDeploy, type MigrateOptions } from './migrate.ts';
+export { migrationsOnDisk, migrationsUpToDate } from './applied-migrations.ts';
 export { enqueueOutbox } from './outbox.ts';
 export {
   OutboxRelay,

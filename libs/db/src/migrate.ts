@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { migrationsUpToDate } from './applied-migrations.ts';
 import type { PgConnectionConfig } from './connection-config.ts';
 import { connectionUrl } from './connection-config.ts';
 
@@ -14,11 +15,20 @@ export interface MigrateOptions {
   timeoutMs?: number;
 }
 
+const NOTHING_PENDING = 'No pending migrations to apply.';
+
 /**
  * Applies pending migrations with `prisma migrate deploy` through the service's prisma.config.ts
- * (and so through the offline bridge). Prisma has no programmatic migrate API, so the CLI is spawned.
+ * (and so through the offline bridge). Prisma has no programmatic migrate API, so the CLI is spawned,
+ * unless the database already records every migration on disk (applied-migrations.ts).
  */
 export async function migrateDatabase(options: MigrateOptions): Promise<string> {
+  if (await migrationsUpToDate(options.serviceDir, options.connection)) return NOTHING_PENDING;
+  return runMigrateDeploy(options);
+}
+
+/** `prisma migrate deploy`, whatever the database records. */
+export async function runMigrateDeploy(options: MigrateOptions): Promise<string> {
   const requireFromService = createRequire(path.join(options.serviceDir, 'package.json'));
   const cli = requireFromService.resolve('prisma/build/index.js');
   const serverUrl = connectionUrl({ ...options.connection, database: 'postgres' });

@@ -62,24 +62,24 @@ describe('@svc/sdk against the system', () => {
     expect((await sdk.client.publish.cancel(job.job_id)).status).toBe('canceled');
   });
 
-  it('iterates every item of a list across pages (250 posts, pages of 100)', async () => {
+  it('iterates every item of a list across pages (25 posts, pages of 10)', async () => {
     const text = `paged ${Date.now()}`;
     const created = new Set<string>();
-    for (let index = 0; index < 250; index += 1) {
+    for (let index = 0; index < 25; index += 1) {
       const post = await sdk.client.posts.create({ account_ids: [accountId], text, scheduled_at: inOneDay() });
       created.add(post.id);
     }
     const pages: number[] = [];
-    for await (const page of sdk.client.posts.list({ q: text, limit: 100 }).pages()) pages.push(page.items.length);
-    expect(pages).toEqual([100, 100, 50]);
-    const seen = await all(sdk.client.posts.list({ q: text, limit: 100 }));
-    expect(seen).toHaveLength(250);
+    for await (const page of sdk.client.posts.list({ q: text, limit: 10 }).pages()) pages.push(page.items.length);
+    expect(pages).toEqual([10, 10, 5]);
+    const seen = await all(sdk.client.posts.list({ q: text, limit: 10 }));
+    expect(seen).toHaveLength(25);
     expect(new Set(seen.map((post) => post.id))).toEqual(created);
-    const first = await sdk.client.posts.list({ q: text, limit: 100 }).page();
-    expect(first.total).toBe(250);
-    const second = await sdk.client.posts.list({ q: text, limit: 100, cursor: first.next_cursor! }).page();
+    const first = await sdk.client.posts.list({ q: text, limit: 10 }).page();
+    expect(first.total).toBe(25);
+    const second = await sdk.client.posts.list({ q: text, limit: 10, cursor: first.next_cursor! }).page();
     expect(second.items[0]!.id).not.toBe(first.items[0]!.id);
-  }, 120_000);
+  });
 
   it('throws SvcApiError with status, code, details and request id for a 400 and a 404', async () => {
     const invalid = await sdk.client.posts.create({ account_ids: [], text: 'x' }).catch((error: unknown) => error);

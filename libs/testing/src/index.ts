@@ -6,5 +6,6 @@ export {
   TEST_REDIS_URL,
   type TestDatabase,
 } from './test-database.ts';
+export { ensureServiceDatabase } from './service-database.ts';
 export { serviceQueues } from './service-queues.ts';
 export { waitFor, type WaitForOptions } from './wait-for.ts';
