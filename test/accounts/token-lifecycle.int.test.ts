@@ -248,10 +248,46 @@ describe('token lifecycle', () => {
     // app secrets, which nothing else rewrites: they now decrypt with the new key alone.
     for (const app of await db().oAuthApp.findMany()) {
       expect(app.clientSecret.startsWith('v1.k2.')).toBe(true);
-      expect(k2Only.decrypt(app.clientSecret, `oauth_app:${app.id}:client_secret`)).toBe('app-secret-value');
+      expect(k2Only.decrypt(app.clientSecret, `org:${app.orgId}:oauth_app:${app.id}:client_secret`)).toBe(
+        'app-secret-value',
+      );
     }
     const again = await reencryptSecrets(deps);
     expect(again.apps).toBe(0);
+  });
+
+  it('binds every token to its organization: a row moved to another organization no longer decrypts', async () => {
+    const orgId = uniqueName('org');
+    const id = await connectOAuth(`Bearer ${await h.token(orgId)}`, 'linkedin');
+    expect((await credentials(orgId, id)).account_id).toBe(id);
+    const intruder = uniqueName('org');
+    await db().account.update({ where: { id }, data: { orgId: intruder } });
+    await expect(credentials(intruder, id)).rejects.toThrow();
+    const row = await db().account.findUniqueOrThrow({ where: { id } });
+    const vault = vaultFromConfig(h.env.VAULT_KEYS!);
+    expect(() => vault.decrypt(row.accessToken, `org:${intruder}:account:${id}:access_token`)).toThrow();
+    expect(vault.decrypt(row.accessToken, `org:${orgId}:account:${id}:access_token`)).toEqual(expect.any(String));
+    const deps = { accounts: new AccountsRepository(db()), apps: new OAuthAppsRepository(db()), vault };
+    expect((await reencryptSecrets(deps)).unreadable).toContain(id);
+  });
+
+  it('seals a token stored under the former binding (no organization) anew, after which it is bound', async () => {
+    const orgId = uniqueName('org');
+    const id = await connectOAuth(`Bearer ${await h.token(orgId)}`, 'linkedin');
+    const vault = vaultFromConfig(h.env.VAULT_KEYS!);
+    const row = await db().account.findUniqueOrThrow({ where: { id } });
+    const token = vault.decrypt(row.accessToken, `org:${orgId}:account:${id}:access_token`);
+    // As a version that bound tokens to the account alone stored it.
+    await db().account.update({
+      where: { id },
+      data: { accessToken: vault.encrypt(token, `account:${id}:access_token`), refreshToken: null },
+    });
+    await expect(credentials(orgId, id)).rejects.toThrow();
+    const deps = { accounts: new AccountsRepository(db()), apps: new OAuthAppsRepository(db()), vault };
+    const resealed = await reencryptSecrets(deps);
+    expect(resealed.accounts).toBeGreaterThan(0);
+    expect(resealed.unreadable).not.toContain(id);
+    expect(await credentials(orgId, id)).toMatchObject({ account_id: id, access_token: token });
   });
 
   it('never writes a token or secret to a log line', async () => {

@@ -52,6 +52,23 @@ describe('Vault', () => {
     expect(rotated.decrypt(moved, 'a')).toBe('token');
   });
 
+  it('reseals: under the active key and the new binding, from a former binding, and nothing when current', () => {
+    const k1 = key();
+    const vault = vaultFromConfig(`k1:${k1}`);
+    const current = vault.encrypt('token', 'org:o1:account:1');
+    expect(vault.reseal(current, 'org:o1:account:1', 'account:1')).toBeUndefined();
+    const former = vault.encrypt('token', 'account:1');
+    const resealed = vault.reseal(former, 'org:o1:account:1', 'account:1')!;
+    expect(vault.decrypt(resealed, 'org:o1:account:1')).toBe('token');
+    expect(() => vault.decrypt(resealed, 'account:1')).toThrow(VaultError);
+    // Another owner's ciphertext opens under neither binding.
+    expect(() => vault.reseal(vault.encrypt('token', 'account:2'), 'org:o1:account:1', 'account:1')).toThrow(
+      VaultError,
+    );
+    const rotated = vaultFromConfig(`k1:${k1},k2:${key()}`);
+    expect(rotated.keyIdOf(rotated.reseal(current, 'org:o1:account:1')!)).toBe('k2');
+  });
+
   it('rejects bad key material with a clear message', () => {
     expect(() => vaultFromConfig('k1:c2hvcnQ=')).toThrow(/32 bytes/);
     expect(() => vaultFromConfig('nonsense')).toThrow(/<id>:<base64 key>/);

@@ -93,6 +93,23 @@ export class Vault {
   reencrypt(ciphertext: string, associatedData: string): string {
     return this.encrypt(this.decrypt(ciphertext, associatedData), associatedData);
   }
+
+  /**
+   * The ciphertext under the active key and `associatedData`, or undefined when it already is. One
+   * sealed with `formerAssociatedData` (an owner's earlier binding, e.g. before it named the
+   * organization) is opened with that and sealed anew; anything else that does not open throws.
+   */
+  reseal(ciphertext: string, associatedData: string, formerAssociatedData?: string): string | undefined {
+    let plaintext: string;
+    try {
+      plaintext = this.decrypt(ciphertext, associatedData);
+      if (!this.needsReencryption(ciphertext)) return undefined;
+    } catch (error) {
+      if (formerAssociatedData === undefined) throw error;
+      plaintext = this.decrypt(ciphertext, formerAssociatedData);
+    }
+    return this.encrypt(plaintext, associatedData);
+  }
 }
 
 /**

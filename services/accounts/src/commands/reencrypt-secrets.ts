@@ -25,7 +25,14 @@ async function main(): Promise<void> {
       apps: new OAuthAppsRepository(db),
       vault,
     });
-    logger.info({ ...moved, active_key: vault.activeKeyId }, 're-encrypted secrets under the active key');
+    logger.info(
+      { accounts: moved.accounts, apps: moved.apps, active_key: vault.activeKeyId },
+      're-encrypted secrets under the active key',
+    );
+    if (moved.unreadable.length > 0) {
+      logger.error({ ids: moved.unreadable }, 'secrets that open under no binding were left as they are');
+      process.exitCode = 1;
+    }
   } finally {
     await db.$disconnect();
   }

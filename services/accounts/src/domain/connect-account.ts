@@ -108,11 +108,11 @@ export class ConnectAccount {
         health: 'active',
         extras: { ...input.extras, ...profile.extras },
         scopes: input.tokens.scopes ?? [],
-        accessToken: this.vault.encrypt(input.tokens.accessToken, sealedFor.accessToken(id)),
+        accessToken: this.vault.encrypt(input.tokens.accessToken, sealedFor.accessToken(input.orgId, id)),
         refreshToken:
           input.tokens.refreshToken === undefined
             ? null
-            : this.vault.encrypt(input.tokens.refreshToken, sealedFor.refreshToken(id)),
+            : this.vault.encrypt(input.tokens.refreshToken, sealedFor.refreshToken(input.orgId, id)),
         tokenExpiresAt: input.tokens.expiresAt ?? null,
         refreshExpiresAt: input.tokens.refreshExpiresAt ?? null,
         oauthAppId: input.oauthAppId,

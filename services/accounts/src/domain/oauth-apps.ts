@@ -60,7 +60,7 @@ export class OAuthApps {
       provider: input.provider,
       name: input.name,
       clientId: input.client_id,
-      clientSecret: this.vault.encrypt(input.client_secret, sealedFor.clientSecret(id)),
+      clientSecret: this.vault.encrypt(input.client_secret, sealedFor.clientSecret(orgId, id)),
       scopes: [...new Set(input.scopes ?? [])],
     });
     return this.view(row);
@@ -110,7 +110,7 @@ export class OAuthApps {
     const provider = row.provider as Network;
     return {
       clientId: row.clientId,
-      clientSecret: this.vault.decrypt(row.clientSecret, sealedFor.clientSecret(row.id)),
+      clientSecret: this.vault.decrypt(row.clientSecret, sealedFor.clientSecret(row.orgId, row.id)),
       redirectUri: this.redirectUri(provider),
       scopes: row.scopes.length > 0 ? row.scopes : defaultScopes(provider, undefined),
     };

@@ -58,7 +58,8 @@ export class OAuthFlow {
       orgId,
       provider,
       oauthAppId: oauthAppId ?? null,
-      codeVerifier: verifier === undefined ? null : this.deps.vault.encrypt(verifier, sealedFor.codeVerifier(id)),
+      codeVerifier:
+        verifier === undefined ? null : this.deps.vault.encrypt(verifier, sealedFor.codeVerifier(orgId, id)),
       browserNonceHash: sha256(browserNonce).toString('hex'),
       authorType: authorType ?? null,
       expiresAt,
@@ -124,7 +125,7 @@ export class OAuthFlow {
     const codeVerifier =
       flow.codeVerifier === null
         ? undefined
-        : this.deps.vault.decrypt(flow.codeVerifier, sealedFor.codeVerifier(flow.id));
+        : this.deps.vault.decrypt(flow.codeVerifier, sealedFor.codeVerifier(flow.orgId, flow.id));
     let tokens;
     try {
       tokens = await adapter.oauth.exchangeCode({

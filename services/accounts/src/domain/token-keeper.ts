@@ -43,7 +43,7 @@ export class TokenKeeper {
   constructor(private readonly deps: TokenKeeperDeps) {}
 
   accessToken(row: AccountRow): string {
-    return this.deps.vault.decrypt(row.accessToken, sealedFor.accessToken(row.id));
+    return this.deps.vault.decrypt(row.accessToken, sealedFor.accessToken(row.orgId, row.id));
   }
 
   dueSoon(row: AccountRow, now = Date.now()): boolean {
@@ -123,7 +123,7 @@ export class TokenKeeper {
       row.refreshToken === null ? undefined : await this.deps.apps.forConnection(network, row.orgId, row.oauthAppId);
     try {
       if (row.refreshToken !== null && app !== undefined) {
-        const refreshToken = this.deps.vault.decrypt(row.refreshToken, sealedFor.refreshToken(row.id));
+        const refreshToken = this.deps.vault.decrypt(row.refreshToken, sealedFor.refreshToken(row.orgId, row.id));
         const tokens = await adapter.oauth.refresh({ app, refreshToken });
         return { ok: true, row: await this.store(this.deps.db, row, tokens) };
       }
@@ -151,11 +151,11 @@ export class TokenKeeper {
     return this.deps.accounts.update(
       row.id,
       {
-        accessToken: this.deps.vault.encrypt(tokens.accessToken, sealedFor.accessToken(row.id)),
+        accessToken: this.deps.vault.encrypt(tokens.accessToken, sealedFor.accessToken(row.orgId, row.id)),
         // Networks that rotate (X, TikTok) invalidate the old refresh token: always keep the new one.
         ...(tokens.refreshToken === undefined
           ? {}
-          : { refreshToken: this.deps.vault.encrypt(tokens.refreshToken, sealedFor.refreshToken(row.id)) }),
+          : { refreshToken: this.deps.vault.encrypt(tokens.refreshToken, sealedFor.refreshToken(row.orgId, row.id)) }),
         tokenExpiresAt: tokens.expiresAt ?? null,
         ...(tokens.refreshExpiresAt === undefined ? {} : { refreshExpiresAt: tokens.refreshExpiresAt }),
         ...(tokens.scopes === undefined ? {} : { scopes: tokens.scopes }),

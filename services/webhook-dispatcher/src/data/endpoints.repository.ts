@@ -136,6 +136,15 @@ export class EndpointsRepository {
     });
   }
 
+  /** Every organization's endpoints in id order, `take` after `afterId`: for operator passes over all rows. */
+  page(afterId: string | undefined, take: number): Promise<EndpointRow[]> {
+    return this.db.$queryRawUnsafe<EndpointRow[]>(
+      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE ($1::uuid IS NULL OR id > $1::uuid) ORDER BY id LIMIT $2`,
+      afterId ?? null,
+      take,
+    );
+  }
+
   /**
    * Reads the endpoint locked (FOR UPDATE), lets `change` compute what to write from it, and writes it
    * in the same transaction: two concurrent rotations of one secret each see the other's result.

@@ -130,9 +130,9 @@ export class DeliveryAttempts {
     let secrets: string[];
     try {
       secrets = [
-        this.deps.secrets.open(claimed.endpoint_id, 'current', claimed.secret_cipher),
+        this.deps.secrets.open(claimed.org_id, claimed.endpoint_id, 'current', claimed.secret_cipher),
         ...claimed.previous_secret_ciphers.map((cipher) =>
-          this.deps.secrets.open(claimed.endpoint_id, 'previous', cipher),
+          this.deps.secrets.open(claimed.org_id, claimed.endpoint_id, 'previous', cipher),
         ),
       ];
     } catch (error) {

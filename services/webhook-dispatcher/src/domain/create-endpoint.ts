@@ -33,7 +33,7 @@ export async function createEndpoint(
       url,
       events: [...new Set(input.events)],
       payloadFormat: input.payloadFormat,
-      secretCipher: deps.secrets.seal(id, 'current', secret),
+      secretCipher: deps.secrets.seal(input.orgId, id, 'current', secret),
     },
     deps.maxEndpointsPerOrg,
   );

@@ -16,13 +16,14 @@ export const MAX_PREVIOUS_SECRETS = 3;
 export async function rotateSecret(deps: EndpointDeps & { overlapMs: number }, input: { orgId: string; id: string }) {
   const secret = generateSigningSecret();
   const row = await deps.endpoints.updateLocked(input.orgId, input.id, (current) => ({
-    secretCipher: deps.secrets.seal(current.id, 'current', secret),
+    secretCipher: deps.secrets.seal(current.orgId, current.id, 'current', secret),
     previousSecrets: [
       {
         cipher: deps.secrets.seal(
+          current.orgId,
           current.id,
           'previous',
-          deps.secrets.open(current.id, 'current', current.secretCipher),
+          deps.secrets.open(current.orgId, current.id, 'current', current.secretCipher),
         ),
         expires_at: new Date(Date.now() + deps.overlapMs).toISOString(),
       },
