@@ -29,6 +29,7 @@ describe('defineMessage', () => {
   it('lets payload and reply types flow from the schemas', () => {
     const def = defineMessage({
       kind: 'rpc',
+      callers: 'any',
       type: 'accounts.credentials.get.v1',
       service: 'accounts',
       payload: Type.Object({ account_id: Type.String() }),

@@ -48,10 +48,11 @@ export interface RpcDefinition<
   reply: R;
   description?: string;
   /**
-   * The services allowed to call it. Where brokers verify callers (one broker user per service, see
-   * docs/security.md), a request from any other service is refused; unset: any service may call.
+   * The services allowed to call it, declared on every RPC. Where brokers verify callers (one broker
+   * user per service, see docs/security.md), a request from any other service is refused. `'any'`
+   * only for the transport's own requests (ping, batch), which every service answers and sends.
    */
-  callers?: readonly string[];
+  callers: readonly string[] | 'any';
 }
 
 export type MessageDefinition = EventDefinition | CommandDefinition | RpcDefinition;

@@ -195,7 +195,7 @@ export class RpcServer extends ChannelConsumer {
    */
   private assertCaller(def: RpcDef, userId: unknown): void {
     const prefix = this.deps.callerUserPrefix;
-    if (prefix === undefined || def.callers === undefined) return;
+    if (prefix === undefined || def.callers === 'any') return;
     if (typeof userId === 'string' && def.callers.some((caller) => userId === `${prefix}${caller}`)) return;
     this.deps.logger.warn(
       { type: def.type, broker_user: typeof userId === 'string' ? userId : null },

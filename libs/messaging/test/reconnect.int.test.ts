@@ -5,6 +5,7 @@ import { connectBroker, uniqueNamespace, waitFor } from './helpers.ts';
 
 const hold = defineMessage({
   kind: 'rpc',
+  callers: 'any',
   type: 'accounts.hold.v1',
   service: 'accounts',
   payload: Type.Object({}),

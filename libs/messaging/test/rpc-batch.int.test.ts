@@ -7,6 +7,7 @@ import { connectBroker, rawConnection, uniqueNamespace } from './helpers.ts';
 // Calls made in one turn of the event loop travel in one `system.batch.v1` message.
 const whoami = defineMessage({
   kind: 'rpc',
+  callers: 'any',
   type: 'accounts.whoami.v1',
   service: 'accounts',
   payload: Type.Object({ n: Type.Integer() }),
@@ -18,6 +19,7 @@ const whoami = defineMessage({
 });
 const refuse = defineMessage({
   kind: 'rpc',
+  callers: 'any',
   type: 'accounts.refuse.v1',
   service: 'accounts',
   payload: Type.Object({}),
@@ -25,6 +27,7 @@ const refuse = defineMessage({
 });
 const gated = defineMessage({
   kind: 'rpc',
+  callers: 'any',
   type: 'accounts.gated.v1',
   service: 'accounts',
   payload: Type.Object({}),
@@ -33,6 +36,7 @@ const gated = defineMessage({
 // Answered by a hand-written server below, which sees the messages as they travel.
 const echo = defineMessage({
   kind: 'rpc',
+  callers: 'any',
   type: 'legacy.echo.v1',
   service: 'legacy',
   payload: Type.Object({ text: Type.String() }),

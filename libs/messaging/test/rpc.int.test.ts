@@ -5,6 +5,7 @@ import { connectBroker, sleep, uniqueNamespace, waitFor } from './helpers.ts';
 
 const echo = defineMessage({
   kind: 'rpc',
+  callers: 'any',
   type: 'accounts.echo.v1',
   service: 'accounts',
   payload: Type.Object({ text: Type.String() }),
@@ -12,6 +13,7 @@ const echo = defineMessage({
 });
 const refuse = defineMessage({
   kind: 'rpc',
+  callers: 'any',
   type: 'accounts.refuse.v1',
   service: 'accounts',
   payload: Type.Object({}),
@@ -19,6 +21,7 @@ const refuse = defineMessage({
 });
 const slow = defineMessage({
   kind: 'rpc',
+  callers: 'any',
   type: 'accounts.slow.v1',
   service: 'accounts',
   payload: Type.Object({}),
@@ -26,6 +29,7 @@ const slow = defineMessage({
 });
 const broken = defineMessage({
   kind: 'rpc',
+  callers: 'any',
   type: 'accounts.broken.v1',
   service: 'accounts',
   payload: Type.Object({}),
@@ -33,6 +37,7 @@ const broken = defineMessage({
 });
 const crash = defineMessage({
   kind: 'rpc',
+  callers: 'any',
   type: 'accounts.crash.v1',
   service: 'accounts',
   payload: Type.Object({}),
@@ -40,6 +45,7 @@ const crash = defineMessage({
 });
 const freeForm = defineMessage({
   kind: 'rpc',
+  callers: 'any',
   type: 'accounts.free_form.v1',
   service: 'accounts',
   payload: Type.Object({ options: Type.Unknown() }),
@@ -48,6 +54,7 @@ const freeForm = defineMessage({
 // A lane: its own queue and prefetch (Broker.serveRpc with `lane`).
 const held = defineMessage({
   kind: 'rpc',
+  callers: 'any',
   type: 'accounts.held.v1',
   service: 'accounts.held',
   payload: Type.Object({ n: Type.Integer() }),
@@ -55,6 +62,7 @@ const held = defineMessage({
 });
 const nobody = defineMessage({
   kind: 'rpc',
+  callers: 'any',
   type: 'billing.quote.v1',
   service: 'billing',
   payload: Type.Object({}),

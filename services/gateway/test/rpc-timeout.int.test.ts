@@ -11,6 +11,7 @@ import { startGatewayHarness, type GatewayHarness } from './gateway-harness.ts';
 // A service RPC that answers slower than the gateway waits, and one no service serves at all.
 const slowEcho = defineMessage({
   kind: 'rpc',
+  callers: 'any',
   type: 'testslow.echo.v1',
   service: 'testslow',
   payload: Type.Object({ delay_ms: Type.Integer() }),
@@ -18,6 +19,7 @@ const slowEcho = defineMessage({
 });
 const ghostCall = defineMessage({
   kind: 'rpc',
+  callers: 'any',
   type: 'ghost.call.v1',
   service: 'ghost',
   payload: Type.Object({}),

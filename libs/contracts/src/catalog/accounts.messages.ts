@@ -7,6 +7,7 @@ import { AccountView, Health, NullableDate, OAuthAppView, Provider } from '../sc
 
 export const accountsList = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'accounts.list.v1',
   service: 'accounts',
   payload: Type.Object({
@@ -24,6 +25,7 @@ export const accountsList = defineMessage({
 
 export const accountsConnect = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'accounts.connect.v1',
   service: 'accounts',
   payload: Type.Object({
@@ -46,6 +48,7 @@ const AccountRef = Type.Object({ account_id: Type.String({ minLength: 1 }) });
 
 export const accountsDelete = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'accounts.delete.v1',
   service: 'accounts',
   payload: AccountRef,
@@ -54,6 +57,7 @@ export const accountsDelete = defineMessage({
 
 export const accountsRefresh = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'accounts.refresh.v1',
   service: 'accounts',
   payload: AccountRef,
@@ -62,6 +66,7 @@ export const accountsRefresh = defineMessage({
 
 export const oauthStart = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'accounts.oauth_start.v1',
   service: 'accounts',
   payload: Type.Object({
@@ -85,6 +90,7 @@ export const oauthStart = defineMessage({
 /** The callback carries no credential: the organization comes from the signed state. */
 export const oauthComplete = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'accounts.oauth_complete.v1',
   service: 'accounts',
   payload: Type.Object({
@@ -107,6 +113,7 @@ export const oauthComplete = defineMessage({
 
 export const oauthAppsList = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'accounts.oauth_apps_list.v1',
   service: 'accounts',
   payload: Type.Object({ provider: Type.Optional(Provider) }),
@@ -115,6 +122,7 @@ export const oauthAppsList = defineMessage({
 
 export const oauthAppsCreate = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'accounts.oauth_apps_create.v1',
   service: 'accounts',
   payload: Type.Object({
@@ -146,6 +154,7 @@ export const credentialsGet = defineMessage({
 /** Which of these ids are connected accounts of the organization (for validation before publishing). */
 export const accountsLookup = defineMessage({
   kind: 'rpc',
+  callers: ['publisher'],
   type: 'accounts.lookup.v1',
   service: 'accounts',
   payload: Type.Object({ account_ids: Type.Array(Type.String(), { minItems: 1, maxItems: 100 }) }),
@@ -166,6 +175,7 @@ export const accountsLookup = defineMessage({
 /** What capabilities are derived from: one account's network, rule extras and granted scopes (404 unknown or foreign). */
 export const accountsRulesGet = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'accounts.rules_get.v1',
   service: 'accounts',
   payload: Type.Object({ account_id: Type.String({ minLength: 1 }) }),
@@ -218,6 +228,7 @@ export const accountStateChanged = defineMessage({
 /** Counts for the dashboard: connected (usable) accounts and the distinct networks they are on. */
 export const accountsSummary = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'accounts.summary.v1',
   service: 'accounts',
   payload: Type.Object({}),

@@ -13,6 +13,7 @@ import { ANALYTICS_MAX_DEPTH, AnalyticsPageView } from '../schemas/analytics.sch
  */
 export const analyticsPostsList = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'analytics.posts_list.v1',
   service: 'analytics-sync',
   payload: Type.Object({

@@ -12,6 +12,7 @@ const Url = Type.Object({ url: Type.String() });
 /** Creates (or reuses) the organization's Stripe customer and a Checkout Session for the paid plan. */
 export const billingCheckoutCreate = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'billing.checkout_create.v1',
   service: 'billing',
   payload: Type.Object({}),
@@ -21,6 +22,7 @@ export const billingCheckoutCreate = defineMessage({
 /** A Stripe customer-portal session for the organization's customer (404 before any checkout). */
 export const billingPortalCreate = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'billing.portal_create.v1',
   service: 'billing',
   payload: Type.Object({}),
@@ -30,6 +32,7 @@ export const billingPortalCreate = defineMessage({
 /** The organization's plan as billing knows it (usage is asked of the enforcing services). */
 export const billingSubscriptionGet = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'billing.subscription_get.v1',
   service: 'billing',
   payload: Type.Object({}),
@@ -50,6 +53,7 @@ export const billingSubscriptionGet = defineMessage({
  */
 export const billingWebhookReceive = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'billing.webhook_receive.v1',
   service: 'billing',
   payload: Type.Object({ raw_body_base64: Type.String(), signature: Type.String() }),
@@ -76,6 +80,7 @@ export const billingPlanChanged = defineMessage({
 /** Posts counted against the monthly limit (one per accepted job, canceled ones given back). */
 export const publisherUsage = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'publisher.usage.v1',
   service: 'publisher',
   payload: Type.Object({}),
@@ -89,6 +94,7 @@ export const publisherUsage = defineMessage({
 /** Connected accounts counted against the plan (every stored account, whatever its health). */
 export const accountsUsage = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'accounts.usage.v1',
   service: 'accounts',
   payload: Type.Object({}),

@@ -15,6 +15,7 @@ const ReservationId = Type.String({ pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{
  */
 export const publisherMediaReserve = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'publisher.media_reserve.v1',
   service: 'publisher',
   payload: Type.Object({ bytes: Type.Integer({ minimum: 0 }) }),
@@ -24,6 +25,7 @@ export const publisherMediaReserve = defineMessage({
 /** Gives back a reservation whose file was not recorded; unknown or expired ids are fine. */
 export const publisherMediaRelease = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'publisher.media_release.v1',
   service: 'publisher',
   payload: Type.Object({ reservation_id: ReservationId }),
@@ -33,6 +35,7 @@ export const publisherMediaRelease = defineMessage({
 /** Records a file already stored under `media_id`; 413 past the organization's storage quota (the caller then removes the file). */
 export const publisherMediaCreate = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'publisher.media_create.v1',
   service: 'publisher',
   payload: Type.Object({
@@ -56,6 +59,7 @@ const MediaRef = Type.Object({ media_id: Type.String({ minLength: 1, maxLength: 
  */
 export const publisherMediaExists = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'publisher.media_exists.v1',
   service: 'publisher',
   payload: Type.Object({ media_id: MediaId }),
@@ -64,6 +68,7 @@ export const publisherMediaExists = defineMessage({
 
 export const publisherMediaGet = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'publisher.media_get.v1',
   service: 'publisher',
   payload: MediaRef,
@@ -73,6 +78,7 @@ export const publisherMediaGet = defineMessage({
 /** Newest first, keyset-paginated. */
 export const publisherMediaList = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'publisher.media_list.v1',
   service: 'publisher',
   payload: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100 }), cursor: Type.Optional(Type.String()) }),
@@ -86,6 +92,7 @@ export const publisherMediaList = defineMessage({
 /** Deletes the record and its stored files; 409 naming the post while a post not yet delivered uses it. */
 export const publisherMediaDelete = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'publisher.media_delete.v1',
   service: 'publisher',
   payload: MediaRef,

@@ -17,6 +17,7 @@ import {
 /** Validates (accounts, per-network content rules, schedule) and stores a job; the reply is the new post. */
 export const publisherJobCreate = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'publisher.job_create.v1',
   service: 'publisher',
   payload: Type.Object({
@@ -45,6 +46,7 @@ export const publisherJobCreate = defineMessage({
  */
 export const publisherJobValidate = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'publisher.job_validate.v1',
   service: 'publisher',
   payload: Type.Omit(publisherJobCreate.payload, ['job_id']),
@@ -66,6 +68,7 @@ const JobRef = Type.Object({ job_id: Type.String({ minLength: 1 }) });
 /** Cancels a scheduled job: 404 unknown or foreign, 409 once queued or later. */
 export const publisherJobCancel = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'publisher.job_cancel.v1',
   service: 'publisher',
   payload: JobRef,
@@ -74,6 +77,7 @@ export const publisherJobCancel = defineMessage({
 
 export const publisherJobGet = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'publisher.job_get.v1',
   service: 'publisher',
   payload: JobRef,
@@ -83,6 +87,7 @@ export const publisherJobGet = defineMessage({
 /** Newest first, keyset-paginated; `q` is PostgreSQL full-text search over the post text. */
 export const publisherJobList = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'publisher.job_list.v1',
   service: 'publisher',
   payload: Type.Object({
@@ -102,6 +107,7 @@ export const publisherJobList = defineMessage({
 /** The publisher's part of the dashboard stats (docs/api-conventions.md, "Dashboard stats"). */
 export const publisherStats = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'publisher.stats.v1',
   service: 'publisher',
   payload: Type.Object({}),

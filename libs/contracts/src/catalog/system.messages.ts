@@ -4,6 +4,7 @@ import { defineMessage } from '../message-definition.ts';
 /** Answered by every service's RPC server, so `service` is left open and the caller names the target. */
 export const systemPing = defineMessage({
   kind: 'rpc',
+  callers: 'any',
   type: 'system.ping.v1',
   service: undefined,
   payload: Type.Object({}),
@@ -30,6 +31,7 @@ export const systemProbe = defineMessage({
  */
 export const systemBatch = defineMessage({
   kind: 'rpc',
+  callers: 'any',
   type: 'system.batch.v1',
   service: undefined,
   payload: Type.Object({ requests: Type.Array(Type.Unknown(), { minItems: 2, maxItems: 64 }) }),

@@ -17,6 +17,7 @@ const EndpointRef = Type.Object({ webhook_id: Type.String({ minLength: 1 }) });
 
 export const webhooksList = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'webhooks.list.v1',
   service: 'webhook-dispatcher',
   payload: Type.Object({}),
@@ -25,6 +26,7 @@ export const webhooksList = defineMessage({
 
 export const webhooksCreate = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'webhooks.create.v1',
   service: 'webhook-dispatcher',
   payload: Type.Object({
@@ -39,6 +41,7 @@ export const webhooksCreate = defineMessage({
 
 export const webhooksUpdate = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'webhooks.update.v1',
   service: 'webhook-dispatcher',
   payload: Type.Object({
@@ -52,6 +55,7 @@ export const webhooksUpdate = defineMessage({
 
 export const webhooksDelete = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'webhooks.delete.v1',
   service: 'webhook-dispatcher',
   payload: EndpointRef,
@@ -65,6 +69,7 @@ export const webhooksDelete = defineMessage({
  */
 export const webhooksTest = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'webhooks.test.v1',
   service: 'webhook-dispatcher.tests',
   payload: EndpointRef,
@@ -73,6 +78,7 @@ export const webhooksTest = defineMessage({
 
 export const webhooksRotateSecret = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'webhooks.rotate_secret.v1',
   service: 'webhook-dispatcher',
   payload: EndpointRef,
@@ -81,6 +87,7 @@ export const webhooksRotateSecret = defineMessage({
 
 export const webhooksDeliveriesList = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'webhooks.deliveries_list.v1',
   service: 'webhook-dispatcher',
   payload: Type.Object({
@@ -99,6 +106,7 @@ export const webhooksDeliveriesList = defineMessage({
 
 export const webhooksDeliveryReplay = defineMessage({
   kind: 'rpc',
+  callers: ['gateway'],
   type: 'webhooks.delivery_replay.v1',
   service: 'webhook-dispatcher',
   payload: Type.Object({ webhook_id: Type.String({ minLength: 1 }), delivery_id: Type.String({ minLength: 1 }) }),
