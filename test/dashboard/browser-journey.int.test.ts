@@ -66,15 +66,20 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  // As under scripts/start: the API on its own address (its PUBLIC_BASE_URL), the dashboard on
+  // another, and the flows that leave the dashboard (OAuth connect, Stripe's Checkout) coming back to it.
   system = await startSystem({
-    services: ['accounts', 'publisher', 'webhook-dispatcher'],
+    services: ['accounts', 'publisher', 'webhook-dispatcher', 'billing'],
+    sandboxStripe: true,
+    publicBaseUrlIsGateway: true,
     env: {
       JWT_JWKS_URL: `${baseUrl}/.well-known/jwks.json`,
       JWT_ISSUER: ISSUER,
       JWT_AUDIENCE: 'svc-api',
-      // The network sends the browser back through the dashboard, and the API then to Accounts.
-      PUBLIC_BASE_URL: `${baseUrl}/api`,
       OAUTH_SUCCESS_REDIRECT: `${baseUrl}/accounts`,
+      BILLING_SUCCESS_URL: `${baseUrl}/billing?checkout=success`,
+      BILLING_CANCEL_URL: `${baseUrl}/billing?checkout=canceled`,
+      BILLING_PORTAL_RETURN_URL: `${baseUrl}/billing`,
     },
   });
   dashboard = await startDashboard({
@@ -84,7 +89,7 @@ beforeAll(async () => {
   });
   server.on('request', dashboard.app);
   browser = await launchBrowser();
-}, 180_000);
+}, 240_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -97,7 +102,7 @@ afterAll(async () => {
 }, 90_000);
 
 describe('the dashboard in a browser', () => {
-  it('takes a new user from sign-up to a published post, a replayed webhook, a canceled schedule and a revoked key', async () => {
+  it('takes a new user from sign-up to a connected account, a published post, a replayed webhook, a canceled schedule, a revoked key and an upgrade', async () => {
     const owner = await browser.browser.newContext({ baseURL: baseUrl });
     watchResponses(owner);
     const page = await owner.newPage();
@@ -153,9 +158,21 @@ describe('the dashboard in a browser', () => {
       await checkPage(page, 'accounts');
       await page.getByRole('button', { name: 'Connect an account' }).click();
       await page.getByRole('menuitem', { name: 'X' }).click();
-      await page.waitForURL(/\/accounts\?account_id=/);
+      // The API's hand-off page, on the API's own origin, names the network and the organization; its
+      // Continue gives this browser the flow's cookie there and goes on to the sandbox's consent.
+      const gateway = new URL(system.env.MEDIA_PUBLIC_BASE_URL!).origin;
+      await page.waitForURL((url) => url.origin === gateway && url.pathname.startsWith('/v1/oauth/handoff/'));
+      await page.getByRole('heading', { level: 1, name: 'Connect an X account' }).waitFor();
+      await page.getByText(/to organization Journey Inc \(org_/).waitFor();
+      violations['oauth-handoff'] = await accessibilityViolations(page);
+      await page.getByRole('button', { name: 'Continue to X' }).click();
+      await page.waitForURL(
+        (url) => url.origin === baseUrl && url.pathname === '/accounts' && url.searchParams.has('account_id'),
+      );
       await page.getByText('Account connected.').waitFor();
       await page.getByTestId('account-x').waitFor();
+      // No cookie of the API's reaches the dashboard's origin: the dashboard passes none on.
+      expect((await owner.cookies(baseUrl)).map((cookie) => cookie.name)).toEqual(['svc_session']);
     });
 
     await step(page, 'webhook', async () => {
@@ -234,19 +251,44 @@ describe('the dashboard in a browser', () => {
       await page.getByRole('button', { name: 'Revoke journey key' }).waitFor({ state: 'detached' });
     });
 
-    await step(page, 'other-pages', async () => {
-      for (const [link, name] of [
-        ['Analytics', 'analytics'],
-        ['Usage and billing', 'billing'],
-      ] as const) {
-        await page.getByRole('link', { name: link }).click();
-        await checkPage(page, name);
-      }
+    await step(page, 'analytics', async () => {
+      await page.getByRole('link', { name: 'Analytics' }).click();
+      await checkPage(page, 'analytics');
+    });
+
+    // Usage and billing -> Upgrade -> the sandbox's hosted Checkout -> back on the billing page, once
+    // left without paying and once paid; the plan turns Pro when the signed webhook has reached billing.
+    await step(page, 'upgrade', async () => {
+      const checkoutPage = (url: URL) =>
+        url.origin === system.sandbox.baseUrl && url.pathname.startsWith('/stripe/c/pay/');
+      const billingReturn = (outcome: string) => (url: URL) =>
+        url.origin === baseUrl && url.pathname === '/billing' && url.searchParams.get('checkout') === outcome;
+      await page.getByRole('link', { name: 'Usage and billing' }).click();
+      await checkPage(page, 'billing');
+      await page.getByRole('button', { name: 'Upgrade to Pro' }).click();
+      await page.waitForURL(checkoutPage);
+      await page.getByRole('link', { name: 'Cancel and return' }).click();
+      await page.waitForURL(billingReturn('canceled'));
+      await page.getByText('Checkout canceled: nothing was charged and the plan is unchanged.').waitFor();
+      violations['billing-canceled'] = await accessibilityViolations(page);
+
+      await page.getByRole('button', { name: 'Upgrade to Pro' }).click();
+      await page.waitForURL(checkoutPage);
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+      await page.getByLabel('Expiration date').fill('12 / 40');
+      await page.getByLabel('Security code (CVC)').fill('123');
+      await page.getByRole('button', { name: 'Subscribe' }).click();
+      await page.waitForURL(billingReturn('success'));
+      await page.getByText('Upgrade confirmed: this organization is on the Pro plan.').waitFor({ timeout: 30_000 });
+      await page.getByText('Pro', { exact: true }).waitFor();
+      await expect(page.getByRole('button', { name: 'Upgrade to Pro' }).count()).resolves.toBe(0);
+      violations['billing-upgraded'] = await accessibilityViolations(page);
     });
     await owner.close();
 
     expect(violations).toEqual(Object.fromEntries(Object.keys(violations).map((name) => [name, []])));
     expect(responsesSeen).toBeGreaterThan(20);
     expect(responses).toEqual([]);
-  }, 240_000);
+  }, 300_000);
 });

@@ -186,6 +186,12 @@ export interface SystemOptions {
    * a test key, the webhook secret and the sandbox's price (`env` may still override them).
    */
   sandboxStripe?: boolean;
+  /**
+   * The gateway's PUBLIC_BASE_URL is its real address, as under scripts/start, instead of
+   * `http://api.test.local`: the links and redirects it makes (OAuth redirect URIs and hand-off
+   * links) then work in a real browser. `env` may still override it.
+   */
+  publicBaseUrlIsGateway?: boolean;
 }
 
 function loggerFor(service: string, level: string, lines: string[] | undefined) {
@@ -255,7 +261,11 @@ export async function startSystem(options: SystemOptions): Promise<SystemHarness
     namespace,
     sandbox.baseUrl,
     { dir: mediaDir, publicBaseUrl },
-    { ...stripeEnv, ...options.env },
+    {
+      ...stripeEnv,
+      ...(options.publicBaseUrlIsGateway === true ? { PUBLIC_BASE_URL: publicBaseUrl } : {}),
+      ...options.env,
+    },
   );
   const databases: string[] = [];
   const dbEnv = async (service: string) => {

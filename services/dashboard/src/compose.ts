@@ -39,16 +39,18 @@ export function composeDashboard(parts: DashboardParts) {
     publishAheadMs: config.SIGNING_KEY_PUBLISH_AHEAD_SECONDS * 1000,
     now,
   });
+  const organizations = new OrganizationsRepository(db);
   const minter = new TokenMinter({
     keys,
     issuer: config.DASHBOARD_ISSUER,
     ttlSeconds: config.JWT_TTL_SECONDS,
+    orgName: (orgId) => organizations.nameOf(orgId),
     now: () => now().getTime(),
   });
   const identity: IdentityDeps = {
     db,
     users: new UsersRepository(db),
-    organizations: new OrganizationsRepository(db),
+    organizations,
     sessions: new SessionsRepository(db),
     invites: new InvitesRepository(db),
     throttle: new LoginThrottle(redis, {

@@ -98,7 +98,7 @@ export function composeGateway(parts: GatewayParts) {
       ...apiKeyRoutes(new ApiKeyService(apiKeys, config.API_KEY_PEPPER)),
       ...accountRoutes(rpc, mediaLimits),
       ...oauthRoutes(rpc, { successRedirect: config.OAUTH_SUCCESS_REDIRECT, secureCookies, handoffs }),
-      ...oauthHandoffRoutes(handoffs, { secureCookies }),
+      ...oauthHandoffRoutes(handoffs, { secureCookies, successRedirect: config.OAUTH_SUCCESS_REDIRECT }),
       ...publishingRoutes(rpc, new IdempotencyStore(runtime.db)),
       ...statsRoutes(rpc),
       ...analyticsRoutes(rpc),

@@ -34,6 +34,12 @@ export class OrganizationsRepository {
     });
   }
 
+  /** The organization's display name, or null when there is no such organization. */
+  async nameOf(orgId: string): Promise<string | null> {
+    const row = await this.db.organization.findUnique({ where: { id: orgId }, select: { name: true } });
+    return row?.name ?? null;
+  }
+
   async membershipsOf(userId: string): Promise<MembershipView[]> {
     const rows = await this.db.membership.findMany({
       where: { userId },

@@ -8,17 +8,40 @@ export const JWT_AUDIENCE = 'svc-api';
 const RENEW_BEFORE_MS = 60_000;
 const CACHE_MAX = 10_000;
 
+/**
+ * The gateway refuses a whole token whose `org_name` is not 1 to 100 characters (code points)
+ * without control characters, while an organization's name here may be longer (120, or an email
+ * address's "<email>'s organization") and is not filtered: the claim is made to fit.
+ */
+const ORG_NAME_MAX = 100;
+
+/**
+ * The `org_name` claim for an organization's display name: control characters become spaces, the
+ * ends are trimmed, and a name past 100 characters is cut to 99 and an ellipsis. Undefined when
+ * nothing is left (the claim is optional; the gateway then shows the organization's id alone).
+ */
+export function orgNameClaim(name: string | null | undefined): string | undefined {
+  const cleaned = (name ?? '').replace(/\p{Cc}/gu, ' ').trim();
+  if (cleaned === '') return undefined;
+  const chars = [...cleaned];
+  return chars.length <= ORG_NAME_MAX ? cleaned : `${chars.slice(0, ORG_NAME_MAX - 1).join('')}…`;
+}
+
 export interface TokenMinterOptions {
-  keys: KeyRing;
+  keys: Pick<KeyRing, 'active'>;
   issuer: string;
   ttlSeconds: number;
+  /** The organization's display name (null: unknown), read only when a token is minted. */
+  orgName: (orgId: string) => Promise<string | null>;
   now?: () => number;
 }
 
 /**
- * Mints the JWTs `/api/*` forwards with (`sub`, `org_id`, `iss`, `aud`, `exp` <= 15 minutes), cached
- * per user and organization until a minute before they expire: the gateway remembers a token it
- * verified, so reusing it saves both sides a signature.
+ * Mints the JWTs `/api/*` forwards with (`sub`, `org_id`, `org_name`, `iss`, `aud`, `exp` <= 15
+ * minutes), cached per user and organization until a minute before they expire: the gateway
+ * remembers a token it verified, so reusing it saves both sides a signature, and the organization's
+ * name is read once per token rather than once per request. `org_name` is what the gateway's pages
+ * show people (the OAuth hand-off page names the organization that will receive an account).
  */
 export class TokenMinter {
   private readonly cache = new Map<string, { token: string; renewAt: number }>();
@@ -32,10 +55,11 @@ export class TokenMinter {
     const key = `${userId} ${orgId}`;
     const hit = this.cache.get(key);
     if (hit !== undefined && this.now() < hit.renewAt) return hit.token;
-    const { kid, privateKey } = await this.options.keys.active();
+    const [{ kid, privateKey }, name] = await Promise.all([this.options.keys.active(), this.options.orgName(orgId)]);
+    const orgName = orgNameClaim(name);
     const issuedAt = Math.floor(this.now() / 1000);
     const expiresAt = issuedAt + this.options.ttlSeconds;
-    const token = await new SignJWT({ org_id: orgId })
+    const token = await new SignJWT({ org_id: orgId, ...(orgName === undefined ? {} : { org_name: orgName }) })
       .setProtectedHeader({ alg: 'ES256', kid, typ: 'JWT' })
       .setSubject(userId)
       .setIssuer(this.options.issuer)

@@ -18,7 +18,11 @@ export interface ApiProxyOptions {
   session: RequestHandler;
 }
 
-/** Request headers a page may send on to the gateway; everything else (cookies first) stays here. */
+/**
+ * Request headers a page may send on to the gateway; everything else (cookies first) stays here. No
+ * cookie crosses this proxy either way: an OAuth connect binds its flow to the browser on the
+ * gateway's own origin, through the hand-off link `start` answers (docs/dashboard.md).
+ */
 const FORWARDED_REQUEST = ['accept', 'accept-language', 'content-type', 'idempotency-key', 'if-none-match'];
 /**
  * Response headers never passed back: hop-by-hop ones, the body's length and encoding (fetch has
@@ -35,23 +39,6 @@ const DROPPED_RESPONSE = new Set([
   'www-authenticate',
   'x-request-id',
 ]);
-
-/**
- * The OAuth flow cookie (`svc_oauth_*`, HttpOnly) binds a connect flow to the browser that started
- * it, so it is the one cookie that crosses this proxy both ways. With the API's PUBLIC_BASE_URL set
- * to `<dashboard>/api`, the network sends the browser back through here to the callback: the
- * cookie's path gains this router's mount (`/api`) on the way out, and on the way in only the flow
- * cookies are passed on (the session cookie never leaves the dashboard).
- */
-const FLOW_COOKIE = /^svc_oauth_[^=]*=/;
-
-function flowCookiesOf(header: string | undefined): string | undefined {
-  const cookies = (header ?? '')
-    .split(';')
-    .map((part) => part.trim())
-    .filter((part) => FLOW_COOKIE.test(part));
-  return cookies.length === 0 ? undefined : cookies.join('; ');
-}
 
 /** Media uploads stream through to the gateway, which enforces its own size limits. */
 const isUpload = (req: Request) => req.method === 'POST' && req.path === '/v1/media';
@@ -84,8 +71,6 @@ async function forward(options: ApiProxyOptions, req: Request, res: Response): P
     : Buffer.isBuffer(req.body) && req.body.length > 0
       ? req.body
       : undefined;
-  const cookies = flowCookiesOf(req.get('cookie'));
-  if (cookies !== undefined) headers.set('cookie', cookies);
   const length = req.get('content-length');
   if (isUpload(req) && length !== undefined) headers.set('content-length', length);
   let upstream: globalThis.Response;
@@ -104,11 +89,6 @@ async function forward(options: ApiProxyOptions, req: Request, res: Response): P
   upstream.headers.forEach((value, name) => {
     if (!DROPPED_RESPONSE.has(name)) res.setHeader(name, value);
   });
-  const flowCookies = upstream.headers
-    .getSetCookie()
-    .filter((cookie) => FLOW_COOKIE.test(cookie))
-    .map((cookie) => cookie.replace(/;\s*Path=\//i, `; Path=${req.baseUrl}/`));
-  if (flowCookies.length > 0) res.setHeader('set-cookie', flowCookies);
   if (upstream.body === null) {
     res.end();
     return;

@@ -33,6 +33,13 @@ describe('hand-off pages', () => {
     );
   });
 
+  it("let the form's redirects end where the callback returns: a network that consents at once is one navigation", () => {
+    const back = confirmationPage({ ...base, returnUrl: 'https://app.example.com/accounts' });
+    expect(back.csp).toContain("form-action 'self' https://www.instagram.com https://app.example.com;");
+    const same = confirmationPage({ ...base, returnUrl: 'https://www.instagram.com/somewhere' });
+    expect(same.csp).toContain("form-action 'self' https://www.instagram.com;");
+  });
+
   it('say why a link cannot be used, with the status that goes with it', () => {
     expect(refusalPage('used')).toMatchObject({ status: 410, csp: expect.stringContaining("form-action 'none'") });
     expect(refusalPage('expired').status).toBe(410);

@@ -69,6 +69,20 @@ export interface ConfirmationInput {
   action: string;
   /** Where the confirmed POST redirects: the CSP lets the form's redirect go there. */
   authorizeUrl: string;
+  /**
+   * Where the callback then sends the browser (OAUTH_SUCCESS_REDIRECT), when configured. A network
+   * that consents at once (one the user already authorized, or the sandbox) redirects straight back
+   * to the callback, which redirects on: all one navigation from the form, and Chromium holds every
+   * hop of a form's redirects to `form-action`, so this origin is allowed too.
+   */
+  returnUrl?: string | undefined;
+}
+
+/** The origins the form's navigation may reach: this page's, the network's, and where the callback returns. */
+function formTargets(authorizeUrl: string, returnUrl: string | undefined): string {
+  const origins = new Set([new URL(authorizeUrl).origin]);
+  if (returnUrl !== undefined) origins.add(new URL(returnUrl).origin);
+  return ["'self'", ...origins].join(' ');
 }
 
 /** "Connect a <Network> account to organization <org>", and a Continue button that posts the form. */
@@ -93,7 +107,7 @@ export function confirmationPage(input: ConfirmationInput): HandoffPage {
   return {
     status: 200,
     html: documentOf(`Connect ${what}`, body),
-    csp: csp(`'self' ${new URL(input.authorizeUrl).origin}`),
+    csp: csp(formTargets(input.authorizeUrl, input.returnUrl)),
   };
 }
 

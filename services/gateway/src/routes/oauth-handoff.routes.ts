@@ -24,7 +24,14 @@ function fromAnotherSite(headers: Record<string, string | string[] | undefined>)
  * gives this browser the flow's cookie exactly as `start` would have, and redirects (303) to the
  * network's consent, whose callback then completes as usual. Answers are HTML pages for people.
  */
-export function oauthHandoffRoutes(handoffs: OAuthHandoffs, options: { secureCookies: boolean }): Route[] {
+export function oauthHandoffRoutes(
+  handoffs: OAuthHandoffs,
+  options: {
+    secureCookies: boolean;
+    /** OAUTH_SUCCESS_REDIRECT: the confirmation page's CSP lets the flow's last redirect go there. */
+    successRedirect?: string | undefined;
+  },
+): Route[] {
   const secure = options.secureCookies;
   return [
     defineRoute(operations.openOAuthHandoff, async ({ params, headers }) => {
@@ -41,6 +48,7 @@ export function oauthHandoffRoutes(handoffs: OAuthHandoffs, options: { secureCoo
         confirm: confirmValue(params.code, nonce),
         action: params.code,
         authorizeUrl: record.authorize_url,
+        returnUrl: options.successRedirect,
       });
       return pageResult(page, {
         'Set-Cookie': handoffCookieHeader(nonce, params.code, secondsUntil(record.expires_at), secure),

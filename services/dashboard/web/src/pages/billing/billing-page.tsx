@@ -1,9 +1,14 @@
-import { Badge, Button, Group, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { Alert, Badge, Button, Group, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { api } from '../../api/client.ts';
 import { formatDateTime } from '../../components/dates.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { PageTitle } from '../../components/page-title.tsx';
+import { checkoutNotice, checkoutOutcomeOf, confirmPollDelay } from './checkout-return.ts';
+
+const SUBSCRIPTION = ['subscription'];
 
 function Usage({ label, used, limit }: { label: string; used: number; limit: number }) {
   const percent = limit === 0 ? 100 : Math.min(100, Math.round((used / limit) * 100));
@@ -23,10 +28,33 @@ function Usage({ label, used, limit }: { label: string; used: number; limit: num
   );
 }
 
-/** Usage this month, the plan's limits, and the hosted checkout and billing portal. */
+/**
+ * Usage this month, the plan's limits, and the hosted checkout and billing portal. Checkout comes
+ * back here with `?checkout=success` or `?checkout=canceled`; after a payment the plan is read again
+ * until Stripe's webhook has reached billing (checkout-return.ts).
+ */
 export default function BillingPage() {
+  const queryClient = useQueryClient();
+  const [params] = useSearchParams();
+  const outcome = checkoutOutcomeOf(params.get('checkout'));
+  // Reads of the subscription before this page opened (a cached answer) are not polls of this visit.
+  const readsOf = () => {
+    const state = queryClient.getQueryState(SUBSCRIPTION);
+    return (state?.dataUpdateCount ?? 0) + (state?.errorUpdateCount ?? 0);
+  };
+  const [readsBefore] = useState(readsOf);
   const stats = useQuery({ queryKey: ['stats'], queryFn: () => api.stats() });
-  const subscription = useQuery({ queryKey: ['subscription'], queryFn: () => api.billing.subscription() });
+  const subscription = useQuery({
+    queryKey: SUBSCRIPTION,
+    queryFn: () => api.billing.subscription(),
+    refetchInterval: (query) =>
+      confirmPollDelay(
+        outcome,
+        query.state.data?.plan,
+        query.state.dataUpdateCount + query.state.errorUpdateCount - readsBefore,
+      ),
+  });
+  const notice = checkoutNotice(outcome, subscription.data?.plan, readsOf() - readsBefore);
   const go = (url: string) => window.location.assign(url);
   const checkout = useMutation({ mutationFn: () => api.billing.checkout(), onSuccess: ({ url }) => go(url) });
   const portal = useMutation({ mutationFn: () => api.billing.portal(), onSuccess: ({ url }) => go(url) });
@@ -34,6 +62,11 @@ export default function BillingPage() {
   return (
     <Stack>
       <PageTitle>Usage and billing</PageTitle>
+      {notice && (
+        <Alert color={notice.color} role="status" aria-live="polite">
+          {notice.text}
+        </Alert>
+      )}
       <ErrorAlert error={stats.error ?? subscription.error ?? checkout.error ?? portal.error} />
       {stats.data && (
         <SimpleGrid cols={{ base: 2, md: 4 }}>
@@ -90,7 +123,7 @@ export default function BillingPage() {
             />
           </SimpleGrid>
           <Group>
-            {sub.plan === 'free' && (
+            {sub.plan === 'free' && notice?.pending !== true && (
               <Button onClick={() => checkout.mutate()} loading={checkout.isPending}>
                 Upgrade to Pro
               </Button>
