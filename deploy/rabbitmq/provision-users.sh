@@ -31,6 +31,8 @@ publishes_to() {
   esac
 }
 
+# Each rabbitmqctl call boots an Erlang VM (seconds on a busy machine): the users are listed once.
+existing="$(rabbitmqctl -q -n "$node" list_users | cut -f1)"
 for service in gateway accounts publisher scheduler webhook-dispatcher analytics-sync billing; do
   var="AMQP_PASSWORD_$(printf '%s' "$service" | tr 'a-z-' 'A-Z_')"
   password="$(eval "printf '%s' \"\${$var:-}\"")"
@@ -39,7 +41,7 @@ for service in gateway accounts publisher scheduler webhook-dispatcher analytics
   own="$prefix\\.$(printf '%s' "$service" | sed 's/-/\\-/g')\\..*"
   targets="$(publishes_to "$service")"
   subscribers="$prefix\\.(${targets:-none\\.none})(\\.parking)?"
-  if rabbitmqctl -q -n "$node" list_users | cut -f1 | grep -qx "$user"; then
+  if printf '%s\n' "$existing" | grep -qx "$user"; then
     rabbitmqctl -q -n "$node" change_password "$user" "$password"
   else
     rabbitmqctl -q -n "$node" add_user "$user" "$password"

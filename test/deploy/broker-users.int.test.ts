@@ -46,13 +46,13 @@ beforeAll(() => {
   };
   for (const service of services) env[`AMQP_PASSWORD_${service.toUpperCase().replace(/-/g, '_')}`] = passwords[service];
   try {
-    execFileSync('sh', [join(repoRoot, 'deploy/rabbitmq/provision-users.sh')], { env, stdio: 'pipe', timeout: 90_000 });
+    execFileSync('sh', [join(repoRoot, 'deploy/rabbitmq/provision-users.sh')], { env, stdio: 'pipe', timeout: 170_000 });
   } catch (error) {
     throw new Error(
       `provision-users.sh failed (needs rabbitmqctl and the local RabbitMQ: rabbitmq-server -detached): ${String((error as { stderr?: Buffer }).stderr ?? error)}`,
     );
   }
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
   for (const broker of brokers.reverse()) {
@@ -61,7 +61,7 @@ afterAll(async () => {
   }
   for (const service of services)
     execFileSync('rabbitmqctl', ['-q', 'delete_user', `${userPrefix}${service}`], { stdio: 'pipe' });
-}, 120_000);
+}, 180_000);
 
 describe('one broker user per service (deploy/rabbitmq/provision-users.sh)', () => {
   it('lets each service run its own topology and answer RPC, and only the allowed callers get credentials', async () => {
