@@ -10,6 +10,16 @@ import {
 } from '../../services/dashboard/test/dashboard-harness.ts';
 import { accessibilityViolations, launchBrowser, step, type TestBrowser } from '../support/browser.ts';
 import { startSystem, type SystemHarness } from '../support/system-harness.ts';
+import {
+  createPost,
+  dispatchNow,
+  historyText,
+  recordTraffic,
+  seedHistory,
+  showWeekOf,
+  signUpThroughDashboard,
+  type DashboardApi,
+} from './long-history.ts';
 
 // The dashboard's pages in a real browser (Debian's chromium) in front of the whole system: the
 // journey a new user takes, with every page checked by axe and every response checked for a JWT.
@@ -114,16 +124,12 @@ describe('the dashboard in a browser', () => {
       await page.getByRole('heading', { name: 'Sign in' }).waitFor();
       violations['sign-in'] = await accessibilityViolations(page);
       await page.getByRole('link', { name: 'Sign up' }).click();
-      // The sign-up form can be mounted a second time as the page settles, emptying fields filled
-      // before that (seen in CI): the fields are filled again until they keep their values.
-      const fill = async () => {
-        await page.getByLabel('Email').fill(email);
-        await page.locator('input[type=password]').fill(PASSWORD);
-        await page.getByLabel('Organization name').fill('Journey Inc');
-      };
-      await fill();
-      for (let attempt = 0; attempt < 10 && (await page.getByLabel('Email').inputValue()) !== email; attempt += 1)
-        await fill();
+      // Filled once, straight after the click: the sign-up form is on screen as the link is followed
+      // and keeps what is typed (the signed-out pages are bundled and switch within the click).
+      await page.getByLabel('Email').fill(email);
+      await page.locator('input[type=password]').fill(PASSWORD);
+      await page.getByLabel('Organization name').fill('Journey Inc');
+      expect(await page.getByLabel('Email').inputValue()).toBe(email);
       violations['sign-up'] = await accessibilityViolations(page);
       await page.getByRole('button', { name: 'Sign up' }).click();
       await page.waitForURL(/\/compose$/);
@@ -291,4 +297,146 @@ describe('the dashboard in a browser', () => {
     expect(responsesSeen).toBeGreaterThan(20);
     expect(responses).toEqual([]);
   }, 300_000);
+});
+
+// One organization with a long history: 10,000 posts, as the API would have stored them, to show
+// that History reads one page at a time; then the API keys' scopes and a refused cancel, in the
+// same organization.
+describe('the dashboard for an organization with 10,000 posts', () => {
+  const HISTORY = 10_000;
+  let context: BrowserContext;
+  let api: DashboardApi;
+  let accountId: string;
+
+  beforeAll(async () => {
+    // en-US: the page's numbers are read as it formats them there ("10,000").
+    context = await browser.browser.newContext({ baseURL: baseUrl, locale: 'en-US' });
+    const user = await signUpThroughDashboard(context, 'Long History Inc');
+    api = user.api;
+    ({ accountId } = await seedHistory(system, user.orgId, api, HISTORY));
+  }, 120_000);
+
+  afterAll(() => context?.close());
+
+  it('pages History one page at a time: never the whole list, and little to download', async () => {
+    const page = await context.newPage();
+    const { lists, jsonBytes } = recordTraffic(page, '/api/v1/posts');
+    const rows = page.getByTestId('history-row');
+    /** Waits until the table shows one whole page starting with the post numbered `first`. */
+    const showsPage = async (first: number) => {
+      await rows
+        .first()
+        .filter({ hasText: historyText(first) })
+        .waitFor();
+      expect(await rows.count()).toBe(25);
+    };
+
+    await step(page, 'history-first-page', async () => {
+      await page.goto('/history');
+      await page.getByRole('heading', { level: 2, name: 'History' }).waitFor();
+      await showsPage(0);
+      await page.getByTestId('history-total').filter({ hasText: '10,000 posts · page 1' }).waitFor();
+      expect(await accessibilityViolations(page)).toEqual([]);
+    });
+
+    await step(page, 'history-next-pages', async () => {
+      for (const pageNumber of [2, 3, 4]) {
+        await page.getByRole('button', { name: 'Next page' }).click();
+        await showsPage(25 * (pageNumber - 1));
+        await page
+          .getByTestId('history-total')
+          .filter({ hasText: `page ${pageNumber}` })
+          .waitFor();
+      }
+      // Still answering input: a search narrows the 10,000 to the one post it names.
+      await page.getByLabel('Search text').fill('00042');
+      await rows.filter({ hasText: historyText(42) }).waitFor();
+      await waitFor(async () => (await rows.count()) === 1, { what: 'only the post searched for', timeoutMs: 10_000 });
+      await page.waitForLoadState('networkidle');
+    });
+
+    // The first page, then exactly one request per Next, each for one page after the last one's
+    // cursor; the search's own first page last.
+    expect(lists).toHaveLength(5);
+    const limits = lists.map((url) => Number(url.searchParams.get('limit')));
+    expect(Math.min(...limits)).toBeGreaterThanOrEqual(1);
+    expect(Math.max(...limits)).toBeLessThanOrEqual(100);
+    expect(lists[0]!.searchParams.has('cursor')).toBe(false);
+    const cursors = lists.slice(1, 4).map((url) => url.searchParams.get('cursor'));
+    expect(cursors.every((cursor) => cursor !== null && cursor !== '')).toBe(true);
+    expect(new Set(cursors).size).toBe(3);
+    expect(lists[4]!.searchParams.get('q')).toBe('00042');
+    expect(lists[4]!.searchParams.has('cursor')).toBe(false);
+    const received = await jsonBytes();
+    expect(received).toBeGreaterThan(0);
+    expect(received).toBeLessThan(1_000_000);
+    await page.close();
+  }, 120_000);
+
+  it('creates API keys with the scope chosen (full unless another is) and lists each with its scope', async () => {
+    const page = await context.newPage();
+    await step(page, 'api-key-scopes', async () => {
+      await page.goto('/api-keys');
+      await page.getByRole('heading', { level: 2, name: 'API keys' }).waitFor();
+      const full = page.getByRole('radio', { name: 'Full access' });
+      const readValidate = page.getByRole('radio', { name: 'Read and validate' });
+      expect(await full.isChecked()).toBe(true);
+
+      // Chosen with the keyboard: the scopes are one radio group.
+      await page.getByLabel('Key name').fill('reader');
+      await full.focus();
+      await page.keyboard.press('ArrowDown');
+      expect(await readValidate.isChecked()).toBe(true);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Create key' }).click();
+      await page.getByRole('status').filter({ hasText: 'Scope: Read and validate' }).waitFor();
+      expect(await page.getByTestId('secret').textContent()).toMatch(/^svc_/);
+      // The form is back to the default for the next key.
+      expect(await full.isChecked()).toBe(true);
+
+      await page.getByLabel('Key name').fill('writer');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      await page.getByRole('status').filter({ hasText: 'Key "writer" created' }).waitFor();
+
+      const scopeOf = (name: string) =>
+        page.getByTestId('api-key-row').filter({ hasText: name }).getByTestId('api-key-scope');
+      await scopeOf('reader').filter({ hasText: 'Read and validate' }).waitFor();
+      await scopeOf('writer').filter({ hasText: 'Full access' }).waitFor();
+      expect(await accessibilityViolations(page)).toEqual([]);
+    });
+    await page.close();
+  }, 60_000);
+
+  it('explains, next to the post, a cancel refused because the post was queued meanwhile', async () => {
+    const page = await context.newPage();
+    const scheduledAt = new Date(Date.now() + 15 * 60_000).toISOString();
+    const text = 'Queued before it is canceled';
+    const post = await createPost(api, { account_ids: [accountId], text, scheduled_at: scheduledAt });
+    await step(page, 'calendar-cancel-refused', async () => {
+      await page.goto('/calendar');
+      await page.getByRole('heading', { level: 2, name: 'Calendar' }).waitFor();
+      // In 15 minutes may be tomorrow, in next week's row on a Sunday night.
+      await showWeekOf(page, scheduledAt);
+      await page.getByTestId('calendar-post').filter({ hasText: text }).click();
+      const dialog = page.getByRole('dialog', { name: 'Scheduled post' });
+      await dialog.getByRole('button', { name: 'Cancel this post' }).waitFor();
+
+      // Its time comes while the dialog is open.
+      expect(await dispatchNow(system, post)).toBe(true);
+
+      await dialog.getByRole('button', { name: 'Cancel this post' }).click();
+      const refused = dialog.getByTestId('cancel-refused');
+      await refused
+        .filter({ hasText: 'This post is already being published and can no longer be canceled.' })
+        .waitFor();
+      expect(await refused.textContent()).not.toMatch(/409|conflict|job/i);
+      expect(await dialog.getByRole('button', { name: 'Cancel this post' }).count()).toBe(0);
+      expect(await accessibilityViolations(page)).toEqual([]);
+
+      await dialog.getByRole('link', { name: 'Follow it in History' }).click();
+      await page.waitForURL(new RegExp(`/history\\?post=${post}$`));
+      await page.getByRole('dialog', { name: 'Post details' }).getByText(text).waitFor();
+    });
+    await page.close();
+  }, 60_000);
 });

@@ -1,20 +1,25 @@
 import { createBrowserRouter, Navigate } from 'react-router-dom';
+import AcceptInvitePage from '../pages/auth/accept-invite-page.tsx';
+import SignInPage from '../pages/auth/sign-in-page.tsx';
+import SignUpPage from '../pages/auth/sign-up-page.tsx';
 import { Layout } from './layout.tsx';
 import { RouteError } from './route-error.tsx';
 
-// Every page is its own chunk: the first page loads only the shell and the page it shows.
+// The signed-out pages are part of the first chunk. They are where a visitor without a session
+// lands, and they lead to one another: as lazy routes, following "Sign up" left the sign-in form on
+// screen, still taking input, until the sign-up chunk arrived, and then replaced it with an empty
+// form, so whatever was typed meanwhile was lost. Bundled, the next form is there as the link is
+// followed.
+//
+// Every other page is its own chunk: the first page loads only the shell and the page it shows.
 const page = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({
   Component: (await load()).default,
 });
 
 export const router = createBrowserRouter([
-  { path: '/signin', lazy: page(() => import('../pages/auth/sign-in-page.tsx')), errorElement: <RouteError /> },
-  { path: '/signup', lazy: page(() => import('../pages/auth/sign-up-page.tsx')), errorElement: <RouteError /> },
-  {
-    path: '/invites/:token',
-    lazy: page(() => import('../pages/auth/accept-invite-page.tsx')),
-    errorElement: <RouteError />,
-  },
+  { path: '/signin', Component: SignInPage, errorElement: <RouteError /> },
+  { path: '/signup', Component: SignUpPage, errorElement: <RouteError /> },
+  { path: '/invites/:token', Component: AcceptInvitePage, errorElement: <RouteError /> },
   {
     path: '/',
     element: <Layout />,

@@ -1,9 +1,10 @@
 import { Alert, Anchor, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useNavigate, useParams } from 'react-router-dom';
 import { describeError } from '../../api/errors.ts';
 import { auth, useSession, useSessionChanged } from '../../api/session.ts';
 import { AuthFrame } from './auth-frame.tsx';
+import { AuthLink } from './auth-link.tsx';
 
 /** An invite link: signed in, accept it; signed out, sign in or sign up first and come back. */
 export default function AcceptInvitePage() {
@@ -27,10 +28,10 @@ export default function AcceptInvitePage() {
         <Stack>
           <Text>Sign in or create an account to accept this invitation.</Text>
           <Group>
-            <Button component={Link} to={`/signup?next=${back}`}>
+            <Button component={AuthLink} to={`/signup?next=${back}`}>
               Sign up
             </Button>
-            <Anchor component={Link} to={`/signin?next=${back}`}>
+            <Anchor component={AuthLink} to={`/signin?next=${back}`}>
               Sign in
             </Anchor>
           </Group>

@@ -1,10 +1,11 @@
 import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { describeError } from '../../api/errors.ts';
 import { auth, useSessionChanged } from '../../api/session.ts';
 import { AuthFrame } from './auth-frame.tsx';
+import { AuthLink } from './auth-link.tsx';
 
 /** Where to go after signing in: a path inside the dashboard only (never another site). */
 export function safeNext(next: string | null): string {
@@ -59,7 +60,7 @@ export default function SignInPage() {
           <Text size="sm">
             No account yet?{' '}
             <Anchor
-              component={Link}
+              component={AuthLink}
               to={`/signup${params.has('next') ? `?next=${encodeURIComponent(params.get('next')!)}` : ''}`}
             >
               Sign up

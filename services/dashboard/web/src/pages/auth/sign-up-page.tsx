@@ -1,10 +1,11 @@
 import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { describeError } from '../../api/errors.ts';
 import { auth, useSessionChanged } from '../../api/session.ts';
 import { AuthFrame } from './auth-frame.tsx';
+import { AuthLink } from './auth-link.tsx';
 import { safeNext } from './sign-in-page.tsx';
 
 export default function SignUpPage() {
@@ -73,7 +74,7 @@ export default function SignUpPage() {
           </Button>
           <Text size="sm">
             Already have an account?{' '}
-            <Anchor component={Link} to="/signin">
+            <Anchor component={AuthLink} to={`/signin${next === null ? '' : `?next=${encodeURIComponent(next)}`}`}>
               Sign in
             </Anchor>
           </Text>

@@ -1,5 +1,6 @@
 import {
   Alert,
+  Anchor,
   Button,
   Group,
   Modal,
@@ -12,13 +13,15 @@ import {
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { SvcApiError, type ResponseData } from '@svc/sdk';
+import { Link } from 'react-router-dom';
+import type { ResponseData } from '@svc/sdk';
 import { api } from '../../api/client.ts';
 import { formatDateTime, userTimeZone } from '../../components/dates.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { PageTitle } from '../../components/page-title.tsx';
 import { networkLabel } from '../accounts/networks.ts';
 import { byDay, dayKey, monthWeeks, shiftDays, shiftMonth, weekDays } from './calendar-grid.ts';
+import { explainCancelError } from './cancel-errors.ts';
 
 type Post = ResponseData<'listPosts'>['items'][number];
 /** The calendar shows at most this many scheduled posts (the soonest pages of the list). */
@@ -33,13 +36,6 @@ async function scheduledPosts(): Promise<Post[]> {
   return posts;
 }
 
-/** Why a cancel failed, in words: a 409 means the post left `scheduled` (queued or further). */
-function cancelMessage(error: unknown): string | null {
-  if (error instanceof SvcApiError && error.status === 409)
-    return 'This post can no longer be canceled: it has already been queued for publishing. Its outcome will appear in History.';
-  return null;
-}
-
 export default function CalendarPage() {
   const timeZone = userTimeZone();
   const queryClient = useQueryClient();
@@ -52,6 +48,7 @@ export default function CalendarPage() {
     onSuccess: () => setOpen(null),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: ['posts'] }),
   });
+  const refusal = explainCancelError(cancel.error);
   const days = byDay(posts.data ?? [], (p) => p.scheduled_at, timeZone);
   const weeks = view === 'week' ? [weekDays(anchor)] : monthWeeks(anchor);
   const today = dayKey(new Date(), timeZone);
@@ -136,16 +133,24 @@ export default function CalendarPage() {
             <Text size="sm">
               {formatDateTime(open.scheduled_at)} · {open.providers.map(networkLabel).join(', ')}
             </Text>
-            {cancelMessage(cancel.error) !== null ? (
-              <Alert color="orange" role="alert">
-                {cancelMessage(cancel.error)}
-              </Alert>
+            {refusal === null ? (
+              <>
+                <ErrorAlert error={cancel.error} />
+                <Button color="red" onClick={() => cancel.mutate(open.id)} loading={cancel.isPending}>
+                  Cancel this post
+                </Button>
+              </>
             ) : (
-              <ErrorAlert error={cancel.error} />
+              // Canceling again could not succeed: the explanation takes the button's place.
+              <Alert color="orange" role="alert" data-testid="cancel-refused">
+                <Text size="sm">{refusal.message}</Text>
+                {refusal.followInHistory && (
+                  <Anchor component={Link} to={`/history?post=${encodeURIComponent(open.id)}`} size="sm">
+                    Follow it in History
+                  </Anchor>
+                )}
+              </Alert>
             )}
-            <Button color="red" onClick={() => cancel.mutate(open.id)} loading={cancel.isPending}>
-              Cancel this post
-            </Button>
           </Stack>
         )}
       </Modal>

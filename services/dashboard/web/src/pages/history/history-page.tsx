@@ -26,7 +26,9 @@ const PAGE_SIZE = 25;
 
 /**
  * History: the API's filters (status, network, text search) and its keyset pages, one page at a
- * time. The cursors of the pages already seen are kept so Previous goes back without a count.
+ * time, however long the history: each page is one request for PAGE_SIZE posts after the cursor of
+ * the one before. The cursors of the pages already seen are kept so Previous goes back without a
+ * count.
  */
 export default function HistoryPage() {
   const [params, setParams] = useSearchParams();
@@ -34,20 +36,28 @@ export default function HistoryPage() {
   const [provider, setProvider] = useState<Query['provider'] | null>(null);
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search.trim(), 300);
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const cursor = cursors[cursors.length - 1];
   const filters: Query = {
     limit: PAGE_SIZE,
     ...(status ? { status } : {}),
     ...(provider ? { provider } : {}),
     ...(q ? { q } : {}),
   };
+  // The cursors belong to the filters they were read with: other filters start again at their
+  // first page. Derived rather than reset on each keystroke, so typing a search does not fetch the
+  // unfiltered first page again while the debounce waits.
+  const filterKey = JSON.stringify(filters);
+  const [paging, setPaging] = useState<{ filterKey: string; cursors: (string | undefined)[] }>({
+    filterKey,
+    cursors: [undefined],
+  });
+  const cursors = paging.filterKey === filterKey ? paging.cursors : [undefined];
+  const setCursors = (next: (string | undefined)[]) => setPaging({ filterKey, cursors: next });
+  const cursor = cursors[cursors.length - 1];
   const page = useQuery({
     queryKey: ['posts', filters, cursor],
     queryFn: () => api.posts.list({ ...filters, ...(cursor ? { cursor } : {}) }).page(),
     placeholderData: keepPreviousData,
   });
-  const resetPaging = () => setCursors([undefined]);
   const open = (id: string | null) => setParams(id === null ? {} : { post: id });
 
   return (
@@ -60,7 +70,7 @@ export default function HistoryPage() {
           clearable
           data={STATUSES}
           value={status ?? null}
-          onChange={(v) => (setStatus(v as Query['status']), resetPaging())}
+          onChange={(v) => setStatus(v as Query['status'])}
         />
         <Select
           label="Network"
@@ -68,17 +78,15 @@ export default function HistoryPage() {
           clearable
           data={[...NETWORKS]}
           value={provider ?? null}
-          onChange={(v) => (setProvider(v as Query['provider']), resetPaging())}
+          onChange={(v) => setProvider(v as Query['provider'])}
         />
-        <TextInput
-          label="Search text"
-          value={search}
-          onChange={(e) => (setSearch(e.currentTarget.value), resetPaging())}
-        />
+        <TextInput label="Search text" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
       </Group>
       <ErrorAlert error={page.error} />
       <Text size="sm" aria-live="polite" data-testid="history-total">
-        {page.data === undefined ? 'Loading…' : `${page.data.total.toLocaleString()} posts · page ${cursors.length}`}
+        {page.data === undefined
+          ? 'Loading…'
+          : `${page.data.total.toLocaleString()} ${page.data.total === 1 ? 'post' : 'posts'} · page ${cursors.length}`}
       </Text>
       <Table striped highlightOnHover aria-label="Posts">
         <Table.Thead>
