@@ -8,10 +8,10 @@ import type { RpcDef } from '@svc/contracts';
 // in a service's sources must come from a declared caller, and each declared caller must make one.
 const root = path.resolve(__dirname, '../..');
 
-const rpcs = new Map(
-  Object.entries(contracts).filter(
-    (entry): entry is [string, RpcDef] => (entry[1] as { kind?: unknown } | null)?.kind === 'rpc',
-  ),
+const rpcs = new Map<string, RpcDef>(
+  Object.entries(contracts as Record<string, unknown>)
+    .filter(([, value]) => (value as { kind?: unknown } | null)?.kind === 'rpc')
+    .map(([name, value]) => [name, value as RpcDef]),
 );
 
 function sources(dir: string): string[] {
