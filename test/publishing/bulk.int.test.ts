@@ -168,4 +168,121 @@ describe('POST /v1/posts/bulk', () => {
     expect(fits.status).toBe(202);
     expect(await total(org.auth)).toBe(MONTHLY_POSTS);
   }, 60_000);
+
+  describe('a CSV upload', () => {
+    const upload = (csv: string | Buffer, fields: Record<string, string> = {}, credential = auth) => {
+      let req = request(system.gateway).post('/v1/posts/bulk').set('Authorization', credential);
+      for (const [name, value] of Object.entries(fields)) req = req.field(name, value);
+      return req.attach('file', Buffer.isBuffer(csv) ? csv : Buffer.from(csv, 'utf8'), {
+        filename: 'posts.csv',
+        contentType: 'text/csv',
+      });
+    };
+
+    it('creates a post per row: BOM, CRLF, quoted commas, quotes and line breaks, | lists', async () => {
+      const before = await total();
+      const at = later();
+      const csv =
+        '\ufeffaccount_ids,text,media_urls,scheduled_at\r\n' +
+        `${x}|${linkedin},"Hello, ""world""",,${at}\r\n` +
+        `${linkedin},"two lines,\r\nin one post",,\r\n`;
+      const res = await upload(csv);
+      expect(res.status).toBe(202);
+      const items = res.body.items as { text: string; account_ids: string[]; status: string }[];
+      expect(items.map((item) => [item.text, item.account_ids, item.status])).toEqual([
+        ['Hello, "world"', [x, linkedin], 'scheduled'],
+        ['two lines,\r\nin one post', [linkedin], 'queued'],
+      ]);
+      expect(await total()).toBe(before + 2);
+    });
+
+    it('a CSV with broken rows reported row by row, and nothing created', async () => {
+      const before = await total();
+      const csv = [
+        'account_ids,text,media_urls,scheduled_at',
+        `${x},fine,,`,
+        `${x},too,many,columns,here`,
+        `${UNKNOWN_ID},"unknown account",,`,
+        `,no account,,`,
+        `${linkedin},"late",,2000-01-01T00:00:00Z`,
+        '',
+        `${x},"${'y'.repeat(300)}",,`,
+        `${x},"a quote never closed,,`,
+        `${x},swallowed by the open quote,,`,
+      ].join('\n');
+      const res = await upload(csv);
+      expect(res.status).toBe(400);
+      const details = res.body.error.details as Problem[];
+      expect(details.map((problem) => `${problem.row} ${problem.rule} ${problem.path}`)).toEqual([
+        '2 csv ',
+        '3 unknown_account /account_ids/0',
+        '4 minItems /account_ids',
+        '5 scheduled_at_lead /scheduled_at',
+        '6 text_length /account_ids/0',
+        '7 csv ',
+      ]);
+      expect(details[1]).toMatchObject({ account_id: UNKNOWN_ID });
+      expect(details[0]!.message).toMatch(/Record Length/i);
+      expect(await total()).toBe(before);
+    });
+
+    it('refuses a header that is not the documented one, a missing file part and an empty file', async () => {
+      const header = await upload(`account,text\n${x},hi\n`);
+      expect(header.status).toBe(400);
+      expect(header.body.error.details).toEqual(
+        expect.arrayContaining([expect.objectContaining({ rule: 'csv_header', path: '/file/header/0' })]),
+      );
+      const noFile = await request(system.gateway)
+        .post('/v1/posts/bulk')
+        .set('Authorization', auth)
+        .field('dry_run', 'true');
+      expect(noFile.status).toBe(400);
+      expect((await upload('account_ids,text\n')).status).toBe(400);
+    });
+  });
+
+  describe('dry run', () => {
+    it('answers 200 with every problem of every row, creating nothing and recording no key', async () => {
+      const before = await total();
+      const body = {
+        dry_run: true,
+        posts: [
+          { account_ids: [x], text: 'fine' },
+          { account_ids: [UNKNOWN_ID], text: 'unknown' },
+        ],
+      };
+      const res = await bulk(body).set('Idempotency-Key', 'bulk-dry-1');
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        valid: false,
+        problems: [
+          expect.objectContaining({ row: 2, account_id: UNKNOWN_ID, path: '/account_ids/0', rule: 'unknown_account' }),
+        ],
+      });
+      const fine = await bulk({ dry_run: true, posts: [body.posts[0]] });
+      expect(fine.body).toEqual({ valid: true, problems: [] });
+      expect(await total()).toBe(before);
+      // The key recorded nothing: it is fresh for a real bulk.
+      const created = await bulk({ posts: [body.posts[0]] }).set('Idempotency-Key', 'bulk-dry-1');
+      expect(created.status).toBe(202);
+      expect(created.headers['idempotent-replayed']).toBeUndefined();
+    });
+
+    it("lists a CSV's unreadable rows with the checked rows' problems", async () => {
+      const before = await total();
+      const csv = `account_ids,text\n${x},ok\n${x},two,extra\n${UNKNOWN_ID},who\n`;
+      const res = await request(system.gateway)
+        .post('/v1/posts/bulk')
+        .set('Authorization', auth)
+        .field('dry_run', 'true')
+        .attach('file', Buffer.from(csv), { filename: 'p.csv', contentType: 'text/csv' });
+      expect(res.status).toBe(200);
+      expect(res.body.valid).toBe(false);
+      expect((res.body.problems as Problem[]).map((problem) => `${problem.row} ${problem.rule}`)).toEqual([
+        '2 csv',
+        '3 unknown_account',
+      ]);
+      expect(await total()).toBe(before);
+    });
+  });
 });
