@@ -14,6 +14,8 @@ export interface AppDeps {
   rateLimiter: RateLimiter;
   routes: readonly Route[];
   bodyLimitBytes: number;
+  /** The JSON body limit of operations declaring `largeBody` (a bulk of posts); bodyLimitBytes when absent. */
+  largeBodyLimitBytes?: number;
   trustProxyHops: number;
   /** Readiness: false while starting or draining, or when RabbitMQ is unreachable. */
   isReady: () => boolean;
@@ -44,10 +46,15 @@ export function createApp(deps: AppDeps): Express {
     type: ['application/json', 'application/*+json'],
     strict: true,
   });
+  const largeJsonParser = express.json({
+    limit: deps.largeBodyLimitBytes ?? deps.bodyLimitBytes,
+    type: ['application/json', 'application/*+json'],
+    strict: true,
+  });
   const rawParser = express.raw({ limit: deps.bodyLimitBytes, type: () => true });
-  const parseBody = (req: Request, res: Response, raw: boolean) =>
+  const parseBody = (req: Request, res: Response, raw: boolean, large = false) =>
     new Promise<void>((resolve, reject) =>
-      (raw ? rawParser : jsonParser)(req, res, (error?: unknown) =>
+      (raw ? rawParser : large ? largeJsonParser : jsonParser)(req, res, (error?: unknown) =>
         error === undefined ? resolve() : reject(error as Error),
       ),
     );

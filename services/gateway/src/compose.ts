@@ -29,6 +29,7 @@ import { healthRoutes } from './routes/health.routes.ts';
 import { mediaRoutes } from './routes/media.routes.ts';
 import { oauthHandoffRoutes } from './routes/oauth-handoff.routes.ts';
 import { oauthRoutes } from './routes/oauth.routes.ts';
+import { postsBulkRoutes } from './routes/posts-bulk.routes.ts';
 import { publishingRoutes } from './routes/publishing.routes.ts';
 import { statsRoutes } from './routes/stats.routes.ts';
 import { webhookRoutes } from './routes/webhooks.routes.ts';
@@ -100,6 +101,10 @@ export function composeGateway(parts: GatewayParts) {
       ...oauthRoutes(rpc, { successRedirect: config.OAUTH_SUCCESS_REDIRECT, secureCookies, handoffs }),
       ...oauthHandoffRoutes(handoffs, { secureCookies, successRedirect: config.OAUTH_SUCCESS_REDIRECT }),
       ...publishingRoutes(rpc, new IdempotencyStore(runtime.db)),
+      ...postsBulkRoutes(rpc, new IdempotencyStore(runtime.db), {
+        limitBytes: config.BULK_BODY_LIMIT_BYTES,
+        rpcTimeoutMs: config.BULK_RPC_TIMEOUT_MS,
+      }),
       ...statsRoutes(rpc),
       ...analyticsRoutes(rpc),
       ...billingRoutes(rpc),
@@ -131,6 +136,7 @@ export function composeGateway(parts: GatewayParts) {
       ...(parts.extraRoutes ?? []),
     ],
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    largeBodyLimitBytes: config.BULK_BODY_LIMIT_BYTES,
     trustProxyHops: config.TRUST_PROXY_HOPS,
     isReady: () => !parts.isDraining() && runtime.broker.isConnected(),
     validateResponses: config.NODE_ENV !== 'production',

@@ -81,6 +81,17 @@ export const configSchema = Type.Object({
   /** Largest request body the gateway parses, in bytes (JSON, or a signed raw body such as a Stripe webhook's); past it 413. Streamed media uploads have the MEDIA_MAX_* limits instead. */
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1_048_576 }),
   /**
+   * Largest `POST /v1/posts/bulk` request, in bytes: its JSON body, or the CSV file of an upload;
+   * past it 413. A bulk travels to the publisher as one RPC message of about this size, so keep it
+   * well below RabbitMQ's `max_message_size` (16 MiB by default since RabbitMQ 4.0).
+   */
+  BULK_BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, maximum: 8_388_608, default: 4_194_304 }),
+  /**
+   * How long the gateway waits for the publisher to check and store a bulk (up to 500 posts, each
+   * checked like a single create, media URLs read and imported) before answering 503.
+   */
+  BULK_RPC_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
+  /**
    * Proxies in front of the gateway that append to X-Forwarded-For (0: none, clients connect directly).
    * The client's address, which anonymous rate limits count by, is the entry this many hops from the
    * right; behind an ingress left at 0, every client is the ingress's address.

@@ -227,6 +227,8 @@ async function startAccepting(
         wake: deps.wake,
         transactionTimeoutMs: config.RPC_TIMEOUT_MS,
         verifyHeadBytes: config.MEDIA_VERIFY_HEAD_BYTES,
+        // A bulk is its own statement, outside the batcher: all of its jobs or none against the quota.
+        storeWhole: (bulk) => acceptRepository.store(bulk, { whole: true }),
         create: {
           db,
           accounts: acceptAccounts,

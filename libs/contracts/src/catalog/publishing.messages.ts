@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineMessage } from '../message-definition.ts';
 import { NullableDate, Provider } from '../schemas/accounts.schemas.ts';
 import {
+  BULK_MAX_POSTS,
   DELIVERY_RUN_MAX_DELIVERIES,
   DeliveryStatus,
   JOB_DISPATCH_MAX_JOBS,
@@ -61,6 +62,51 @@ export const publisherJobValidate = defineMessage({
       }),
     ),
   }),
+});
+
+const BulkPost = Type.Omit(publisherJobCreate.payload, ['job_id']);
+
+/** A problem of one row of a bulk: `row` is 1-based, `path` a JSON pointer inside that row. */
+const BulkProblem = Type.Object({
+  row: Type.Integer({ minimum: 1 }),
+  account_id: Type.Union([Type.String(), Type.Null()]),
+  path: Type.String(),
+  rule: Type.String(),
+  message: Type.String(),
+});
+
+/**
+ * Creates every post of a bulk or none: each row is checked as `publisher.job_create.v1` would, and
+ * any problem refuses the whole bulk (400, details `[{row, account_id, path, rule, message}]`); a
+ * bulk the organization's monthly posts cannot all fit is refused whole (402). The jobs are stored
+ * by one statement.
+ */
+export const publisherJobBulkCreate = defineMessage({
+  kind: 'rpc',
+  callers: ['gateway'],
+  type: 'publisher.job_bulk_create.v1',
+  service: 'publisher',
+  payload: Type.Object({
+    /**
+     * Set when the request carried an Idempotency-Key: the same on every retry of that key. Each
+     * row's job id derives from it, so a retry returns the jobs a lost answer created.
+     */
+    operation_id: Type.Optional(
+      Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' }),
+    ),
+    posts: Type.Array(BulkPost, { minItems: 1, maxItems: BULK_MAX_POSTS }),
+  }),
+  reply: Type.Object({ items: Type.Array(PostView) }),
+});
+
+/** Every problem of every row of a bulk, creating nothing (the bulk's dry run). */
+export const publisherJobBulkValidate = defineMessage({
+  kind: 'rpc',
+  callers: ['gateway'],
+  type: 'publisher.job_bulk_validate.v1',
+  service: 'publisher',
+  payload: Type.Object({ posts: Type.Array(BulkPost, { minItems: 1, maxItems: BULK_MAX_POSTS }) }),
+  reply: Type.Object({ valid: Type.Boolean(), problems: Type.Array(BulkProblem) }),
 });
 
 const JobRef = Type.Object({ job_id: Type.String({ minLength: 1 }) });

@@ -19,6 +19,8 @@ export type DeliveryStatusType = (typeof DELIVERY_STATUSES)[number];
 export const DeliveryStatus = Type.Unsafe<DeliveryStatusType>({ type: 'string', enum: [...DELIVERY_STATUSES] });
 
 /** Most due jobs one `publisher.job_dispatch.v2` carries: bounds the publisher's transaction (a job has up to 100 targets). */
+/** Posts one bulk request carries at most (`POST /v1/posts/bulk`). */
+export const BULK_MAX_POSTS = 500;
 export const JOB_DISPATCH_MAX_JOBS = 500;
 
 /**

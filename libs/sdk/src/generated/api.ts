@@ -157,6 +157,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/posts/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create up to 500 posts at once, all or none: JSON `{posts, dry_run?}`, or a CSV upload (multipart form, `file` part with the header `account_ids,text,media_urls,scheduled_at`, lists separated by `|`; optional `dry_run` field). Every row is checked first; any problem is a 400 listing every row's problems (`details: [{row, account_id, path, rule, message}]`, rows 1-based) and nothing is created. With `dry_run`, 200 `{valid, problems}` and nothing is created. */
+        post: operations["createPostsBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/posts/{post_id}": {
         parameters: {
             query?: never;
@@ -1750,6 +1767,223 @@ export interface operations {
             };
             /** @description Missing, invalid, expired or revoked credential. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createPostsBulk: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 500 create bodies, each as `POST /v1/posts` takes it; row n of the answers is `posts[n-1]`. */
+                    posts: {
+                        /** @description 1 to 100 connected account ids. */
+                        account_ids: string[];
+                        text: string;
+                        media_urls?: string[];
+                        /**
+                         * Format: date-time
+                         * @description With a timezone, at least 60 s ahead.
+                         */
+                        scheduled_at?: string;
+                        platform_options?: {
+                            instagram?: {
+                                [key: string]: unknown;
+                            };
+                            facebook?: {
+                                [key: string]: unknown;
+                            };
+                            x?: {
+                                [key: string]: unknown;
+                            };
+                            linkedin?: {
+                                [key: string]: unknown;
+                            };
+                            tiktok?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        media_ids?: string[];
+                    }[];
+                    /** @description Check every row and answer 200 with the problems; nothing is created. */
+                    dry_run?: boolean;
+                };
+                "multipart/form-data": string;
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description True when `problems` is empty: the same bulk without `dry_run` would be accepted now. */
+                        valid: boolean;
+                        /** @description Every problem of every row, in row order. */
+                        problems: {
+                            /** @description The 1-based row: the position in `posts`, or the data row of the CSV (the header not counted). */
+                            row: number;
+                            /** @description The target account the problem concerns; null for one of the whole row. */
+                            account_id: string | null;
+                            /** @description JSON pointer inside the row, e.g. `/account_ids/0`, `/text` (a CSV column); empty for the row as a whole. */
+                            path: string;
+                            /** @description The rule broken: a content rule as `POST /v1/posts/validate` names them, a schema keyword (`required`, `maxLength`, `format`...) or `csv` for a row the CSV parser could not read. */
+                            rule: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Success. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The created posts, in row order. */
+                        items: {
+                            /** @description Identifier. */
+                            id: string;
+                            /** @enum {string} */
+                            status: "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                            text: string;
+                            account_ids: string[];
+                            providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
+                            media_urls: string[];
+                            scheduled_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 with timezone.
+                             */
+                            created_at: string;
+                            results: {
+                                /** @description Identifier. */
+                                account_id: string;
+                                /**
+                                 * @description One of the five networks.
+                                 * @enum {string}
+                                 */
+                                provider: "instagram" | "facebook" | "x" | "linkedin" | "tiktok";
+                                status: string;
+                                platform_post_id: string | null;
+                                platform_post_url: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                                attempts: number;
+                                published_at: string | null;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation error: malformed JSON, unknown fields or invalid values. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Plan limit reached. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the resource state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported media type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Idempotency-Key reused with another body. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -18,7 +18,7 @@ export interface MountDeps {
   /** Check every response against its declared schema; a mismatch is a 500 (on in tests). */
   validateResponses: boolean;
   /** Reads and parses a JSON body; called only once the caller is authenticated. */
-  parseBody: (req: Request, res: Response, raw: boolean) => Promise<void>;
+  parseBody: (req: Request, res: Response, raw: boolean, large?: boolean) => Promise<void>;
   observe?: (labels: { method: string; route: string; status: number }, seconds: number) => void;
 }
 
@@ -159,7 +159,7 @@ export function mountRoutes(router: Router, routes: readonly Route[], deps: Moun
       const principal = await authorize(route, req, res, deps);
       checkContentType(route, req);
       if (operation.body !== undefined || operation.rawBody !== undefined)
-        await deps.parseBody(req, res, operation.rawBody !== undefined);
+        await deps.parseBody(req, res, operation.rawBody !== undefined, operation.largeBody === true);
       const streamed = isStreamed(route, req);
       const rawBody = operation.rawBody !== undefined && Buffer.isBuffer(req.body) ? req.body : undefined;
       const parts = {

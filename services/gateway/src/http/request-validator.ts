@@ -31,10 +31,29 @@ function describe(location: string, error: ErrorObject): ErrorDetail {
   }
 }
 
-function check(validate: ValidateFunction | undefined, location: string, value: unknown): ErrorDetail[] {
+function check(validate: ValidateFunction | undefined, location: string, value: unknown, rows?: string): ErrorDetail[] {
   if (validate === undefined || validate(value)) return [];
   // anyOf/if wrappers repeat what their branches already said.
-  return (validate.errors ?? []).filter((error) => error.keyword !== 'anyOf').map((error) => describe(location, error));
+  return (validate.errors ?? [])
+    .filter((error) => error.keyword !== 'anyOf')
+    .map((error) => (rows === undefined ? describe(location, error) : describeRow(location, rows, error)));
+}
+
+/**
+ * A problem inside one row of a body's rows (operation.rows) in the shape of the rows' other
+ * problems: `{row, account_id, path, rule, message}`, row 1-based, path inside the row.
+ */
+function describeRow(location: string, rows: string, error: ErrorObject): ErrorDetail {
+  const detail = describe(location, error);
+  const inRow = new RegExp(`^/${location}${rows}/(\\d+)(/.*)?$`).exec(detail.path ?? '');
+  if (inRow === null) return detail;
+  return {
+    row: Number(inRow[1]) + 1,
+    account_id: null,
+    path: inRow[2] ?? '',
+    rule: error.keyword,
+    message: detail.message,
+  };
 }
 
 export interface RequestParts {
@@ -54,7 +73,7 @@ export function createRequestValidator(
     const details = [
       ...check(params, 'params', parts.params),
       ...check(query, 'query', parts.query),
-      ...(options.skipBody === true ? [] : check(body, 'body', parts.body)),
+      ...(options.skipBody === true ? [] : check(body, 'body', parts.body, operation.rows)),
     ];
     if (operation.query === undefined) {
       for (const name of Object.keys(parts.query))
@@ -62,8 +81,32 @@ export function createRequestValidator(
     }
     if (details.length > 0) {
       const [first] = details;
-      throw validationError(`The request is invalid: ${first!.path} ${first!.message}.`, details);
+      const where = typeof first!.row === 'number' ? `row ${first!.row} ${first!.path}` : first!.path;
+      throw validationError(`The request is invalid: ${where} ${first!.message}.`, details);
     }
+  };
+}
+
+/**
+ * Validates one row of a bulk read from elsewhere than the JSON body (a CSV's rows) against its
+ * schema, with problems in the rows' shape: `{row, account_id, path, rule, message}`.
+ */
+export function createRowValidator(schema: TSchema): (row: number, value: unknown) => ErrorDetail[] {
+  const validate = bodyAjv.compile(schema);
+  return (row, value) => {
+    if (validate(value)) return [];
+    return (validate.errors ?? [])
+      .filter((error) => error.keyword !== 'anyOf')
+      .map((error) => {
+        const detail = describe('row', error);
+        return {
+          row,
+          account_id: null,
+          path: (detail.path ?? '/row').slice('/row'.length),
+          rule: error.keyword,
+          message: detail.message,
+        };
+      });
   };
 }
 

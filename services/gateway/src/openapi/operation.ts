@@ -49,6 +49,17 @@ export interface Operation {
    * call it (auth/scope-guard.ts). Every GET is read-only already.
    */
   readOnly?: true;
+  /**
+   * The JSON body, or a streamed upload, may be as large as BULK_BODY_LIMIT_BYTES rather than
+   * BODY_LIMIT_BYTES (a bulk of posts).
+   */
+  largeBody?: true;
+  /**
+   * JSON pointer of the body's array of rows (a bulk's `/posts`): a schema problem inside a row is
+   * reported with that row (1-based), a path inside it and the schema keyword as its rule, the way
+   * the rows' other problems are.
+   */
+  rows?: string;
   /** Request headers documented for the operation, such as `Idempotency-Key`. */
   headers?: Record<string, TSchema>;
   /**

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { BULK_MAX_POSTS } from '@svc/contracts';
 import {
   CursorPage,
   CursorQuery,
@@ -120,4 +121,48 @@ export const PostValidation = Type.Object({
     }),
     { description: 'Every problem of every target at once, in body order.' },
   ),
+});
+
+export const PostBulkBody = Type.Object(
+  {
+    posts: Type.Array(PostCreateBody, {
+      minItems: 1,
+      maxItems: BULK_MAX_POSTS,
+      description: `1 to ${BULK_MAX_POSTS} create bodies, each as \`POST /v1/posts\` takes it; row n of the answers is \`posts[n-1]\`.`,
+    }),
+    dry_run: Type.Optional(
+      Type.Boolean({ description: 'Check every row and answer 200 with the problems; nothing is created.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const PostBulkCreated = Type.Object({
+  items: Type.Array(Post, { description: 'The created posts, in row order.' }),
+});
+
+export const BulkProblem = Type.Object({
+  row: Type.Integer({
+    minimum: 1,
+    description: 'The 1-based row: the position in `posts`, or the data row of the CSV (the header not counted).',
+  }),
+  account_id: Type.Union([Type.String(), Type.Null()], {
+    description: 'The target account the problem concerns; null for one of the whole row.',
+  }),
+  path: Type.String({
+    description:
+      'JSON pointer inside the row, e.g. `/account_ids/0`, `/text` (a CSV column); empty for the row as a whole.',
+  }),
+  rule: Type.String({
+    description:
+      'The rule broken: a content rule as `POST /v1/posts/validate` names them, a schema keyword (`required`, `maxLength`, `format`...) or `csv` for a row the CSV parser could not read.',
+  }),
+  message: Type.String(),
+});
+
+export const PostBulkValidation = Type.Object({
+  valid: Type.Boolean({
+    description: 'True when `problems` is empty: the same bulk without `dry_run` would be accepted now.',
+  }),
+  problems: Type.Array(BulkProblem, { description: 'Every problem of every row, in row order.' }),
 });

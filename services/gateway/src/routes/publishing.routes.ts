@@ -28,7 +28,7 @@ const toLogItem = (post: PostViewType) => ({
 });
 
 /** A `POST /v1/posts` body as the publisher's create and validate take it. */
-const jobPayload = (body: Static<typeof PostCreateBody>): PayloadOf<typeof publisherJobValidate> => ({
+export const jobPayload = (body: Static<typeof PostCreateBody>): PayloadOf<typeof publisherJobValidate> => ({
   account_ids: body.account_ids,
   text: body.text,
   ...(body.media_urls === undefined ? {} : { media_urls: body.media_urls }),

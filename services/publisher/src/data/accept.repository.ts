@@ -97,7 +97,10 @@ cur AS (
   FOR UPDATE OF u
 ),
 grants AS (
-  SELECT need.org_id, cur.lim, cur.plan, cur.used, GREATEST(0, LEAST(need.k, cur.lim - cur.used)) AS g
+  -- $6 (a bulk, stored alone): all of an organization's jobs or none of them.
+  SELECT need.org_id, cur.lim, cur.plan, cur.used,
+         CASE WHEN $6::boolean AND need.k > cur.lim - cur.used THEN 0
+              ELSE GREATEST(0, LEAST(need.k, cur.lim - cur.used)) END AS g
   FROM need JOIN cur ON cur.org_id = need.org_id
 ),
 upd AS (
@@ -170,10 +173,14 @@ export class AcceptRepository {
     private readonly freePostsPerMonth: number,
   ) {}
 
-  /** Stores the jobs, in order, each counted against its organization's month; one outcome per job. */
-  async store(jobs: readonly NewJobRow[]): Promise<StoreOutcome[]> {
+  /**
+   * Stores the jobs, in order, each counted against its organization's month; one outcome per job.
+   * `whole` (a bulk): an organization whose month cannot take all its jobs of the call gets none
+   * stored, each answered `quota` with the usage as it stands.
+   */
+  async store(jobs: readonly NewJobRow[], { whole = false }: { whole?: boolean } = {}): Promise<StoreOutcome[]> {
     const outcomes: (StoreOutcome | undefined)[] = new Array(jobs.length);
-    let rows = await this.run(jobs);
+    let rows = await this.run(jobs, whole);
     const unseeded = rows.filter((row) => row.granted === null).map((row) => row.seq);
     if (unseeded.length > 0) {
       // The first job of an organization this month: its usage row is created at 0 (no lock held,
@@ -182,7 +189,10 @@ export class AcceptRepository {
         `INSERT INTO post_usage (org_id, period, used) SELECT DISTINCT unnest($1::text[]), ${PERIOD}, 0 ON CONFLICT DO NOTHING`,
         [...new Set(unseeded.map((seq) => jobs[seq]!.orgId))],
       );
-      const retried = await this.run(unseeded.map((seq) => jobs[seq]!));
+      const retried = await this.run(
+        unseeded.map((seq) => jobs[seq]!),
+        whole,
+      );
       rows = rows
         .filter((row) => row.granted !== null)
         .concat(retried.map((row) => ({ ...row, seq: unseeded[row.seq]! })));
@@ -204,7 +214,7 @@ export class AcceptRepository {
     });
   }
 
-  private run(jobs: readonly NewJobRow[]): Promise<OutcomeRow[]> {
+  private run(jobs: readonly NewJobRow[], whole: boolean): Promise<OutcomeRow[]> {
     const req = jobs.map((job, seq) => ({
       seq,
       id: job.id,
@@ -240,6 +250,7 @@ export class AcceptRepository {
       JSON.stringify(messages),
       this.freePostsPerMonth,
       JSON.stringify(carriers),
+      whole,
     );
   }
 }

@@ -1,16 +1,15 @@
-import { createEnvelope, newId, postQueued, schedulerJobSchedule, type PostViewType } from '@svc/contracts';
+import { newId, type PostViewType } from '@svc/contracts';
 import { conflict, validationError } from '@svc/errors';
-import type { Network } from '@svc/providers';
 import type { BatchQueue } from '@svc/db';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { AccountsClient } from './accounts-client.ts';
 import type { MediaRow } from '../data/media.repository.ts';
 import type { NewJobRow, StoreOutcome } from '../data/accept.repository.ts';
 import { checkJob, type CheckJobDeps, type JobRequest } from './check-job.ts';
-import { deliveryRunCommands } from './delivery-run-commands.ts';
 import { planLimitReached } from './post-quota.ts';
 import { toPostView } from './post-view.ts';
 import { importingMedia } from './job-media.ts';
+import { prepareJob, type PreparedJob } from './new-job-row.ts';
 import type { ResolveMediaDeps } from './resolve-media.ts';
 
 export interface CreateJobInput extends JobRequest {
@@ -71,24 +70,20 @@ export async function createJob(deps: CreateJobDeps, input: CreateJobInput): Pro
   );
   if (checked.problems.length > 0)
     throw validationError('The post cannot be published to every target account as it stands.', checked.problems);
-  const { accounts: found, scheduledAt } = checked;
 
-  const jobId = input.jobId ?? newId();
-  const providers: Network[] = [];
-  const deliveries = input.accountIds.map((accountId, position) => {
-    const provider = found.get(accountId)!.provider;
-    if (!providers.includes(provider)) providers.push(provider);
-    return { id: newId(), jobId, orgId: input.orgId, accountId, provider, position, status: 'pending' };
-  });
+  const prepared = prepareJob(
+    input,
+    {
+      jobId: input.jobId ?? newId(),
+      accounts: checked.accounts,
+      scheduledAt: checked.scheduledAt,
+      mediaIds: rows.map((row) => row.id),
+    },
+    deps.deliveryRunBatches,
+  );
   let job: PostViewType;
   try {
-    job = await insertJob(deps, input, {
-      jobId,
-      providers,
-      deliveries,
-      scheduledAt,
-      mediaIds: rows.map((row) => row.id),
-    });
+    job = await insertJob(deps, input.orgId, prepared);
   } catch (error) {
     // The same idempotent request, still running after its caller gave up, inserted it first.
     const raced = input.jobId === undefined ? null : await existingJob(deps.db, input.orgId, input.jobId);
@@ -106,106 +101,16 @@ async function existingJob(db: PrismaClient, orgId: string, jobId: string): Prom
   return toPostView(job);
 }
 
-interface NewJob {
-  jobId: string;
-  providers: Network[];
-  deliveries: {
-    id: string;
-    jobId: string;
-    orgId: string;
-    accountId: string;
-    provider: Network;
-    position: number;
-    status: string;
-  }[];
-  scheduledAt: Date | null;
-  mediaIds: string[];
-}
-
 /**
  * The job, its deliveries, its unit of the monthly quota and the outbox messages of its first step,
  * committed together by the accept batcher (one statement for every job validated meanwhile).
  */
-async function insertJob(
-  deps: CreateJobDeps,
-  input: CreateJobInput,
-  { jobId, providers, deliveries, scheduledAt, mediaIds }: NewJob,
-): Promise<PostViewType> {
-  const context = { orgId: input.orgId, requestId: input.requestId };
-  const status = scheduledAt === null ? 'queued' : 'scheduled';
-  const results = deliveries.map((delivery) => ({
-    account_id: delivery.accountId,
-    provider: delivery.provider,
-    status: 'pending' as const,
-    platform_post_id: null,
-    platform_post_url: null,
-    error_code: null,
-    error_message: null,
-    attempts: 0,
-    published_at: null,
-  }));
-  const queued =
-    scheduledAt === null
-      ? createEnvelope(
-          postQueued,
-          {
-            id: jobId,
-            job_id: jobId,
-            status,
-            account_ids: input.accountIds,
-            platforms: providers,
-            text: input.text,
-            scheduled_at: null,
-            error_message: null,
-            results: results.map(({ attempts: _attempts, ...result }) => result),
-          },
-          context,
-        )
-      : null;
-  const envelopes =
-    scheduledAt === null
-      ? []
-      : [createEnvelope(schedulerJobSchedule, { job_id: jobId, run_at: scheduledAt.toISOString() }, context)];
-  const deliveryCommands =
-    scheduledAt === null
-      ? deliveryRunCommands(
-          jobId,
-          deliveries.map((delivery) => delivery.id),
-          context,
-          deps.deliveryRunBatches,
-        )
-      : [];
-  const outcome = await deps.accept.add({
-    id: jobId,
-    orgId: input.orgId,
-    status,
-    text: input.text,
-    mediaUrls: input.mediaUrls,
-    mediaIds,
-    options: input.options,
-    accountIds: input.accountIds,
-    providers,
-    scheduledAt,
-    requestId: input.requestId,
-    deliveries: deliveries.map(({ id, accountId, provider, position }) => ({ id, accountId, provider, position })),
-    queued,
-    envelopes,
-    deliveryCommands,
-  });
+async function insertJob(deps: CreateJobDeps, orgId: string, { row, view }: PreparedJob): Promise<PostViewType> {
+  const outcome = await deps.accept.add(row);
   if (outcome.kind === 'quota') throw planLimitReached(outcome.plan, outcome.used, outcome.limit);
   if (outcome.waiting) {
-    for (const delivery of deliveries) deps.onDeferred?.(delivery.provider);
-    deps.wakeWaiting?.(input.orgId);
+    for (const delivery of row.deliveries) deps.onDeferred?.(delivery.provider);
+    deps.wakeWaiting?.(orgId);
   }
-  return {
-    id: jobId,
-    status,
-    text: input.text,
-    account_ids: input.accountIds,
-    providers,
-    media_urls: input.mediaUrls,
-    scheduled_at: scheduledAt?.toISOString() ?? null,
-    created_at: outcome.createdAt.toISOString(),
-    results,
-  };
+  return view(outcome.createdAt);
 }

@@ -1,4 +1,6 @@
 import {
+  publisherJobBulkCreate,
+  publisherJobBulkValidate,
   publisherJobCancel,
   publisherJobCreate,
   publisherJobGet,
@@ -7,6 +9,7 @@ import {
   publisherStats,
   publisherUsage,
   type Envelope,
+  type PayloadOf,
   type RpcHandlers,
 } from '@svc/contracts';
 import { decodeKeysetCursor, encodeKeysetCursor } from '@svc/db';
@@ -14,14 +17,20 @@ import { AppError, notFound } from '@svc/errors';
 import type { JobsRepository } from '../data/jobs.repository.ts';
 import type { PlanLimitsRepository } from '../data/plan-limits.repository.ts';
 import { cancelJob } from '../domain/cancel-job.ts';
+import type { JobRequest } from '../domain/check-job.ts';
+import { createBulk } from '../domain/create-bulk.ts';
 import { createJob, type CreateJobDeps } from '../domain/create-job.ts';
 import { toPostView } from '../domain/post-view.ts';
+import { validateBulk } from '../domain/validate-bulk.ts';
 import { validateJob } from '../domain/validate-job.ts';
+import type { NewJobRow, StoreOutcome } from '../data/accept.repository.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 
 export const publisherRpc = [
   publisherJobCreate,
   publisherJobValidate,
+  publisherJobBulkCreate,
+  publisherJobBulkValidate,
   publisherJobCancel,
   publisherJobGet,
   publisherJobList,
@@ -34,6 +43,8 @@ export interface PublisherRpcDeps {
   jobs: JobsRepository;
   limits: PlanLimitsRepository;
   create: CreateJobDeps;
+  /** Stores a bulk's jobs in one statement, all or none against the monthly posts limit. */
+  storeWhole: (jobs: NewJobRow[]) => Promise<StoreOutcome[]>;
   /** Bytes validation reads of each media URL at most (MEDIA_VERIFY_HEAD_BYTES). */
   verifyHeadBytes: number;
   wake: () => void;
@@ -46,36 +57,44 @@ function orgOf(envelope: Envelope): string {
   return envelope.org_id;
 }
 
+/** A create body as the checks take it (one post, or one row of a bulk). */
+function jobRequest(env: Envelope, post: Omit<PayloadOf<typeof publisherJobCreate>, 'job_id'>): JobRequest {
+  return {
+    orgId: orgOf(env),
+    requestId: env.request_id,
+    accountIds: post.account_ids,
+    text: post.text,
+    mediaUrls: post.media_urls ?? [],
+    mediaIds: post.media_ids ?? [],
+    options: post.options ?? {},
+    scheduledAt: post.scheduled_at,
+    optionsField: post.options_field ?? 'provider_options',
+  };
+}
+
 export function publisherRpcHandlers(deps: PublisherRpcDeps): RpcHandlers<typeof publisherRpc> {
   return {
     'publisher.job_create.v1': (env) =>
-      createJob(deps.create, {
-        jobId: env.payload.job_id,
-        orgId: orgOf(env),
-        requestId: env.request_id,
-        accountIds: env.payload.account_ids,
-        text: env.payload.text,
-        mediaUrls: env.payload.media_urls ?? [],
-        mediaIds: env.payload.media_ids ?? [],
-        options: env.payload.options ?? {},
-        scheduledAt: env.payload.scheduled_at,
-        optionsField: env.payload.options_field ?? 'provider_options',
-      }),
+      createJob(deps.create, { jobId: env.payload.job_id, ...jobRequest(env, env.payload) }),
 
     'publisher.job_validate.v1': (env) =>
-      validateJob(
-        { ...deps.create, verifyHeadBytes: deps.verifyHeadBytes },
+      validateJob({ ...deps.create, verifyHeadBytes: deps.verifyHeadBytes }, jobRequest(env, env.payload)),
+
+    'publisher.job_bulk_create.v1': (env) =>
+      createBulk(
+        { ...deps.create, verifyHeadBytes: deps.verifyHeadBytes, storeWhole: deps.storeWhole },
         {
           orgId: orgOf(env),
           requestId: env.request_id,
-          accountIds: env.payload.account_ids,
-          text: env.payload.text,
-          mediaUrls: env.payload.media_urls ?? [],
-          mediaIds: env.payload.media_ids ?? [],
-          options: env.payload.options ?? {},
-          scheduledAt: env.payload.scheduled_at,
-          optionsField: env.payload.options_field ?? 'provider_options',
+          operationId: env.payload.operation_id,
+          requests: env.payload.posts.map((post) => jobRequest(env, post)),
         },
+      ),
+
+    'publisher.job_bulk_validate.v1': (env) =>
+      validateBulk(
+        { ...deps.create, verifyHeadBytes: deps.verifyHeadBytes },
+        env.payload.posts.map((post) => jobRequest(env, post)),
       ),
 
     'publisher.job_cancel.v1': (env) =>
