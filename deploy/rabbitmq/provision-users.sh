@@ -31,7 +31,12 @@ publishes_to() {
   esac
 }
 
-for service in gateway accounts publisher scheduler webhook-dispatcher analytics-sync billing; do
+# Every deployed service (test/deploy keeps this list equal to services/*, the sandbox aside). The
+# dashboard declares and sends nothing, but its runtime connects like every service's: it declares the
+# shared exchanges and retry tiers, which the rules below allow.
+# Each rabbitmqctl call starts an Erlang VM (a second or more): the users are listed once.
+existing="$(rabbitmqctl -q -n "$node" list_users | cut -f1)"
+for service in gateway dashboard accounts publisher scheduler webhook-dispatcher analytics-sync billing; do
   var="AMQP_PASSWORD_$(printf '%s' "$service" | tr 'a-z-' 'A-Z_')"
   password="$(eval "printf '%s' \"\${$var:-}\"")"
   [ -n "$password" ] || { echo "provision-users: $var is not set" >&2; exit 1; }
@@ -39,7 +44,7 @@ for service in gateway accounts publisher scheduler webhook-dispatcher analytics
   own="$prefix\\.$(printf '%s' "$service" | sed 's/-/\\-/g')\\..*"
   targets="$(publishes_to "$service")"
   subscribers="$prefix\\.(${targets:-none\\.none})(\\.parking)?"
-  if rabbitmqctl -q -n "$node" list_users | cut -f1 | grep -qx "$user"; then
+  if printf '%s\n' "$existing" | grep -qx "$user"; then
     rabbitmqctl -q -n "$node" change_password "$user" "$password"
   else
     rabbitmqctl -q -n "$node" add_user "$user" "$password"
