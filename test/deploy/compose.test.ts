@@ -204,6 +204,12 @@ describe('docker-compose.yml', () => {
     expect(dashboardEnv.GATEWAY_URL).toBe(`http://${gateway.name}:${gatewayEnv.PORT}`);
   });
 
+  it("returns an OAuth connect through the dashboard's /api to its Accounts page", () => {
+    const publicUrl = environment(dashboard.name).DASHBOARD_PUBLIC_URL;
+    expect(environment('accounts').PUBLIC_BASE_URL).toBe(`${publicUrl}/api`);
+    expect(withDefaults(environment(gateway.name).OAUTH_SUCCESS_REDIRECT ?? '')).toBe(`${publicUrl}/accounts`);
+  });
+
   it('trusts no X-Forwarded-For: clients reach the gateway directly, with no proxy in front', () => {
     expect(environment('gateway').TRUST_PROXY_HOPS).toBe('0');
     const publishing = Object.entries(services).filter(

@@ -254,9 +254,12 @@ describe('the gateway and the dashboard', () => {
     expect(clusterTarget(url)).toMatchObject({ workload: gateway.name, containerPort: gateway.port });
   });
 
-  it('give the dashboard an https public address, where the OAuth connect returns', () => {
+  it('give the dashboard an https public address, through which an OAuth connect returns to its Accounts page', () => {
     const publicUrl = new URL(resolved(dashboard, 'DASHBOARD_PUBLIC_URL') ?? '');
     expect(publicUrl.protocol).toBe('https:');
+    // The network's redirect reaches the gateway through the dashboard's /api, with the flow cookie.
+    const accounts = productionServices.find((facts) => facts.name === 'accounts')!;
+    expect(resolved(accounts, 'PUBLIC_BASE_URL')).toBe(`${publicUrl.origin}/api`);
     expect(resolved(gateway, 'OAUTH_SUCCESS_REDIRECT')).toBe(`${publicUrl.origin}/accounts`);
   });
 });
