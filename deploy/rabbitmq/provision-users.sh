@@ -31,9 +31,12 @@ publishes_to() {
   esac
 }
 
-# Each rabbitmqctl call boots an Erlang VM (seconds on a busy machine): the users are listed once.
+# Every deployed service (test/deploy keeps this list equal to services/*, the sandbox aside). The
+# dashboard declares and sends nothing, but its runtime connects like every service's: it declares the
+# shared exchanges and retry tiers, which the rules below allow.
+# Each rabbitmqctl call starts an Erlang VM (a second or more): the users are listed once.
 existing="$(rabbitmqctl -q -n "$node" list_users | cut -f1)"
-for service in gateway accounts publisher scheduler webhook-dispatcher analytics-sync billing; do
+for service in gateway dashboard accounts publisher scheduler webhook-dispatcher analytics-sync billing; do
   var="AMQP_PASSWORD_$(printf '%s' "$service" | tr 'a-z-' 'A-Z_')"
   password="$(eval "printf '%s' \"\${$var:-}\"")"
   [ -n "$password" ] || { echo "provision-users: $var is not set" >&2; exit 1; }

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { connect } from 'amqplib';
@@ -6,13 +6,13 @@ import { billingPlanChanged, createEnvelope, credentialsGet, postQueued, postsQu
 import { createLogger } from '@svc/logger';
 import { Broker } from '@svc/messaging';
 import { TEST_AMQP_URL, uniqueNamespace } from '@svc/testing';
-import { repoRoot } from './deploy-facts.ts';
+import { deployedServices, repoRoot } from './deploy-facts.ts';
 
 // deploy/rabbitmq/provision-users.sh against the real local broker, with a unique user prefix and
 // namespace so it never touches another run's users.
 const namespace = uniqueNamespace('users');
 const userPrefix = `${namespace}-`;
-const services = ['gateway', 'accounts', 'publisher', 'scheduler', 'webhook-dispatcher', 'analytics-sync', 'billing'];
+const services = deployedServices;
 const passwords = Object.fromEntries(services.map((service) => [service, randomBytes(12).toString('hex')]));
 const node = () => execFileSync('rabbitmqctl', ['-q', 'eval', 'node().'], { encoding: 'utf8' }).trim();
 
@@ -46,22 +46,27 @@ beforeAll(() => {
   };
   for (const service of services) env[`AMQP_PASSWORD_${service.toUpperCase().replace(/-/g, '_')}`] = passwords[service];
   try {
-    execFileSync('sh', [join(repoRoot, 'deploy/rabbitmq/provision-users.sh')], { env, stdio: 'pipe', timeout: 170_000 });
+    execFileSync('sh', [join(repoRoot, 'deploy/rabbitmq/provision-users.sh')], {
+      env,
+      stdio: 'pipe',
+      timeout: 240_000,
+    });
   } catch (error) {
     throw new Error(
       `provision-users.sh failed (needs rabbitmqctl and the local RabbitMQ: rabbitmq-server -detached): ${String((error as { stderr?: Buffer }).stderr ?? error)}`,
     );
   }
-}, 180_000);
+  // Two rabbitmqctl calls per service, each starting an Erlang VM: seconds each on a loaded machine.
+}, 300_000);
 
 afterAll(async () => {
   for (const broker of brokers.reverse()) {
     await broker.deleteTopology().catch(() => undefined);
     await broker.close();
   }
-  for (const service of services)
-    execFileSync('rabbitmqctl', ['-q', 'delete_user', `${userPrefix}${service}`], { stdio: 'pipe' });
-}, 180_000);
+  // Every user, even after a failed provisioning left some uncreated (spawnSync does not throw).
+  for (const service of services) spawnSync('rabbitmqctl', ['-q', 'delete_user', `${userPrefix}${service}`]);
+}, 300_000);
 
 describe('one broker user per service (deploy/rabbitmq/provision-users.sh)', () => {
   it('lets each service run its own topology and answer RPC, and only the allowed callers get credentials', async () => {
@@ -86,6 +91,11 @@ describe('one broker user per service (deploy/rabbitmq/provision-users.sh)', () 
     await expect(
       gateway.rpc(credentialsGet, { account_id: 'a1' }, { orgId: 'org_1', requestId: 'r' }),
     ).rejects.toMatchObject({ code: 'forbidden' });
+  });
+
+  it('lets every service open the broker as its runtime does: the shared exchanges and the retry tiers', async () => {
+    // Broker.connect declares them before anything else; the dashboard does nothing more with it.
+    for (const service of services) expect((await brokerAs(service)).isConnected()).toBe(true);
   });
 
   it("lets a service publish its events, declaring its subscribers' queues on the way", async () => {

@@ -1,43 +1,25 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { parse } from 'yaml';
-import { loadServiceConfig as loadAccountsConfig } from '../../services/accounts/src/config.ts';
-import { loadServiceConfig as loadAnalyticsConfig } from '../../services/analytics-sync/src/config.ts';
-import { loadServiceConfig as loadBillingConfig } from '../../services/billing/src/config.ts';
-import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
-import { loadServiceConfig as loadPublisherConfig } from '../../services/publisher/src/config.ts';
-import { loadServiceConfig as loadSchedulerConfig } from '../../services/scheduler/src/config.ts';
-import { loadServiceConfig as loadDispatcherConfig } from '../../services/webhook-dispatcher/src/config.ts';
+import { JWT_AUDIENCE } from '../../services/dashboard/src/domain/token-minter.ts';
 import {
+  dashboard,
+  deployedServices,
   gateway,
   get,
   isObj,
   list,
   networkServices,
   networkUrls,
-  nodeFlags,
   obj,
   productionServices,
   readRepoFile,
   repoRoot,
   requiredEnv,
+  serviceConfig,
   str,
   workers,
-  type Obj,
 } from './deploy-facts.ts';
-
-// The compose file uses YAML merge keys (`<<: *anchor`), which Docker Compose supports.
-const compose = obj(parse(readRepoFile('docker-compose.yml'), { merge: true }), 'docker-compose.yml');
-const services = obj(compose.services, 'services');
-
-function service(name: string): Obj {
-  return obj(services[name], `service ${name}`);
-}
-
-function environment(name: string): Record<string, string> {
-  const env = obj(service(name).environment, `${name}.environment`);
-  return Object.fromEntries(Object.entries(env).map(([key, value]) => [key, String(value)]));
-}
+import { environment, service, services } from './compose-file.ts';
 
 /** What Compose substitutes: ${VAR:-default} -> default; ${VAR:?message} (required) -> a stand-in value. */
 function withDefaults(value: string): string {
@@ -86,16 +68,6 @@ function composeEnv(extra: Record<string, string> = {}): { values: Record<string
   return { values, stderr: run.stderr };
 }
 
-const loaders: Record<string, (env: Record<string, string>) => unknown> = {
-  gateway: loadGatewayConfig,
-  accounts: loadAccountsConfig,
-  publisher: loadPublisherConfig,
-  scheduler: loadSchedulerConfig,
-  'webhook-dispatcher': loadDispatcherConfig,
-  'analytics-sync': loadAnalyticsConfig,
-  billing: loadBillingConfig,
-};
-
 function seconds(duration: string): number {
   const match = /^(\d+)(ms|s|m)$/.exec(duration);
   if (!match) throw new Error(`unsupported duration ${duration}`);
@@ -138,9 +110,10 @@ describe('docker-compose.yml', () => {
       if (command !== undefined) expect(list(command, `${name}.command`)[0]).toBe('node');
     });
 
-    it('waits for healthy infrastructure', () => {
+    it('waits for healthy infrastructure: Redis too when it reads REDIS_URL', () => {
       const dependsOn = obj(service(name).depends_on, `${name}.depends_on`);
-      const needed = name === 'gateway' ? ['postgres', 'rabbitmq', 'redis'] : ['postgres', 'rabbitmq'];
+      const usesRedis = 'REDIS_URL' in serviceConfig(facts.code).variables;
+      const needed = usesRedis ? ['postgres', 'rabbitmq', 'redis'] : ['postgres', 'rabbitmq'];
       for (const dependency of needed) {
         expect(get(dependsOn, `${dependency}.condition`)).toBe('service_healthy');
       }
@@ -167,10 +140,16 @@ describe('docker-compose.yml', () => {
       expect(['', '/']).toContain(url.pathname);
     });
 
+    it('sets only variables its service reads', () => {
+      const declared = serviceConfig(facts.code).variables;
+      const unread = Object.keys(environment(name)).filter((variable) => !(variable in declared));
+      expect(unread).toEqual([]);
+    });
+
     it('probes readiness on its own port and path', () => {
       const env = environment(name);
-      const portVariable = facts.kind === 'api' ? 'PORT' : 'PROBE_PORT';
-      expect(env[portVariable]).toBe(String(facts.port));
+      expect(env[facts.portVariable]).toBe(String(facts.port));
+      expect(env.PROBE_PORT).toBe(String(facts.metricsPort));
       expect(healthcheckCommand(name)).toContain(`http://127.0.0.1:${facts.port}${facts.readiness}'`);
     });
 
@@ -189,9 +168,48 @@ describe('docker-compose.yml', () => {
     });
   });
 
-  it('publishes the gateway on 8080 and no worker port', () => {
+  it('publishes the gateway on 8080, the dashboard only through its TLS proxy, and no worker port', () => {
     expect(list(service(gateway.name).ports, 'gateway.ports').map(String)).toContain('8080:8080');
-    for (const worker of workers) expect(service(worker.name).ports).toBeUndefined();
+    for (const facts of [...workers, dashboard]) expect(service(facts.name).ports).toBeUndefined();
+  });
+
+  it('serves the dashboard over https on its public address, through Caddy in front of it', () => {
+    const env = environment(dashboard.name);
+    const publicUrl = new URL(env.DASHBOARD_PUBLIC_URL ?? '');
+    expect(publicUrl.protocol).toBe('https:');
+    const proxy = service('dashboard-tls');
+    expect(str(proxy.image, 'dashboard-tls.image')).toMatch(/^caddy:2(\.|$)/);
+    const command = list(proxy.command, 'dashboard-tls.command').map(String);
+    expect(command.slice(0, 2)).toEqual(['caddy', 'reverse-proxy']);
+    const flag = (name: string) => command[command.indexOf(name) + 1];
+    expect(flag('--from')).toBe(publicUrl.origin);
+    expect(flag('--to')).toBe(`${dashboard.name}:${env.DASHBOARD_PORT}`);
+    expect(command).toEqual(expect.arrayContaining(['--internal-certs', '--disable-redirects']));
+    expect(list(proxy.ports, 'dashboard-tls.ports').map(String)).toEqual([
+      `127.0.0.1:${publicUrl.port}:${publicUrl.port}`,
+    ]);
+    expect(get(proxy, 'depends_on.dashboard.condition')).toBe('service_healthy');
+    // One proxy, which replaces any X-Forwarded-For a client sends: the dashboard trusts that one hop.
+    expect(env.TRUST_PROXY_HOPS).toBe('1');
+  });
+
+  it('points the gateway at the dashboard for JWTs, and the dashboard at the gateway for /api', () => {
+    const gatewayEnv = environment(gateway.name);
+    const dashboardEnv = environment(dashboard.name);
+    expect(gatewayEnv.JWT_JWKS_URL).toBe(
+      `http://${dashboard.name}:${dashboardEnv.DASHBOARD_PORT}/.well-known/jwks.json`,
+    );
+    expect(gatewayEnv.JWT_ISSUER).toBe(dashboardEnv.DASHBOARD_ISSUER);
+    expect(gatewayEnv.JWT_AUDIENCE).toBe(JWT_AUDIENCE);
+    expect(dashboardEnv.GATEWAY_URL).toBe(`http://${gateway.name}:${gatewayEnv.PORT}`);
+  });
+
+  it("returns an OAuth connect to the API's address (where its hand-off page set the flow cookie), then to the dashboard's Accounts page", () => {
+    const publicUrl = environment(dashboard.name).DASHBOARD_PUBLIC_URL;
+    expect(withDefaults(environment('accounts').PUBLIC_BASE_URL ?? '')).toBe(
+      withDefaults(environment(gateway.name).PUBLIC_BASE_URL ?? ''),
+    );
+    expect(withDefaults(environment(gateway.name).OAUTH_SUCCESS_REDIRECT ?? '')).toBe(`${publicUrl}/accounts`);
   });
 
   it('trusts no X-Forwarded-For: clients reach the gateway directly, with no proxy in front', () => {
@@ -222,6 +240,7 @@ describe('docker-compose.yml', () => {
       ['accounts', 'VAULT_KEYS'],
       ['accounts', 'OAUTH_STATE_SECRET'],
       ['webhook-dispatcher', 'VAULT_KEYS'],
+      ['dashboard', 'VAULT_KEYS'],
       ['billing', 'STRIPE_SECRET_KEY'],
       ['billing', 'STRIPE_WEBHOOK_SECRET'],
       ['billing', 'STRIPE_PRICE_ID'],
@@ -240,20 +259,27 @@ describe('docker-compose.yml', () => {
     expect(readRepoFile('docker-compose.yml')).not.toMatch(
       /dev-only|AAAAAAAAAAAAAAAAAAAA|AQEBAQEBAQEBAQEBAQEB|placeholder|change[-_]?me/i,
     );
-    expect(environment('webhook-dispatcher').VAULT_KEYS).not.toBe(environment('accounts').VAULT_KEYS);
+    const vaultKeys = ['accounts', 'webhook-dispatcher', 'dashboard'].map((name) => environment(name).VAULT_KEYS);
+    expect(new Set(vaultKeys).size).toBe(vaultKeys.length);
   });
 
-  it("scripts/compose-env writes every variable Compose requires, the dispatcher's own vault key included", () => {
+  it("scripts/compose-env writes every variable Compose requires, the dispatcher's and the dashboard's own vault keys included", () => {
     const { values, stderr } = composeEnv(stripeValues);
     expect(requiredByCompose).toEqual(
-      expect.arrayContaining(['JWT_SECRET', 'WEBHOOK_VAULT_KEYS', 'STRIPE_SECRET_KEY', 'POSTGRES_PASSWORD']),
+      expect.arrayContaining([
+        'JWT_SECRET',
+        'WEBHOOK_VAULT_KEYS',
+        'DASHBOARD_VAULT_KEYS',
+        'STRIPE_SECRET_KEY',
+        'POSTGRES_PASSWORD',
+      ]),
     );
     for (const variable of requiredByCompose)
       expect({ variable, written: (values[variable] ?? '') !== '' }).toEqual({ variable, written: true });
     expect(stderr).toBe('');
-    for (const variable of ['VAULT_KEYS', 'WEBHOOK_VAULT_KEYS'])
-      expect(Buffer.from(values[variable]!.slice(3), 'base64')).toHaveLength(32);
-    expect(values.WEBHOOK_VAULT_KEYS).not.toBe(values.VAULT_KEYS);
+    const vaultKeys = ['VAULT_KEYS', 'WEBHOOK_VAULT_KEYS', 'DASHBOARD_VAULT_KEYS'];
+    for (const variable of vaultKeys) expect(Buffer.from(values[variable]!.slice(3), 'base64')).toHaveLength(32);
+    expect(new Set(vaultKeys.map((variable) => values[variable])).size).toBe(vaultKeys.length);
     expect(composeEnv(stripeValues).values.JWT_SECRET).not.toBe(values.JWT_SECRET);
   });
 
@@ -273,7 +299,7 @@ describe('docker-compose.yml', () => {
         Object.entries(environment(name)).map(([variable, value]) => [variable, substituted(value, values)]),
       );
       expect(env.NODE_ENV).toBe('production');
-      expect(() => loaders[code]!(env)).not.toThrow();
+      expect(() => serviceConfig(code).load(env)).not.toThrow();
     },
   );
 
@@ -288,12 +314,13 @@ describe('docker-compose.yml', () => {
     expect(profiled.map(([name]) => name)).toEqual(['sandbox']);
   });
 
-  it('defines no service beyond the infrastructure, the broker-users one-shot, the seven services (the publisher as its two roles) and the sandbox', () => {
+  it("defines no service beyond the infrastructure, the broker-users one-shot, every deployed service (the publisher as its two roles), the dashboard's TLS proxy and the sandbox", () => {
     const expected = [
       'postgres',
       'rabbitmq',
       'broker-users',
       'redis',
+      'dashboard-tls',
       'sandbox',
       ...productionServices.map((facts) => facts.name),
     ];
@@ -317,93 +344,9 @@ describe('docker-compose.yml', () => {
     );
     expect(provisioner.restart).toBe('no');
   });
-});
 
-/** Dockerfile instructions with line continuations joined and comments dropped. */
-function dockerInstructions(text: string): { keyword: string; args: string }[] {
-  const joined = text
-    .split('\n')
-    .filter((line) => !/^\s*#/.test(line))
-    .join('\n')
-    .replace(/\\\n/g, ' ');
-  return joined
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line.length > 0)
-    .map((line) => {
-      const space = line.indexOf(' ');
-      return { keyword: line.slice(0, space).toUpperCase(), args: line.slice(space + 1).trim() };
-    });
-}
-
-describe('deploy/Dockerfile', () => {
-  const instructions = dockerInstructions(readRepoFile('deploy/Dockerfile'));
-  const stageStarts = instructions.flatMap((instruction, index) => (instruction.keyword === 'FROM' ? [index] : []));
-  const finalStage = instructions.slice(stageStarts.at(-1));
-  const buildStage = instructions.slice(0, stageStarts.at(-1));
-  const runs = (stage: typeof instructions): string[] => stage.filter((i) => i.keyword === 'RUN').map((i) => i.args);
-
-  it('is multi-stage on node:20-bookworm-slim', () => {
-    expect(stageStarts.length).toBeGreaterThanOrEqual(2);
-    for (const index of stageStarts) expect(instructions[index]?.args).toMatch(/^node:20-bookworm-slim(\s|$)/);
-  });
-
-  it('builds with the pinned pnpm: install, generate, build, in that order', () => {
-    const packageManager = str(
-      obj(JSON.parse(readRepoFile('package.json')), 'package.json').packageManager,
-      'packageManager',
-    );
-    const script = runs(buildStage).join('\n');
-    expect(script).toContain(`npm i -g ${packageManager}`);
-    const steps = ['pnpm install --frozen-lockfile', 'pnpm generate', 'pnpm build'].map((step) => script.indexOf(step));
-    expect(steps.every((position) => position >= 0)).toBe(true);
-    expect([...steps].sort((a, b) => a - b)).toEqual(steps);
-  });
-
-  it('takes the service as ARG SERVICE in the runtime stage and links its entry point', () => {
-    expect(finalStage.some((i) => i.keyword === 'ARG' && /^SERVICE(=|$)/.test(i.args))).toBe(true);
-    expect(runs(finalStage).join('\n')).toMatch(/ln -s "?services\/\$\{SERVICE\}\/dist\/main\.js"? \/app\/main\.js/);
-  });
-
-  it('runs as a non-root user', () => {
-    const user = finalStage.filter((i) => i.keyword === 'USER').at(-1)?.args;
-    expect(user).toBeDefined();
-    expect(['root', '0', '0:0']).not.toContain(user);
-  });
-
-  it('starts node directly with an exec-form CMD and stops on SIGTERM', () => {
-    const cmd = finalStage.filter((i) => i.keyword === 'CMD').at(-1)?.args ?? '';
-    const argv = list(JSON.parse(cmd), 'CMD').map(String);
-    expect(argv).toEqual(['node', ...nodeFlags(), '/app/main.js']);
-    expect(finalStage.some((i) => i.keyword === 'ENTRYPOINT')).toBe(false);
-    expect(finalStage.find((i) => i.keyword === 'STOPSIGNAL')?.args).toBe('SIGTERM');
-  });
-
-  it.each(productionServices.map((facts) => [facts.name, facts.code]))(
-    "runs %s with its V8 flags: its compose command, or the image's CMD when it has no flags of its own",
-    (name, code) => {
-      const cmd = list(JSON.parse(finalStage.filter((i) => i.keyword === 'CMD').at(-1)?.args ?? '[]'), 'CMD').map(
-        String,
-      );
-      const command = service(name).command;
-      const argv = command === undefined ? cmd : list(command, `${name} command`).map(String);
-      expect(argv).toEqual(['node', ...nodeFlags(code), '/app/main.js']);
-    },
-  );
-
-  it('gives node only flags it accepts on the command line (a bad flag would stop every container at start)', () => {
-    for (const name of [undefined, ...productionServices.map((facts) => facts.code)]) {
-      expect(
-        execFileSync(process.execPath, [...nodeFlags(name), '-e', 'process.stdout.write("ok")'], { encoding: 'utf8' }),
-      ).toBe('ok');
-    }
-    expect(finalStage.some((i) => i.keyword === 'ENV' && i.args.includes('NODE_OPTIONS'))).toBe(false);
-  });
-
-  it('keeps local build output out of the build context', () => {
-    const ignored = readRepoFile('deploy/Dockerfile.dockerignore')
-      .split('\n')
-      .map((line) => line.trim());
-    expect(ignored).toEqual(expect.arrayContaining(['**/node_modules', '**/dist', '.git']));
+  it('provisions a broker user for every deployed service, and no other', () => {
+    const loop = /^for service in ([a-z -]+); do$/m.exec(readRepoFile('deploy/rabbitmq/provision-users.sh'));
+    expect(loop?.[1]?.split(' ').sort()).toEqual(deployedServices);
   });
 });

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventSubscriptions } from '@svc/contracts';
 import { nodeFlagsFile } from '../support/service-process.ts';
@@ -18,7 +18,45 @@ export function nodeFlags(service?: string): string[] {
   return readFileSync(nodeFlagsFile(service), 'utf8').trim().split(/\s+/);
 }
 
-/** The services the deployment artefacts must run, with their probe endpoints. */
+/** Services never deployed: the sandbox fakes the networks, for development and tests only. */
+export const developmentOnly = ['sandbox'];
+
+/** Every service of the repository: each folder of services/ with a package.json, by name. */
+export const repositoryServices: string[] = readdirSync(join(repoRoot, 'services'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && existsSync(join(repoRoot, 'services', entry.name, 'package.json')))
+  .map((entry) => entry.name)
+  .sort();
+
+/** The services a deployment runs: every one but the development-only ones. */
+export const deployedServices: string[] = repositoryServices.filter((service) => !developmentOnly.includes(service));
+
+/** What the deployment files are checked against in a service's config module (services/<s>/src/config.ts). */
+export interface ServiceConfig {
+  /** Its variables, each with its JSON Schema (TypeBox) and default when it has one. */
+  variables: Record<string, { default?: unknown }>;
+  /** Its loader: throws, listing every problem, on a bad or missing value (production checks included). */
+  load: (env: Record<string, string>) => unknown;
+}
+
+/** A service's config schema and loader, found by their export names (`configSchema`, `load...Config`). */
+export function serviceConfig(service: string): ServiceConfig {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const exported = require(join(repoRoot, 'services', service, 'src', 'config.ts')) as Record<string, unknown>;
+  const schema = Object.entries(exported).find(([name]) => /(^c|C)onfigSchema$/.test(name))?.[1];
+  const load = Object.entries(exported).find(([name]) => /^load\w*Config$/.test(name))?.[1];
+  const variables = get(schema, 'properties');
+  if (!isObj(variables) || typeof load !== 'function')
+    throw new Error(`services/${service}/src/config.ts exports no configSchema and load...Config`);
+  return { variables: variables as ServiceConfig['variables'], load: load as ServiceConfig['load'] };
+}
+
+function defaultPort(service: string, variable: string): number {
+  const port = serviceConfig(service).variables[variable]?.default;
+  if (typeof port !== 'number') throw new Error(`${service}: ${variable} has no default port`);
+  return port;
+}
+
+/** A workload the deployment artefacts must run, with its probe endpoints. */
 export interface ServiceFacts {
   /** The workload's name: its Deployment, its compose service. */
   name: string;
@@ -28,7 +66,10 @@ export interface ServiceFacts {
   env?: Record<string, string>;
   /** The queues it consumes, when it runs some roles of its service: a part of what the service's code consumes. */
   queues?: string[];
+  /** `api`: an HTTP server of its own (behind a Service); `worker`: only the probe server. */
   kind: 'api' | 'worker';
+  /** The variable of the port its probes call: an API's own (PORT, DASHBOARD_PORT), a worker's PROBE_PORT. */
+  portVariable: string;
   port: number;
   liveness: string;
   readiness: string;
@@ -36,50 +77,76 @@ export interface ServiceFacts {
   metricsPort: number;
 }
 
-export const gateway: ServiceFacts = {
-  name: 'gateway',
-  code: 'gateway',
-  kind: 'api',
-  port: 8080,
-  liveness: '/health',
-  readiness: '/ready',
-  metricsPort: 9100,
-};
-
-function worker(name: string, port: number, roles?: Pick<ServiceFacts, 'code' | 'env' | 'queues'>): ServiceFacts {
+/**
+ * A service's facts, from its config schema. It is an API when it declares a port to listen on
+ * besides PROBE_PORT (the gateway's PORT, the dashboard's DASHBOARD_PORT): liveness and readiness are
+ * /health and /ready there. Otherwise it is a worker: /livez and /readyz on its probe port. Either
+ * way /metrics is on PROBE_PORT, and the ports are the schema's defaults.
+ */
+export function serviceFacts(service: string): ServiceFacts {
+  const metricsPort = defaultPort(service, 'PROBE_PORT');
+  const apiPort = Object.keys(serviceConfig(service).variables).find(
+    (variable) => /(^|_)PORT$/.test(variable) && variable !== 'PROBE_PORT',
+  );
+  if (apiPort !== undefined)
+    return {
+      name: service,
+      code: service,
+      kind: 'api',
+      portVariable: apiPort,
+      port: defaultPort(service, apiPort),
+      liveness: '/health',
+      readiness: '/ready',
+      metricsPort,
+    };
   return {
-    name,
-    code: name,
+    name: service,
+    code: service,
     kind: 'worker',
-    port,
+    portVariable: 'PROBE_PORT',
+    port: metricsPort,
     liveness: '/livez',
     readiness: '/readyz',
-    metricsPort: port,
-    ...roles,
+    metricsPort,
   };
 }
 
-export const workers: ServiceFacts[] = [
-  worker('accounts', 9101),
+/** Services deployed as several workloads, one per role; every other service is one workload of its name. */
+const roleWorkloads: Record<string, Pick<ServiceFacts, 'name' | 'env' | 'queues'>[]> = {
   // The publisher's two roles, each a workload of its own scaled by its own queue (docs/performance.md,
   // "Accepting and delivering in processes of their own"); both consume account changes.
-  worker('publisher', 9102, {
-    code: 'publisher',
-    env: { PUBLISHER_ROLES: 'accept' },
-    queues: ['svc.publisher.accounts', 'svc.publisher.dispatch', 'svc.publisher.plans', 'svc.publisher.rpc'],
-  }),
-  worker('publisher-deliver', 9102, {
-    code: 'publisher',
-    env: { PUBLISHER_ROLES: 'deliver' },
-    queues: ['svc.publisher.accounts', 'svc.publisher.work'],
-  }),
-  worker('scheduler', 9103),
-  worker('webhook-dispatcher', 9104),
-  worker('analytics-sync', 9105),
-  worker('billing', 9106),
-];
+  publisher: [
+    {
+      name: 'publisher',
+      env: { PUBLISHER_ROLES: 'accept' },
+      queues: ['svc.publisher.accounts', 'svc.publisher.dispatch', 'svc.publisher.plans', 'svc.publisher.rpc'],
+    },
+    {
+      name: 'publisher-deliver',
+      env: { PUBLISHER_ROLES: 'deliver' },
+      queues: ['svc.publisher.accounts', 'svc.publisher.work'],
+    },
+  ],
+};
 
-export const productionServices: ServiceFacts[] = [gateway, ...workers];
+/** Every workload of every deployed service: what compose and Kubernetes must both run. */
+export const productionServices: ServiceFacts[] = deployedServices.flatMap((service) => {
+  const facts = serviceFacts(service);
+  return (roleWorkloads[service] ?? [{ name: service }]).map((role) => ({ ...facts, ...role }));
+});
+
+export const apis = productionServices.filter((facts) => facts.kind === 'api');
+export const workers = productionServices.filter((facts) => facts.kind === 'worker');
+
+function workload(name: string): ServiceFacts {
+  const found = productionServices.find((facts) => facts.name === name);
+  if (found === undefined) throw new Error(`no deployed workload ${name}`);
+  return found;
+}
+
+/** The two APIs the wiring tests name: the public API, and the dashboard whose JWTs it accepts. */
+export const gateway = workload('gateway');
+export const dashboard = workload('dashboard');
 
 /** A service's own TypeScript sources (not its generated Prisma client). */
 function serviceSources(service: string): string[] {
@@ -136,6 +203,7 @@ export const serviceEnv: Record<string, string[]> = {
     'PORT',
     'REDIS_URL',
     'JWT_SECRET',
+    'JWT_JWKS_URL',
     'JWT_ISSUER',
     'JWT_AUDIENCE',
     'API_KEY_PEPPER',
@@ -143,6 +211,16 @@ export const serviceEnv: Record<string, string[]> = {
     'RATE_LIMIT_PER_ORG',
     'PUBLIC_BASE_URL',
     'OAUTH_SUCCESS_REDIRECT',
+  ],
+  dashboard: [
+    'DASHBOARD_PORT',
+    'DASHBOARD_PUBLIC_URL',
+    'DASHBOARD_ISSUER',
+    'GATEWAY_URL',
+    'REDIS_URL',
+    'VAULT_KEYS',
+    'VAULT_ACTIVE_KEY_ID',
+    'TRUST_PROXY_HOPS',
   ],
   accounts: ['VAULT_KEYS', 'VAULT_ACTIVE_KEY_ID', 'OAUTH_STATE_SECRET', 'PUBLIC_BASE_URL'],
   billing: ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID'],

@@ -1,13 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse, parseAllDocuments } from 'yaml';
+import { JWT_AUDIENCE } from '../../services/dashboard/src/domain/token-minter.ts';
 import {
-  consumedQueues,
+  apis,
+  dashboard,
   gateway,
   get,
-  hasCredentials,
-  isObj,
   list,
   looksSecret,
   networkUrls,
@@ -16,140 +15,29 @@ import {
   productionServices,
   nodeFlags,
   readRepoFile,
-  registeredMetrics,
-  repoRoot,
   requiredEnv,
-  secretEnv,
+  serviceConfig,
   str,
-  workers,
-  workloadQueues,
-  type Obj,
-  type ServiceFacts,
 } from './deploy-facts.ts';
+import {
+  applied,
+  clusterTarget,
+  container,
+  containerEnv,
+  exampleEnv,
+  exampleSecretFile,
+  exampleSecretKeys,
+  exampleSecrets,
+  find,
+  k8sDir,
+  kustomization,
+  listedFiles,
+  ofKind,
+  podSpec,
+  resolved,
+  yamlFiles,
+} from './k8s-manifests.ts';
 import { serviceEntry } from '../support/service-process.ts';
-
-const k8sDir = join(repoRoot, 'k8s');
-const yamlFiles = readdirSync(k8sDir)
-  .filter((file) => /\.ya?ml$/.test(file))
-  .sort();
-const exampleSecretFile = 'secret.example.yaml';
-
-interface Resource {
-  file: string;
-  kind: string;
-  name: string;
-  body: Obj;
-}
-
-function loadResources(file: string): Resource[] {
-  return parseAllDocuments(readRepoFile(join('k8s', file))).flatMap((document) => {
-    if (document.errors.length > 0)
-      throw new Error(`${file}: ${document.errors.map((error) => error.message).join('; ')}`);
-    const body: unknown = document.toJS();
-    if (body === null || body === undefined) return [];
-    const resource = obj(body, file);
-    return [
-      {
-        file,
-        kind: str(resource.kind, `${file} kind`),
-        name: str(get(resource, 'metadata.name'), `${file} name`),
-        body: resource,
-      },
-    ];
-  });
-}
-
-const kustomization = obj(parse(readRepoFile('k8s/kustomization.yaml')), 'kustomization.yaml');
-const listedFiles = list(kustomization.resources, 'kustomization resources').map((entry) => str(entry, 'resource'));
-const applied = listedFiles.flatMap(loadResources);
-const exampleSecrets = loadResources(exampleSecretFile);
-
-function ofKind(kind: string): Resource[] {
-  return applied.filter((resource) => resource.kind === kind);
-}
-
-function find(kind: string, name: string): Resource {
-  const found = applied.find((resource) => resource.kind === kind && resource.name === name);
-  if (!found) throw new Error(`no ${kind} ${name}`);
-  return found;
-}
-
-function configMapData(name: string): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(obj(get(find('ConfigMap', name).body, 'data'), `ConfigMap ${name} data`)).map(([k, v]) => [
-      k,
-      String(v),
-    ]),
-  );
-}
-
-function exampleSecretKeys(name: string): string[] {
-  const secret = exampleSecrets.find((resource) => resource.kind === 'Secret' && resource.name === name);
-  if (!secret) throw new Error(`secret.example.yaml has no Secret ${name}`);
-  return Object.keys(obj(secret.body.stringData, `Secret ${name} stringData`));
-}
-
-function container(service: ServiceFacts): Obj {
-  const containers = list(
-    get(find('Deployment', service.name).body, 'spec.template.spec.containers'),
-    `${service.name} containers`,
-  );
-  expect(containers).toHaveLength(1);
-  return obj(containers[0], `${service.name} container`);
-}
-
-function podSpec(service: ServiceFacts): Obj {
-  return obj(get(find('Deployment', service.name).body, 'spec.template.spec'), `${service.name} pod spec`);
-}
-
-interface EnvSource {
-  value?: string;
-  secret?: { name: string; key: string };
-  configMap?: string;
-}
-
-/** Every variable the container sees, and where it comes from (explicit env wins over envFrom). */
-function containerEnv(service: ServiceFacts): Map<string, EnvSource> {
-  const env = new Map<string, EnvSource>();
-  for (const source of list(container(service).envFrom ?? [], 'envFrom')) {
-    const configMap = get(source, 'configMapRef.name');
-    const secret = get(source, 'secretRef.name');
-    if (typeof configMap === 'string') {
-      for (const key of Object.keys(configMapData(configMap))) env.set(key, { configMap });
-    } else if (typeof secret === 'string') {
-      for (const key of exampleSecretKeys(secret)) env.set(key, { secret: { name: secret, key } });
-    } else {
-      throw new Error(`${service.name}: unsupported envFrom entry`);
-    }
-  }
-  for (const entry of list(container(service).env ?? [], 'env')) {
-    const name = str(get(entry, 'name'), 'env name');
-    const secretRef = get(entry, 'valueFrom.secretKeyRef');
-    if (isObj(secretRef)) {
-      env.set(name, { secret: { name: str(secretRef.name, 'secret name'), key: str(secretRef.key, 'secret key') } });
-    } else {
-      const value = get(entry, 'value');
-      if (value !== undefined) expect(typeof value).toBe('string');
-      env.set(name, { value: typeof value === 'string' ? value : '' });
-    }
-  }
-  return env;
-}
-
-/** A Kubernetes quantity in bytes (`2560Mi`, `2Gi`). */
-function bytesOf(quantity: string): number {
-  const match = /^(\d+)(Ki|Mi|Gi)?$/.exec(quantity);
-  if (match === null) throw new Error(`not a quantity: ${quantity}`);
-  const units = { '': 1, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3 };
-  return Number(match[1]) * units[(match[2] ?? '') as keyof typeof units];
-}
-
-function resolved(service: ServiceFacts, name: string): string | undefined {
-  const source = containerEnv(service).get(name);
-  if (source?.value !== undefined) return source.value;
-  if (source?.configMap !== undefined) return configMapData(source.configMap)[name];
-  return undefined;
-}
 
 describe('k8s/kustomization.yaml', () => {
   it('lists only files that exist', () => {
@@ -243,8 +131,14 @@ describe('k8s workloads', () => {
       expect(probe('startupProbe')).toEqual({ path: service.liveness, port: service.port });
       const ports = list(container(service).ports, 'ports').map((port) => get(port, 'containerPort'));
       expect(ports).toEqual([...new Set([service.port, service.metricsPort])]);
-      expect(resolved(service, service.kind === 'api' ? 'PORT' : 'PROBE_PORT')).toBe(String(service.port));
+      expect(resolved(service, service.portVariable)).toBe(String(service.port));
       expect(resolved(service, 'PROBE_PORT')).toBe(String(service.metricsPort));
+    });
+
+    it('sets only variables its service reads', () => {
+      const declared = serviceConfig(service.code).variables;
+      const unread = [...containerEnv(service).keys()].filter((variable) => !(variable in declared));
+      expect(unread).toEqual([]);
     });
 
     it('exposes /metrics on the probe port for Prometheus', () => {
@@ -290,271 +184,87 @@ describe('k8s workloads', () => {
     });
   });
 
-  it('runs the gateway behind a ClusterIP Service on port 8080', () => {
-    const service = find('Service', gateway.name).body;
-    expect(get(service, 'spec.selector')).toEqual({ 'app.kubernetes.io/name': gateway.name });
-    const ports = list(get(service, 'spec.ports'), 'Service ports');
-    expect(ports.map((port) => get(port, 'targetPort'))).toEqual(['http']);
-    expect(list(container(gateway).ports, 'ports').map((port) => get(port, 'name'))).toEqual(['http', 'probes']);
+  it('runs a ClusterIP Service per API and one more Service, for KEDA', () => {
     // The other Service only lets KEDA read analytics-sync's lag (the metrics-api trigger below).
     expect(
       ofKind('Service')
         .map((resource) => resource.name)
         .sort(),
-    ).toEqual(['analytics-sync-metrics', gateway.name]);
+    ).toEqual(['analytics-sync-metrics', ...apis.map((api) => api.name)].sort());
   });
 
-  it('drains the gateway from load balancers before it stops listening', () => {
-    expect(get(container(gateway), 'lifecycle.preStop.exec.command')).toEqual(['sleep', '5']);
+  describe.each(apis.map((api) => [api.name, api] as const))('the API %s', (name, api) => {
+    it('is behind a ClusterIP Service on port 80, to its own port only', () => {
+      const service = find('Service', name).body;
+      expect(get(service, 'spec.type')).toBe('ClusterIP');
+      expect(get(service, 'spec.selector')).toEqual({ 'app.kubernetes.io/name': name });
+      const ports = list(get(service, 'spec.ports'), 'Service ports');
+      expect(ports.map((port) => [get(port, 'port'), get(port, 'targetPort')])).toEqual([[80, 'http']]);
+      expect(list(container(api).ports, 'ports').map((port) => get(port, 'name'))).toEqual(['http', 'probes']);
+      expect(clusterTarget(`http://${name}.social.svc.cluster.local/`)).toEqual({
+        service: name,
+        workload: name,
+        containerPort: api.port,
+      });
+    });
+
+    it('drains from load balancers before it stops listening', () => {
+      expect(get(container(api), 'lifecycle.preStop.exec.command')).toEqual(['sleep', '5']);
+    });
+
+    it('scales on CPU with an HPA of at least two replicas', () => {
+      const hpa = ofKind('HorizontalPodAutoscaler').find(
+        (resource) => get(resource.body, 'spec.scaleTargetRef.name') === name,
+      )?.body;
+      expect(get(hpa, 'spec.scaleTargetRef.kind')).toBe('Deployment');
+      expect(num(get(hpa, 'spec.minReplicas'), 'minReplicas')).toBeGreaterThanOrEqual(2);
+      expect(num(get(hpa, 'spec.maxReplicas'), 'maxReplicas')).toBeGreaterThan(
+        num(get(hpa, 'spec.minReplicas'), 'minReplicas'),
+      );
+      const metric = list(get(hpa, 'spec.metrics'), 'metrics')[0];
+      expect(get(metric, 'resource.name')).toBe('cpu');
+    });
+
+    it('trusts one proxy hop (the ingress controller) for client addresses, so clients do not share one anonymous bucket', () => {
+      expect(resolved(api, 'TRUST_PROXY_HOPS')).toBe('1');
+      expect(containerEnv(api).get('TRUST_PROXY_HOPS')).toEqual({ configMap: `social-${name}` });
+    });
   });
 
-  it('scales the gateway on CPU with an HPA and nothing else with an HPA', () => {
-    const hpas = ofKind('HorizontalPodAutoscaler');
-    expect(hpas.map((hpa) => get(hpa.body, 'spec.scaleTargetRef.name'))).toEqual([gateway.name]);
-    const hpa = hpas[0]!.body;
-    expect(get(hpa, 'spec.scaleTargetRef.kind')).toBe('Deployment');
-    expect(num(get(hpa, 'spec.minReplicas'), 'minReplicas')).toBeGreaterThanOrEqual(2);
-    expect(num(get(hpa, 'spec.maxReplicas'), 'maxReplicas')).toBeGreaterThan(
-      num(get(hpa, 'spec.minReplicas'), 'minReplicas'),
-    );
-    const metric = list(get(hpa, 'spec.metrics'), 'metrics')[0];
-    expect(get(metric, 'resource.name')).toBe('cpu');
-  });
-});
-
-describe('KEDA scaling', () => {
-  const scaledObjects = ofKind('ScaledObject');
-  /** Load no queue holds: analytics' readings wait in its database until due. */
-  const expectedMetricTriggers: Record<string, number> = { 'analytics-sync': 1 };
-
-  it('knows which queues each worker consumes (what the triggers are checked against)', () => {
-    expect(consumedQueues('publisher')).toEqual([
-      'svc.publisher.accounts',
-      'svc.publisher.dispatch',
-      'svc.publisher.plans',
-      'svc.publisher.rpc',
-      'svc.publisher.work',
-    ]);
-    expect(consumedQueues('webhook-dispatcher')).toEqual([
-      'svc.webhook-dispatcher.deliveries',
-      'svc.webhook-dispatcher.rpc',
-      'svc.webhook-dispatcher.work',
-    ]);
-    expect(consumedQueues('billing')).toEqual(['svc.billing.rpc']);
-    // The publisher's roles between them consume every queue its code does; only delivering consumes its work queue.
-    const publisherRoles = workers.filter((worker) => worker.code === 'publisher');
-    expect([...new Set(publisherRoles.flatMap(workloadQueues))].sort()).toEqual(consumedQueues('publisher'));
+  it('has an HPA for the APIs only: KEDA scales the workers', () => {
     expect(
-      publisherRoles
-        .filter((worker) => workloadQueues(worker).includes('svc.publisher.work'))
-        .map((worker) => worker.name),
-    ).toEqual(['publisher-deliver']);
-  });
-
-  it('has one ScaledObject per worker and none for the gateway', () => {
-    expect(scaledObjects.map((resource) => get(resource.body, 'spec.scaleTargetRef.name')).sort()).toEqual(
-      workers.map((w) => w.name).sort(),
-    );
-  });
-
-  describe.each(workers.map((worker) => [worker.name, worker] as const))('%s', (name, service) => {
-    const scaledObject = (): Obj => {
-      const found = scaledObjects.find((resource) => get(resource.body, 'spec.scaleTargetRef.name') === name);
-      if (!found) throw new Error(`no ScaledObject for ${name}`);
-      return found.body;
-    };
-
-    it('scales on the length of queues the service consumes, through the management API', () => {
-      // A queue nobody declares is a 404 from the management API: KEDA would never scale the worker.
-      const consumed = workloadQueues(service);
-      const triggers = list(get(scaledObject(), 'spec.triggers'), 'triggers').filter(
-        (trigger) => get(trigger, 'type') !== 'metrics-api',
-      );
-      const queueLength = triggers.filter((trigger) => get(trigger, 'metadata.mode') === 'QueueLength');
-      expect(queueLength.length).toBeGreaterThan(0);
-      for (const trigger of queueLength) expect(Number(get(trigger, 'metadata.value'))).toBeGreaterThan(0);
-      for (const trigger of triggers) {
-        expect(get(trigger, 'type')).toBe('rabbitmq');
-        expect(get(trigger, 'metadata.protocol')).toBe('http');
-        expect(consumed).toContain(get(trigger, 'metadata.queueName'));
-        expect(typeof get(trigger, 'metadata.value')).toBe('string');
-        const auth = str(get(trigger, 'authenticationRef.name'), 'authenticationRef');
-        expect(find('TriggerAuthentication', auth)).toBeDefined();
-      }
-    });
-
-    it('scales on any gauge it reads through a Service of its own pods, a metric the service registers', () => {
-      // A wrong port, path or metric name is an error in KEDA, not a failed deploy: the worker would
-      // silently stop scaling on that load.
-      const triggers = list(get(scaledObject(), 'spec.triggers'), 'triggers').filter(
-        (trigger) => get(trigger, 'type') === 'metrics-api',
-      );
-      expect(triggers.length).toBe(expectedMetricTriggers[name] ?? 0);
-      for (const trigger of triggers) {
-        const url = new URL(str(get(trigger, 'metadata.url'), 'url'));
-        const [serviceName, namespace, ...rest] = url.hostname.split('.');
-        expect({ namespace, rest }).toEqual({ namespace: 'social', rest: ['svc', 'cluster', 'local'] });
-        const target = find('Service', serviceName!).body;
-        expect(get(target, 'spec.selector')).toEqual({ 'app.kubernetes.io/name': name });
-        const port = list(get(target, 'spec.ports'), 'Service ports').find(
-          (entry) => get(entry, 'port') === Number(url.port),
-        );
-        const namedPort = list(container(service).ports, 'ports').find(
-          (entry) => get(entry, 'name') === get(port, 'targetPort'),
-        );
-        expect(get(namedPort, 'containerPort')).toBe(service.metricsPort);
-        expect(url.pathname).toBe('/metrics');
-        expect(get(trigger, 'metadata.format')).toBe('prometheus');
-        expect(registeredMetrics(service.code)).toContain(get(trigger, 'metadata.valueLocation'));
-        expect(get(trigger, 'metricType')).toBe('Value');
-        expect(Number(get(trigger, 'metadata.targetValue'))).toBeGreaterThan(0);
-      }
-    });
-
-    it('keeps at least one replica and bounds the maximum', () => {
-      const spec = obj(scaledObject().spec, 'spec');
-      expect(spec.minReplicaCount).toBe(1);
-      expect(num(spec.maxReplicaCount, 'maxReplicaCount')).toBeGreaterThan(1);
-      expect(num(spec.cooldownPeriod, 'cooldownPeriod')).toBeGreaterThan(0);
-    });
-  });
-
-  it('authenticates to the management API with a URL kept in a Secret', () => {
-    for (const auth of ofKind('TriggerAuthentication')) {
-      for (const ref of list(get(auth.body, 'spec.secretTargetRef'), 'secretTargetRef')) {
-        expect(get(ref, 'parameter')).toBe('host');
-        expect(exampleSecretKeys(str(get(ref, 'name'), 'secret name'))).toContain(get(ref, 'key'));
-      }
-    }
-    const host = exampleSecrets.find((resource) => resource.name === 'keda-rabbitmq-management')?.body;
-    expect(str(get(host, 'stringData.host'), 'host')).toMatch(/^http:\/\/.+:15672\//);
+      ofKind('HorizontalPodAutoscaler')
+        .map((hpa) => get(hpa.body, 'spec.scaleTargetRef.name'))
+        .sort(),
+    ).toEqual(apis.map((api) => api.name).sort());
   });
 });
 
-describe('secrets and config', () => {
-  it('keeps secrets out of ConfigMaps', () => {
-    for (const configMap of ofKind('ConfigMap')) {
-      for (const [key, value] of Object.entries(configMapData(configMap.name))) {
-        expect({ configMap: configMap.name, key, secretName: looksSecret(key) }).toEqual({
-          configMap: configMap.name,
-          key,
-          secretName: false,
-        });
-        expect({ configMap: configMap.name, key, credentials: hasCredentials(value) }).toEqual({
-          configMap: configMap.name,
-          key,
-          credentials: false,
-        });
-      }
-    }
+describe('the gateway and the dashboard', () => {
+  it("point the gateway at the dashboard's signing keys, issuer and audience", () => {
+    const jwks = new URL(resolved(gateway, 'JWT_JWKS_URL') ?? '');
+    expect(jwks.pathname).toBe('/.well-known/jwks.json');
+    expect(clusterTarget(jwks.href)).toMatchObject({ workload: dashboard.name, containerPort: dashboard.port });
+    expect(resolved(gateway, 'JWT_ISSUER')).toBe(resolved(dashboard, 'DASHBOARD_ISSUER'));
+    expect(resolved(gateway, 'JWT_AUDIENCE')).toBe(JWT_AUDIENCE);
   });
 
-  it('applies no Secret: real ones are created by the operator from secret.example.yaml', () => {
-    expect(ofKind('Secret')).toHaveLength(0);
+  it("point the dashboard's /api at the gateway's Service", () => {
+    const url = resolved(dashboard, 'GATEWAY_URL') ?? '';
+    expect(clusterTarget(url)).toMatchObject({ workload: gateway.name, containerPort: gateway.port });
   });
 
-  it('ships only placeholder values in secret.example.yaml', () => {
-    const values = exampleSecrets.flatMap((secret) =>
-      Object.values(obj(secret.body.stringData, `${secret.name} stringData`)),
-    );
-    expect(values.length).toBeGreaterThan(0);
-    for (const value of values) expect(String(value)).toContain('CHANGE_ME');
-    // AMQP_URL comes from one key per service: every service is its own broker user.
-    const amqpKeys = productionServices.map((service) => `AMQP_URL_${service.code.toUpperCase().replace(/-/g, '_')}`);
-    expect(exampleSecrets.flatMap((secret) => Object.keys(obj(secret.body.stringData, 'stringData')))).toEqual(
-      expect.arrayContaining([...secretEnv.filter((name) => name !== 'AMQP_URL'), ...amqpKeys]),
-    );
-  });
-
-  it('keeps media in S3 for the gateway and the publisher (pods share no disk), with room to spool uploads', () => {
-    const media = configMapData('social-media');
-    expect(media).toMatchObject({ MEDIA_STORAGE: 's3', MEDIA_TMP_DIR: expect.stringMatching(/^\/tmp\//) });
-    expect(media.MEDIA_PUBLIC_BASE_URL).toMatch(/^https:\/\//);
-    for (const service of productionServices.filter(
-      (facts) => facts.code === 'gateway' || facts.code === 'publisher',
-    )) {
-      const sources = list(container(service).envFrom, `${service.name} envFrom`).map((source) =>
-        get(source, 'configMapRef.name'),
-      );
-      expect(sources).toContain('social-media');
-      const env = containerEnv(service);
-      for (const key of ['MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY'])
-        expect(env.get(key)?.secret?.name).toBe('social-media');
-      const tmp = list(podSpec(service).volumes, `${service.name} volumes`).find(
-        (volume) => get(volume, 'name') === 'tmp',
-      );
-      const sizeLimit = bytesOf(str(get(tmp, 'emptyDir.sizeLimit'), `${service.name} tmp sizeLimit`));
-      // What concurrent ingests can spool: MEDIA_INGEST_CONCURRENCY x the largest per-type limit.
-      const ingests =
-        resolved(service, 'PUBLISHER_ROLES') === 'deliver'
-          ? 0
-          : Number(resolved(service, 'MEDIA_INGEST_CONCURRENCY') ?? 4);
-      const largest = Number(resolved(service, 'MEDIA_MAX_VIDEO_BYTES') ?? 512 * 1024 * 1024);
-      expect({ service: service.name, fits: sizeLimit >= ingests * largest }).toEqual({
-        service: service.name,
-        fits: true,
-      });
-    }
-  });
-
-  it('connects every service to RabbitMQ as its own user, over TLS, with caller checks on', () => {
-    const infra = obj(
-      exampleSecrets.find((secret) => secret.name === 'social-infra')?.body.stringData,
-      'social-infra stringData',
-    );
-    for (const service of productionServices) {
-      const key = `AMQP_URL_${service.code.toUpperCase().replace(/-/g, '_')}`;
-      const url = new URL(str(infra[key], `${service.name} AMQP URL`));
-      expect({ service: service.name, protocol: url.protocol, user: url.username }).toEqual({
-        service: service.name,
-        protocol: 'amqps:',
-        user: service.code,
-      });
-      expect(containerEnv(service).get('AMQP_URL')?.secret).toEqual({ name: 'social-infra', key });
-    }
-    expect(configMapData('social-common').BROKER_USER_PREFIX).toBe('');
-  });
-
-  it('gives DATABASE_URL as a server URL without a database name', () => {
-    const example = exampleSecrets.find((secret) => secret.name === 'social-infra')?.body;
-    const url = new URL(str(get(example, 'stringData.DATABASE_URL'), 'DATABASE_URL'));
-    expect(url.protocol).toMatch(/^postgres(ql)?:$/);
-    expect(['', '/']).toContain(url.pathname);
-  });
-
-  it('names an active vault key that the example key list contains', () => {
-    const example = exampleSecrets.find((secret) => secret.name === 'social-accounts')?.body;
-    const ids = str(get(example, 'stringData.VAULT_KEYS'), 'VAULT_KEYS')
-      .split(',')
-      .map((entry) => entry.slice(0, entry.indexOf(':')));
-    expect(ids).toContain(configMapData('social-accounts').VAULT_ACTIVE_KEY_ID);
-  });
-});
-
-describe('the gateway behind the ingress', () => {
-  it('trusts one proxy hop (the ingress controller) for client addresses, so clients do not share one anonymous bucket', () => {
-    expect(resolved(gateway, 'TRUST_PROXY_HOPS')).toBe('1');
-    expect(containerEnv(gateway).get('TRUST_PROXY_HOPS')).toEqual({ configMap: 'social-gateway' });
+  it('give the dashboard an https public address, through which an OAuth connect returns to its Accounts page', () => {
+    const publicUrl = new URL(resolved(dashboard, 'DASHBOARD_PUBLIC_URL') ?? '');
+    expect(publicUrl.protocol).toBe('https:');
+    // The network's redirect reaches the API's address, where the hand-off page set the flow cookie.
+    const accounts = productionServices.find((facts) => facts.name === 'accounts')!;
+    expect(resolved(accounts, 'PUBLIC_BASE_URL')).toBe(resolved(gateway, 'PUBLIC_BASE_URL'));
+    expect(resolved(gateway, 'OAUTH_SUCCESS_REDIRECT')).toBe(`${publicUrl.origin}/accounts`);
   });
 });
 
 describe('production start with the example secrets', () => {
-  /** What the container would see with secret.example.yaml applied as it is. */
-  function exampleEnv(service: ServiceFacts): Record<string, string> {
-    const env: Record<string, string> = {};
-    for (const [name, source] of containerEnv(service)) {
-      if (source.secret !== undefined) {
-        const secret = exampleSecrets.find(
-          (resource) => resource.kind === 'Secret' && resource.name === source.secret!.name,
-        );
-        env[name] = String(obj(secret?.body.stringData, `Secret ${source.secret.name}`)[source.secret.key]);
-      } else {
-        env[name] = source.value ?? configMapData(source.configMap ?? '')[name] ?? '';
-      }
-    }
-    return env;
-  }
-
   it.each(productionServices.map((facts) => [facts.name, facts] as const))(
     '%s refuses to start, naming every placeholder it was given',
     (name, facts) => {
