@@ -33,9 +33,10 @@ function mediaProblem(result: FetchedMedia, kind: 'image' | 'video'): number | u
  * - a video is downloaded in the background from creation on; until the download settles the
  *   container stays IN_PROGRESS;
  * - an image was fetched when the container was created (an unreachable URL is refused there), and
- *   Instagram's pipeline copies it again while processing: the read that would finish the container
- *   fetches the image once more, so a URL that stopped serving the file after creation (a short-lived
- *   signed URL, a deleted file) ends it ERROR with 2207052 instead of FINISHED;
+ *   is fetched once more by the read that would finish the container, standing for the processing
+ *   Instagram does after the creation call: a URL that stopped serving the file after creation (a
+ *   short-lived signed URL, a deleted file) ends it ERROR with 2207052 instead of FINISHED (when Meta
+ *   copies the image is not documented: docs/networks.md §7);
  * - a carousel advances its children, and fails with 2207028 when one of them failed.
  */
 export async function advanceContainer(
