@@ -143,13 +143,13 @@ describe('publishing: delivery', () => {
   });
 
   it('ends failed when every target fails, announced as post.failed', async () => {
-    // On X a revoked BYOK token looks expired and only a refresh could tell; LinkedIn says it outright.
-    await system.sandbox.fault('linkedin', 'token_revoked', 1);
-    const res = await publish({ account_ids: [accounts.linkedin], text: 'revoked at delivery' });
+    // A revoked token fails its target too, and also the account: test/publishing/network-refusals.int.test.ts.
+    await system.sandbox.fault('linkedin', 'duplicate', 1);
+    const res = await publish({ account_ids: [accounts.linkedin], text: 'refused at delivery' });
     const post = await waitForFinal(system, auth, res.body.job_id);
     expect(post.status).toBe('failed');
     expect(post.results[0]).toEqual(
-      expect.objectContaining({ status: 'failed', error_code: 'auth_revoked', attempts: 1 }),
+      expect.objectContaining({ status: 'failed', error_code: 'duplicate', attempts: 1 }),
     );
     const event = await waitForEvent(res.body.job_id, 'post.failed.v1');
     expect(event.payload.error_message).toEqual(expect.any(String));
@@ -161,7 +161,6 @@ describe('publishing: delivery', () => {
       ['server_error', 'x', 'published', null, 2],
       ['timeout', 'x', 'published', null, 2],
       ['token_expired', 'x', 'published', null, 1],
-      ['token_revoked', 'linkedin', 'failed', 'auth_revoked', 1],
       ['duplicate', 'x', 'failed', 'duplicate', 1],
     ])('%s on %s', async (fault, network, status, errorCode, attempts) => {
       await system.sandbox.fault(network, fault, 1, fault === 'rate_limit' ? 1 : undefined);

@@ -186,9 +186,15 @@ describe('Facebook adapter against the sandbox', () => {
       await sandbox.fault('facebook', 'token_expired');
       expect(await failure(publish)).toMatchObject({ kind: 'auth_expired', networkCode: '190/463' });
     });
-    it('token_revoked -> auth_revoked', async () => {
+    it('token_revoked -> auth_revoked, and the grant stays revoked: re-checking the token is refused too', async () => {
       await sandbox.fault('facebook', 'token_revoked');
       expect(await failure(publish)).toMatchObject({ kind: 'auth_revoked', networkCode: '190/458' });
+      expect(
+        await failure(() => providers.facebook.profile.fetch({ accessToken, extras: { page_id: pageId } })),
+      ).toMatchObject({
+        kind: 'auth_revoked',
+        networkCode: '190/458',
+      });
     });
     it('duplicate -> duplicate (and the sandbox also refuses a real consecutive duplicate)', async () => {
       await sandbox.fault('facebook', 'duplicate');

@@ -127,6 +127,24 @@ describe('Instagram adapter against the sandbox', () => {
     expect(await sandbox.posts('instagram')).toHaveLength(0);
   });
 
+  it('fails an image that stops being served once its container exists: container ERROR, permanent and explained', async () => {
+    const gone = await failure(() =>
+      providers.instagram.publish.post({
+        credentials: credentials(),
+        text: 'gone',
+        media: [{ url: media.url('/once/gone.jpg'), kind: 'image' }],
+      }),
+    );
+    expect(gone).toMatchObject({
+      kind: 'media_invalid',
+      networkCode: 'ERROR/2207052',
+      retryable: false,
+      uncertain: false,
+      networkMessage: expect.stringContaining('Instagram could not fetch the media from its URL'),
+    });
+    expect(await sandbox.posts('instagram')).toHaveLength(0);
+  });
+
   describe('faults', () => {
     const publish = () => providers.instagram.publish.post({ credentials: credentials(), text: 'f', media: [jpeg()] });
 
@@ -150,9 +168,15 @@ describe('Instagram adapter against the sandbox', () => {
       await sandbox.fault('instagram', 'token_expired');
       expect((await failure(publish)).kind).toBe('auth_expired');
     });
-    it('token_revoked -> auth_revoked', async () => {
+    it('token_revoked -> auth_revoked, and the grant stays revoked: re-checking the token is refused too', async () => {
       await sandbox.fault('instagram', 'token_revoked');
       expect((await failure(publish)).kind).toBe('auth_revoked');
+      expect(
+        await failure(() => providers.instagram.profile.fetch({ accessToken, extras: { ig_user_id: igUserId } })),
+      ).toMatchObject({
+        kind: 'auth_revoked',
+        networkCode: '190/458',
+      });
     });
     it('duplicate -> duplicate', async () => {
       await sandbox.fault('instagram', 'duplicate');

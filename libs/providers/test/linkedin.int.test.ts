@@ -209,9 +209,16 @@ describe('LinkedIn adapter against the sandbox', () => {
       await sandbox.fault('linkedin', 'token_expired');
       expect(await failure(publish)).toMatchObject({ kind: 'auth_expired', networkCode: 'EXPIRED_ACCESS_TOKEN' });
     });
-    it('token_revoked -> auth_revoked', async () => {
+    it('token_revoked -> auth_revoked, and the grant stays revoked: its token and refresh token are refused too', async () => {
       await sandbox.fault('linkedin', 'token_revoked');
       expect(await failure(publish)).toMatchObject({ kind: 'auth_revoked', networkCode: 'REVOKED_ACCESS_TOKEN' });
+      expect(await failure(() => providers.linkedin.profile.fetch({ accessToken }))).toMatchObject({
+        kind: 'auth_revoked',
+        networkCode: 'REVOKED_ACCESS_TOKEN',
+      });
+      expect(await failure(() => providers.linkedin.oauth.refresh({ app, refreshToken }))).toMatchObject({
+        kind: 'auth_revoked',
+      });
     });
     it('duplicate -> duplicate (422 DUPLICATE_POST), also for a real repeat', async () => {
       await sandbox.fault('linkedin', 'duplicate');

@@ -227,7 +227,16 @@ describe('sandbox /facebook (Graph API)', () => {
       .post(`/facebook/v25.0/${ig}/media`)
       .query({ image_url: media.url('/404.jpg'), access_token: token });
     expect(broken.body.error).toEqual(
-      expect.objectContaining({ code: 9004, error_subcode: 2207052, error_user_title: 'Media download has failed.' }),
+      expect.objectContaining({
+        message: 'Only photo or video can be accepted as media type.',
+        code: 9004,
+        error_subcode: 2207052,
+        is_transient: false,
+        error_user_title: "Media download has failed. The media URI doesn't meet our requirements.",
+        error_user_msg: expect.stringContaining(
+          `The media could not be fetched from this URI: ${media.url('/404.jpg')}`,
+        ),
+      }),
     );
     const reel = await request(app)
       .post(`/facebook/v25.0/${ig}/media`)
@@ -237,7 +246,60 @@ describe('sandbox /facebook (Graph API)', () => {
     const failed = await request(app)
       .get(`/facebook/v25.0/${reel.body.id}`)
       .query({ fields: 'status_code,status', access_token: token });
-    expect(failed.body).toEqual({ status_code: 'ERROR', status: expect.stringMatching(/2207052$/), id: reel.body.id });
+    expect(failed.body).toEqual({
+      status_code: 'ERROR',
+      status: 'Error: Media upload has failed with error code 2207052',
+      id: reel.body.id,
+    });
+  });
+
+  it('Instagram: an image that stops being served after the container was created ends it ERROR 2207052, never FINISHED', async () => {
+    const token = 'byok-ig';
+    const ig = '17841400000000080';
+    const container = await request(app)
+      .post(`/facebook/v25.0/${ig}/media`)
+      .query({ image_url: media.url('/once/gone.jpg'), caption: 'gone', access_token: token });
+    expect(container.body).toEqual({ id: expect.stringMatching(/^\d+$/) });
+    const status = () =>
+      request(app)
+        .get(`/facebook/v25.0/${container.body.id}`)
+        .query({ fields: 'status_code,status', access_token: token });
+    expect((await status()).body.status_code).toBe('IN_PROGRESS');
+    const failed = {
+      status_code: 'ERROR',
+      status: 'Error: Media upload has failed with error code 2207052',
+      id: container.body.id,
+    };
+    expect((await status()).body).toEqual(failed);
+    expect((await status()).body).toEqual(failed);
+    const publish = await request(app)
+      .post(`/facebook/v25.0/${ig}/media_publish`)
+      .query({ creation_id: container.body.id, access_token: token });
+    expect(publish.body.error).toEqual(expect.objectContaining({ code: 9007 }));
+    // A carousel with such a child fails as a whole.
+    const child = (name: string) =>
+      request(app)
+        .post(`/facebook/v25.0/${ig}/media`)
+        .query({ image_url: media.url(name), is_carousel_item: true, access_token: token });
+    const kept = await child('/image.jpg');
+    const lost = await child('/once/child.jpg');
+    const carousel = await request(app)
+      .post(`/facebook/v25.0/${ig}/media`)
+      .query({ media_type: 'CAROUSEL', children: `${kept.body.id},${lost.body.id}`, access_token: token });
+    const carouselStatus = () =>
+      request(app)
+        .get(`/facebook/v25.0/${carousel.body.id}`)
+        .query({ fields: 'status_code,status', access_token: token });
+    await carouselStatus();
+    await carouselStatus();
+    expect((await carouselStatus()).body).toEqual({
+      status_code: 'ERROR',
+      status: 'Error: Media upload has failed with error code 2207028',
+      id: carousel.body.id,
+    });
+    expect(await request(app).get('/__sandbox/posts').query({ network: 'instagram' })).toMatchObject({
+      body: { posts: [] },
+    });
   });
 
   it('insights: canonical data shape; deprecated metrics fail with (#100); reactions by type as an object', async () => {
@@ -285,7 +347,7 @@ describe('sandbox /facebook (Graph API)', () => {
     expect(fb.body.data[0].values).toEqual([{ value: { like: 2, love: 1 } }]);
   });
 
-  it('faults answer in Graph shape: throttling with BUC header, 500 transient, 190/463, 190/458, 506', async () => {
+  it('faults answer in Graph shape: throttling with BUC header, 500 transient, 190/463, 506, 190/458 that lasts', async () => {
     const fault = (network: string, kind: string) =>
       request(app)
         .post('/__sandbox/faults')
@@ -310,10 +372,6 @@ describe('sandbox /facebook (Graph API)', () => {
     expect(
       (await request(app).post('/facebook/v25.0/42/feed').send({ message: 'x', access_token: 't' })).body.error,
     ).toEqual(expect.objectContaining({ code: 190, error_subcode: 463 }));
-    await fault('facebook', 'token_revoked');
-    expect(
-      (await request(app).post('/facebook/v25.0/42/feed').send({ message: 'x', access_token: 't' })).body.error,
-    ).toEqual(expect.objectContaining({ code: 190, error_subcode: 458 }));
     await fault('facebook', 'duplicate');
     expect(
       (await request(app).post('/facebook/v25.0/42/feed').send({ message: 'y', access_token: 't' })).body.error,
@@ -321,5 +379,12 @@ describe('sandbox /facebook (Graph API)', () => {
     expect((await request(app).post('/facebook/v25.0/42/feed').send({ message: 'z', access_token: 't' })).status).toBe(
       200,
     );
+    // Revocation is real: the token stays refused once the fault is spent.
+    await fault('facebook', 'token_revoked');
+    for (const message of ['x', 'after the fault']) {
+      expect(
+        (await request(app).post('/facebook/v25.0/42/feed').send({ message, access_token: 't' })).body.error,
+      ).toEqual(expect.objectContaining({ code: 190, error_subcode: 458 }));
+    }
   });
 });

@@ -235,7 +235,7 @@ describe('sandbox /linkedin', () => {
     ]);
   });
 
-  it('faults in LinkedIn shape: 429 without headers, 500, 401 EXPIRED/REVOKED, 422 duplicate', async () => {
+  it('faults in LinkedIn shape: 429 without headers, 500, 401 EXPIRED, 422 duplicate, 401 REVOKED that lasts', async () => {
     const arm = (fault: string) =>
       request(app).post('/__sandbox/faults').send({ network: 'linkedin', fault }).expect(201);
     await arm('rate_limit');
@@ -257,10 +257,17 @@ describe('sandbox /linkedin', () => {
       code: 'EXPIRED_ACCESS_TOKEN',
       message: 'The token used in the request has expired',
     });
-    await arm('token_revoked');
-    expect((await post({ commentary: 'u' })).body.code).toBe('REVOKED_ACCESS_TOKEN');
     await arm('duplicate');
     expect((await post({ commentary: 'w' })).status).toBe(422);
+    // Revocation is real: the token stays refused once the fault is spent.
+    await arm('token_revoked');
+    expect((await post({ commentary: 'u' })).body.code).toBe('REVOKED_ACCESS_TOKEN');
+    expect((await post({ commentary: 'after the fault' })).body).toEqual({
+      status: 401,
+      serviceErrorCode: 65601,
+      code: 'REVOKED_ACCESS_TOKEN',
+      message: 'The token used in the request has been revoked by the user',
+    });
     expect((await request(app).get('/linkedin/v2/userinfo').set('Authorization', 'Bearer invalid_x')).body).toEqual({
       status: 401,
       serviceErrorCode: 65600,

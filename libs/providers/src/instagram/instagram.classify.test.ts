@@ -1,3 +1,4 @@
+import { ProviderError } from '../errors/provider-error.ts';
 import { classifyContainerStatus, classifyInstagram } from './instagram.classify.ts';
 
 const NOW = Date.UTC(2026, 10, 22);
@@ -93,6 +94,37 @@ describe('classifyInstagram', () => {
 });
 
 describe('classifyContainerStatus', () => {
+  // The status text as Instagram words it (recorded in gitroomhq/postiz-app#1992).
+  const failed = (subcode: number) => `Error: Media upload has failed with error code ${subcode}`;
+
+  it('an image Instagram could not fetch (2207052): permanent media_invalid, explained, Instagram quoted', () => {
+    const classification = classifyContainerStatus('ERROR', failed(2207052))!;
+    expect(classification).toEqual({
+      kind: 'media_invalid',
+      networkCode: 'ERROR/2207052',
+      networkMessage:
+        'Instagram could not fetch the media from its URL: the URL must serve the file publicly (no sign-in, no private address) until Instagram has processed it. Publish again once it does. (Instagram: "Error: Media upload has failed with error code 2207052")',
+      retryAfterMs: undefined,
+    });
+    const error = new ProviderError({ network: 'instagram', ...classification });
+    expect({ retryable: error.retryable, uncertain: error.uncertain }).toEqual({ retryable: false, uncertain: false });
+  });
+
+  it('explains the other media subcodes a container can fail with, and keeps an unknown one as Instagram said it', () => {
+    expect(classifyContainerStatus('ERROR', failed(2207026))).toMatchObject({
+      kind: 'media_invalid',
+      networkCode: 'ERROR/2207026',
+      networkMessage: expect.stringMatching(/^Instagram does not support this video's format: use MP4 or MOV/),
+    });
+    expect(classifyContainerStatus('ERROR', failed(2207028))?.networkMessage).toMatch(
+      /^Instagram refused the carousel/,
+    );
+    expect(classifyContainerStatus('ERROR', failed(2207020))).toMatchObject({
+      kind: 'media_invalid',
+      networkMessage: failed(2207020),
+    });
+  });
+
   it('reads the subcode at the end of the ERROR status text', () => {
     expect(classifyContainerStatus('ERROR', 'Error: The video format is not supported. 2207026')).toMatchObject({
       kind: 'media_invalid',

@@ -18,7 +18,11 @@ export interface MediaServer {
   close: () => Promise<void>;
 }
 
-/** Serves `/image.jpg`, `/image.png`, `/video.mp4`, `/octet.png` (as application/octet-stream); anything else is 404 (the broken URL). */
+/**
+ * Serves `/image.jpg`, `/image.png`, `/video.mp4`, `/octet.png` (as application/octet-stream), and
+ * `/once/<name>.jpg`: the JPEG to the first request for that path only (a file deleted, or a signed
+ * URL expired, after one fetch); anything else is 404 (the broken URL).
+ */
 export async function startMediaServer(): Promise<MediaServer> {
   const files: Record<string, [Buffer, string]> = {
     '/image.jpg': [JPEG, 'image/jpeg'],
@@ -27,8 +31,12 @@ export async function startMediaServer(): Promise<MediaServer> {
     // A host that labels everything as generic bytes.
     '/octet.png': [PNG, 'application/octet-stream'],
   };
+  const servedOnce = new Set<string>();
   const server: Server = createServer((req, res) => {
-    const file = files[(req.url ?? '').split('?')[0] ?? ''];
+    const path = (req.url ?? '').split('?')[0] ?? '';
+    const once = path.startsWith('/once/') && !servedOnce.has(path);
+    if (once) servedOnce.add(path);
+    const file = once ? files['/image.jpg'] : files[path];
     if (!file) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;

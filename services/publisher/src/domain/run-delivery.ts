@@ -95,7 +95,7 @@ const LABEL: Record<Network, string> = {
  *    its lease ran out) is reconciled: the network is asked whether the post exists. Found: published
  *    with its id. Verifiably absent: posted again. The network cannot say: `outcome_unknown`, with why.
  * Retryable failures (rate limits, refused calls) wait `max(backoff, Retry-After)` through an outbox
- * row with a future `available_at`; an expired token is refreshed once and the call repeated.
+ * row with a future `available_at`; an expired or revoked token is renewed once and the call repeated.
  */
 export class DeliveryRunner {
   /**
@@ -378,12 +378,18 @@ export class DeliveryRunner {
         onHandle,
         ...(resume === null ? {} : { resume }),
       });
+    let refused: 'auth_expired' | 'auth_revoked';
     try {
       return { kind: 'published', result: await post(first) };
     } catch (error) {
-      if (!isProviderError(error) || error.kind !== 'auth_expired') return this.classify(delivery, attempt, error);
+      if (!isProviderError(error) || (error.kind !== 'auth_expired' && error.kind !== 'auth_revoked'))
+        return this.classify(delivery, attempt, error);
+      refused = error.kind;
     }
-    // An expired token: refreshed once (accounts marks the account requires_reconnect if that fails), then one more call.
+    // A token the network refused as expired or revoked: accounts renews it once (a refresh, or the
+    // profile read that re-validates a token it cannot refresh). If the network refuses that too, the
+    // account is marked requires_reconnect or revoked and connection.revoked is announced, and the
+    // target fails account_unusable; otherwise one more call with the token accounts gave.
     let refreshed: AccountCredentials;
     try {
       refreshed = await this.deps.accounts.credentials(delivery.orgId, delivery.accountId, true, requestId);
@@ -392,8 +398,8 @@ export class DeliveryRunner {
       if (lost !== undefined) return lost;
       return {
         kind: 'retry',
-        code: 'auth_expired',
-        message: `${LABEL[delivery.provider as Network]} said the token expired and refreshing it failed for now.`,
+        code: refused,
+        message: `${LABEL[delivery.provider as Network]} refused the token (${refused === 'auth_expired' ? 'expired' : 'revoked'}) and checking it again failed for now.`,
         retryAfterMs: undefined,
       };
     }

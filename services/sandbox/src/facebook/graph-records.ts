@@ -9,6 +9,8 @@ export interface IgContainer {
   id: string;
   igUserId: string;
   mediaType: 'IMAGE' | 'VIDEO' | 'REELS' | 'STORIES' | 'CAROUSEL';
+  /** What the container holds (a story may be either): decides how its processing checks the media. */
+  kind: 'image' | 'video' | 'carousel';
   isCarouselItem: boolean;
   children: string[];
   caption: string;

@@ -1,64 +1,29 @@
 import { type Response, type Router } from 'express';
 import { markPostCreated } from '../http/outcome-faults.ts';
 import { type SandboxContext } from '../context.ts';
-import { isVideoFormat } from '../media/sniff.ts';
 import { numericId, randomToken } from '../state/ids.ts';
 import { bucHeaders, graphParams, idOf, requireGraphToken } from './graph-auth.ts';
 import { graphError, invalidParameter, renderGraphFault } from './graph-errors.ts';
 import { STORES, startDownload, type IgContainer, type IgMedia } from './graph-records.ts';
+import { FETCH_FAILED } from './ig-container-processing.ts';
 
 const MAX_CAPTION = 2200;
 const MAX_CHILDREN = 10;
 const DAY_MS = 86_400_000;
 
+/**
+ * An image URL Instagram cannot fetch while creating the container: refused at once, in the body
+ * recorded from production (gitroomhq/postiz-app#1900; docs/networks.md §1.3).
+ */
 function downloadFailed(res: Response, url: string): void {
   graphError(res, 400, {
     message: 'Only photo or video can be accepted as media type.',
     code: 9004,
-    error_subcode: 2207052,
-    error_user_title: 'Media download has failed.',
+    error_subcode: FETCH_FAILED,
+    is_transient: false,
+    error_user_title: "Media download has failed. The media URI doesn't meet our requirements.",
     error_user_msg: `The media could not be fetched from this URI: ${url}. Please check the following and try again: 1) The URI is publicly reachable. 2) The media meets the requirements.`,
   });
-}
-
-/**
- * Advances a container one status read: still downloading or within `processingPolls` reads it is
- * IN_PROGRESS, then FINISHED (or ERROR when the download or format check failed).
- */
-export function advanceContainer(
-  container: IgContainer,
-  containers: Map<string, IgContainer>,
-  processingPolls: number,
-): void {
-  if (container.statusCode !== 'IN_PROGRESS') return;
-  const ready = container.polls >= processingPolls;
-  container.polls += 1;
-  if (container.download) {
-    const result = container.download.result;
-    if (!result) return;
-    if (!result.ok) {
-      container.statusCode = 'ERROR';
-      container.errorText = "Error: Media download has failed. The media URI doesn't meet our requirements. 2207052";
-      return;
-    }
-    if (!isVideoFormat(result.format)) {
-      container.statusCode = 'ERROR';
-      container.errorText =
-        'Error: The video format is not supported. Please check the spec for supported streams format. 2207026';
-      return;
-    }
-  }
-  if (container.mediaType === 'CAROUSEL') {
-    const children = container.children.map((id) => containers.get(id));
-    if (children.some((child) => child?.statusCode === 'ERROR')) {
-      container.statusCode = 'ERROR';
-      container.errorText = 'Error: Carousel validation failed. 2207028';
-      return;
-    }
-    for (const child of children) if (child) advanceContainer(child, containers, processingPolls);
-    if (!children.every((child) => child?.statusCode === 'FINISHED')) return;
-  }
-  if (ready) container.statusCode = 'FINISHED';
 }
 
 /** Instagram content publishing (docs/networks.md §1.2): containers, carousels, `media_publish`, quota. */
@@ -130,6 +95,7 @@ export function registerInstagram(router: Router, ctx: SandboxContext): void {
       const container: IgContainer = {
         ...base,
         mediaType: 'CAROUSEL',
+        kind: 'carousel',
         children: children.map(String),
         mediaUrl: undefined,
         download: undefined,
@@ -154,6 +120,7 @@ export function registerInstagram(router: Router, ctx: SandboxContext): void {
       const container: IgContainer = {
         ...base,
         mediaType: mediaType === 'STORIES' ? 'STORIES' : 'IMAGE',
+        kind: 'image',
         children: [],
         mediaUrl: imageUrl,
         download: undefined,
@@ -176,6 +143,7 @@ export function registerInstagram(router: Router, ctx: SandboxContext): void {
     const container: IgContainer = {
       ...base,
       mediaType,
+      kind: 'video',
       children: [],
       mediaUrl: videoUrl,
       download: startDownload(ctx.fetchMedia, videoUrl),

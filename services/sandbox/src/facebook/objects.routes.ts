@@ -4,7 +4,7 @@ import { type NetworkName } from '../state/types.ts';
 import { callerOf, graphParams, idOf, pagesManagedBy, requireGraphToken } from './graph-auth.ts';
 import { graphError, renderGraphFault, unsupportedGet } from './graph-errors.ts';
 import { STORES, type FbPhoto, type FbPost, type FbVideo, type IgContainer, type IgMedia } from './graph-records.ts';
-import { advanceContainer } from './instagram.routes.ts';
+import { advanceContainer } from './ig-container-processing.ts';
 
 const isIgUserId = (id: string) => id.startsWith('1784');
 
@@ -36,12 +36,12 @@ export function registerObjects(router: Router, ctx: SandboxContext): void {
     handler(req, res, next);
   };
 
-  router.get('/:id', gate, auth, (req, res) => {
+  router.get('/:id', gate, auth, async (req, res) => {
     const id = idOf(req);
     const fields = (graphParams(req).fields ?? '').split(',').map((field) => field.trim());
     const container = containers.get(id);
     if (container) {
-      advanceContainer(container, containers, ctx.processingPolls);
+      await advanceContainer(container, containers, ctx.processingPolls, ctx.fetchMedia);
       return void res.json({
         status_code: container.statusCode,
         ...(container.errorText ? { status: container.errorText } : {}),

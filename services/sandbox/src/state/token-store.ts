@@ -20,14 +20,19 @@ export interface IssuedPair {
   refresh: TokenRecord | undefined;
 }
 
+/** The subject a BYOK token (one the sandbox did not issue) acts as, and the root of its grant. */
+export const byokSubject = (family: TokenFamily, token: string) => `byok:${family}:${hashOf(token)}`;
+
 /**
  * Tokens and authorization codes. docs/api-conventions.md, "The network sandbox": a token beginning
  * `invalid_` is always rejected; any other token the sandbox has not issued is accepted as a BYOK
- * token, acting as a stable subject derived from the token itself.
+ * token, acting as a stable subject derived from the token itself, until its grant is revoked.
  */
 export class TokenStore {
   private readonly tokens = new Map<string, TokenRecord>();
   private readonly codes = new Map<string, AuthCode>();
+  /** BYOK grants revoked: a BYOK token has no record to mark, so its subject is remembered instead. */
+  private readonly revokedByok = new Set<string>();
 
   constructor(private readonly now: () => number) {}
 
@@ -70,16 +75,34 @@ export class TokenStore {
   check(family: TokenFamily, token: string | undefined): TokenCheck {
     if (!token || token.startsWith('invalid_')) return { status: 'invalid' };
     const record = this.tokens.get(token);
-    if (!record) return { status: 'ok', subject: `byok:${family}:${hashOf(token)}`, record: undefined };
+    if (!record) {
+      const subject = byokSubject(family, token);
+      return this.revokedByok.has(subject) ? { status: 'revoked' } : { status: 'ok', subject, record: undefined };
+    }
     if (record.family !== family || record.kind !== 'access') return { status: 'invalid' };
     if (record.revoked) return { status: 'revoked' };
     if (record.expiresAt !== undefined && record.expiresAt <= this.now()) return { status: 'expired' };
     return { status: 'ok', subject: record.subject, record };
   }
 
-  /** Revokes every token sharing `root` (the user's grant to the app). */
+  /**
+   * Revokes every token sharing `root` (the user's grant to the app). Tokens issued under the same
+   * root later (the user authorizing the app again) are a new grant and work. A BYOK root stays
+   * revoked: the token it stands for is refused from now on.
+   */
   revokeRoot(root: string): void {
     for (const record of this.tokens.values()) if (record.root === root) record.revoked = true;
+    if (root.startsWith('byok:')) this.revokedByok.add(root);
+  }
+
+  /**
+   * Revokes the grant behind a token presented to a `family` API, as a user removing the app does:
+   * an issued token's whole grant (access, refresh and Page tokens derived from it), or a BYOK
+   * token's own grant (and the Page tokens derived from it).
+   */
+  revokeGrant(family: TokenFamily, token: string): void {
+    if (token.startsWith('invalid_')) return;
+    this.revokeRoot(this.tokens.get(token)?.root ?? byokSubject(family, token));
   }
 
   revokeToken(token: string): boolean {
@@ -100,5 +123,6 @@ export class TokenStore {
   clear(): void {
     this.tokens.clear();
     this.codes.clear();
+    this.revokedByok.clear();
   }
 }

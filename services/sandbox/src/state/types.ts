@@ -5,6 +5,8 @@ export type NetworkName = (typeof NETWORKS)[number];
 /** Token families: Facebook and Instagram share Facebook Login and its tokens. */
 export type TokenFamily = 'facebook' | 'x' | 'linkedin' | 'tiktok';
 
+export const tokenFamilyOf = (network: NetworkName): TokenFamily => (network === 'instagram' ? 'facebook' : network);
+
 /**
  * `quota_exhausted` answers with the network's daily or plan cap (X usage-capped, LinkedIn's daily
  * 429, Instagram 9/2207042, TikTok spam_risk_too_many_posts, Facebook 368), which a client must defer
