@@ -62,3 +62,20 @@ ensure_browser() {
     exit 1
   fi
 }
+
+# The alert rules are checked with promtool (test/monitoring), from Debian's prometheus package. Only
+# the binary is used: the package's services are disabled again where an init system started them.
+ensure_promtool() {
+  if command -v promtool >/dev/null 2>&1; then return 0; fi
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    step "install prometheus (promtool checks the alert rules)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null
+    if [ -d /run/systemd/system ]; then
+      systemctl disable --now prometheus >/dev/null 2>&1 || true
+    fi
+  fi
+  if ! command -v promtool >/dev/null 2>&1; then
+    echo "promtool is missing: install the Debian package prometheus (apt-get install -y prometheus); the alert rules' tests need it." >&2
+    exit 1
+  fi
+}

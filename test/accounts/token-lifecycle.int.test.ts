@@ -59,6 +59,13 @@ async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, m
   }
 }
 
+/** The accounts service's count of token refreshes for one network and outcome (svc_token_refresh_total). */
+async function refreshCount(provider: string, outcome: string): Promise<number> {
+  const metric = h.workers.accounts!.runtime.metrics.registry.getSingleMetric('svc_token_refresh_total');
+  const { values } = await metric!.get();
+  return values.find((v) => v.labels.provider === provider && v.labels.outcome === outcome)?.value ?? 0;
+}
+
 /** OAuth connect through the gateway; with OAUTH_SUCCESS_REDIRECT the callback redirects to the dashboard. */
 async function connectOAuth(auth: string, network: 'x' | 'tiktok' | 'linkedin'): Promise<string> {
   const res = await oauthRoundTrip(h.gateway, auth, network);
@@ -91,8 +98,10 @@ describe('token lifecycle', () => {
     const auth = `Bearer ${await h.token(orgId)}`;
     const id = await connectOAuth(auth, 'linkedin');
     const before = await db().account.findUniqueOrThrow({ where: { id } });
+    const refreshed = await refreshCount('linkedin', 'refreshed');
     const res = await request(h.gateway).post(`/v1/accounts/${id}/refresh`).set('Authorization', auth);
     expect(res.status).toBe(200);
+    expect(await refreshCount('linkedin', 'refreshed')).toBe(refreshed + 1);
     expect(res.body).toEqual({ id, health: 'active', token_expires_at: expect.any(String) });
     const after = await db().account.findUniqueOrThrow({ where: { id } });
     expect(after.accessToken).not.toBe(before.accessToken);
@@ -134,11 +143,14 @@ describe('token lifecycle', () => {
     // would spend this network-wide fault first.
     const id = await connectOAuth(auth, 'linkedin');
     await h.sandbox.fault('linkedin', 'token_revoked', 1);
+    const lost = await refreshCount('linkedin', 'connection_lost');
     const res = await request(h.gateway)
       .post(`/v1/accounts/${id}/refresh`)
       .set('Authorization', auth)
       .set('X-Request-Id', `revoke-${id}`);
     expect(res.status).toBe(409);
+    // Counted for the refresh-failure alert (docs/operations.md, "TokenRefreshFailures").
+    expect(await refreshCount('linkedin', 'connection_lost')).toBe(lost + 1);
     expect(res.body.error.code).toBe('conflict');
     const event = await waitFor(() => revoked.find((e) => e.payload.account_id === id));
     expect(event.org_id).toBe(orgId);

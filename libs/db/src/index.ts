@@ -23,4 +23,11 @@ export { BatchQueue, type BatchQueueOptions } from './batch-queue.ts';
 export { deleteInBatches, type DeleteInBatchesOptions } from './delete-in-batches.ts';
 export type { RawSql, TransactionalClient } from './raw-sql.ts';
 export { decodeKeysetCursor, encodeKeysetCursor, type KeysetPosition } from './keyset-cursor.ts';
-export { createPgRawSql, openPgDatabase, type PgDatabase, type PgRawSql, type PgRawSqlOptions } from './pg-raw-sql.ts';
+export {
+  createPgRawSql,
+  openPgDatabase,
+  type PgDatabase,
+  type PgRawSql,
+  type PgRawSqlOptions,
+  type PoolStats,
+} from './pg-raw-sql.ts';

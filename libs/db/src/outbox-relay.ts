@@ -258,6 +258,18 @@ export class OutboxRelay {
     return Number(row?.count ?? 0);
   }
 
+  /**
+   * Seconds since the oldest row still to publish was written, parked ones excluded; 0 when none. A
+   * relay that keeps up holds rows for milliseconds, so minutes mean the relay or the broker is stuck.
+   */
+  async oldestPendingAgeSeconds(): Promise<number> {
+    const [row] = await this.options.db.$queryRawUnsafe<{ age: string | number | null }[]>(
+      `SELECT EXTRACT(EPOCH FROM now() - min(created_at)) AS age
+         FROM outbox_messages WHERE published_at IS NULL AND parked_at IS NULL`,
+    );
+    return Math.max(0, Number(row?.age ?? 0));
+  }
+
   private async run(): Promise<void> {
     while (this.running) {
       let claimed = 0;

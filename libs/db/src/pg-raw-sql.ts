@@ -11,7 +11,21 @@ import type { RawSql, TransactionalClient } from './raw-sql.ts';
  * ignored): it lasts as long as its statements and the locks they wait for.
  */
 export interface PgRawSql extends TransactionalClient {
+  /** The pool's use right now (the saturation gauges of libs/runtime). */
+  stats(): PoolStats;
   end(): Promise<void>;
+}
+
+/** A pool's use: `inUse` of `max` connections checked out, `waiting` callers queued for one. */
+export interface PoolStats {
+  max: number;
+  inUse: number;
+  idle: number;
+  waiting: number;
+}
+
+export function poolStats(pool: pg.Pool, max: number): PoolStats {
+  return { max, inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount };
 }
 
 export interface PgRawSqlOptions {
@@ -74,6 +88,7 @@ export function createPgRawSql(connection: PgConnectionConfig, options: PgRawSql
         client.release(broken);
       }
     },
+    stats: () => poolStats(pool, options.max),
     end: () => pool.end(),
   };
 }
@@ -89,9 +104,10 @@ export type PgDatabase = PgRawSql & { $disconnect(): Promise<void> };
 
 export function openPgDatabase(
   connection: PgConnectionConfig,
-  pool: { max: number; onPoolError: (error: Error) => void },
+  pool: { max: number; onPoolError: (error: Error) => void; onPool?: (stats: () => PoolStats) => void },
 ): PgDatabase {
   const sql = createPgRawSql(connection, { max: pool.max, onIdleError: pool.onPoolError });
+  pool.onPool?.(() => sql.stats());
   return { ...sql, $disconnect: () => sql.end() };
 }
 

@@ -17,6 +17,7 @@ import { createRequire } from 'node:module';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type * as PgModule from 'pg';
 import { pgClientSettings, type PgConnectionConfig } from './connection-config.ts';
+import { poolStats, type PoolStats } from './pg-raw-sql.ts';
 
 const requireFromAdapter = createRequire(require.resolve('@prisma/adapter-pg'));
 const pg = requireFromAdapter('pg') as typeof PgModule;
@@ -84,6 +85,8 @@ export interface BridgeOptions {
   onPoolError?: (error: Error) => void;
   /** Let the process exit while idle connections are open (CLI runs; otherwise they linger 10 s). */
   allowExitOnIdle?: boolean;
+  /** Receives the pool's use, read when asked (the runtime's saturation gauges). */
+  onPool?: (stats: () => PoolStats) => void;
 }
 
 export function createPrismaAdapter(connection: PgConnectionConfig, options: BridgeOptions = {}): PrismaPg {
@@ -93,7 +96,14 @@ export function createPrismaAdapter(connection: PgConnectionConfig, options: Bri
     allowExitOnIdle: options.allowExitOnIdle ?? false,
     Client: BridgedClient as unknown as typeof PgModule.Client,
   };
-  return new PrismaPg(poolConfig, options.onPoolError === undefined ? undefined : { onPoolError: options.onPoolError });
+  // The pool is built here rather than by the adapter so that its use can be read; the adapter still
+  // owns it (ends it on $disconnect) and listens for its idle-connection errors.
+  const pool = new pg.Pool(poolConfig);
+  options.onPool?.(() => poolStats(pool, poolConfig.max ?? 10));
+  return new PrismaPg(pool, {
+    disposeExternalPool: true,
+    ...(options.onPoolError === undefined ? {} : { onPoolError: options.onPoolError }),
+  });
 }
 
 export { pg };

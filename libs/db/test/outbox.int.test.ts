@@ -70,6 +70,22 @@ describe('transactional outbox', () => {
     expect(await relay.backlog()).toBe(0);
   });
 
+  it('reports the age of the oldest row still to publish, and 0 once the relay has sent it', async () => {
+    const envelope = probe(30);
+    await db.$transaction(async (tx) => enqueueOutbox(tx, [envelope]));
+    // Written ten minutes ago, as if the relay had been stuck since.
+    await db.$executeRawUnsafe(
+      "UPDATE outbox_messages SET created_at = now() - interval '10 minutes' WHERE id = $1::uuid",
+      envelope.message_id,
+    );
+    const relay = new OutboxRelay({ db, publisher: recordingPublisher(), logger });
+    const age = await relay.oldestPendingAgeSeconds();
+    expect(age).toBeGreaterThanOrEqual(600);
+    expect(age).toBeLessThan(3600);
+    await relay.relayBatch();
+    expect(await relay.oldestPendingAgeSeconds()).toBe(0);
+  });
+
   it('retries a failed publish later with backoff, keeping the error', async () => {
     const envelope = probe(3);
     await db.$transaction(async (tx) => enqueueOutbox(tx, [envelope]));

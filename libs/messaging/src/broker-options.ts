@@ -7,6 +7,12 @@ export interface BrokerMetrics {
   onPublish?(type: string): void;
   onConsume?(type: string, outcome: ConsumeOutcome, ms: number): void;
   onReconnect?(): void;
+  /**
+   * A message's first delivery to a work queue's handler: `ms` since the message was created (its
+   * envelope's `occurred_at`), so the time it waited in the outbox and the queue. Retries are not
+   * reported: their delay is deliberate.
+   */
+  onWait?(queue: string, ms: number): void;
 }
 
 export interface BrokerOptions {

@@ -26,6 +26,7 @@ import { resolveOptions, type BrokerOptions, type ResolvedOptions } from './brok
 import { ConnectionManager } from './connection-manager.ts';
 import { testHooks, type TestHooks } from './internals.ts';
 import { createNames, type Names } from './names.ts';
+import { readQueueDepths, type QueueDepth } from './queue-depth.ts';
 import { Publisher } from './publisher.ts';
 import { RpcClient, type RpcCallContext } from './rpc-client.ts';
 import { RpcServer, type AnyRpcHandler } from './rpc-server.ts';
@@ -150,6 +151,18 @@ export class Broker {
 
   parkingQueueName(queue: string): string {
     return this.names.parkingQueue(queue);
+  }
+
+  /** Ready messages and consumers of the queues this broker consumes (work, parking, RPC): the queue gauges. */
+  async queueDepths(): Promise<QueueDepth[]> {
+    const model = await this.connection.whenReady(this.options.publishWaitMs);
+    const queues = [
+      ...this.consumers.flatMap((consumer) => [consumer.workQueue, `${consumer.workQueue}.parking`]),
+      ...[...this.rpcServers.keys()].map((lane) =>
+        this.names.rpcQueue(lane === '' ? this.options.service : `${this.options.service}.${lane}`),
+      ),
+    ];
+    return readQueueDepths(model, [...new Set(queues)]);
   }
 
   isConnected(): boolean {

@@ -6,3 +6,4 @@ export { PublishError, type PublishFailure } from './publisher.ts';
 export { createNames, type Names } from './names.ts';
 export type { EventOrCommandDef, RpcDef, Handlers, RpcHandlers, DeliveryContext, RpcContext } from '@svc/contracts';
 export { handleEachItem } from './each-item.ts';
+export type { QueueDepth } from './queue-depth.ts';

@@ -142,6 +142,8 @@ export class WorkConsumer extends ChannelConsumer {
       return;
     }
     const attempt = retryCountOf(message) + 1;
+    if (attempt === 1 && !message.fields.redelivered)
+      this.deps.options.metrics.onWait?.(this.workQueue, Math.max(0, started - Date.parse(envelope.occurred_at)));
     const handler = this.spec.handlers[def.type]!;
     const context = { requestId: envelope.request_id ?? envelope.message_id, orgId: envelope.org_id ?? undefined };
     try {

@@ -1,4 +1,4 @@
-export { createServiceMetrics, registerScrapedGauge, type ServiceMetrics } from './metrics.ts';
+export { createServiceMetrics, registerCounter, registerScrapedGauge, type ServiceMetrics } from './metrics.ts';
 export { startProbeServer, type ProbeServer, type ProbeServerOptions } from './probe-server.ts';
 export { exitOnSignal, runSteps, type ShutdownStep } from './shutdown.ts';
 export {

@@ -49,6 +49,15 @@ export function createServiceMetrics(service: string): ServiceMetrics {
   };
 }
 
+/** A labelled counter on the service's registry, for a service that has no prom-client of its own: returns its increment. */
+export function registerCounter<L extends string>(
+  registry: Registry,
+  counter: { name: string; help: string; labelNames: readonly L[] },
+): (labels: Record<L, string>) => void {
+  const metric = new Counter<L>({ ...counter, labelNames: [...counter.labelNames], registers: [registry] });
+  return (labels) => metric.inc(labels as Partial<Record<L, string>>);
+}
+
 /**
  * A gauge whose value is read (usually from the database) at scrape time. A read that fails reports 0
  * rather than failing the whole scrape: the other metrics still get through.
@@ -67,14 +76,28 @@ export function registerScrapedGauge(
   });
 }
 
-/** Rows parked in the service's outbox right now, read at scrape time; alert when above zero. */
-export function registerOutboxGauge(registry: Registry, parkedCount: () => Promise<number>): void {
+/**
+ * The outbox read at scrape time: rows parked (alert when above zero) and the age of the oldest row
+ * still to publish (alert when minutes: the relay or the broker is stuck).
+ */
+export function registerOutboxGauges(
+  registry: Registry,
+  outbox: { parkedCount: () => Promise<number>; oldestPendingAgeSeconds: () => Promise<number> },
+): void {
   registerScrapedGauge(
     registry,
     {
       name: 'svc_outbox_parked_messages',
       help: 'Outbox messages parked and waiting for an operator (scripts/outbox-parked.mjs).',
     },
-    parkedCount,
+    outbox.parkedCount,
+  );
+  registerScrapedGauge(
+    registry,
+    {
+      name: 'svc_outbox_oldest_message_age_seconds',
+      help: 'Age of the oldest outbox message still to publish (parked ones excluded); 0 when none.',
+    },
+    outbox.oldestPendingAgeSeconds,
   );
 }

@@ -15,7 +15,9 @@ import {
 import { configureHostResolver, parseDnsServers } from '@svc/http';
 import type { Logger } from '@svc/logger';
 import { Broker } from '@svc/messaging';
-import { createServiceMetrics, registerOutboxGauge, type ServiceMetrics } from './metrics.ts';
+import type { PoolStats } from '@svc/db';
+import { messageWaitHistogram, registerPoolGauges, registerQueueGauges } from './infrastructure-metrics.ts';
+import { createServiceMetrics, registerOutboxGauges, type ServiceMetrics } from './metrics.ts';
 import { startPruner } from './pruner.ts';
 
 type PrismaAdapter = ReturnType<typeof createPrismaAdapter>;
@@ -54,6 +56,8 @@ export interface DatabaseClient extends RawSql {
 export interface DatabasePool {
   max: number;
   onPoolError: (error: Error) => void;
+  /** Receives the pool's use, read at scrape time (the `main` pool's saturation gauges). */
+  onPool: (stats: () => PoolStats) => void;
 }
 
 export interface ServiceRuntimeOptions<Db extends DatabaseClient> {
@@ -129,12 +133,16 @@ export async function openServiceRuntime<Db extends DatabaseClient>(
   await migrateDatabase({ serviceDir: options.serviceDir, connection });
   logger.info({ database: connection.database }, 'migrations applied');
 
+  const metrics = createServiceMetrics(name);
+  const pools = new Map<string, () => PoolStats>();
+  registerPoolGauges(metrics.registry, pools);
   const pool: DatabasePool = {
     max: config.DB_POOL_MAX ?? 10,
     onPoolError: (err) => logger.warn({ err }, 'idle database connection failed'),
+    onPool: (stats) => pools.set('main', stats),
   };
   const db = openDatabaseClient(options, connection, pool);
-  const metrics = createServiceMetrics(name);
+  const waited = messageWaitHistogram(metrics.registry);
   const broker = await Broker.connect({
     url: config.AMQP_URL,
     namespace: config.AMQP_NAMESPACE,
@@ -150,15 +158,20 @@ export async function openServiceRuntime<Db extends DatabaseClient>(
         metrics.handlerSeconds.observe({ type }, ms / 1000);
       },
       onReconnect: () => metrics.brokerReconnects.inc(),
+      onWait: (queue, ms) => waited.observe({ queue }, ms / 1000),
     },
   });
-  const openPool = (purpose: string, max: number, settings?: Readonly<Record<string, string>>) =>
-    createPgRawSql(connection, {
+  registerQueueGauges(metrics.registry, () => broker.queueDepths());
+  const openPool = (purpose: string, max: number, settings?: Readonly<Record<string, string>>) => {
+    const sql = createPgRawSql(connection, {
       purpose,
       max,
       onIdleError: pool.onPoolError,
       ...(settings === undefined ? {} : { settings: { ...settings } }),
     });
+    pools.set(purpose, () => sql.stats());
+    return sql;
+  };
   // The relay's claim and deletes run for every message the service sends: on plain pg (through
   // Prisma's raw path the relay cost about 45% more CPU per message: bench/outbox-relay), with the
   // planner settings its statements need.
@@ -175,7 +188,11 @@ export async function openServiceRuntime<Db extends DatabaseClient>(
     listenConnection: connection,
     onParked: (type, reason) => metrics.outboxParked.inc({ type, reason }),
   });
-  registerOutboxGauge(metrics.registry, () => relay.parkedCount());
+  pools.set('relay', () => relaySql.stats());
+  registerOutboxGauges(metrics.registry, {
+    parkedCount: () => relay.parkedCount(),
+    oldestPendingAgeSeconds: () => relay.oldestPendingAgeSeconds(),
+  });
   await relay.start();
   // Every service keeps an inbox; without this its ids would pile up with every message consumed.
   const inboxPruner = startPruner({

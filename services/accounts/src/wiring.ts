@@ -12,6 +12,7 @@ import { ConnectAccount } from './domain/connect-account.ts';
 import { OAuthApps, type DefaultApp } from './domain/oauth-apps.ts';
 import { OAuthFlow } from './domain/oauth-flow.ts';
 import { TokenKeeper } from './domain/token-keeper.ts';
+import { tokenRefreshMetric } from './domain/token-refresh-metric.ts';
 import { TokenRefresher } from './domain/token-refresher.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
 import { accountsRpc, accountsRpcHandlers } from './rpc/accounts.handlers.ts';
@@ -56,6 +57,7 @@ export async function wire(
     logger,
     refreshAheadMs: config.TOKEN_REFRESH_AHEAD_MS,
     leaseMs: config.PROVIDER_TIMEOUT_MS * 2 + 5000,
+    onRefresh: tokenRefreshMetric(runtime.metrics.registry),
   });
   const flow = new OAuthFlow({
     flows: new OAuthFlowsRepository(db),

@@ -63,9 +63,17 @@ export async function wire(runtime: ServiceRuntime<PgDatabase>, config: Config):
     labelNames: ['outcome'],
     registers: [runtime.metrics.registry],
   });
+  const autoPaused = new Counter({
+    name: 'svc_webhook_endpoints_auto_paused_total',
+    help: 'Webhook endpoints paused by the dispatcher (410, or failing with no success for WEBHOOK_AUTO_PAUSE_AFTER_MS).',
+    registers: [runtime.metrics.registry],
+  });
   const attempts = new DeliveryAttempts({
     deliveries,
-    recorder: new AttemptRecorder(deliveries, { maxBatch: config.WEBHOOK_BATCH_SIZE }),
+    recorder: new AttemptRecorder(deliveries, {
+      maxBatch: config.WEBHOOK_BATCH_SIZE,
+      onAutoPaused: () => autoPaused.inc(),
+    }),
     sender,
     secrets,
     commands,

@@ -4,6 +4,7 @@
 // streak; any success clears it.
 import { randomUUID } from 'node:crypto';
 import { type AttemptRecord } from '../src/data/deliveries.repository.ts';
+import { AttemptRecorder } from '../src/domain/attempt-recorder.ts';
 import { useDispatcherDatabase } from './dispatcher-database.ts';
 
 const DAY = 24 * 3600_000;
@@ -190,5 +191,23 @@ describe('a batch of attempts in one statement', () => {
     expect(
       await t.deliveries.recordMany([attemptRecord(ids, { statusCode: 500 }), attemptRecord(ids, { statusCode: 503 })]),
     ).toEqual(['auto_paused', 'auto_paused']);
+  });
+});
+
+describe('the auto-pause count', () => {
+  it('counts each endpoint a batch paused once, however many of its attempts the batch held', async () => {
+    let paused = 0;
+    const recorder = new AttemptRecorder(t.deliveries, { maxBatch: 10, onAutoPaused: () => (paused += 1) });
+    const gone = await endpointWithDelivery();
+    const failing = await endpointWithDelivery();
+    const healthy = await endpointWithDelivery();
+    const statuses = await Promise.all([
+      recorder.record(attemptRecord(gone, { statusCode: 410 })),
+      recorder.record(attemptRecord(gone, { statusCode: 410 })),
+      recorder.record(attemptRecord(failing, { statusCode: 500 })),
+      recorder.record(attemptRecord(healthy, { statusCode: 204, succeeded: true })),
+    ]);
+    expect(statuses).toEqual(['auto_paused', 'auto_paused', 'active', null]);
+    expect(paused).toBe(1);
   });
 });

@@ -10,6 +10,7 @@ import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
 import { isUuid, sealedFor, type Health } from './account-view.ts';
 import type { OAuthApps } from './oauth-apps.ts';
 import { connectionLost } from './provider-failure.ts';
+import type { RefreshOutcome } from './token-refresh-metric.ts';
 
 export interface TokenKeeperDeps {
   db: PrismaClient;
@@ -22,6 +23,8 @@ export interface TokenKeeperDeps {
   refreshAheadMs: number;
   /** How long one refresh may hold an account: longer than the network call it waits for. */
   leaseMs: number;
+  /** Counts each refresh's outcome (the token refresh metric). */
+  onRefresh?: (provider: string, outcome: RefreshOutcome) => void;
 }
 
 type Outcome = { ok: true; row: AccountRow } | { ok: false; error: AppError };
@@ -125,21 +128,24 @@ export class TokenKeeper {
       if (row.refreshToken !== null && app !== undefined) {
         const refreshToken = this.deps.vault.decrypt(row.refreshToken, sealedFor.refreshToken(row.orgId, row.id));
         const tokens = await adapter.oauth.refresh({ app, refreshToken });
-        return { ok: true, row: await this.store(this.deps.db, row, tokens) };
+        const stored = await this.store(this.deps.db, row, tokens);
+        this.deps.onRefresh?.(row.provider, 'refreshed');
+        return { ok: true, row: stored };
       }
       // Nothing to refresh with (Facebook Page tokens, BYOK tokens): prove the token still works.
       await adapter.profile.fetch({ accessToken: this.accessToken(row), extras: row.extras as Record<string, string> });
-      return {
-        ok: true,
-        row: await this.deps.accounts.update(row.id, {
-          health: row.health === 'expiring' ? 'expiring' : 'active',
-          lastRefreshedAt: new Date(),
-          lastRefreshError: null,
-        }),
-      };
+      const checked = await this.deps.accounts.update(row.id, {
+        health: row.health === 'expiring' ? 'expiring' : 'active',
+        lastRefreshedAt: new Date(),
+        lastRefreshError: null,
+      });
+      this.deps.onRefresh?.(row.provider, 'refreshed');
+      return { ok: true, row: checked };
     } catch (error) {
       if (!isProviderError(error)) throw error;
-      return this.deps.db.$transaction((tx) => this.fail(tx, row, error));
+      const outcome = await this.deps.db.$transaction((tx) => this.fail(tx, row, error));
+      this.deps.onRefresh?.(row.provider, connectionLost(error) ? 'connection_lost' : 'transient_failure');
+      return outcome;
     }
   }
 
