@@ -20,7 +20,7 @@ const graphTime = (iso: string) => new Date(iso).toISOString().replace(/\.\d{3}Z
  * Comments under a published post: `POST /{ig-media-id}/comments?message=` (Instagram Graph API,
  * "Comment Moderation") and `POST /{page-post-id}/comments` with `message` (Pages API, "Comments"),
  * each answering `{id}`; `GET /{object}/comments` lists them oldest first (Instagram: `id`, `text`,
- * `timestamp`, `username`; Facebook: `id`, `message`, `created_time`, `from`), with Graph's cursor
+ * `timestamp`, `from` when asked; Facebook: `id`, `message`, `created_time`, `from`), with Graph's cursor
  * paging (`limit`, `after`). The publisher's first comments are made and looked up here.
  */
 export function registerGraphComments(router: Router, ctx: SandboxContext): void {
@@ -103,7 +103,15 @@ export function registerGraphComments(router: Router, ctx: SandboxContext): void
       res.json({
         data: page.items.map((comment) =>
           network === 'instagram'
-            ? { id: comment.id, text: comment.text, timestamp: graphTime(comment.created_at) }
+            ? {
+                id: comment.id,
+                text: comment.text,
+                timestamp: graphTime(comment.created_at),
+                // The author only when asked for, as Instagram's comment fields go.
+                ...((graphParams(req).fields ?? '').split(',').includes('from')
+                  ? { from: { id: comment.account, username: `sandbox_ig_${comment.account.slice(-6)}` } }
+                  : {}),
+              }
             : {
                 id: comment.id,
                 message: comment.text,
