@@ -58,6 +58,7 @@ describe('accept batches', () => {
       providers: ['x'],
       scheduledAt: null,
       requestId: null,
+      firstComment: null,
       deliveries,
       queued: null,
       envelopes: [],

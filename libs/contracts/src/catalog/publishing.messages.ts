@@ -4,6 +4,8 @@ import { NullableDate, Provider } from '../schemas/accounts.schemas.ts';
 import {
   DELIVERY_RUN_MAX_DELIVERIES,
   DeliveryStatus,
+  FIRST_COMMENT_MAX_LENGTH,
+  FirstCommentView,
   JOB_DISPATCH_MAX_JOBS,
   JobStatus,
   NetworkOptions,
@@ -35,6 +37,10 @@ export const publisherJobCreate = defineMessage({
     scheduled_at: Type.Optional(Type.String()),
     /** Which body field the options came from, so 400 details point at it (`provider_options` / `platform_options`). */
     options_field: Type.Optional(Type.String()),
+    /** Posted under the post once it is published, on every target (Instagram, Facebook, LinkedIn, X). */
+    first_comment: Type.Optional(
+      Type.Object({ text: Type.String({ minLength: 1, maxLength: FIRST_COMMENT_MAX_LENGTH }) }),
+    ),
   }),
   reply: PostView,
 });
@@ -209,6 +215,8 @@ const EventResult = Type.Object({
   error_message: Type.Union([Type.String(), Type.Null()]),
   /** When the target went live (added later: optional, so events from older publishers still validate). */
   published_at: Type.Optional(NullableDate),
+  /** The target's first comment, when the post asked for one. */
+  first_comment: Type.Optional(FirstCommentView),
 });
 
 /** Shape A needs `id`, `account_ids`, `platforms`, `text` (+ `error_message`); Shape B `job_id` and `results`. */

@@ -1109,6 +1109,14 @@ export interface operations {
                                 error_message: string | null;
                                 attempts: number;
                                 published_at: string | null;
+                                /** @description Present when the post asked for a first comment: `pending` until the post is published and commented on, then `published` with the network's comment id or `failed` with why (`post_failed` when the post itself failed; `canceled` with the post). */
+                                first_comment?: {
+                                    /** @enum {string} */
+                                    status: "pending" | "published" | "failed" | "canceled";
+                                    platform_comment_id: string | null;
+                                    error_code: string | null;
+                                    error_message: string | null;
+                                };
                             }[];
                             /**
                              * Format: date-time
@@ -1190,6 +1198,10 @@ export interface operations {
                      * @description With a timezone, at least 60 s ahead.
                      */
                     scheduled_at?: string;
+                    /** @description Posted under each target's post once it is published (Instagram, Facebook, LinkedIn; a reply on X; TikTok: 400 `first_comment_unsupported`), within each network's comment length. Its outcome is the result's `first_comment`; a failed first comment never fails the post. */
+                    first_comment?: {
+                        text: string;
+                    };
                     provider_options?: {
                         instagram?: {
                             [key: string]: unknown;
@@ -1455,6 +1467,14 @@ export interface operations {
                                 error_message: string | null;
                                 attempts: number;
                                 published_at: string | null;
+                                /** @description Present when the post asked for a first comment: `pending` until the post is published and commented on, then `published` with the network's comment id or `failed` with why (`post_failed` when the post itself failed; `canceled` with the post). */
+                                first_comment?: {
+                                    /** @enum {string} */
+                                    status: "pending" | "published" | "failed" | "canceled";
+                                    platform_comment_id: string | null;
+                                    error_code: string | null;
+                                    error_message: string | null;
+                                };
                             }[];
                         }[];
                         next_cursor: string | null;
@@ -1531,6 +1551,10 @@ export interface operations {
                      * @description With a timezone, at least 60 s ahead.
                      */
                     scheduled_at?: string;
+                    /** @description Posted under each target's post once it is published (Instagram, Facebook, LinkedIn; a reply on X; TikTok: 400 `first_comment_unsupported`), within each network's comment length. Its outcome is the result's `first_comment`; a failed first comment never fails the post. */
+                    first_comment?: {
+                        text: string;
+                    };
                     platform_options?: {
                         instagram?: {
                             [key: string]: unknown;
@@ -1589,6 +1613,14 @@ export interface operations {
                             error_message: string | null;
                             attempts: number;
                             published_at: string | null;
+                            /** @description Present when the post asked for a first comment: `pending` until the post is published and commented on, then `published` with the network's comment id or `failed` with why (`post_failed` when the post itself failed; `canceled` with the post). */
+                            first_comment?: {
+                                /** @enum {string} */
+                                status: "pending" | "published" | "failed" | "canceled";
+                                platform_comment_id: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            };
                         }[];
                     };
                 };
@@ -1695,6 +1727,10 @@ export interface operations {
                      * @description With a timezone, at least 60 s ahead.
                      */
                     scheduled_at?: string;
+                    /** @description Posted under each target's post once it is published (Instagram, Facebook, LinkedIn; a reply on X; TikTok: 400 `first_comment_unsupported`), within each network's comment length. Its outcome is the result's `first_comment`; a failed first comment never fails the post. */
+                    first_comment?: {
+                        text: string;
+                    };
                     platform_options?: {
                         instagram?: {
                             [key: string]: unknown;
@@ -1834,6 +1870,14 @@ export interface operations {
                             error_message: string | null;
                             attempts: number;
                             published_at: string | null;
+                            /** @description Present when the post asked for a first comment: `pending` until the post is published and commented on, then `published` with the network's comment id or `failed` with why (`post_failed` when the post itself failed; `canceled` with the post). */
+                            first_comment?: {
+                                /** @enum {string} */
+                                status: "pending" | "published" | "failed" | "canceled";
+                                platform_comment_id: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            };
                         }[];
                     };
                 };
@@ -1933,6 +1977,14 @@ export interface operations {
                             error_message: string | null;
                             attempts: number;
                             published_at: string | null;
+                            /** @description Present when the post asked for a first comment: `pending` until the post is published and commented on, then `published` with the network's comment id or `failed` with why (`post_failed` when the post itself failed; `canceled` with the post). */
+                            first_comment?: {
+                                /** @enum {string} */
+                                status: "pending" | "published" | "failed" | "canceled";
+                                platform_comment_id: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            };
                         }[];
                     };
                 };

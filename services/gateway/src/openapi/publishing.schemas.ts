@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { FIRST_COMMENT_MAX_LENGTH, FIRST_COMMENT_STATUSES } from '@svc/contracts';
 import {
   CursorPage,
   CursorQuery,
@@ -40,6 +41,16 @@ const publishFields = {
   scheduled_at: Type.Optional(
     Type.String({ format: 'date-time', description: 'With a timezone, at least 60 s ahead.' }),
   ),
+  first_comment: Type.Optional(
+    Type.Object(
+      { text: Type.String({ minLength: 1, maxLength: FIRST_COMMENT_MAX_LENGTH }) },
+      {
+        additionalProperties: false,
+        description:
+          "Posted under each target's post once it is published (Instagram, Facebook, LinkedIn; a reply on X; TikTok: 400 `first_comment_unsupported`), within each network's comment length. Its outcome is the result's `first_comment`; a failed first comment never fails the post.",
+      },
+    ),
+  ),
 };
 
 export const PublishCreateBody = Type.Object(
@@ -67,6 +78,20 @@ export const DeliveryResult = Type.Object({
   error_message: Type.Union([Type.String(), Type.Null()]),
   attempts: Type.Integer({ minimum: 0 }),
   published_at: NullableTimestamp,
+  first_comment: Type.Optional(
+    Type.Object(
+      {
+        status: StringEnum(FIRST_COMMENT_STATUSES),
+        platform_comment_id: Type.Union([Type.String(), Type.Null()]),
+        error_code: Type.Union([Type.String(), Type.Null()]),
+        error_message: Type.Union([Type.String(), Type.Null()]),
+      },
+      {
+        description:
+          "Present when the post asked for a first comment: `pending` until the post is published and commented on, then `published` with the network's comment id or `failed` with why (`post_failed` when the post itself failed; `canceled` with the post).",
+      },
+    ),
+  ),
 });
 
 export const PublishLogItem = Type.Object({

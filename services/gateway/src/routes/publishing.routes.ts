@@ -37,6 +37,7 @@ const jobPayload = (body: Static<typeof PostCreateBody>): PayloadOf<typeof publi
     ? {}
     : { options: body.platform_options as Record<string, Record<string, unknown>> }),
   ...(body.scheduled_at === undefined ? {} : { scheduled_at: body.scheduled_at }),
+  ...(body.first_comment === undefined ? {} : { first_comment: body.first_comment }),
   options_field: 'platform_options',
 });
 
@@ -69,6 +70,7 @@ export function publishingRoutes(rpc: RpcCaller, idempotency: IdempotencyStore):
               ? {}
               : { options: body.provider_options as Record<string, Record<string, unknown>> }),
             ...(body.scheduled_at === undefined ? {} : { scheduled_at: body.scheduled_at }),
+            ...(body.first_comment === undefined ? {} : { first_comment: body.first_comment }),
             options_field: 'provider_options',
           },
           { orgId: principal.orgId, requestId },

@@ -1,6 +1,6 @@
 import type { ErrorDetail } from '@svc/errors';
 import { checkUrl } from '@svc/http';
-import { checkContent, isNetwork, isTikTokVerifiedUrl, type MediaInput } from '@svc/providers';
+import { checkContent, checkFirstComment, isNetwork, isTikTokVerifiedUrl, type MediaInput } from '@svc/providers';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { databaseNow } from '../data/database-clock.ts';
 import type { AccountsClient, AccountSummary } from './accounts-client.ts';
@@ -18,6 +18,8 @@ export interface JobRequest {
   scheduledAt: string | undefined;
   /** The body field the options came from (`provider_options` or `platform_options`), for error paths. */
   optionsField: string;
+  /** `first_comment.text`: posted under each target's post once it is published. */
+  firstComment: string | undefined;
 }
 
 /** One medium of the post as the rules see it, wherever its facts came from (library record or a URL's head). */
@@ -157,6 +159,12 @@ function accountProblems(
   const problems: ErrorDetail[] = [];
   if (UNUSABLE.has(account.health))
     problems.push(problem('account_unusable', ` is ${account.health} and must be reconnected before publishing`));
+  if (request.firstComment !== undefined)
+    for (const violation of checkFirstComment(account.provider, request.firstComment, account.rule_extras ?? undefined))
+      problems.push({
+        ...problem(violation.rule, `: ${violation.message}`),
+        path: violation.rule === 'text_length' ? '/body/first_comment/text' : '/body/first_comment',
+      });
   if (known === undefined) return problems;
   const media: MediaInput[] = known.media.map((item) => ({
     url: item.url,

@@ -133,6 +133,17 @@ async function insertJob(
 ): Promise<PostViewType> {
   const context = { orgId: input.orgId, requestId: input.requestId };
   const status = scheduledAt === null ? 'queued' : 'scheduled';
+  const firstComment =
+    input.firstComment === undefined
+      ? {}
+      : {
+          first_comment: {
+            status: 'pending' as const,
+            platform_comment_id: null,
+            error_code: null,
+            error_message: null,
+          },
+        };
   const results = deliveries.map((delivery) => ({
     account_id: delivery.accountId,
     provider: delivery.provider,
@@ -143,6 +154,7 @@ async function insertJob(
     error_message: null,
     attempts: 0,
     published_at: null,
+    ...firstComment,
   }));
   const queued =
     scheduledAt === null
@@ -187,6 +199,7 @@ async function insertJob(
     providers,
     scheduledAt,
     requestId: input.requestId,
+    firstComment: input.firstComment ?? null,
     deliveries: deliveries.map(({ id, accountId, provider, position }) => ({ id, accountId, provider, position })),
     queued,
     envelopes,

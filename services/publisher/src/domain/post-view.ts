@@ -1,4 +1,12 @@
-import type { DeliveryStatusType, JobStatusType, PayloadOf, PostViewType, postPublished } from '@svc/contracts';
+import type {
+  DeliveryStatusType,
+  FirstCommentStatusType,
+  FirstCommentViewType,
+  JobStatusType,
+  PayloadOf,
+  PostViewType,
+  postPublished,
+} from '@svc/contracts';
 import type { Network } from '@svc/providers';
 import type { Prisma } from '../generated/prisma/client.ts';
 
@@ -18,14 +26,45 @@ export type DeliveryViewRow = Pick<
   | 'errorMessage'
   | 'attempts'
   | 'publishedAt'
+  | 'firstCommentStatus'
+  | 'firstCommentId'
+  | 'firstCommentErrorCode'
+  | 'firstCommentErrorMessage'
 >;
 /** What the post's view and its events read of a job (a Prisma job with its deliveries is one). */
 export type JobViewRow = Pick<
   JobWithDeliveries,
-  'id' | 'status' | 'text' | 'accountIds' | 'providers' | 'mediaUrls' | 'scheduledAt' | 'createdAt'
+  'id' | 'status' | 'text' | 'accountIds' | 'providers' | 'mediaUrls' | 'scheduledAt' | 'createdAt' | 'firstComment'
 > & { deliveries: DeliveryViewRow[] };
 
 const byPosition = (a: DeliveryViewRow, b: DeliveryViewRow) => a.position - b.position;
+
+/**
+ * A target's first comment, when the post asked for one: its recorded outcome once known; until then
+ * pending, or what the post's own end means for it (a post that failed or was canceled got none).
+ */
+export function firstCommentOf(
+  job: Pick<JobViewRow, 'firstComment'>,
+  delivery: DeliveryViewRow,
+): FirstCommentViewType | undefined {
+  if (job.firstComment === null) return undefined;
+  if (delivery.firstCommentStatus !== null)
+    return {
+      status: delivery.firstCommentStatus as FirstCommentStatusType,
+      platform_comment_id: delivery.firstCommentId,
+      error_code: delivery.firstCommentErrorCode,
+      error_message: delivery.firstCommentErrorMessage,
+    };
+  if (delivery.status === 'failed')
+    return {
+      status: 'failed',
+      platform_comment_id: null,
+      error_code: 'post_failed',
+      error_message: 'The post was not published, so its first comment was not posted.',
+    };
+  const status = delivery.status === 'canceled' ? 'canceled' : 'pending';
+  return { status, platform_comment_id: null, error_code: null, error_message: null };
+}
 
 /** The post as API users see it: one result per target account, in request order. */
 export function toPostView(job: JobViewRow): PostViewType {
@@ -48,9 +87,14 @@ export function toPostView(job: JobViewRow): PostViewType {
       error_message: delivery.errorMessage,
       attempts: delivery.attempts,
       published_at: delivery.publishedAt?.toISOString() ?? null,
+      ...optional('first_comment', firstCommentOf(job, delivery)),
     })),
   };
 }
+
+/** `{[key]: value}` when there is a value, nothing otherwise (optional fields of views and events). */
+const optional = <K extends string, V>(key: K, value: V | undefined) =>
+  (value === undefined ? {} : { [key]: value }) as Partial<Record<K, V>>;
 
 /** One sentence naming every failed target, for `error_message` of post.failed and partial post.published. */
 export function failureSummary(deliveries: readonly DeliveryViewRow[]): string | null {
@@ -85,6 +129,7 @@ export function toEventPayload(job: JobViewRow): PayloadOf<typeof postPublished>
       error_code: result.error_code,
       error_message: result.error_message,
       published_at: result.published_at,
+      ...optional('first_comment', result.first_comment),
     })),
   };
 }

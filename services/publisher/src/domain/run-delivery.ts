@@ -1,7 +1,7 @@
 import { createEnvelope, publisherDeliveryRun } from '@svc/contracts';
 import { BatchQueue, type TransactionalClient } from '@svc/db';
 import type { Logger } from '@svc/logger';
-import { isProviderError, type MediaInput, type Network, type Providers } from '@svc/providers';
+import { isProviderError, type Credentials, type MediaInput, type Network, type Providers } from '@svc/providers';
 import {
   keepLateSuccess,
   leaseRemainingMs,
@@ -36,6 +36,8 @@ import { reconcileDelivery } from './reconcile-delivery.ts';
 import { deliveryMedia, type DeliveryMediaDeps } from './delivery-media.ts';
 import { enqueueOutboxAfter } from './outbox-at.ts';
 import { OrgWakes } from './org-wakes.ts';
+import { recordFirstComment, recordPostBeforeComment } from '../data/first-comment.ts';
+import { runFirstComment, type Called, type DeliverySteps } from './first-comment.ts';
 
 export interface RunDeliveryDeps extends DeliveryPolicy {
   /**
@@ -97,7 +99,7 @@ const LABEL: Record<Network, string> = {
  * Retryable failures (rate limits, refused calls) wait `max(backoff, Retry-After)` through an outbox
  * row with a future `available_at`; an expired token is refreshed once and the call repeated.
  */
-export class DeliveryRunner {
+export class DeliveryRunner implements DeliverySteps {
   /**
    * The statements every delivery sends, each shared by the deliveries that get there at the same
    * time (group commit: fewer round trips, socket writes and commits; docs/performance.md): its
@@ -115,7 +117,7 @@ export class DeliveryRunner {
   private readonly woken = new Set<Promise<void>>();
   private stopping = false;
 
-  constructor(private readonly deps: RunDeliveryDeps) {
+  constructor(readonly deps: RunDeliveryDeps) {
     this.reads = new BatchQueue((ids) => readDeliveriesToRun(deps.db, ids), GROUP);
     this.claims = new BatchQueue((items) => claimDeliveries(deps.db, items, deps.leaseMs, deps.orgConcurrency), GROUP);
     this.outcomes = new BatchQueue((items) => recordOutcomesUnlessLast(deps.db, items), GROUP);
@@ -146,6 +148,7 @@ export class DeliveryRunner {
     } catch (error) {
       const lost = accountLost(delivery, error);
       if (lost === undefined) throw error; // accounts unreachable: the broker retries, nothing was claimed yet
+      if (delivery.platformPostId !== null) return this.commentImpossible(delivery, lost);
       await this.finish(delivery, delivery.attempts, lost);
       return;
     }
@@ -211,6 +214,22 @@ export class DeliveryRunner {
     claim: ClaimedAttempt,
     credentials: AccountCredentials,
   ): Promise<boolean | undefined> {
+    // The post exists (recorded before its first comment): what remains is the comment.
+    if (claim.post !== null)
+      return await runFirstComment(
+        this,
+        delivery,
+        { firstComment: job.firstComment ?? '', requestId: job.requestId },
+        {
+          attempt: claim.attempt,
+          post: claim.post,
+          reconcileSince: claim.reconcileSince,
+          reconcileTries: claim.reconcileTries,
+          quotaDeferrals: claim.quotaDeferrals,
+          recorded: claim.firstCommentStatus !== null || job.firstComment === null,
+        },
+        credentials,
+      );
     const media = await deliveryMedia(this.deps.media, job, delivery.provider as Network);
     if (media === undefined) {
       return await this.finish(delivery, claim.attempt, {
@@ -222,7 +241,7 @@ export class DeliveryRunner {
     let attempt = claim.attempt;
     let resume = claim.previousHandle;
     if (claim.reconcileSince !== null) {
-      const next = await this.reconcile(delivery, claim, credentials, job.text, media.length, job.requestId);
+      const next = await this.reconcile(delivery, job, claim, credentials, media.length);
       if (next === undefined) return;
       attempt = next;
       resume = claim.handle; // the looked-up attempt's post is verifiably absent
@@ -253,10 +272,57 @@ export class DeliveryRunner {
       },
       this.deps,
     );
-    if (decision.kind === 'finish') return await this.finish(delivery, attempt, decision.outcome);
+    if (decision.kind === 'finish') return await this.finishPost(delivery, job, attempt, decision.outcome, credentials);
     // Put back: the slot is free, and whether anyone waits is asked after (undefined).
     await this.putBack(delivery, attempt, decision, job.requestId);
     return undefined;
+  }
+
+  /**
+   * A post's final outcome. A published post whose job asks for a first comment is recorded first,
+   * still in flight, then commented on (domain/first-comment.ts); anything else finishes here.
+   */
+  private async finishPost(
+    delivery: DeliveryToRun,
+    job: JobToRun,
+    attempt: number,
+    outcome: FinalOutcome,
+    credentials: AccountCredentials,
+  ): Promise<boolean | undefined> {
+    if (outcome.kind !== 'published' || job.firstComment === null) return this.finish(delivery, attempt, outcome);
+    const post = { platformPostId: outcome.result.platformPostId, url: outcome.result.url };
+    const recorded = await this.persistently(delivery, () =>
+      recordPostBeforeComment(this.deps.db, delivery.id, attempt, post),
+    );
+    if (!recorded) {
+      // Not this attempt's any more: the post's id is still the truth; its new owner comments.
+      await keepLateSuccess(this.deps.db, delivery.id, post.platformPostId, post.url);
+      return undefined;
+    }
+    return runFirstComment(
+      this,
+      delivery,
+      { firstComment: job.firstComment, requestId: job.requestId },
+      { attempt, post, reconcileSince: null, reconcileTries: 0, quotaDeferrals: 0, recorded: false },
+      credentials,
+    );
+  }
+
+  /**
+   * The account was lost after the post was published and before its first comment was made: the
+   * comment fails with that reason and the delivery finishes published (never failed over a post).
+   */
+  private async commentImpossible(delivery: DeliveryToRun, lost: FinalOutcome & { kind: 'failed' }): Promise<void> {
+    // Not written when the comment's outcome was recorded already: the delivery finishes all the same.
+    await recordFirstComment(this.deps.db, delivery.id, delivery.attempts, {
+      status: 'failed',
+      code: lost.code,
+      message: lost.message,
+    });
+    await this.finish(delivery, delivery.attempts, {
+      kind: 'published',
+      result: { platformPostId: delivery.platformPostId!, url: delivery.platformPostUrl ?? '' },
+    });
   }
 
   /**
@@ -266,12 +332,12 @@ export class DeliveryRunner {
    */
   private async reconcile(
     delivery: DeliveryToRun,
+    job: JobToRun,
     claim: ClaimedAttempt,
     credentials: AccountCredentials,
-    text: string,
     mediaCount: number,
-    requestId: string | null,
   ): Promise<number | undefined> {
+    const { text, requestId } = job;
     const network = LABEL[delivery.provider as Network];
     const found = await reconcileDelivery(
       { db: this.deps.db, providers: this.deps.providers, logger: this.deps.logger },
@@ -304,7 +370,7 @@ export class DeliveryRunner {
     );
     if (decision.kind === 'post_again')
       return startNextAttempt(this.deps.db, delivery.id, claim.attempt, this.deps.leaseMs);
-    if (decision.kind === 'finish') await this.finish(delivery, claim.attempt, decision.outcome);
+    if (decision.kind === 'finish') await this.finishPost(delivery, job, claim.attempt, decision.outcome, credentials);
     else await this.putBack(delivery, claim.attempt, decision, requestId);
     return undefined;
   }
@@ -369,38 +435,60 @@ export class DeliveryRunner {
     // stored as soon as the network gives it, so a reconciliation after a crash can ask about this
     // very attempt, and a later attempt can resume from its uploads.
     const onHandle = (handle: string) => recordAttemptHandle(this.deps.db, delivery.id, attempt, handle);
-    const post = (credentials: AccountCredentials) =>
+    const called = await this.withToken(delivery, first, requestId, (credentials) =>
       adapter.publish.post({
-        credentials: { accessToken: credentials.access_token, extras: credentials.extras },
+        credentials,
         text,
         media,
         options,
         onHandle,
         ...(resume === null ? {} : { resume }),
-      });
+      }),
+    );
+    if (called.kind === 'ok') return { kind: 'published', result: called.value };
+    if (called.kind === 'outcome') return called.outcome;
+    return this.classify(delivery, attempt, called.error);
+  }
+
+  /**
+   * Makes a network call with the account's token. An expired token is refreshed once (accounts marks
+   * the account requires_reconnect if that fails) and the call made once more.
+   */
+  async withToken<T>(
+    delivery: DeliveryToRun,
+    first: AccountCredentials,
+    requestId: string | null,
+    call: (credentials: Credentials) => Promise<T>,
+  ): Promise<Called<T>> {
+    const token = (credentials: AccountCredentials): Credentials => ({
+      accessToken: credentials.access_token,
+      extras: credentials.extras,
+    });
     try {
-      return { kind: 'published', result: await post(first) };
+      return { kind: 'ok', value: await call(token(first)) };
     } catch (error) {
-      if (!isProviderError(error) || error.kind !== 'auth_expired') return this.classify(delivery, attempt, error);
+      if (!isProviderError(error) || error.kind !== 'auth_expired') return { kind: 'error', error };
     }
-    // An expired token: refreshed once (accounts marks the account requires_reconnect if that fails), then one more call.
     let refreshed: AccountCredentials;
     try {
       refreshed = await this.deps.accounts.credentials(delivery.orgId, delivery.accountId, true, requestId);
     } catch (error) {
       const lost = accountLost(delivery, error);
-      if (lost !== undefined) return lost;
+      if (lost !== undefined) return { kind: 'outcome', outcome: lost };
       return {
-        kind: 'retry',
-        code: 'auth_expired',
-        message: `${LABEL[delivery.provider as Network]} said the token expired and refreshing it failed for now.`,
-        retryAfterMs: undefined,
+        kind: 'outcome',
+        outcome: {
+          kind: 'retry',
+          code: 'auth_expired',
+          message: `${LABEL[delivery.provider as Network]} said the token expired and refreshing it failed for now.`,
+          retryAfterMs: undefined,
+        },
       };
     }
     try {
-      return { kind: 'published', result: await post(refreshed) };
+      return { kind: 'ok', value: await call(token(refreshed)) };
     } catch (error) {
-      return this.classify(delivery, attempt, error);
+      return { kind: 'error', error };
     }
   }
 
@@ -415,7 +503,7 @@ export class DeliveryRunner {
    * delivery. A retry waits `max(backoff, Retry-After)` (a quota deferral is counted apart); after a
    * `reconcile` decision the next claim looks the attempt's post up instead of posting.
    */
-  private async putBack(
+  async putBack(
     delivery: DeliveryToRun,
     attempt: number,
     next: Extract<DeliveryDecision, { kind: 'retry' | 'reconcile' }>,
@@ -457,14 +545,14 @@ export class DeliveryRunner {
    * if it was the last. Retried in-process a few times: once a post exists, losing its id to a
    * database blip would turn a success into `outcome_unknown`.
    */
-  private async finish(delivery: DeliveryToRun, attempt: number, outcome: FinalOutcome): Promise<boolean | undefined> {
+  async finish(delivery: DeliveryToRun, attempt: number, outcome: FinalOutcome): Promise<boolean | undefined> {
     const othersWaiting = await this.persistently(delivery, () => this.record(delivery, attempt, outcome));
     this.deps.wake();
     return othersWaiting;
   }
 
   /** Runs a write after a network call a few times before failing the handler (whose retry would find the delivery in flight). */
-  private async persistently<T>(delivery: DeliveryToRun, write: () => Promise<T>): Promise<T> {
+  async persistently<T>(delivery: DeliveryToRun, write: () => Promise<T>): Promise<T> {
     for (let tries = 1; ; tries += 1) {
       try {
         return await write();

@@ -7,6 +7,7 @@ import {
   publisherStats,
   publisherUsage,
   type Envelope,
+  type PayloadOf,
   type RpcHandlers,
 } from '@svc/contracts';
 import { decodeKeysetCursor, encodeKeysetCursor } from '@svc/db';
@@ -14,6 +15,7 @@ import { AppError, notFound } from '@svc/errors';
 import type { JobsRepository } from '../data/jobs.repository.ts';
 import type { PlanLimitsRepository } from '../data/plan-limits.repository.ts';
 import { cancelJob } from '../domain/cancel-job.ts';
+import type { JobRequest } from '../domain/check-job.ts';
 import { createJob, type CreateJobDeps } from '../domain/create-job.ts';
 import { toPostView } from '../domain/post-view.ts';
 import { validateJob } from '../domain/validate-job.ts';
@@ -46,37 +48,28 @@ function orgOf(envelope: Envelope): string {
   return envelope.org_id;
 }
 
+/** A create or validate request as the use cases take it (the two share every field but the job id). */
+function jobRequestOf(env: Envelope<PayloadOf<typeof publisherJobValidate>>): JobRequest {
+  return {
+    orgId: orgOf(env),
+    requestId: env.request_id,
+    accountIds: env.payload.account_ids,
+    text: env.payload.text,
+    mediaUrls: env.payload.media_urls ?? [],
+    mediaIds: env.payload.media_ids ?? [],
+    options: env.payload.options ?? {},
+    scheduledAt: env.payload.scheduled_at,
+    optionsField: env.payload.options_field ?? 'provider_options',
+    firstComment: env.payload.first_comment?.text,
+  };
+}
+
 export function publisherRpcHandlers(deps: PublisherRpcDeps): RpcHandlers<typeof publisherRpc> {
   return {
-    'publisher.job_create.v1': (env) =>
-      createJob(deps.create, {
-        jobId: env.payload.job_id,
-        orgId: orgOf(env),
-        requestId: env.request_id,
-        accountIds: env.payload.account_ids,
-        text: env.payload.text,
-        mediaUrls: env.payload.media_urls ?? [],
-        mediaIds: env.payload.media_ids ?? [],
-        options: env.payload.options ?? {},
-        scheduledAt: env.payload.scheduled_at,
-        optionsField: env.payload.options_field ?? 'provider_options',
-      }),
+    'publisher.job_create.v1': (env) => createJob(deps.create, { jobId: env.payload.job_id, ...jobRequestOf(env) }),
 
     'publisher.job_validate.v1': (env) =>
-      validateJob(
-        { ...deps.create, verifyHeadBytes: deps.verifyHeadBytes },
-        {
-          orgId: orgOf(env),
-          requestId: env.request_id,
-          accountIds: env.payload.account_ids,
-          text: env.payload.text,
-          mediaUrls: env.payload.media_urls ?? [],
-          mediaIds: env.payload.media_ids ?? [],
-          options: env.payload.options ?? {},
-          scheduledAt: env.payload.scheduled_at,
-          optionsField: env.payload.options_field ?? 'provider_options',
-        },
-      ),
+      validateJob({ ...deps.create, verifyHeadBytes: deps.verifyHeadBytes }, jobRequestOf(env)),
 
     'publisher.job_cancel.v1': (env) =>
       cancelJob(
