@@ -59,6 +59,7 @@ describe('accept batches', () => {
       scheduledAt: null,
       requestId: null,
       firstComment: null,
+      thread: null,
       deliveries,
       queued: null,
       envelopes: [],

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { createPgRawSql, type PgRawSql } from '@svc/db';
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
 import { claimDeliveries } from '../src/data/delivery-claim.ts';
+import { recordThreadPart } from '../src/data/thread-parts.ts';
 import {
   recordOutcomesClosingJobs,
   recordOutcomesUnlessLast,
@@ -123,6 +124,7 @@ describe('grouped delivery statements', () => {
     expect(results[0]).toEqual({
       post: null,
       firstCommentStatus: null,
+      threadParts: [],
       attempt: 1,
       reconcileSince: null,
       reconcileTries: 0,
@@ -273,6 +275,25 @@ describe('grouped delivery statements', () => {
     expect((await delivery(ids[2]!))!.status).toBe('pending');
     expect(await delivery(ids[3]!)).toMatchObject({ status: 'in_flight', platform_post_id: 'found' });
     expect(await delivery(ids[4]!)).toMatchObject({ status: 'published', platform_post_id: `post_${ids[4]}` });
+  });
+
+  it("appends a thread's part only for the attempt in flight and after the part before it; the claim returns the parts", async () => {
+    const { ids } = await job(2);
+    expect(await recordThreadPart(sql, ids[0]!, 1, 0, { id: 'p0', url: 'u0' })).toBe(true);
+    // Not the next part (index 0 is recorded), not this attempt, not in flight: nothing is written.
+    expect(await recordThreadPart(sql, ids[0]!, 1, 0, { id: 'again', url: null })).toBe(false);
+    expect(await recordThreadPart(sql, ids[0]!, 2, 1, { id: 'p1', url: null })).toBe(false);
+    expect(await recordThreadPart(sql, ids[1]!, 1, 1, { id: 'p1', url: null })).toBe(false);
+    expect(await recordThreadPart(sql, ids[0]!, 1, 1, { id: 'p1', url: null })).toBe(true);
+    await sql.$executeRawUnsafe("UPDATE deliveries SET status = 'pending' WHERE id = $1::uuid", ids[0]);
+    expect(await recordThreadPart(sql, ids[0]!, 1, 2, { id: 'p2', url: null })).toBe(false);
+    const [claim] = await claimDeliveries(sql, [{ id: ids[0]!, orgId: 'org_1' }], 60_000, undefined);
+    expect(claim).toMatchObject({
+      threadParts: [
+        { id: 'p0', url: 'u0' },
+        { id: 'p1', url: null },
+      ],
+    });
   });
 
   it('finishes a pending delivery whose post was recorded before its first comment, with that post only', async () => {

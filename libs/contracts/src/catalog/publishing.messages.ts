@@ -11,6 +11,10 @@ import {
   NetworkOptions,
   POSTS_QUEUED_MAX_EVENTS,
   PostView,
+  THREAD_MAX_PARTS,
+  THREAD_MIN_PARTS,
+  ThreadPartRequest,
+  ThreadPartView,
 } from '../schemas/publishing.schemas.ts';
 
 // The publisher owns jobs (= posts) and their per-account deliveries; the scheduler owns due times.
@@ -30,7 +34,10 @@ export const publisherJobCreate = defineMessage({
       Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' }),
     ),
     account_ids: Type.Array(Type.String(), { minItems: 1, maxItems: 100 }),
-    text: Type.String({ minLength: 1, maxLength: 5000 }),
+    /** The post's text; absent for a thread (a body with both, or neither, is refused by validation). */
+    text: Type.Optional(Type.String({ minLength: 1, maxLength: 5000 })),
+    /** A thread (X only): the parts, each replying to the one before, instead of `text`. */
+    thread: Type.Optional(Type.Array(ThreadPartRequest, { minItems: THREAD_MIN_PARTS, maxItems: THREAD_MAX_PARTS })),
     media_urls: Type.Optional(Type.Array(Type.String())),
     media_ids: Type.Optional(Type.Array(Type.String())),
     options: Type.Optional(NetworkOptions),
@@ -217,6 +224,8 @@ const EventResult = Type.Object({
   published_at: Type.Optional(NullableDate),
   /** The target's first comment, when the post asked for one. */
   first_comment: Type.Optional(FirstCommentView),
+  /** A thread target's parts, in order. */
+  parts: Type.Optional(Type.Array(ThreadPartView)),
 });
 
 /** Shape A needs `id`, `account_ids`, `platforms`, `text` (+ `error_message`); Shape B `job_id` and `results`. */

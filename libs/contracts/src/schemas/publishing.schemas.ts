@@ -58,6 +58,32 @@ export const FirstCommentView = Type.Object({
 });
 export type FirstCommentViewType = Static<typeof FirstCommentView>;
 
+/** Parts of a thread (docs/api-conventions.md, "Threads"): one post, then each part replying to the one before. */
+export const THREAD_MIN_PARTS = 2;
+export const THREAD_MAX_PARTS = 25;
+
+/** One part of a thread as asked for. */
+export const ThreadPartRequest = Type.Object({
+  text: Type.String({ minLength: 1, maxLength: 5000 }),
+  media_urls: Type.Optional(Type.Array(Type.String())),
+  media_ids: Type.Optional(Type.Array(Type.String())),
+});
+
+/**
+ * One part of a thread target's outcome, by `index` in the request's `thread`: `published` once it
+ * exists (never posted again), `failed` for the part refused (with why) and those after it, which
+ * were not posted; `pending` while the target runs.
+ */
+export const ThreadPartView = Type.Object({
+  index: Type.Integer({ minimum: 0 }),
+  status: DeliveryStatus,
+  platform_post_id: Type.Union([Type.String(), Type.Null()]),
+  platform_post_url: Type.Union([Type.String(), Type.Null()]),
+  error_code: Type.Union([Type.String(), Type.Null()]),
+  error_message: Type.Union([Type.String(), Type.Null()]),
+});
+export type ThreadPartViewType = Static<typeof ThreadPartView>;
+
 /** The outcome for one target account of a job (docs/api-conventions.md, "Publishing model and statuses"). */
 export const DeliveryResultView = Type.Object({
   account_id: Type.String(),
@@ -71,6 +97,8 @@ export const DeliveryResultView = Type.Object({
   published_at: NullableDate,
   /** Present when the post asked for a first comment. */
   first_comment: Type.Optional(FirstCommentView),
+  /** Present for a thread: every part, in order. */
+  parts: Type.Optional(Type.Array(ThreadPartView)),
 });
 export type DeliveryResultViewType = Static<typeof DeliveryResultView>;
 

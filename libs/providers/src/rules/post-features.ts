@@ -2,10 +2,6 @@ import { type AccountExtras, type ContentViolation, type Network } from '../type
 import { codePoints, violation } from './rule-helpers.ts';
 import { xTextLimit, xWeightedLength } from './x-text.ts';
 
-/** A thread holds 2 to 25 parts (one post is a post, not a thread). */
-export const THREAD_MIN_PARTS = 2;
-export const THREAD_MAX_PARTS = 25;
-
 /**
  * What a post can carry beyond its text and media, per network (docs/networks.md, "Threads and first
  * comments"): a thread (X only: each part replies to the one before, `reply.in_reply_to_tweet_id`;

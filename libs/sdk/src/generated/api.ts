@@ -1117,6 +1117,16 @@ export interface operations {
                                     error_code: string | null;
                                     error_message: string | null;
                                 };
+                                /** @description Present for a thread: every part in order. `published` parts exist on the network and are never posted again; when a part is refused the target is `failed`, that part `failed` with why and the later ones `failed` with `thread_interrupted`. The target's `platform_post_id` is the first part's. */
+                                parts?: {
+                                    /** @description The part's position in the request's `thread`. */
+                                    index: number;
+                                    status: string;
+                                    platform_post_id: string | null;
+                                    platform_post_url: string | null;
+                                    error_code: string | null;
+                                    error_message: string | null;
+                                }[];
                             }[];
                             /**
                              * Format: date-time
@@ -1191,7 +1201,14 @@ export interface operations {
                 "application/json": {
                     /** @description 1 to 100 connected account ids. */
                     account_ids: string[];
-                    text: string;
+                    /** @description The post's text. Required unless `thread` is given; a body with both is a 400 (`text_or_thread`). */
+                    text?: string;
+                    /** @description A thread instead of `text` (X only; another network is a 400 `thread_unsupported`): 2 to 25 parts, each with its own text and media, published in order, each replying to the one before. Each part is held to the post rules (`/body/thread/<i>/text`...). Media go in the parts (top-level `media_urls`/`media_ids` with a thread is a 400 `thread_media`); no `first_comment` with a thread. */
+                    thread?: {
+                        text: string;
+                        media_urls?: string[];
+                        media_ids?: string[];
+                    }[];
                     media_urls?: string[];
                     /**
                      * Format: date-time
@@ -1475,6 +1492,16 @@ export interface operations {
                                     error_code: string | null;
                                     error_message: string | null;
                                 };
+                                /** @description Present for a thread: every part in order. `published` parts exist on the network and are never posted again; when a part is refused the target is `failed`, that part `failed` with why and the later ones `failed` with `thread_interrupted`. The target's `platform_post_id` is the first part's. */
+                                parts?: {
+                                    /** @description The part's position in the request's `thread`. */
+                                    index: number;
+                                    status: string;
+                                    platform_post_id: string | null;
+                                    platform_post_url: string | null;
+                                    error_code: string | null;
+                                    error_message: string | null;
+                                }[];
                             }[];
                         }[];
                         next_cursor: string | null;
@@ -1544,7 +1571,14 @@ export interface operations {
                 "application/json": {
                     /** @description 1 to 100 connected account ids. */
                     account_ids: string[];
-                    text: string;
+                    /** @description The post's text. Required unless `thread` is given; a body with both is a 400 (`text_or_thread`). */
+                    text?: string;
+                    /** @description A thread instead of `text` (X only; another network is a 400 `thread_unsupported`): 2 to 25 parts, each with its own text and media, published in order, each replying to the one before. Each part is held to the post rules (`/body/thread/<i>/text`...). Media go in the parts (top-level `media_urls`/`media_ids` with a thread is a 400 `thread_media`); no `first_comment` with a thread. */
+                    thread?: {
+                        text: string;
+                        media_urls?: string[];
+                        media_ids?: string[];
+                    }[];
                     media_urls?: string[];
                     /**
                      * Format: date-time
@@ -1621,6 +1655,16 @@ export interface operations {
                                 error_code: string | null;
                                 error_message: string | null;
                             };
+                            /** @description Present for a thread: every part in order. `published` parts exist on the network and are never posted again; when a part is refused the target is `failed`, that part `failed` with why and the later ones `failed` with `thread_interrupted`. The target's `platform_post_id` is the first part's. */
+                            parts?: {
+                                /** @description The part's position in the request's `thread`. */
+                                index: number;
+                                status: string;
+                                platform_post_id: string | null;
+                                platform_post_url: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            }[];
                         }[];
                     };
                 };
@@ -1720,7 +1764,14 @@ export interface operations {
                 "application/json": {
                     /** @description 1 to 100 connected account ids. */
                     account_ids: string[];
-                    text: string;
+                    /** @description The post's text. Required unless `thread` is given; a body with both is a 400 (`text_or_thread`). */
+                    text?: string;
+                    /** @description A thread instead of `text` (X only; another network is a 400 `thread_unsupported`): 2 to 25 parts, each with its own text and media, published in order, each replying to the one before. Each part is held to the post rules (`/body/thread/<i>/text`...). Media go in the parts (top-level `media_urls`/`media_ids` with a thread is a 400 `thread_media`); no `first_comment` with a thread. */
+                    thread?: {
+                        text: string;
+                        media_urls?: string[];
+                        media_ids?: string[];
+                    }[];
                     media_urls?: string[];
                     /**
                      * Format: date-time
@@ -1878,6 +1929,16 @@ export interface operations {
                                 error_code: string | null;
                                 error_message: string | null;
                             };
+                            /** @description Present for a thread: every part in order. `published` parts exist on the network and are never posted again; when a part is refused the target is `failed`, that part `failed` with why and the later ones `failed` with `thread_interrupted`. The target's `platform_post_id` is the first part's. */
+                            parts?: {
+                                /** @description The part's position in the request's `thread`. */
+                                index: number;
+                                status: string;
+                                platform_post_id: string | null;
+                                platform_post_url: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            }[];
                         }[];
                     };
                 };
@@ -1985,6 +2046,16 @@ export interface operations {
                                 error_code: string | null;
                                 error_message: string | null;
                             };
+                            /** @description Present for a thread: every part in order. `published` parts exist on the network and are never posted again; when a part is refused the target is `failed`, that part `failed` with why and the later ones `failed` with `thread_interrupted`. The target's `platform_post_id` is the first part's. */
+                            parts?: {
+                                /** @description The part's position in the request's `thread`. */
+                                index: number;
+                                status: string;
+                                platform_post_id: string | null;
+                                platform_post_url: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            }[];
                         }[];
                     };
                 };

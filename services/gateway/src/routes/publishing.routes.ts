@@ -30,7 +30,8 @@ const toLogItem = (post: PostViewType) => ({
 /** A `POST /v1/posts` body as the publisher's create and validate take it. */
 const jobPayload = (body: Static<typeof PostCreateBody>): PayloadOf<typeof publisherJobValidate> => ({
   account_ids: body.account_ids,
-  text: body.text,
+  ...(body.text === undefined ? {} : { text: body.text }),
+  ...(body.thread === undefined ? {} : { thread: body.thread }),
   ...(body.media_urls === undefined ? {} : { media_urls: body.media_urls }),
   ...(body.media_ids === undefined ? {} : { media_ids: body.media_ids }),
   ...(body.platform_options === undefined
@@ -64,7 +65,8 @@ export function publishingRoutes(rpc: RpcCaller, idempotency: IdempotencyStore):
           {
             ...(operation === undefined ? {} : { job_id: operation }),
             account_ids: body.account_ids,
-            text: body.text,
+            ...(body.text === undefined ? {} : { text: body.text }),
+            ...(body.thread === undefined ? {} : { thread: body.thread }),
             ...(body.media_urls === undefined ? {} : { media_urls: body.media_urls }),
             ...(body.provider_options === undefined
               ? {}

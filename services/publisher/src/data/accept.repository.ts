@@ -18,6 +18,8 @@ export interface NewJobRow {
   requestId: string | null;
   /** Posted under each target's post once it is published (null: none asked for). */
   firstComment: string | null;
+  /** A thread's parts with their library media (null: a single post). */
+  thread: { text: string; media_ids: string[] }[] | null;
   deliveries: { id: string; accountId: string; provider: string; position: number }[];
   /**
    * A queued job's post.queued: written, if the job is stored, in its organization's carrier with
@@ -80,7 +82,7 @@ const STORE_SQL = `
 WITH req AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
     seq int, id uuid, org_id text, status text, text text, media_urls text[], media_ids text[], options jsonb,
-    account_ids text[], providers text[], scheduled_at timestamptz, request_id text, first_comment text)
+    account_ids text[], providers text[], scheduled_at timestamptz, request_id text, first_comment text, thread jsonb)
 ),
 need AS (SELECT org_id, count(*)::int AS k FROM req GROUP BY org_id),
 lines AS (
@@ -113,8 +115,8 @@ ok AS (
   WHERE ranked.nth <= grants.g
 ),
 jobs_in AS (
-  INSERT INTO jobs (id, org_id, status, text, media_urls, media_ids, options, account_ids, providers, scheduled_at, request_id, first_comment, queued_at, updated_at)
-  SELECT id, org_id, status, text, media_urls, media_ids, options, account_ids, providers, scheduled_at, request_id, first_comment,
+  INSERT INTO jobs (id, org_id, status, text, media_urls, media_ids, options, account_ids, providers, scheduled_at, request_id, first_comment, thread, queued_at, updated_at)
+  SELECT id, org_id, status, text, media_urls, media_ids, options, account_ids, providers, scheduled_at, request_id, first_comment, thread,
          CASE WHEN status = 'queued' THEN now() END, now()
   FROM ok
   RETURNING id, created_at
@@ -221,6 +223,7 @@ export class AcceptRepository {
       scheduled_at: job.scheduledAt?.toISOString() ?? null,
       request_id: job.requestId,
       first_comment: job.firstComment,
+      thread: job.thread,
     }));
     const deliveries = jobs.flatMap((job) =>
       job.deliveries.map((delivery) => ({

@@ -23,6 +23,8 @@ interface Row {
   attempts: number;
   published_at: Date | null;
   first_comment: string | null;
+  thread: unknown;
+  thread_parts: unknown;
   first_comment_status: string | null;
   first_comment_id: string | null;
   first_comment_error_code: string | null;
@@ -40,7 +42,7 @@ export async function readFinishedJobs(tx: RawSql, jobIds: readonly string[]): P
   if (jobIds.length === 0) return [];
   const rows = await tx.$queryRawUnsafe<Row[]>(
     `SELECT j.id::text AS id, j.org_id, j.request_id, j.status AS job_status, j.text, j.account_ids, j.providers, j.media_urls, j.scheduled_at, j.created_at,
-            j.first_comment, d.position, d.account_id, d.provider, d.status, d.platform_post_id, d.platform_post_url, d.error_code, d.error_message,
+            j.first_comment, j.thread, d.thread_parts, d.position, d.account_id, d.provider, d.status, d.platform_post_id, d.platform_post_url, d.error_code, d.error_message,
             d.attempts, d.published_at, d.first_comment_status, d.first_comment_id, d.first_comment_error_code, d.first_comment_error_message
        FROM jobs j JOIN deliveries d ON d.job_id = j.id
       WHERE j.id = ANY($1::uuid[])`,
@@ -62,6 +64,7 @@ export async function readFinishedJobs(tx: RawSql, jobIds: readonly string[]): P
         scheduledAt: row.scheduled_at,
         createdAt: row.created_at,
         firstComment: row.first_comment,
+        thread: row.thread as FinishedJob['thread'],
         deliveries: [],
       };
       jobs.set(row.id, job);
@@ -81,6 +84,7 @@ export async function readFinishedJobs(tx: RawSql, jobIds: readonly string[]): P
       firstCommentId: row.first_comment_id,
       firstCommentErrorCode: row.first_comment_error_code,
       firstCommentErrorMessage: row.first_comment_error_message,
+      threadParts: row.thread_parts as FinishedJob['deliveries'][number]['threadParts'],
     });
   }
   return [...jobs.values()];

@@ -12,6 +12,7 @@ import { planLimitReached } from './post-quota.ts';
 import { toPostView } from './post-view.ts';
 import { importingMedia } from './job-media.ts';
 import type { ResolveMediaDeps } from './resolve-media.ts';
+import { flatMedia, storedThread, type StoredThreadPart } from './thread-request.ts';
 
 export interface CreateJobInput extends JobRequest {
   /** Given for idempotent requests (derived from the Idempotency-Key): an existing job with it is returned as is. */
@@ -82,12 +83,18 @@ export async function createJob(deps: CreateJobDeps, input: CreateJobInput): Pro
   });
   let job: PostViewType;
   try {
+    const mediaIds = rows.map((row) => row.id);
+    // A thread keeps its first part's text as the post's (history, search, events) and its parts apart.
+    const thread = input.thread === undefined ? null : storedThread(input.thread, mediaIds);
     job = await insertJob(deps, input, {
       jobId,
       providers,
       deliveries,
       scheduledAt,
-      mediaIds: rows.map((row) => row.id),
+      mediaIds,
+      text: thread?.[0]?.text ?? input.text ?? '',
+      mediaUrls: input.thread === undefined ? input.mediaUrls : flatMedia(input.thread).mediaUrls,
+      thread,
     });
   } catch (error) {
     // The same idempotent request, still running after its caller gave up, inserted it first.
@@ -120,6 +127,9 @@ interface NewJob {
   }[];
   scheduledAt: Date | null;
   mediaIds: string[];
+  text: string;
+  mediaUrls: string[];
+  thread: StoredThreadPart[] | null;
 }
 
 /**
@@ -129,7 +139,7 @@ interface NewJob {
 async function insertJob(
   deps: CreateJobDeps,
   input: CreateJobInput,
-  { jobId, providers, deliveries, scheduledAt, mediaIds }: NewJob,
+  { jobId, providers, deliveries, scheduledAt, mediaIds, text, mediaUrls, thread }: NewJob,
 ): Promise<PostViewType> {
   const context = { orgId: input.orgId, requestId: input.requestId };
   const status = scheduledAt === null ? 'queued' : 'scheduled';
@@ -155,6 +165,18 @@ async function insertJob(
     attempts: 0,
     published_at: null,
     ...firstComment,
+    ...(thread === null
+      ? {}
+      : {
+          parts: thread.map((_, index) => ({
+            index,
+            status: 'pending' as const,
+            platform_post_id: null,
+            platform_post_url: null,
+            error_code: null,
+            error_message: null,
+          })),
+        }),
   }));
   const queued =
     scheduledAt === null
@@ -166,7 +188,7 @@ async function insertJob(
             status,
             account_ids: input.accountIds,
             platforms: providers,
-            text: input.text,
+            text,
             scheduled_at: null,
             error_message: null,
             results: results.map(({ attempts: _attempts, ...result }) => result),
@@ -191,8 +213,8 @@ async function insertJob(
     id: jobId,
     orgId: input.orgId,
     status,
-    text: input.text,
-    mediaUrls: input.mediaUrls,
+    text,
+    mediaUrls,
     mediaIds,
     options: input.options,
     accountIds: input.accountIds,
@@ -200,6 +222,7 @@ async function insertJob(
     scheduledAt,
     requestId: input.requestId,
     firstComment: input.firstComment ?? null,
+    thread,
     deliveries: deliveries.map(({ id, accountId, provider, position }) => ({ id, accountId, provider, position })),
     queued,
     envelopes,
@@ -213,10 +236,10 @@ async function insertJob(
   return {
     id: jobId,
     status,
-    text: input.text,
+    text,
     account_ids: input.accountIds,
     providers,
-    media_urls: input.mediaUrls,
+    media_urls: mediaUrls,
     scheduled_at: scheduledAt?.toISOString() ?? null,
     created_at: outcome.createdAt.toISOString(),
     results,

@@ -1,45 +1,12 @@
-import { isProviderError, type Credentials, type Network, type Providers } from '@svc/providers';
+import { isProviderError, networkLabels, type Network } from '@svc/providers';
 import type { Logger } from '@svc/logger';
-import type { RawSql } from '@svc/db';
-import { startNextAttempt } from '../data/delivery-attempt.ts';
+import { keepLateSuccess, startNextAttempt } from '../data/delivery-attempt.ts';
 import type { DeliveryToRun } from '../data/delivery-to-run.ts';
-import { recordFirstComment, type FirstCommentOutcome } from '../data/first-comment.ts';
-import {
-  classifyFailure,
-  decideNext,
-  type AttemptOutcome,
-  type DeliveryDecision,
-  type DeliveryPolicy,
-  type FinalOutcome,
-} from './delivery-decision.ts';
+import { recordFirstComment, recordPostBeforeComment, type FirstCommentOutcome } from '../data/first-comment.ts';
+import { classifyFailure, decideNext, type AttemptOutcome, type FinalOutcome } from './delivery-decision.ts';
+import type { DeliverySteps } from './delivery-steps.ts';
 import type { Reconciliation } from './reconcile-delivery.ts';
 import type { AccountCredentials } from './accounts-client.ts';
-
-/** A network call made with the account's token (an expired one refreshed once): its value, or how it failed. */
-export type Called<T> =
-  | { kind: 'ok'; value: T }
-  | { kind: 'error'; error: unknown }
-  /** The failure is already an outcome (the account was lost, or its token could not be refreshed for now). */
-  | { kind: 'outcome'; outcome: Exclude<AttemptOutcome, { kind: 'published' }> };
-
-/** What the comment step uses of the delivery runner (domain/run-delivery.ts). */
-export interface DeliverySteps {
-  readonly deps: DeliveryPolicy & { db: RawSql; providers: Providers; logger: Logger; leaseMs: number };
-  finish(delivery: DeliveryToRun, attempt: number, outcome: FinalOutcome): Promise<boolean | undefined>;
-  putBack(
-    delivery: DeliveryToRun,
-    attempt: number,
-    next: Extract<DeliveryDecision, { kind: 'retry' | 'reconcile' }>,
-    requestId: string | null,
-  ): Promise<void>;
-  persistently<T>(delivery: DeliveryToRun, write: () => Promise<T>): Promise<T>;
-  withToken<T>(
-    delivery: DeliveryToRun,
-    credentials: AccountCredentials,
-    requestId: string | null,
-    call: (credentials: Credentials) => Promise<T>,
-  ): Promise<Called<T>>;
-}
 
 /** Where a delivery whose post exists stands with its first comment, as its claim found it. */
 export interface CommentStep {
@@ -52,14 +19,6 @@ export interface CommentStep {
   /** The comment's outcome is recorded already: only the delivery's own end remains. */
   recorded: boolean;
 }
-
-const LABEL: Record<Network, string> = {
-  instagram: 'Instagram',
-  facebook: 'Facebook',
-  x: 'X',
-  linkedin: 'LinkedIn',
-  tiktok: 'TikTok',
-};
 
 /**
  * The first comment of a published post (docs/api-conventions.md, "First comments"), made after the
@@ -77,7 +36,7 @@ export async function runFirstComment(
   credentials: AccountCredentials,
 ): Promise<boolean | undefined> {
   const { deps } = steps;
-  const network = LABEL[delivery.provider as Network];
+  const network = networkLabels[delivery.provider as Network];
   const posted: FinalOutcome = {
     kind: 'published',
     result: { platformPostId: step.post.platformPostId, url: step.post.url ?? '' },
@@ -190,4 +149,55 @@ async function lookUpComment(
     const reason = `the lookup failed (${error.kind}: ${error.networkMessage})`;
     return error.retryable || error.kind === 'auth_expired' ? { kind: 'wait', reason } : { kind: 'unknown', reason };
   }
+}
+
+/**
+ * A post just published whose job asks for a first comment: its id and URL are recorded first (the
+ * delivery still in flight), then the comment is made. If the attempt no longer owns the delivery,
+ * the post's id is kept all the same (it is the truth) and the worker that took it over comments.
+ */
+export async function commentAfterPost(
+  steps: DeliverySteps,
+  delivery: DeliveryToRun,
+  job: { firstComment: string; requestId: string | null },
+  attempt: number,
+  result: { platformPostId: string; url: string },
+  credentials: AccountCredentials,
+): Promise<boolean | undefined> {
+  const post = { platformPostId: result.platformPostId, url: result.url };
+  const recorded = await steps.persistently(delivery, () =>
+    recordPostBeforeComment(steps.deps.db, delivery.id, attempt, post),
+  );
+  if (!recorded) {
+    await keepLateSuccess(steps.deps.db, delivery.id, post.platformPostId, post.url);
+    return undefined;
+  }
+  return runFirstComment(
+    steps,
+    delivery,
+    job,
+    { attempt, post, reconcileSince: null, reconcileTries: 0, quotaDeferrals: 0, recorded: false },
+    credentials,
+  );
+}
+
+/**
+ * The account was lost after the post was published and before its first comment was made: the
+ * comment fails with that reason and the delivery finishes published (never failed over a post).
+ */
+export async function commentImpossible(
+  steps: DeliverySteps,
+  delivery: DeliveryToRun,
+  lost: Extract<FinalOutcome, { kind: 'failed' }>,
+): Promise<void> {
+  // Not written when the comment's outcome was recorded already: the delivery finishes all the same.
+  await recordFirstComment(steps.deps.db, delivery.id, delivery.attempts, {
+    status: 'failed',
+    code: lost.code,
+    message: lost.message,
+  });
+  await steps.finish(delivery, delivery.attempts, {
+    kind: 'published',
+    result: { platformPostId: delivery.platformPostId!, url: delivery.platformPostUrl ?? '' },
+  });
 }

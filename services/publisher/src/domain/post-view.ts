@@ -5,8 +5,10 @@ import type {
   JobStatusType,
   PayloadOf,
   PostViewType,
+  ThreadPartViewType,
   postPublished,
 } from '@svc/contracts';
+import { threadOf } from './thread-request.ts';
 import type { Network } from '@svc/providers';
 import type { Prisma } from '../generated/prisma/client.ts';
 
@@ -30,14 +32,62 @@ export type DeliveryViewRow = Pick<
   | 'firstCommentId'
   | 'firstCommentErrorCode'
   | 'firstCommentErrorMessage'
+  | 'threadParts'
 >;
 /** What the post's view and its events read of a job (a Prisma job with its deliveries is one). */
 export type JobViewRow = Pick<
   JobWithDeliveries,
-  'id' | 'status' | 'text' | 'accountIds' | 'providers' | 'mediaUrls' | 'scheduledAt' | 'createdAt' | 'firstComment'
+  | 'id'
+  | 'status'
+  | 'text'
+  | 'accountIds'
+  | 'providers'
+  | 'mediaUrls'
+  | 'scheduledAt'
+  | 'createdAt'
+  | 'firstComment'
+  | 'thread'
 > & { deliveries: DeliveryViewRow[] };
 
 const byPosition = (a: DeliveryViewRow, b: DeliveryViewRow) => a.position - b.position;
+
+/** The parts of a thread target that exist on the network, in order (`deliveries.thread_parts`). */
+export function partsDone(value: unknown): { id: string; url: string | null }[] {
+  return Array.isArray(value) ? (value as { id: string; url: string | null }[]) : [];
+}
+
+/**
+ * A thread target's parts, every one in order: those that exist `published` with their ids; once the
+ * target failed, the part it failed on with its error, and the later ones (never posted)
+ * `thread_interrupted`; otherwise `pending` (or `canceled` with the post).
+ */
+export function partsOf(job: Pick<JobViewRow, 'thread'>, delivery: DeliveryViewRow): ThreadPartViewType[] | undefined {
+  const thread = threadOf(job.thread);
+  if (thread === null) return undefined;
+  const done = partsDone(delivery.threadParts);
+  const part = (index: number, status: ThreadPartViewType['status'], code: string | null, message: string | null) => ({
+    index,
+    status,
+    platform_post_id: null,
+    platform_post_url: null,
+    error_code: code,
+    error_message: message,
+  });
+  return thread.map((_, index) => {
+    const existing = done[index];
+    if (existing !== undefined)
+      return {
+        ...part(index, 'published', null, null),
+        platform_post_id: existing.id,
+        platform_post_url: existing.url,
+      };
+    if (delivery.status === 'failed')
+      return index === done.length
+        ? part(index, 'failed', delivery.errorCode, delivery.errorMessage)
+        : part(index, 'failed', 'thread_interrupted', `Not posted: part ${done.length + 1} of the thread failed.`);
+    return part(index, delivery.status === 'canceled' ? 'canceled' : 'pending', null, null);
+  });
+}
 
 /**
  * A target's first comment, when the post asked for one: its recorded outcome once known; until then
@@ -81,13 +131,15 @@ export function toPostView(job: JobViewRow): PostViewType {
       account_id: delivery.accountId,
       provider: delivery.provider as Network,
       status: delivery.status as DeliveryStatusType,
-      platform_post_id: delivery.platformPostId,
-      platform_post_url: delivery.platformPostUrl,
+      // A thread target's post is its first part, once that exists (also when a later part failed).
+      platform_post_id: delivery.platformPostId ?? partsDone(delivery.threadParts)[0]?.id ?? null,
+      platform_post_url: delivery.platformPostUrl ?? partsDone(delivery.threadParts)[0]?.url ?? null,
       error_code: delivery.errorCode,
       error_message: delivery.errorMessage,
       attempts: delivery.attempts,
       published_at: delivery.publishedAt?.toISOString() ?? null,
       ...optional('first_comment', firstCommentOf(job, delivery)),
+      ...optional('parts', partsOf(job, delivery)),
     })),
   };
 }
@@ -130,6 +182,7 @@ export function toEventPayload(job: JobViewRow): PayloadOf<typeof postPublished>
       error_message: result.error_message,
       published_at: result.published_at,
       ...optional('first_comment', result.first_comment),
+      ...optional('parts', result.parts),
     })),
   };
 }

@@ -1,7 +1,7 @@
 import { createEnvelope, publisherDeliveryRun } from '@svc/contracts';
 import { BatchQueue, type TransactionalClient } from '@svc/db';
 import type { Logger } from '@svc/logger';
-import { isProviderError, type Credentials, type MediaInput, type Network, type Providers } from '@svc/providers';
+import { isProviderError, networkLabels, type Credentials, type Network, type Providers } from '@svc/providers';
 import {
   keepLateSuccess,
   leaseRemainingMs,
@@ -36,8 +36,10 @@ import { reconcileDelivery } from './reconcile-delivery.ts';
 import { deliveryMedia, type DeliveryMediaDeps } from './delivery-media.ts';
 import { enqueueOutboxAfter } from './outbox-at.ts';
 import { OrgWakes } from './org-wakes.ts';
-import { recordFirstComment, recordPostBeforeComment } from '../data/first-comment.ts';
-import { runFirstComment, type Called, type DeliverySteps } from './first-comment.ts';
+import { commentAfterPost, commentImpossible, runFirstComment } from './first-comment.ts';
+import { callWithToken, type Called, type DeliverySteps } from './delivery-steps.ts';
+import { runThread } from './thread-delivery.ts';
+import { threadOf } from './thread-request.ts';
 
 export interface RunDeliveryDeps extends DeliveryPolicy {
   /**
@@ -76,14 +78,6 @@ const GROUP = { maxSize: 100, maxInFlight: 1, splitOnFailure: true } as const;
 
 /** Tries at recording an outcome (250 ms, 1 s, 4 s apart) before the handler fails. */
 const RECORD_TRIES = 4;
-
-const LABEL: Record<Network, string> = {
-  instagram: 'Instagram',
-  facebook: 'Facebook',
-  x: 'X',
-  linkedin: 'LinkedIn',
-  tiktok: 'TikTok',
-};
 
 /**
  * Delivers one target of a job exactly once toward the network (docs/api-conventions.md, "Delivery:
@@ -148,7 +142,7 @@ export class DeliveryRunner implements DeliverySteps {
     } catch (error) {
       const lost = accountLost(delivery, error);
       if (lost === undefined) throw error; // accounts unreachable: the broker retries, nothing was claimed yet
-      if (delivery.platformPostId !== null) return this.commentImpossible(delivery, lost);
+      if (delivery.platformPostId !== null) return commentImpossible(this, delivery, lost);
       await this.finish(delivery, delivery.attempts, lost);
       return;
     }
@@ -230,6 +224,8 @@ export class DeliveryRunner implements DeliverySteps {
         },
         credentials,
       );
+    const thread = threadOf(job.thread);
+    if (thread !== null) return await runThread(this, delivery, job, thread, claim, credentials);
     const media = await deliveryMedia(this.deps.media, job, delivery.provider as Network);
     if (media === undefined) {
       return await this.finish(delivery, claim.attempt, {
@@ -251,9 +247,7 @@ export class DeliveryRunner implements DeliverySteps {
       delivery,
       { number: attempt, resume },
       credentials,
-      job.text,
-      media,
-      options,
+      { text: job.text, media, options },
       job.requestId,
     );
     this.deps.onOutcome?.(
@@ -268,7 +262,7 @@ export class DeliveryRunner implements DeliverySteps {
         attempt,
         quotaDeferrals: claim.quotaDeferrals,
         reconcileTries: 0,
-        network: LABEL[delivery.provider as Network],
+        network: networkLabels[delivery.provider as Network],
       },
       this.deps,
     );
@@ -278,11 +272,8 @@ export class DeliveryRunner implements DeliverySteps {
     return undefined;
   }
 
-  /**
-   * A post's final outcome. A published post whose job asks for a first comment is recorded first,
-   * still in flight, then commented on (domain/first-comment.ts); anything else finishes here.
-   */
-  private async finishPost(
+  /** A post's final outcome: finished, or (published, with a first comment to make) commented on first. */
+  private finishPost(
     delivery: DeliveryToRun,
     job: JobToRun,
     attempt: number,
@@ -290,39 +281,14 @@ export class DeliveryRunner implements DeliverySteps {
     credentials: AccountCredentials,
   ): Promise<boolean | undefined> {
     if (outcome.kind !== 'published' || job.firstComment === null) return this.finish(delivery, attempt, outcome);
-    const post = { platformPostId: outcome.result.platformPostId, url: outcome.result.url };
-    const recorded = await this.persistently(delivery, () =>
-      recordPostBeforeComment(this.deps.db, delivery.id, attempt, post),
-    );
-    if (!recorded) {
-      // Not this attempt's any more: the post's id is still the truth; its new owner comments.
-      await keepLateSuccess(this.deps.db, delivery.id, post.platformPostId, post.url);
-      return undefined;
-    }
-    return runFirstComment(
+    return commentAfterPost(
       this,
       delivery,
       { firstComment: job.firstComment, requestId: job.requestId },
-      { attempt, post, reconcileSince: null, reconcileTries: 0, quotaDeferrals: 0, recorded: false },
+      attempt,
+      outcome.result,
       credentials,
     );
-  }
-
-  /**
-   * The account was lost after the post was published and before its first comment was made: the
-   * comment fails with that reason and the delivery finishes published (never failed over a post).
-   */
-  private async commentImpossible(delivery: DeliveryToRun, lost: FinalOutcome & { kind: 'failed' }): Promise<void> {
-    // Not written when the comment's outcome was recorded already: the delivery finishes all the same.
-    await recordFirstComment(this.deps.db, delivery.id, delivery.attempts, {
-      status: 'failed',
-      code: lost.code,
-      message: lost.message,
-    });
-    await this.finish(delivery, delivery.attempts, {
-      kind: 'published',
-      result: { platformPostId: delivery.platformPostId!, url: delivery.platformPostUrl ?? '' },
-    });
   }
 
   /**
@@ -338,7 +304,7 @@ export class DeliveryRunner implements DeliverySteps {
     mediaCount: number,
   ): Promise<number | undefined> {
     const { text, requestId } = job;
-    const network = LABEL[delivery.provider as Network];
+    const network = networkLabels[delivery.provider as Network];
     const found = await reconcileDelivery(
       { db: this.deps.db, providers: this.deps.providers, logger: this.deps.logger },
       {
@@ -421,13 +387,11 @@ export class DeliveryRunner implements DeliverySteps {
     await this.wakes.ask(orgId);
   }
 
-  private async attempt(
+  async attempt(
     delivery: DeliveryToRun,
     { number: attempt, resume }: { number: number; resume: string | null },
     first: AccountCredentials,
-    text: string,
-    media: MediaInput[],
-    options: Record<string, unknown>,
+    { text, media, options, inReplyTo }: Parameters<DeliverySteps['attempt']>[3],
     requestId: string | null,
   ): Promise<AttemptOutcome> {
     const adapter = this.deps.providers[delivery.provider as Network];
@@ -443,6 +407,7 @@ export class DeliveryRunner implements DeliverySteps {
         options,
         onHandle,
         ...(resume === null ? {} : { resume }),
+        ...(inReplyTo === undefined ? {} : { inReplyTo }),
       }),
     );
     if (called.kind === 'ok') return { kind: 'published', result: called.value };
@@ -450,52 +415,19 @@ export class DeliveryRunner implements DeliverySteps {
     return this.classify(delivery, attempt, called.error);
   }
 
-  /**
-   * Makes a network call with the account's token. An expired token is refreshed once (accounts marks
-   * the account requires_reconnect if that fails) and the call made once more.
-   */
-  async withToken<T>(
+  withToken<T>(
     delivery: DeliveryToRun,
     first: AccountCredentials,
     requestId: string | null,
     call: (credentials: Credentials) => Promise<T>,
   ): Promise<Called<T>> {
-    const token = (credentials: AccountCredentials): Credentials => ({
-      accessToken: credentials.access_token,
-      extras: credentials.extras,
-    });
-    try {
-      return { kind: 'ok', value: await call(token(first)) };
-    } catch (error) {
-      if (!isProviderError(error) || error.kind !== 'auth_expired') return { kind: 'error', error };
-    }
-    let refreshed: AccountCredentials;
-    try {
-      refreshed = await this.deps.accounts.credentials(delivery.orgId, delivery.accountId, true, requestId);
-    } catch (error) {
-      const lost = accountLost(delivery, error);
-      if (lost !== undefined) return { kind: 'outcome', outcome: lost };
-      return {
-        kind: 'outcome',
-        outcome: {
-          kind: 'retry',
-          code: 'auth_expired',
-          message: `${LABEL[delivery.provider as Network]} said the token expired and refreshing it failed for now.`,
-          retryAfterMs: undefined,
-        },
-      };
-    }
-    try {
-      return { kind: 'ok', value: await call(token(refreshed)) };
-    } catch (error) {
-      return { kind: 'error', error };
-    }
+    return callWithToken(this.deps, delivery, first, requestId, call);
   }
 
   private classify(delivery: DeliveryToRun, attempt: number, error: unknown): AttemptOutcome {
     if (!isProviderError(error))
       this.deps.logger.error({ err: error, delivery_id: delivery.id }, 'unexpected failure during a network call');
-    return classifyFailure(LABEL[delivery.provider as Network], attempt, error);
+    return classifyFailure(networkLabels[delivery.provider as Network], attempt, error);
   }
 
   /**
@@ -603,7 +535,7 @@ export class DeliveryRunner implements DeliverySteps {
    * the taken delivery waits, pending, for a lookup of the dead attempt's post.
    */
   private async takeOver(delivery: DeliveryToRun): Promise<void> {
-    const network = LABEL[delivery.provider as Network];
+    const network = networkLabels[delivery.provider as Network];
     const message = `The worker publishing to ${network} stopped during attempt ${delivery.attempts}; checking with ${network} whether the post exists before anything else.`;
     if (await takeOverExpired(this.deps.db, delivery.id, deliveryErrorCodes.reconciling, message)) {
       this.deps.logger.warn(

@@ -55,6 +55,11 @@ function jobRequestOf(env: Envelope<PayloadOf<typeof publisherJobValidate>>): Jo
     requestId: env.request_id,
     accountIds: env.payload.account_ids,
     text: env.payload.text,
+    thread: env.payload.thread?.map((part) => ({
+      text: part.text,
+      mediaUrls: part.media_urls ?? [],
+      mediaIds: part.media_ids ?? [],
+    })),
     mediaUrls: env.payload.media_urls ?? [],
     mediaIds: env.payload.media_ids ?? [],
     options: env.payload.options ?? {},

@@ -49,8 +49,39 @@ describe('webhook payloads of posts with a first comment', () => {
     ]);
   });
 
+  it("lists a thread's parts per account in Shape A, and the account's own parts in Shape B", () => {
+    const part = (index: number, status: 'published' | 'failed') => ({
+      index,
+      status,
+      platform_post_id: status === 'published' ? `t${index}` : null,
+      platform_post_url: null,
+      error_code: status === 'failed' ? 'duplicate' : null,
+      error_message: status === 'failed' ? 'Part 2 of 2: refused.' : null,
+    });
+    const thread: PostEvent = {
+      ...post(false),
+      status: 'failed',
+      account_ids: ['a1'],
+      platforms: ['x'],
+      results: [
+        {
+          ...post(false).results[0]!,
+          provider: 'x',
+          status: 'failed',
+          parts: [part(0, 'published'), part(1, 'failed')],
+        },
+      ],
+    };
+    expect(bodies(thread, 'envelope')[0]!.parts).toEqual([
+      { account_id: 'a1', ...part(0, 'published') },
+      { account_id: 'a1', ...part(1, 'failed') },
+    ]);
+    expect(bodies(thread, 'legacy')[0]!.parts).toEqual([part(0, 'published'), part(1, 'failed')]);
+  });
+
   it('adds nothing to a post without one', () => {
     expect(bodies(post(false), 'envelope')[0]).not.toHaveProperty('first_comment');
+    expect(bodies(post(false), 'envelope')[0]).not.toHaveProperty('parts');
     for (const data of bodies(post(false), 'legacy')) expect(data).not.toHaveProperty('first_comment');
   });
 });

@@ -55,14 +55,21 @@ function envelopeData(event: CustomerEvent): Record<string, unknown> {
 
 /**
  * Shape A describes the whole post, so what each target carries beyond its post is listed per
- * account, only where the post has it: `first_comment`, one entry per target with its
- * `account_id` and the comment's outcome.
+ * account, only where the post has it: `first_comment`, one entry per target with its `account_id`
+ * and the comment's outcome; `parts`, one entry per part of each target's thread with its
+ * `account_id`, in order.
  */
 function perTarget(post: PostEvent): Record<string, unknown> {
   const comments = post.results.flatMap((result) =>
     result.first_comment === undefined ? [] : [{ account_id: result.account_id, ...result.first_comment }],
   );
-  return comments.length === 0 ? {} : { first_comment: comments };
+  const parts = post.results.flatMap((result) =>
+    (result.parts ?? []).map((part) => ({ account_id: result.account_id, ...part })),
+  );
+  return {
+    ...(comments.length === 0 ? {} : { first_comment: comments }),
+    ...(parts.length === 0 ? {} : { parts }),
+  };
 }
 
 function firstError(post: PostEvent): string | undefined {
@@ -71,7 +78,7 @@ function firstError(post: PostEvent): string | undefined {
 
 /**
  * Shape B `data` is one account: `job_id`, `account_id`, `provider`, `platform_post_id`, `status`
- * (and the account's `first_comment` when the post has one), so a post event becomes one body per
+ * (and the account's `first_comment` and thread `parts` when the post has them), so a post event becomes one body per
  * target account; connection.revoked has no job (`job_id: null`, `status` = the account's health).
  */
 function legacyData(event: CustomerEvent): { key: string; data: Record<string, unknown> }[] {
@@ -99,6 +106,7 @@ function legacyData(event: CustomerEvent): { key: string; data: Record<string, u
       platform_post_id: result.platform_post_id,
       status: event.type === 'post.queued' ? 'queued' : result.status,
       ...(result.first_comment === undefined ? {} : { first_comment: result.first_comment }),
+      ...(result.parts === undefined ? {} : { parts: result.parts }),
     },
   }));
 }
