@@ -28,6 +28,10 @@ export {
   type LookupInput,
   type LookupResult,
   type LookupCapability,
+  type CommentInput,
+  type CommentLookupInput,
+  type CommentLookupResult,
+  type CommentCapability,
 } from './types.ts';
 export {
   ProviderError,
@@ -40,6 +44,7 @@ export { providerConfigSchema, providerConfigObjectSchema, type ProviderConfig }
 export { providersFromConfig, type Providers, type ProvidersOptions } from './providers-from-config.ts';
 export { contentRules, checkContent } from './rules/content-rules.ts';
 export { contentCapabilities, type ContentCapabilities } from './rules/capabilities.ts';
+export { postFeatures, checkFirstComment } from './rules/post-features.ts';
 export { xTextLimit, xWeightedLength } from './rules/x-text.ts';
 export { ruleExtrasOf } from './rules/rule-extras.ts';
 export { TIKTOK_PRIVACY_LEVELS } from './tiktok/tiktok.rules.ts';

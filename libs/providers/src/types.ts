@@ -134,6 +134,11 @@ export interface PublishInput {
    * uploaded, still valid on the network, instead of uploading and waiting for processing again.
    */
   resume?: string | undefined;
+  /**
+   * The native id of the post this one answers (X threads: each part after the first replies to the
+   * part before it). Only networks whose rules allow threads take it.
+   */
+  inReplyTo?: string | undefined;
 }
 
 export interface PublishResult {
@@ -156,6 +161,8 @@ export interface LookupInput {
   handle?: string | undefined;
   /** Native ids already recorded for other deliveries of this account: never claimed twice. */
   excludeIds: readonly string[];
+  /** Set for a reply (a thread's later part): only posts answering this one are candidates. */
+  inReplyTo?: string | undefined;
 }
 
 /**
@@ -168,6 +175,38 @@ export type LookupResult = { status: 'found'; result: PublishResult } | { status
 export interface LookupCapability {
   /** Finds the post of an attempt whose outcome is uncertain through the network's own read API. */
   find(input: LookupInput): Promise<LookupResult>;
+}
+
+export interface CommentInput {
+  credentials: Credentials;
+  /** The native id of the published post the comment goes under. */
+  postId: string;
+  text: string;
+}
+
+export interface CommentLookupInput extends CommentInput {
+  /** When the uncertain attempt began (X finds its replies in the account's timeline from then on). */
+  since: Date;
+  /** Comment ids already recorded elsewhere: never claimed twice. */
+  excludeIds: readonly string[];
+}
+
+/**
+ * found: the comment exists under the post, written by the account, with the same text; absent: the
+ * whole list was read and it is not there, so commenting again cannot duplicate it. A lookup that
+ * cannot answer throws a `ProviderError`.
+ */
+export type CommentLookupResult = { status: 'found'; platformCommentId: string } | { status: 'absent' };
+
+/**
+ * A comment under a published post, written as the account (the first comment of a post): Graph's
+ * `/{id}/comments`, LinkedIn's `socialActions/{urn}/comments`, a reply on X.
+ */
+export interface CommentCapability {
+  /** Creates the comment; a lost or late answer is `uncertain`, like a post's create call. */
+  create(input: CommentInput): Promise<{ platformCommentId: string }>;
+  /** Finds a comment whose create call's outcome is uncertain, through the network's own listing. */
+  find(input: CommentLookupInput): Promise<CommentLookupResult>;
 }
 
 /** Metric keys per network as in the interface spec's "Post analytics row". */
@@ -218,4 +257,6 @@ export interface ProviderAdapter {
   readonly lookup: LookupCapability;
   /** Present where a connection may act for pages the user manages (LinkedIn organizations, Facebook Pages). */
   readonly authors?: AuthorsCapability;
+  /** Present where a post can get a first comment (rules/post-features.ts says which networks). */
+  readonly comments?: CommentCapability;
 }

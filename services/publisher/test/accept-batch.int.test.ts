@@ -58,6 +58,8 @@ describe('accept batches', () => {
       providers: ['x'],
       scheduledAt: null,
       requestId: null,
+      firstComment: null,
+      thread: null,
       deliveries,
       queued: null,
       envelopes: [],

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { createPgRawSql, type PgRawSql } from '@svc/db';
 import { createTestDatabase, type TestDatabase } from '@svc/testing';
 import { claimDeliveries } from '../src/data/delivery-claim.ts';
+import { recordThreadPart } from '../src/data/thread-parts.ts';
 import {
   recordOutcomesClosingJobs,
   recordOutcomesUnlessLast,
@@ -121,6 +122,9 @@ describe('grouped delivery statements', () => {
       3,
     );
     expect(results[0]).toEqual({
+      post: null,
+      firstCommentStatus: null,
+      threadParts: [],
       attempt: 1,
       reconcileSince: null,
       reconcileTries: 0,
@@ -154,9 +158,18 @@ describe('grouped delivery statements', () => {
       "UPDATE deliveries SET reconcile_since = now(), attempts = 2, attempt_handle = 'h2' WHERE id = $1::uuid",
       ids[4],
     );
+    // A post recorded before its first comment: the claim says so, so the post is never made again.
+    await sql.$executeRawUnsafe(
+      "UPDATE deliveries SET platform_post_id = 'p3', platform_post_url = 'https://x.test/p3' WHERE id = $1::uuid",
+      ids[3],
+    );
     const items = [ids[0]!, ids[1]!, ids[2]!, ids[3]!, ids[3]!, ids[4]!].map((id) => ({ id, orgId: 'org_claim_c' }));
     const results = await claimDeliveries(sql, items, 60_000, undefined);
     expect(results.map(claimed)).toEqual([false, false, false, true, false, true]);
+    expect(results[3]).toMatchObject({
+      post: { platformPostId: 'p3', url: 'https://x.test/p3' },
+      firstCommentStatus: null,
+    });
     // A claim to look the uncertain attempt up keeps its number and handle.
     expect(results[5]).toMatchObject({ attempt: 2, handle: 'h2', previousHandle: null });
     expect(await delivery(ids[3]!)).toMatchObject({ status: 'in_flight', attempts: 1 });
@@ -262,6 +275,43 @@ describe('grouped delivery statements', () => {
     expect((await delivery(ids[2]!))!.status).toBe('pending');
     expect(await delivery(ids[3]!)).toMatchObject({ status: 'in_flight', platform_post_id: 'found' });
     expect(await delivery(ids[4]!)).toMatchObject({ status: 'published', platform_post_id: `post_${ids[4]}` });
+  });
+
+  it("appends a thread's part only for the attempt in flight and after the part before it; the claim returns the parts", async () => {
+    const { ids } = await job(2);
+    expect(await recordThreadPart(sql, ids[0]!, 1, 0, { id: 'p0', url: 'u0' })).toBe(true);
+    // Not the next part (index 0 is recorded), not this attempt, not in flight: nothing is written.
+    expect(await recordThreadPart(sql, ids[0]!, 1, 0, { id: 'again', url: null })).toBe(false);
+    expect(await recordThreadPart(sql, ids[0]!, 2, 1, { id: 'p1', url: null })).toBe(false);
+    expect(await recordThreadPart(sql, ids[1]!, 1, 1, { id: 'p1', url: null })).toBe(false);
+    expect(await recordThreadPart(sql, ids[0]!, 1, 1, { id: 'p1', url: null })).toBe(true);
+    await sql.$executeRawUnsafe("UPDATE deliveries SET status = 'pending' WHERE id = $1::uuid", ids[0]);
+    expect(await recordThreadPart(sql, ids[0]!, 1, 2, { id: 'p2', url: null })).toBe(false);
+    const [claim] = await claimDeliveries(sql, [{ id: ids[0]!, orgId: 'org_1' }], 60_000, undefined);
+    expect(claim).toMatchObject({
+      threadParts: [
+        { id: 'p0', url: 'u0' },
+        { id: 'p1', url: null },
+      ],
+    });
+  });
+
+  it('finishes a pending delivery whose post was recorded before its first comment, with that post only', async () => {
+    const { jobId, ids } = await job(4, { status: 'pending' });
+    await sql.$executeRawUnsafe(
+      'UPDATE deliveries SET attempts = 1, platform_post_id = $2 WHERE id = ANY($1::uuid[])',
+      [ids[0], ids[1], ids[2]],
+      'recorded',
+    );
+    const results = await recordOutcomesUnlessLast(sql, [
+      { deliveryId: ids[0]!, attempt: 1, outcome: { kind: 'published', platformPostId: 'recorded', url: null } },
+      { deliveryId: ids[1]!, attempt: 1, outcome: { kind: 'published', platformPostId: 'another', url: null } },
+      failed(ids[2]!),
+    ]);
+    expect(results.map((r) => r.recorded)).toEqual([true, false, false]);
+    expect(await delivery(ids[0]!)).toMatchObject({ status: 'published', platform_post_id: 'recorded' });
+    expect(await delivery(ids[1]!)).toMatchObject({ status: 'pending', platform_post_id: 'recorded' });
+    expect(await counts(jobId)).toEqual({ finished: 1, published: 1 });
   });
 
   it('says, for each delivery written, whether deliveries of its organization wait for a slot and are not woken already', async () => {

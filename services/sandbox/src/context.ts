@@ -38,6 +38,8 @@ export interface SandboxContext {
   stripe: StripeAccount | null;
   fetchMedia: (url: string) => Promise<FetchedMedia>;
   gate: (networks: readonly NetworkName[], render: FaultRenderer) => RequestHandler;
+  /** How long a `timeout` fault hangs (for gates of their own, such as the scoped faults' gate). */
+  timeoutFaultMs: number;
 }
 
 export function createContext(options: SandboxOptions): SandboxContext {
@@ -58,5 +60,6 @@ export function createContext(options: SandboxOptions): SandboxContext {
       options.stripe === undefined ? null : new StripeAccount(options.publicUrl.replace(/\/$/, ''), options.stripe),
     fetchMedia: (url) => fetchMedia(url, fetchOptions),
     gate: (networks, render) => faultGate({ state, hangMs }, networks, render),
+    timeoutFaultMs: hangMs,
   };
 }

@@ -5,11 +5,17 @@ import {
   BULK_MAX_POSTS,
   DELIVERY_RUN_MAX_DELIVERIES,
   DeliveryStatus,
+  FIRST_COMMENT_MAX_LENGTH,
+  FirstCommentView,
   JOB_DISPATCH_MAX_JOBS,
   JobStatus,
   NetworkOptions,
   POSTS_QUEUED_MAX_EVENTS,
   PostView,
+  THREAD_MAX_PARTS,
+  THREAD_MIN_PARTS,
+  ThreadPartRequest,
+  ThreadPartView,
 } from '../schemas/publishing.schemas.ts';
 
 // The publisher owns jobs (= posts) and their per-account deliveries; the scheduler owns due times.
@@ -30,13 +36,20 @@ export const publisherJobCreate = defineMessage({
       Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' }),
     ),
     account_ids: Type.Array(Type.String(), { minItems: 1, maxItems: 100 }),
-    text: Type.String({ minLength: 1, maxLength: 5000 }),
+    /** The post's text; absent for a thread (a body with both, or neither, is refused by validation). */
+    text: Type.Optional(Type.String({ minLength: 1, maxLength: 5000 })),
+    /** A thread (X only): the parts, each replying to the one before, instead of `text`. */
+    thread: Type.Optional(Type.Array(ThreadPartRequest, { minItems: THREAD_MIN_PARTS, maxItems: THREAD_MAX_PARTS })),
     media_urls: Type.Optional(Type.Array(Type.String())),
     media_ids: Type.Optional(Type.Array(Type.String())),
     options: Type.Optional(NetworkOptions),
     scheduled_at: Type.Optional(Type.String()),
     /** Which body field the options came from, so 400 details point at it (`provider_options` / `platform_options`). */
     options_field: Type.Optional(Type.String()),
+    /** Posted under the post once it is published, on every target (Instagram, Facebook, LinkedIn, X). */
+    first_comment: Type.Optional(
+      Type.Object({ text: Type.String({ minLength: 1, maxLength: FIRST_COMMENT_MAX_LENGTH }) }),
+    ),
   }),
   reply: PostView,
 });
@@ -261,6 +274,10 @@ const EventResult = Type.Object({
   error_message: Type.Union([Type.String(), Type.Null()]),
   /** When the target went live (added later: optional, so events from older publishers still validate). */
   published_at: Type.Optional(NullableDate),
+  /** The target's first comment, when the post asked for one. */
+  first_comment: Type.Optional(FirstCommentView),
+  /** A thread target's parts, in order. */
+  parts: Type.Optional(Type.Array(ThreadPartView)),
 });
 
 /** Shape A needs `id`, `account_ids`, `platforms`, `text` (+ `error_message`); Shape B `job_id` and `results`. */

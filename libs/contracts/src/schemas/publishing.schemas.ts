@@ -42,6 +42,50 @@ export const POSTS_QUEUED_MAX_BYTES = 1024 * 1024;
 /** Per-network options keyed by network name (`provider_options` of jobs, `platform_options` of posts). */
 export const NetworkOptions = Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()));
 
+export const FIRST_COMMENT_STATUSES = ['pending', 'published', 'failed', 'canceled'] as const;
+export type FirstCommentStatusType = (typeof FIRST_COMMENT_STATUSES)[number];
+
+/** The longest first comment a post may ask for; each network's own limit is checked at accept. */
+export const FIRST_COMMENT_MAX_LENGTH = 8000;
+
+/**
+ * The first comment of one target (docs/api-conventions.md, "First comments"): posted under the post
+ * once it is published, with an outcome of its own; a failed comment never fails its post.
+ */
+export const FirstCommentView = Type.Object({
+  status: Type.Unsafe<FirstCommentStatusType>({ type: 'string', enum: [...FIRST_COMMENT_STATUSES] }),
+  platform_comment_id: Type.Union([Type.String(), Type.Null()]),
+  error_code: Type.Union([Type.String(), Type.Null()]),
+  error_message: Type.Union([Type.String(), Type.Null()]),
+});
+export type FirstCommentViewType = Static<typeof FirstCommentView>;
+
+/** Parts of a thread (docs/api-conventions.md, "Threads"): one post, then each part replying to the one before. */
+export const THREAD_MIN_PARTS = 2;
+export const THREAD_MAX_PARTS = 25;
+
+/** One part of a thread as asked for. */
+export const ThreadPartRequest = Type.Object({
+  text: Type.String({ minLength: 1, maxLength: 5000 }),
+  media_urls: Type.Optional(Type.Array(Type.String())),
+  media_ids: Type.Optional(Type.Array(Type.String())),
+});
+
+/**
+ * One part of a thread target's outcome, by `index` in the request's `thread`: `published` once it
+ * exists (never posted again), `failed` for the part refused (with why) and those after it, which
+ * were not posted; `pending` while the target runs.
+ */
+export const ThreadPartView = Type.Object({
+  index: Type.Integer({ minimum: 0 }),
+  status: DeliveryStatus,
+  platform_post_id: Type.Union([Type.String(), Type.Null()]),
+  platform_post_url: Type.Union([Type.String(), Type.Null()]),
+  error_code: Type.Union([Type.String(), Type.Null()]),
+  error_message: Type.Union([Type.String(), Type.Null()]),
+});
+export type ThreadPartViewType = Static<typeof ThreadPartView>;
+
 /** The outcome for one target account of a job (docs/api-conventions.md, "Publishing model and statuses"). */
 export const DeliveryResultView = Type.Object({
   account_id: Type.String(),
@@ -53,6 +97,10 @@ export const DeliveryResultView = Type.Object({
   error_message: Type.Union([Type.String(), Type.Null()]),
   attempts: Type.Integer({ minimum: 0 }),
   published_at: NullableDate,
+  /** Present when the post asked for a first comment. */
+  first_comment: Type.Optional(FirstCommentView),
+  /** Present for a thread: every part, in order. */
+  parts: Type.Optional(Type.Array(ThreadPartView)),
 });
 export type DeliveryResultViewType = Static<typeof DeliveryResultView>;
 

@@ -1,6 +1,7 @@
 import { type AdapterDeps } from '../adapter-deps.ts';
 import { ProviderError } from '../errors/provider-error.ts';
 import { GraphApi } from '../graph/graph-api.ts';
+import { graphComments } from '../graph/graph-comments.ts';
 import { createGraphOAuth } from '../graph/graph-oauth.ts';
 import { listManagedPages } from '../graph/graph-pages.ts';
 import { createCall } from '../http/create-call.ts';
@@ -191,5 +192,14 @@ export function createFacebookAdapter(options: FacebookAdapterOptions): Provider
     },
     publish: { post },
     lookup: facebookLookup(api, pageToken),
+    comments: graphComments(api, {
+      network: 'facebook',
+      tokenOf: (credentials) => {
+        const pageId = credentials.extras?.page_id;
+        if (!pageId) throw missing('The Facebook account has no page_id.');
+        return pageToken(credentials, pageId);
+      },
+      authorOf: (credentials) => credentials.extras?.page_id,
+    }),
   };
 }

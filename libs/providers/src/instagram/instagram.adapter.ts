@@ -1,6 +1,7 @@
 import { type AdapterDeps } from '../adapter-deps.ts';
 import { ProviderError } from '../errors/provider-error.ts';
 import { GraphApi } from '../graph/graph-api.ts';
+import { graphComments } from '../graph/graph-comments.ts';
 import { createGraphOAuth } from '../graph/graph-oauth.ts';
 import { listManagedPages } from '../graph/graph-pages.ts';
 import { createCall } from '../http/create-call.ts';
@@ -181,5 +182,10 @@ export function createInstagramAdapter(options: InstagramAdapterOptions): Provid
     },
     publish: { post },
     lookup: instagramLookup(api),
+    comments: graphComments(api, {
+      network: 'instagram',
+      tokenOf: async (credentials) => credentials.accessToken,
+      authorOf: (credentials) => credentials.extras?.ig_user_id,
+    }),
   };
 }

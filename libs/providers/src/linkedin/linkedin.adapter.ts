@@ -3,6 +3,7 @@ import { ProviderError } from '../errors/provider-error.ts';
 import { assertContent } from '../rules/assert-content.ts';
 import { type Credentials, type OAuthApp, type ProviderAdapter, type TokenSet } from '../types.ts';
 import { createCall } from '../http/create-call.ts';
+import { linkedinComments } from './linkedin.comments.ts';
 import { linkedinLookup } from './linkedin.lookup.ts';
 import { readyLinkedInMedia, type LinkedInRest } from './linkedin.media.ts';
 import { linkedinAuthors, organizationProfile } from './linkedin.organizations.ts';
@@ -117,6 +118,7 @@ export function createLinkedInAdapter(options: LinkedInAdapterOptions): Provider
     },
     authors: linkedinAuthors(options, rest),
     lookup: linkedinLookup(options, rest, authorOf),
+    comments: linkedinComments(options, rest, authorOf),
     publish: {
       async post(input) {
         assertContent(linkedinRules, input);

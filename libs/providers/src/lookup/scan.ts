@@ -15,6 +15,8 @@ export interface Candidate {
   url: string;
   /** The media the post carries (X media ids, LinkedIn asset URNs), where the network lists them. */
   mediaIds?: string[];
+  /** The post this one replies to, where the network says (X `referenced_tweets` `replied_to`). */
+  inReplyTo?: string | undefined;
 }
 
 /**
@@ -40,6 +42,7 @@ export interface CandidatePage {
  * created since then whose text matches and that no other delivery claimed: the attempt's own post.
  * When the attempt's handle names the media it uploaded, a candidate matches only by carrying one of
  * them: media ids are unique to the upload, so this tells the attempt's post from an identical one.
+ * A lookup for a reply (`inReplyTo`) takes only candidates answering that post.
  * `absent` only when the read reached past the window's start or the end of the list; a list longer
  * than MAX_PAGES pages is an incomplete read and throws (the caller tries again, then reports unknown).
  */
@@ -53,9 +56,10 @@ export async function scanNewestFirst(
   const wanted = textFingerprint(input.text);
   const ours = mediaIdsOf(input.handle);
   const matches = (item: Candidate) =>
-    ours === undefined
+    (input.inReplyTo === undefined || item.inReplyTo === input.inReplyTo) &&
+    (ours === undefined
       ? sameText(wanted, textFingerprint(item.text))
-      : (item.mediaIds ?? []).some((id) => ours.includes(id));
+      : (item.mediaIds ?? []).some((id) => ours.includes(id)));
   const excluded = new Set(input.excludeIds);
   let match: Candidate | undefined;
   let page = await first();

@@ -1,6 +1,7 @@
 import { creatorFromExtras } from '../tiktok/tiktok.creator.ts';
 import { type AccountExtras, type MediaKind, type Network } from '../types.ts';
 import { contentRules } from './content-rules.ts';
+import { postFeatures } from './post-features.ts';
 import { xTextLimit } from './x-text.ts';
 
 export interface ContentCapabilities {
@@ -8,6 +9,9 @@ export interface ContentCapabilities {
   maxTextLength: number;
   maxMedia: number;
   maxPerKind: Readonly<Record<MediaKind, number>>;
+  /** Whether a post can be a thread (X), and whether it can get a first comment. */
+  threads: boolean;
+  firstComment: boolean;
   /** A limit of this account tighter than the network's (TikTok creator_info), in seconds. */
   maxVideoSeconds?: number;
 }
@@ -23,6 +27,8 @@ export function contentCapabilities(network: Network, account: AccountExtras | u
     maxTextLength: rules.maxTextLength,
     maxMedia: rules.maxMedia,
     maxPerKind: rules.maxPerKind,
+    threads: postFeatures[network].threads,
+    firstComment: postFeatures[network].firstComment,
   };
   if (network === 'x') return { ...base, maxTextLength: xTextLimit(account) };
   if (network === 'tiktok') {

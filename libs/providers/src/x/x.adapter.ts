@@ -3,6 +3,7 @@ import { ProviderError } from '../errors/provider-error.ts';
 import { assertContent } from '../rules/assert-content.ts';
 import { type OAuthApp, type ProviderAdapter, type TokenSet } from '../types.ts';
 import { createCall } from '../http/create-call.ts';
+import { xComments } from './x.comments.ts';
 import { xLookup } from './x.lookup.ts';
 import { readyXMedia } from './x.media.ts';
 import { xRules } from './x.rules.ts';
@@ -132,6 +133,7 @@ export function createXAdapter(options: XAdapterOptions): ProviderAdapter {
       },
     },
     lookup: xLookup(options),
+    comments: xComments(options),
     publish: {
       async post(input) {
         assertContent(xRules, input);
@@ -146,6 +148,8 @@ export function createXAdapter(options: XAdapterOptions): ProviderAdapter {
             data: {
               ...(input.text ? { text: input.text } : {}),
               ...(mediaIds.length > 0 ? { media: { media_ids: mediaIds } } : {}),
+              // A thread's later part answers the part before it (X API v2 "Create Post", `reply`).
+              ...(input.inReplyTo === undefined ? {} : { reply: { in_reply_to_tweet_id: input.inReplyTo } }),
             },
             headers: { Authorization: `Bearer ${token}` },
           }),

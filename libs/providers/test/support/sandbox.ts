@@ -19,6 +19,17 @@ export interface RunningSandbox {
     count?: number,
     delaySeconds?: number,
   ) => Promise<void>;
+  /**
+   * A fault for one kind of call only (docs/api-conventions.md, "Sandbox faults"): `reply` (X posts
+   * answering another) or `comment` (Graph, LinkedIn), after `after` such calls have passed.
+   */
+  scopedFault: (
+    network: string,
+    fault: string,
+    scope: { on: 'reply' | 'comment'; after?: number; count?: number; seconds?: number },
+  ) => Promise<void>;
+  /** The comments the sandbox holds for a network, oldest first. */
+  comments: (network: string) => Promise<{ id: string; post_id: string; account: string; text: string }[]>;
   setMetrics: (network: string, postId: string, metrics: Record<string, unknown>) => Promise<void>;
   /** Every later call that creates a post on `network` answers `ms` late (0 removes it). */
   createLatency: (network: string, ms: number) => Promise<void>;
@@ -85,6 +96,21 @@ export async function startSandbox(
         count,
         ...(delaySeconds === undefined ? {} : { delay_seconds: delaySeconds }),
       })),
+    scopedFault: async (network, fault, { on, after = 0, count = 1, seconds }) =>
+      void (await control('POST', '/faults', {
+        network,
+        fault,
+        on,
+        after,
+        count,
+        ...(seconds === undefined
+          ? {}
+          : fault === 'lost_response' || fault === 'slow_response'
+            ? { delay_seconds: seconds }
+            : { retry_after_seconds: seconds }),
+      })),
+    comments: async (network) =>
+      ((await control('GET', `/comments?network=${network}`)) as { comments: never[] }).comments,
     setMetrics: async (network, postId, metrics) =>
       void (await control('POST', '/metrics', { network, post_id: postId, metrics })),
     createLatency: async (network, ms) => void (await control('PUT', '/latency', { network, create_ms: ms })),

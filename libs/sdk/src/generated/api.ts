@@ -1126,6 +1126,24 @@ export interface operations {
                                 error_message: string | null;
                                 attempts: number;
                                 published_at: string | null;
+                                /** @description Present when the post asked for a first comment: `pending` until the post is published and commented on, then `published` with the network's comment id or `failed` with why (`post_failed` when the post itself failed; `canceled` with the post). */
+                                first_comment?: {
+                                    /** @enum {string} */
+                                    status: "pending" | "published" | "failed" | "canceled";
+                                    platform_comment_id: string | null;
+                                    error_code: string | null;
+                                    error_message: string | null;
+                                };
+                                /** @description Present for a thread: every part in order. `published` parts exist on the network and are never posted again; when a part is refused the target is `failed`, that part `failed` with why and the later ones `failed` with `thread_interrupted`. The target's `platform_post_id` is the first part's. */
+                                parts?: {
+                                    /** @description The part's position in the request's `thread`. */
+                                    index: number;
+                                    status: string;
+                                    platform_post_id: string | null;
+                                    platform_post_url: string | null;
+                                    error_code: string | null;
+                                    error_message: string | null;
+                                }[];
                             }[];
                             /**
                              * Format: date-time
@@ -1200,13 +1218,24 @@ export interface operations {
                 "application/json": {
                     /** @description 1 to 100 connected account ids. */
                     account_ids: string[];
-                    text: string;
+                    /** @description The post's text. Required unless `thread` is given; a body with both is a 400 (`text_or_thread`). */
+                    text?: string;
+                    /** @description A thread instead of `text` (X only; another network is a 400 `thread_unsupported`): 2 to 25 parts, each with its own text and media, published in order, each replying to the one before. Each part is held to the post rules (`/body/thread/<i>/text`...). Media go in the parts (top-level `media_urls`/`media_ids` with a thread is a 400 `thread_media`); no `first_comment` with a thread. */
+                    thread?: {
+                        text: string;
+                        media_urls?: string[];
+                        media_ids?: string[];
+                    }[];
                     media_urls?: string[];
                     /**
                      * Format: date-time
                      * @description With a timezone, at least 60 s ahead.
                      */
                     scheduled_at?: string;
+                    /** @description Posted under each target's post once it is published (Instagram, Facebook, LinkedIn; a reply on X; TikTok: 400 `first_comment_unsupported`), within each network's comment length. Its outcome is the result's `first_comment`; a failed first comment never fails the post. */
+                    first_comment?: {
+                        text: string;
+                    };
                     provider_options?: {
                         instagram?: {
                             [key: string]: unknown;
@@ -1472,6 +1501,24 @@ export interface operations {
                                 error_message: string | null;
                                 attempts: number;
                                 published_at: string | null;
+                                /** @description Present when the post asked for a first comment: `pending` until the post is published and commented on, then `published` with the network's comment id or `failed` with why (`post_failed` when the post itself failed; `canceled` with the post). */
+                                first_comment?: {
+                                    /** @enum {string} */
+                                    status: "pending" | "published" | "failed" | "canceled";
+                                    platform_comment_id: string | null;
+                                    error_code: string | null;
+                                    error_message: string | null;
+                                };
+                                /** @description Present for a thread: every part in order. `published` parts exist on the network and are never posted again; when a part is refused the target is `failed`, that part `failed` with why and the later ones `failed` with `thread_interrupted`. The target's `platform_post_id` is the first part's. */
+                                parts?: {
+                                    /** @description The part's position in the request's `thread`. */
+                                    index: number;
+                                    status: string;
+                                    platform_post_id: string | null;
+                                    platform_post_url: string | null;
+                                    error_code: string | null;
+                                    error_message: string | null;
+                                }[];
                             }[];
                         }[];
                         next_cursor: string | null;
@@ -1541,13 +1588,24 @@ export interface operations {
                 "application/json": {
                     /** @description 1 to 100 connected account ids. */
                     account_ids: string[];
-                    text: string;
+                    /** @description The post's text. Required unless `thread` is given; a body with both is a 400 (`text_or_thread`). */
+                    text?: string;
+                    /** @description A thread instead of `text` (X only; another network is a 400 `thread_unsupported`): 2 to 25 parts, each with its own text and media, published in order, each replying to the one before. Each part is held to the post rules (`/body/thread/<i>/text`...). Media go in the parts (top-level `media_urls`/`media_ids` with a thread is a 400 `thread_media`); no `first_comment` with a thread. */
+                    thread?: {
+                        text: string;
+                        media_urls?: string[];
+                        media_ids?: string[];
+                    }[];
                     media_urls?: string[];
                     /**
                      * Format: date-time
                      * @description With a timezone, at least 60 s ahead.
                      */
                     scheduled_at?: string;
+                    /** @description Posted under each target's post once it is published (Instagram, Facebook, LinkedIn; a reply on X; TikTok: 400 `first_comment_unsupported`), within each network's comment length. Its outcome is the result's `first_comment`; a failed first comment never fails the post. */
+                    first_comment?: {
+                        text: string;
+                    };
                     platform_options?: {
                         instagram?: {
                             [key: string]: unknown;
@@ -1606,6 +1664,24 @@ export interface operations {
                             error_message: string | null;
                             attempts: number;
                             published_at: string | null;
+                            /** @description Present when the post asked for a first comment: `pending` until the post is published and commented on, then `published` with the network's comment id or `failed` with why (`post_failed` when the post itself failed; `canceled` with the post). */
+                            first_comment?: {
+                                /** @enum {string} */
+                                status: "pending" | "published" | "failed" | "canceled";
+                                platform_comment_id: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            };
+                            /** @description Present for a thread: every part in order. `published` parts exist on the network and are never posted again; when a part is refused the target is `failed`, that part `failed` with why and the later ones `failed` with `thread_interrupted`. The target's `platform_post_id` is the first part's. */
+                            parts?: {
+                                /** @description The part's position in the request's `thread`. */
+                                index: number;
+                                status: string;
+                                platform_post_id: string | null;
+                                platform_post_url: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            }[];
                         }[];
                     };
                 };
@@ -1705,13 +1781,24 @@ export interface operations {
                 "application/json": {
                     /** @description 1 to 100 connected account ids. */
                     account_ids: string[];
-                    text: string;
+                    /** @description The post's text. Required unless `thread` is given; a body with both is a 400 (`text_or_thread`). */
+                    text?: string;
+                    /** @description A thread instead of `text` (X only; another network is a 400 `thread_unsupported`): 2 to 25 parts, each with its own text and media, published in order, each replying to the one before. Each part is held to the post rules (`/body/thread/<i>/text`...). Media go in the parts (top-level `media_urls`/`media_ids` with a thread is a 400 `thread_media`); no `first_comment` with a thread. */
+                    thread?: {
+                        text: string;
+                        media_urls?: string[];
+                        media_ids?: string[];
+                    }[];
                     media_urls?: string[];
                     /**
                      * Format: date-time
                      * @description With a timezone, at least 60 s ahead.
                      */
                     scheduled_at?: string;
+                    /** @description Posted under each target's post once it is published (Instagram, Facebook, LinkedIn; a reply on X; TikTok: 400 `first_comment_unsupported`), within each network's comment length. Its outcome is the result's `first_comment`; a failed first comment never fails the post. */
+                    first_comment?: {
+                        text: string;
+                    };
                     platform_options?: {
                         instagram?: {
                             [key: string]: unknown;
@@ -1819,13 +1906,24 @@ export interface operations {
                     posts: {
                         /** @description 1 to 100 connected account ids. */
                         account_ids: string[];
-                        text: string;
+                        /** @description The post's text. Required unless `thread` is given; a body with both is a 400 (`text_or_thread`). */
+                        text?: string;
+                        /** @description A thread instead of `text` (X only; another network is a 400 `thread_unsupported`): 2 to 25 parts, each with its own text and media, published in order, each replying to the one before. Each part is held to the post rules (`/body/thread/<i>/text`...). Media go in the parts (top-level `media_urls`/`media_ids` with a thread is a 400 `thread_media`); no `first_comment` with a thread. */
+                        thread?: {
+                            text: string;
+                            media_urls?: string[];
+                            media_ids?: string[];
+                        }[];
                         media_urls?: string[];
                         /**
                          * Format: date-time
                          * @description With a timezone, at least 60 s ahead.
                          */
                         scheduled_at?: string;
+                        /** @description Posted under each target's post once it is published (Instagram, Facebook, LinkedIn; a reply on X; TikTok: 400 `first_comment_unsupported`), within each network's comment length. Its outcome is the result's `first_comment`; a failed first comment never fails the post. */
+                        first_comment?: {
+                            text: string;
+                        };
                         platform_options?: {
                             instagram?: {
                                 [key: string]: unknown;
@@ -1914,6 +2012,24 @@ export interface operations {
                                 error_message: string | null;
                                 attempts: number;
                                 published_at: string | null;
+                                /** @description Present when the post asked for a first comment: `pending` until the post is published and commented on, then `published` with the network's comment id or `failed` with why (`post_failed` when the post itself failed; `canceled` with the post). */
+                                first_comment?: {
+                                    /** @enum {string} */
+                                    status: "pending" | "published" | "failed" | "canceled";
+                                    platform_comment_id: string | null;
+                                    error_code: string | null;
+                                    error_message: string | null;
+                                };
+                                /** @description Present for a thread: every part in order. `published` parts exist on the network and are never posted again; when a part is refused the target is `failed`, that part `failed` with why and the later ones `failed` with `thread_interrupted`. The target's `platform_post_id` is the first part's. */
+                                parts?: {
+                                    /** @description The part's position in the request's `thread`. */
+                                    index: number;
+                                    status: string;
+                                    platform_post_id: string | null;
+                                    platform_post_url: string | null;
+                                    error_code: string | null;
+                                    error_message: string | null;
+                                }[];
                             }[];
                         }[];
                     };
@@ -2068,6 +2184,24 @@ export interface operations {
                             error_message: string | null;
                             attempts: number;
                             published_at: string | null;
+                            /** @description Present when the post asked for a first comment: `pending` until the post is published and commented on, then `published` with the network's comment id or `failed` with why (`post_failed` when the post itself failed; `canceled` with the post). */
+                            first_comment?: {
+                                /** @enum {string} */
+                                status: "pending" | "published" | "failed" | "canceled";
+                                platform_comment_id: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            };
+                            /** @description Present for a thread: every part in order. `published` parts exist on the network and are never posted again; when a part is refused the target is `failed`, that part `failed` with why and the later ones `failed` with `thread_interrupted`. The target's `platform_post_id` is the first part's. */
+                            parts?: {
+                                /** @description The part's position in the request's `thread`. */
+                                index: number;
+                                status: string;
+                                platform_post_id: string | null;
+                                platform_post_url: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            }[];
                         }[];
                     };
                 };
@@ -2167,6 +2301,24 @@ export interface operations {
                             error_message: string | null;
                             attempts: number;
                             published_at: string | null;
+                            /** @description Present when the post asked for a first comment: `pending` until the post is published and commented on, then `published` with the network's comment id or `failed` with why (`post_failed` when the post itself failed; `canceled` with the post). */
+                            first_comment?: {
+                                /** @enum {string} */
+                                status: "pending" | "published" | "failed" | "canceled";
+                                platform_comment_id: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            };
+                            /** @description Present for a thread: every part in order. `published` parts exist on the network and are never posted again; when a part is refused the target is `failed`, that part `failed` with why and the later ones `failed` with `thread_interrupted`. The target's `platform_post_id` is the first part's. */
+                            parts?: {
+                                /** @description The part's position in the request's `thread`. */
+                                index: number;
+                                status: string;
+                                platform_post_id: string | null;
+                                platform_post_url: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            }[];
                         }[];
                     };
                 };

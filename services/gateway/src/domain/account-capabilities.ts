@@ -11,7 +11,7 @@ const range = (bounds: readonly [number, number]) => ({ min: bounds[0], max: bou
 /**
  * What one account can post, derived from the rule tables validation applies: the content rules of
  * libs/providers with the account's rule extras, and the per-network media limits of libs/media held
- * to the media library's own (MEDIA_MAX_*). first_comment, threads and alt_text are not supported yet.
+ * to the media library's own (MEDIA_MAX_*). alt_text is not supported yet.
  */
 export function accountCapabilities(account: ReplyOf<typeof accountsRulesGet>, library: MediaLimits): Capabilities {
   const content = contentCapabilities(account.provider, account.rule_extras);
@@ -54,8 +54,8 @@ export function accountCapabilities(account: ReplyOf<typeof accountsRulesGet>, l
         ...(limits.videoSide === undefined ? {} : { side_px: range(limits.videoSide) }),
       },
     },
-    first_comment: false,
-    threads: false,
+    first_comment: content.firstComment,
+    threads: content.threads,
     alt_text: false,
     scopes: account.scopes,
   };

@@ -1,5 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { BULK_MAX_POSTS } from '@svc/contracts';
+import {
+  BULK_MAX_POSTS,
+  FIRST_COMMENT_MAX_LENGTH,
+  FIRST_COMMENT_STATUSES,
+  THREAD_MAX_PARTS,
+  THREAD_MIN_PARTS,
+} from '@svc/contracts';
 import {
   CursorPage,
   CursorQuery,
@@ -36,10 +42,44 @@ const publishFields = {
     uniqueItems: true,
     description: '1 to 100 connected account ids.',
   }),
-  text: Type.String({ minLength: 1, maxLength: 5000 }),
+  text: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 5000,
+      description: "The post's text. Required unless `thread` is given; a body with both is a 400 (`text_or_thread`).",
+    }),
+  ),
+  thread: Type.Optional(
+    Type.Array(
+      Type.Object(
+        {
+          text: Type.String({ minLength: 1, maxLength: 5000 }),
+          media_urls: Type.Optional(Type.Array(HttpUrl, { maxItems: 35 })),
+          media_ids: Type.Optional(Type.Array(Id, { maxItems: 35 })),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        minItems: THREAD_MIN_PARTS,
+        maxItems: THREAD_MAX_PARTS,
+        description:
+          'A thread instead of `text` (X only; another network is a 400 `thread_unsupported`): 2 to 25 parts, each with its own text and media, published in order, each replying to the one before. Each part is held to the post rules (`/body/thread/<i>/text`...). Media go in the parts (top-level `media_urls`/`media_ids` with a thread is a 400 `thread_media`); no `first_comment` with a thread.',
+      },
+    ),
+  ),
   media_urls: Type.Optional(Type.Array(HttpUrl, { maxItems: 35 })),
   scheduled_at: Type.Optional(
     Type.String({ format: 'date-time', description: 'With a timezone, at least 60 s ahead.' }),
+  ),
+  first_comment: Type.Optional(
+    Type.Object(
+      { text: Type.String({ minLength: 1, maxLength: FIRST_COMMENT_MAX_LENGTH }) },
+      {
+        additionalProperties: false,
+        description:
+          "Posted under each target's post once it is published (Instagram, Facebook, LinkedIn; a reply on X; TikTok: 400 `first_comment_unsupported`), within each network's comment length. Its outcome is the result's `first_comment`; a failed first comment never fails the post.",
+      },
+    ),
   ),
 };
 
@@ -68,6 +108,36 @@ export const DeliveryResult = Type.Object({
   error_message: Type.Union([Type.String(), Type.Null()]),
   attempts: Type.Integer({ minimum: 0 }),
   published_at: NullableTimestamp,
+  first_comment: Type.Optional(
+    Type.Object(
+      {
+        status: StringEnum(FIRST_COMMENT_STATUSES),
+        platform_comment_id: Type.Union([Type.String(), Type.Null()]),
+        error_code: Type.Union([Type.String(), Type.Null()]),
+        error_message: Type.Union([Type.String(), Type.Null()]),
+      },
+      {
+        description:
+          "Present when the post asked for a first comment: `pending` until the post is published and commented on, then `published` with the network's comment id or `failed` with why (`post_failed` when the post itself failed; `canceled` with the post).",
+      },
+    ),
+  ),
+  parts: Type.Optional(
+    Type.Array(
+      Type.Object({
+        index: Type.Integer({ minimum: 0, description: "The part's position in the request's `thread`." }),
+        status: Type.String(),
+        platform_post_id: Type.Union([Type.String(), Type.Null()]),
+        platform_post_url: Type.Union([Type.String(), Type.Null()]),
+        error_code: Type.Union([Type.String(), Type.Null()]),
+        error_message: Type.Union([Type.String(), Type.Null()]),
+      }),
+      {
+        description:
+          "Present for a thread: every part in order. `published` parts exist on the network and are never posted again; when a part is refused the target is `failed`, that part `failed` with why and the later ones `failed` with `thread_interrupted`. The target's `platform_post_id` is the first part's.",
+      },
+    ),
+  ),
 });
 
 export const PublishLogItem = Type.Object({

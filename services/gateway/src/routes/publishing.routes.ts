@@ -30,13 +30,15 @@ const toLogItem = (post: PostViewType) => ({
 /** A `POST /v1/posts` body as the publisher's create and validate take it. */
 export const jobPayload = (body: Static<typeof PostCreateBody>): PayloadOf<typeof publisherJobValidate> => ({
   account_ids: body.account_ids,
-  text: body.text,
+  ...(body.text === undefined ? {} : { text: body.text }),
+  ...(body.thread === undefined ? {} : { thread: body.thread }),
   ...(body.media_urls === undefined ? {} : { media_urls: body.media_urls }),
   ...(body.media_ids === undefined ? {} : { media_ids: body.media_ids }),
   ...(body.platform_options === undefined
     ? {}
     : { options: body.platform_options as Record<string, Record<string, unknown>> }),
   ...(body.scheduled_at === undefined ? {} : { scheduled_at: body.scheduled_at }),
+  ...(body.first_comment === undefined ? {} : { first_comment: body.first_comment }),
   options_field: 'platform_options',
 });
 
@@ -63,12 +65,14 @@ export function publishingRoutes(rpc: RpcCaller, idempotency: IdempotencyStore):
           {
             ...(operation === undefined ? {} : { job_id: operation }),
             account_ids: body.account_ids,
-            text: body.text,
+            ...(body.text === undefined ? {} : { text: body.text }),
+            ...(body.thread === undefined ? {} : { thread: body.thread }),
             ...(body.media_urls === undefined ? {} : { media_urls: body.media_urls }),
             ...(body.provider_options === undefined
               ? {}
               : { options: body.provider_options as Record<string, Record<string, unknown>> }),
             ...(body.scheduled_at === undefined ? {} : { scheduled_at: body.scheduled_at }),
+            ...(body.first_comment === undefined ? {} : { first_comment: body.first_comment }),
             options_field: 'provider_options',
           },
           { orgId: principal.orgId, requestId },

@@ -16,6 +16,10 @@ export interface NewJobRow {
   providers: string[];
   scheduledAt: Date | null;
   requestId: string | null;
+  /** Posted under each target's post once it is published (null: none asked for). */
+  firstComment: string | null;
+  /** A thread's parts with their library media (null: a single post). */
+  thread: { text: string; media_ids: string[] }[] | null;
   deliveries: { id: string; accountId: string; provider: string; position: number }[];
   /**
    * A queued job's post.queued: written, if the job is stored, in its organization's carrier with
@@ -78,7 +82,7 @@ const STORE_SQL = `
 WITH req AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
     seq int, id uuid, org_id text, status text, text text, media_urls text[], media_ids text[], options jsonb,
-    account_ids text[], providers text[], scheduled_at timestamptz, request_id text)
+    account_ids text[], providers text[], scheduled_at timestamptz, request_id text, first_comment text, thread jsonb)
 ),
 need AS (SELECT org_id, count(*)::int AS k FROM req GROUP BY org_id),
 lines AS (
@@ -114,8 +118,8 @@ ok AS (
   WHERE ranked.nth <= grants.g
 ),
 jobs_in AS (
-  INSERT INTO jobs (id, org_id, status, text, media_urls, media_ids, options, account_ids, providers, scheduled_at, request_id, queued_at, updated_at)
-  SELECT id, org_id, status, text, media_urls, media_ids, options, account_ids, providers, scheduled_at, request_id,
+  INSERT INTO jobs (id, org_id, status, text, media_urls, media_ids, options, account_ids, providers, scheduled_at, request_id, first_comment, thread, queued_at, updated_at)
+  SELECT id, org_id, status, text, media_urls, media_ids, options, account_ids, providers, scheduled_at, request_id, first_comment, thread,
          CASE WHEN status = 'queued' THEN now() END, now()
   FROM ok
   RETURNING id, created_at
@@ -228,6 +232,8 @@ export class AcceptRepository {
       providers: job.providers,
       scheduled_at: job.scheduledAt?.toISOString() ?? null,
       request_id: job.requestId,
+      first_comment: job.firstComment,
+      thread: job.thread,
     }));
     const deliveries = jobs.flatMap((job) =>
       job.deliveries.map((delivery) => ({

@@ -117,17 +117,22 @@ export async function keepLateSuccess(
 }
 
 /**
- * Native ids recorded for the account's other deliveries updated since 10 minutes before `since`: a
- * lookup excludes them, so two deliveries of the same text never claim one post.
+ * Native ids recorded for the account's other deliveries updated since 10 minutes before `since`
+ * (their posts, and the parts of their threads): a lookup excludes them, so two deliveries of the
+ * same text never claim one post.
  */
 export async function postIdsTakenNear(
   db: RawSql,
   target: { orgId: string; accountId: string; id: string; since: Date },
 ): Promise<string[]> {
   const rows = await db.$queryRawUnsafe<{ id: string }[]>(
-    `SELECT platform_post_id AS id FROM deliveries
-      WHERE org_id = $1 AND account_id = $2 AND id <> $3::uuid AND platform_post_id IS NOT NULL
-        AND updated_at >= $4::timestamptz - interval '10 minutes'`,
+    `SELECT taken.id FROM deliveries d
+      CROSS JOIN LATERAL (
+        SELECT d.platform_post_id AS id WHERE d.platform_post_id IS NOT NULL
+        UNION SELECT part->>'id' FROM jsonb_array_elements(d.thread_parts) part) taken
+      WHERE d.org_id = $1 AND d.account_id = $2 AND d.id <> $3::uuid
+        AND (d.platform_post_id IS NOT NULL OR d.thread_parts <> '[]'::jsonb)
+        AND d.updated_at >= $4::timestamptz - interval '10 minutes'`,
     target.orgId,
     target.accountId,
     target.id,

@@ -10,6 +10,15 @@ export interface ClaimedAttempt {
   /** A new attempt's predecessor's handle (its post does not exist): media it uploaded may be reused. */
   previousHandle: string | null;
   quotaDeferrals: number;
+  /**
+   * The post of an earlier attempt, recorded before its first comment (which is what remains to do),
+   * as the claim found the row: never posted again.
+   */
+  post: { platformPostId: string; url: string | null } | null;
+  /** The first comment's outcome when already recorded (then only the delivery's own end remains). */
+  firstCommentStatus: string | null;
+  /** A thread's parts that exist on the network, in order: the next part to post is the first missing one. */
+  threadParts: { id: string; url: string | null }[];
 }
 
 interface Row {
@@ -21,6 +30,10 @@ interface Row {
   attempt_handle: string | null;
   previous_handle: string | null;
   quota_deferrals: number;
+  platform_post_id: string | null;
+  platform_post_url: string | null;
+  first_comment_status: string | null;
+  thread_parts: { id: string; url: string | null }[] | null;
 }
 
 export interface DeliveryToClaim {
@@ -92,7 +105,8 @@ function claimSql(limited: boolean): string {
       FROM ranked r
      WHERE d.id = r.id AND r.gets_slot AND d.status IS NOT DISTINCT FROM 'pending'
      RETURNING r.n, d.attempts, d.reconcile_since, d.reconcile_tries, d.attempt_handle, d.quota_deferrals,
-               CASE WHEN d.reconcile_since IS NULL THEN r.attempt_handle END AS previous_handle),
+               CASE WHEN d.reconcile_since IS NULL THEN r.attempt_handle END AS previous_handle,
+               d.platform_post_id, d.platform_post_url, d.first_comment_status, d.thread_parts),
   job_locks AS MATERIALIZED (
     SELECT j.id FROM jobs j WHERE j.id IN (SELECT job_id FROM ranked WHERE gets_slot) AND j.status IS NOT DISTINCT FROM 'queued' ORDER BY j.id FOR UPDATE),
   started AS (
@@ -103,9 +117,10 @@ function claimSql(limited: boolean): string {
       FROM ranked r
      WHERE d.id = r.id AND NOT r.gets_slot
      RETURNING r.n)
-SELECT c.n::int AS n, false AS busy, c.attempts, c.reconcile_since, c.reconcile_tries, c.attempt_handle, c.previous_handle, c.quota_deferrals FROM claimed c
+SELECT c.n::int AS n, false AS busy, c.attempts, c.reconcile_since, c.reconcile_tries, c.attempt_handle, c.previous_handle, c.quota_deferrals,
+       c.platform_post_id, c.platform_post_url, c.first_comment_status, c.thread_parts FROM claimed c
 UNION ALL
-SELECT w.n::int, true, NULL, NULL, 0, NULL, NULL, 0 FROM waiting w`;
+SELECT w.n::int, true, NULL, NULL, 0, NULL, NULL, 0, NULL, NULL, NULL, NULL FROM waiting w`;
 }
 
 const CLAIM_LIMITED = claimSql(true);
@@ -142,6 +157,9 @@ export async function claimDeliveries(
       handle: row.attempt_handle,
       previousHandle: row.previous_handle,
       quotaDeferrals: row.quota_deferrals,
+      post: row.platform_post_id === null ? null : { platformPostId: row.platform_post_id, url: row.platform_post_url },
+      firstCommentStatus: row.first_comment_status,
+      threadParts: row.thread_parts ?? [],
     };
   });
 }

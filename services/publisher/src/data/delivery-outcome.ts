@@ -8,12 +8,13 @@ export type RecordedOutcome =
 /**
  * Whether attempt `attempt` still owns delivery row `d` for an outcome of kind `kind` (SQL
  * expressions; both grouped statements share the rule): a post is recorded only by the
- * attempt in flight; a failure also by a pending delivery that was never claimed (its account was
- * lost), but never over a post the network already gave.
+ * attempt in flight, or for a pending delivery whose post was recorded already (before a first
+ * comment that can no longer be made: its account was lost); a failure also by a pending delivery
+ * that was never claimed (its account was lost), but never over a post the network already gave.
  */
-function owned(kind: string, attempt: string): string {
+function owned(kind: string, attempt: string, postId: string): string {
   return `d.attempts = ${attempt}
-          AND (${kind} = 'published' AND d.status = 'in_flight'
+          AND (${kind} = 'published' AND (d.status = 'in_flight' OR d.status = 'pending' AND d.platform_post_id = ${postId})
                OR ${kind} = 'failed' AND d.status IN ('in_flight', 'pending') AND d.platform_post_id IS NULL)`;
 }
 
@@ -53,7 +54,7 @@ const INPUT = `input AS (
 const OWN = `own AS MATERIALIZED (
        SELECT d.id, d.job_id, d.org_id, i.n, i.kind, i.a, i.b
          FROM deliveries d JOIN input i ON i.id = d.id
-        WHERE ${owned('i.kind', 'i.attempt')}
+        WHERE ${owned('i.kind', 'i.attempt', 'i.a')}
         ORDER BY d.id
         FOR UPDATE OF d)`;
 

@@ -6,7 +6,7 @@ import { isUuid } from './jobs.repository.ts';
 /** What running a delivery reads of it. */
 export type DeliveryToRun = Pick<
   DeliveryRow,
-  'id' | 'jobId' | 'orgId' | 'accountId' | 'provider' | 'status' | 'attempts'
+  'id' | 'jobId' | 'orgId' | 'accountId' | 'provider' | 'status' | 'attempts' | 'platformPostId' | 'platformPostUrl'
 > & {
   /** The job's targets not finished when this was read (it only falls): 1 means this delivery is its last. */
   unfinishedTargets: number;
@@ -14,7 +14,7 @@ export type DeliveryToRun = Pick<
 /** What running a delivery reads of its job. */
 export type JobToRun = Pick<
   Prisma.JobGetPayload<object>,
-  'orgId' | 'status' | 'requestId' | 'text' | 'options' | 'mediaIds' | 'mediaUrls'
+  'orgId' | 'status' | 'requestId' | 'text' | 'options' | 'mediaIds' | 'mediaUrls' | 'firstComment' | 'thread'
 >;
 
 interface Row {
@@ -25,6 +25,8 @@ interface Row {
   provider: string;
   status: string;
   attempts: number;
+  platform_post_id: string | null;
+  platform_post_url: string | null;
   unfinished_targets: number;
   job_status: string;
   request_id: string | null;
@@ -32,6 +34,8 @@ interface Row {
   options: JobToRun['options'];
   media_ids: string[];
   media_urls: string[];
+  first_comment: string | null;
+  thread: JobToRun['thread'];
 }
 
 export type DeliveryRead = { delivery: DeliveryToRun; job: JobToRun } | undefined;
@@ -68,9 +72,9 @@ export async function readDeliveriesToRun(db: RawSql, deliveryIds: readonly stri
     ids.length === 0
       ? []
       : await db.$queryRawUnsafe<Row[]>(
-          `SELECT d.id, d.job_id, d.org_id, d.account_id, d.provider, d.status, d.attempts,
+          `SELECT d.id, d.job_id, d.org_id, d.account_id, d.provider, d.status, d.attempts, d.platform_post_id, d.platform_post_url,
             cardinality(j.account_ids) - j.finished_deliveries AS unfinished_targets,
-            j.status AS job_status, j.request_id, j.text, j.options, j.media_ids, j.media_urls
+            j.status AS job_status, j.request_id, j.text, j.options, j.media_ids, j.media_urls, j.first_comment, j.thread
        FROM deliveries d JOIN jobs j ON j.id = d.job_id
       WHERE d.id = ANY($1::uuid[])`,
           ids,
@@ -88,6 +92,8 @@ export async function readDeliveriesToRun(db: RawSql, deliveryIds: readonly stri
         provider: row.provider,
         status: row.status,
         attempts: row.attempts,
+        platformPostId: row.platform_post_id,
+        platformPostUrl: row.platform_post_url,
         unfinishedTargets: row.unfinished_targets,
       },
       job: {
@@ -98,6 +104,8 @@ export async function readDeliveriesToRun(db: RawSql, deliveryIds: readonly stri
         options: row.options,
         mediaIds: row.media_ids,
         mediaUrls: row.media_urls,
+        firstComment: row.first_comment,
+        thread: row.thread,
       },
     };
   });

@@ -22,6 +22,13 @@ interface Row {
   error_message: string | null;
   attempts: number;
   published_at: Date | null;
+  first_comment: string | null;
+  thread: unknown;
+  thread_parts: unknown;
+  first_comment_status: string | null;
+  first_comment_id: string | null;
+  first_comment_error_code: string | null;
+  first_comment_error_message: string | null;
 }
 
 export type FinishedJob = JobViewRow & { orgId: string; requestId: string | null };
@@ -35,7 +42,8 @@ export async function readFinishedJobs(tx: RawSql, jobIds: readonly string[]): P
   if (jobIds.length === 0) return [];
   const rows = await tx.$queryRawUnsafe<Row[]>(
     `SELECT j.id::text AS id, j.org_id, j.request_id, j.status AS job_status, j.text, j.account_ids, j.providers, j.media_urls, j.scheduled_at, j.created_at,
-            d.position, d.account_id, d.provider, d.status, d.platform_post_id, d.platform_post_url, d.error_code, d.error_message, d.attempts, d.published_at
+            j.first_comment, j.thread, d.thread_parts, d.position, d.account_id, d.provider, d.status, d.platform_post_id, d.platform_post_url, d.error_code, d.error_message,
+            d.attempts, d.published_at, d.first_comment_status, d.first_comment_id, d.first_comment_error_code, d.first_comment_error_message
        FROM jobs j JOIN deliveries d ON d.job_id = j.id
       WHERE j.id = ANY($1::uuid[])`,
     jobIds,
@@ -55,6 +63,8 @@ export async function readFinishedJobs(tx: RawSql, jobIds: readonly string[]): P
         mediaUrls: row.media_urls,
         scheduledAt: row.scheduled_at,
         createdAt: row.created_at,
+        firstComment: row.first_comment,
+        thread: row.thread as FinishedJob['thread'],
         deliveries: [],
       };
       jobs.set(row.id, job);
@@ -70,6 +80,11 @@ export async function readFinishedJobs(tx: RawSql, jobIds: readonly string[]): P
       errorMessage: row.error_message,
       attempts: row.attempts,
       publishedAt: row.published_at,
+      firstCommentStatus: row.first_comment_status,
+      firstCommentId: row.first_comment_id,
+      firstCommentErrorCode: row.first_comment_error_code,
+      firstCommentErrorMessage: row.first_comment_error_message,
+      threadParts: row.thread_parts as FinishedJob['deliveries'][number]['threadParts'],
     });
   }
   return [...jobs.values()];

@@ -1,16 +1,28 @@
 import type { ErrorDetail } from '@svc/errors';
 import { checkUrl } from '@svc/http';
-import { checkContent, isNetwork, isTikTokVerifiedUrl, type MediaInput } from '@svc/providers';
+import {
+  checkContent,
+  checkFirstComment,
+  isNetwork,
+  isTikTokVerifiedUrl,
+  postFeatures,
+  type ContentViolation,
+  type MediaInput,
+} from '@svc/providers';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { databaseNow } from '../data/database-clock.ts';
 import type { AccountsClient, AccountSummary } from './accounts-client.ts';
+import { flatMedia, perPart, threadPathOf, threadShapeProblems, type ThreadPart } from './thread-request.ts';
 
 /** What a post asks for, as `POST /v1/posts` (or `/v1/publish`) gives it. */
 export interface JobRequest {
   orgId: string;
   requestId: string | null;
   accountIds: string[];
-  text: string;
+  /** The post's text; undefined for a thread. */
+  text: string | undefined;
+  /** A thread (X only): its parts instead of `text`, each with its own media. */
+  thread: ThreadPart[] | undefined;
   mediaUrls: string[];
   mediaIds: string[];
   /** Per-network options keyed by network name. */
@@ -18,6 +30,8 @@ export interface JobRequest {
   scheduledAt: string | undefined;
   /** The body field the options came from (`provider_options` or `platform_options`), for error paths. */
   optionsField: string;
+  /** `first_comment.text`: posted under each target's post once it is published. */
+  firstComment: string | undefined;
 }
 
 /** One medium of the post as the rules see it, wherever its facts came from (library record or a URL's head). */
@@ -71,6 +85,8 @@ const TIMEZONE = /(Z|[+-]\d{2}(:?\d{2})?)$/i;
 const UNUSABLE = new Set(['revoked', 'requires_reconnect']);
 /** Rules about how many media of which kind a post holds: misleading while a medium's kind is unknown. */
 const MEDIA_SET_RULES = new Set(['media_required', 'media_count', 'media_mix', 'media_type', 'empty']);
+/** Rules about a text: a thread part's problem under them points at the part's `text`. */
+const TEXT_RULES = new Set(['text_length', 'empty', 'hashtags', 'mentions']);
 
 /** When the job is due, checked against the database clock (the one the scheduler fires by). */
 async function dueTime(
@@ -157,20 +173,48 @@ function accountProblems(
   const problems: ErrorDetail[] = [];
   if (UNUSABLE.has(account.health))
     problems.push(problem('account_unusable', ` is ${account.health} and must be reconnected before publishing`));
+  if (request.thread !== undefined && !postFeatures[account.provider].threads)
+    problems.push({
+      ...problem('thread_unsupported', ': threads are published on X only; send this network a post with `text`'),
+      path: '/body/thread',
+    });
+  if (request.firstComment !== undefined)
+    for (const violation of checkFirstComment(account.provider, request.firstComment, account.rule_extras ?? undefined))
+      problems.push({
+        ...problem(violation.rule, `: ${violation.message}`),
+        path: violation.rule === 'text_length' ? '/body/first_comment/text' : '/body/first_comment',
+      });
   if (known === undefined) return problems;
-  const media: MediaInput[] = known.media.map((item) => ({
-    url: item.url,
-    kind: item.kind,
-    ...(item.durationMs === null ? {} : { durationMs: item.durationMs }),
-  }));
-  for (const violation of checkContent(account.provider, {
-    text: request.text,
-    media,
-    options: request.options[account.provider] ?? {},
-    ...(account.rule_extras ? { account: account.rule_extras } : {}),
-  })) {
-    if (!(known.incomplete && MEDIA_SET_RULES.has(violation.rule)))
-      problems.push(problem(violation.rule, `: ${violation.message}`));
+  const inputOf = (items: readonly JobMedium[]): MediaInput[] =>
+    items.map((item) => ({
+      url: item.url,
+      kind: item.kind,
+      ...(item.durationMs === null ? {} : { durationMs: item.durationMs }),
+    }));
+  const content = (text: string, items: MediaInput[], incomplete: boolean): ContentViolation[] =>
+    checkContent(account.provider, {
+      text,
+      media: items,
+      options: request.options[account.provider] ?? {},
+      ...(account.rule_extras ? { account: account.rule_extras } : {}),
+    }).filter((violation) => !(incomplete && MEDIA_SET_RULES.has(violation.rule)));
+  if (request.thread === undefined) {
+    // Without text (and no thread) the request's shape is the problem, reported once for the post.
+    if (request.text !== undefined)
+      for (const violation of content(request.text, inputOf(known.media), known.incomplete))
+        problems.push(problem(violation.rule, `: ${violation.message}`));
+  } else if (postFeatures[account.provider].threads) {
+    // Each part is a post of its own to the network: its text and its media, under the post rules.
+    const complete =
+      known.media.length === flatMedia(request.thread).mediaIds.length + flatMedia(request.thread).mediaUrls.length;
+    const media = complete ? perPart(request.thread, known.media) : request.thread.map(() => []);
+    request.thread.forEach((part, k) => {
+      for (const violation of content(part.text, inputOf(media[k]!), !complete || known.incomplete))
+        problems.push({
+          ...problem(violation.rule, ` (thread part ${k + 1}): ${violation.message}`),
+          path: TEXT_RULES.has(violation.rule) ? `/body/thread/${k}/text` : `/body/thread/${k}`,
+        });
+    });
   }
   const photo = known.media.find((item) => item.kind === 'image');
   if (
@@ -206,8 +250,13 @@ function accountProblems(
  * (a 400 carrying them) and by validate (an answer listing them), so the rules exist once.
  */
 export async function checkJob(deps: CheckJobDeps, request: JobRequest, media: JobMediaSource): Promise<CheckedJob> {
-  const problems = await requestProblems(deps, request);
-  const urlsUsable = problems.length === 0;
+  // A thread's media are checked, imported and verified as one list, their problems pointed back at their parts.
+  const thread = request.thread;
+  const flat = thread === undefined ? request : { ...request, ...flatMedia(thread) };
+  const inParts = (detail: ErrorDetail) => (thread === undefined ? detail : threadPathOf(thread, detail));
+  const found = (await requestProblems(deps, flat)).map(inParts);
+  const urlsUsable = found.length === 0;
+  const problems = [...threadShapeProblems(request), ...found];
   const due = await dueTime(deps.db, request.scheduledAt, deps.minLeadSeconds);
   if (due.problem !== undefined) problems.push(due.problem);
   const accounts = new Map(
@@ -220,8 +269,8 @@ export async function checkJob(deps: CheckJobDeps, request: JobRequest, media: J
     const account = accounts.get(id);
     return account !== undefined && !UNUSABLE.has(account.health);
   });
-  const known = await media(request, { urls: urlsUsable, rest: problems.length === 0 && accountsUsable });
-  if (known !== undefined) problems.push(...known.problems);
+  const known = await media(flat, { urls: urlsUsable, rest: problems.length === 0 && accountsUsable });
+  if (known !== undefined) problems.push(...known.problems.map(inParts));
   request.accountIds.forEach((id, index) =>
     problems.push(...accountProblems(deps, request, index, accounts.get(id), known)),
   );

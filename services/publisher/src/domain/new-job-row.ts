@@ -4,6 +4,7 @@ import type { NewJobRow } from '../data/accept.repository.ts';
 import type { AccountSummary } from './accounts-client.ts';
 import type { JobRequest } from './check-job.ts';
 import { deliveryRunCommands } from './delivery-run-commands.ts';
+import { flatMedia, storedThread } from './thread-request.ts';
 
 /** A checked post ready to store: the accept statement's row and the post as its caller will see it. */
 export interface PreparedJob {
@@ -39,6 +40,21 @@ export function prepareJob(
   });
   const context = { orgId: request.orgId, requestId: request.requestId };
   const status = scheduledAt === null ? 'queued' : 'scheduled';
+  // A thread keeps its first part's text as the post's (history, search, events) and its parts apart.
+  const thread = request.thread === undefined ? null : storedThread(request.thread, mediaIds);
+  const text = thread?.[0]?.text ?? request.text ?? '';
+  const mediaUrls = request.thread === undefined ? request.mediaUrls : flatMedia(request.thread).mediaUrls;
+  const firstComment =
+    request.firstComment === undefined
+      ? {}
+      : {
+          first_comment: {
+            status: 'pending' as const,
+            platform_comment_id: null,
+            error_code: null,
+            error_message: null,
+          },
+        };
   const results = deliveries.map((delivery) => ({
     account_id: delivery.accountId,
     provider: delivery.provider,
@@ -49,6 +65,19 @@ export function prepareJob(
     error_message: null,
     attempts: 0,
     published_at: null,
+    ...firstComment,
+    ...(thread === null
+      ? {}
+      : {
+          parts: thread.map((_, index) => ({
+            index,
+            status: 'pending' as const,
+            platform_post_id: null,
+            platform_post_url: null,
+            error_code: null,
+            error_message: null,
+          })),
+        }),
   }));
   const queued =
     scheduledAt === null
@@ -60,7 +89,7 @@ export function prepareJob(
             status,
             account_ids: request.accountIds,
             platforms: providers,
-            text: request.text,
+            text,
             scheduled_at: null,
             error_message: null,
             results: results.map(({ attempts: _attempts, ...result }) => result),
@@ -72,14 +101,16 @@ export function prepareJob(
     id: jobId,
     orgId: request.orgId,
     status,
-    text: request.text,
-    mediaUrls: request.mediaUrls,
+    text,
+    mediaUrls,
     mediaIds,
     options: request.options,
     accountIds: request.accountIds,
     providers,
     scheduledAt,
     requestId: request.requestId,
+    firstComment: request.firstComment ?? null,
+    thread,
     deliveries,
     queued,
     envelopes:
@@ -101,10 +132,10 @@ export function prepareJob(
     view: (createdAt) => ({
       id: jobId,
       status,
-      text: request.text,
+      text,
       account_ids: request.accountIds,
       providers,
-      media_urls: request.mediaUrls,
+      media_urls: mediaUrls,
       scheduled_at: scheduledAt?.toISOString() ?? null,
       created_at: createdAt.toISOString(),
       results,

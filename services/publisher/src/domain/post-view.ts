@@ -1,4 +1,14 @@
-import type { DeliveryStatusType, JobStatusType, PayloadOf, PostViewType, postPublished } from '@svc/contracts';
+import type {
+  DeliveryStatusType,
+  FirstCommentStatusType,
+  FirstCommentViewType,
+  JobStatusType,
+  PayloadOf,
+  PostViewType,
+  ThreadPartViewType,
+  postPublished,
+} from '@svc/contracts';
+import { threadOf } from './thread-request.ts';
 import type { Network } from '@svc/providers';
 import type { Prisma } from '../generated/prisma/client.ts';
 
@@ -18,14 +28,93 @@ export type DeliveryViewRow = Pick<
   | 'errorMessage'
   | 'attempts'
   | 'publishedAt'
+  | 'firstCommentStatus'
+  | 'firstCommentId'
+  | 'firstCommentErrorCode'
+  | 'firstCommentErrorMessage'
+  | 'threadParts'
 >;
 /** What the post's view and its events read of a job (a Prisma job with its deliveries is one). */
 export type JobViewRow = Pick<
   JobWithDeliveries,
-  'id' | 'status' | 'text' | 'accountIds' | 'providers' | 'mediaUrls' | 'scheduledAt' | 'createdAt'
+  | 'id'
+  | 'status'
+  | 'text'
+  | 'accountIds'
+  | 'providers'
+  | 'mediaUrls'
+  | 'scheduledAt'
+  | 'createdAt'
+  | 'firstComment'
+  | 'thread'
 > & { deliveries: DeliveryViewRow[] };
 
 const byPosition = (a: DeliveryViewRow, b: DeliveryViewRow) => a.position - b.position;
+
+/** The parts of a thread target that exist on the network, in order (`deliveries.thread_parts`). */
+export function partsDone(value: unknown): { id: string; url: string | null }[] {
+  return Array.isArray(value) ? (value as { id: string; url: string | null }[]) : [];
+}
+
+/**
+ * A thread target's parts, every one in order: those that exist `published` with their ids; once the
+ * target failed, the part it failed on with its error, and the later ones (never posted)
+ * `thread_interrupted`; otherwise `pending` (or `canceled` with the post).
+ */
+export function partsOf(job: Pick<JobViewRow, 'thread'>, delivery: DeliveryViewRow): ThreadPartViewType[] | undefined {
+  const thread = threadOf(job.thread);
+  if (thread === null) return undefined;
+  const done = partsDone(delivery.threadParts);
+  const part = (index: number, status: ThreadPartViewType['status'], code: string | null, message: string | null) => ({
+    index,
+    status,
+    platform_post_id: null,
+    platform_post_url: null,
+    error_code: code,
+    error_message: message,
+  });
+  return thread.map((_, index) => {
+    const existing = done[index];
+    if (existing !== undefined)
+      return {
+        ...part(index, 'published', null, null),
+        platform_post_id: existing.id,
+        platform_post_url: existing.url,
+      };
+    if (delivery.status === 'failed')
+      return index === done.length
+        ? part(index, 'failed', delivery.errorCode, delivery.errorMessage)
+        : part(index, 'failed', 'thread_interrupted', `Not posted: part ${done.length + 1} of the thread failed.`);
+    return part(index, delivery.status === 'canceled' ? 'canceled' : 'pending', null, null);
+  });
+}
+
+/**
+ * A target's first comment, when the post asked for one: its recorded outcome once known; until then
+ * pending, or what the post's own end means for it (a post that failed or was canceled got none).
+ */
+export function firstCommentOf(
+  job: Pick<JobViewRow, 'firstComment'>,
+  delivery: DeliveryViewRow,
+): FirstCommentViewType | undefined {
+  if (job.firstComment === null) return undefined;
+  if (delivery.firstCommentStatus !== null)
+    return {
+      status: delivery.firstCommentStatus as FirstCommentStatusType,
+      platform_comment_id: delivery.firstCommentId,
+      error_code: delivery.firstCommentErrorCode,
+      error_message: delivery.firstCommentErrorMessage,
+    };
+  if (delivery.status === 'failed')
+    return {
+      status: 'failed',
+      platform_comment_id: null,
+      error_code: 'post_failed',
+      error_message: 'The post was not published, so its first comment was not posted.',
+    };
+  const status = delivery.status === 'canceled' ? 'canceled' : 'pending';
+  return { status, platform_comment_id: null, error_code: null, error_message: null };
+}
 
 /** The post as API users see it: one result per target account, in request order. */
 export function toPostView(job: JobViewRow): PostViewType {
@@ -42,15 +131,22 @@ export function toPostView(job: JobViewRow): PostViewType {
       account_id: delivery.accountId,
       provider: delivery.provider as Network,
       status: delivery.status as DeliveryStatusType,
-      platform_post_id: delivery.platformPostId,
-      platform_post_url: delivery.platformPostUrl,
+      // A thread target's post is its first part, once that exists (also when a later part failed).
+      platform_post_id: delivery.platformPostId ?? partsDone(delivery.threadParts)[0]?.id ?? null,
+      platform_post_url: delivery.platformPostUrl ?? partsDone(delivery.threadParts)[0]?.url ?? null,
       error_code: delivery.errorCode,
       error_message: delivery.errorMessage,
       attempts: delivery.attempts,
       published_at: delivery.publishedAt?.toISOString() ?? null,
+      ...optional('first_comment', firstCommentOf(job, delivery)),
+      ...optional('parts', partsOf(job, delivery)),
     })),
   };
 }
+
+/** `{[key]: value}` when there is a value, nothing otherwise (optional fields of views and events). */
+const optional = <K extends string, V>(key: K, value: V | undefined) =>
+  (value === undefined ? {} : { [key]: value }) as Partial<Record<K, V>>;
 
 /** One sentence naming every failed target, for `error_message` of post.failed and partial post.published. */
 export function failureSummary(deliveries: readonly DeliveryViewRow[]): string | null {
@@ -85,6 +181,8 @@ export function toEventPayload(job: JobViewRow): PayloadOf<typeof postPublished>
       error_code: result.error_code,
       error_message: result.error_message,
       published_at: result.published_at,
+      ...optional('first_comment', result.first_comment),
+      ...optional('parts', result.parts),
     })),
   };
 }

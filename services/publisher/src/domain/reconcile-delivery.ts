@@ -21,6 +21,8 @@ export interface ReconcileTarget {
   /** When the uncertain attempt began. */
   since: Date;
   handle: string | null;
+  /** A thread's later part: the part it replies to, which the post looked for must answer. */
+  inReplyTo?: string | undefined;
 }
 
 export interface ReconcileDeps {
@@ -52,6 +54,7 @@ export async function reconcileDelivery(
       since: target.since,
       handle: target.handle ?? undefined,
       excludeIds: taken,
+      ...(target.inReplyTo === undefined ? {} : { inReplyTo: target.inReplyTo }),
     });
     if (found.status === 'found') return { kind: 'found', result: found.result };
     if (found.status === 'absent') return { kind: 'absent' };

@@ -1,7 +1,7 @@
 import { createEnvelope, publisherDeliveryRun } from '@svc/contracts';
 import { BatchQueue, type TransactionalClient } from '@svc/db';
 import type { Logger } from '@svc/logger';
-import { isProviderError, type MediaInput, type Network, type Providers } from '@svc/providers';
+import { isProviderError, networkLabels, type Credentials, type Network, type Providers } from '@svc/providers';
 import {
   keepLateSuccess,
   leaseRemainingMs,
@@ -36,6 +36,10 @@ import { reconcileDelivery } from './reconcile-delivery.ts';
 import { deliveryMedia, type DeliveryMediaDeps } from './delivery-media.ts';
 import { enqueueOutboxAfter } from './outbox-at.ts';
 import { OrgWakes } from './org-wakes.ts';
+import { commentAfterPost, commentImpossible, runFirstComment } from './first-comment.ts';
+import { callWithToken, type Called, type DeliverySteps } from './delivery-steps.ts';
+import { runThread } from './thread-delivery.ts';
+import { threadOf } from './thread-request.ts';
 
 export interface RunDeliveryDeps extends DeliveryPolicy {
   /**
@@ -75,14 +79,6 @@ const GROUP = { maxSize: 100, maxInFlight: 1, splitOnFailure: true } as const;
 /** Tries at recording an outcome (250 ms, 1 s, 4 s apart) before the handler fails. */
 const RECORD_TRIES = 4;
 
-const LABEL: Record<Network, string> = {
-  instagram: 'Instagram',
-  facebook: 'Facebook',
-  x: 'X',
-  linkedin: 'LinkedIn',
-  tiktok: 'TikTok',
-};
-
 /**
  * Delivers one target of a job exactly once toward the network (docs/api-conventions.md, "Delivery:
  * effectively once"):
@@ -97,7 +93,7 @@ const LABEL: Record<Network, string> = {
  * Retryable failures (rate limits, refused calls) wait `max(backoff, Retry-After)` through an outbox
  * row with a future `available_at`; an expired or revoked token is renewed once and the call repeated.
  */
-export class DeliveryRunner {
+export class DeliveryRunner implements DeliverySteps {
   /**
    * The statements every delivery sends, each shared by the deliveries that get there at the same
    * time (group commit: fewer round trips, socket writes and commits; docs/performance.md): its
@@ -115,7 +111,7 @@ export class DeliveryRunner {
   private readonly woken = new Set<Promise<void>>();
   private stopping = false;
 
-  constructor(private readonly deps: RunDeliveryDeps) {
+  constructor(readonly deps: RunDeliveryDeps) {
     this.reads = new BatchQueue((ids) => readDeliveriesToRun(deps.db, ids), GROUP);
     this.claims = new BatchQueue((items) => claimDeliveries(deps.db, items, deps.leaseMs, deps.orgConcurrency), GROUP);
     this.outcomes = new BatchQueue((items) => recordOutcomesUnlessLast(deps.db, items), GROUP);
@@ -146,6 +142,7 @@ export class DeliveryRunner {
     } catch (error) {
       const lost = accountLost(delivery, error);
       if (lost === undefined) throw error; // accounts unreachable: the broker retries, nothing was claimed yet
+      if (delivery.platformPostId !== null) return commentImpossible(this, delivery, lost);
       await this.finish(delivery, delivery.attempts, lost);
       return;
     }
@@ -211,6 +208,24 @@ export class DeliveryRunner {
     claim: ClaimedAttempt,
     credentials: AccountCredentials,
   ): Promise<boolean | undefined> {
+    // The post exists (recorded before its first comment): what remains is the comment.
+    if (claim.post !== null)
+      return await runFirstComment(
+        this,
+        delivery,
+        { firstComment: job.firstComment ?? '', requestId: job.requestId },
+        {
+          attempt: claim.attempt,
+          post: claim.post,
+          reconcileSince: claim.reconcileSince,
+          reconcileTries: claim.reconcileTries,
+          quotaDeferrals: claim.quotaDeferrals,
+          recorded: claim.firstCommentStatus !== null || job.firstComment === null,
+        },
+        credentials,
+      );
+    const thread = threadOf(job.thread);
+    if (thread !== null) return await runThread(this, delivery, job, thread, claim, credentials);
     const media = await deliveryMedia(this.deps.media, job, delivery.provider as Network);
     if (media === undefined) {
       return await this.finish(delivery, claim.attempt, {
@@ -222,7 +237,7 @@ export class DeliveryRunner {
     let attempt = claim.attempt;
     let resume = claim.previousHandle;
     if (claim.reconcileSince !== null) {
-      const next = await this.reconcile(delivery, claim, credentials, job.text, media.length, job.requestId);
+      const next = await this.reconcile(delivery, job, claim, credentials, media.length);
       if (next === undefined) return;
       attempt = next;
       resume = claim.handle; // the looked-up attempt's post is verifiably absent
@@ -232,9 +247,7 @@ export class DeliveryRunner {
       delivery,
       { number: attempt, resume },
       credentials,
-      job.text,
-      media,
-      options,
+      { text: job.text, media, options },
       job.requestId,
     );
     this.deps.onOutcome?.(
@@ -249,14 +262,33 @@ export class DeliveryRunner {
         attempt,
         quotaDeferrals: claim.quotaDeferrals,
         reconcileTries: 0,
-        network: LABEL[delivery.provider as Network],
+        network: networkLabels[delivery.provider as Network],
       },
       this.deps,
     );
-    if (decision.kind === 'finish') return await this.finish(delivery, attempt, decision.outcome);
+    if (decision.kind === 'finish') return await this.finishPost(delivery, job, attempt, decision.outcome, credentials);
     // Put back: the slot is free, and whether anyone waits is asked after (undefined).
     await this.putBack(delivery, attempt, decision, job.requestId);
     return undefined;
+  }
+
+  /** A post's final outcome: finished, or (published, with a first comment to make) commented on first. */
+  private finishPost(
+    delivery: DeliveryToRun,
+    job: JobToRun,
+    attempt: number,
+    outcome: FinalOutcome,
+    credentials: AccountCredentials,
+  ): Promise<boolean | undefined> {
+    if (outcome.kind !== 'published' || job.firstComment === null) return this.finish(delivery, attempt, outcome);
+    return commentAfterPost(
+      this,
+      delivery,
+      { firstComment: job.firstComment, requestId: job.requestId },
+      attempt,
+      outcome.result,
+      credentials,
+    );
   }
 
   /**
@@ -266,13 +298,13 @@ export class DeliveryRunner {
    */
   private async reconcile(
     delivery: DeliveryToRun,
+    job: JobToRun,
     claim: ClaimedAttempt,
     credentials: AccountCredentials,
-    text: string,
     mediaCount: number,
-    requestId: string | null,
   ): Promise<number | undefined> {
-    const network = LABEL[delivery.provider as Network];
+    const { text, requestId } = job;
+    const network = networkLabels[delivery.provider as Network];
     const found = await reconcileDelivery(
       { db: this.deps.db, providers: this.deps.providers, logger: this.deps.logger },
       {
@@ -304,7 +336,7 @@ export class DeliveryRunner {
     );
     if (decision.kind === 'post_again')
       return startNextAttempt(this.deps.db, delivery.id, claim.attempt, this.deps.leaseMs);
-    if (decision.kind === 'finish') await this.finish(delivery, claim.attempt, decision.outcome);
+    if (decision.kind === 'finish') await this.finishPost(delivery, job, claim.attempt, decision.outcome, credentials);
     else await this.putBack(delivery, claim.attempt, decision, requestId);
     return undefined;
   }
@@ -355,13 +387,11 @@ export class DeliveryRunner {
     await this.wakes.ask(orgId);
   }
 
-  private async attempt(
+  async attempt(
     delivery: DeliveryToRun,
     { number: attempt, resume }: { number: number; resume: string | null },
     first: AccountCredentials,
-    text: string,
-    media: MediaInput[],
-    options: Record<string, unknown>,
+    { text, media, options, inReplyTo }: Parameters<DeliverySteps['attempt']>[3],
     requestId: string | null,
   ): Promise<AttemptOutcome> {
     const adapter = this.deps.providers[delivery.provider as Network];
@@ -369,51 +399,35 @@ export class DeliveryRunner {
     // stored as soon as the network gives it, so a reconciliation after a crash can ask about this
     // very attempt, and a later attempt can resume from its uploads.
     const onHandle = (handle: string) => recordAttemptHandle(this.deps.db, delivery.id, attempt, handle);
-    const post = (credentials: AccountCredentials) =>
+    const called = await this.withToken(delivery, first, requestId, (credentials) =>
       adapter.publish.post({
-        credentials: { accessToken: credentials.access_token, extras: credentials.extras },
+        credentials,
         text,
         media,
         options,
         onHandle,
         ...(resume === null ? {} : { resume }),
-      });
-    let refused: 'auth_expired' | 'auth_revoked';
-    try {
-      return { kind: 'published', result: await post(first) };
-    } catch (error) {
-      if (!isProviderError(error) || (error.kind !== 'auth_expired' && error.kind !== 'auth_revoked'))
-        return this.classify(delivery, attempt, error);
-      refused = error.kind;
-    }
-    // A token the network refused as expired or revoked: accounts renews it once (a refresh, or the
-    // profile read that re-validates a token it cannot refresh). If the network refuses that too, the
-    // account is marked requires_reconnect or revoked and connection.revoked is announced, and the
-    // target fails account_unusable; otherwise one more call with the token accounts gave.
-    let refreshed: AccountCredentials;
-    try {
-      refreshed = await this.deps.accounts.credentials(delivery.orgId, delivery.accountId, true, requestId);
-    } catch (error) {
-      const lost = accountLost(delivery, error);
-      if (lost !== undefined) return lost;
-      return {
-        kind: 'retry',
-        code: refused,
-        message: `${LABEL[delivery.provider as Network]} refused the token (${refused === 'auth_expired' ? 'expired' : 'revoked'}) and checking it again failed for now.`,
-        retryAfterMs: undefined,
-      };
-    }
-    try {
-      return { kind: 'published', result: await post(refreshed) };
-    } catch (error) {
-      return this.classify(delivery, attempt, error);
-    }
+        ...(inReplyTo === undefined ? {} : { inReplyTo }),
+      }),
+    );
+    if (called.kind === 'ok') return { kind: 'published', result: called.value };
+    if (called.kind === 'outcome') return called.outcome;
+    return this.classify(delivery, attempt, called.error);
+  }
+
+  withToken<T>(
+    delivery: DeliveryToRun,
+    first: AccountCredentials,
+    requestId: string | null,
+    call: (credentials: Credentials) => Promise<T>,
+  ): Promise<Called<T>> {
+    return callWithToken(this.deps, delivery, first, requestId, call);
   }
 
   private classify(delivery: DeliveryToRun, attempt: number, error: unknown): AttemptOutcome {
     if (!isProviderError(error))
       this.deps.logger.error({ err: error, delivery_id: delivery.id }, 'unexpected failure during a network call');
-    return classifyFailure(LABEL[delivery.provider as Network], attempt, error);
+    return classifyFailure(networkLabels[delivery.provider as Network], attempt, error);
   }
 
   /**
@@ -421,7 +435,7 @@ export class DeliveryRunner {
    * delivery. A retry waits `max(backoff, Retry-After)` (a quota deferral is counted apart); after a
    * `reconcile` decision the next claim looks the attempt's post up instead of posting.
    */
-  private async putBack(
+  async putBack(
     delivery: DeliveryToRun,
     attempt: number,
     next: Extract<DeliveryDecision, { kind: 'retry' | 'reconcile' }>,
@@ -463,14 +477,14 @@ export class DeliveryRunner {
    * if it was the last. Retried in-process a few times: once a post exists, losing its id to a
    * database blip would turn a success into `outcome_unknown`.
    */
-  private async finish(delivery: DeliveryToRun, attempt: number, outcome: FinalOutcome): Promise<boolean | undefined> {
+  async finish(delivery: DeliveryToRun, attempt: number, outcome: FinalOutcome): Promise<boolean | undefined> {
     const othersWaiting = await this.persistently(delivery, () => this.record(delivery, attempt, outcome));
     this.deps.wake();
     return othersWaiting;
   }
 
   /** Runs a write after a network call a few times before failing the handler (whose retry would find the delivery in flight). */
-  private async persistently<T>(delivery: DeliveryToRun, write: () => Promise<T>): Promise<T> {
+  async persistently<T>(delivery: DeliveryToRun, write: () => Promise<T>): Promise<T> {
     for (let tries = 1; ; tries += 1) {
       try {
         return await write();
@@ -521,7 +535,7 @@ export class DeliveryRunner {
    * the taken delivery waits, pending, for a lookup of the dead attempt's post.
    */
   private async takeOver(delivery: DeliveryToRun): Promise<void> {
-    const network = LABEL[delivery.provider as Network];
+    const network = networkLabels[delivery.provider as Network];
     const message = `The worker publishing to ${network} stopped during attempt ${delivery.attempts}; checking with ${network} whether the post exists before anything else.`;
     if (await takeOverExpired(this.deps.db, delivery.id, deliveryErrorCodes.reconciling, message)) {
       this.deps.logger.warn(

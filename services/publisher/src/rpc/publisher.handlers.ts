@@ -64,11 +64,17 @@ function jobRequest(env: Envelope, post: Omit<PayloadOf<typeof publisherJobCreat
     requestId: env.request_id,
     accountIds: post.account_ids,
     text: post.text,
+    thread: post.thread?.map((part) => ({
+      text: part.text,
+      mediaUrls: part.media_urls ?? [],
+      mediaIds: part.media_ids ?? [],
+    })),
     mediaUrls: post.media_urls ?? [],
     mediaIds: post.media_ids ?? [],
     options: post.options ?? {},
     scheduledAt: post.scheduled_at,
     optionsField: post.options_field ?? 'provider_options',
+    firstComment: post.first_comment?.text,
   };
 }
 

@@ -1,4 +1,6 @@
 import { Router, json } from 'express';
+import { commentsOf } from '../comments/comment-records.ts';
+import { armScopedFault, FAULT_SCOPES, pendingScopedFaults, type FaultScope } from '../http/scoped-faults.ts';
 import { type SandboxState } from '../state/sandbox-state.ts';
 import {
   FAULT_KINDS,
@@ -18,7 +20,13 @@ function badRequest(message: string) {
   return { error: { code: 'validation_error', message } };
 }
 
-const pendingFaults = (state: SandboxState) => [...state.faults.pending(), ...state.outcomeFaults.pending()];
+const isScope = (value: unknown): value is FaultScope => FAULT_SCOPES.includes(value as FaultScope);
+
+const pendingFaults = (state: SandboxState) => [
+  ...state.faults.pending(),
+  ...state.outcomeFaults.pending(),
+  ...pendingScopedFaults(state),
+];
 
 /**
  * The control API (docs/api-conventions.md, "The network sandbox"), mounted at `/__sandbox`; never part of a
@@ -40,6 +48,8 @@ export function controlRouter(state: SandboxState): Router {
       count?: unknown;
       retry_after_seconds?: unknown;
       delay_seconds?: unknown;
+      on?: unknown;
+      after?: unknown;
     };
     if (!isNetwork(body.network))
       return void res.status(400).json(badRequest(`network must be one of ${NETWORKS.join(', ')}.`));
@@ -51,6 +61,30 @@ export function controlRouter(state: SandboxState): Router {
     const count = body.count === undefined ? 1 : Number(body.count);
     if (!Number.isInteger(count) || count < 1)
       return void res.status(400).json(badRequest('count must be a positive integer.'));
+    if (body.on !== undefined && !isScope(body.on))
+      return void res.status(400).json(badRequest(`on must be one of ${FAULT_SCOPES.join(', ')}.`));
+    const after = body.after === undefined ? 0 : Number(body.after);
+    if (!Number.isInteger(after) || after < 0)
+      return void res.status(400).json(badRequest('after must be a non-negative integer.'));
+    if (after > 0 && body.on === undefined)
+      return void res.status(400).json(badRequest('after applies to a fault armed for one kind of call (on).'));
+    if (isScope(body.on)) {
+      const outcome = isOutcomeFault(body.fault);
+      const seconds = Number(outcome ? (body.delay_seconds ?? 30) : (body.retry_after_seconds ?? 60));
+      if (!Number.isFinite(seconds) || seconds < 0)
+        return void res
+          .status(400)
+          .json(badRequest(`${outcome ? 'delay_seconds' : 'retry_after_seconds'} must be a non-negative number.`));
+      armScopedFault(state, { network: body.network, scope: body.on, fault: body.fault, count, after, seconds });
+      return void res.status(201).json({
+        network: body.network,
+        fault: body.fault,
+        count,
+        on: body.on,
+        after,
+        pending: pendingFaults(state),
+      });
+    }
     if (isOutcomeFault(body.fault)) {
       const delay = body.delay_seconds === undefined ? 30 : Number(body.delay_seconds);
       if (!Number.isFinite(delay) || delay < 0)
@@ -92,6 +126,13 @@ export function controlRouter(state: SandboxState): Router {
     if (network !== undefined && !isNetwork(network))
       return void res.status(400).json(badRequest(`network must be one of ${NETWORKS.join(', ')}.`));
     res.json({ posts: state.postsOf(network) });
+  });
+
+  router.get('/comments', (req, res) => {
+    const network = req.query.network;
+    if (network !== undefined && !isNetwork(network))
+      return void res.status(400).json(badRequest(`network must be one of ${NETWORKS.join(', ')}.`));
+    res.json({ comments: commentsOf(state, network) });
   });
 
   router.post('/metrics', (req, res) => {

@@ -1,5 +1,6 @@
 import { Router, json, urlencoded, type NextFunction, type Request, type Response } from 'express';
 import { type SandboxContext } from '../context.ts';
+import { registerGraphComments } from './comments.routes.ts';
 import { graphError } from './graph-errors.ts';
 import { usageHeaders } from './graph-auth.ts';
 import { registerInsights } from './insights.routes.ts';
@@ -24,6 +25,7 @@ export function graphRouter(ctx: SandboxContext): Router {
   registerPages(versioned, ctx);
   registerTimelines(versioned, ctx);
   registerInsights(versioned, ctx);
+  registerGraphComments(versioned, ctx);
   registerObjects(versioned, ctx);
 
   outer.use(

@@ -1,5 +1,6 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { type SandboxContext } from '../context.ts';
+import { registerLinkedInComments } from './li-comments.routes.ts';
 import { liError } from './li-errors.ts';
 import { registerLinkedInMedia } from './li-media.routes.ts';
 import { registerLinkedInOAuth } from './li-oauth.routes.ts';
@@ -14,6 +15,7 @@ export function linkedinRouter(ctx: SandboxContext): Router {
   registerLinkedInMedia(router, ctx);
   registerLinkedInPosts(router, ctx);
   registerLinkedInPostReads(router, ctx);
+  registerLinkedInComments(router, ctx);
   registerLinkedInReads(router, ctx);
   router.use((_req: Request, res: Response) => liError(res, 404, 'Resource not found.', 'NOT_FOUND'));
   router.use((_error: unknown, _req: Request, res: Response, _next: NextFunction) =>

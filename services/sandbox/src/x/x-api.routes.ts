@@ -1,21 +1,38 @@
 import { json, type Router } from 'express';
 import { markPostCreated } from '../http/outcome-faults.ts';
+import { scopedFaultGate } from '../http/scoped-faults.ts';
 import { type SandboxContext } from '../context.ts';
 import { snowflakeId } from '../state/ids.ts';
 import { requireXScopes, requireXToken, xCallerOf } from './x-auth.ts';
 import { invalidRequest, problem, xFaultRenderer } from './x-errors.ts';
 import { sendDailyHeaders, sendRateHeaders } from './x-limits.ts';
-import { addToTimeline, X_STORES, type XMedia, type XTweet } from './x-records.ts';
+import { addToTimeline, referencedTweets, X_STORES, type XMedia, type XTweet } from './x-records.ts';
 import { textLimitOf, weightedLength } from './x-text.ts';
 
 const METRIC_KEYS = ['retweet_count', 'reply_count', 'like_count', 'quote_count', 'bookmark_count', 'impression_count'];
 
 export const usernameOf = (userId: string) => `sandbox_${userId.slice(-8)}`;
 
-/** X API v2 users/me and posts (docs/networks.md §3.1-§3.5). */
+interface CreateBody {
+  text?: unknown;
+  media?: { media_ids?: unknown };
+  reply?: { in_reply_to_tweet_id?: unknown };
+}
+
+const replyTargetOf = (body: unknown): unknown => (body as CreateBody | undefined)?.reply?.in_reply_to_tweet_id;
+
+/** X API v2 users/me and posts (docs/networks.md §3.1-§3.5), replies (`reply.in_reply_to_tweet_id`) included. */
 export function registerXApi(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
   const gate = ctx.gate(['x'], xFaultRenderer(state));
+  // Faults armed `on: reply` take only posts that answer another (a thread's later parts, a first comment).
+  const replyFaults = scopedFaultGate({
+    state,
+    network: 'x',
+    scopeOf: (req) => (replyTargetOf(req.body) === undefined ? undefined : 'reply'),
+    render: xFaultRenderer(state),
+    hangMs: ctx.timeoutFaultMs,
+  });
   const auth = requireXToken(ctx);
   const media = state.store<XMedia>(X_STORES.media);
   const tweets = state.store<XTweet>(X_STORES.tweets);
@@ -41,12 +58,28 @@ export function registerXApi(router: Router, ctx: SandboxContext): void {
   router.post(
     '/2/tweets',
     json(),
+    replyFaults,
     gate,
     auth,
     requireXScopes('tweet.read', 'tweet.write', 'users.read'),
     (req, res) => {
       const { userId, subscription } = xCallerOf(res);
-      const body = (req.body ?? {}) as { text?: unknown; media?: { media_ids?: unknown } };
+      const body = (req.body ?? {}) as CreateBody;
+      const replyTo = replyTargetOf(body);
+      if (replyTo !== undefined && (typeof replyTo !== 'string' || !/^\d{1,19}$/.test(replyTo)))
+        return invalidRequest(
+          res,
+          'reply.in_reply_to_tweet_id',
+          `The \`reply.in_reply_to_tweet_id\` field value [${String(replyTo)}] does not match ^[0-9]{1,19}$.`,
+        );
+      // X refuses a reply to a post that does not exist (or that the caller cannot see).
+      if (typeof replyTo === 'string' && !tweets.has(replyTo))
+        return problem(
+          res,
+          403,
+          'Forbidden',
+          'You attempted to reply to a Tweet that is deleted or not visible to you.',
+        );
       const text = typeof body.text === 'string' ? body.text : '';
       const mediaIds = Array.isArray(body.media?.media_ids) ? body.media.media_ids.map(String) : [];
       if (text === '' && mediaIds.length === 0)
@@ -79,6 +112,7 @@ export function registerXApi(router: Router, ctx: SandboxContext): void {
         text,
         mediaIds,
         createdAt: new Date(state.now()).toISOString(),
+        inReplyTo: typeof replyTo === 'string' ? replyTo : undefined,
       };
       tweets.set(tweet.id, tweet);
       addToTimeline(timelines, tweet);
@@ -92,7 +126,7 @@ export function registerXApi(router: Router, ctx: SandboxContext): void {
           url: `media:${item!.id}`,
           kind: item!.category.endsWith('image') ? 'image' : 'video',
         })),
-        options: {},
+        options: tweet.inReplyTo === undefined ? {} : { in_reply_to_tweet_id: tweet.inReplyTo },
         url: `https://x.com/${usernameOf(userId)}/status/${tweet.id}`,
         created_at: tweet.createdAt,
       });
@@ -135,6 +169,7 @@ export function registerXApi(router: Router, ctx: SandboxContext): void {
         text: tweet.text,
         edit_history_tweet_ids: [tweet.id],
         ...(fields.includes('created_at') ? { created_at: tweet.createdAt } : {}),
+        ...referencedTweets(tweet, fields),
         ...(fields.includes('public_metrics') ? { public_metrics: publicMetrics } : {}),
         ...(fields.includes('non_public_metrics')
           ? {

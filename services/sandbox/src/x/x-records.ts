@@ -17,7 +17,18 @@ export interface XTweet {
   text: string;
   mediaIds: string[];
   createdAt: string;
+  /** The post this one replies to (`reply.in_reply_to_tweet_id`): a thread's earlier part, or any post. */
+  inReplyTo?: string | undefined;
 }
+
+/**
+ * `referenced_tweets` as X returns it when `tweet.fields` asks for it: a reply names the post it
+ * answers with type `replied_to` (X API v2 Tweet object); nothing for a post that references none.
+ */
+export const referencedTweets = (tweet: XTweet, fields: readonly string[]) =>
+  fields.includes('referenced_tweets') && tweet.inReplyTo !== undefined
+    ? { referenced_tweets: [{ type: 'replied_to', id: tweet.inReplyTo }] }
+    : {};
 
 /** X's media key, `<type>_<media id>`: 3 photo, 13 (amplify) video, 16 animated GIF. */
 export const mediaKey = (media: Pick<XMedia, 'id' | 'category'>) =>

@@ -2,13 +2,14 @@ import { type Router } from 'express';
 import { type SandboxContext } from '../context.ts';
 import { requireXToken } from './x-auth.ts';
 import { invalidRequest, xFaultRenderer } from './x-errors.ts';
-import { firstSince, mediaKey, X_STORES, type XMedia, type XTweet } from './x-records.ts';
+import { firstSince, mediaKey, referencedTweets, X_STORES, type XMedia, type XTweet } from './x-records.ts';
 
 /**
  * User Tweet timeline, `GET /2/users/:id/tweets` (X API v2): newest first, `start_time` inclusive
  * (ISO 8601), `max_results` 5 to 100, `pagination_token` from `meta.next_token`, `tweet.fields`
- * created_at and attachments (`media_keys`). What the publisher's reconciliation reads to learn
- * whether a post whose answer was lost exists.
+ * created_at, attachments (`media_keys`) and referenced_tweets (a reply's `replied_to`). What the
+ * publisher's reconciliation reads to learn whether a post, a thread's part or a reply whose answer
+ * was lost exists.
  */
 export function registerXTimeline(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
@@ -52,6 +53,7 @@ export function registerXTimeline(router: Router, ctx: SandboxContext): void {
               edit_history_tweet_ids: [tweet.id],
               ...(fields.includes('created_at') ? { created_at: tweet.createdAt } : {}),
               ...(fields.includes('attachments') ? attachments(tweet) : {}),
+              ...referencedTweets(tweet, fields),
             })),
           }
         : {}),

@@ -50,7 +50,26 @@ function envelopeData(event: CustomerEvent): Record<string, unknown> {
   if (event.type === 'post.queued') data.scheduled_at = post.scheduled_at;
   const failed = event.type === 'post.failed' || (event.type === 'post.published' && post.status === 'partial');
   if (failed) data.error_message = post.error_message ?? firstError(post) ?? 'Publishing failed.';
-  return data;
+  return { ...data, ...perTarget(post) };
+}
+
+/**
+ * Shape A describes the whole post, so what each target carries beyond its post is listed per
+ * account, only where the post has it: `first_comment`, one entry per target with its `account_id`
+ * and the comment's outcome; `parts`, one entry per part of each target's thread with its
+ * `account_id`, in order.
+ */
+function perTarget(post: PostEvent): Record<string, unknown> {
+  const comments = post.results.flatMap((result) =>
+    result.first_comment === undefined ? [] : [{ account_id: result.account_id, ...result.first_comment }],
+  );
+  const parts = post.results.flatMap((result) =>
+    (result.parts ?? []).map((part) => ({ account_id: result.account_id, ...part })),
+  );
+  return {
+    ...(comments.length === 0 ? {} : { first_comment: comments }),
+    ...(parts.length === 0 ? {} : { parts }),
+  };
 }
 
 function firstError(post: PostEvent): string | undefined {
@@ -58,9 +77,9 @@ function firstError(post: PostEvent): string | undefined {
 }
 
 /**
- * Shape B `data` is one account: `job_id`, `account_id`, `provider`, `platform_post_id`, `status`, so
- * a post event becomes one body per target account; connection.revoked has no job (`job_id: null`,
- * `status` = the account's health).
+ * Shape B `data` is one account: `job_id`, `account_id`, `provider`, `platform_post_id`, `status`
+ * (and the account's `first_comment` and thread `parts` when the post has them), so a post event becomes one body per
+ * target account; connection.revoked has no job (`job_id: null`, `status` = the account's health).
  */
 function legacyData(event: CustomerEvent): { key: string; data: Record<string, unknown> }[] {
   if (event.type === 'connection.revoked') {
@@ -86,6 +105,8 @@ function legacyData(event: CustomerEvent): { key: string; data: Record<string, u
       provider: result.provider,
       platform_post_id: result.platform_post_id,
       status: event.type === 'post.queued' ? 'queued' : result.status,
+      ...(result.first_comment === undefined ? {} : { first_comment: result.first_comment }),
+      ...(result.parts === undefined ? {} : { parts: result.parts }),
     },
   }));
 }
