@@ -46,7 +46,8 @@ async function whenUnused(client: InstanceType<typeof pg.Client>, database: stri
 /**
  * The service's migrated template database, `tmpl_<service>_<hash of its migrations>`, built once
  * (`prisma migrate deploy` into a fresh database, which then refuses connections) and kept between
- * runs: a template named for other migrations is dropped when a new one is built. An advisory lock
+ * runs: templates named for other migrations, built over a day earlier, are dropped when a new one is
+ * built. An advisory lock
  * makes test workers that need the same template build it once.
  */
 async function serviceTemplate(service: string): Promise<string> {
@@ -70,8 +71,14 @@ async function serviceTemplate(service: string): Promise<string> {
       await whenUnused(client, building);
       await client.query(`ALTER DATABASE ${quote(building)} RENAME TO ${quote(template)}`);
       await client.query(`ALTER DATABASE ${quote(template)} WITH ALLOW_CONNECTIONS false`);
+      await client.query(`COMMENT ON DATABASE ${quote(template)} IS 'built ${new Date().toISOString()}'`);
+      // Another checkout's run (other migrations) may be cloning its own template right now: only
+      // templates built over a day ago go (one with no build time is kept).
       const stale = await client.query<{ datname: string }>(
-        `SELECT datname FROM pg_database WHERE starts_with(datname, $1) AND datname <> $2`,
+        `SELECT datname FROM pg_database
+          WHERE starts_with(datname, $1) AND datname <> $2
+            AND coalesce(substring(shobj_description(oid, 'pg_database') FROM '^built (.*)$')::timestamptz, 'infinity')
+                < now() - interval '1 day'`,
         [prefix, template],
       );
       for (const { datname } of stale.rows)
