@@ -391,7 +391,7 @@ describe('portal, repeated checkout and tenant isolation', () => {
     const customer = [...s.stripe.customers.values()].find(
       (c) => (c.metadata as { org_id?: string }).org_id === orgId,
     )!;
-    expect(call.body).toMatchObject({ customer: customer.id, return_url: 'http://127.0.0.1:8080/billing' });
+    expect(call.body).toMatchObject({ customer: customer.id, return_url: 'http://127.0.0.1:3000/billing' });
     const again = await request(s.h.gateway).post('/v1/billing/checkout').set('Authorization', auth);
     expect(again.status).toBe(409);
     expect(again.body.error.message).toMatch(/portal/);

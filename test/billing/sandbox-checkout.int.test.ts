@@ -57,7 +57,7 @@ async function upgrade(auth: string): Promise<string> {
   });
   expect(paid.status).toBe(303);
   const sessionId = url.split('/').pop()!;
-  expect(paid.headers.get('location')).toBe(`http://127.0.0.1:8080/billing/success?session_id=${sessionId}`);
+  expect(paid.headers.get('location')).toBe('http://127.0.0.1:3000/billing?checkout=success');
   return sessionId;
 }
 
@@ -102,7 +102,7 @@ it('upgrades through the hosted checkout, then the portal cancels and the free l
   const page = await (await fetch(portalUrl)).text();
   const action = /action="(\/stripe\/p\/session\/[^"]+\/subscriptions\/sub_[^"]+)"/.exec(page);
   expect(action).not.toBeNull();
-  expect(page).toContain('href="http://127.0.0.1:8080/billing"');
+  expect(page).toContain('href="http://127.0.0.1:3000/billing"');
 
   expect((await submit(`${h.sandbox.baseUrl}${action![1]}`, { action: 'cancel_at_period_end' })).status).toBe(303);
   await waitFor(async () => (await subscriptionOf({ h }, auth)).cancel_at_period_end, {

@@ -42,15 +42,21 @@ export const configSchema = Type.Object({
   STRIPE_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000 }),
   /** Webhooks signed longer ago than this are refused (replay protection; Stripe's default is 300 s). */
   STRIPE_WEBHOOK_TOLERANCE_SECONDS: Type.Integer({ minimum: 1, default: 300 }),
-  /** Where Checkout sends the browser after a payment; Stripe fills in `{CHECKOUT_SESSION_ID}`. */
+  /**
+   * Where Checkout sends the browser after a payment (Stripe fills in `{CHECKOUT_SESSION_ID}` if the
+   * address has it): the dashboard's billing page, which waits for the plan to change.
+   */
   BILLING_SUCCESS_URL: Type.String({
     pattern: '^https?://',
-    default: 'http://127.0.0.1:8080/billing/success?session_id={CHECKOUT_SESSION_ID}',
+    default: 'http://127.0.0.1:3000/billing?checkout=success',
   }),
-  /** Where Checkout sends the browser when the customer leaves without paying. */
-  BILLING_CANCEL_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:8080/billing/canceled' }),
-  /** Where the customer portal's link back to the product goes. */
-  BILLING_PORTAL_RETURN_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:8080/billing' }),
+  /** Where Checkout sends the browser when the customer leaves without paying: the dashboard's billing page. */
+  BILLING_CANCEL_URL: Type.String({
+    pattern: '^https?://',
+    default: 'http://127.0.0.1:3000/billing?checkout=canceled',
+  }),
+  /** Where the customer portal's link back to the product goes: the dashboard's billing page. */
+  BILLING_PORTAL_RETURN_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:3000/billing' }),
   /** Connected accounts allowed on the paid plan. */
   PLAN_PRO_CONNECTED_ACCOUNTS: Type.Integer({ minimum: 0, default: 100 }),
   /** Posts (jobs) allowed per calendar month (UTC) on the paid plan. */
