@@ -44,8 +44,11 @@ describe('the MCP server at POST /mcp', () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual([...TOOLS].sort());
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     const create = byName.get('create_post')!;
-    expect(create.inputSchema.required).toEqual(expect.arrayContaining(['account_ids', 'text']));
-    expect(create.inputSchema.properties).toHaveProperty('scheduled_at');
+    // `text`, or `thread` on X: neither is required on its own.
+    expect(create.inputSchema.required).toEqual(expect.arrayContaining(['account_ids']));
+    expect(Object.keys(create.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['text', 'thread', 'first_comment', 'scheduled_at']),
+    );
     expect(create.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     expect(byName.get('get_post')!.inputSchema.required).toEqual(['post_id']);
     expect(byName.get('cancel_post')!.annotations).toMatchObject({ destructiveHint: true });
