@@ -19,6 +19,23 @@ pnpm_cmd() {
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
+# The services run on Node 24 LTS (.nvmrc). When the machine's node is older, Node 24 comes from the
+# npm registry's `node` package (the official binary, repackaged) into .tools/, ahead on PATH for
+# everything this script runs: pnpm, jest, the services.
+NODE_MAJOR="$(cut -d. -f1 "$(dirname "${BASH_SOURCE[0]}")/../.nvmrc")"
+ensure_node() {
+  local have
+  have="$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)"
+  if [ "$have" -ge "$NODE_MAJOR" ]; then return 0; fi
+  local dir="$PWD/.tools/node-$NODE_MAJOR"
+  if [ ! -x "$dir/node_modules/node/bin/node" ]; then
+    step "install Node $NODE_MAJOR (this machine has Node $have)"
+    npm install --no-save --no-package-lock --no-audit --no-fund --loglevel=error --prefix "$dir" "node@$NODE_MAJOR" >/dev/null
+  fi
+  export PATH="$dir/node_modules/node/bin:$PATH"
+  echo "using $(command -v node) $(node -v)"
+}
+
 # Install dependencies, generate the Prisma clients and compile every package to dist/.
 prepare_workspace() {
   step "install dependencies"

@@ -26,9 +26,13 @@ describe('deploy/Dockerfile', () => {
   const buildStage = instructions.slice(0, stageStarts.at(-1));
   const runs = (stage: typeof instructions): string[] => stage.filter((i) => i.keyword === 'RUN').map((i) => i.args);
 
-  it('is multi-stage on node:20-bookworm-slim', () => {
+  it("is multi-stage on the Node major of .nvmrc, the one package.json's engines require", () => {
+    const major = readRepoFile('.nvmrc').trim();
+    const engines = obj(obj(JSON.parse(readRepoFile('package.json')), 'package.json').engines, 'engines');
+    expect(str(engines.node, 'engines.node')).toBe(`>=${major}`);
     expect(stageStarts.length).toBeGreaterThanOrEqual(2);
-    for (const index of stageStarts) expect(instructions[index]?.args).toMatch(/^node:20-bookworm-slim(\s|$)/);
+    for (const index of stageStarts)
+      expect(instructions[index]?.args).toMatch(new RegExp(`^node:${major}-bookworm-slim(\\s|$)`));
   });
 
   it('builds with the pinned pnpm: install, generate, build, in that order', () => {
