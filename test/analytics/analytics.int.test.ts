@@ -334,4 +334,25 @@ describe('analytics: rows from publishing, metrics from the networks', () => {
       expect(res.body).toEqual({ items: [], total: 0, page: 1, limit: 25, overview: { posts: 0, metrics: {} } });
     }
   });
+  // Last: it revokes the Facebook account for good.
+  it('a token revoked while reading: accounts marks the account, the row needs reconnecting', async () => {
+    const postId = resultOf('facebook').platform_post_id!;
+    await system.sandbox.fault('facebook', 'token_revoked', 1);
+    const res = await list({ postId, refresh: 'true' });
+    expect(res.status).toBe(200);
+    expect((res.body as Page).items[0]).toEqual(
+      expect.objectContaining({
+        sync_status: 'requires_reconnect',
+        error_message: expect.stringContaining('reconnect'),
+      }),
+    );
+    expect(await system.sandbox.pendingFaults()).toEqual([]);
+    const accountsPage = await request(system.gateway)
+      .get('/v1/accounts')
+      .query({ limit: 100 })
+      .set('Authorization', auth);
+    expect(
+      (accountsPage.body.items as { id: string; health: string }[]).find((a) => a.id === accounts.facebook),
+    ).toEqual(expect.objectContaining({ health: 'revoked' }));
+  });
 });

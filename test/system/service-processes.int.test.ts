@@ -1,83 +1,25 @@
 import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { systemPing } from '@svc/contracts';
-import { dropDatabase, connectionConfig } from '@svc/db';
-import { createLogger } from '@svc/logger';
-import { Broker } from '@svc/messaging';
-import {
-  serviceQueues,
-  TEST_AMQP_URL,
-  TEST_DATABASE_URL,
-  TEST_REDIS_URL,
-  uniqueName,
-  uniqueNamespace,
-} from '@svc/testing';
-import {
-  serviceEntry as entry,
-  signalServiceProcess,
-  startServiceProcess,
-  type ServiceProcess,
-} from '../support/service-process.ts';
+import { connectionConfig } from '@svc/db';
+import { TEST_DATABASE_URL } from '@svc/testing';
+import { processSecrets, ProcessSystem } from '../support/process-system.ts';
+import { serviceEntry as entry, signalServiceProcess } from '../support/service-process.ts';
 
 // The built services (dist/) run as real processes here, the way scripts/start and Kubernetes run them.
 const WORKERS = ['accounts', 'publisher', 'scheduler', 'webhook-dispatcher', 'analytics-sync', 'billing'];
-const namespace = uniqueNamespace('sys');
-const runId = uniqueName('sys');
-
-interface Running extends ServiceProcess {
-  database: string;
-}
-
-async function start(name: string, env: Record<string, string>): Promise<Running> {
-  const database = `${runId}_${name.replace(/-/g, '_')}`;
-  const running = await startServiceProcess(name, {
-    AMQP_URL: TEST_AMQP_URL,
-    AMQP_NAMESPACE: namespace,
-    DATABASE_URL: TEST_DATABASE_URL,
-    DATABASE_NAME: database,
-    REDIS_URL: TEST_REDIS_URL,
-    SHUTDOWN_GRACE_MS: '10000',
-    ...env,
-  });
-  return { ...running, database };
-}
-
-const stop = (service: Running) => signalServiceProcess(service, 'SIGTERM');
-
-const accountsEnv = {
-  VAULT_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
-  OAUTH_STATE_SECRET: 'system-test-state-secret-of-32-characters',
-};
-const gatewayEnv = {
-  JWT_SECRET: 'system-test-secret-of-at-least-32-chars!',
-  API_KEY_PEPPER: 'system-test-pepper-of-at-least-32-chars!',
-};
-let services: Running[] = [];
-let broker: Broker;
+let system: ProcessSystem;
 
 beforeAll(async () => {
-  const vaultEnv = (name: string): Record<string, string> =>
-    name === 'accounts' ? accountsEnv : name === 'webhook-dispatcher' ? { VAULT_KEYS: accountsEnv.VAULT_KEYS } : {};
-  services = await Promise.all([start('gateway', gatewayEnv), ...WORKERS.map((name) => start(name, vaultEnv(name)))]);
-  broker = await Broker.connect({
-    url: TEST_AMQP_URL,
-    namespace,
-    service: 'system-test',
-    logger: createLogger({ service: 'system-test', level: 'silent' }),
-  });
+  system = await ProcessSystem.open('sys');
+  await Promise.all(['gateway', ...WORKERS].map((name) => system.start(name)));
 }, 120_000);
 
-afterAll(async () => {
-  await Promise.all(services.map(stop));
-  // The processes are gone; their queues are not (quorum queues outlive them).
-  await broker?.deleteTopology({ queues: serviceQueues(['gateway', ...WORKERS]) });
-  await broker?.close();
-  await Promise.all(services.map((s) => dropDatabase(connectionConfig(TEST_DATABASE_URL, s.database))));
-});
+afterAll(() => system?.close());
 
 describe('every service as a process', () => {
   it.each(WORKERS)('%s serves liveness, readiness and Prometheus metrics', async (name) => {
-    const { port } = services.find((s) => s.name === name)!;
+    const { port } = system.service(name);
     expect(await (await fetch(`http://127.0.0.1:${port}/livez`)).json()).toEqual({ status: 'ok' });
     expect(await (await fetch(`http://127.0.0.1:${port}/readyz`)).json()).toEqual({ status: 'ready' });
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
@@ -85,7 +27,7 @@ describe('every service as a process', () => {
   });
 
   it('gateway serves /health and /ready on the API port, and /metrics on the probe port only', async () => {
-    const { port, probePort } = services.find((s) => s.name === 'gateway')!;
+    const { port, probePort } = system.service('gateway');
     expect(await (await fetch(`http://127.0.0.1:${port}/health`)).json()).toEqual({ status: 'ok' });
     expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(200);
     // Memory, Node's version and per-route counts are for operators, not the public.
@@ -96,15 +38,18 @@ describe('every service as a process', () => {
   });
 
   it.each(['gateway', ...WORKERS])('%s answers an RPC ping over RabbitMQ', async (name) => {
-    const reply = await broker.rpc(systemPing, {}, { orgId: null, requestId: 'ping-test', to: name, timeoutMs: 5000 });
+    const reply = await system.broker.rpc(
+      systemPing,
+      {},
+      { orgId: null, requestId: 'ping-test', to: name, timeoutMs: 5000 },
+    );
     expect(reply.service).toBe(name);
   });
 
   it('each service logs JSON with its service name and no secret', () => {
-    for (const service of services) {
+    for (const service of system.services) {
       const joined = service.lines.join('\n');
-      expect(joined).not.toContain(gatewayEnv.JWT_SECRET);
-      expect(joined).not.toContain(gatewayEnv.API_KEY_PEPPER);
+      for (const secret of Object.values(processSecrets)) expect(joined).not.toContain(secret);
       const first = JSON.parse(service.lines[0]!) as { service: string };
       expect(first.service).toBe(service.name);
     }
@@ -116,9 +61,9 @@ describe('every service as a process', () => {
     try {
       const { rows } = await admin.query<{ database: string; name: string }>(
         'SELECT datname AS database, application_name AS name FROM pg_stat_activity WHERE datname = ANY($1)',
-        [services.map((s) => s.database)],
+        [system.services.map((s) => s.database)],
       );
-      for (const service of services) {
+      for (const service of system.services) {
         const names = rows.filter((row) => row.database === service.database).map((row) => row.name);
         expect(names).toContain(`${service.name}/listen`);
         for (const name of names)
@@ -130,8 +75,8 @@ describe('every service as a process', () => {
   });
 
   it('stops gracefully on SIGTERM with exit code 0', async () => {
-    const worker = services.find((s) => s.name === 'billing')!;
-    expect(await stop(worker)).toBe(0);
+    const worker = system.service('billing');
+    expect(await signalServiceProcess(worker, 'SIGTERM')).toBe(0);
     expect(worker.lines.some((line) => line.includes('"msg":"stopped"'))).toBe(true);
   });
 });
@@ -139,7 +84,7 @@ describe('every service as a process', () => {
 describe('configuration', () => {
   it('a missing or bad value stops start-up with one readable list of every problem', async () => {
     const child = spawn(process.execPath, [entry('gateway')], {
-      env: { PATH: process.env.PATH, PORT: 'not-a-port', JWT_SECRET: gatewayEnv.JWT_SECRET },
+      env: { PATH: process.env.PATH, PORT: 'not-a-port', JWT_SECRET: processSecrets.JWT_SECRET },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';

@@ -1,13 +1,5 @@
 import { assertNever, isAppError } from '@svc/errors';
-import { isProviderError, type Network } from '@svc/providers';
-
-const LABEL: Record<Network, string> = {
-  instagram: 'Instagram',
-  facebook: 'Facebook',
-  x: 'X',
-  linkedin: 'LinkedIn',
-  tiktok: 'TikTok',
-};
+import { isProviderError, networkLabels as LABEL, type Network } from '@svc/providers';
 
 /**
  * What a failure of a whole account call means for its rows (spec Errors rule 2: per row, never an
@@ -54,15 +46,18 @@ export function networkFailure(
     return { kind: 'later', retryInMs: settings.transientRetryMs, reason: 'unexpected failure' };
   const said = `${LABEL[platform]} said: ${error.networkMessage}`;
   switch (error.kind) {
+    // A refused token goes back to accounts once, which refreshes or re-validates it: that is where a
+    // revocation is recorded on the account and announced (connection.revoked), as for publishing.
     case 'auth_expired':
-      return tokenRefreshed
-        ? {
-            kind: 'requires_reconnect',
-            message: `The ${LABEL[platform]} token expired and could not be renewed. ${said}`,
-          }
-        : { kind: 'refresh_token' };
     case 'auth_revoked':
-      return { kind: 'requires_reconnect', message: `The ${LABEL[platform]} token was revoked. ${said}` };
+      if (!tokenRefreshed) return { kind: 'refresh_token' };
+      return {
+        kind: 'requires_reconnect',
+        message:
+          error.kind === 'auth_expired'
+            ? `The ${LABEL[platform]} token expired and could not be renewed. ${said}`
+            : `The ${LABEL[platform]} token was revoked. ${said}`,
+      };
     case 'permission_missing':
       return {
         kind: 'failed',

@@ -141,7 +141,7 @@ async function refreshAccount(
     if (error === NOT_STARTED) throw error;
     const outcome = networkFailure(error, platform, nowMs(), deps.settings, false);
     if (outcome.kind !== 'refresh_token') return applyOutcome(deps, rows, outcome);
-    // An expired token: renewed once through accounts (which marks the account if that fails), then one more read.
+    // A refused token: renewed once through accounts (which marks the account if that fails), then one more read.
     try {
       credentials = await deps.accounts.credentials(first.orgId, first.accountId, true);
     } catch (refreshError) {
