@@ -20,7 +20,7 @@ const group = (test) => {
 
 const WEIGHTS = [
   [/launchBrowser\(/, 4],
-  [/startSystem\(|startBenchSystem\(|startServiceProcess\(|startDashboard\(/, 3],
+  [/startSystem\(|startBenchSystem\(|startServiceProcess\(|ProcessSystem\.open\(|startDashboard\(/, 3],
   [/createTestDatabase\(|startSandbox\(/, 2],
 ];
 
