@@ -1,4 +1,13 @@
-import { deployedServices, get, list, networkServices, networkUrls, productionServices, str } from './deploy-facts.ts';
+import {
+  deployedServices,
+  get,
+  list,
+  networkServices,
+  networkUrls,
+  productionServices,
+  readRepoFile,
+  str,
+} from './deploy-facts.ts';
 import { applied, appliedDev, overlayKustomization, overlays, render, type Resource } from './k8s-manifests.ts';
 
 // What the overlays add to k8s/base: the migrations Job of each release, and in dev the sandbox.
@@ -112,4 +121,29 @@ describe('the dev overlay', () => {
       });
     }
   });
+});
+
+describe('resource requests', () => {
+  // deploy/README.md, "Resource requests": each workload's measured idle RSS and the request set from it.
+  const table = [
+    ...readRepoFile('deploy/README.md').matchAll(/^\|\s*([a-z-]+)\s*\|\s*(\d+)\s*\|\s*(\d+)Mi\s*\|\s*(\d+)Mi\s*\|$/gm),
+  ].map((row) => ({ workload: row[1]!, rss: Number(row[2]), request: Number(row[3]), limit: Number(row[4]) }));
+
+  it('lists every production workload', () => {
+    expect(table.map((row) => row.workload).sort()).toEqual(productionServices.map((service) => service.name).sort());
+  });
+
+  it.each(table.map((row) => [row.workload, row] as const))(
+    "asks in prod for %s's measured idle RSS plus a quarter, under its limit",
+    (name, row) => {
+      expect(row.request).toBe(Math.ceil((row.rss * 1.25) / 16) * 16);
+      const resources = get(
+        firstContainer(applied.find((entry) => entry.kind === 'Deployment' && entry.name === name)!),
+        'resources',
+      );
+      expect(get(resources, 'requests.memory')).toBe(`${row.request}Mi`);
+      expect(get(resources, 'limits.memory')).toBe(`${row.limit}Mi`);
+      expect(row.limit).toBeGreaterThanOrEqual(2 * row.request - 64);
+    },
+  );
 });
