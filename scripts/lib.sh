@@ -96,3 +96,24 @@ ensure_promtool() {
     exit 1
   fi
 }
+
+# kubectl renders the Kubernetes overlays (`kubectl kustomize`) for test/deploy. Its kustomize must be
+# v4.1 or later (components, replacements): kubectl 1.22 or later. Debian's kubernetes-client package
+# is installed when kubectl is missing; bookworm's (1.20, kustomize v2) is too old for the overlays, and
+# the check below says so instead of letting the tests fail on it.
+ensure_kubectl() {
+  if ! command -v kubectl >/dev/null 2>&1 && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    step "install kubernetes-client (kubectl kustomize renders k8s/overlays)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends kubernetes-client >/dev/null
+  fi
+  if ! command -v kubectl >/dev/null 2>&1; then
+    echo "kubectl is missing: install Debian's kubernetes-client (apt-get install -y kubernetes-client); test/deploy renders k8s/overlays with it." >&2
+    exit 1
+  fi
+  local version
+  version=$(kubectl version --client 2>/dev/null | sed -n 's/^Kustomize Version: v\{0,1\}\([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+  if [ -z "$version" ] || [ "${version% *}" -lt 4 ] || { [ "${version% *}" = 4 ] && [ "${version#* }" -lt 1 ]; }; then
+    echo "kubectl's kustomize is older than v4.1 (${version:-unknown}): k8s/overlays need kubectl 1.22 or later." >&2
+    exit 1
+  fi
+}

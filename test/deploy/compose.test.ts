@@ -254,7 +254,7 @@ describe('docker-compose.yml', () => {
       });
     for (const name of ['gateway', 'accounts']) {
       expect(environment(name).AMQP_URL).toMatch(/\$\{AMQP_PASSWORD_[A-Z_]+:\?/);
-      expect(environment(name).DATABASE_URL).toMatch(/\$\{POSTGRES_PASSWORD:\?/);
+      expect(environment(name).DATABASE_URL).toMatch(/\$\{DB_PASSWORD_[A-Z_]+:\?/);
     }
     expect(readRepoFile('docker-compose.yml')).not.toMatch(
       /dev-only|AAAAAAAAAAAAAAAAAAAA|AQEBAQEBAQEBAQEBAQEB|placeholder|change[-_]?me/i,
@@ -314,11 +314,13 @@ describe('docker-compose.yml', () => {
     expect(profiled.map(([name]) => name)).toEqual(['sandbox']);
   });
 
-  it("defines no service beyond the infrastructure, the broker-users one-shot, every deployed service (the publisher as its two roles), the dashboard's TLS proxy and the sandbox", () => {
+  it("defines no service beyond the infrastructure, the broker-users, db-roles and migrate one-shots, every deployed service (the publisher as its two roles), the dashboard's TLS proxy and the sandbox", () => {
     const expected = [
       'postgres',
       'rabbitmq',
       'broker-users',
+      'db-roles',
+      'migrate',
       'redis',
       'dashboard-tls',
       'sandbox',

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { eventSubscriptions } from '@svc/contracts';
+import { eventSubscriptions, messageCatalog } from '@svc/contracts';
+import { createNames } from '@svc/messaging';
 import { nodeFlagsFile } from '../support/service-process.ts';
 
 /** Repository root, from test/deploy/. */
@@ -156,19 +157,33 @@ function serviceSources(service: string): string[] {
     .map((file) => readFileSync(join(dir, file), 'utf8'));
 }
 
+/** Queue names as the broker declares them in production (AMQP_NAMESPACE empty): libs/messaging's names. */
+const brokerNames = createNames('');
+
 /**
- * The broker queues (production names, `svc.` + logical name) a service consumes, read from what
- * declares them: the event subscriptions of libs/contracts, its RPC queue when it serves RPC, and the
- * queue names its sources pass to `consume` (as `queue: '...'` or a `..._QUEUE = '...'` constant).
+ * The broker queues (production names) a service consumes, from what declares them: its event
+ * subscriptions (libs/contracts' eventSubscriptions), the RPC queues of the messages it answers (each
+ * RPC definition's `service`, a lane included: `<service>.<lane>`) when its sources serve RPC, and the
+ * work queues its sources pass to `consume` (as `queue: '...'` or a `..._QUEUE = '...'` constant).
  */
 export function consumedQueues(service: string): string[] {
   const sources = serviceSources(service);
-  const logical = new Set(Object.keys(eventSubscriptions).filter((queue) => queue.startsWith(`${service}.`)));
-  for (const source of sources) {
-    if (source.includes('serveRpc(')) logical.add(`${service}.rpc`);
-    for (const match of source.matchAll(/(?:queue: |_QUEUE = )'([a-z-]+\.[a-z-]+)'/g)) logical.add(match[1]!);
+  const queues = new Set(
+    Object.keys(eventSubscriptions)
+      .filter((queue) => queue.startsWith(`${service}.`))
+      .map((queue) => brokerNames.workQueue(queue)),
+  );
+  if (sources.some((source) => source.includes('serveRpc('))) {
+    queues.add(brokerNames.rpcQueue(service));
+    for (const def of Object.values(messageCatalog)) {
+      if (def.kind === 'rpc' && def.service?.startsWith(`${service}.`)) queues.add(brokerNames.rpcQueue(def.service));
+    }
   }
-  return [...logical].map((queue) => `svc.${queue}`).sort();
+  for (const source of sources) {
+    for (const match of source.matchAll(/(?:queue: |_QUEUE = )'([a-z-]+\.[a-z-]+)'/g))
+      queues.add(brokerNames.workQueue(match[1]!));
+  }
+  return [...queues].sort();
 }
 
 /** The queues a workload consumes: its part of its service's, or all of them. */

@@ -1,26 +1,31 @@
+import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { get, isObj, list, obj, readRepoFile, repoRoot, str, type Obj, type ServiceFacts } from './deploy-facts.ts';
 
-// The manifests of k8s/ as `kubectl apply -k k8s` applies them, and what a container sees: read by
-// test/deploy/k8s.test.ts and by the tests that run the services with the manifests' values.
+// The manifests of k8s/ as `kubectl apply -k k8s/overlays/<overlay>` applies them (rendered by
+// kubectl's kustomize), and what a container sees: read by test/deploy/k8s*.test.ts, keda.test.ts and
+// the tests that run the services with the manifests' values. `applied` is the prod overlay.
 
-export const k8sDir = join(repoRoot, 'k8s');
+export const k8sDir = join(repoRoot, 'k8s', 'base');
 export const yamlFiles = readdirSync(k8sDir)
   .filter((file) => /\.ya?ml$/.test(file))
   .sort();
 export const exampleSecretFile = 'secret.example.yaml';
+export const overlays = ['dev', 'prod'] as const;
+export type Overlay = (typeof overlays)[number];
 
 export interface Resource {
+  /** Where it comes from: a file of k8s/base, or the overlay it was rendered from. */
   file: string;
   kind: string;
   name: string;
   body: Obj;
 }
 
-export function loadResources(file: string): Resource[] {
-  return parseAllDocuments(readRepoFile(join('k8s', file))).flatMap((document) => {
+function resourcesOf(yaml: string, file: string): Resource[] {
+  return parseAllDocuments(yaml).flatMap((document) => {
     if (document.errors.length > 0)
       throw new Error(`${file}: ${document.errors.map((error) => error.message).join('; ')}`);
     const body: unknown = document.toJS();
@@ -37,12 +42,41 @@ export function loadResources(file: string): Resource[] {
   });
 }
 
-export const kustomization = obj(parse(readRepoFile('k8s/kustomization.yaml')), 'kustomization.yaml');
-export const listedFiles = list(kustomization.resources, 'kustomization resources').map((entry) =>
-  str(entry, 'resource'),
-);
-/** Everything the kustomization applies. */
-export const applied = listedFiles.flatMap(loadResources);
+export function loadResources(file: string): Resource[] {
+  return resourcesOf(readRepoFile(join('k8s', 'base', file)), file);
+}
+
+/**
+ * An overlay as kubectl renders it (`kubectl kustomize`, kustomize built into kubectl; Debian's
+ * kubernetes-client package, which scripts/lib.sh installs when missing).
+ */
+export function render(overlay: Overlay): Resource[] {
+  let yaml: string;
+  try {
+    yaml = execFileSync('kubectl', ['kustomize', join(repoRoot, 'k8s', 'overlays', overlay)], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 60_000,
+    });
+  } catch (error) {
+    throw new Error(
+      `kubectl kustomize k8s/overlays/${overlay} failed (kubectl: apt-get install kubernetes-client): ${String((error as { stderr?: string }).stderr ?? error)}`,
+    );
+  }
+  return resourcesOf(yaml, `overlays/${overlay}`);
+}
+
+export const kustomization = obj(parse(readRepoFile('k8s/base/kustomization.yaml')), 'kustomization.yaml');
+export const overlayKustomization = (overlay: Overlay): Obj =>
+  obj(parse(readRepoFile(`k8s/overlays/${overlay}/kustomization.yaml`)), `${overlay} kustomization.yaml`);
+/** The base's own manifests (not the folders it includes, such as deploy/postgres). */
+export const listedFiles = list(kustomization.resources, 'kustomization resources')
+  .map((entry) => str(entry, 'resource'))
+  .filter((entry) => /\.ya?ml$/.test(entry));
+/** Everything the prod overlay applies. */
+export const applied = render('prod');
+/** Everything the dev overlay applies. */
+export const appliedDev = render('dev');
 /** The Secrets an operator creates from secret.example.yaml (placeholders only). */
 export const exampleSecrets = loadResources(exampleSecretFile);
 

@@ -4,6 +4,7 @@ import {
   container,
   containerEnv,
   exampleSecret,
+  exampleSecretKeys,
   exampleSecrets,
   ofKind,
   podSpec,
@@ -48,10 +49,17 @@ describe('secrets and config', () => {
     );
     expect(values.length).toBeGreaterThan(0);
     for (const value of values) expect(String(value)).toContain('CHANGE_ME');
-    // AMQP_URL comes from one key per service: every service is its own broker user.
-    const amqpKeys = productionServices.map((service) => `AMQP_URL_${service.code.toUpperCase().replace(/-/g, '_')}`);
+    // AMQP_URL and DATABASE_URL come from one key per service: every service is its own broker user
+    // and its own database role (the migrator's runs the migrations Job).
+    const perService = (variable: string) =>
+      productionServices.map((service) => `${variable}_${service.code.toUpperCase().replace(/-/g, '_')}`);
     expect(exampleSecrets.flatMap((secret) => Object.keys(obj(secret.body.stringData, 'stringData')))).toEqual(
-      expect.arrayContaining([...secretEnv.filter((name) => name !== 'AMQP_URL'), ...amqpKeys]),
+      expect.arrayContaining([
+        ...secretEnv.filter((name) => name !== 'AMQP_URL' && name !== 'DATABASE_URL'),
+        ...perService('AMQP_URL'),
+        ...perService('DATABASE_URL'),
+        'DATABASE_URL_MIGRATOR',
+      ]),
     );
   });
 
@@ -104,11 +112,23 @@ describe('secrets and config', () => {
     expect(configMapData('social-common').BROKER_USER_PREFIX).toBe('');
   });
 
-  it('gives DATABASE_URL as a server URL without a database name', () => {
-    const example = exampleSecrets.find((secret) => secret.name === 'social-infra')?.body;
-    const url = new URL(str(get(example, 'stringData.DATABASE_URL'), 'DATABASE_URL'));
-    expect(url.protocol).toMatch(/^postgres(ql)?:$/);
-    expect(['', '/']).toContain(url.pathname);
+  it('gives each service DATABASE_URL as a server URL without a database name, as its own role (deploy/postgres)', () => {
+    for (const service of productionServices) {
+      const key = `DATABASE_URL_${service.code.toUpperCase().replace(/-/g, '_')}`;
+      expect(containerEnv(service).get('DATABASE_URL')?.secret).toEqual({ name: 'social-infra', key });
+      const url = new URL(str(exampleSecret('social-infra')[key], key));
+      expect(url.protocol).toMatch(/^postgres(ql)?:$/);
+      expect(['', '/']).toContain(url.pathname);
+      expect(url.username).toBe(`social_${service.code.replace(/-/g, '_')}`);
+      expect(exampleSecretKeys('social-postgres-provision')).toContain(
+        `DB_PASSWORD_${service.code.toUpperCase().replace(/-/g, '_')}`,
+      );
+    }
+    expect(new URL(str(exampleSecret('social-infra').DATABASE_URL_MIGRATOR, 'migrator')).username).toBe(
+      'social_migrator',
+    );
+    // The services only check their migrations; the Job applies them.
+    expect(configMapData('social-common').DATABASE_MIGRATE_ON_START).toBe('false');
   });
 
   // A workload without a Deployment fails the workload tests of k8s.test.ts, not this file's loading.

@@ -30,8 +30,10 @@ import {
   exampleSecrets,
   find,
   k8sDir,
+  appliedDev,
   kustomization,
   listedFiles,
+  overlayKustomization,
   ofKind,
   podSpec,
   resolved,
@@ -39,7 +41,7 @@ import {
 } from './k8s-manifests.ts';
 import { serviceEntry } from '../support/service-process.ts';
 
-describe('k8s/kustomization.yaml', () => {
+describe('k8s/base and its overlays', () => {
   it('lists only files that exist', () => {
     for (const file of listedFiles) expect(existsSync(join(k8sDir, file))).toBe(true);
   });
@@ -53,15 +55,21 @@ describe('k8s/kustomization.yaml', () => {
   it('applies everything to the social namespace', () => {
     expect(kustomization.namespace).toBe('social');
     expect(find('Namespace', 'social')).toBeDefined();
-    for (const resource of [...applied, ...exampleSecrets]) {
+    for (const resource of [...applied, ...appliedDev, ...exampleSecrets]) {
       if (resource.kind !== 'Namespace') expect(get(resource.body, 'metadata.namespace')).toBe('social');
     }
   });
 
-  it('maps every Deployment image to a registry', () => {
-    const images = list(kustomization.images, 'images').map((image) => str(get(image, 'name'), 'image name'));
-    const used = new Set(productionServices.map((service) => str(container(service).image, `${service.name} image`)));
-    expect([...images].sort()).toEqual([...used].sort());
+  it('maps every Deployment image to a registry in prod, all with one release tag', () => {
+    const images = list(overlayKustomization('prod').images, 'images');
+    const used = new Set(productionServices.map((service) => `social-publishing/${service.code}`));
+    expect(images.map((image) => str(get(image, 'name'), 'image name')).sort()).toEqual([...used].sort());
+    expect(new Set(images.map((image) => get(image, 'newTag'))).size).toBe(1);
+    for (const image of images) expect(str(get(image, 'newName'), 'newName')).toMatch(/^[a-z0-9.-]+\.[a-z]+\//);
+    for (const service of productionServices)
+      expect(container(service).image).toBe(
+        `registry.example.com/social-publishing/${service.code}:${String(get(images[0], 'newTag'))}`,
+      );
   });
 });
 
@@ -72,7 +80,9 @@ describe('k8s workloads', () => {
         .map((resource) => resource.name)
         .sort(),
     ).toEqual(productionServices.map((s) => s.name).sort());
-    for (const file of yamlFiles) expect(readRepoFile(join('k8s', file)).toLowerCase()).not.toContain('sandbox');
+    for (const file of yamlFiles)
+      expect(readRepoFile(join('k8s', 'base', file)).toLowerCase()).not.toContain('sandbox');
+    expect(JSON.stringify(applied.map((resource) => resource.body)).toLowerCase()).not.toContain('sandbox');
   });
 
   describe.each(productionServices.map((service) => [service.name, service] as const))('%s', (name, service) => {
@@ -91,7 +101,7 @@ describe('k8s workloads', () => {
         ...nodeFlags(service.code),
         `services/${service.code}/dist/main.js`,
       ]);
-      expect(container(service).image).toBe(`social-publishing/${service.code}`);
+      expect(container(service).image).toMatch(new RegExp(`/social-publishing/${service.code}:[^:/]+$`));
       expect(container(service).args).toBeUndefined();
     });
 

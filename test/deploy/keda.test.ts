@@ -1,5 +1,6 @@
 import {
   consumedQueues,
+  deployedServices,
   get,
   list,
   num,
@@ -10,9 +11,10 @@ import {
   workloadQueues,
   type Obj,
 } from './deploy-facts.ts';
-import { clusterTarget, exampleSecretKeys, exampleSecrets, find, ofKind } from './k8s-manifests.ts';
+import { clusterTarget, exampleSecretKeys, exampleSecrets, find, ofKind, overlays, render } from './k8s-manifests.ts';
 
-// The KEDA ScaledObjects of k8s/ against what each worker consumes and registers.
+// The KEDA ScaledObjects of the rendered overlays against the queues the code declares and what each
+// worker consumes and registers.
 describe('KEDA scaling', () => {
   const scaledObjects = ofKind('ScaledObject');
   /** Load no queue holds: analytics' readings wait in its database until due. */
@@ -29,6 +31,7 @@ describe('KEDA scaling', () => {
     expect(consumedQueues('webhook-dispatcher')).toEqual([
       'svc.webhook-dispatcher.deliveries',
       'svc.webhook-dispatcher.rpc',
+      'svc.webhook-dispatcher.tests.rpc',
       'svc.webhook-dispatcher.work',
     ]);
     expect(consumedQueues('billing')).toEqual(['svc.billing.rpc']);
@@ -40,6 +43,29 @@ describe('KEDA scaling', () => {
         .filter((worker) => workloadQueues(worker).includes('svc.publisher.work'))
         .map((worker) => worker.name),
     ).toEqual(['publisher-deliver']);
+  });
+
+  it('scales, in both overlays, only on queues the code declares, each consumed by the workload it scales', () => {
+    // A queue nobody declares is a 404 from the management API: KEDA would never scale the worker.
+    const declared = new Set(deployedServices.flatMap(consumedQueues));
+    for (const overlay of overlays) {
+      for (const resource of render(overlay).filter((entry) => entry.kind === 'ScaledObject')) {
+        const target = str(get(resource.body, 'spec.scaleTargetRef.name'), 'scaleTargetRef');
+        const worker = workers.find((facts) => facts.name === target);
+        expect({ overlay, target, worker: worker !== undefined }).toEqual({ overlay, target, worker: true });
+        for (const trigger of list(get(resource.body, 'spec.triggers'), 'triggers')) {
+          if (get(trigger, 'type') !== 'rabbitmq') continue;
+          const queue = get(trigger, 'metadata.queueName');
+          expect({ overlay, target, queue, declared: declared.has(str(queue, 'queueName')) }).toEqual({
+            overlay,
+            target,
+            queue,
+            declared: true,
+          });
+          expect(workloadQueues(worker!)).toContain(queue);
+        }
+      }
+    }
   });
 
   it('has one ScaledObject per worker and none for the gateway', () => {

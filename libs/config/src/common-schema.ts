@@ -20,6 +20,13 @@ export const commonConfigSchema = {
   /** Overrides the service's own database name (social_<service>); tests use throwaway names. */
   DATABASE_NAME: Type.Optional(Type.String({ pattern: '^[a-z0-9_]{1,63}$' })),
   /**
+   * Whether the service creates its database when missing and applies its migrations at start.
+   * `false` where a migrations job runs them first as the migrator role (Kubernetes, compose: the
+   * service's own role may neither create databases nor change other roles, docs/security.md); the
+   * service then only checks that every migration it ships is applied, and exits if one is not.
+   */
+  DATABASE_MIGRATE_ON_START: Type.Boolean({ default: true }),
+  /**
    * Set when each service connects to RabbitMQ as its own user named `<prefix><service>` (production:
    * docs/security.md); RPC servers then refuse requests from services a message does not allow.
    */

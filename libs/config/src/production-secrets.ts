@@ -1,6 +1,6 @@
 /**
  * Secrets that must never run in production: the development defaults of docker-compose.yml and
- * scripts/start, sandbox OAuth apps, the placeholders of k8s/secret.example.yaml (`CHANGE_ME`), and
+ * scripts/start, sandbox OAuth apps, the placeholders of k8s/base/secret.example.yaml (`CHANGE_ME`), and
  * keys with no entropy. A compose file once ran `NODE_ENV=production` with publicly known defaults
  * and nothing refused them.
  */

@@ -3,6 +3,7 @@ import {
   createPrismaAdapter,
   ensureDatabase,
   migrateDatabase,
+  migrationsUpToDate,
   OutboxRelay,
   pruneInbox,
   RELAY_SESSION_SETTINGS,
@@ -34,6 +35,8 @@ export interface RuntimeConfig {
   AMQP_NAMESPACE: string;
   DATABASE_URL: string;
   DATABASE_NAME?: string | undefined;
+  /** Create the database and migrate at start (commonConfigSchema); true when absent. */
+  DATABASE_MIGRATE_ON_START?: boolean | undefined;
   SHUTDOWN_GRACE_MS: number;
   RPC_TIMEOUT_MS: number;
   BROKER_USER_PREFIX?: string | undefined;
@@ -128,10 +131,18 @@ export async function openServiceRuntime<Db extends DatabaseClient>(
     ...connectionConfig(config.DATABASE_URL, config.DATABASE_NAME ?? serviceDatabaseName(name)),
     applicationName: name,
   };
-  const { created } = await ensureDatabase(connection);
-  if (created) logger.info({ database: connection.database }, 'database created');
-  await migrateDatabase({ serviceDir: options.serviceDir, connection });
-  logger.info({ database: connection.database }, 'migrations applied');
+  if (config.DATABASE_MIGRATE_ON_START ?? true) {
+    const { created } = await ensureDatabase(connection);
+    if (created) logger.info({ database: connection.database }, 'database created');
+    await migrateDatabase({ serviceDir: options.serviceDir, connection });
+    logger.info({ database: connection.database }, 'migrations applied');
+  } else if (!(await migrationsUpToDate(options.serviceDir, connection))) {
+    // The migrations job of this release has not run (or failed): this code must not run on an older
+    // schema. Exiting makes the pod restart until the job has applied them.
+    throw new Error(
+      `database ${connection.database} is unreachable or lacks migrations of this release (DATABASE_MIGRATE_ON_START is false: the migrations job applies them)`,
+    );
+  }
 
   const metrics = createServiceMetrics(name);
   const pools = new Map<string, () => PoolStats>();

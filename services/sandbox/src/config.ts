@@ -6,8 +6,13 @@ export const sandboxConfigSchema = Type.Object({
   NODE_ENV: commonConfigSchema.NODE_ENV,
   /** Lowest level of the JSON (pino) logs written; `silent` writes none. */
   LOG_LEVEL: commonConfigSchema.LOG_LEVEL,
-  /** Port the sandbox (fake network APIs for development and tests) listens on, on 127.0.0.1 only. */
+  /** Port the sandbox (fake network APIs for development and tests) listens on. */
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 4010 }),
+  /**
+   * Address it listens on: loopback by default; `0.0.0.0` in a container, where the services reach it
+   * by its name (compose's dev profile, the Kubernetes dev overlay).
+   */
+  SANDBOX_HOST: Type.String({ default: '127.0.0.1', pattern: '^[0-9a-fA-F.:]+$' }),
   /** Absolute base the sandbox puts in URLs it hands out; defaults to http://127.0.0.1:<PORT>. */
   SANDBOX_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   /** Lets the sandbox fetch media from loopback/private addresses; on by default, as the tests serve media on 127.0.0.1. */

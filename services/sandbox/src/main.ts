@@ -31,9 +31,10 @@ const app = createSandboxApp({
       }),
 });
 
-const server = app.listen(config.PORT, '127.0.0.1', () => {
+const server = app.listen(config.PORT, config.SANDBOX_HOST, () => {
   logger.info(
     {
+      host: config.SANDBOX_HOST,
       port: config.PORT,
       public_url: config.SANDBOX_PUBLIC_URL,
       stripe:
