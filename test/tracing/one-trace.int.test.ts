@@ -131,6 +131,10 @@ it('one trace spans the request, the command, the network call, the outbox relay
     ['publisher consumes the delivery command', () => has('publisher', CONSUMER, (s) => s.name.startsWith('process '))],
     ['publisher calls the network', () => has('publisher', CLIENT, (span) => points(span, sandbox.baseUrl))],
     [
+      'publisher queries its database (Prisma through the pg driver adapter, and plain pg)',
+      () => has('publisher', CLIENT, (span) => span.attributes['db.system'] === 'postgresql'),
+    ],
+    [
       'publisher relays post.published from its outbox',
       () => has('publisher', PRODUCER, (span) => span.name === 'outbox.relay post.published.v1'),
     ],
