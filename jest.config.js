@@ -6,6 +6,7 @@ const libs = [
   'db',
   'errors',
   'logger',
+  'tracing',
   'messaging',
   'runtime',
   'testing',

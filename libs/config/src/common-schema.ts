@@ -58,4 +58,14 @@ export const commonConfigSchema = {
   DNS_SERVERS: Type.String({ default: '', pattern: '^[0-9A-Fa-f.:\\[\\],]*$' }),
   /** Longest resolution of a user-supplied host; past it the URL is refused as not resolving. */
   DNS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 30_000, default: 2000 }),
+  /**
+   * OTLP/HTTP endpoint that receives traces (JSON, at `<endpoint>/v1/traces`), e.g. a collector's
+   * `http://otel-collector:4318`. Empty: tracing is off and the SDK is not even loaded
+   * (docs/operations.md, "Tracing").
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.String({ default: '', pattern: '^(https?://.+)?$' }),
+  /** The `service.name` of this process's spans; empty: the service's own name (`publisher`, `gateway`, ...). */
+  OTEL_SERVICE_NAME: Type.String({ default: '', pattern: '^[A-Za-z0-9_.-]*$' }),
+  /** Share of the traces this service starts that are kept (0 to 1); a trace begun upstream follows its caller's choice. */
+  OTEL_TRACES_SAMPLE_RATIO: Type.Number({ minimum: 0, maximum: 1, default: 1 }),
 };

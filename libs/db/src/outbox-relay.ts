@@ -3,10 +3,14 @@ import type { Logger } from '@svc/logger';
 import { pgClientSettings, type PgConnectionConfig } from './connection-config.ts';
 import { pg } from './prisma-bridge.ts';
 import type { RawSql } from './raw-sql.ts';
+import type { TraceCarrier } from '@svc/tracing';
 
 export interface EnvelopePublisher {
-  /** Resolves only once the broker confirmed the message; rejects on nack, return or disconnect. */
-  publishEnvelope(envelope: Envelope): Promise<void>;
+  /**
+   * Resolves only once the broker confirmed the message; rejects on nack, return or disconnect.
+   * `trace`: the W3C context stored with the row (null: none), which the publish continues.
+   */
+  publishEnvelope(envelope: Envelope, trace: TraceCarrier | null): Promise<void>;
 }
 
 /** Why a message stopped being relayed: refused past the budget, or never publishable at all. */
@@ -35,6 +39,7 @@ interface ClaimedRow {
   id: string;
   envelope: Envelope;
   attempts: number;
+  trace_context: TraceCarrier | null;
 }
 
 const MAX_BACKOFF_MS = 60_000;
@@ -67,7 +72,7 @@ export const CLAIM_SQL = `
   batch AS (SELECT id FROM fresh UNION ALL SELECT id FROM retried)
   UPDATE outbox_messages o SET locked_until = now() + make_interval(secs => $2::float8)
     FROM batch WHERE o.id = batch.id
-  RETURNING o.id::text AS id, o.envelope, o.attempts + 1 AS attempts`;
+  RETURNING o.id::text AS id, o.envelope, o.attempts + 1 AS attempts, o.trace_context`;
 
 /**
  * Session settings for the connections the relay runs on. After an autoanalyze of a table that churns
@@ -164,7 +169,9 @@ export class OutboxRelay {
       this.claimTimeoutMs / 1000,
     );
     if (rows.length === 0) return 0;
-    const outcomes = await Promise.allSettled(rows.map((row) => this.options.publisher.publishEnvelope(row.envelope)));
+    const outcomes = await Promise.allSettled(
+      rows.map((row) => this.options.publisher.publishEnvelope(row.envelope, row.trace_context)),
+    );
     const published: string[] = [];
     const retry: { id: string; error: string; delayMs: number; counted: boolean }[] = [];
     const parked: { row: ClaimedRow; error: string; reason: ParkReason }[] = [];

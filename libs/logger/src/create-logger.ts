@@ -1,3 +1,4 @@
+import { context, trace } from '@opentelemetry/api';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { redactValue } from './redact.ts';
 import { currentContext } from './request-context.ts';
@@ -22,12 +23,16 @@ export function createLogger(options: LoggerOptions): Logger {
         log: (object) => redactValue(object) as Record<string, unknown>,
       },
       mixin() {
-        const context = currentContext();
-        if (!context) return {};
+        const request = currentContext();
+        // With tracing off no span is ever active: one lookup in the root context, nothing added.
+        const span = trace.getSpan(context.active())?.spanContext();
+        const ids = span === undefined ? {} : { trace_id: span.traceId, span_id: span.spanId };
+        if (!request) return ids;
         return {
-          request_id: context.requestId,
-          ...(context.orgId ? { org_id: context.orgId } : {}),
-          ...(context.apiKeyId ? { api_key_id: context.apiKeyId } : {}),
+          request_id: request.requestId,
+          ...(request.orgId ? { org_id: request.orgId } : {}),
+          ...(request.apiKeyId ? { api_key_id: request.apiKeyId } : {}),
+          ...ids,
         };
       },
     },

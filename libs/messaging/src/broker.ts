@@ -15,6 +15,7 @@ import {
 } from '@svc/contracts';
 import { AppError } from '@svc/errors';
 import type { Logger } from '@svc/logger';
+import type { TraceCarrier } from '@svc/tracing';
 import {
   copyProperties,
   encodeJson,
@@ -25,6 +26,7 @@ import {
 import { resolveOptions, type BrokerOptions, type ResolvedOptions } from './broker-options.ts';
 import { ConnectionManager } from './connection-manager.ts';
 import { testHooks, type TestHooks } from './internals.ts';
+import { callTraced, publishTraced } from './message-tracing.ts';
 import { createNames, type Names } from './names.ts';
 import { readQueueDepths, type QueueDepth } from './queue-depth.ts';
 import { Publisher } from './publisher.ts';
@@ -173,15 +175,18 @@ export class Broker {
     await this.send(def, createEnvelope(def, payload, context));
   }
 
-  /** For the outbox relay, which stores envelopes and only knows their type string. */
-  async publishEnvelope(envelope: Envelope): Promise<void> {
+  /**
+   * For the outbox relay, which stores envelopes and only knows their type string. `trace`: the W3C
+   * context stored with the row (null when it was written outside any trace); the publish continues it.
+   */
+  async publishEnvelope(envelope: Envelope, trace?: TraceCarrier | null): Promise<void> {
     assertEnvelope(envelope);
     const def = findMessage(envelope.type);
     if (!def || def.kind === 'rpc') {
       throw new AppError('validation_error', `Message type ${envelope.type} is not a known event or command.`);
     }
     assertPayload(def, envelope.payload);
-    await this.send(def, envelope);
+    await this.send(def, envelope, trace);
   }
 
   /**
@@ -200,8 +205,11 @@ export class Broker {
     const tierMs = tiers.filter((ms) => ms <= spec.delayMs).at(-1) ?? Math.min(...tiers);
     const envelope = createEnvelope(def, payload, context);
     const properties = envelopeProperties(envelope);
-    properties.headers = { ...properties.headers, [RETRY_TIER_HEADER]: String(tierMs) };
-    await this.publisher.publish(this.names.retry, this.names.workQueue(spec.queue), encodeJson(envelope), properties);
+    const queue = this.names.workQueue(spec.queue);
+    await publishTraced(envelope, queue, (trace) => {
+      properties.headers = { ...properties.headers, ...trace, [RETRY_TIER_HEADER]: String(tierMs) };
+      return this.publisher.publish(this.names.retry, queue, encodeJson(envelope), properties);
+    });
     this.options.metrics.onPublish?.(def.type);
     return tierMs;
   }
@@ -261,7 +269,7 @@ export class Broker {
   }
 
   rpc<D extends RpcDef>(def: D, payload: PayloadOf<D>, context: RpcCallContext): Promise<ReplyOf<D>> {
-    return this.rpcClient.call(def, payload, context);
+    return callTraced(def.type, context.requestId, (trace) => this.rpcClient.call(def, payload, context, trace));
   }
 
   /** Operator tool: moves up to `limit` parked messages back to their work queue with a fresh retry budget. */
@@ -374,10 +382,20 @@ export class Broker {
     }
   }
 
-  private async send(def: EventOrCommandDef, envelope: Envelope): Promise<void> {
+  private async send(def: EventOrCommandDef, envelope: Envelope, trace?: TraceCarrier | null): Promise<void> {
     if (def.kind === 'event') await this.ensureSubscribers(def.type);
     const exchange = def.kind === 'event' ? this.names.events : this.names.commands;
-    await this.publisher.publish(exchange, def.type, encodeJson(envelope), envelopeProperties(envelope));
+    const properties = envelopeProperties(envelope);
+    await publishTraced(
+      envelope,
+      exchange,
+      (headers) =>
+        this.publisher.publish(exchange, def.type, encodeJson(envelope), {
+          ...properties,
+          headers: { ...properties.headers, ...headers },
+        }),
+      trace,
+    );
     this.options.metrics.onPublish?.(def.type);
   }
 

@@ -10,8 +10,10 @@ import {
 } from '@svc/contracts';
 import { AppError, fromErrorBody } from '@svc/errors';
 import type { Logger } from '@svc/logger';
+import type { TraceCarrier } from '@svc/tracing';
 import { decodeJson, encodeJson, envelopeProperties } from './amqp-message.ts';
 import type { ConnectionManager } from './connection-manager.ts';
+import { BATCH_TRACE_HEADER } from './message-tracing.ts';
 import type { Names } from './names.ts';
 import { DEADLINE_HEADER, DIRECT_REPLY_TO, type RpcReply } from './rpc-reply.ts';
 import { MAX_BATCH, TurnBatches } from './rpc-batch.ts';
@@ -43,6 +45,8 @@ interface Outgoing {
   envelope: Envelope;
   /** The envelope encoded, for a request that goes alone. */
   content: Buffer;
+  /** The caller's W3C trace context (empty with tracing off). */
+  trace: TraceCarrier;
 }
 
 interface SentBatch {
@@ -93,7 +97,12 @@ export class RpcClient {
     this.turns = new TurnBatches((requests) => this.sendTogether(requests));
   }
 
-  call<D extends RpcDef>(def: D, payload: PayloadOf<D>, context: RpcCallContext): Promise<ReplyOf<D>> {
+  call<D extends RpcDef>(
+    def: D,
+    payload: PayloadOf<D>,
+    context: RpcCallContext,
+    trace: TraceCarrier = {},
+  ): Promise<ReplyOf<D>> {
     const target = context.to ?? def.service;
     if (target === undefined) return Promise.reject(new Error(`${def.type} has no fixed service: pass { to }.`));
     const timeoutMs = context.timeoutMs ?? this.defaultTimeoutMs;
@@ -120,7 +129,15 @@ export class RpcClient {
       );
       this.pending.set(correlationId, { def, target, resolve: resolve as (value: unknown) => void, reject, timer });
     });
-    const request: Outgoing = { correlationId, target, timeoutMs, deadline: Date.now() + timeoutMs, envelope, content };
+    const request: Outgoing = {
+      correlationId,
+      target,
+      timeoutMs,
+      deadline: Date.now() + timeoutMs,
+      envelope,
+      content,
+      trace,
+    };
     if ((this.unbatchedUntil.get(target) ?? 0) > Date.now()) this.sendAlone(request);
     else this.turns.add(`${target}\n${timeoutMs}`, request);
     return reply;
@@ -138,13 +155,9 @@ export class RpcClient {
 
   /** One request per message: alone in its turn, or to a server that refused a batch. */
   private sendAlone(request: Outgoing): void {
-    void this.send(
-      request.correlationId,
-      request,
-      request.deadline,
-      request.content,
-      envelopeProperties(request.envelope),
-    );
+    const properties = envelopeProperties(request.envelope);
+    properties.headers = { ...properties.headers, ...request.trace };
+    void this.send(request.correlationId, request, request.deadline, request.content, properties);
   }
 
   private sendTogether(requests: Outgoing[]): void {
@@ -178,7 +191,10 @@ export class RpcClient {
       for (const member of members) this.pending.get(member.correlationId)!.batchId = envelope.message_id;
       // Every member was made in this turn with the same timeout: the earliest deadline is everyone's.
       const deadline = Math.min(...members.map((member) => member.deadline));
-      void this.send(envelope.message_id, members[0]!, deadline, content, envelopeProperties(envelope));
+      const properties = envelopeProperties(envelope);
+      const traces = batchTraces(members);
+      if (traces !== undefined) properties.headers = { ...properties.headers, [BATCH_TRACE_HEADER]: traces };
+      void this.send(envelope.message_id, members[0]!, deadline, content, properties);
     }
   }
 
@@ -352,4 +368,11 @@ export class RpcClient {
     await channel.consume(DIRECT_REPLY_TO, (message) => this.onReply(message), { noAck: true });
     return channel;
   }
+}
+
+/** Each batched request's trace context by its message id (none when no member is traced). */
+function batchTraces(members: readonly Outgoing[]): Record<string, TraceCarrier> | undefined {
+  const traced = members.filter((member) => member.trace.traceparent !== undefined);
+  if (traced.length === 0) return undefined;
+  return Object.fromEntries(traced.map((member) => [member.correlationId, member.trace]));
 }

@@ -15,6 +15,7 @@ import { decodeJson, encodeJson } from './amqp-message.ts';
 import { ChannelConsumer } from './channel-consumer.ts';
 import type { Names } from './names.ts';
 import { TurnBatches } from './rpc-batch.ts';
+import { rpcRequestTrace, serveTraced } from './message-tracing.ts';
 import { DEADLINE_HEADER, type RpcReply } from './rpc-reply.ts';
 import { declareRpcQueue, type DeclaredTopology } from './topology.ts';
 
@@ -23,6 +24,9 @@ interface AnswerRequest {
   /** Names the request in logs and error bodies when its envelope cannot be read. */
   fallbackId: string;
   deadline: number | undefined;
+  /** The delivery's AMQP headers, and whether it was a batch (each request's trace context is in them). */
+  headers: Readonly<Record<string, unknown>> | undefined;
+  batched: boolean;
 }
 
 const isBatch = (body: unknown): boolean =>
@@ -111,6 +115,8 @@ export class RpcServer extends ChannelConsumer {
       userId,
       fallbackId: String(message.properties.messageId ?? 'unknown'),
       deadline: Number.isFinite(deadline) ? deadline : undefined,
+      headers: message.properties.headers,
+      batched: false,
     };
     let body: unknown;
     try {
@@ -119,7 +125,7 @@ export class RpcServer extends ChannelConsumer {
       body = undefined;
     }
     if (isBatch(body)) {
-      await this.answerBatch(channel, body, request, (answer) => reply(answer, systemBatch.type));
+      await this.answerBatch(channel, body, { ...request, batched: true }, (answer) => reply(answer, systemBatch.type));
     } else {
       // Undefined only when the body is not JSON: decoding again reports why.
       const answer = await this.answer(() => body ?? decodeJson(message.content), request);
@@ -162,7 +168,10 @@ export class RpcServer extends ChannelConsumer {
     answers.drain();
   }
 
-  private async answer(read: () => unknown, { userId, fallbackId, deadline }: AnswerRequest): Promise<RpcReply> {
+  private async answer(
+    read: () => unknown,
+    { userId, fallbackId, deadline, headers, batched }: AnswerRequest,
+  ): Promise<RpcReply> {
     let requestId = fallbackId;
     try {
       const envelope = read();
@@ -173,7 +182,10 @@ export class RpcServer extends ChannelConsumer {
       this.assertCaller(entry.def, userId);
       assertPayload(entry.def, envelope.payload);
       const context = { requestId, orgId: envelope.org_id ?? undefined };
-      const result = await runWithContext(context, () => entry.handler(envelope, { deadline }));
+      const trace = rpcRequestTrace(headers, envelope.message_id, batched);
+      const result = await serveTraced(envelope, this.deps.service, trace, () =>
+        runWithContext(context, () => entry.handler(envelope, { deadline })),
+      );
       try {
         assertReply(entry.def, result);
       } catch (error) {

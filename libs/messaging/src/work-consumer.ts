@@ -19,6 +19,7 @@ import {
 import type { ResolvedOptions } from './broker-options.ts';
 import { AckCoalescer } from './ack-coalescer.ts';
 import { ChannelConsumer } from './channel-consumer.ts';
+import { consumeTraced } from './message-tracing.ts';
 import type { Names } from './names.ts';
 import type { Publisher } from './publisher.ts';
 import { declareWorkQueue, type DeclaredTopology } from './topology.ts';
@@ -146,14 +147,18 @@ export class WorkConsumer extends ChannelConsumer {
       this.deps.options.metrics.onWait?.(this.workQueue, Math.max(0, started - Date.parse(envelope.occurred_at)));
     const handler = this.spec.handlers[def.type]!;
     const context = { requestId: envelope.request_id ?? envelope.message_id, orgId: envelope.org_id ?? undefined };
-    try {
-      await runWithContext(context, () => handler(envelope, { redelivered: message.fields.redelivered, attempt }));
-      this.ack(channel, message);
-      this.deps.options.metrics.onConsume?.(def.type, 'ack', Date.now() - started);
-    } catch (error) {
-      const outcome = await runWithContext(context, () => this.onFailure(channel, message, def, attempt, error));
-      this.deps.options.metrics.onConsume?.(def.type, outcome, Date.now() - started);
-    }
+    // The span covers the handler and, on failure, the retry or parking copy it leads to.
+    await consumeTraced(envelope, this.workQueue, message.properties.headers, attempt, async (failed) => {
+      try {
+        await runWithContext(context, () => handler(envelope, { redelivered: message.fields.redelivered, attempt }));
+        this.ack(channel, message);
+        this.deps.options.metrics.onConsume?.(def.type, 'ack', Date.now() - started);
+      } catch (error) {
+        failed(error);
+        const outcome = await runWithContext(context, () => this.onFailure(channel, message, def, attempt, error));
+        this.deps.options.metrics.onConsume?.(def.type, outcome, Date.now() - started);
+      }
+    });
   }
 
   private async onFailure(

@@ -16,6 +16,7 @@ import {
 import { configureHostResolver, parseDnsServers } from '@svc/http';
 import type { Logger } from '@svc/logger';
 import { Broker } from '@svc/messaging';
+import { stopTracing } from '@svc/tracing';
 import type { PoolStats } from '@svc/db';
 import { messageWaitHistogram, registerPoolGauges, registerQueueGauges } from './infrastructure-metrics.ts';
 import { createServiceMetrics, registerOutboxGauges, type ServiceMetrics } from './metrics.ts';
@@ -221,6 +222,8 @@ export async function openServiceRuntime<Db extends DatabaseClient>(
       await broker.stopConsuming({ deadlineMs: Math.max(1000, config.SHUTDOWN_GRACE_MS - 5000) });
       await broker.close();
       await Promise.all([relaySql.end(), db.$disconnect()]);
+      // Last: the spans of everything drained above still leave.
+      await stopTracing();
     })();
     return stopped;
   };

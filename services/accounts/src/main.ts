@@ -1,4 +1,5 @@
 // The accounts service owns connected accounts, encrypted credentials, BYOK OAuth apps, OAuth flows and token refresh.
+import './instrument.ts';
 import path from 'node:path';
 import { workerMain } from '@svc/runtime';
 import { loadServiceConfig } from './config.ts';

@@ -1,4 +1,5 @@
 // The analytics-sync service owns cached post analytics rows.
+import './instrument.ts';
 import path from 'node:path';
 import { workerMain } from '@svc/runtime';
 import { loadServiceConfig } from './config.ts';

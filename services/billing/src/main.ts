@@ -1,4 +1,5 @@
 // The billing service owns Stripe customers, subscriptions, plans and processed Stripe events.
+import './instrument.ts';
 import path from 'node:path';
 import { workerMain } from '@svc/runtime';
 import { loadServiceConfig } from './config.ts';

@@ -1,5 +1,6 @@
 // The dashboard service: users, sessions, organizations and invites, the signing keys of dashboard
 // JWTs (published at /.well-known/jwks.json), and /api/* forwarded to the gateway with such a JWT.
+import './instrument.ts';
 import path from 'node:path';
 import { exitOnConfigError } from '@svc/config';
 import { createLogger } from '@svc/logger';

@@ -1,5 +1,6 @@
 // The gateway: authentication, validation and rate limits at the edge; everything else is RPC and
 // commands to the services that own the data.
+import './instrument.ts';
 import path from 'node:path';
 import { exitOnConfigError } from '@svc/config';
 import { openPgDatabase } from '@svc/db';

@@ -1,4 +1,5 @@
 // The publisher service owns publish jobs/posts, per-account deliveries and the media library.
+import './instrument.ts';
 import path from 'node:path';
 import { workerMain } from '@svc/runtime';
 import { loadServiceConfig } from './config.ts';

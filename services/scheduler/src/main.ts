@@ -1,4 +1,5 @@
 // The scheduler service owns due times of scheduled jobs.
+import './instrument.ts';
 import path from 'node:path';
 import { workerMain } from '@svc/runtime';
 import { loadServiceConfig } from './config.ts';

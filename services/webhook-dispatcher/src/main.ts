@@ -1,4 +1,5 @@
 // The webhook-dispatcher service owns webhook endpoints, encrypted signing secrets, deliveries and attempts.
+import './instrument.ts';
 import path from 'node:path';
 import { workerMain } from '@svc/runtime';
 import { loadServiceConfig } from './config.ts';

@@ -1,5 +1,6 @@
 import type { Envelope } from '@svc/contracts';
 import type { RawSql } from '@svc/db';
+import type { TraceCarrier } from '@svc/tracing';
 import { carryQueuedEvents, type QueuedEvent } from '../domain/queued-events.ts';
 import { WAITING } from './org-waiting.ts';
 
@@ -30,6 +31,11 @@ export interface NewJobRow {
   envelopes: Envelope[];
   /** The commands that run its deliveries: not written when the job joins its organization's line. */
   deliveryCommands: Envelope[];
+  /**
+   * The trace context of the request that made the job (absent or null: untraced), stored with its
+   * outbox rows: jobs of many requests are stored in one statement, so each carries its own.
+   */
+  trace?: TraceCarrier | null;
 }
 
 /**
@@ -132,9 +138,9 @@ deliveries_in AS (
   JOIN ok ON ok.id = d.job_id
 ),
 outbox_in AS (
-  INSERT INTO outbox_messages (id, type, envelope)
-  SELECT (m.envelope->>'message_id')::uuid, m.envelope->>'type', m.envelope
-  FROM jsonb_to_recordset($3::jsonb) AS m(job_id uuid, envelope jsonb, runs boolean)
+  INSERT INTO outbox_messages (id, type, envelope, trace_context)
+  SELECT (m.envelope->>'message_id')::uuid, m.envelope->>'type', m.envelope, m.trace
+  FROM jsonb_to_recordset($3::jsonb) AS m(job_id uuid, envelope jsonb, runs boolean, trace jsonb)
   JOIN ok ON ok.id = m.job_id
   WHERE NOT (m.runs AND ok.org_id IN (SELECT org_id FROM lines))
   ON CONFLICT (id) DO NOTHING
@@ -245,8 +251,8 @@ export class AcceptRepository {
       })),
     );
     const messages = jobs.flatMap((job) => [
-      ...job.envelopes.map((envelope) => ({ job_id: job.id, envelope, runs: false })),
-      ...job.deliveryCommands.map((envelope) => ({ job_id: job.id, envelope, runs: true })),
+      ...job.envelopes.map((envelope) => ({ job_id: job.id, envelope, runs: false, trace: job.trace ?? null })),
+      ...job.deliveryCommands.map((envelope) => ({ job_id: job.id, envelope, runs: true, trace: job.trace ?? null })),
     ]);
     const carriers = carryQueuedEvents(jobs.flatMap((job) => (job.queued === null ? [] : [job.queued])));
     return this.sql.$queryRawUnsafe<OutcomeRow[]>(

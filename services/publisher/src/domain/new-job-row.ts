@@ -1,6 +1,7 @@
 import { createEnvelope, newId, postQueued, schedulerJobSchedule, type PostViewType } from '@svc/contracts';
 import type { Network } from '@svc/providers';
 import type { NewJobRow } from '../data/accept.repository.ts';
+import { activeTraceCarrier } from '@svc/tracing';
 import type { AccountSummary } from './accounts-client.ts';
 import type { JobRequest } from './check-job.ts';
 import { deliveryRunCommands } from './delivery-run-commands.ts';
@@ -126,6 +127,7 @@ export function prepareJob(
             deliveryRunBatches,
           )
         : [],
+    trace: activeTraceCarrier(),
   };
   return {
     row,

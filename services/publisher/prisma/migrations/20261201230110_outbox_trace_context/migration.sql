@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "outbox_messages" ADD COLUMN     "trace_context" JSONB;
