@@ -16,6 +16,7 @@ const libs = [
   'sdk',
   'mcp',
   'cli',
+  'calendar',
 ];
 
 /** @type {import('jest').Config} */
