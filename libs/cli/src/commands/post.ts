@@ -70,13 +70,13 @@ async function createPost(ctx: CommandContext, args: unknown[], options: PostOpt
   );
   const body = {
     ...postBody({
-    accountIds,
-    providers,
-    text,
-    mediaIds: uploaded.map((record) => record.media_id),
-    mediaUrls: media.filter(isUrl),
-    scheduledAt,
-    tiktokPrivacy: options.tiktokPrivacy,
+      accountIds,
+      providers,
+      text,
+      mediaIds: uploaded.map((record) => record.media_id),
+      mediaUrls: media.filter(isUrl),
+      scheduledAt,
+      tiktokPrivacy: options.tiktokPrivacy,
     }),
     ...(options.queue === true ? { queue: true } : {}),
   };

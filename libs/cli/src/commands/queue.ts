@@ -49,7 +49,10 @@ export function registerQueue(program: Command, io: CliIo): void {
     .description('replace the queue with these weekly times')
     .argument('<slots...>', 'day@HH:MM, e.g. mon@09:00 wed@17:30')
     .requiredOption('--timezone <zone>', 'IANA time zone the times are in, e.g. Europe/Berlin')
-    .addHelpText('after', ['', 'Example:', '  svc queue set --timezone Europe/Berlin mon@09:00 wed@09:00 fri@16:30'].join('\n'))
+    .addHelpText(
+      'after',
+      ['', 'Example:', '  svc queue set --timezone Europe/Berlin mon@09:00 wed@09:00 fri@16:30'].join('\n'),
+    )
     .action(
       action<{ timezone: string }>(io, async (ctx, [slots], options) => {
         const parsed = (slots as string[]).map(parseSlot);
