@@ -17,6 +17,7 @@ const libs = [
   'sdk',
   'mcp',
   'cli',
+  'calendar',
 ];
 
 /** @type {import('jest').Config} */

@@ -202,6 +202,31 @@ async function handleOf(network: Network): Promise<string> {
   return account!.handle;
 }
 
+describe('svc queue', () => {
+  it('sets and shows the queue, and svc post --queue takes its next free time', async () => {
+    const bad = await svc(['queue', 'set', '--timezone', 'Europe/Berlin', 'mon9'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('"mon9" is not a slot');
+    expect((await svc(['queue', 'set', '--timezone', 'Mars/Base', 'mon@09:00'], env)).code).toBe(1);
+    const set = await svcJson<{ timezone: string; next_slots: string[] }>(
+      ['queue', 'set', '--timezone', 'europe/berlin', 'mon@09:00', 'thu@18:30'],
+      env,
+    );
+    expect(set.timezone).toBe('Europe/Berlin');
+    expect(set.next_slots).toHaveLength(10);
+    const shown = await svc(['queue', 'get'], env);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('Slots: mon@09:00 thu@18:30');
+    expect(shown.stdout).toContain(set.next_slots[0]!);
+    const post = await svcJson<PostJson & { scheduled_at: string }>(
+      ['post', `queued ${uniqueName('q')}`, '--to', 'linkedin', '--queue'],
+      env,
+    );
+    expect(post).toMatchObject({ status: 'scheduled', scheduled_at: set.next_slots[0] });
+    expect((await svc(['post', 'both', '--to', 'linkedin', '--queue', '--at', '2031-01-01T09:00Z'], env)).code).toBe(2);
+  });
+});
+
 describe('svc media', () => {
   it('uploads with a progress bar per file (forced off the terminal) and lists the library', async () => {
     const result = await svc(['media', 'upload', SAMPLE_IMAGE, SAMPLE_IMAGE, '--json'], {

@@ -73,6 +73,7 @@ export const TOOL_TABLE: readonly ToolEntry[] = [
       draft: 'With `draft: true` the post is saved as a draft and sent later.',
       thread: 'For X, `thread` (2 to 25 parts) posts a thread instead of `text`.',
       first_comment: '`first_comment` is posted under the post once it is published.',
+      queue: "With `queue: true` (and no `scheduled_at`) it is scheduled at the organization's next free queue time.",
     },
     annotations: {
       title: 'Create a post',

@@ -7,6 +7,7 @@ import { apiKeysResource } from './resources/api-keys.ts';
 import { billingResource } from './resources/billing.ts';
 import { mediaResource } from './resources/media.ts';
 import { postsResource, publishResource } from './resources/publishing.ts';
+import { queueResource } from './resources/queue.ts';
 import { webhooksResource } from './resources/webhooks.ts';
 import { retryPolicy, type RetryOptions } from './retry-policy.ts';
 import { createTransport, type FetchLike } from './transport.ts';
@@ -58,6 +59,7 @@ export function createClient(options: ClientOptions) {
     call: call as Call,
     publish: publishResource(call),
     posts: postsResource(call),
+    queue: queueResource(call),
     accounts: accountsResource(call),
     oauthApps: oauthAppsResource(call),
     media: mediaResource(call, callWithRawBody),

@@ -31,6 +31,7 @@ import { requeueStalePending } from './domain/requeue-deliveries.ts';
 import { DeliveryRunner } from './domain/run-delivery.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
 import { mediaRpc, mediaRpcHandlers } from './rpc/media.handlers.ts';
+import { queueRpc, queueRpcHandlers } from './rpc/queue.handlers.ts';
 import { publisherRpc, publisherRpcHandlers } from './rpc/publisher.handlers.ts';
 
 /** Accounts whose token one process keeps at most (a few hundred bytes each). */
@@ -218,7 +219,7 @@ async function startAccepting(
   const handOffs = deps.wakeWaiting === undefined ? wakesByCommand(runtime, config, sql) : undefined;
   const wakeWaiting = deps.wakeWaiting ?? ((orgId: string) => void handOffs?.ask(orgId));
   await runtime.broker.serveRpc({
-    messages: [...publisherRpc, ...mediaRpc],
+    messages: [...publisherRpc, ...mediaRpc, ...queueRpc],
     handlers: {
       ...publisherRpcHandlers({
         db,
@@ -240,10 +241,12 @@ async function startAccepting(
           mediaPublicBaseUrl: config.MEDIA_PUBLIC_BASE_URL,
           tiktokVerifiedPrefixes: tiktokVerifiedPrefixes(config, config.MEDIA_PUBLIC_BASE_URL),
           deliveryRunBatches: config.DELIVERY_RUN_BATCHES,
+          transactionTimeoutMs: config.RPC_TIMEOUT_MS,
           wakeWaiting,
           onDeferred: deps.deferred,
         },
       }),
+      ...queueRpcHandlers({ db, minLeadSeconds: config.SCHEDULE_MIN_LEAD_SECONDS }),
       ...mediaRpcHandlers({
         media: deps.media,
         storage: deps.storage,

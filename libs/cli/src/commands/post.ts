@@ -14,6 +14,7 @@ interface PostOptions {
   to: string[];
   media?: string[];
   at?: string;
+  queue?: boolean;
   validate?: boolean;
   wait?: boolean;
   timeout?: number;
@@ -30,6 +31,7 @@ export function registerPost(program: Command, io: CliIo): void {
     .requiredOption('--to <targets>', 'all, a network, @handle or account id; comma-separated or repeated', collect)
     .option('--media <file|url>', 'a local file (uploaded first) or an http(s) URL; repeatable', collect)
     .option('--at <time>', 'schedule for this time, with its zone (2026-12-24T09:00+01:00)')
+    .option('--queue', 'schedule at the next free time of the posting queue (svc queue get)')
     .option('--validate', 'check the post against every target’s rules and print every problem; creates nothing')
     .option('--wait', 'wait until every target is published or failed, and print each outcome')
     .option('--timeout <seconds>', `with --wait: how long to wait (default ${DEFAULT_WAIT_S})`, parsePositiveInt)
@@ -53,6 +55,7 @@ async function createPost(ctx: CommandContext, args: unknown[], options: PostOpt
   if (options.timeout !== undefined && options.wait !== true) throw new UsageError('--timeout goes with --wait');
   if (options.validate === true && options.wait === true)
     throw new UsageError('--validate creates nothing to --wait for');
+  if (options.queue === true && options.at !== undefined) throw new UsageError('--queue and --at exclude each other');
   const scheduledAt = options.at === undefined ? undefined : parseAt(options.at);
   const media = options.media ?? [];
   const client = (await ctx.session()).api();
@@ -65,15 +68,18 @@ async function createPost(ctx: CommandContext, args: unknown[], options: PostOpt
     client,
     media.filter((item) => !isUrl(item)),
   );
-  const body = postBody({
-    accountIds,
-    providers,
-    text,
-    mediaIds: uploaded.map((record) => record.media_id),
-    mediaUrls: media.filter(isUrl),
-    scheduledAt,
-    tiktokPrivacy: options.tiktokPrivacy,
-  });
+  const body = {
+    ...postBody({
+      accountIds,
+      providers,
+      text,
+      mediaIds: uploaded.map((record) => record.media_id),
+      mediaUrls: media.filter(isUrl),
+      scheduledAt,
+      tiktokPrivacy: options.tiktokPrivacy,
+    }),
+    ...(options.queue === true ? { queue: true } : {}),
+  };
 
   if (options.validate === true) {
     const verdict = await client.posts.validate(body);

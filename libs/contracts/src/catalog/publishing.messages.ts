@@ -44,6 +44,8 @@ export const publisherJobCreate = defineMessage({
     media_ids: Type.Optional(Type.Array(Type.String())),
     options: Type.Optional(NetworkOptions),
     scheduled_at: Type.Optional(Type.String()),
+    /** Schedule at the organization's next queue time free for every target (not with `scheduled_at`). */
+    queue: Type.Optional(Type.Boolean()),
     /** Which body field the options came from, so 400 details point at it (`provider_options` / `platform_options`). */
     options_field: Type.Optional(Type.String()),
     /** Posted under the post once it is published, on every target (Instagram, Facebook, LinkedIn, X). */
@@ -77,7 +79,8 @@ export const publisherJobValidate = defineMessage({
   }),
 });
 
-const BulkPost = Type.Omit(publisherJobCreate.payload, ['job_id']);
+// A bulk's rows take no queue times: each row names its own `scheduled_at`.
+const BulkPost = Type.Omit(publisherJobCreate.payload, ['job_id', 'queue']);
 
 /** A problem of one row of a bulk: `row` is 1-based, `path` a JSON pointer inside that row. */
 const BulkProblem = Type.Object({

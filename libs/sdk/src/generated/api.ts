@@ -174,6 +174,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's posting queue with its next free times; 404 when none is set. */
+        get: operations["getQueue"];
+        /** Set the organization's posting queue: weekly times in one time zone. `POST /v1/posts` with `queue: true` takes the next time free for every target account. Replaces the previous queue; posts already queued keep their times. */
+        put: operations["setQueue"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/posts/{post_id}": {
         parameters: {
             query?: never;
@@ -1232,6 +1250,8 @@ export interface operations {
                      * @description With a timezone, at least 60 s ahead.
                      */
                     scheduled_at?: string;
+                    /** @description True: schedule at the organization's next queue time free for every target account (`PUT /v1/queue`). Not with `scheduled_at` (400 `queue_with_scheduled_at`); 409 `queue_not_configured` without a queue, `queue_full` when no time of the next two years is free. */
+                    queue?: boolean;
                     /** @description Posted under each target's post once it is published (Instagram, Facebook, LinkedIn; a reply on X; TikTok: 400 `first_comment_unsupported`), within each network's comment length. Its outcome is the result's `first_comment`; a failed first comment never fails the post. */
                     first_comment?: {
                         text: string;
@@ -1602,6 +1622,8 @@ export interface operations {
                      * @description With a timezone, at least 60 s ahead.
                      */
                     scheduled_at?: string;
+                    /** @description True: schedule at the organization's next queue time free for every target account (`PUT /v1/queue`). Not with `scheduled_at` (400 `queue_with_scheduled_at`); 409 `queue_not_configured` without a queue, `queue_full` when no time of the next two years is free. */
+                    queue?: boolean;
                     /** @description Posted under each target's post once it is published (Instagram, Facebook, LinkedIn; a reply on X; TikTok: 400 `first_comment_unsupported`), within each network's comment length. Its outcome is the result's `first_comment`; a failed first comment never fails the post. */
                     first_comment?: {
                         text: string;
@@ -1795,6 +1817,8 @@ export interface operations {
                      * @description With a timezone, at least 60 s ahead.
                      */
                     scheduled_at?: string;
+                    /** @description True: schedule at the organization's next queue time free for every target account (`PUT /v1/queue`). Not with `scheduled_at` (400 `queue_with_scheduled_at`); 409 `queue_not_configured` without a queue, `queue_full` when no time of the next two years is free. */
+                    queue?: boolean;
                     /** @description Posted under each target's post once it is published (Instagram, Facebook, LinkedIn; a reply on X; TikTok: 400 `first_comment_unsupported`), within each network's comment length. Its outcome is the result's `first_comment`; a failed first comment never fails the post. */
                     first_comment?: {
                         text: string;
@@ -2100,6 +2124,202 @@ export interface operations {
             };
             /** @description Idempotency-Key reused with another body. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description IANA time zone name, e.g. `Europe/Berlin` (any case; answered as the zone database spells it). An unknown zone is a 400 with the rule `timezone_invalid`. */
+                        timezone: string;
+                        /** @description Up to 100 weekly times, each day and time at most once (a repeat is a 400 `slot_duplicate`). */
+                        slots: {
+                            /**
+                             * @description Day of the week in the queue’s time zone.
+                             * @enum {string}
+                             */
+                            day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+                            /** @description Wall-clock time `HH:MM` (24 h) in the queue’s time zone. */
+                            time: string;
+                        }[];
+                        /** @description The next 10 queue times (UTC) at least the scheduling lead ahead at which no post of the organization is queued yet, within two years. */
+                        next_slots: string[];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 with timezone.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description IANA time zone name, e.g. `Europe/Berlin` (any case; answered as the zone database spells it). An unknown zone is a 400 with the rule `timezone_invalid`. */
+                    timezone: string;
+                    /** @description Up to 100 weekly times, each day and time at most once (a repeat is a 400 `slot_duplicate`). */
+                    slots: {
+                        /**
+                         * @description Day of the week in the queue’s time zone.
+                         * @enum {string}
+                         */
+                        day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+                        /** @description Wall-clock time `HH:MM` (24 h) in the queue’s time zone. */
+                        time: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description IANA time zone name, e.g. `Europe/Berlin` (any case; answered as the zone database spells it). An unknown zone is a 400 with the rule `timezone_invalid`. */
+                        timezone: string;
+                        /** @description Up to 100 weekly times, each day and time at most once (a repeat is a 400 `slot_duplicate`). */
+                        slots: {
+                            /**
+                             * @description Day of the week in the queue’s time zone.
+                             * @enum {string}
+                             */
+                            day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+                            /** @description Wall-clock time `HH:MM` (24 h) in the queue’s time zone. */
+                            time: string;
+                        }[];
+                        /** @description The next 10 queue times (UTC) at least the scheduling lead ahead at which no post of the organization is queued yet, within two years. */
+                        next_slots: string[];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 with timezone.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Validation error: malformed JSON, unknown fields or invalid values. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -10,7 +10,7 @@ export type AuthMode = 'none' | 'api_key_or_jwt' | 'jwt';
  */
 export interface Operation {
   operationId: string;
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI-style path, e.g. `/v1/publish/{job_id}/cancel`. */
   path: string;
   summary: string;

@@ -38,6 +38,7 @@ import {
   PublicMediaParams,
 } from './media.schemas.ts';
 import { DevToken, DevTokenBody } from './dev.schemas.ts';
+import { queueOperations } from './queue.schemas.ts';
 import { defineOperation } from './operation.ts';
 import {
   IdempotencyKeyHeader,
@@ -216,6 +217,7 @@ export const operations = {
     responses: { 202: PostBulkCreated, 200: PostBulkValidation },
     errors: [400, 402, 409, 413, 415, 422],
   }),
+  ...queueOperations,
   listPosts: defineOperation({
     operationId: 'listPosts',
     method: 'get',

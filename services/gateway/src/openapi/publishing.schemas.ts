@@ -71,6 +71,12 @@ const publishFields = {
   scheduled_at: Type.Optional(
     Type.String({ format: 'date-time', description: 'With a timezone, at least 60 s ahead.' }),
   ),
+  queue: Type.Optional(
+    Type.Boolean({
+      description:
+        "True: schedule at the organization's next queue time free for every target account (`PUT /v1/queue`). Not with `scheduled_at` (400 `queue_with_scheduled_at`); 409 `queue_not_configured` without a queue, `queue_full` when no time of the next two years is free.",
+    }),
+  ),
   first_comment: Type.Optional(
     Type.Object(
       { text: Type.String({ minLength: 1, maxLength: FIRST_COMMENT_MAX_LENGTH }) },
@@ -195,7 +201,7 @@ export const PostValidation = Type.Object({
 
 export const PostBulkBody = Type.Object(
   {
-    posts: Type.Array(PostCreateBody, {
+    posts: Type.Array(Type.Omit(PostCreateBody, ['queue']), {
       minItems: 1,
       maxItems: BULK_MAX_POSTS,
       description: `1 to ${BULK_MAX_POSTS} create bodies, each as \`POST /v1/posts\` takes it; row n of the answers is \`posts[n-1]\`.`,

@@ -39,6 +39,7 @@ export const jobPayload = (body: Static<typeof PostCreateBody>): PayloadOf<typeo
     : { options: body.platform_options as Record<string, Record<string, unknown>> }),
   ...(body.scheduled_at === undefined ? {} : { scheduled_at: body.scheduled_at }),
   ...(body.first_comment === undefined ? {} : { first_comment: body.first_comment }),
+  ...(body.queue === undefined ? {} : { queue: body.queue }),
   options_field: 'platform_options',
 });
 
@@ -73,6 +74,7 @@ export function publishingRoutes(rpc: RpcCaller, idempotency: IdempotencyStore):
               : { options: body.provider_options as Record<string, Record<string, unknown>> }),
             ...(body.scheduled_at === undefined ? {} : { scheduled_at: body.scheduled_at }),
             ...(body.first_comment === undefined ? {} : { first_comment: body.first_comment }),
+            ...(body.queue === undefined ? {} : { queue: body.queue }),
             options_field: 'provider_options',
           },
           { orgId: principal.orgId, requestId },

@@ -32,6 +32,8 @@ export interface JobRequest {
   optionsField: string;
   /** `first_comment.text`: posted under each target's post once it is published. */
   firstComment: string | undefined;
+  /** `queue: true`: scheduled at the organization's next free queue time (create only; never with `scheduledAt`). */
+  queue?: boolean | undefined;
 }
 
 /** One medium of the post as the rules see it, wherever its facts came from (library record or a URL's head). */
@@ -259,6 +261,12 @@ export async function checkJob(deps: CheckJobDeps, request: JobRequest, media: J
   const problems = [...threadShapeProblems(request), ...found];
   const due = await dueTime(deps.db, request.scheduledAt, deps.minLeadSeconds);
   if (due.problem !== undefined) problems.push(due.problem);
+  if (request.queue === true && request.scheduledAt !== undefined)
+    problems.push({
+      path: '/body/queue',
+      message: 'cannot be combined with scheduled_at: a queued post takes its time from the queue',
+      rule: 'queue_with_scheduled_at',
+    });
   const accounts = new Map(
     (await deps.accounts.lookup(request.orgId, request.accountIds, request.requestId)).map((account) => [
       account.id,

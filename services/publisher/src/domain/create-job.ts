@@ -6,6 +6,7 @@ import type { AccountsClient } from './accounts-client.ts';
 import type { MediaRow } from '../data/media.repository.ts';
 import type { NewJobRow, StoreOutcome } from '../data/accept.repository.ts';
 import { checkJob, type CheckJobDeps, type JobRequest } from './check-job.ts';
+import { claimQueueTime, releaseQueueTime } from './claim-queue-time.ts';
 import { planLimitReached } from './post-quota.ts';
 import { toPostView } from './post-view.ts';
 import { importingMedia } from './job-media.ts';
@@ -40,6 +41,8 @@ export interface CreateJobDeps {
   wakeWaiting?: (orgId: string) => void;
   /** Observes each delivery stored waiting because its organization's line was not empty (metrics). */
   onDeferred?: (provider: string) => void;
+  /** How long a queued post's claim may wait for the organization's other claims (domain/claim-queue-time.ts). */
+  transactionTimeoutMs: number;
 }
 
 /** What checkJob needs of the create dependencies; validate uses the same. */
@@ -71,12 +74,15 @@ export async function createJob(deps: CreateJobDeps, input: CreateJobInput): Pro
   if (checked.problems.length > 0)
     throw validationError('The post cannot be published to every target account as it stands.', checked.problems);
 
+  const jobId = input.jobId ?? newId();
+  // A queued post takes its time now, once nothing else refuses it; the time is given back if the job is not stored.
+  const queueTime = input.queue === true ? await claimQueueTime(deps, { ...input, jobId }) : null;
   const prepared = prepareJob(
     input,
     {
-      jobId: input.jobId ?? newId(),
+      jobId,
       accounts: checked.accounts,
-      scheduledAt: checked.scheduledAt,
+      scheduledAt: queueTime ?? checked.scheduledAt,
       mediaIds: rows.map((row) => row.id),
     },
     deps.deliveryRunBatches,
@@ -85,6 +91,9 @@ export async function createJob(deps: CreateJobDeps, input: CreateJobInput): Pro
   try {
     job = await insertJob(deps, input.orgId, prepared);
   } catch (error) {
+    // Should the release itself fail, the claim lapses on its own 10 minutes after it was made; the
+    // caller hears of the refusal that matters, the store's.
+    if (queueTime !== null) await releaseQueueTime(deps.db, jobId, queueTime).catch(() => undefined);
     // The same idempotent request, still running after its caller gave up, inserted it first.
     const raced = input.jobId === undefined ? null : await existingJob(deps.db, input.orgId, input.jobId);
     if (raced !== null) return raced;

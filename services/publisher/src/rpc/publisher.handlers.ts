@@ -75,6 +75,7 @@ function jobRequest(env: Envelope, post: Omit<PayloadOf<typeof publisherJobCreat
     scheduledAt: post.scheduled_at,
     optionsField: post.options_field ?? 'provider_options',
     firstComment: post.first_comment?.text,
+    queue: post.queue,
   };
 }
 
