@@ -96,13 +96,15 @@ describe('publishing: alt text and post kinds', () => {
       text: '',
       options: { media_type: 'STORIES' },
     });
-    const photo = await published({
+    const photoText = `photo mode ${uniqueName('post')}`;
+    await published({
+      text: photoText,
       account_ids: [accounts.tiktok],
       media_urls: [image(), image()],
       platform_options: { tiktok: { post_type: 'photo', privacy_level: 'SELF_ONLY' } },
     });
     const photos = await system.sandbox.posts('tiktok');
-    expect(photos.find((item) => item.text === photo.text)).toMatchObject({
+    expect(photos.find((item) => item.text === photoText)).toMatchObject({
       options: { post_mode: 'DIRECT_POST', privacy_level: 'SELF_ONLY' },
       media: [{ kind: 'image' }, { kind: 'image' }],
     });

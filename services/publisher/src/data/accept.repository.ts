@@ -12,7 +12,7 @@ export interface NewJobRow {
   mediaUrls: string[];
   mediaIds: string[];
   /** Aligned with `mediaIds` ("" for an item without one); empty when the request gave none. */
-  mediaAltText: string[];
+  mediaAltText?: string[];
   options: Record<string, Record<string, unknown>>;
   accountIds: string[];
   providers: string[];
@@ -229,7 +229,7 @@ export class AcceptRepository {
       text: job.text,
       media_urls: job.mediaUrls,
       media_ids: job.mediaIds,
-      media_alt_text: job.mediaAltText,
+      media_alt_text: job.mediaAltText ?? [],
       options: job.options,
       account_ids: job.accountIds,
       providers: job.providers,
