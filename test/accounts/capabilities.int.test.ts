@@ -20,10 +20,10 @@ describe('GET /v1/accounts/{account_id}/capabilities', () => {
 
   it('describes what each network supports today, from the rule tables', async () => {
     const expected: Record<Network, { post_types: string[]; max_text_length: number; max_media: number }> = {
-      instagram: { post_types: ['feed'], max_text_length: 2200, max_media: 10 },
+      instagram: { post_types: ['feed', 'reel', 'story'], max_text_length: 2200, max_media: 10 },
       facebook: { post_types: ['feed'], max_text_length: 63206, max_media: 10 },
       linkedin: { post_types: ['post'], max_text_length: 3000, max_media: 20 },
-      tiktok: { post_types: ['video', 'photo'], max_text_length: 2200, max_media: 35 },
+      tiktok: { post_types: ['video', 'photo', 'draft'], max_text_length: 2200, max_media: 35 },
       x: { post_types: ['post'], max_text_length: 280, max_media: 4 },
     };
     for (const network of NETWORKS) {
@@ -36,8 +36,10 @@ describe('GET /v1/accounts/{account_id}/capabilities', () => {
         // A first comment everywhere but TikTok, whose API cannot comment; threads on X only.
         first_comment: network !== 'tiktok',
         threads: network === 'x',
-        alt_text: false,
+        alt_text: network !== 'tiktok',
+        alt_text_max_length: { instagram: 1000, facebook: 1000, x: 1000, linkedin: 4086, tiktok: null }[network],
       });
+      expect(Object.keys(res.body.post_type_rules)).toEqual(expected[network].post_types);
       expect(Array.isArray(res.body.scopes)).toBe(true);
       expect(res.body.media.image.mime_types).toContain('image/jpeg');
       expect(res.body.media.video.mime_types).toContain('video/mp4');
@@ -47,6 +49,14 @@ describe('GET /v1/accounts/{account_id}/capabilities', () => {
     // PNG goes out as its JPEG rendition; the aspect ratio rule is Instagram's.
     expect(instagram.media.image.mime_types).toEqual(expect.arrayContaining(['image/jpeg', 'image/png']));
     expect(instagram.media.image.aspect_ratio).toEqual({ min: 0.8, max: 1.91 });
+    expect(instagram.post_type_rules.reel).toEqual({
+      media_kinds: ['video'],
+      min_media: 1,
+      max_media: 1,
+      duration_seconds: { min: 3, max: 900 },
+    });
+    expect(instagram.alt_text_media_kinds).toEqual(['image']);
+    expect((await capabilities(accounts.tiktok)).body.post_type_rules.photo).toMatchObject({ media_kinds: ['image'] });
     expect((await capabilities(accounts.x)).body.media).toMatchObject({
       image: { max_count: 4 },
       video: { max_count: 1 },

@@ -55,3 +55,5 @@ export { type PollingOptions } from './http/poll.ts';
 export { type PostAnalyticsCapability, type PostReading, type AnalyticsBatch } from './analytics/analytics-types.ts';
 export { analyticsFromConfig, type NetworkAnalytics } from './analytics-from-config.ts';
 export { LINKEDIN_SCOPES, linkedinAuthorTypes, type LinkedInAuthorType } from './linkedin/linkedin.scopes.ts';
+export { altTextRules, checkAltText } from './rules/alt-text.ts';
+export { postKinds, type PostKindShape } from './rules/post-kinds.ts';

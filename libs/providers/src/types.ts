@@ -115,6 +115,8 @@ export interface MediaInput {
   durationMs?: number;
   /** Present for library media; absent for a plain URL (then byte-upload networks download it, bounded). */
   source?: MediaSource;
+  /** The request's `media_alt_text` for this item (rules/alt-text.ts says where each network takes it). */
+  altText?: string;
 }
 
 export interface PublishInput {

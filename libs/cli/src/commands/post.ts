@@ -5,7 +5,7 @@ import type { CliIo } from '../io.ts';
 import { uploadFiles } from '../media/upload-files.ts';
 import { columns } from '../output/columns.ts';
 import { collect, parsePositiveInt } from '../parse.ts';
-import { isUrl, parseAt, postBody, splitList } from '../post/post-body.ts';
+import { altTextsInApiOrder, isUrl, parseAt, parsePostTypes, postBody, splitList } from '../post/post-body.ts';
 import { failedTargets, renderPost, renderTargets, type PostView } from '../post/post-view.ts';
 import { watchPost } from '../post/watch-post.ts';
 import { allAccounts, resolveTargets } from './accounts-resolve.ts';
@@ -19,6 +19,8 @@ interface PostOptions {
   wait?: boolean;
   timeout?: number;
   tiktokPrivacy: string;
+  alt?: string[];
+  postType?: string[];
 }
 
 const DEFAULT_WAIT_S = 600;
@@ -36,6 +38,12 @@ export function registerPost(program: Command, io: CliIo): void {
     .option('--wait', 'wait until every target is published or failed, and print each outcome')
     .option('--timeout <seconds>', `with --wait: how long to wait (default ${DEFAULT_WAIT_S})`, parsePositiveInt)
     .option('--tiktok-privacy <level>', 'TikTok privacy_level for TikTok targets', 'SELF_ONLY')
+    .option('--alt <text>', 'alt text of the --media in the same position ("" for none); repeatable', collect)
+    .option(
+      '--post-type <network=type>',
+      'post_type for a network (instagram=reel|story, tiktok=photo|draft...); repeatable',
+      collect,
+    )
     .addHelpText(
       'after',
       [
@@ -44,6 +52,8 @@ export function registerPost(program: Command, io: CliIo): void {
         '  svc post "Hello" --to all --media ./photo.jpg --wait',
         '  svc post "Launch day" --to @acme,linkedin --at 2026-12-24T09:00+01:00',
         '  svc post "Draft copy" --to x --validate',
+        '  svc post "New reel" --to instagram --media ./clip.mp4 --post-type instagram=reel',
+        '  svc post "Our team" --to x,linkedin --media ./team.jpg --alt "Five people at a table"',
       ].join('\n'),
     )
     .action(action<PostOptions>(io, createPost));
@@ -58,6 +68,8 @@ async function createPost(ctx: CommandContext, args: unknown[], options: PostOpt
   if (options.queue === true && options.at !== undefined) throw new UsageError('--queue and --at exclude each other');
   const scheduledAt = options.at === undefined ? undefined : parseAt(options.at);
   const media = options.media ?? [];
+  const altTexts = altTextsInApiOrder(media, options.alt ?? []);
+  const postTypes = parsePostTypes(options.postType ?? []);
   const client = (await ctx.session()).api();
 
   const accounts = await allAccounts(client);
@@ -77,6 +89,8 @@ async function createPost(ctx: CommandContext, args: unknown[], options: PostOpt
       mediaUrls: media.filter(isUrl),
       scheduledAt,
       tiktokPrivacy: options.tiktokPrivacy,
+      altTexts,
+      postTypes,
     }),
     ...(options.queue === true ? { queue: true } : {}),
   };

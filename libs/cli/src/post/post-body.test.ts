@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.ts';
-import { parseAt, postBody, splitList } from './post-body.ts';
+import { altTextsInApiOrder, parseAt, parsePostTypes, postBody, splitList } from './post-body.ts';
 
 describe('parseAt', () => {
   it('reads a time with its zone as the same instant in UTC', () => {
@@ -50,5 +50,30 @@ describe('postBody', () => {
       scheduled_at: '2026-12-24T08:00:00.000Z',
       platform_options: { tiktok: { privacy_level: 'SELF_ONLY' } },
     });
+  });
+
+  it('puts --alt in the API order (files first, then URLs) and sends each --post-type with TikTok privacy', () => {
+    const alts = altTextsInApiOrder(['https://example.com/a.jpg', './b.jpg'], ['remote', 'local']);
+    expect(alts).toEqual(['local', 'remote']);
+    expect(() => altTextsInApiOrder(['./b.jpg'], ['one', 'two'])).toThrow(UsageError);
+    expect(
+      postBody({
+        ...base,
+        providers: ['instagram', 'tiktok'],
+        mediaIds: ['med_1'],
+        altTexts: ['local'],
+        postTypes: parsePostTypes(['instagram=reel', 'tiktok=draft']),
+      }),
+    ).toEqual({
+      account_ids: ['a1'],
+      text: 'hi',
+      media_ids: ['med_1'],
+      media_alt_text: ['local'],
+      platform_options: {
+        instagram: { post_type: 'reel' },
+        tiktok: { post_type: 'draft', privacy_level: 'SELF_ONLY' },
+      },
+    });
+    expect(() => parsePostTypes(['reel'])).toThrow(UsageError);
   });
 });

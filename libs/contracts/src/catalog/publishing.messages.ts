@@ -7,6 +7,7 @@ import {
   DeliveryStatus,
   FIRST_COMMENT_MAX_LENGTH,
   FirstCommentView,
+  MEDIA_ALT_TEXT_MAX_LENGTH,
   JOB_DISPATCH_MAX_JOBS,
   JobStatus,
   NetworkOptions,
@@ -42,6 +43,8 @@ export const publisherJobCreate = defineMessage({
     thread: Type.Optional(Type.Array(ThreadPartRequest, { minItems: THREAD_MIN_PARTS, maxItems: THREAD_MAX_PARTS })),
     media_urls: Type.Optional(Type.Array(Type.String())),
     media_ids: Type.Optional(Type.Array(Type.String())),
+    /** Alt text aligned with the media (`media_ids`, then `media_urls`); "" for an item without one. */
+    media_alt_text: Type.Optional(Type.Array(Type.String({ maxLength: MEDIA_ALT_TEXT_MAX_LENGTH }))),
     options: Type.Optional(NetworkOptions),
     scheduled_at: Type.Optional(Type.String()),
     /** Schedule at the organization's next queue time free for every target (not with `scheduled_at`). */

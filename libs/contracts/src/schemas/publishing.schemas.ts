@@ -45,6 +45,9 @@ export const NetworkOptions = Type.Record(Type.String(), Type.Record(Type.String
 export const FIRST_COMMENT_STATUSES = ['pending', 'published', 'failed', 'canceled'] as const;
 export type FirstCommentStatusType = (typeof FIRST_COMMENT_STATUSES)[number];
 
+/** The longest alt text one medium may carry (LinkedIn's); each network's own limit is checked at accept. */
+export const MEDIA_ALT_TEXT_MAX_LENGTH = 4086;
+
 /** The longest first comment a post may ask for; each network's own limit is checked at accept. */
 export const FIRST_COMMENT_MAX_LENGTH = 8000;
 

@@ -10,6 +10,7 @@ import { facebookLookup } from './facebook.lookup.ts';
 import { assertContent } from '../rules/assert-content.ts';
 import {
   type Credentials,
+  type MediaInput,
   type Profile,
   type ProviderAdapter,
   type PublishInput,
@@ -45,6 +46,9 @@ function pageProfile(page: PageAccount): Profile {
     ...(page.access_token ? { accessToken: page.access_token } : {}),
   };
 }
+
+/** A photo's alt text goes in `alt_text_custom` (Graph API Page photos). */
+const altTextOf = (item: MediaInput) => (item.altText ? { alt_text_custom: item.altText } : {});
 
 const missing = (what: string) =>
   new ProviderError({ network: 'facebook', kind: 'validation', networkCode: 'missing_extra', networkMessage: what });
@@ -134,7 +138,7 @@ export function createFacebookAdapter(options: FacebookAdapterOptions): Provider
       const photo = await createCall(() =>
         api.post<{ id: string; post_id: string }>(
           `/${pageId}/photos`,
-          { url: first.url, caption: input.text, published: true },
+          { url: first.url, caption: input.text, published: true, ...altTextOf(first) },
           token,
         ),
       );
@@ -142,7 +146,11 @@ export function createFacebookAdapter(options: FacebookAdapterOptions): Provider
     }
     const attached: { media_fbid: string }[] = [];
     for (const item of input.media) {
-      const photo = await api.post<{ id: string }>(`/${pageId}/photos`, { url: item.url, published: false }, token);
+      const photo = await api.post<{ id: string }>(
+        `/${pageId}/photos`,
+        { url: item.url, published: false, ...altTextOf(item) },
+        token,
+      );
       attached.push({ media_fbid: photo.id });
     }
     const link = typeof input.options?.link === 'string' ? input.options.link : undefined;

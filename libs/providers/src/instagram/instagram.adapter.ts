@@ -60,16 +60,25 @@ export function createInstagramAdapter(options: InstagramAdapterOptions): Provid
         }),
     );
 
+  /**
+   * One media container. Images carry their alt text (`alt_text`, image containers only); a video is
+   * a carousel item (`VIDEO`) or a reel (`REELS`); a story is `STORIES` with either.
+   */
   const createContainer = async (
     igUserId: string,
     token: string,
     item: MediaInput,
     params: Record<string, string | boolean | undefined>,
+    story = false,
   ) => {
     const media =
       item.kind === 'image'
-        ? { image_url: item.url }
-        : { video_url: item.url, media_type: params.is_carousel_item ? 'VIDEO' : 'REELS' };
+        ? {
+            image_url: item.url,
+            ...(story ? { media_type: 'STORIES' } : {}),
+            ...(item.altText ? { alt_text: item.altText } : {}),
+          }
+        : { video_url: item.url, media_type: story ? 'STORIES' : params.is_carousel_item ? 'VIDEO' : 'REELS' };
     const { id } = await api.post<{ id: string }>(`/${igUserId}/media`, { ...media, ...params }, token);
     return id;
   };
@@ -97,12 +106,19 @@ export function createInstagramAdapter(options: InstagramAdapterOptions): Provid
     const igUserId = input.credentials.extras?.ig_user_id;
     if (!igUserId) throw missing('The Instagram account has no ig_user_id.');
     const token = input.credentials.accessToken;
+    const postType = typeof input.options?.post_type === 'string' ? input.options.post_type : 'feed';
     let containerId: string;
-    if (input.media.length === 1) {
+    if (postType === 'story') {
+      // A story has no caption: the post's text stays in its record only (docs/networks.md, "Post kinds").
+      containerId = await createContainer(igUserId, token, input.media[0]!, {}, true);
+    } else if (input.media.length === 1) {
       const [item] = input.media as [MediaInput];
       containerId = await createContainer(igUserId, token, item, {
         caption: input.text,
-        ...(item.kind === 'video' ? { share_to_feed: true } : {}),
+        // A feed video is published as a reel shared to the feed; a reel may stay off the grid.
+        ...(item.kind === 'video'
+          ? { share_to_feed: postType === 'feed' || input.options?.share_to_feed !== false }
+          : {}),
       });
     } else {
       const children: string[] = [];

@@ -126,12 +126,17 @@ export function createLinkedInAdapter(options: LinkedInAdapterOptions): Provider
         const author = await authorOf(input.credentials);
         const ids = await readyLinkedInMedia(options, rest, token, author, input);
         const title = typeof input.options?.title === 'string' ? input.options.title : undefined;
+        // Alt text rides on each image of the content (Posts API `altText`, MultiImage `images[].altText`).
+        const described = (id: string, index: number) => {
+          const altText = input.media[index]?.altText;
+          return altText ? { id, altText } : { id };
+        };
         const content =
           ids.length === 0
             ? {}
             : ids.length === 1
-              ? { content: { media: { id: ids[0], ...(title ? { title } : {}) } } }
-              : { content: { multiImage: { images: ids.map((id) => ({ id })) } } };
+              ? { content: { media: { ...described(ids[0]!, 0), ...(title ? { title } : {}) } } }
+              : { content: { multiImage: { images: ids.map(described) } } };
         const response = await createCall(() =>
           client.request({
             method: 'POST',

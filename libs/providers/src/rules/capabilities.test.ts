@@ -4,13 +4,19 @@ import { checkContent } from './content-rules.ts';
 describe('contentCapabilities', () => {
   it('gives each network its post types and limits from the rule tables', () => {
     expect(contentCapabilities('instagram', undefined)).toMatchObject({
-      postTypes: ['feed'],
+      postTypes: ['feed', 'reel', 'story'],
       maxTextLength: 2200,
       maxMedia: 10,
     });
     expect(contentCapabilities('facebook', undefined).postTypes).toEqual(['feed']);
     expect(contentCapabilities('linkedin', undefined).postTypes).toEqual(['post']);
-    expect(contentCapabilities('tiktok', undefined).postTypes).toEqual(['video', 'photo']);
+    expect(contentCapabilities('tiktok', undefined).postTypes).toEqual(['video', 'photo', 'draft']);
+    expect(contentCapabilities('tiktok', undefined).altText).toBeUndefined();
+    expect(contentCapabilities('x', undefined).altText).toEqual({ maxLength: 1000, kinds: ['image'] });
+    expect(contentCapabilities('instagram', undefined).postKinds.reel).toMatchObject({
+      mediaKinds: ['video'],
+      videoSeconds: [3, 900],
+    });
     expect(contentCapabilities('x', undefined)).toMatchObject({
       postTypes: ['post'],
       maxTextLength: 280,
@@ -23,6 +29,12 @@ describe('contentCapabilities', () => {
     expect(contentCapabilities('tiktok', { tt_max_video_post_duration_sec: '60' }).maxVideoSeconds).toBe(60);
   });
 
+  it('describes every post type the rules accept, and only those', () => {
+    for (const network of ['instagram', 'facebook', 'x', 'linkedin', 'tiktok'] as const) {
+      const capabilities = contentCapabilities(network, undefined);
+      expect(Object.keys(capabilities.postKinds)).toEqual([...capabilities.postTypes]);
+    }
+  });
   it('announces exactly what the checks accept: the most images passes, one more does not', () => {
     for (const network of ['instagram', 'facebook', 'x', 'linkedin', 'tiktok'] as const) {
       const { maxPerKind } = contentCapabilities(network, undefined);

@@ -1,6 +1,8 @@
 import { creatorFromExtras } from '../tiktok/tiktok.creator.ts';
 import { type AccountExtras, type MediaKind, type Network } from '../types.ts';
+import { altTextRules } from './alt-text.ts';
 import { contentRules } from './content-rules.ts';
+import { postKinds, type PostKindShape } from './post-kinds.ts';
 import { postFeatures } from './post-features.ts';
 import { xTextLimit } from './x-text.ts';
 
@@ -12,6 +14,10 @@ export interface ContentCapabilities {
   /** Whether a post can be a thread (X), and whether it can get a first comment. */
   threads: boolean;
   firstComment: boolean;
+  /** Alt text per medium: its longest length and the media kinds it describes; undefined where the network has none. */
+  altText: { maxLength: number; kinds: readonly MediaKind[] } | undefined;
+  /** Each post type's media shape (`post_type_rules`). */
+  postKinds: Readonly<Record<string, PostKindShape>>;
   /** A limit of this account tighter than the network's (TikTok creator_info), in seconds. */
   maxVideoSeconds?: number;
 }
@@ -29,6 +35,8 @@ export function contentCapabilities(network: Network, account: AccountExtras | u
     maxPerKind: rules.maxPerKind,
     threads: postFeatures[network].threads,
     firstComment: postFeatures[network].firstComment,
+    altText: altTextRules[network],
+    postKinds: postKinds[network],
   };
   if (network === 'x') return { ...base, maxTextLength: xTextLimit(account) };
   if (network === 'tiktok') {

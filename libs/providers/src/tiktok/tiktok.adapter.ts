@@ -6,7 +6,8 @@ import { assertContent } from '../rules/assert-content.ts';
 import { type OAuthApp, type ProviderAdapter, type PublishInput, type TokenSet } from '../types.ts';
 import { byteReaderOf, emptyMedia } from '../http/upload.ts';
 import { chunkPlan, createTikTokApi, isVerifiedUrl, postInfo, uploadFile, waitPublished } from './tiktok.publish.ts';
-import { tiktokRules } from './tiktok.rules.ts';
+import { tiktokPostType, tiktokRules } from './tiktok.rules.ts';
+import { publishTikTokDraft } from './tiktok.draft.ts';
 import { creatorExtras, creatorViolations, type CreatorInfo } from './tiktok.creator.ts';
 import { tiktokCodeChallenge } from './tiktok.pkce.ts';
 
@@ -109,6 +110,8 @@ export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdap
 
   const publish = async (input: PublishInput) => {
     assertContent(tiktokRules, input);
+    // A draft needs no creator_info (its scope is video.upload): the creator sets everything in the app.
+    if (tiktokPostType(input.options, input.media).postType === 'draft') return publishTikTokDraft(options, input);
     const token = input.credentials.accessToken;
     const privacy = String(input.options?.privacy_level);
     // Fresh creator_info on every post, as TikTok's audit requires: settings change after connect.

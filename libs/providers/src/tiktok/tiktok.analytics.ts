@@ -49,7 +49,8 @@ export function mapTikTokVideos(data: TikTokVideosData, ids: readonly string[]):
 
 /**
  * TikTok video analytics. A stored publish id (`v_pub_...~...`: the post was private or still in
- * moderation when published) is resolved to the public video id through status/fetch first.
+ * moderation when published; `v_inbox_...`/`p_pub_...` for a draft sent to the creator's inbox) is
+ * resolved to the public video id through status/fetch first.
  */
 export function createTikTokAnalytics(analyticsDeps: AnalyticsDeps): PostAnalyticsCapability {
   // The shared TikTok helpers take full adapter deps; analytics reads never poll, upload or download media.
@@ -75,12 +76,16 @@ export function createTikTokAnalytics(analyticsDeps: AnalyticsDeps): PostAnalyti
           videoIdOf.set(id, id);
           continue;
         }
-        const [videoId] = (await fetchStatus(deps, token, id)).postIds;
+        const status = await fetchStatus(deps, token, id);
+        const [videoId] = status.postIds;
         if (videoId) videoIdOf.set(id, videoId);
         else
           readings.set(id, {
             status: 'failed',
-            message: 'TikTok gives no analytics for this post yet: it is private or still in moderation.',
+            message:
+              status.status === 'SEND_TO_USER_INBOX'
+                ? "TikTok gives no analytics for a draft: it waits in the creator's inbox until they post it."
+                : 'TikTok gives no analytics for this post yet: it is private or still in moderation.',
           });
       }
       const pairs = [...videoIdOf.entries()];

@@ -28,6 +28,12 @@ export function tiktokLookup(deps: AdapterDeps): LookupCapability {
       if (input.handle) {
         const status = await fetchStatus(deps, token, input.handle);
         if (status.status === 'FAILED') return { status: 'absent' };
+        // An inbox draft is delivered once it waits in the creator's inbox: its handle is its id.
+        if (status.status === 'SEND_TO_USER_INBOX')
+          return {
+            status: 'found',
+            result: { platformPostId: input.handle, url: `https://www.tiktok.com/@${username}` },
+          };
         if (status.status !== 'PUBLISH_COMPLETE') return { status: 'pending' };
         const [postId] = status.postIds;
         return {

@@ -103,6 +103,8 @@ export async function waitPublished(
         const status = await fetchStatus(deps, token, publishId);
         if (status.status === 'FAILED')
           throw new ProviderError({ network: 'tiktok', ...classifyPublishFailure(status.failReason) });
+        // An inbox upload ends here: the draft waits for the creator, with no post id of its own.
+        if (status.status === 'SEND_TO_USER_INBOX') return { done: true as const, value: undefined };
         if (status.status !== 'PUBLISH_COMPLETE') return { done: false as const };
         completed = true;
         const [id] = status.postIds;

@@ -1,5 +1,7 @@
+import { checkAltText } from '../rules/alt-text.ts';
+import { postTypeOf } from '../rules/post-types.ts';
 import { checkMediaUrls, images, videos, violation } from '../rules/rule-helpers.ts';
-import { type ContentRules, type ContentViolation } from '../types.ts';
+import { type ContentInput, type ContentRules, type ContentViolation } from '../types.ts';
 import { creatorFromExtras, creatorViolations } from './tiktok.creator.ts';
 
 export const TIKTOK_PRIVACY_LEVELS = [
@@ -20,15 +22,43 @@ export const TIKTOK_LIMITS = {
   maxPhotos: 35,
 } as const;
 
+/**
+ * TikTok's kinds (docs/networks.md, "Post kinds"): `video` (one video, direct post), `photo` (1 to 35
+ * photos, photo mode, pulled from a verified URL), `draft` (a video or photos sent to the creator's
+ * TikTok inbox, `video.upload` scope; the creator finishes and publishes it in the app, so no
+ * privacy level is chosen here). Without `post_type` the media decide: a video is `video`, photos
+ * are `photo`.
+ */
+export const TIKTOK_POST_TYPES = ['video', 'photo', 'draft'] as const;
+
+/** The kind a post is published as: the one asked for, else the one its media make. */
+export function tiktokPostType(options: Record<string, unknown> | undefined, media: ContentInput['media']) {
+  return postTypeOf('tiktok', options, TIKTOK_POST_TYPES, videos(media).length > 0 ? 'video' : 'photo');
+}
+
+function kindViolations(postType: string, input: ContentInput): ContentViolation[] {
+  if (input.media.length === 0) return [];
+  if (postType === 'video' && videos(input.media).length === 0)
+    return [violation('media_kind_mismatch', 'A TikTok video post needs a video; send photos with post_type photo.')];
+  if (postType === 'photo' && videos(input.media).length > 0)
+    return [
+      violation('media_kind_mismatch', 'A TikTok photo post holds photos only; send a video with post_type video.'),
+    ];
+  return [];
+}
+
 export const tiktokRules: ContentRules = {
   network: 'tiktok',
   maxTextLength: TIKTOK_LIMITS.maxVideoTitle,
   requiresMedia: true,
-  postTypes: ['video', 'photo'],
+  postTypes: TIKTOK_POST_TYPES,
   maxMedia: TIKTOK_LIMITS.maxPhotos,
   maxPerKind: { image: TIKTOK_LIMITS.maxPhotos, video: 1 },
   check(input) {
     const found: ContentViolation[] = [];
+    const kind = tiktokPostType(input.options, input.media);
+    found.push(...kind.violations, ...kindViolations(kind.postType, input));
+    const draft = kind.postType === 'draft';
     const imageCount = images(input.media).length;
     const videoCount = videos(input.media).length;
     if (input.media.length === 0)
@@ -60,6 +90,11 @@ export const tiktokRules: ContentRules = {
       );
     }
     const privacy = input.options?.privacy_level;
+    if (draft) {
+      // An inbox draft takes no post settings: the creator chooses them in the app.
+      found.push(...checkAltText('tiktok', input.media));
+      return found.concat(checkMediaUrls(input));
+    }
     if (privacy === undefined)
       found.push(
         violation(
@@ -75,6 +110,7 @@ export const tiktokRules: ContentRules = {
     // What the creator allows, as creator_info said when the account was connected (re-checked live at publish).
     const creator = creatorFromExtras(input.account);
     if (creator !== undefined) found.push(...creatorViolations(creator, input));
+    found.push(...checkAltText('tiktok', input.media));
     return found.concat(checkMediaUrls(input));
   },
 };

@@ -48,7 +48,21 @@ export async function readyXMedia(deps: AdapterDeps, token: string, input: Publi
     (await uploadAll(deps, token, input.media));
   await input.onHandle?.(mediaHandle(media.map((item) => item.id)));
   for (const item of media) await awaitProcessed(deps, token, item);
+  // Alt text is metadata of the uploaded media, set before the post attaches it (setting it again on
+  // resumed media is harmless: the same text replaces the same text).
+  for (const [index, item] of input.media.entries())
+    if (item.altText) await describeXMedia(deps, token, media[index]!.id, item.altText);
   return media.map((item) => item.id);
+}
+
+/** `POST /2/media/metadata` (docs.x.com x-api/media "Create Media metadata"): the image's alt text. */
+async function describeXMedia(deps: AdapterDeps, token: string, id: string, text: string): Promise<void> {
+  await deps.client.request({
+    method: 'POST',
+    url: '/2/media/metadata',
+    data: { id, metadata: { alt_text: { text } } },
+    headers: { Authorization: `Bearer ${token}` },
+  });
 }
 
 async function uploadAll(deps: AdapterDeps, token: string, items: MediaInput[]): Promise<Uploaded[]> {

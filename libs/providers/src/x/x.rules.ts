@@ -1,3 +1,5 @@
+import { checkAltText } from '../rules/alt-text.ts';
+import { postTypeOf } from '../rules/post-types.ts';
 import { checkMediaUrls, images, videos, violation } from '../rules/rule-helpers.ts';
 import { X_MAX_WEIGHTED_LENGTH, xTextLimit, xWeightedLength } from '../rules/x-text.ts';
 import { type ContentRules, type ContentViolation } from '../types.ts';
@@ -5,15 +7,19 @@ import { type ContentRules, type ContentViolation } from '../types.ts';
 /** docs/networks.md §3.4: 280 weighted characters (more for Premium accounts); up to 4 images, or 1 video, never mixed. */
 export const X_LIMITS = { maxWeighted: X_MAX_WEIGHTED_LENGTH, maxImages: 4, maxVideos: 1 } as const;
 
+export const X_POST_TYPES = ['post'] as const;
+
 export const xRules: ContentRules = {
   network: 'x',
   maxTextLength: X_LIMITS.maxWeighted,
   requiresMedia: false,
-  postTypes: ['post'],
+  postTypes: X_POST_TYPES,
   maxMedia: X_LIMITS.maxImages,
   maxPerKind: { image: X_LIMITS.maxImages, video: X_LIMITS.maxVideos },
   check(input) {
     const found: ContentViolation[] = [];
+    const kind = postTypeOf('x', input.options, X_POST_TYPES, 'post');
+    found.push(...kind.violations);
     const weighted = xWeightedLength(input.text);
     const limit = xTextLimit(input.account);
     if (weighted > limit)
@@ -32,6 +38,7 @@ export const xRules: ContentRules = {
     if (videoCount > X_LIMITS.maxVideos) found.push(violation('media_count', 'An X post holds at most one video.'));
     if (videoCount > 0 && imageCount > 0)
       found.push(violation('media_mix', 'An X post cannot mix images and a video.'));
+    found.push(...checkAltText('x', input.media, kind.postType));
     return found.concat(checkMediaUrls(input));
   },
 };

@@ -38,7 +38,7 @@ export interface RunningSandbox {
       id: string;
       account: string;
       text: string;
-      media: { url: string; kind: string }[];
+      media: { url: string; kind: string; alt_text?: string }[];
       options: Record<string, unknown>;
       url: string;
     }[]

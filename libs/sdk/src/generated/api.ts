@@ -1245,6 +1245,8 @@ export interface operations {
                         media_ids?: string[];
                     }[];
                     media_urls?: string[];
+                    /** @description Alt text for each medium, aligned with the media list (`media_ids` first, then `media_urls`): the same length or a 400 (`alt_text_count`); `""` leaves an item without one. Held to each network's limit (X 1,000, LinkedIn 4,086, Instagram and Facebook 1,000 characters) on images; TikTok has none (400 `alt_text_unsupported`), nor do Instagram reels and stories. Not with `thread`. */
+                    media_alt_text?: string[];
                     /**
                      * Format: date-time
                      * @description With a timezone, at least 60 s ahead.
@@ -1617,6 +1619,8 @@ export interface operations {
                         media_ids?: string[];
                     }[];
                     media_urls?: string[];
+                    /** @description Alt text for each medium, aligned with the media list (`media_ids` first, then `media_urls`): the same length or a 400 (`alt_text_count`); `""` leaves an item without one. Held to each network's limit (X 1,000, LinkedIn 4,086, Instagram and Facebook 1,000 characters) on images; TikTok has none (400 `alt_text_unsupported`), nor do Instagram reels and stories. Not with `thread`. */
+                    media_alt_text?: string[];
                     /**
                      * Format: date-time
                      * @description With a timezone, at least 60 s ahead.
@@ -1812,6 +1816,8 @@ export interface operations {
                         media_ids?: string[];
                     }[];
                     media_urls?: string[];
+                    /** @description Alt text for each medium, aligned with the media list (`media_ids` first, then `media_urls`): the same length or a 400 (`alt_text_count`); `""` leaves an item without one. Held to each network's limit (X 1,000, LinkedIn 4,086, Instagram and Facebook 1,000 characters) on images; TikTok has none (400 `alt_text_unsupported`), nor do Instagram reels and stories. Not with `thread`. */
+                    media_alt_text?: string[];
                     /**
                      * Format: date-time
                      * @description With a timezone, at least 60 s ahead.
@@ -1939,6 +1945,8 @@ export interface operations {
                             media_ids?: string[];
                         }[];
                         media_urls?: string[];
+                        /** @description Alt text for each medium, aligned with the media list (`media_ids` first, then `media_urls`): the same length or a 400 (`alt_text_count`); `""` leaves an item without one. Held to each network's limit (X 1,000, LinkedIn 4,086, Instagram and Facebook 1,000 characters) on images; TikTok has none (400 `alt_text_unsupported`), nor do Instagram reels and stories. Not with `thread`. */
+                        media_alt_text?: string[];
                         /**
                          * Format: date-time
                          * @description With a timezone, at least 60 s ahead.
@@ -3596,8 +3604,22 @@ export interface operations {
                          * @enum {string}
                          */
                         provider: "instagram" | "facebook" | "x" | "linkedin" | "tiktok";
-                        /** @description Kinds of post published today: Instagram/Facebook `feed`, LinkedIn/X `post`, TikTok `video`, `photo`. */
+                        /** @description Values `platform_options.<network>.post_type` takes, the default first: Instagram `feed`, `reel`, `story`; Facebook `feed`; LinkedIn and X `post`; TikTok `video`, `photo`, `draft` (TikTok without `post_type`: `video` for a video, `photo` for photos). */
                         post_types: string[];
+                        /** @description Per post type: the media it holds (checked before a post is accepted). */
+                        post_type_rules: {
+                            [key: string]: {
+                                /** @description Media kinds this post type holds (`image`, `video`). */
+                                media_kinds: string[];
+                                min_media: number;
+                                max_media: number;
+                                /** @description A video's length for this post type (e.g. Instagram reels 3 to 900 s). */
+                                duration_seconds?: {
+                                    min: number;
+                                    max: number;
+                                };
+                            };
+                        };
                         /** @description This account's text limit (X counts weighted characters; Premium accounts 25,000). */
                         max_text_length: number;
                         /** @description Media items one post holds at most. */
@@ -3632,7 +3654,12 @@ export interface operations {
                         };
                         first_comment: boolean;
                         threads: boolean;
+                        /** @description Whether `media_alt_text` reaches this network (not TikTok). */
                         alt_text: boolean;
+                        /** @description Characters one alt text may hold on this network (X 1,000; LinkedIn 4,086); null without alt text. */
+                        alt_text_max_length: number | null;
+                        /** @description Media kinds alt text describes here (`image`). */
+                        alt_text_media_kinds: string[];
                         /** @description Scopes the network granted this connection. */
                         scopes: string[];
                     };

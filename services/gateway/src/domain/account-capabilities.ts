@@ -11,7 +11,7 @@ const range = (bounds: readonly [number, number]) => ({ min: bounds[0], max: bou
 /**
  * What one account can post, derived from the rule tables validation applies: the content rules of
  * libs/providers with the account's rule extras, and the per-network media limits of libs/media held
- * to the media library's own (MEDIA_MAX_*). alt_text is not supported yet.
+ * to the media library's own (MEDIA_MAX_*), and the alt text and post-type tables of libs/providers.
  */
 export function accountCapabilities(account: ReplyOf<typeof accountsRulesGet>, library: MediaLimits): Capabilities {
   const content = contentCapabilities(account.provider, account.rule_extras);
@@ -34,6 +34,17 @@ export function accountCapabilities(account: ReplyOf<typeof accountsRulesGet>, l
     account_id: account.id,
     provider: account.provider,
     post_types: [...content.postTypes],
+    post_type_rules: Object.fromEntries(
+      Object.entries(content.postKinds).map(([type, shape]) => [
+        type,
+        {
+          media_kinds: [...shape.mediaKinds],
+          min_media: shape.minMedia,
+          max_media: shape.maxMedia,
+          ...(shape.videoSeconds === undefined ? {} : { duration_seconds: range(shape.videoSeconds) }),
+        },
+      ]),
+    ),
     max_text_length: content.maxTextLength,
     max_media: content.maxMedia,
     media: {
@@ -56,7 +67,9 @@ export function accountCapabilities(account: ReplyOf<typeof accountsRulesGet>, l
     },
     first_comment: content.firstComment,
     threads: content.threads,
-    alt_text: false,
+    alt_text: content.altText !== undefined,
+    alt_text_max_length: content.altText?.maxLength ?? null,
+    alt_text_media_kinds: [...(content.altText?.kinds ?? [])],
     scopes: account.scopes,
   };
 }

@@ -22,8 +22,18 @@ export const AccountCapabilities = Type.Object({
   provider: Provider,
   post_types: Type.Array(Type.String(), {
     description:
-      'Kinds of post published today: Instagram/Facebook `feed`, LinkedIn/X `post`, TikTok `video`, `photo`.',
+      'Values `platform_options.<network>.post_type` takes, the default first: Instagram `feed`, `reel`, `story`; Facebook `feed`; LinkedIn and X `post`; TikTok `video`, `photo`, `draft` (TikTok without `post_type`: `video` for a video, `photo` for photos).',
   }),
+  post_type_rules: Type.Record(
+    Type.String(),
+    Type.Object({
+      media_kinds: Type.Array(Type.String(), { description: 'Media kinds this post type holds (`image`, `video`).' }),
+      min_media: Type.Integer(),
+      max_media: Type.Integer(),
+      duration_seconds: Range("A video's length for this post type (e.g. Instagram reels 3 to 900 s)."),
+    }),
+    { description: 'Per post type: the media it holds (checked before a post is accepted).' },
+  ),
   max_text_length: Type.Integer({
     description: "This account's text limit (X counts weighted characters; Premium accounts 25,000).",
   }),
@@ -31,6 +41,10 @@ export const AccountCapabilities = Type.Object({
   media: Type.Record(Type.String(), MediaKindCapability, { description: 'Per media kind (`image`, `video`).' }),
   first_comment: Type.Boolean(),
   threads: Type.Boolean(),
-  alt_text: Type.Boolean(),
+  alt_text: Type.Boolean({ description: 'Whether `media_alt_text` reaches this network (not TikTok).' }),
+  alt_text_max_length: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'Characters one alt text may hold on this network (X 1,000; LinkedIn 4,086); null without alt text.',
+  }),
+  alt_text_media_kinds: Type.Array(Type.String(), { description: 'Media kinds alt text describes here (`image`).' }),
   scopes: Type.Array(Type.String(), { description: 'Scopes the network granted this connection.' }),
 });

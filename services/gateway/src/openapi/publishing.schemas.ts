@@ -3,6 +3,7 @@ import {
   BULK_MAX_POSTS,
   FIRST_COMMENT_MAX_LENGTH,
   FIRST_COMMENT_STATUSES,
+  MEDIA_ALT_TEXT_MAX_LENGTH,
   THREAD_MAX_PARTS,
   THREAD_MIN_PARTS,
 } from '@svc/contracts';
@@ -68,6 +69,13 @@ const publishFields = {
     ),
   ),
   media_urls: Type.Optional(Type.Array(HttpUrl, { maxItems: 35 })),
+  media_alt_text: Type.Optional(
+    Type.Array(Type.String({ maxLength: MEDIA_ALT_TEXT_MAX_LENGTH }), {
+      maxItems: 35,
+      description:
+        'Alt text for each medium, aligned with the media list (`media_ids` first, then `media_urls`): the same length or a 400 (`alt_text_count`); `""` leaves an item without one. Held to each network\'s limit (X 1,000, LinkedIn 4,086, Instagram and Facebook 1,000 characters) on images; TikTok has none (400 `alt_text_unsupported`), nor do Instagram reels and stories. Not with `thread`.',
+    }),
+  ),
   scheduled_at: Type.Optional(
     Type.String({ format: 'date-time', description: 'With a timezone, at least 60 s ahead.' }),
   ),

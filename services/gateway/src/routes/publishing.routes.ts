@@ -34,6 +34,7 @@ export const jobPayload = (body: Static<typeof PostCreateBody>): PayloadOf<typeo
   ...(body.thread === undefined ? {} : { thread: body.thread }),
   ...(body.media_urls === undefined ? {} : { media_urls: body.media_urls }),
   ...(body.media_ids === undefined ? {} : { media_ids: body.media_ids }),
+  ...(body.media_alt_text === undefined ? {} : { media_alt_text: body.media_alt_text }),
   ...(body.platform_options === undefined
     ? {}
     : { options: body.platform_options as Record<string, Record<string, unknown>> }),
@@ -69,6 +70,7 @@ export function publishingRoutes(rpc: RpcCaller, idempotency: IdempotencyStore):
             ...(body.text === undefined ? {} : { text: body.text }),
             ...(body.thread === undefined ? {} : { thread: body.thread }),
             ...(body.media_urls === undefined ? {} : { media_urls: body.media_urls }),
+            ...(body.media_alt_text === undefined ? {} : { media_alt_text: body.media_alt_text }),
             ...(body.provider_options === undefined
               ? {}
               : { options: body.provider_options as Record<string, Record<string, unknown>> }),

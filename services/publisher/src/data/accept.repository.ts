@@ -12,6 +12,8 @@ export interface NewJobRow {
   text: string;
   mediaUrls: string[];
   mediaIds: string[];
+  /** Aligned with `mediaIds` ("" for an item without one); empty when the request gave none. */
+  mediaAltText?: string[];
   options: Record<string, Record<string, unknown>>;
   accountIds: string[];
   providers: string[];
@@ -87,7 +89,7 @@ const PERIOD = "(date_trunc('month', now() AT TIME ZONE 'UTC'))::date";
 const STORE_SQL = `
 WITH req AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
-    seq int, id uuid, org_id text, status text, text text, media_urls text[], media_ids text[], options jsonb,
+    seq int, id uuid, org_id text, status text, text text, media_urls text[], media_ids text[], media_alt_text text[], options jsonb,
     account_ids text[], providers text[], scheduled_at timestamptz, request_id text, first_comment text, thread jsonb)
 ),
 need AS (SELECT org_id, count(*)::int AS k FROM req GROUP BY org_id),
@@ -124,8 +126,8 @@ ok AS (
   WHERE ranked.nth <= grants.g
 ),
 jobs_in AS (
-  INSERT INTO jobs (id, org_id, status, text, media_urls, media_ids, options, account_ids, providers, scheduled_at, request_id, first_comment, thread, queued_at, updated_at)
-  SELECT id, org_id, status, text, media_urls, media_ids, options, account_ids, providers, scheduled_at, request_id, first_comment, thread,
+  INSERT INTO jobs (id, org_id, status, text, media_urls, media_ids, media_alt_text, options, account_ids, providers, scheduled_at, request_id, first_comment, thread, queued_at, updated_at)
+  SELECT id, org_id, status, text, media_urls, media_ids, COALESCE(media_alt_text, '{}'), options, account_ids, providers, scheduled_at, request_id, first_comment, thread,
          CASE WHEN status = 'queued' THEN now() END, now()
   FROM ok
   RETURNING id, created_at
@@ -233,6 +235,7 @@ export class AcceptRepository {
       text: job.text,
       media_urls: job.mediaUrls,
       media_ids: job.mediaIds,
+      media_alt_text: job.mediaAltText ?? [],
       options: job.options,
       account_ids: job.accountIds,
       providers: job.providers,

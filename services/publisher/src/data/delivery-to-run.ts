@@ -14,7 +14,16 @@ export type DeliveryToRun = Pick<
 /** What running a delivery reads of its job. */
 export type JobToRun = Pick<
   Prisma.JobGetPayload<object>,
-  'orgId' | 'status' | 'requestId' | 'text' | 'options' | 'mediaIds' | 'mediaUrls' | 'firstComment' | 'thread'
+  | 'orgId'
+  | 'status'
+  | 'requestId'
+  | 'text'
+  | 'options'
+  | 'mediaIds'
+  | 'mediaAltText'
+  | 'mediaUrls'
+  | 'firstComment'
+  | 'thread'
 >;
 
 interface Row {
@@ -33,6 +42,7 @@ interface Row {
   text: string;
   options: JobToRun['options'];
   media_ids: string[];
+  media_alt_text: string[];
   media_urls: string[];
   first_comment: string | null;
   thread: JobToRun['thread'];
@@ -74,7 +84,7 @@ export async function readDeliveriesToRun(db: RawSql, deliveryIds: readonly stri
       : await db.$queryRawUnsafe<Row[]>(
           `SELECT d.id, d.job_id, d.org_id, d.account_id, d.provider, d.status, d.attempts, d.platform_post_id, d.platform_post_url,
             cardinality(j.account_ids) - j.finished_deliveries AS unfinished_targets,
-            j.status AS job_status, j.request_id, j.text, j.options, j.media_ids, j.media_urls, j.first_comment, j.thread
+            j.status AS job_status, j.request_id, j.text, j.options, j.media_ids, j.media_alt_text, j.media_urls, j.first_comment, j.thread
        FROM deliveries d JOIN jobs j ON j.id = d.job_id
       WHERE d.id = ANY($1::uuid[])`,
           ids,
@@ -103,6 +113,7 @@ export async function readDeliveriesToRun(db: RawSql, deliveryIds: readonly stri
         text: row.text,
         options: row.options,
         mediaIds: row.media_ids,
+        mediaAltText: row.media_alt_text,
         mediaUrls: row.media_urls,
         firstComment: row.first_comment,
         thread: row.thread,

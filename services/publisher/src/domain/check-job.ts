@@ -25,6 +25,8 @@ export interface JobRequest {
   thread: ThreadPart[] | undefined;
   mediaUrls: string[];
   mediaIds: string[];
+  /** `media_alt_text`: aligned with the media (`mediaIds`, then `mediaUrls`); "" for an item without one. */
+  mediaAltText?: string[] | undefined;
   /** Per-network options keyed by network name. */
   options: Record<string, Record<string, unknown>>;
   scheduledAt: string | undefined;
@@ -86,7 +88,16 @@ export interface CheckedJob {
 const TIMEZONE = /(Z|[+-]\d{2}(:?\d{2})?)$/i;
 const UNUSABLE = new Set(['revoked', 'requires_reconnect']);
 /** Rules about how many media of which kind a post holds: misleading while a medium's kind is unknown. */
-const MEDIA_SET_RULES = new Set(['media_required', 'media_count', 'media_mix', 'media_type', 'empty']);
+const MEDIA_SET_RULES = new Set([
+  'media_required',
+  'media_count',
+  'media_mix',
+  'media_type',
+  'empty',
+  'media_kind_mismatch',
+]);
+/** Rules about alt text: their problems point at `media_alt_text`. */
+const ALT_TEXT_RULES = new Set(['alt_text_length', 'alt_text_media_kind', 'alt_text_unsupported']);
 /** Rules about a text: a thread part's problem under them points at the part's `text`. */
 const TEXT_RULES = new Set(['text_length', 'empty', 'hashtags', 'mentions']);
 
@@ -187,11 +198,15 @@ function accountProblems(
         path: violation.rule === 'text_length' ? '/body/first_comment/text' : '/body/first_comment',
       });
   if (known === undefined) return problems;
+  // Alt text is matched to the media only when every medium is known (else positions would shift).
+  const altText = request.mediaAltText;
+  const describe = altText !== undefined && !known.incomplete && known.media.length === altText.length;
   const inputOf = (items: readonly JobMedium[]): MediaInput[] =>
-    items.map((item) => ({
+    items.map((item, position) => ({
       url: item.url,
       kind: item.kind,
       ...(item.durationMs === null ? {} : { durationMs: item.durationMs }),
+      ...(describe && altText[position] ? { altText: altText[position] } : {}),
     }));
   const content = (text: string, items: MediaInput[], incomplete: boolean): ContentViolation[] =>
     checkContent(account.provider, {
@@ -204,7 +219,10 @@ function accountProblems(
     // Without text (and no thread) the request's shape is the problem, reported once for the post.
     if (request.text !== undefined)
       for (const violation of content(request.text, inputOf(known.media), known.incomplete))
-        problems.push(problem(violation.rule, `: ${violation.message}`));
+        problems.push({
+          ...problem(violation.rule, `: ${violation.message}`),
+          ...(ALT_TEXT_RULES.has(violation.rule) ? { path: '/body/media_alt_text' } : {}),
+        });
   } else if (postFeatures[account.provider].threads) {
     // Each part is a post of its own to the network: its text and its media, under the post rules.
     const complete =
@@ -245,6 +263,30 @@ function accountProblems(
   return problems;
 }
 
+/** `media_alt_text` must match the media one for one, and has no place in a thread (its parts hold the media). */
+function altTextShapeProblems(request: JobRequest): ErrorDetail[] {
+  const altText = request.mediaAltText;
+  if (altText === undefined) return [];
+  if (request.thread !== undefined)
+    return [
+      {
+        path: '/body/media_alt_text',
+        message: 'cannot be given with a thread',
+        rule: 'alt_text_thread',
+      },
+    ];
+  const count = request.mediaIds.length + request.mediaUrls.length;
+  return altText.length === count
+    ? []
+    : [
+        {
+          path: '/body/media_alt_text',
+          message: `must have one entry per medium (media_ids, then media_urls: ${count}), not ${altText.length}`,
+          rule: 'alt_text_count',
+        },
+      ];
+}
+
 /**
  * Every problem of a post at once (docs/api-conventions.md, "Validating a post"): the request's
  * URLs and options, its schedule, each target account (unknown, unusable), each network's content
@@ -258,7 +300,7 @@ export async function checkJob(deps: CheckJobDeps, request: JobRequest, media: J
   const inParts = (detail: ErrorDetail) => (thread === undefined ? detail : threadPathOf(thread, detail));
   const found = (await requestProblems(deps, flat)).map(inParts);
   const urlsUsable = found.length === 0;
-  const problems = [...threadShapeProblems(request), ...found];
+  const problems = [...threadShapeProblems(request), ...altTextShapeProblems(request), ...found];
   const due = await dueTime(deps.db, request.scheduledAt, deps.minLeadSeconds);
   if (due.problem !== undefined) problems.push(due.problem);
   if (request.queue === true && request.scheduledAt !== undefined)

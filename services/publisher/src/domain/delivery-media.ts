@@ -34,10 +34,15 @@ function inputOf(deps: DeliveryMediaDeps, row: MediaRow, network: Network): Medi
  */
 export async function deliveryMedia(
   deps: DeliveryMediaDeps | undefined,
-  job: { orgId: string; mediaIds: string[]; mediaUrls: string[] },
+  job: { orgId: string; mediaIds: string[]; mediaUrls: string[]; mediaAltText?: string[] },
   network: Network,
 ): Promise<MediaInput[] | undefined> {
-  if (job.mediaIds.length === 0 || deps === undefined) return mediaOf(job.mediaUrls);
+  const described = (inputs: MediaInput[]) =>
+    inputs.map((input, index) => {
+      const altText = job.mediaAltText?.[index];
+      return altText ? { ...input, altText } : input;
+    });
+  if (job.mediaIds.length === 0 || deps === undefined) return described(mediaOf(job.mediaUrls));
   const rows = new Map((await deps.repository.findMany(job.orgId, job.mediaIds)).map((row) => [row.id, row]));
   const inputs: MediaInput[] = [];
   for (const id of job.mediaIds) {
@@ -45,5 +50,5 @@ export async function deliveryMedia(
     if (row === undefined) return undefined;
     inputs.push(inputOf(deps, row, network));
   }
-  return inputs;
+  return described(inputs);
 }

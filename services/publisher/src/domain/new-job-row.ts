@@ -105,6 +105,7 @@ export function prepareJob(
     text,
     mediaUrls,
     mediaIds,
+    mediaAltText: request.mediaAltText ?? [],
     options: request.options,
     accountIds: request.accountIds,
     providers,

@@ -71,6 +71,7 @@ function jobRequest(env: Envelope, post: Omit<PayloadOf<typeof publisherJobCreat
     })),
     mediaUrls: post.media_urls ?? [],
     mediaIds: post.media_ids ?? [],
+    mediaAltText: post.media_alt_text,
     options: post.options ?? {},
     scheduledAt: post.scheduled_at,
     optionsField: post.options_field ?? 'provider_options',

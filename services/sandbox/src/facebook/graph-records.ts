@@ -20,6 +20,8 @@ export interface IgContainer {
   errorText: string | undefined;
   polls: number;
   options: Record<string, string>;
+  /** `alt_text` of an image container (Instagram takes it on images only). */
+  altText: string | undefined;
 }
 
 export interface IgMedia {
@@ -48,6 +50,8 @@ export interface FbPhoto {
   published: boolean;
   postId: string | undefined;
   attached: boolean;
+  /** `alt_text_custom`: the photo's own description. */
+  altText: string | undefined;
 }
 
 export interface FbVideo {

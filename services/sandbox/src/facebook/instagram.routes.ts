@@ -9,6 +9,7 @@ import { FETCH_FAILED } from './ig-container-processing.ts';
 
 const MAX_CAPTION = 2200;
 const MAX_CHILDREN = 10;
+const MAX_ALT_TEXT = 1000;
 const DAY_MS = 86_400_000;
 
 /**
@@ -57,6 +58,13 @@ export function registerInstagram(router: Router, ctx: SandboxContext): void {
         'The caption should be 2200 characters or fewer.',
       );
     const mediaType = (params.media_type ?? (params.video_url ? 'VIDEO' : 'IMAGE')).toUpperCase();
+    // alt_text describes images of feed posts and carousels only (IG User Media reference).
+    if (params.alt_text !== undefined && (mediaType !== 'IMAGE' || !params.image_url))
+      return invalidParameter(res, '(#100) The parameter alt_text is only supported for image posts.');
+    if (mediaType === 'STORIES' && params.caption)
+      return invalidParameter(res, '(#100) Param caption is not supported for media_type STORIES.');
+    if (params.alt_text !== undefined && [...params.alt_text].length > MAX_ALT_TEXT)
+      return invalidParameter(res, `(#100) alt_text must be at most ${MAX_ALT_TEXT} characters.`);
     const base = {
       id: numericId(17, '17'),
       igUserId,
@@ -66,6 +74,7 @@ export function registerInstagram(router: Router, ctx: SandboxContext): void {
       errorText: undefined,
       statusCode: 'IN_PROGRESS' as const,
       options: {},
+      altText: params.alt_text,
     };
     const { image_url: imageUrl, video_url: videoUrl } = params;
     if (params.collaborators) (base.options as Record<string, string>).collaborators = params.collaborators;
@@ -220,7 +229,8 @@ export function registerInstagram(router: Router, ctx: SandboxContext): void {
       text: container.caption,
       media: children.map((child) => ({
         url: child.mediaUrl ?? '',
-        kind: child.mediaType === 'IMAGE' ? 'image' : 'video',
+        kind: child.kind === 'image' ? 'image' : 'video',
+        ...(child.altText === undefined ? {} : { alt_text: child.altText }),
       })),
       options: { media_type: container.mediaType, ...container.options },
       url: item.permalink,

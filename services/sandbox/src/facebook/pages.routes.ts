@@ -2,12 +2,15 @@ import { type Request, type Response, type Router } from 'express';
 import { markPostCreated } from '../http/outcome-faults.ts';
 import { type SandboxContext } from '../context.ts';
 import { numericId } from '../state/ids.ts';
+import { type MediaRef } from '../state/types.ts';
 import { bucHeaders, callerOf, graphParams, idOf, requireGraphToken } from './graph-auth.ts';
 import { graphError, invalidParameter, renderGraphFault } from './graph-errors.ts';
 import { STORES, startDownload, type FbPhoto, type FbPost, type FbVideo } from './graph-records.ts';
 
 const PHOTO_FORMATS = new Set(['jpeg', 'png', 'gif', 'webp']);
 const MAX_PHOTO_BYTES = 4 * 1024 * 1024;
+/** The sandbox's bound on a photo's `alt_text_custom` (Graph publishes none; the API's own bound is the same). */
+const MAX_ALT_TEXT = 1000;
 
 /** Facebook Pages publishing (docs/networks.md §2.2): feed, photos, videos, with `{page}_{post}` ids. */
 export function registerPages(router: Router, ctx: SandboxContext): void {
@@ -33,12 +36,7 @@ export function registerPages(router: Router, ctx: SandboxContext): void {
     return false;
   };
 
-  const createPost = (
-    pageId: string,
-    message: string,
-    media: { url: string; kind: 'image' | 'video' }[],
-    options: Record<string, string>,
-  ): FbPost => {
+  const createPost = (pageId: string, message: string, media: MediaRef[], options: Record<string, string>): FbPost => {
     const postNumber = numericId(16);
     const id = `${pageId}_${postNumber}`;
     const post: FbPost = {
@@ -89,13 +87,17 @@ export function registerPages(router: Router, ctx: SandboxContext): void {
     }
     if (message === '' && !params.link && attached.length === 0)
       return invalidParameter(res, '(#100) Missing message or attachment');
-    const media: { url: string; kind: 'image' }[] = [];
+    const media: MediaRef[] = [];
     for (const item of attached) {
       const photo = typeof item.media_fbid === 'string' ? photos.get(item.media_fbid) : undefined;
       if (!photo || photo.pageId !== pageId || photo.published || photo.attached) {
         return invalidParameter(res, `(#100) Invalid media_fbid: ${String(item.media_fbid)}`);
       }
-      media.push({ url: photo.url, kind: 'image' });
+      media.push({
+        url: photo.url,
+        kind: 'image',
+        ...(photo.altText === undefined ? {} : { alt_text: photo.altText }),
+      });
     }
     if (isDuplicate(pageId, message)) return duplicate(res);
     for (const item of attached) photos.get(item.media_fbid as string)!.attached = true;
@@ -131,6 +133,8 @@ export function registerPages(router: Router, ctx: SandboxContext): void {
         error_user_msg: 'Photos should be smaller than 4 MB and saved as JPG, PNG, GIF, TIFF, HEIF or WebP files.',
       });
     }
+    if (params.alt_text_custom !== undefined && [...params.alt_text_custom].length > MAX_ALT_TEXT)
+      return invalidParameter(res, `(#100) alt_text_custom must be at most ${MAX_ALT_TEXT} characters.`);
     const published = params.published !== 'false';
     const caption = params.caption ?? params.message ?? '';
     if (published && isDuplicate(pageId, caption)) return duplicate(res);
@@ -141,10 +145,16 @@ export function registerPages(router: Router, ctx: SandboxContext): void {
       published,
       postId: undefined,
       attached: false,
+      altText: params.alt_text_custom,
     };
     photos.set(photo.id, photo);
     if (!published) return void res.json({ id: photo.id });
-    const post = createPost(pageId, caption, [{ url: params.url, kind: 'image' }], {});
+    const post = createPost(
+      pageId,
+      caption,
+      [{ url: params.url, kind: 'image', ...(photo.altText === undefined ? {} : { alt_text: photo.altText }) }],
+      {},
+    );
     photo.postId = post.id;
     markPostCreated(res, 'facebook');
     res.json({ id: photo.id, post_id: post.id });

@@ -8,6 +8,8 @@ import { DUPLICATE_WINDOW_MS, LI_STORES, renderCommentary, type LiAsset, type Li
 
 const REQUIRED = ['author', 'commentary', 'visibility', 'distribution', 'lifecycleState'] as const;
 const MAX_COMMENTARY = 3000;
+/** Posts API: `altText` of an image, at most 4,086 characters. */
+const MAX_ALT_TEXT = 4086;
 
 interface PostBody {
   author?: unknown;
@@ -15,7 +17,10 @@ interface PostBody {
   visibility?: unknown;
   distribution?: unknown;
   lifecycleState?: unknown;
-  content?: { media?: { id?: unknown; title?: unknown }; multiImage?: { images?: { id?: unknown }[] } };
+  content?: {
+    media?: { id?: unknown; title?: unknown; altText?: unknown };
+    multiImage?: { images?: { id?: unknown; altText?: unknown }[] };
+  };
 }
 
 function unprocessable(res: Response, message: string): void {
@@ -57,6 +62,18 @@ export function registerLinkedInPosts(router: Router, ctx: SandboxContext): void
       ...(body.content?.media?.id !== undefined ? [String(body.content.media.id)] : []),
       ...(body.content?.multiImage?.images ?? []).map((image) => String(image.id)),
     ];
+    const altTexts = [
+      ...(body.content?.media?.id !== undefined ? [body.content.media.altText] : []),
+      ...(body.content?.multiImage?.images ?? []).map((image) => image.altText),
+    ];
+    const badAlt = altTexts.findIndex(
+      (altText) => altText !== undefined && (typeof altText !== 'string' || altText.length > MAX_ALT_TEXT),
+    );
+    if (badAlt >= 0)
+      return unprocessable(
+        res,
+        `ERROR :: altText of media ${badAlt} :: must be a string of at most ${MAX_ALT_TEXT} characters`,
+      );
     const multi = body.content?.multiImage?.images;
     if (multi && (multi.length < 2 || multi.length > 20))
       return unprocessable(res, 'ERROR :: /content/multiImage/images :: a multi-image post needs 2 to 20 images');
@@ -98,7 +115,11 @@ export function registerLinkedInPosts(router: Router, ctx: SandboxContext): void
       id: urn,
       account: author,
       text,
-      media: attached.map((asset) => ({ url: asset!.urn, kind: asset!.kind })),
+      media: attached.map((asset, index) => ({
+        url: asset!.urn,
+        kind: asset!.kind,
+        ...(typeof altTexts[index] === 'string' ? { alt_text: altTexts[index] } : {}),
+      })),
       options: { visibility: body.visibility, commentary, hashtags, mentions },
       url: `https://www.linkedin.com/feed/update/${urn}`,
       created_at: new Date(now).toISOString(),

@@ -70,6 +70,8 @@ export interface AuthCode {
 export interface MediaRef {
   url: string;
   kind: 'image' | 'video';
+  /** The alt text the network stored for this item, where it takes one. */
+  alt_text?: string;
 }
 
 export interface RecordedPost {

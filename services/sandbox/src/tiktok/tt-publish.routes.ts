@@ -150,24 +150,23 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
     });
   });
 
-  router.post('/v2/post/publish/video/init/', body, gate, auth, publishScope, (req, res) => {
-    const { post_info: info = {}, source_info: source = {} } = (req.body ?? {}) as {
-      post_info?: PostInfo;
-      source_info?: Record<string, unknown>;
-    };
-    if (privacyProblem(res, info.privacy_level)) return;
+  /** A video's source_info (PULL_FROM_URL or FILE_UPLOAD chunks), for a direct post or an inbox upload. */
+  const initVideo = (req: Request, res: Response, info: PostInfo, source: Record<string, unknown>, inbox: boolean) => {
     const title = typeof info.title === 'string' ? info.title : '';
-    if (title.length > 2200) return invalid(res, 'post_info.title must be at most 2200 characters.');
+    const settings = {
+      kind: 'video' as const,
+      title,
+      privacyLevel: inbox ? '' : String(info.privacy_level),
+      interactions: interactionsOf(info),
+      inbox,
+    };
     if (source.source === 'PULL_FROM_URL') {
       if (typeof source.video_url !== 'string') return invalid(res, 'source_info.video_url is required.');
       if (!isVerified(source.video_url, ctx.tiktokVerifiedPrefixes)) return unverified(res, source.video_url);
       const publish = create(req, res, {
-        publishId: `v_pub_url~v2.${numericId(15)}`,
-        kind: 'video',
+        ...settings,
+        publishId: `v_${inbox ? 'inbox' : 'pub'}_url~v2.${numericId(15)}`,
         source: 'PULL_FROM_URL',
-        title,
-        privacyLevel: String(info.privacy_level),
-        interactions: interactionsOf(info),
         media: [{ url: source.video_url, kind: 'video' }],
         downloads: [startDownload(ctx.fetchMedia, source.video_url)],
         videoSize: 0,
@@ -185,12 +184,9 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
       const problem = chunkProblem(size, chunk, count);
       if (problem) return invalid(res, problem);
       const publish = create(req, res, {
-        publishId: `v_pub_file~v2-1.${numericId(15)}`,
-        kind: 'video',
+        ...settings,
+        publishId: `v_${inbox ? 'inbox' : 'pub'}_file~v2-1.${numericId(15)}`,
         source: 'FILE_UPLOAD',
-        title,
-        privacyLevel: String(info.privacy_level),
-        interactions: interactionsOf(info),
         media: [{ url: 'file_upload', kind: 'video' }],
         downloads: [],
         videoSize: size,
@@ -204,6 +200,27 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
       });
     }
     invalid(res, 'source_info.source must be FILE_UPLOAD or PULL_FROM_URL.');
+  };
+
+  router.post('/v2/post/publish/video/init/', body, gate, auth, publishScope, (req, res) => {
+    const { post_info: info = {}, source_info: source = {} } = (req.body ?? {}) as {
+      post_info?: PostInfo;
+      source_info?: Record<string, unknown>;
+    };
+    if (privacyProblem(res, info.privacy_level)) return;
+    const title = typeof info.title === 'string' ? info.title : '';
+    if (title.length > 2200) return invalid(res, 'post_info.title must be at most 2200 characters.');
+    initVideo(req, res, info, source, false);
+  });
+
+  // Upload to the creator's inbox (content-posting-api-reference-upload-video): source_info only,
+  // scope video.upload; the creator gets a notification and finishes the post in the app.
+  router.post('/v2/post/publish/inbox/video/init/', body, gate, auth, (req, res) => {
+    if (!ttHasScope(ttCallerOf(res), 'video.upload')) return scopeNotAuthorized(res);
+    const payload = (req.body ?? {}) as { post_info?: unknown; source_info?: Record<string, unknown> };
+    if (payload.post_info !== undefined)
+      return invalid(res, 'post_info is not accepted by an inbox upload: the creator sets it in TikTok.');
+    initVideo(req, res, {}, payload.source_info ?? {}, true);
   });
 
   router.post('/v2/post/publish/content/init/', body, gate, auth, (req, res) => {
@@ -242,7 +259,8 @@ export function registerTikTokPublish(router: Router, ctx: SandboxContext): void
       kind: 'photo',
       source: 'PULL_FROM_URL',
       title: description || title,
-      privacyLevel: String(info.privacy_level ?? 'SELF_ONLY'),
+      privacyLevel: payload.post_mode === 'MEDIA_UPLOAD' ? '' : String(info.privacy_level),
+      inbox: payload.post_mode === 'MEDIA_UPLOAD',
       interactions: interactionsOf(info),
       media: (images as string[]).map((url) => ({ url, kind: 'image' as const })),
       downloads: (images as string[]).map((url) => startDownload(ctx.fetchMedia, url)),

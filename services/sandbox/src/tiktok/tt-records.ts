@@ -16,7 +16,9 @@ export interface TtPublish {
   chunkSize: number;
   chunkCount: number;
   uploaded: Map<number, Buffer>;
-  status: 'PROCESSING_UPLOAD' | 'PROCESSING_DOWNLOAD' | 'PUBLISH_COMPLETE' | 'FAILED';
+  status: 'PROCESSING_UPLOAD' | 'PROCESSING_DOWNLOAD' | 'SEND_TO_USER_INBOX' | 'PUBLISH_COMPLETE' | 'FAILED';
+  /** An upload to the creator's inbox (inbox video init, or photos with MEDIA_UPLOAD): ends at SEND_TO_USER_INBOX. */
+  inbox: boolean;
   failReason: string;
   polls: number;
   postId: string | undefined;

@@ -34,7 +34,7 @@ export function advancePublish(ctx: SandboxContext, publish: TtPublish): void {
     }
     return;
   }
-  if (publish.status === 'FAILED') return;
+  if (publish.status === 'FAILED' || publish.status === 'SEND_TO_USER_INBOX') return;
   let files: Buffer[];
   if (publish.source === 'FILE_UPLOAD') {
     const received = [...publish.uploaded.entries()].sort(([a], [b]) => a - b).map(([, chunk]) => chunk);
@@ -53,6 +53,11 @@ export function advancePublish(ctx: SandboxContext, publish: TtPublish): void {
       ? formats.every(isVideoFormat)
       : formats.every((format) => format === 'jpeg' || format === 'webp');
   if (!formatOk) return fail(publish, 'file_format_check_failed');
+  if (publish.inbox) {
+    // The draft waits in the creator's inbox: no post exists until they finish it in the app.
+    publish.status = 'SEND_TO_USER_INBOX';
+    return record(ctx, publish);
+  }
   publish.status = 'PUBLISH_COMPLETE';
   if (publish.moderated) record(ctx, publish);
 }
@@ -65,12 +70,15 @@ function record(ctx: SandboxContext, publish: TtPublish): void {
     account: publish.openId,
     text: publish.title,
     media: publish.media,
-    options: {
-      privacy_level: publish.privacyLevel,
-      source: publish.source,
-      publish_id: publish.publishId,
-      ...publish.interactions,
-    },
+    options: publish.inbox
+      ? { post_mode: 'MEDIA_UPLOAD', source: publish.source, publish_id: publish.publishId }
+      : {
+          post_mode: 'DIRECT_POST',
+          privacy_level: publish.privacyLevel,
+          source: publish.source,
+          publish_id: publish.publishId,
+          ...publish.interactions,
+        },
     url: publish.postId
       ? `https://www.tiktok.com/@${username}/${publish.kind}/${publish.postId}`
       : `https://www.tiktok.com/@${username}`,

@@ -125,6 +125,7 @@ export function registerXApi(router: Router, ctx: SandboxContext): void {
         media: attached.map((item) => ({
           url: `media:${item!.id}`,
           kind: item!.category.endsWith('image') ? 'image' : 'video',
+          ...(item!.altText === undefined ? {} : { alt_text: item!.altText }),
         })),
         options: tweet.inReplyTo === undefined ? {} : { in_reply_to_tweet_id: tweet.inReplyTo },
         url: `https://x.com/${usernameOf(userId)}/status/${tweet.id}`,

@@ -42,6 +42,7 @@ const fitsCategory = (mediaType: string, category: string) =>
           : true;
 const IMAGE_FORMATS = new Set(['jpeg', 'png', 'gif', 'webp']);
 const EXPIRES_AFTER = 86400;
+const MAX_ALT_TEXT = 1000;
 
 /** X API v2 media upload (docs/networks.md §3.2): initialize / append / finalize / STATUS, and one-shot upload. */
 export function registerXMedia(router: Router, ctx: SandboxContext): void {
@@ -98,6 +99,30 @@ export function registerXMedia(router: Router, ctx: SandboxContext): void {
     problem(res, 404, 'Not Found Error', 'Could not find media.', 'https://api.x.com/2/problems/resource-not-found');
     return undefined;
   };
+
+  // Alt text of an uploaded image (docs.x.com x-api/media "Create Media metadata"): up to 1,000 characters.
+  router.post('/2/media/metadata', json(), gate, auth, media, (req, res) => {
+    const body = (req.body ?? {}) as { id?: unknown; metadata?: { alt_text?: { text?: unknown } } };
+    const text = body.metadata?.alt_text?.text;
+    if (typeof body.id !== 'string') return invalidRequest(res, 'id', 'id is required.');
+    if (typeof text !== 'string' || text === '')
+      return invalidRequest(res, 'metadata.alt_text.text', 'metadata.alt_text.text is required.');
+    if ([...text].length > MAX_ALT_TEXT)
+      return invalidRequest(res, 'metadata.alt_text.text', `alt text is limited to ${MAX_ALT_TEXT} characters.`);
+    const item = store.get(body.id);
+    if (!item || item.userId !== xCallerOf(res).userId)
+      return problem(
+        res,
+        404,
+        'Not Found Error',
+        'Could not find media.',
+        'https://api.x.com/2/problems/resource-not-found',
+      );
+    if (!item.category.endsWith('image') && !item.category.endsWith('gif'))
+      return invalidRequest(res, 'id', 'Alt text is supported for images and GIFs only.');
+    item.altText = text;
+    res.json({ data: { id: item.id, associated_metadata: { alt_text: { text } } } });
+  });
 
   router.post('/2/media/upload/initialize', json(), gate, auth, media, (req, res) => {
     const body = (req.body ?? {}) as { media_type?: unknown; total_bytes?: unknown; media_category?: unknown };

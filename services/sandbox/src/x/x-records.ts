@@ -9,6 +9,8 @@ export interface XMedia {
   polls: number;
   state: 'pending' | 'in_progress' | 'succeeded' | 'failed' | undefined;
   error: string | undefined;
+  /** Set by `POST /2/media/metadata` (`alt_text.text`). */
+  altText?: string;
 }
 
 export interface XTweet {

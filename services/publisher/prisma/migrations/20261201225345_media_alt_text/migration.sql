@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "jobs" ADD COLUMN     "media_alt_text" TEXT[] DEFAULT ARRAY[]::TEXT[];
