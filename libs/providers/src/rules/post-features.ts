@@ -1,4 +1,4 @@
-import { type AccountExtras, type ContentViolation, type Network } from '../types.ts';
+import { networkLabels as LABEL, type AccountExtras, type ContentViolation, type Network } from '../types.ts';
 import { codePoints, violation } from './rule-helpers.ts';
 import { xTextLimit, xWeightedLength } from './x-text.ts';
 
@@ -18,14 +18,6 @@ export const postFeatures: Readonly<
   x: { threads: true, firstComment: true, commentMaxLength: undefined },
   linkedin: { threads: false, firstComment: true, commentMaxLength: 1250 },
   tiktok: { threads: false, firstComment: false, commentMaxLength: undefined },
-};
-
-const LABEL: Record<Network, string> = {
-  instagram: 'Instagram',
-  facebook: 'Facebook',
-  x: 'X',
-  linkedin: 'LinkedIn',
-  tiktok: 'TikTok',
 };
 
 /** The problems of a first comment for one account of a network: none when it can be posted as it is. */

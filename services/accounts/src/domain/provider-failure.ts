@@ -1,13 +1,5 @@
 import { AppError } from '@svc/errors';
-import { isProviderError, type ProviderError } from '@svc/providers';
-
-const LABEL: Record<string, string> = {
-  instagram: 'Instagram',
-  facebook: 'Facebook',
-  x: 'X',
-  linkedin: 'LinkedIn',
-  tiktok: 'TikTok',
-};
+import { isProviderError, networkLabels as LABEL, type ProviderError } from '@svc/providers';
 
 /**
  * A network refusing credentials the user gave us (a BYOK token, an authorization code) is the

@@ -1,6 +1,5 @@
 import { type Request, type Response } from 'express';
 import { randomBytes } from 'node:crypto';
-import { type SandboxState } from '../state/sandbox-state.ts';
 import { type Fault } from '../state/types.ts';
 
 export const logId = () =>
@@ -35,10 +34,10 @@ export const bearerOf = (req: Request) => /^Bearer\s+(.+)$/i.exec(req.headers.au
 
 /**
  * Faults in TikTok's shapes. TikTok answers expired and revoked tokens alike on API calls
- * (`access_token_invalid`); a revoked grant shows on refresh (`invalid_grant`), so `token_revoked`
- * also revokes it. TikTok has no duplicate code: the closest is `spam_risk` (docs/networks.md §6).
+ * (`access_token_invalid`); a revoked grant shows on refresh (`invalid_grant`). TikTok has no
+ * duplicate code: the closest is `spam_risk` (docs/networks.md §6).
  */
-export function tiktokFaultRenderer(state: SandboxState) {
+export function tiktokFaultRenderer() {
   return (fault: Fault, req: Request, res: Response): void => {
     const oauth = req.path.startsWith('/v2/oauth/');
     switch (fault.fault) {
@@ -46,18 +45,12 @@ export function tiktokFaultRenderer(state: SandboxState) {
         return ttError(res, 429, 'rate_limit_exceeded', 'The API rate limit was exceeded. Please try again later.');
       case 'server_error':
         return ttError(res, 500, 'internal_error', 'Something went wrong. Please try again later.');
+      // The fault gate has already revoked the grant of a `token_revoked` (http/fault-gate.ts).
       case 'token_expired':
+      case 'token_revoked':
         return oauth
           ? oauthError(res, 400, 'invalid_grant', 'Refresh token is invalid or expired.')
           : tokenInvalid(res);
-      case 'token_revoked': {
-        const token = bearerOf(req);
-        const record = token ? state.tokens.get(token) : undefined;
-        if (record) state.tokens.revokeRoot(record.root);
-        return oauth
-          ? oauthError(res, 400, 'invalid_grant', 'Refresh token is invalid or expired.')
-          : tokenInvalid(res);
-      }
       case 'duplicate':
         return ttError(
           res,

@@ -15,7 +15,7 @@ const MAX_COUNT = 20;
  */
 export function registerTikTokList(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
-  const gate = ctx.gate(['tiktok'], tiktokFaultRenderer(state));
+  const gate = ctx.gate(['tiktok'], tiktokFaultRenderer());
   const auth = requireTtToken(ctx);
   const videos = state.store<TtVideo>(TT_STORES.videos);
   const publishes = state.store<TtPublish>(TT_STORES.publishes);

@@ -22,7 +22,7 @@ function verifierMatches(verifier: string, challenge: string, method: string | u
 
 export function registerTikTokOAuth(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
-  const gate = ctx.gate(['tiktok'], tiktokFaultRenderer(state));
+  const gate = ctx.gate(['tiktok'], tiktokFaultRenderer());
   const form = urlencoded({ extended: false });
 
   const issue = (subject: string, root: string, clientId: string, scopes: string[]) => {

@@ -95,7 +95,7 @@ function creatorSettingsOf(token: string) {
 /** Content Posting API (docs/networks.md §5.2): creator_info, video and photo init, upload, status. */
 export function registerTikTokPublish(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
-  const gate = ctx.gate(['tiktok'], tiktokFaultRenderer(state));
+  const gate = ctx.gate(['tiktok'], tiktokFaultRenderer());
   const auth = requireTtToken(ctx);
   const publishes = state.store<TtPublish>(TT_STORES.publishes);
   const body = json({ limit: '1mb' });

@@ -16,7 +16,7 @@ const COUNTS = ['like_count', 'comment_count', 'share_count', 'view_count'];
 /** Display API: user info and video query (docs/networks.md §5.1, §5.5). */
 export function registerTikTokReads(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
-  const gate = ctx.gate(['tiktok'], tiktokFaultRenderer(state));
+  const gate = ctx.gate(['tiktok'], tiktokFaultRenderer());
   const auth = requireTtToken(ctx);
   const videos = state.store<TtVideo>(TT_STORES.videos);
 

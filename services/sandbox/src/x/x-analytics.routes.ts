@@ -20,7 +20,7 @@ const numberOr0 = (value: unknown) => (typeof value === 'number' ? value : 0);
  */
 export function registerXAnalytics(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
-  const gate = ctx.gate(['x'], xFaultRenderer(state));
+  const gate = ctx.gate(['x'], xFaultRenderer());
   const auth = requireXToken(ctx);
   const tweets = state.store<XTweet>(X_STORES.tweets);
   const windows = state.store<{ start: number; count: number }>('x.lookup.windows');

@@ -24,13 +24,13 @@ const replyTargetOf = (body: unknown): unknown => (body as CreateBody | undefine
 /** X API v2 users/me and posts (docs/networks.md §3.1-§3.5), replies (`reply.in_reply_to_tweet_id`) included. */
 export function registerXApi(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
-  const gate = ctx.gate(['x'], xFaultRenderer(state));
+  const gate = ctx.gate(['x'], xFaultRenderer());
   // Faults armed `on: reply` take only posts that answer another (a thread's later parts, a first comment).
   const replyFaults = scopedFaultGate({
     state,
     network: 'x',
     scopeOf: (req) => (replyTargetOf(req.body) === undefined ? undefined : 'reply'),
-    render: xFaultRenderer(state),
+    render: xFaultRenderer(),
     hangMs: ctx.timeoutFaultMs,
   });
   const auth = requireXToken(ctx);

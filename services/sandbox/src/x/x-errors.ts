@@ -1,5 +1,4 @@
 import { type Request, type Response } from 'express';
-import { type SandboxState } from '../state/sandbox-state.ts';
 import { type Fault } from '../state/types.ts';
 
 export const bearer = (req: Request): string | undefined =>
@@ -43,9 +42,9 @@ export function rateLimitHeaders(res: Response, limit: number, remaining: number
 
 /**
  * Faults in X's shapes. X answers an expired and a revoked token alike (401) on API calls; a
- * revoked grant shows on the next refresh (`invalid_request`), so `token_revoked` also revokes it.
+ * revoked grant shows on the next refresh (`invalid_request`).
  */
-export function xFaultRenderer(state: SandboxState) {
+export function xFaultRenderer() {
   return (fault: Fault, req: Request, res: Response): void => {
     const tokenEndpoint = req.path.startsWith('/2/oauth2/');
     switch (fault.fault) {
@@ -55,18 +54,12 @@ export function xFaultRenderer(state: SandboxState) {
       }
       case 'server_error':
         return problem(res, 503, 'Service Unavailable', 'Service Unavailable');
+      // The fault gate has already revoked the grant of a `token_revoked` (http/fault-gate.ts).
       case 'token_expired':
+      case 'token_revoked':
         return tokenEndpoint
           ? oauthError(res, 400, 'invalid_request', 'Value passed for the token was invalid.')
           : unauthorized(res);
-      case 'token_revoked': {
-        const token = bearer(req);
-        const record = token ? state.tokens.get(token) : undefined;
-        if (record) state.tokens.revokeRoot(record.root);
-        return tokenEndpoint
-          ? oauthError(res, 400, 'invalid_request', 'Value passed for the token was invalid.')
-          : unauthorized(res);
-      }
       case 'duplicate':
         return problem(res, 403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
       case 'quota_exhausted': {

@@ -47,7 +47,7 @@ const MAX_ALT_TEXT = 1000;
 /** X API v2 media upload (docs/networks.md §3.2): initialize / append / finalize / STATUS, and one-shot upload. */
 export function registerXMedia(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
-  const gate = ctx.gate(['x'], xFaultRenderer(state));
+  const gate = ctx.gate(['x'], xFaultRenderer());
   const auth = requireXToken(ctx);
   // Media upload needs media.write (docs.x.com x-api/media/quickstart; makerprism/ocaml-social-sdk#25: 403 without it).
   const media = requireXScopes('media.write');

@@ -22,7 +22,7 @@ const s256 = (verifier: string) => createHash('sha256').update(verifier).digest(
 /** X OAuth 2.0 with PKCE (docs/networks.md §3.1): 30 s codes, 2 h tokens, single-use rotating refresh tokens. */
 export function registerXOAuth(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
-  const gate = ctx.gate(['x'], xFaultRenderer(state));
+  const gate = ctx.gate(['x'], xFaultRenderer());
   const form = urlencoded({ extended: false });
 
   const issue = (subject: string, root: string, clientId: string, scopes: string[]) => {

@@ -13,7 +13,7 @@ import { firstSince, mediaKey, referencedTweets, X_STORES, type XMedia, type XTw
  */
 export function registerXTimeline(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
-  const gate = ctx.gate(['x'], xFaultRenderer(state));
+  const gate = ctx.gate(['x'], xFaultRenderer());
   const auth = requireXToken(ctx);
   const timelines = state.store<XTweet[]>(X_STORES.timelines);
   const media = state.store<XMedia>(X_STORES.media);
