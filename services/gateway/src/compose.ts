@@ -31,6 +31,7 @@ import { oauthHandoffRoutes } from './routes/oauth-handoff.routes.ts';
 import { oauthRoutes } from './routes/oauth.routes.ts';
 import { postsBulkRoutes } from './routes/posts-bulk.routes.ts';
 import { publishingRoutes } from './routes/publishing.routes.ts';
+import { draftRoutes } from './routes/drafts.routes.ts';
 import { statsRoutes } from './routes/stats.routes.ts';
 import { webhookRoutes } from './routes/webhooks.routes.ts';
 
@@ -101,6 +102,7 @@ export function composeGateway(parts: GatewayParts) {
       ...oauthRoutes(rpc, { successRedirect: config.OAUTH_SUCCESS_REDIRECT, secureCookies, handoffs }),
       ...oauthHandoffRoutes(handoffs, { secureCookies, successRedirect: config.OAUTH_SUCCESS_REDIRECT }),
       ...publishingRoutes(rpc, new IdempotencyStore(runtime.db)),
+      ...draftRoutes(rpc, new IdempotencyStore(runtime.db)),
       ...postsBulkRoutes(rpc, new IdempotencyStore(runtime.db), {
         limitBytes: config.BULK_BODY_LIMIT_BYTES,
         rpcTimeoutMs: config.BULK_RPC_TIMEOUT_MS,

@@ -3,6 +3,7 @@ import { NullableDate, Provider } from './accounts.schemas.ts';
 
 /** Shapes shared by the publishing messages and the gateway's HTTP schemas. */
 export const JOB_STATUSES = [
+  'draft',
   'scheduled',
   'queued',
   'processing',
@@ -115,5 +116,7 @@ export const PostView = Type.Object({
   scheduled_at: NullableDate,
   created_at: Type.String({ format: 'date-time' }),
   results: Type.Array(DeliveryResultView),
+  /** A draft's edit version (`If-Match` / `version` of `PATCH /v1/posts/{id}`); absent once sent. */
+  version: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 export type PostViewType = Static<typeof PostView>;

@@ -19,6 +19,7 @@ import {
 } from './common.schemas.ts';
 
 export const JOB_STATUSES = [
+  'draft',
   'scheduled',
   'queued',
   'processing',
@@ -160,6 +161,13 @@ export const Post = Type.Object({
   scheduled_at: NullableTimestamp,
   created_at: Timestamp,
   results: Type.Array(DeliveryResult),
+  version: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description:
+        "A draft's edit version, bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent once the post is sent. A draft has no `results` until it is published.",
+    }),
+  ),
 });
 
 export const PublishListQuery = Type.Object(

@@ -47,7 +47,7 @@ export type JobViewRow = Pick<
   | 'createdAt'
   | 'firstComment'
   | 'thread'
-> & { deliveries: DeliveryViewRow[] };
+> & { deliveries: DeliveryViewRow[]; version?: number };
 
 const byPosition = (a: DeliveryViewRow, b: DeliveryViewRow) => a.position - b.position;
 
@@ -141,6 +141,8 @@ export function toPostView(job: JobViewRow): PostViewType {
       ...optional('first_comment', firstCommentOf(job, delivery)),
       ...optional('parts', partsOf(job, delivery)),
     })),
+    // A draft's edit version (optimistic concurrency of its edits); a sent post is edited no more.
+    ...optional('version', job.status === 'draft' ? job.version : undefined),
   };
 }
 
