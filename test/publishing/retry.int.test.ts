@@ -95,6 +95,37 @@ describe('publishing: retry failed targets', () => {
     expect(await onNetwork('x', text)).toBe(1);
   });
 
+  it("lets a failed post's text be fixed before the retry sends it", async () => {
+    const { id, text } = await partialPost();
+    const fixed = `${text} fixed`;
+    const current = await request(system.gateway).get(`/v1/posts/${id}`).set('Authorization', auth);
+    const version = current.body.version as number;
+    const refused = await request(system.gateway)
+      .patch(`/v1/posts/${id}`)
+      .set('Authorization', auth)
+      .send({ account_ids: [x] });
+    expect(refused.status).toBe(409);
+    const edited = await request(system.gateway)
+      .patch(`/v1/posts/${id}`)
+      .set('Authorization', auth)
+      .set('If-Match', String(version))
+      .send({ text: fixed });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toEqual(expect.objectContaining({ status: 'partial', text: fixed, version: version + 1 }));
+    const stale = await request(system.gateway)
+      .patch(`/v1/posts/${id}`)
+      .set('Authorization', auth)
+      .set('If-Match', String(version))
+      .send({ text: 'stale' });
+    expect(stale.status).toBe(409);
+
+    expect((await request(system.gateway).post(`/v1/posts/${id}/retry`).set('Authorization', auth)).status).toBe(202);
+    expect((await waitForFinal(system, auth, id)).status).toBe('published');
+    expect(await onNetwork('linkedin', fixed)).toBe(1);
+    expect(await onNetwork('linkedin', text)).toBe(0);
+    expect(await onNetwork('x', text)).toBe(1);
+  });
+
   it('answers 409 while a post has not failed, and 404 for another organization', async () => {
     const queued = await request(system.gateway)
       .post('/v1/posts')

@@ -116,7 +116,7 @@ export const PostView = Type.Object({
   scheduled_at: NullableDate,
   created_at: Type.String({ format: 'date-time' }),
   results: Type.Array(DeliveryResultView),
-  /** A draft's edit version (`If-Match` / `version` of `PATCH /v1/posts/{id}`); absent once sent. */
+  /** The edit version while the post can be edited (draft, failed, partial): `If-Match` of `PATCH /v1/posts/{id}`. */
   version: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 export type PostViewType = Static<typeof PostView>;

@@ -25,7 +25,7 @@ export const draftOperations = {
     method: 'patch',
     path: '/v1/posts/{post_id}',
     summary:
-      "Edit a draft: the fields given replace the draft's, the result is checked like a create, and `version` goes up by one. With `If-Match` (or `version`) naming another version: 409 `conflict`. A post that is not a draft: 409.",
+      "Edit a draft: the fields given replace the draft's, the result is checked like a create, and `version` goes up by one. With `If-Match` (or `version`) naming another version: 409 `conflict`. A failed or partial post (not a thread) may have its `text`, `media_urls` and `media_ids` edited before a retry, checked against its failed targets. Any other post: 409.",
     tag: 'Posts',
     auth: 'api_key_or_jwt',
     params: PostIdParams,

@@ -165,7 +165,7 @@ export const Post = Type.Object({
     Type.Integer({
       minimum: 1,
       description:
-        "A draft's edit version, bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent once the post is sent. A draft has no `results` until it is published.",
+        'The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published.',
     }),
   ),
 });

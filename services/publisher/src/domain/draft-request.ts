@@ -1,4 +1,5 @@
 import type { PayloadOf, publisherDraftUpdate, publisherJobCreate } from '@svc/contracts';
+import { conflict } from '@svc/errors';
 import type { JobRequest } from './check-job.ts';
 
 /** A create body as the publisher keeps a draft's: what `publisher.job_create.v1` carries, less its ids. */
@@ -45,3 +46,9 @@ export function editedDraft(
   if (optionsField !== undefined) edited.options_field = optionsField;
   return edited;
 }
+
+/** 409 for an edit made from a version that is no longer the post's. */
+export const staleVersion = (jobId: string, version: number) =>
+  conflict(
+    `The draft ${jobId} was changed since version ${version}; fetch it again and apply your edit to the current version.`,
+  );

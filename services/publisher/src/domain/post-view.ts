@@ -49,6 +49,8 @@ export type JobViewRow = Pick<
   | 'thread'
 > & { deliveries: DeliveryViewRow[]; version?: number };
 
+const EDITABLE = new Set(['draft', 'failed', 'partial']);
+
 const byPosition = (a: DeliveryViewRow, b: DeliveryViewRow) => a.position - b.position;
 
 /** The parts of a thread target that exist on the network, in order (`deliveries.thread_parts`). */
@@ -141,8 +143,8 @@ export function toPostView(job: JobViewRow): PostViewType {
       ...optional('first_comment', firstCommentOf(job, delivery)),
       ...optional('parts', partsOf(job, delivery)),
     })),
-    // A draft's edit version (optimistic concurrency of its edits); a sent post is edited no more.
-    ...optional('version', job.status === 'draft' ? job.version : undefined),
+    // The edit version while the post can be edited (a draft; a failed post's content before a retry).
+    ...optional('version', EDITABLE.has(job.status) ? job.version : undefined),
   };
 }
 

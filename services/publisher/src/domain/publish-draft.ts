@@ -6,13 +6,12 @@ import type { PlanLimitsRepository } from '../data/plan-limits.repository.ts';
 import { checkJob } from './check-job.ts';
 import { checkDeps } from './create-job.ts';
 import type { DraftDeps } from './create-draft.ts';
-import { requestOf, storedDraft } from './draft-request.ts';
+import { requestOf, staleVersion, storedDraft } from './draft-request.ts';
 import { importingMedia } from './job-media.ts';
 import { prepareJob } from './new-job-row.ts';
 import { toPostView } from './post-view.ts';
 import { planLimitReached } from './post-quota.ts';
 import { carryQueuedEvents } from './queued-events.ts';
-import { staleVersion } from './update-draft.ts';
 
 export interface PublishDraftDeps extends DraftDeps {
   limits: PlanLimitsRepository;

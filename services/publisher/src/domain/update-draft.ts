@@ -2,7 +2,8 @@ import type { PostViewType } from '@svc/contracts';
 import { conflict, notFound } from '@svc/errors';
 import { toPostView } from './post-view.ts';
 import { checkDraft, draftContent, type DraftDeps } from './create-draft.ts';
-import { editedDraft, requestOf, storedDraft, type DraftChanges } from './draft-request.ts';
+import { editFailedPost } from './edit-failed-post.ts';
+import { editedDraft, requestOf, staleVersion, storedDraft, type DraftChanges } from './draft-request.ts';
 
 export interface UpdateDraftInput {
   orgId: string;
@@ -14,11 +15,6 @@ export interface UpdateDraftInput {
   optionsField: string | undefined;
 }
 
-export const staleVersion = (jobId: string, version: number) =>
-  conflict(
-    `The draft ${jobId} was changed since version ${version}; fetch it again and apply your edit to the current version.`,
-  );
-
 /**
  * Edits a draft: the edited request is checked exactly like a create, then written by one UPDATE
  * conditional on the post still being a draft at the version read, which it bumps. Of two edits of
@@ -27,7 +23,11 @@ export const staleVersion = (jobId: string, version: number) =>
 export async function updateDraft(deps: DraftDeps, input: UpdateDraftInput): Promise<PostViewType> {
   const job = await deps.jobs.find(input.orgId, input.jobId);
   if (job === null) throw notFound(`The post ${input.jobId}`);
-  if (job.status !== 'draft') throw conflict(`The post ${input.jobId} is ${job.status}; only a draft can be edited.`);
+  if (job.status === 'failed' || job.status === 'partial') return editFailedPost(deps, job, input);
+  if (job.status !== 'draft')
+    throw conflict(
+      `The post ${input.jobId} is ${job.status}; only a draft (or the text and media of a failed post) can be edited.`,
+    );
   if (input.version !== undefined && input.version !== job.version) throw staleVersion(input.jobId, input.version);
   const payload = editedDraft(storedDraft(job.draft), input.changes, input.optionsField);
   const request = requestOf(input.orgId, input.requestId, payload);
