@@ -8,6 +8,7 @@ import { registerLogin } from './commands/login.ts';
 import { registerMcp } from './commands/mcp.ts';
 import { registerMedia } from './commands/media.ts';
 import { registerPost } from './commands/post.ts';
+import { registerPosts } from './commands/posts.ts';
 import { registerWebhooks } from './commands/webhooks.ts';
 import type { CliIo } from './io.ts';
 
@@ -42,6 +43,7 @@ export function buildProgram(io: CliIo): Command {
   registerDev(program, io);
   registerAccounts(program, io);
   registerPost(program, io);
+  registerPosts(program, io);
   registerHistory(program, io);
   registerJob(program, io);
   registerMedia(program, io);

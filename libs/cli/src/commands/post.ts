@@ -15,6 +15,7 @@ interface PostOptions {
   media?: string[];
   at?: string;
   validate?: boolean;
+  draft?: boolean;
   wait?: boolean;
   timeout?: number;
   tiktokPrivacy: string;
@@ -31,6 +32,7 @@ export function registerPost(program: Command, io: CliIo): void {
     .option('--media <file|url>', 'a local file (uploaded first) or an http(s) URL; repeatable', collect)
     .option('--at <time>', 'schedule for this time, with its zone (2026-12-24T09:00+01:00)')
     .option('--validate', 'check the post against every target’s rules and print every problem; creates nothing')
+    .option('--draft', 'save it as a draft: nothing is sent until `svc posts publish <id>`')
     .option('--wait', 'wait until every target is published or failed, and print each outcome')
     .option('--timeout <seconds>', `with --wait: how long to wait (default ${DEFAULT_WAIT_S})`, parsePositiveInt)
     .option('--tiktok-privacy <level>', 'TikTok privacy_level for TikTok targets', 'SELF_ONLY')
@@ -53,6 +55,8 @@ async function createPost(ctx: CommandContext, args: unknown[], options: PostOpt
   if (options.timeout !== undefined && options.wait !== true) throw new UsageError('--timeout goes with --wait');
   if (options.validate === true && options.wait === true)
     throw new UsageError('--validate creates nothing to --wait for');
+  if (options.draft === true && (options.wait === true || options.validate === true))
+    throw new UsageError('--draft sends nothing to --wait for or --validate; validate happens when it is saved');
   const scheduledAt = options.at === undefined ? undefined : parseAt(options.at);
   const media = options.media ?? [];
   const client = (await ctx.session()).api();
@@ -89,7 +93,7 @@ async function createPost(ctx: CommandContext, args: unknown[], options: PostOpt
     return;
   }
 
-  const created = (await client.posts.create(body)) as PostView;
+  const created = (await client.posts.create(options.draft === true ? { ...body, draft: true } : body)) as PostView;
   if (options.wait !== true) {
     ctx.out.result(created, () => renderPost(created));
     return;

@@ -132,7 +132,7 @@ export interface paths {
         /** List posts, newest first. */
         get: operations["listPosts"];
         put?: never;
-        /** Create a post (same record as a publish job). */
+        /** Create a post (same record as a publish job): 202 queued or scheduled, or 201 with `draft: true` (kept as a draft, nothing sent or counted). */
         post: operations["createPost"];
         delete?: never;
         options?: never;
@@ -185,10 +185,12 @@ export interface paths {
         get: operations["getPost"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Delete a draft (204). Any other post: 409 (cancel a scheduled post instead). */
+        delete: operations["deletePost"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Edit a draft: the fields given replace the draft's, the result is checked like a create, and `version` goes up by one. With `If-Match` (or `version`) naming another version: 409 `conflict`. A failed or partial post (not a thread) may have its `text`, `media_urls` and `media_ids` edited before a retry, checked against its failed targets. Any other post: 409. */
+        patch: operations["updatePost"];
         trace?: never;
     };
     "/v1/posts/{post_id}/cancel": {
@@ -617,6 +619,57 @@ export interface paths {
         put?: never;
         /** Stripe webhook endpoint: verified by its signature over the raw body, applied once per event id. */
         post: operations["receiveStripeWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/publish/{job_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deliver a finished job's failed targets again; the same as `POST /v1/posts/{post_id}/retry`. */
+        post: operations["retryPublishJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/posts/{post_id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a draft, as create would (202): checked again, counted against the monthly posts (402 keeps the draft), queued, or scheduled at `scheduled_at` (given here, or the draft's). A post that is not a draft: 409. */
+        post: operations["publishPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/posts/{post_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deliver a failed or partial post's failed targets again (202, the post back to `queued`): only targets without a `platform_post_id`; a target whose outcome was unknown is looked up at the network first, never blindly posted again. Each retried target starts a fresh attempt budget. No failed target: 409. */
+        post: operations["retryPost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1081,7 +1134,7 @@ export interface operations {
     listPublishJobs: {
         parameters: {
             query?: {
-                status?: "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                status?: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
                 /** @description One of the five networks. */
                 provider?: "instagram" | "facebook" | "x" | "linkedin" | "tiktok";
                 q?: string;
@@ -1108,7 +1161,7 @@ export interface operations {
                             /** @description Identifier. */
                             job_id: string;
                             /** @enum {string} */
-                            status: "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                            status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
                             text: string;
                             providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
                             results: {
@@ -1267,7 +1320,7 @@ export interface operations {
                         /** @description Identifier. */
                         job_id: string;
                         /** @enum {string} */
-                        status: "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                        status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
                         scheduled_at: string | null;
                     };
                 };
@@ -1377,7 +1430,7 @@ export interface operations {
                         /** @description Identifier. */
                         job_id: string;
                         /** @enum {string} */
-                        status: "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                        status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
                         scheduled_at: string | null;
                     };
                 };
@@ -1450,7 +1503,7 @@ export interface operations {
     listPosts: {
         parameters: {
             query?: {
-                status?: "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                status?: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
                 /** @description One of the five networks. */
                 provider?: "instagram" | "facebook" | "x" | "linkedin" | "tiktok";
                 q?: string;
@@ -1475,7 +1528,7 @@ export interface operations {
                             /** @description Identifier. */
                             id: string;
                             /** @enum {string} */
-                            status: "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                            status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
                             text: string;
                             account_ids: string[];
                             providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
@@ -1520,6 +1573,8 @@ export interface operations {
                                     error_message: string | null;
                                 }[];
                             }[];
+                            /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
+                            version?: number;
                         }[];
                         next_cursor: string | null;
                         /** @description Size of the whole filtered set. */
@@ -1624,12 +1679,14 @@ export interface operations {
                         };
                     };
                     media_ids?: string[];
+                    /** @description Keep the post as a draft (201, `status: draft`): checked like any post, but nothing is sent and nothing counts against the monthly posts until `POST /v1/posts/{post_id}/publish`. */
+                    draft?: boolean;
                 };
             };
         };
         responses: {
             /** @description Success. */
-            202: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1638,7 +1695,7 @@ export interface operations {
                         /** @description Identifier. */
                         id: string;
                         /** @enum {string} */
-                        status: "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                        status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
                         text: string;
                         account_ids: string[];
                         providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
@@ -1683,6 +1740,68 @@ export interface operations {
                                 error_message: string | null;
                             }[];
                         }[];
+                        /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
+                        version?: number;
+                    };
+                };
+            };
+            /** @description Success. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Identifier. */
+                        id: string;
+                        /** @enum {string} */
+                        status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                        text: string;
+                        account_ids: string[];
+                        providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
+                        media_urls: string[];
+                        scheduled_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 with timezone.
+                         */
+                        created_at: string;
+                        results: {
+                            /** @description Identifier. */
+                            account_id: string;
+                            /**
+                             * @description One of the five networks.
+                             * @enum {string}
+                             */
+                            provider: "instagram" | "facebook" | "x" | "linkedin" | "tiktok";
+                            status: string;
+                            platform_post_id: string | null;
+                            platform_post_url: string | null;
+                            error_code: string | null;
+                            error_message: string | null;
+                            attempts: number;
+                            published_at: string | null;
+                            /** @description Present when the post asked for a first comment: `pending` until the post is published and commented on, then `published` with the network's comment id or `failed` with why (`post_failed` when the post itself failed; `canceled` with the post). */
+                            first_comment?: {
+                                /** @enum {string} */
+                                status: "pending" | "published" | "failed" | "canceled";
+                                platform_comment_id: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            };
+                            /** @description Present for a thread: every part in order. `published` parts exist on the network and are never posted again; when a part is refused the target is `failed`, that part `failed` with why and the later ones `failed` with `thread_interrupted`. The target's `platform_post_id` is the first part's. */
+                            parts?: {
+                                /** @description The part's position in the request's `thread`. */
+                                index: number;
+                                status: string;
+                                platform_post_id: string | null;
+                                platform_post_url: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            }[];
+                        }[];
+                        /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
+                        version?: number;
                     };
                 };
             };
@@ -1986,7 +2105,7 @@ export interface operations {
                             /** @description Identifier. */
                             id: string;
                             /** @enum {string} */
-                            status: "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                            status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
                             text: string;
                             account_ids: string[];
                             providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
@@ -2031,6 +2150,8 @@ export interface operations {
                                     error_message: string | null;
                                 }[];
                             }[];
+                            /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
+                            version?: number;
                         }[];
                     };
                 };
@@ -2158,7 +2279,7 @@ export interface operations {
                         /** @description Identifier. */
                         id: string;
                         /** @enum {string} */
-                        status: "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                        status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
                         text: string;
                         account_ids: string[];
                         providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
@@ -2203,6 +2324,8 @@ export interface operations {
                                 error_message: string | null;
                             }[];
                         }[];
+                        /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
+                        version?: number;
                     };
                 };
             };
@@ -2217,6 +2340,283 @@ export interface operations {
             };
             /** @description Unknown id, or an id of another organization. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deletePost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier. */
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the resource state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updatePost: {
+        parameters: {
+            query?: never;
+            header?: {
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Identifier. */
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 100 connected account ids. */
+                    account_ids?: string[];
+                    /** @description The post's text. Required unless `thread` is given; a body with both is a 400 (`text_or_thread`). */
+                    text?: string;
+                    /** @description A thread instead of `text` (X only; another network is a 400 `thread_unsupported`): 2 to 25 parts, each with its own text and media, published in order, each replying to the one before. Each part is held to the post rules (`/body/thread/<i>/text`...). Media go in the parts (top-level `media_urls`/`media_ids` with a thread is a 400 `thread_media`); no `first_comment` with a thread. */
+                    thread?: {
+                        text: string;
+                        media_urls?: string[];
+                        media_ids?: string[];
+                    }[];
+                    media_urls?: string[];
+                    /**
+                     * Format: date-time
+                     * @description With a timezone, at least 60 s ahead.
+                     */
+                    scheduled_at?: string;
+                    /** @description Posted under each target's post once it is published (Instagram, Facebook, LinkedIn; a reply on X; TikTok: 400 `first_comment_unsupported`), within each network's comment length. Its outcome is the result's `first_comment`; a failed first comment never fails the post. */
+                    first_comment?: {
+                        text: string;
+                    };
+                    platform_options?: {
+                        instagram?: {
+                            [key: string]: unknown;
+                        };
+                        facebook?: {
+                            [key: string]: unknown;
+                        };
+                        x?: {
+                            [key: string]: unknown;
+                        };
+                        linkedin?: {
+                            [key: string]: unknown;
+                        };
+                        tiktok?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    media_ids?: string[];
+                    /** @description The draft's `version` this edit was made from (or send `If-Match`); another version is a 409 `conflict`. */
+                    version?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Identifier. */
+                        id: string;
+                        /** @enum {string} */
+                        status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                        text: string;
+                        account_ids: string[];
+                        providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
+                        media_urls: string[];
+                        scheduled_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 with timezone.
+                         */
+                        created_at: string;
+                        results: {
+                            /** @description Identifier. */
+                            account_id: string;
+                            /**
+                             * @description One of the five networks.
+                             * @enum {string}
+                             */
+                            provider: "instagram" | "facebook" | "x" | "linkedin" | "tiktok";
+                            status: string;
+                            platform_post_id: string | null;
+                            platform_post_url: string | null;
+                            error_code: string | null;
+                            error_message: string | null;
+                            attempts: number;
+                            published_at: string | null;
+                            /** @description Present when the post asked for a first comment: `pending` until the post is published and commented on, then `published` with the network's comment id or `failed` with why (`post_failed` when the post itself failed; `canceled` with the post). */
+                            first_comment?: {
+                                /** @enum {string} */
+                                status: "pending" | "published" | "failed" | "canceled";
+                                platform_comment_id: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            };
+                            /** @description Present for a thread: every part in order. `published` parts exist on the network and are never posted again; when a part is refused the target is `failed`, that part `failed` with why and the later ones `failed` with `thread_interrupted`. The target's `platform_post_id` is the first part's. */
+                            parts?: {
+                                /** @description The part's position in the request's `thread`. */
+                                index: number;
+                                status: string;
+                                platform_post_id: string | null;
+                                platform_post_url: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            }[];
+                        }[];
+                        /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
+                        version?: number;
+                    };
+                };
+            };
+            /** @description Validation error: malformed JSON, unknown fields or invalid values. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the resource state. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2275,7 +2675,7 @@ export interface operations {
                         /** @description Identifier. */
                         id: string;
                         /** @enum {string} */
-                        status: "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                        status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
                         text: string;
                         account_ids: string[];
                         providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
@@ -2320,6 +2720,8 @@ export interface operations {
                                 error_message: string | null;
                             }[];
                         }[];
+                        /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
+                        version?: number;
                     };
                 };
             };
@@ -5411,6 +5813,487 @@ export interface operations {
             };
             /** @description Body too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    retryPublishJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier. */
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Success. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Identifier. */
+                        id: string;
+                        /** @enum {string} */
+                        status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                        text: string;
+                        account_ids: string[];
+                        providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
+                        media_urls: string[];
+                        scheduled_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 with timezone.
+                         */
+                        created_at: string;
+                        results: {
+                            /** @description Identifier. */
+                            account_id: string;
+                            /**
+                             * @description One of the five networks.
+                             * @enum {string}
+                             */
+                            provider: "instagram" | "facebook" | "x" | "linkedin" | "tiktok";
+                            status: string;
+                            platform_post_id: string | null;
+                            platform_post_url: string | null;
+                            error_code: string | null;
+                            error_message: string | null;
+                            attempts: number;
+                            published_at: string | null;
+                            /** @description Present when the post asked for a first comment: `pending` until the post is published and commented on, then `published` with the network's comment id or `failed` with why (`post_failed` when the post itself failed; `canceled` with the post). */
+                            first_comment?: {
+                                /** @enum {string} */
+                                status: "pending" | "published" | "failed" | "canceled";
+                                platform_comment_id: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            };
+                            /** @description Present for a thread: every part in order. `published` parts exist on the network and are never posted again; when a part is refused the target is `failed`, that part `failed` with why and the later ones `failed` with `thread_interrupted`. The target's `platform_post_id` is the first part's. */
+                            parts?: {
+                                /** @description The part's position in the request's `thread`. */
+                                index: number;
+                                status: string;
+                                platform_post_id: string | null;
+                                platform_post_url: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            }[];
+                        }[];
+                        /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
+                        version?: number;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the resource state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Idempotency-Key reused with another body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    publishPost: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier. */
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When to publish (with a timezone, at least 60 s ahead); replaces the draft's own `scheduled_at`.
+                     */
+                    scheduled_at?: string;
+                    version?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Identifier. */
+                        id: string;
+                        /** @enum {string} */
+                        status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                        text: string;
+                        account_ids: string[];
+                        providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
+                        media_urls: string[];
+                        scheduled_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 with timezone.
+                         */
+                        created_at: string;
+                        results: {
+                            /** @description Identifier. */
+                            account_id: string;
+                            /**
+                             * @description One of the five networks.
+                             * @enum {string}
+                             */
+                            provider: "instagram" | "facebook" | "x" | "linkedin" | "tiktok";
+                            status: string;
+                            platform_post_id: string | null;
+                            platform_post_url: string | null;
+                            error_code: string | null;
+                            error_message: string | null;
+                            attempts: number;
+                            published_at: string | null;
+                            /** @description Present when the post asked for a first comment: `pending` until the post is published and commented on, then `published` with the network's comment id or `failed` with why (`post_failed` when the post itself failed; `canceled` with the post). */
+                            first_comment?: {
+                                /** @enum {string} */
+                                status: "pending" | "published" | "failed" | "canceled";
+                                platform_comment_id: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            };
+                            /** @description Present for a thread: every part in order. `published` parts exist on the network and are never posted again; when a part is refused the target is `failed`, that part `failed` with why and the later ones `failed` with `thread_interrupted`. The target's `platform_post_id` is the first part's. */
+                            parts?: {
+                                /** @description The part's position in the request's `thread`. */
+                                index: number;
+                                status: string;
+                                platform_post_id: string | null;
+                                platform_post_url: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            }[];
+                        }[];
+                        /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
+                        version?: number;
+                    };
+                };
+            };
+            /** @description Validation error: malformed JSON, unknown fields or invalid values. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Plan limit reached. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the resource state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Idempotency-Key reused with another body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    retryPost: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier. */
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Success. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Identifier. */
+                        id: string;
+                        /** @enum {string} */
+                        status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                        text: string;
+                        account_ids: string[];
+                        providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
+                        media_urls: string[];
+                        scheduled_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 with timezone.
+                         */
+                        created_at: string;
+                        results: {
+                            /** @description Identifier. */
+                            account_id: string;
+                            /**
+                             * @description One of the five networks.
+                             * @enum {string}
+                             */
+                            provider: "instagram" | "facebook" | "x" | "linkedin" | "tiktok";
+                            status: string;
+                            platform_post_id: string | null;
+                            platform_post_url: string | null;
+                            error_code: string | null;
+                            error_message: string | null;
+                            attempts: number;
+                            published_at: string | null;
+                            /** @description Present when the post asked for a first comment: `pending` until the post is published and commented on, then `published` with the network's comment id or `failed` with why (`post_failed` when the post itself failed; `canceled` with the post). */
+                            first_comment?: {
+                                /** @enum {string} */
+                                status: "pending" | "published" | "failed" | "canceled";
+                                platform_comment_id: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            };
+                            /** @description Present for a thread: every part in order. `published` parts exist on the network and are never posted again; when a part is refused the target is `failed`, that part `failed` with why and the later ones `failed` with `thread_interrupted`. The target's `platform_post_id` is the first part's. */
+                            parts?: {
+                                /** @description The part's position in the request's `thread`. */
+                                index: number;
+                                status: string;
+                                platform_post_id: string | null;
+                                platform_post_url: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            }[];
+                        }[];
+                        /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
+                        version?: number;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the resource state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Idempotency-Key reused with another body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
