@@ -56,6 +56,8 @@ export {
 } from './schemas/accounts.schemas.ts';
 export {
   PostView,
+  ApprovalView,
+  type ApprovalViewType,
   DeliveryResultView,
   JobStatus as JobStatusSchema,
   JOB_STATUSES,

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineMessage } from '../message-definition.ts';
-import { PostView } from '../schemas/publishing.schemas.ts';
+import { APPROVAL_STATUSES, PostView } from '../schemas/publishing.schemas.ts';
 import { publisherJobCreate } from './publishing.messages.ts';
 
 // Drafts (edited, published, deleted) and the retry of a post's failed targets: RPCs the gateway
@@ -68,3 +68,35 @@ export const publisherJobRetry = defineMessage({
   payload: Type.Object({ job_id: JobId }),
   reply: PostView,
 });
+
+/** Asks for a draft's approval (approval `pending`); 409 for a post that is not a draft. */
+export const publisherApprovalRequest = defineMessage({
+  kind: 'rpc',
+  callers: ['gateway'],
+  type: 'publisher.approval_request.v1',
+  service: 'publisher',
+  payload: Type.Object({ job_id: JobId }),
+  reply: PostView,
+});
+
+/**
+ * Decides a pending approval: from the dashboard (`by` the user) or a review link (`version` the
+ * link was signed for: 409 when the draft was edited since). 409 when no approval is pending.
+ */
+export const publisherApprovalDecide = defineMessage({
+  kind: 'rpc',
+  callers: ['gateway'],
+  type: 'publisher.approval_decide.v1',
+  service: 'publisher',
+  payload: Type.Object({
+    job_id: JobId,
+    decision: Type.Union([Type.Literal('approve'), Type.Literal('request_changes')]),
+    comment: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+    via: Type.Union([Type.Literal('dashboard'), Type.Literal('review_link')]),
+    by: Type.Union([Type.String(), Type.Null()]),
+    version: Type.Optional(Version),
+  }),
+  reply: PostView,
+});
+
+export { APPROVAL_STATUSES };

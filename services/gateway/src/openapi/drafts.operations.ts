@@ -1,5 +1,14 @@
 import { defineOperation } from './operation.ts';
-import { EmptyBody, IfMatchHeader, PostPublishBody, PostUpdateBody } from './drafts.schemas.ts';
+import {
+  EmptyBody,
+  IfMatchHeader,
+  PostPublishBody,
+  PostReviewBody,
+  PostUpdateBody,
+  ReviewForm,
+  ReviewLink,
+  ReviewTokenParams,
+} from './drafts.schemas.ts';
 import { IdempotencyKeyHeader, JobIdParams, Post, PostIdParams } from './publishing.schemas.ts';
 
 const idempotent = { 'Idempotency-Key': IdempotencyKeyHeader };
@@ -74,5 +83,72 @@ export const draftOperations = {
     optionalBody: true,
     responses: { 202: Post },
     errors: [404, 409, 422],
+  }),
+  requestPostApproval: defineOperation({
+    operationId: 'requestPostApproval',
+    method: 'post',
+    path: '/v1/posts/{post_id}/request-approval',
+    summary:
+      "Ask for a draft's approval (`approval.status` pending). From then on it is published only once approved (409 `approval_required` before); an edit asks for approval again.",
+    tag: 'Posts',
+    auth: 'api_key_or_jwt',
+    params: PostIdParams,
+    body: EmptyBody,
+    optionalBody: true,
+    responses: { 200: Post },
+    errors: [404, 409],
+  }),
+  reviewPost: defineOperation({
+    operationId: 'reviewPost',
+    method: 'post',
+    path: '/v1/posts/{post_id}/review',
+    summary: 'Approve a pending draft or request changes (dashboard users only: an API key gets 403).',
+    tag: 'Posts',
+    auth: 'jwt',
+    params: PostIdParams,
+    body: PostReviewBody,
+    responses: { 200: Post },
+    errors: [400, 403, 404, 409],
+  }),
+  createReviewLink: defineOperation({
+    operationId: 'createReviewLink',
+    method: 'post',
+    path: '/v1/posts/{post_id}/review-links',
+    summary:
+      'A signed, expiring link to a page where someone without an account approves the pending draft or requests changes. Nothing is stored: an edit of the draft or the expiry invalidates it.',
+    tag: 'Posts',
+    auth: 'api_key_or_jwt',
+    params: PostIdParams,
+    body: EmptyBody,
+    optionalBody: true,
+    responses: { 201: ReviewLink },
+    errors: [404, 409],
+  }),
+  openReviewPage: defineOperation({
+    operationId: 'openReviewPage',
+    method: 'get',
+    path: '/v1/review/{token}',
+    summary:
+      "A review link's page: the draft's text, media and accounts with an approve / request-changes form (HTML, strict CSP, no sign-in).",
+    tag: 'Posts',
+    auth: 'none',
+    params: ReviewTokenParams,
+    htmlPages: { 200: 'The draft and the review form.' },
+    responses: { 200: null },
+    errors: [404, 409, 410],
+  }),
+  submitReview: defineOperation({
+    operationId: 'submitReview',
+    method: 'post',
+    path: '/v1/review/{token}',
+    summary:
+      "The review page's form: approves the draft or requests changes (with an optional comment). 410 once the link expired, 409 when the draft was edited since or is no longer pending.",
+    tag: 'Posts',
+    auth: 'none',
+    params: ReviewTokenParams,
+    rawBody: { schema: ReviewForm, contentType: 'application/x-www-form-urlencoded' },
+    htmlPages: { 200: 'A page saying the decision was recorded.' },
+    responses: { 200: null },
+    errors: [400, 404, 409, 410],
   }),
 };

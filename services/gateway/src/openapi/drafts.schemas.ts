@@ -59,3 +59,26 @@ export const IfMatchHeader = Type.String({
   maxLength: 32,
   description: 'The draft\'s `version` (e.g. `3` or `"3"`): the edit applies only to that version (409 otherwise).',
 });
+
+export const PostReviewBody = Type.Object(
+  {
+    decision: Type.Union([Type.Literal('approve'), Type.Literal('request_changes')]),
+    comment: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  },
+  { additionalProperties: false },
+);
+
+export const ReviewLink = Type.Object({
+  url: Type.String({
+    description: 'The review page: no sign-in needed; valid until `expires_at` and while the draft is not edited.',
+  }),
+  expires_at: Type.String({ format: 'date-time' }),
+  version: Type.Integer({ minimum: 1, description: 'The draft version the link shows; an edit invalidates it.' }),
+});
+
+export const ReviewTokenParams = Type.Object({ token: Type.String({ minLength: 10, maxLength: 1000 }) });
+
+export const ReviewForm = Type.Object({
+  decision: Type.String({ description: '`approve` or `request_changes`.' }),
+  comment: Type.Optional(Type.String({ maxLength: 2000 })),
+});

@@ -47,7 +47,11 @@ export class DraftsRepository {
   }
 
   /** The edit, if the post is still a draft at `version`: one conditional UPDATE; false when it was not. */
-  async update(orgId: string, id: string, version: number, content: DraftContent): Promise<boolean> {
+  /**
+   * `reapprove`: the draft's approval was asked for; the edited draft needs it again (pending, the
+   * earlier decision cleared), since what was approved is no longer what would be sent.
+   */
+  async update(orgId: string, id: string, version: number, content: DraftContent, reapprove = false): Promise<boolean> {
     const { count } = await this.db.job.updateMany({
       where: { id, orgId, status: 'draft', version },
       data: {
@@ -61,6 +65,16 @@ export class DraftsRepository {
         firstComment: content.firstComment,
         draft: content.draft as Prisma.InputJsonValue,
         version: { increment: 1 },
+        ...(reapprove
+          ? {
+              approvalStatus: 'pending',
+              approvalRequestedAt: new Date(),
+              approvalDecidedAt: null,
+              approvalDecidedVia: null,
+              approvalDecidedBy: null,
+              approvalComment: null,
+            }
+          : {}),
       },
     });
     return count === 1;
@@ -83,10 +97,12 @@ export class DraftsRepository {
       providers: string[];
       scheduledAt: Date | null;
       thread: { text: string; media_ids: string[] }[] | null;
+      /** The approval the publish was allowed on (null: none asked): unchanged meanwhile, or nothing is sent. */
+      approvalStatus: string | null;
     },
   ): Promise<boolean> {
     const { count } = await tx.job.updateMany({
-      where: { id, orgId, status: 'draft', version },
+      where: { id, orgId, status: 'draft', version, approvalStatus: fields.approvalStatus },
       data: {
         status: fields.status,
         text: fields.text,

@@ -47,6 +47,12 @@ export async function publishDraft(deps: PublishDraftDeps, input: PublishDraftIn
   if (job.status !== 'draft')
     throw conflict(`The post ${input.jobId} is ${job.status}; only a draft can be published.`);
   if (input.version !== undefined && input.version !== job.version) throw staleVersion(input.jobId, input.version);
+  if (job.approvalStatus !== null && job.approvalStatus !== 'approved')
+    throw new AppError(
+      'conflict',
+      `The draft ${input.jobId} needs approval before it is published (rule approval_required; approval is ${job.approvalStatus}).`,
+      { details: [{ path: '/approval/status', rule: 'approval_required', message: `is ${job.approvalStatus}` }] },
+    );
   const draft = storedDraft(job.draft);
   const payload = input.scheduledAt === undefined ? draft : { ...draft, scheduled_at: input.scheduledAt };
   const request = requestOf(input.orgId, input.requestId, payload);
@@ -79,6 +85,7 @@ export async function publishDraft(deps: PublishDraftDeps, input: PublishDraftIn
           providers: row.providers,
           scheduledAt: row.scheduledAt,
           thread: row.thread,
+          approvalStatus: job.approvalStatus,
         });
         if (!sent) throw conflict(`The draft ${input.jobId} was changed, published or deleted meanwhile.`);
         if (!(await deps.limits.take(input.orgId, tx))) throw new NoUnitLeft();

@@ -37,6 +37,7 @@ export async function updateDraft(deps: DraftDeps, input: UpdateDraftInput): Pro
     input.jobId,
     job.version,
     draftContent(payload, request, checked),
+    job.approvalStatus !== null,
   );
   if (!written) {
     const now = await deps.jobs.find(input.orgId, input.jobId);

@@ -4,6 +4,8 @@ import {
   publisherDraftPublish,
   publisherDraftUpdate,
   publisherJobRetry,
+  publisherApprovalDecide,
+  publisherApprovalRequest,
   publisherJobBulkCreate,
   publisherJobBulkValidate,
   publisherJobCancel,
@@ -31,6 +33,7 @@ import { validateJob } from '../domain/validate-job.ts';
 import type { NewJobRow, StoreOutcome } from '../data/accept.repository.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { DraftsRepository } from '../data/drafts.repository.ts';
+import { decideApproval, requestApproval } from '../domain/approval.ts';
 import { createDraft } from '../domain/create-draft.ts';
 import { deleteDraft } from '../domain/delete-draft.ts';
 import { requestOf } from '../domain/draft-request.ts';
@@ -52,6 +55,8 @@ export const publisherRpc = [
   publisherDraftPublish,
   publisherDraftDelete,
   publisherJobRetry,
+  publisherApprovalRequest,
+  publisherApprovalDecide,
 ] as const;
 
 export interface PublisherRpcDeps {
@@ -126,6 +131,10 @@ export function publisherRpcHandlers(deps: PublisherRpcDeps): RpcHandlers<typeof
       }),
 
     'publisher.draft_delete.v1': (env) => deleteDraft(deps, orgOf(env), env.payload.job_id),
+
+    'publisher.approval_request.v1': (env) => requestApproval(deps, orgOf(env), env.payload.job_id),
+
+    'publisher.approval_decide.v1': (env) => decideApproval(deps, orgOf(env), env.payload),
 
     'publisher.job_retry.v1': (env) => retryJob(sendDeps, orgOf(env), env.payload.job_id, env.request_id),
 
