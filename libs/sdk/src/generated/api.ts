@@ -676,6 +676,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/posts/{post_id}/request-approval": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask for a draft's approval (`approval.status` pending). From then on it is published only once approved (409 `approval_required` before); an edit asks for approval again. */
+        post: operations["requestPostApproval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/posts/{post_id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a pending draft or request changes (dashboard users only: an API key gets 403). */
+        post: operations["reviewPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/posts/{post_id}/review-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A signed, expiring link to a page where someone without an account approves the pending draft or requests changes. Nothing is stored: an edit of the draft or the expiry invalidates it. */
+        post: operations["createReviewLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/review/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A review link's page: the draft's text, media and accounts with an approve / request-changes form (HTML, strict CSP, no sign-in). */
+        get: operations["openReviewPage"];
+        put?: never;
+        /** The review page's form: approves the draft or requests changes (with an optional comment). 410 once the link expired, 409 when the draft was edited since or is no longer pending. */
+        post: operations["submitReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1575,6 +1644,21 @@ export interface operations {
                             }[];
                             /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
                             version?: number;
+                            /** @description Present once approval was asked for the draft (`POST /v1/posts/{post_id}/request-approval`); it is published only once `approved`. */
+                            approval?: {
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "changes_requested";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 with timezone.
+                                 */
+                                requested_at: string;
+                                decided_at: string | null;
+                                decided_via: ("dashboard" | "review_link") | null;
+                                /** @description The dashboard user; null through a review link. */
+                                decided_by: string | null;
+                                comment: string | null;
+                            };
                         }[];
                         next_cursor: string | null;
                         /** @description Size of the whole filtered set. */
@@ -1742,6 +1826,21 @@ export interface operations {
                         }[];
                         /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
                         version?: number;
+                        /** @description Present once approval was asked for the draft (`POST /v1/posts/{post_id}/request-approval`); it is published only once `approved`. */
+                        approval?: {
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "changes_requested";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 with timezone.
+                             */
+                            requested_at: string;
+                            decided_at: string | null;
+                            decided_via: ("dashboard" | "review_link") | null;
+                            /** @description The dashboard user; null through a review link. */
+                            decided_by: string | null;
+                            comment: string | null;
+                        };
                     };
                 };
             };
@@ -1802,6 +1901,21 @@ export interface operations {
                         }[];
                         /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
                         version?: number;
+                        /** @description Present once approval was asked for the draft (`POST /v1/posts/{post_id}/request-approval`); it is published only once `approved`. */
+                        approval?: {
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "changes_requested";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 with timezone.
+                             */
+                            requested_at: string;
+                            decided_at: string | null;
+                            decided_via: ("dashboard" | "review_link") | null;
+                            /** @description The dashboard user; null through a review link. */
+                            decided_by: string | null;
+                            comment: string | null;
+                        };
                     };
                 };
             };
@@ -2152,6 +2266,21 @@ export interface operations {
                             }[];
                             /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
                             version?: number;
+                            /** @description Present once approval was asked for the draft (`POST /v1/posts/{post_id}/request-approval`); it is published only once `approved`. */
+                            approval?: {
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "changes_requested";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 with timezone.
+                                 */
+                                requested_at: string;
+                                decided_at: string | null;
+                                decided_via: ("dashboard" | "review_link") | null;
+                                /** @description The dashboard user; null through a review link. */
+                                decided_by: string | null;
+                                comment: string | null;
+                            };
                         }[];
                     };
                 };
@@ -2326,6 +2455,21 @@ export interface operations {
                         }[];
                         /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
                         version?: number;
+                        /** @description Present once approval was asked for the draft (`POST /v1/posts/{post_id}/request-approval`); it is published only once `approved`. */
+                        approval?: {
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "changes_requested";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 with timezone.
+                             */
+                            requested_at: string;
+                            decided_at: string | null;
+                            decided_via: ("dashboard" | "review_link") | null;
+                            /** @description The dashboard user; null through a review link. */
+                            decided_by: string | null;
+                            comment: string | null;
+                        };
                     };
                 };
             };
@@ -2576,6 +2720,21 @@ export interface operations {
                         }[];
                         /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
                         version?: number;
+                        /** @description Present once approval was asked for the draft (`POST /v1/posts/{post_id}/request-approval`); it is published only once `approved`. */
+                        approval?: {
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "changes_requested";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 with timezone.
+                             */
+                            requested_at: string;
+                            decided_at: string | null;
+                            decided_via: ("dashboard" | "review_link") | null;
+                            /** @description The dashboard user; null through a review link. */
+                            decided_by: string | null;
+                            comment: string | null;
+                        };
                     };
                 };
             };
@@ -2722,6 +2881,21 @@ export interface operations {
                         }[];
                         /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
                         version?: number;
+                        /** @description Present once approval was asked for the draft (`POST /v1/posts/{post_id}/request-approval`); it is published only once `approved`. */
+                        approval?: {
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "changes_requested";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 with timezone.
+                             */
+                            requested_at: string;
+                            decided_at: string | null;
+                            decided_via: ("dashboard" | "review_link") | null;
+                            /** @description The dashboard user; null through a review link. */
+                            decided_by: string | null;
+                            comment: string | null;
+                        };
                     };
                 };
             };
@@ -5915,6 +6089,21 @@ export interface operations {
                         }[];
                         /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
                         version?: number;
+                        /** @description Present once approval was asked for the draft (`POST /v1/posts/{post_id}/request-approval`); it is published only once `approved`. */
+                        approval?: {
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "changes_requested";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 with timezone.
+                             */
+                            requested_at: string;
+                            decided_at: string | null;
+                            decided_via: ("dashboard" | "review_link") | null;
+                            /** @description The dashboard user; null through a review link. */
+                            decided_by: string | null;
+                            comment: string | null;
+                        };
                     };
                 };
             };
@@ -6074,6 +6263,21 @@ export interface operations {
                         }[];
                         /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
                         version?: number;
+                        /** @description Present once approval was asked for the draft (`POST /v1/posts/{post_id}/request-approval`); it is published only once `approved`. */
+                        approval?: {
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "changes_requested";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 with timezone.
+                             */
+                            requested_at: string;
+                            decided_at: string | null;
+                            decided_via: ("dashboard" | "review_link") | null;
+                            /** @description The dashboard user; null through a review link. */
+                            decided_by: string | null;
+                            comment: string | null;
+                        };
                     };
                 };
             };
@@ -6244,6 +6448,21 @@ export interface operations {
                         }[];
                         /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
                         version?: number;
+                        /** @description Present once approval was asked for the draft (`POST /v1/posts/{post_id}/request-approval`); it is published only once `approved`. */
+                        approval?: {
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "changes_requested";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 with timezone.
+                             */
+                            requested_at: string;
+                            decided_at: string | null;
+                            decided_via: ("dashboard" | "review_link") | null;
+                            /** @description The dashboard user; null through a review link. */
+                            decided_by: string | null;
+                            comment: string | null;
+                        };
                     };
                 };
             };
@@ -6294,6 +6513,578 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    requestPostApproval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier. */
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Identifier. */
+                        id: string;
+                        /** @enum {string} */
+                        status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                        text: string;
+                        account_ids: string[];
+                        providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
+                        media_urls: string[];
+                        scheduled_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 with timezone.
+                         */
+                        created_at: string;
+                        results: {
+                            /** @description Identifier. */
+                            account_id: string;
+                            /**
+                             * @description One of the five networks.
+                             * @enum {string}
+                             */
+                            provider: "instagram" | "facebook" | "x" | "linkedin" | "tiktok";
+                            status: string;
+                            platform_post_id: string | null;
+                            platform_post_url: string | null;
+                            error_code: string | null;
+                            error_message: string | null;
+                            attempts: number;
+                            published_at: string | null;
+                            /** @description Present when the post asked for a first comment: `pending` until the post is published and commented on, then `published` with the network's comment id or `failed` with why (`post_failed` when the post itself failed; `canceled` with the post). */
+                            first_comment?: {
+                                /** @enum {string} */
+                                status: "pending" | "published" | "failed" | "canceled";
+                                platform_comment_id: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            };
+                            /** @description Present for a thread: every part in order. `published` parts exist on the network and are never posted again; when a part is refused the target is `failed`, that part `failed` with why and the later ones `failed` with `thread_interrupted`. The target's `platform_post_id` is the first part's. */
+                            parts?: {
+                                /** @description The part's position in the request's `thread`. */
+                                index: number;
+                                status: string;
+                                platform_post_id: string | null;
+                                platform_post_url: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            }[];
+                        }[];
+                        /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
+                        version?: number;
+                        /** @description Present once approval was asked for the draft (`POST /v1/posts/{post_id}/request-approval`); it is published only once `approved`. */
+                        approval?: {
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "changes_requested";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 with timezone.
+                             */
+                            requested_at: string;
+                            decided_at: string | null;
+                            decided_via: ("dashboard" | "review_link") | null;
+                            /** @description The dashboard user; null through a review link. */
+                            decided_by: string | null;
+                            comment: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the resource state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reviewPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier. */
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    decision: "approve" | "request_changes";
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Identifier. */
+                        id: string;
+                        /** @enum {string} */
+                        status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                        text: string;
+                        account_ids: string[];
+                        providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
+                        media_urls: string[];
+                        scheduled_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 with timezone.
+                         */
+                        created_at: string;
+                        results: {
+                            /** @description Identifier. */
+                            account_id: string;
+                            /**
+                             * @description One of the five networks.
+                             * @enum {string}
+                             */
+                            provider: "instagram" | "facebook" | "x" | "linkedin" | "tiktok";
+                            status: string;
+                            platform_post_id: string | null;
+                            platform_post_url: string | null;
+                            error_code: string | null;
+                            error_message: string | null;
+                            attempts: number;
+                            published_at: string | null;
+                            /** @description Present when the post asked for a first comment: `pending` until the post is published and commented on, then `published` with the network's comment id or `failed` with why (`post_failed` when the post itself failed; `canceled` with the post). */
+                            first_comment?: {
+                                /** @enum {string} */
+                                status: "pending" | "published" | "failed" | "canceled";
+                                platform_comment_id: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            };
+                            /** @description Present for a thread: every part in order. `published` parts exist on the network and are never posted again; when a part is refused the target is `failed`, that part `failed` with why and the later ones `failed` with `thread_interrupted`. The target's `platform_post_id` is the first part's. */
+                            parts?: {
+                                /** @description The part's position in the request's `thread`. */
+                                index: number;
+                                status: string;
+                                platform_post_id: string | null;
+                                platform_post_url: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            }[];
+                        }[];
+                        /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
+                        version?: number;
+                        /** @description Present once approval was asked for the draft (`POST /v1/posts/{post_id}/request-approval`); it is published only once `approved`. */
+                        approval?: {
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "changes_requested";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 with timezone.
+                             */
+                            requested_at: string;
+                            decided_at: string | null;
+                            decided_via: ("dashboard" | "review_link") | null;
+                            /** @description The dashboard user; null through a review link. */
+                            decided_by: string | null;
+                            comment: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Validation error: malformed JSON, unknown fields or invalid values. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the resource state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createReviewLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier. */
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Success. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The review page: no sign-in needed; valid until `expires_at` and while the draft is not edited. */
+                        url: string;
+                        /** Format: date-time */
+                        expires_at: string;
+                        /** @description The draft version the link shows; an edit invalidates it. */
+                        version: number;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the resource state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    openReviewPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The draft and the review form. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Unknown id, or an id of another organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the resource state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    submitReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description `approve` or `request_changes`. */
+                    decision: string;
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A page saying the decision was recorded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Validation error: malformed JSON, unknown fields or invalid values. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the resource state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error. */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -58,5 +58,14 @@ export function postsResource(call: Call) {
     /** Deliver a failed or partial post's failed targets again (202; 409 when none failed). */
     retry: (postId: string, options?: RequestOptions) =>
       call('retryPost', { path: { post_id: postId }, body: {}, ...options }),
+    /** Ask for a draft's approval: it is published only once approved. */
+    requestApproval: (postId: string, options?: RequestOptions) =>
+      call('requestPostApproval', { path: { post_id: postId }, body: {}, ...options }),
+    /** Approve a pending draft or request changes (a dashboard user's token only; an API key gets 403). */
+    review: (postId: string, body: RequestBody<'reviewPost'>, options?: RequestOptions) =>
+      call('reviewPost', { path: { post_id: postId }, body, ...options }),
+    /** A signed, expiring review page link for someone without an account (`{url, expires_at, version}`). */
+    createReviewLink: (postId: string, options?: RequestOptions) =>
+      call('createReviewLink', { path: { post_id: postId }, body: {}, ...options }),
   };
 }
