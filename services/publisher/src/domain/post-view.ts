@@ -215,4 +215,3 @@ export function approvalOf(job: Partial<ApprovalColumns>): ApprovalViewType | un
     comment: job.approvalComment ?? null,
   };
 }
-
