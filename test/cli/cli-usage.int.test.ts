@@ -49,7 +49,7 @@ describe('bad input', () => {
       ['accounts', 'connect', 'myspace'],
       /expected one of instagram, facebook, x, linkedin, tiktok/,
     ],
-    ['an unknown command', ['pots'], /unknown command 'pots' \(Did you mean post\?\)/],
+    ['an unknown command', ['pots'], /unknown command 'pots' \(Did you mean one of post, posts\?\)/],
     ['an unknown option', ['history', '--colour'], /unknown option '--colour'/],
     ['a bad number', ['history', '--limit', '0'], /expected a whole number/],
     ['a bad status', ['history', '--status', 'done'], /expected one of scheduled/],

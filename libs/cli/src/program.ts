@@ -9,6 +9,7 @@ import { registerMcp } from './commands/mcp.ts';
 import { registerMedia } from './commands/media.ts';
 import { registerPost } from './commands/post.ts';
 import { registerQueue } from './commands/queue.ts';
+import { registerPosts } from './commands/posts.ts';
 import { registerWebhooks } from './commands/webhooks.ts';
 import type { CliIo } from './io.ts';
 
@@ -44,6 +45,7 @@ export function buildProgram(io: CliIo): Command {
   registerAccounts(program, io);
   registerPost(program, io);
   registerQueue(program, io);
+  registerPosts(program, io);
   registerHistory(program, io);
   registerJob(program, io);
   registerMedia(program, io);

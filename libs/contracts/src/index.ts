@@ -20,6 +20,7 @@ export type { Handlers, RpcHandlers, DeliveryContext, RpcContext } from './handl
 export { messageCatalog, findMessage, systemBatch, systemPing, systemProbe } from './catalog/index.ts';
 export * from './catalog/accounts.messages.ts';
 export * from './catalog/publishing.messages.ts';
+export * from './catalog/drafts.messages.ts';
 export * from './catalog/analytics.messages.ts';
 export {
   ANALYTICS_MAX_DEPTH,
@@ -56,6 +57,8 @@ export {
 } from './schemas/accounts.schemas.ts';
 export {
   PostView,
+  ApprovalView,
+  type ApprovalViewType,
   DeliveryResultView,
   JobStatus as JobStatusSchema,
   JOB_STATUSES,

@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  link_expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_conflict: 422,

@@ -66,7 +66,8 @@ export const TOOL_TABLE: readonly ToolEntry[] = [
     description:
       'Create a post for one or more connected accounts. Without `scheduled_at` it is published now; ' +
       'with `scheduled_at` (ISO 8601 with a timezone, at least 60 s ahead) it is scheduled. The answer ' +
-      'is the post with `status` queued or scheduled; call get_post with its `id` to follow each ' +
+      'is the post with `status` queued or scheduled (or `draft` with `draft: true`: saved, checked, not sent); ' +
+      'call get_post with its `id` to follow each ' +
       "account's result. Media: `media_urls` (public URLs) or `media_ids` from import_media. Call " +
       'validate_post first: it lists every problem at once.',
     fieldNotes: {

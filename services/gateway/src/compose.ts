@@ -32,6 +32,9 @@ import { oauthRoutes } from './routes/oauth.routes.ts';
 import { postsBulkRoutes } from './routes/posts-bulk.routes.ts';
 import { publishingRoutes } from './routes/publishing.routes.ts';
 import { queueRoutes } from './routes/queue.routes.ts';
+import { draftRoutes } from './routes/drafts.routes.ts';
+import { reviewRoutes } from './routes/review.routes.ts';
+import { ReviewLinks } from './domain/review-link.ts';
 import { statsRoutes } from './routes/stats.routes.ts';
 import { webhookRoutes } from './routes/webhooks.routes.ts';
 
@@ -103,6 +106,12 @@ export function composeGateway(parts: GatewayParts) {
       ...oauthHandoffRoutes(handoffs, { secureCookies, successRedirect: config.OAUTH_SUCCESS_REDIRECT }),
       ...publishingRoutes(rpc, new IdempotencyStore(runtime.db)),
       ...queueRoutes(rpc),
+      ...draftRoutes(rpc, new IdempotencyStore(runtime.db)),
+      ...reviewRoutes(rpc, {
+        links: new ReviewLinks({ secret: config.REVIEW_LINK_SECRET, pepper: config.API_KEY_PEPPER }),
+        publicBaseUrl: config.PUBLIC_BASE_URL,
+        ttlSeconds: config.REVIEW_LINK_TTL_SECONDS,
+      }),
       ...postsBulkRoutes(rpc, new IdempotencyStore(runtime.db), {
         limitBytes: config.BULK_BODY_LIMIT_BYTES,
         rpcTimeoutMs: config.BULK_RPC_TIMEOUT_MS,

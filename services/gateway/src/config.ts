@@ -63,6 +63,13 @@ export const configSchema = Type.Object({
   JWT_AUDIENCE: Type.Optional(Type.String({ minLength: 1 })),
   /** HMAC key for stored API key hashes; a leaked database alone cannot be used to test keys. */
   API_KEY_PEPPER: Type.String({ minLength: 32 }),
+  /**
+   * HMAC key of draft review links (`POST /v1/posts/{id}/review-links`). Unset: a key derived from
+   * API_KEY_PEPPER (HKDF), so links work without more configuration; set it to revoke every link at once.
+   */
+  REVIEW_LINK_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  /** How long a review link stays valid. */
+  REVIEW_LINK_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 2_592_000, default: 604_800 }),
   /** Requests per window from one API key (or dashboard user); past it 429 with Retry-After. */
   RATE_LIMIT_PER_KEY: Type.Integer({ minimum: 1, default: 1200 }),
   /** Requests per window from one organization, all its keys and users together. */

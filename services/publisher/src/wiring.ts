@@ -15,6 +15,7 @@ import { ACCEPT_SESSION_SETTINGS, AcceptRepository, type NewJobRow } from './dat
 import { AccountReplicasRepository } from './data/account-replicas.repository.ts';
 import { DELIVERY_SESSION_SETTINGS } from './data/delivery-to-run.ts';
 import { wakeWaitingEverywhere } from './data/org-waiting.ts';
+import { DraftsRepository } from './data/drafts.repository.ts';
 import { JobsRepository } from './data/jobs.repository.ts';
 import { MediaRepository } from './data/media.repository.ts';
 import { PlanLimitsRepository } from './data/plan-limits.repository.ts';
@@ -225,6 +226,7 @@ async function startAccepting(
         db,
         jobs,
         limits,
+        drafts: new DraftsRepository(db),
         wake: deps.wake,
         transactionTimeoutMs: config.RPC_TIMEOUT_MS,
         verifyHeadBytes: config.MEDIA_VERIFY_HEAD_BYTES,

@@ -7,7 +7,7 @@ import { parsePositiveInt, parseProvider, type Network } from '../parse.ts';
 import type { PostView } from '../post/post-view.ts';
 
 type Status = NonNullable<QueryParams<'listPosts'>['status']>;
-const STATUSES: Status[] = ['scheduled', 'queued', 'processing', 'published', 'partial', 'failed', 'canceled'];
+const STATUSES: Status[] = ['scheduled', 'queued', 'processing', 'published', 'partial', 'failed', 'canceled', 'draft'];
 
 interface HistoryOptions {
   status?: Status;

@@ -16,6 +16,7 @@ interface PostOptions {
   at?: string;
   queue?: boolean;
   validate?: boolean;
+  draft?: boolean;
   wait?: boolean;
   timeout?: number;
   tiktokPrivacy: string;
@@ -35,6 +36,7 @@ export function registerPost(program: Command, io: CliIo): void {
     .option('--at <time>', 'schedule for this time, with its zone (2026-12-24T09:00+01:00)')
     .option('--queue', 'schedule at the next free time of the posting queue (svc queue get)')
     .option('--validate', 'check the post against every target’s rules and print every problem; creates nothing')
+    .option('--draft', 'save it as a draft: nothing is sent until `svc posts publish <id>`')
     .option('--wait', 'wait until every target is published or failed, and print each outcome')
     .option('--timeout <seconds>', `with --wait: how long to wait (default ${DEFAULT_WAIT_S})`, parsePositiveInt)
     .option('--tiktok-privacy <level>', 'TikTok privacy_level for TikTok targets', 'SELF_ONLY')
@@ -66,6 +68,8 @@ async function createPost(ctx: CommandContext, args: unknown[], options: PostOpt
   if (options.validate === true && options.wait === true)
     throw new UsageError('--validate creates nothing to --wait for');
   if (options.queue === true && options.at !== undefined) throw new UsageError('--queue and --at exclude each other');
+  if (options.draft === true && (options.wait === true || options.validate === true))
+    throw new UsageError('--draft sends nothing to --wait for or --validate; validate happens when it is saved');
   const scheduledAt = options.at === undefined ? undefined : parseAt(options.at);
   const media = options.media ?? [];
   const altTexts = altTextsInApiOrder(media, options.alt ?? []);
@@ -109,7 +113,7 @@ async function createPost(ctx: CommandContext, args: unknown[], options: PostOpt
     return;
   }
 
-  const created = (await client.posts.create(body)) as PostView;
+  const created = (await client.posts.create(options.draft === true ? { ...body, draft: true } : body)) as PostView;
   if (options.wait !== true) {
     ctx.out.result(created, () => renderPost(created));
     return;

@@ -2,6 +2,7 @@ import type { MessageDefinition } from '../message-definition.ts';
 import * as accounts from './accounts.messages.ts';
 import * as analytics from './analytics.messages.ts';
 import * as billing from './billing.messages.ts';
+import * as drafts from './drafts.messages.ts';
 import * as media from './media.messages.ts';
 import * as publishing from './publishing.messages.ts';
 import * as queue from './queue.messages.ts';
@@ -10,7 +11,17 @@ import * as webhooks from './webhooks.messages.ts';
 
 // Every export of a `*.messages.ts` module is a definition, so adding a message to a domain is a
 // one-file change; a new domain adds its module here.
-const modules: Record<string, unknown>[] = [system, accounts, publishing, analytics, billing, webhooks, media, queue];
+const modules: Record<string, unknown>[] = [
+  system,
+  accounts,
+  publishing,
+  drafts,
+  analytics,
+  billing,
+  webhooks,
+  media,
+  queue,
+];
 
 function isDefinition(value: unknown): value is MessageDefinition {
   return typeof value === 'object' && value !== null && 'kind' in value && 'type' in value && 'payload' in value;

@@ -55,6 +55,8 @@ export const publisherJobCreate = defineMessage({
     first_comment: Type.Optional(
       Type.Object({ text: Type.String({ minLength: 1, maxLength: FIRST_COMMENT_MAX_LENGTH }) }),
     ),
+    /** Store the post as a draft (`status: draft`): checked like a post, but nothing is sent or counted. */
+    draft: Type.Optional(Type.Boolean()),
   }),
   reply: PostView,
 });

@@ -3,6 +3,7 @@ import { NullableDate, Provider } from './accounts.schemas.ts';
 
 /** Shapes shared by the publishing messages and the gateway's HTTP schemas. */
 export const JOB_STATUSES = [
+  'draft',
   'scheduled',
   'queued',
   'processing',
@@ -107,6 +108,18 @@ export const DeliveryResultView = Type.Object({
 });
 export type DeliveryResultViewType = Static<typeof DeliveryResultView>;
 
+export const APPROVAL_STATUSES = ['pending', 'approved', 'changes_requested'] as const;
+/** A draft's approval, once asked for. */
+export const ApprovalView = Type.Object({
+  status: Type.Unsafe<(typeof APPROVAL_STATUSES)[number]>({ type: 'string', enum: [...APPROVAL_STATUSES] }),
+  requested_at: Type.String({ format: 'date-time' }),
+  decided_at: NullableDate,
+  decided_via: Type.Union([Type.Literal('dashboard'), Type.Literal('review_link'), Type.Null()]),
+  decided_by: Type.Union([Type.String(), Type.Null()]),
+  comment: Type.Union([Type.String(), Type.Null()]),
+});
+export type ApprovalViewType = Static<typeof ApprovalView>;
+
 /** A job (= post: same id) with one result per target account. */
 export const PostView = Type.Object({
   id: Type.String(),
@@ -118,5 +131,9 @@ export const PostView = Type.Object({
   scheduled_at: NullableDate,
   created_at: Type.String({ format: 'date-time' }),
   results: Type.Array(DeliveryResultView),
+  /** The edit version while the post can be edited (draft, failed, partial): `If-Match` of `PATCH /v1/posts/{id}`. */
+  version: Type.Optional(Type.Integer({ minimum: 1 })),
+  /** Present once approval was asked for the draft. */
+  approval: Type.Optional(ApprovalView),
 });
 export type PostViewType = Static<typeof PostView>;

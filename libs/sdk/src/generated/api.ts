@@ -132,7 +132,7 @@ export interface paths {
         /** List posts, newest first. */
         get: operations["listPosts"];
         put?: never;
-        /** Create a post (same record as a publish job). */
+        /** Create a post (same record as a publish job): 202 queued or scheduled, or 201 with `draft: true` (kept as a draft, nothing sent or counted). */
         post: operations["createPost"];
         delete?: never;
         options?: never;
@@ -203,10 +203,12 @@ export interface paths {
         get: operations["getPost"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Delete a draft (204). Any other post: 409 (cancel a scheduled post instead). */
+        delete: operations["deletePost"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Edit a draft: the fields given replace the draft's, the result is checked like a create, and `version` goes up by one. With `If-Match` (or `version`) naming another version: 409 `conflict`. A failed or partial post (not a thread) may have its `text`, `media_urls` and `media_ids` edited before a retry, checked against its failed targets. Any other post: 409. */
+        patch: operations["updatePost"];
         trace?: never;
     };
     "/v1/posts/{post_id}/cancel": {
@@ -635,6 +637,126 @@ export interface paths {
         put?: never;
         /** Stripe webhook endpoint: verified by its signature over the raw body, applied once per event id. */
         post: operations["receiveStripeWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/publish/{job_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deliver a finished job's failed targets again; the same as `POST /v1/posts/{post_id}/retry`. */
+        post: operations["retryPublishJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/posts/{post_id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a draft, as create would (202): checked again, counted against the monthly posts (402 keeps the draft), queued, or scheduled at `scheduled_at` (given here, or the draft's). A post that is not a draft: 409. */
+        post: operations["publishPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/posts/{post_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deliver a failed or partial post's failed targets again (202, the post back to `queued`): only targets without a `platform_post_id`; a target whose outcome was unknown is looked up at the network first, never blindly posted again. Each retried target starts a fresh attempt budget. No failed target: 409. */
+        post: operations["retryPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/posts/{post_id}/request-approval": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask for a draft's approval (`approval.status` pending). From then on it is published only once approved (409 `approval_required` before); an edit asks for approval again. */
+        post: operations["requestPostApproval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/posts/{post_id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a pending draft or request changes (dashboard users only: an API key gets 403). */
+        post: operations["reviewPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/posts/{post_id}/review-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A signed, expiring link to a page where someone without an account approves the pending draft or requests changes. Nothing is stored: an edit of the draft or the expiry invalidates it. */
+        post: operations["createReviewLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/review/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A review link's page: the draft's text, media and accounts with an approve / request-changes form (HTML, strict CSP, no sign-in). */
+        get: operations["openReviewPage"];
+        put?: never;
+        /** The review page's form: approves the draft or requests changes (with an optional comment). 410 once the link expired, 409 when the draft was edited since or is no longer pending. */
+        post: operations["submitReview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1099,7 +1221,7 @@ export interface operations {
     listPublishJobs: {
         parameters: {
             query?: {
-                status?: "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                status?: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
                 /** @description One of the five networks. */
                 provider?: "instagram" | "facebook" | "x" | "linkedin" | "tiktok";
                 q?: string;
@@ -1126,7 +1248,7 @@ export interface operations {
                             /** @description Identifier. */
                             job_id: string;
                             /** @enum {string} */
-                            status: "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                            status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
                             text: string;
                             providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
                             results: {
@@ -1289,7 +1411,7 @@ export interface operations {
                         /** @description Identifier. */
                         job_id: string;
                         /** @enum {string} */
-                        status: "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                        status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
                         scheduled_at: string | null;
                     };
                 };
@@ -1399,7 +1521,7 @@ export interface operations {
                         /** @description Identifier. */
                         job_id: string;
                         /** @enum {string} */
-                        status: "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                        status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
                         scheduled_at: string | null;
                     };
                 };
@@ -1472,7 +1594,7 @@ export interface operations {
     listPosts: {
         parameters: {
             query?: {
-                status?: "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                status?: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
                 /** @description One of the five networks. */
                 provider?: "instagram" | "facebook" | "x" | "linkedin" | "tiktok";
                 q?: string;
@@ -1497,7 +1619,7 @@ export interface operations {
                             /** @description Identifier. */
                             id: string;
                             /** @enum {string} */
-                            status: "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                            status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
                             text: string;
                             account_ids: string[];
                             providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
@@ -1542,6 +1664,23 @@ export interface operations {
                                     error_message: string | null;
                                 }[];
                             }[];
+                            /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
+                            version?: number;
+                            /** @description Present once approval was asked for the draft (`POST /v1/posts/{post_id}/request-approval`); it is published only once `approved`. */
+                            approval?: {
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "changes_requested";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 with timezone.
+                                 */
+                                requested_at: string;
+                                decided_at: string | null;
+                                decided_via: ("dashboard" | "review_link") | null;
+                                /** @description The dashboard user; null through a review link. */
+                                decided_by: string | null;
+                                comment: string | null;
+                            };
                         }[];
                         next_cursor: string | null;
                         /** @description Size of the whole filtered set. */
@@ -1650,12 +1789,14 @@ export interface operations {
                         };
                     };
                     media_ids?: string[];
+                    /** @description Keep the post as a draft (201, `status: draft`): checked like any post, but nothing is sent and nothing counts against the monthly posts until `POST /v1/posts/{post_id}/publish`. */
+                    draft?: boolean;
                 };
             };
         };
         responses: {
             /** @description Success. */
-            202: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1664,7 +1805,7 @@ export interface operations {
                         /** @description Identifier. */
                         id: string;
                         /** @enum {string} */
-                        status: "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                        status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
                         text: string;
                         account_ids: string[];
                         providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
@@ -1709,6 +1850,98 @@ export interface operations {
                                 error_message: string | null;
                             }[];
                         }[];
+                        /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
+                        version?: number;
+                        /** @description Present once approval was asked for the draft (`POST /v1/posts/{post_id}/request-approval`); it is published only once `approved`. */
+                        approval?: {
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "changes_requested";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 with timezone.
+                             */
+                            requested_at: string;
+                            decided_at: string | null;
+                            decided_via: ("dashboard" | "review_link") | null;
+                            /** @description The dashboard user; null through a review link. */
+                            decided_by: string | null;
+                            comment: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Success. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Identifier. */
+                        id: string;
+                        /** @enum {string} */
+                        status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                        text: string;
+                        account_ids: string[];
+                        providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
+                        media_urls: string[];
+                        scheduled_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 with timezone.
+                         */
+                        created_at: string;
+                        results: {
+                            /** @description Identifier. */
+                            account_id: string;
+                            /**
+                             * @description One of the five networks.
+                             * @enum {string}
+                             */
+                            provider: "instagram" | "facebook" | "x" | "linkedin" | "tiktok";
+                            status: string;
+                            platform_post_id: string | null;
+                            platform_post_url: string | null;
+                            error_code: string | null;
+                            error_message: string | null;
+                            attempts: number;
+                            published_at: string | null;
+                            /** @description Present when the post asked for a first comment: `pending` until the post is published and commented on, then `published` with the network's comment id or `failed` with why (`post_failed` when the post itself failed; `canceled` with the post). */
+                            first_comment?: {
+                                /** @enum {string} */
+                                status: "pending" | "published" | "failed" | "canceled";
+                                platform_comment_id: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            };
+                            /** @description Present for a thread: every part in order. `published` parts exist on the network and are never posted again; when a part is refused the target is `failed`, that part `failed` with why and the later ones `failed` with `thread_interrupted`. The target's `platform_post_id` is the first part's. */
+                            parts?: {
+                                /** @description The part's position in the request's `thread`. */
+                                index: number;
+                                status: string;
+                                platform_post_id: string | null;
+                                platform_post_url: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            }[];
+                        }[];
+                        /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
+                        version?: number;
+                        /** @description Present once approval was asked for the draft (`POST /v1/posts/{post_id}/request-approval`); it is published only once `approved`. */
+                        approval?: {
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "changes_requested";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 with timezone.
+                             */
+                            requested_at: string;
+                            decided_at: string | null;
+                            decided_via: ("dashboard" | "review_link") | null;
+                            /** @description The dashboard user; null through a review link. */
+                            decided_by: string | null;
+                            comment: string | null;
+                        };
                     };
                 };
             };
@@ -2018,7 +2251,7 @@ export interface operations {
                             /** @description Identifier. */
                             id: string;
                             /** @enum {string} */
-                            status: "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                            status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
                             text: string;
                             account_ids: string[];
                             providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
@@ -2063,6 +2296,23 @@ export interface operations {
                                     error_message: string | null;
                                 }[];
                             }[];
+                            /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
+                            version?: number;
+                            /** @description Present once approval was asked for the draft (`POST /v1/posts/{post_id}/request-approval`); it is published only once `approved`. */
+                            approval?: {
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "changes_requested";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 with timezone.
+                                 */
+                                requested_at: string;
+                                decided_at: string | null;
+                                decided_via: ("dashboard" | "review_link") | null;
+                                /** @description The dashboard user; null through a review link. */
+                                decided_by: string | null;
+                                comment: string | null;
+                            };
                         }[];
                     };
                 };
@@ -2386,7 +2636,7 @@ export interface operations {
                         /** @description Identifier. */
                         id: string;
                         /** @enum {string} */
-                        status: "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                        status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
                         text: string;
                         account_ids: string[];
                         providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
@@ -2431,6 +2681,23 @@ export interface operations {
                                 error_message: string | null;
                             }[];
                         }[];
+                        /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
+                        version?: number;
+                        /** @description Present once approval was asked for the draft (`POST /v1/posts/{post_id}/request-approval`); it is published only once `approved`. */
+                        approval?: {
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "changes_requested";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 with timezone.
+                             */
+                            requested_at: string;
+                            decided_at: string | null;
+                            decided_via: ("dashboard" | "review_link") | null;
+                            /** @description The dashboard user; null through a review link. */
+                            decided_by: string | null;
+                            comment: string | null;
+                        };
                     };
                 };
             };
@@ -2445,6 +2712,302 @@ export interface operations {
             };
             /** @description Unknown id, or an id of another organization. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deletePost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier. */
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the resource state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updatePost: {
+        parameters: {
+            query?: never;
+            header?: {
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Identifier. */
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 100 connected account ids. */
+                    account_ids?: string[];
+                    /** @description The post's text. Required unless `thread` is given; a body with both is a 400 (`text_or_thread`). */
+                    text?: string;
+                    /** @description A thread instead of `text` (X only; another network is a 400 `thread_unsupported`): 2 to 25 parts, each with its own text and media, published in order, each replying to the one before. Each part is held to the post rules (`/body/thread/<i>/text`...). Media go in the parts (top-level `media_urls`/`media_ids` with a thread is a 400 `thread_media`); no `first_comment` with a thread. */
+                    thread?: {
+                        text: string;
+                        media_urls?: string[];
+                        media_ids?: string[];
+                    }[];
+                    media_urls?: string[];
+                    /** @description Alt text for each medium, aligned with the media list (`media_ids` first, then `media_urls`): the same length or a 400 (`alt_text_count`); `""` leaves an item without one. Held to each network's limit (X 1,000, LinkedIn 4,086, Instagram and Facebook 1,000 characters) on images; TikTok has none (400 `alt_text_unsupported`), nor do Instagram reels and stories. Not with `thread`. */
+                    media_alt_text?: string[];
+                    /**
+                     * Format: date-time
+                     * @description With a timezone, at least 60 s ahead.
+                     */
+                    scheduled_at?: string;
+                    /** @description True: schedule at the organization's next queue time free for every target account (`PUT /v1/queue`). Not with `scheduled_at` (400 `queue_with_scheduled_at`); 409 `queue_not_configured` without a queue, `queue_full` when no time of the next two years is free. */
+                    queue?: boolean;
+                    /** @description Posted under each target's post once it is published (Instagram, Facebook, LinkedIn; a reply on X; TikTok: 400 `first_comment_unsupported`), within each network's comment length. Its outcome is the result's `first_comment`; a failed first comment never fails the post. */
+                    first_comment?: {
+                        text: string;
+                    };
+                    platform_options?: {
+                        instagram?: {
+                            [key: string]: unknown;
+                        };
+                        facebook?: {
+                            [key: string]: unknown;
+                        };
+                        x?: {
+                            [key: string]: unknown;
+                        };
+                        linkedin?: {
+                            [key: string]: unknown;
+                        };
+                        tiktok?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    media_ids?: string[];
+                    /** @description The draft's `version` this edit was made from (or send `If-Match`); another version is a 409 `conflict`. */
+                    version?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Identifier. */
+                        id: string;
+                        /** @enum {string} */
+                        status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                        text: string;
+                        account_ids: string[];
+                        providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
+                        media_urls: string[];
+                        scheduled_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 with timezone.
+                         */
+                        created_at: string;
+                        results: {
+                            /** @description Identifier. */
+                            account_id: string;
+                            /**
+                             * @description One of the five networks.
+                             * @enum {string}
+                             */
+                            provider: "instagram" | "facebook" | "x" | "linkedin" | "tiktok";
+                            status: string;
+                            platform_post_id: string | null;
+                            platform_post_url: string | null;
+                            error_code: string | null;
+                            error_message: string | null;
+                            attempts: number;
+                            published_at: string | null;
+                            /** @description Present when the post asked for a first comment: `pending` until the post is published and commented on, then `published` with the network's comment id or `failed` with why (`post_failed` when the post itself failed; `canceled` with the post). */
+                            first_comment?: {
+                                /** @enum {string} */
+                                status: "pending" | "published" | "failed" | "canceled";
+                                platform_comment_id: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            };
+                            /** @description Present for a thread: every part in order. `published` parts exist on the network and are never posted again; when a part is refused the target is `failed`, that part `failed` with why and the later ones `failed` with `thread_interrupted`. The target's `platform_post_id` is the first part's. */
+                            parts?: {
+                                /** @description The part's position in the request's `thread`. */
+                                index: number;
+                                status: string;
+                                platform_post_id: string | null;
+                                platform_post_url: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            }[];
+                        }[];
+                        /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
+                        version?: number;
+                        /** @description Present once approval was asked for the draft (`POST /v1/posts/{post_id}/request-approval`); it is published only once `approved`. */
+                        approval?: {
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "changes_requested";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 with timezone.
+                             */
+                            requested_at: string;
+                            decided_at: string | null;
+                            decided_via: ("dashboard" | "review_link") | null;
+                            /** @description The dashboard user; null through a review link. */
+                            decided_by: string | null;
+                            comment: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Validation error: malformed JSON, unknown fields or invalid values. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the resource state. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2503,7 +3066,7 @@ export interface operations {
                         /** @description Identifier. */
                         id: string;
                         /** @enum {string} */
-                        status: "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                        status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
                         text: string;
                         account_ids: string[];
                         providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
@@ -2548,6 +3111,23 @@ export interface operations {
                                 error_message: string | null;
                             }[];
                         }[];
+                        /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
+                        version?: number;
+                        /** @description Present once approval was asked for the draft (`POST /v1/posts/{post_id}/request-approval`); it is published only once `approved`. */
+                        approval?: {
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "changes_requested";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 with timezone.
+                             */
+                            requested_at: string;
+                            decided_at: string | null;
+                            decided_via: ("dashboard" | "review_link") | null;
+                            /** @description The dashboard user; null through a review link. */
+                            decided_by: string | null;
+                            comment: string | null;
+                        };
                     };
                 };
             };
@@ -5658,6 +6238,1104 @@ export interface operations {
             };
             /** @description Body too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    retryPublishJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier. */
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Success. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Identifier. */
+                        id: string;
+                        /** @enum {string} */
+                        status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                        text: string;
+                        account_ids: string[];
+                        providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
+                        media_urls: string[];
+                        scheduled_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 with timezone.
+                         */
+                        created_at: string;
+                        results: {
+                            /** @description Identifier. */
+                            account_id: string;
+                            /**
+                             * @description One of the five networks.
+                             * @enum {string}
+                             */
+                            provider: "instagram" | "facebook" | "x" | "linkedin" | "tiktok";
+                            status: string;
+                            platform_post_id: string | null;
+                            platform_post_url: string | null;
+                            error_code: string | null;
+                            error_message: string | null;
+                            attempts: number;
+                            published_at: string | null;
+                            /** @description Present when the post asked for a first comment: `pending` until the post is published and commented on, then `published` with the network's comment id or `failed` with why (`post_failed` when the post itself failed; `canceled` with the post). */
+                            first_comment?: {
+                                /** @enum {string} */
+                                status: "pending" | "published" | "failed" | "canceled";
+                                platform_comment_id: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            };
+                            /** @description Present for a thread: every part in order. `published` parts exist on the network and are never posted again; when a part is refused the target is `failed`, that part `failed` with why and the later ones `failed` with `thread_interrupted`. The target's `platform_post_id` is the first part's. */
+                            parts?: {
+                                /** @description The part's position in the request's `thread`. */
+                                index: number;
+                                status: string;
+                                platform_post_id: string | null;
+                                platform_post_url: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            }[];
+                        }[];
+                        /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
+                        version?: number;
+                        /** @description Present once approval was asked for the draft (`POST /v1/posts/{post_id}/request-approval`); it is published only once `approved`. */
+                        approval?: {
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "changes_requested";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 with timezone.
+                             */
+                            requested_at: string;
+                            decided_at: string | null;
+                            decided_via: ("dashboard" | "review_link") | null;
+                            /** @description The dashboard user; null through a review link. */
+                            decided_by: string | null;
+                            comment: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the resource state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Idempotency-Key reused with another body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    publishPost: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier. */
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When to publish (with a timezone, at least 60 s ahead); replaces the draft's own `scheduled_at`.
+                     */
+                    scheduled_at?: string;
+                    version?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Identifier. */
+                        id: string;
+                        /** @enum {string} */
+                        status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                        text: string;
+                        account_ids: string[];
+                        providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
+                        media_urls: string[];
+                        scheduled_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 with timezone.
+                         */
+                        created_at: string;
+                        results: {
+                            /** @description Identifier. */
+                            account_id: string;
+                            /**
+                             * @description One of the five networks.
+                             * @enum {string}
+                             */
+                            provider: "instagram" | "facebook" | "x" | "linkedin" | "tiktok";
+                            status: string;
+                            platform_post_id: string | null;
+                            platform_post_url: string | null;
+                            error_code: string | null;
+                            error_message: string | null;
+                            attempts: number;
+                            published_at: string | null;
+                            /** @description Present when the post asked for a first comment: `pending` until the post is published and commented on, then `published` with the network's comment id or `failed` with why (`post_failed` when the post itself failed; `canceled` with the post). */
+                            first_comment?: {
+                                /** @enum {string} */
+                                status: "pending" | "published" | "failed" | "canceled";
+                                platform_comment_id: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            };
+                            /** @description Present for a thread: every part in order. `published` parts exist on the network and are never posted again; when a part is refused the target is `failed`, that part `failed` with why and the later ones `failed` with `thread_interrupted`. The target's `platform_post_id` is the first part's. */
+                            parts?: {
+                                /** @description The part's position in the request's `thread`. */
+                                index: number;
+                                status: string;
+                                platform_post_id: string | null;
+                                platform_post_url: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            }[];
+                        }[];
+                        /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
+                        version?: number;
+                        /** @description Present once approval was asked for the draft (`POST /v1/posts/{post_id}/request-approval`); it is published only once `approved`. */
+                        approval?: {
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "changes_requested";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 with timezone.
+                             */
+                            requested_at: string;
+                            decided_at: string | null;
+                            decided_via: ("dashboard" | "review_link") | null;
+                            /** @description The dashboard user; null through a review link. */
+                            decided_by: string | null;
+                            comment: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Validation error: malformed JSON, unknown fields or invalid values. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Plan limit reached. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the resource state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Idempotency-Key reused with another body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    retryPost: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier. */
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Success. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Identifier. */
+                        id: string;
+                        /** @enum {string} */
+                        status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                        text: string;
+                        account_ids: string[];
+                        providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
+                        media_urls: string[];
+                        scheduled_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 with timezone.
+                         */
+                        created_at: string;
+                        results: {
+                            /** @description Identifier. */
+                            account_id: string;
+                            /**
+                             * @description One of the five networks.
+                             * @enum {string}
+                             */
+                            provider: "instagram" | "facebook" | "x" | "linkedin" | "tiktok";
+                            status: string;
+                            platform_post_id: string | null;
+                            platform_post_url: string | null;
+                            error_code: string | null;
+                            error_message: string | null;
+                            attempts: number;
+                            published_at: string | null;
+                            /** @description Present when the post asked for a first comment: `pending` until the post is published and commented on, then `published` with the network's comment id or `failed` with why (`post_failed` when the post itself failed; `canceled` with the post). */
+                            first_comment?: {
+                                /** @enum {string} */
+                                status: "pending" | "published" | "failed" | "canceled";
+                                platform_comment_id: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            };
+                            /** @description Present for a thread: every part in order. `published` parts exist on the network and are never posted again; when a part is refused the target is `failed`, that part `failed` with why and the later ones `failed` with `thread_interrupted`. The target's `platform_post_id` is the first part's. */
+                            parts?: {
+                                /** @description The part's position in the request's `thread`. */
+                                index: number;
+                                status: string;
+                                platform_post_id: string | null;
+                                platform_post_url: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            }[];
+                        }[];
+                        /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
+                        version?: number;
+                        /** @description Present once approval was asked for the draft (`POST /v1/posts/{post_id}/request-approval`); it is published only once `approved`. */
+                        approval?: {
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "changes_requested";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 with timezone.
+                             */
+                            requested_at: string;
+                            decided_at: string | null;
+                            decided_via: ("dashboard" | "review_link") | null;
+                            /** @description The dashboard user; null through a review link. */
+                            decided_by: string | null;
+                            comment: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the resource state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Idempotency-Key reused with another body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    requestPostApproval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier. */
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Identifier. */
+                        id: string;
+                        /** @enum {string} */
+                        status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                        text: string;
+                        account_ids: string[];
+                        providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
+                        media_urls: string[];
+                        scheduled_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 with timezone.
+                         */
+                        created_at: string;
+                        results: {
+                            /** @description Identifier. */
+                            account_id: string;
+                            /**
+                             * @description One of the five networks.
+                             * @enum {string}
+                             */
+                            provider: "instagram" | "facebook" | "x" | "linkedin" | "tiktok";
+                            status: string;
+                            platform_post_id: string | null;
+                            platform_post_url: string | null;
+                            error_code: string | null;
+                            error_message: string | null;
+                            attempts: number;
+                            published_at: string | null;
+                            /** @description Present when the post asked for a first comment: `pending` until the post is published and commented on, then `published` with the network's comment id or `failed` with why (`post_failed` when the post itself failed; `canceled` with the post). */
+                            first_comment?: {
+                                /** @enum {string} */
+                                status: "pending" | "published" | "failed" | "canceled";
+                                platform_comment_id: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            };
+                            /** @description Present for a thread: every part in order. `published` parts exist on the network and are never posted again; when a part is refused the target is `failed`, that part `failed` with why and the later ones `failed` with `thread_interrupted`. The target's `platform_post_id` is the first part's. */
+                            parts?: {
+                                /** @description The part's position in the request's `thread`. */
+                                index: number;
+                                status: string;
+                                platform_post_id: string | null;
+                                platform_post_url: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            }[];
+                        }[];
+                        /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
+                        version?: number;
+                        /** @description Present once approval was asked for the draft (`POST /v1/posts/{post_id}/request-approval`); it is published only once `approved`. */
+                        approval?: {
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "changes_requested";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 with timezone.
+                             */
+                            requested_at: string;
+                            decided_at: string | null;
+                            decided_via: ("dashboard" | "review_link") | null;
+                            /** @description The dashboard user; null through a review link. */
+                            decided_by: string | null;
+                            comment: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the resource state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reviewPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier. */
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    decision: "approve" | "request_changes";
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Identifier. */
+                        id: string;
+                        /** @enum {string} */
+                        status: "draft" | "scheduled" | "queued" | "processing" | "published" | "partial" | "failed" | "canceled";
+                        text: string;
+                        account_ids: string[];
+                        providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
+                        media_urls: string[];
+                        scheduled_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 with timezone.
+                         */
+                        created_at: string;
+                        results: {
+                            /** @description Identifier. */
+                            account_id: string;
+                            /**
+                             * @description One of the five networks.
+                             * @enum {string}
+                             */
+                            provider: "instagram" | "facebook" | "x" | "linkedin" | "tiktok";
+                            status: string;
+                            platform_post_id: string | null;
+                            platform_post_url: string | null;
+                            error_code: string | null;
+                            error_message: string | null;
+                            attempts: number;
+                            published_at: string | null;
+                            /** @description Present when the post asked for a first comment: `pending` until the post is published and commented on, then `published` with the network's comment id or `failed` with why (`post_failed` when the post itself failed; `canceled` with the post). */
+                            first_comment?: {
+                                /** @enum {string} */
+                                status: "pending" | "published" | "failed" | "canceled";
+                                platform_comment_id: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            };
+                            /** @description Present for a thread: every part in order. `published` parts exist on the network and are never posted again; when a part is refused the target is `failed`, that part `failed` with why and the later ones `failed` with `thread_interrupted`. The target's `platform_post_id` is the first part's. */
+                            parts?: {
+                                /** @description The part's position in the request's `thread`. */
+                                index: number;
+                                status: string;
+                                platform_post_id: string | null;
+                                platform_post_url: string | null;
+                                error_code: string | null;
+                                error_message: string | null;
+                            }[];
+                        }[];
+                        /** @description The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published. */
+                        version?: number;
+                        /** @description Present once approval was asked for the draft (`POST /v1/posts/{post_id}/request-approval`); it is published only once `approved`. */
+                        approval?: {
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "changes_requested";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 with timezone.
+                             */
+                            requested_at: string;
+                            decided_at: string | null;
+                            decided_via: ("dashboard" | "review_link") | null;
+                            /** @description The dashboard user; null through a review link. */
+                            decided_by: string | null;
+                            comment: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Validation error: malformed JSON, unknown fields or invalid values. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the resource state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createReviewLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier. */
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Success. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The review page: no sign-in needed; valid until `expires_at` and while the draft is not edited. */
+                        url: string;
+                        /** Format: date-time */
+                        expires_at: string;
+                        /** @description The draft version the link shows; an edit invalidates it. */
+                        version: number;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the resource state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    openReviewPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The draft and the review form. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Unknown id, or an id of another organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the resource state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    submitReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description `approve` or `request_changes`. */
+                    decision: string;
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A page saying the decision was recorded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Validation error: malformed JSON, unknown fields or invalid values. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the resource state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error. */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

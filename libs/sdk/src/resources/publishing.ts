@@ -19,6 +19,9 @@ export function publishResource(call: Call) {
     /** Cancel a scheduled job (409 once it is no longer scheduled). */
     cancel: (jobId: string, options?: RequestOptions) =>
       call('cancelPublishJob', { path: { job_id: jobId }, ...options }),
+    /** Deliver a finished job's failed targets again (202; 409 when none failed). Idempotency-Key kept across retries. */
+    retry: (jobId: string, options?: RequestOptions) =>
+      call('retryPublishJob', { path: { job_id: jobId }, body: {}, ...options }),
   };
 }
 
@@ -41,5 +44,28 @@ export function postsResource(call: Call) {
     get: (postId: string, options?: RequestOptions) => call('getPost', { path: { post_id: postId }, ...options }),
     /** Cancel a scheduled post. */
     cancel: (postId: string, options?: RequestOptions) => call('cancelPost', { path: { post_id: postId }, ...options }),
+    /**
+     * Edit a draft (or a failed post's text and media before a retry). Pass the `version` you edited
+     * (in the body, or `headers: {'If-Match': '3'}`) to get a 409 instead of overwriting another edit.
+     */
+    update: (postId: string, body: RequestBody<'updatePost'>, options?: RequestOptions) =>
+      call('updatePost', { path: { post_id: postId }, body, ...options }),
+    /** Send a draft (202), now or at `scheduled_at`; counted against the monthly posts then. */
+    publish: (postId: string, body: RequestBody<'publishPost'> = {}, options?: RequestOptions) =>
+      call('publishPost', { path: { post_id: postId }, body, ...options }),
+    /** Delete a draft (409 for any other post). */
+    delete: (postId: string, options?: RequestOptions) => call('deletePost', { path: { post_id: postId }, ...options }),
+    /** Deliver a failed or partial post's failed targets again (202; 409 when none failed). */
+    retry: (postId: string, options?: RequestOptions) =>
+      call('retryPost', { path: { post_id: postId }, body: {}, ...options }),
+    /** Ask for a draft's approval: it is published only once approved. */
+    requestApproval: (postId: string, options?: RequestOptions) =>
+      call('requestPostApproval', { path: { post_id: postId }, body: {}, ...options }),
+    /** Approve a pending draft or request changes (a dashboard user's token only; an API key gets 403). */
+    review: (postId: string, body: RequestBody<'reviewPost'>, options?: RequestOptions) =>
+      call('reviewPost', { path: { post_id: postId }, body, ...options }),
+    /** A signed, expiring review page link for someone without an account (`{url, expires_at, version}`). */
+    createReviewLink: (postId: string, options?: RequestOptions) =>
+      call('createReviewLink', { path: { post_id: postId }, body: {}, ...options }),
   };
 }

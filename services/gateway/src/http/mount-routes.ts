@@ -79,6 +79,12 @@ export async function authenticateAndCount(
   return principal;
 }
 
+/** The parsed JSON body; `{}` for an operation whose body may be left out when none was sent. */
+function bodyOf(operation: Route['operation'], req: Request): unknown {
+  if (operation.optionalBody === true && !hasBody(req)) return {};
+  return req.body as unknown;
+}
+
 function checkContentType(route: Route, req: Request): void {
   const { body, rawBodyTypes = [] } = route.operation;
   if (body === undefined || !hasBody(req)) return;
@@ -165,7 +171,7 @@ export function mountRoutes(router: Router, routes: readonly Route[], deps: Moun
       const parts = {
         params: { ...req.params },
         query: { ...(req.query as Record<string, unknown>) },
-        body: streamed || operation.rawBody !== undefined ? undefined : (req.body as unknown),
+        body: streamed || operation.rawBody !== undefined ? undefined : bodyOf(operation, req),
       };
       assertSafeInput('params', parts.params);
       assertSafeInput('query', parts.query);

@@ -93,7 +93,7 @@ function requestBody(operation: Operation): JsonObject | undefined {
   if (operation.body === undefined) return undefined;
   const content: JsonObject = { 'application/json': { schema: plain(operation.body) } };
   for (const type of operation.rawBodyTypes ?? []) content[type] = { schema: { type: 'string', format: 'binary' } };
-  return { required: true, content };
+  return { required: operation.optionalBody !== true, content };
 }
 
 function security(operation: Operation): JsonObject[] {

@@ -60,6 +60,8 @@ export interface Operation {
    * the rows' other problems are.
    */
   rows?: string;
+  /** The JSON body may be left out, and then stands for `{}` (a draft's publish, a retry). */
+  optionalBody?: true;
   /** Request headers documented for the operation, such as `Idempotency-Key`. */
   headers?: Record<string, TSchema>;
   /**

@@ -39,6 +39,8 @@ import {
 } from './media.schemas.ts';
 import { DevToken, DevTokenBody } from './dev.schemas.ts';
 import { queueOperations } from './queue.schemas.ts';
+import { draftOperations } from './drafts.operations.ts';
+import { PostCreateOrDraftBody } from './drafts.schemas.ts';
 import { defineOperation } from './operation.ts';
 import {
   IdempotencyKeyHeader,
@@ -179,12 +181,13 @@ export const operations = {
     operationId: 'createPost',
     method: 'post',
     path: '/v1/posts',
-    summary: 'Create a post (same record as a publish job).',
+    summary:
+      'Create a post (same record as a publish job): 202 queued or scheduled, or 201 with `draft: true` (kept as a draft, nothing sent or counted).',
     tag: 'Posts',
     auth: 'api_key_or_jwt',
     headers: idempotent,
-    body: PostCreateBody,
-    responses: { 202: Post },
+    body: PostCreateOrDraftBody,
+    responses: { 202: Post, 201: Post },
     errors: [400, 402, 409, 422],
   }),
   validatePost: defineOperation({
@@ -631,6 +634,7 @@ export const operations = {
     responses: { 200: WebhookReceived },
     errors: [400, 413],
   }),
+  ...draftOperations,
 };
 
 export type OperationName = keyof typeof operations;

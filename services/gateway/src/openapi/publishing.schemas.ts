@@ -20,6 +20,7 @@ import {
 } from './common.schemas.ts';
 
 export const JOB_STATUSES = [
+  'draft',
   'scheduled',
   'queued',
   'processing',
@@ -174,6 +175,31 @@ export const Post = Type.Object({
   scheduled_at: NullableTimestamp,
   created_at: Timestamp,
   results: Type.Array(DeliveryResult),
+  version: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description:
+        'The edit version of a post that can be edited (a draft; the text and media of a failed or partial post before a retry), bumped by each edit (`If-Match` of `PATCH /v1/posts/{post_id}`); absent otherwise. A draft has no `results` until it is published.',
+    }),
+  ),
+  approval: Type.Optional(
+    Type.Object(
+      {
+        status: StringEnum(['pending', 'approved', 'changes_requested'] as const),
+        requested_at: Timestamp,
+        decided_at: NullableTimestamp,
+        decided_via: Type.Union([StringEnum(['dashboard', 'review_link'] as const), Type.Null()]),
+        decided_by: Type.Union([Type.String(), Type.Null()], {
+          description: 'The dashboard user; null through a review link.',
+        }),
+        comment: Type.Union([Type.String(), Type.Null()]),
+      },
+      {
+        description:
+          'Present once approval was asked for the draft (`POST /v1/posts/{post_id}/request-approval`); it is published only once `approved`.',
+      },
+    ),
+  ),
 });
 
 export const PublishListQuery = Type.Object(

@@ -12,7 +12,7 @@ const STYLE =
   'h1{font-size:1.5rem;margin-top:0}.note{color:#475467}code{font-size:.95em}' +
   'button{font:inherit;padding:.6rem 1.2rem;background:#1849a9;color:#fff;border:0;border-radius:6px;cursor:pointer}' +
   'button:focus-visible,a:focus-visible{outline:3px solid #b54708;outline-offset:2px}a{color:#1849a9}';
-const STYLE_SOURCE = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+export const STYLE_SOURCE = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -26,7 +26,7 @@ const utc = (at: Date) => `${at.toISOString().slice(0, 16).replace('T', ' ')} UT
 const timeElement = (at: Date) => `<time datetime="${at.toISOString()}">${utc(at)}</time>`;
 const article = (label: string) => (/^[AEIOUX]/.test(label) ? 'an' : 'a');
 
-function documentOf(title: string, body: string): string {
+export function documentOf(title: string, body: string): string {
   return [
     '<!doctype html>',
     '<html lang="en">',

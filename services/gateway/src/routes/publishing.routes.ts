@@ -107,10 +107,14 @@ export function publishingRoutes(rpc: RpcCaller, idempotency: IdempotencyStore):
       return idempotency.run(scope, body, async (operation) => {
         const post = await rpc(
           publisherJobCreate,
-          { ...(operation === undefined ? {} : { job_id: operation }), ...jobPayload(body) },
+          {
+            ...(operation === undefined ? {} : { job_id: operation }),
+            ...jobPayload(body),
+            ...(body.draft === true ? { draft: true } : {}),
+          },
           { orgId: principal.orgId, requestId },
         );
-        return { status: 202, body: post };
+        return { status: body.draft === true ? 201 : 202, body: post };
       });
     }),
 

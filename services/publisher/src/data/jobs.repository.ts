@@ -47,7 +47,9 @@ export class JobsRepository {
       args.push(value);
       return `$${args.length}`;
     };
+    // Drafts are listed only when asked for: the history is of posts sent or to be sent.
     if (query.status !== undefined) where.push(`status = ${arg(query.status)}`);
+    else where.push(`status <> 'draft'`);
     if (query.provider !== undefined) where.push(`providers @> ARRAY[${arg(query.provider)}]::text[]`);
     if (query.q !== undefined) where.push(`text_search @@ websearch_to_tsquery('simple', ${arg(query.q)})`);
     const filter = where.join(' AND ');
@@ -79,7 +81,7 @@ export class JobsRepository {
 
   /**
    * Dashboard numbers (docs/api-conventions.md, "Dashboard stats"), months in UTC: posts created
-   * this month (canceled ones not counted), jobs waiting or running now (queued + processing), and
+   * this month (canceled ones and drafts not counted), jobs waiting or running now (queued + processing), and
    * published / finished target deliveries this month (0 when none finished).
    */
   async stats(orgId: string): Promise<PublisherStats> {
@@ -88,7 +90,7 @@ export class JobsRepository {
     >(
       `WITH month AS (SELECT date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS start)
        SELECT
-         (SELECT count(*) FROM jobs, month WHERE org_id = $1 AND created_at >= month.start AND status <> 'canceled') AS posts,
+         (SELECT count(*) FROM jobs, month WHERE org_id = $1 AND created_at >= month.start AND status NOT IN ('canceled', 'draft')) AS posts,
          (SELECT count(*) FROM jobs WHERE org_id = $1 AND status IN ('queued', 'processing')) AS queue,
          (SELECT count(*) FROM deliveries, month WHERE org_id = $1 AND status = 'published' AND finished_at >= month.start) AS published,
          (SELECT count(*) FROM deliveries, month WHERE org_id = $1 AND status IN ('published', 'failed') AND finished_at >= month.start) AS finished`,

@@ -1,4 +1,5 @@
 import type {
+  ApprovalViewType,
   DeliveryStatusType,
   FirstCommentStatusType,
   FirstCommentViewType,
@@ -47,7 +48,19 @@ export type JobViewRow = Pick<
   | 'createdAt'
   | 'firstComment'
   | 'thread'
-> & { deliveries: DeliveryViewRow[] };
+> & { deliveries: DeliveryViewRow[]; version?: number } & Partial<ApprovalColumns>;
+
+type ApprovalColumns = Pick<
+  JobWithDeliveries,
+  | 'approvalStatus'
+  | 'approvalRequestedAt'
+  | 'approvalDecidedAt'
+  | 'approvalDecidedVia'
+  | 'approvalDecidedBy'
+  | 'approvalComment'
+>;
+
+const EDITABLE = new Set(['draft', 'failed', 'partial']);
 
 const byPosition = (a: DeliveryViewRow, b: DeliveryViewRow) => a.position - b.position;
 
@@ -141,6 +154,9 @@ export function toPostView(job: JobViewRow): PostViewType {
       ...optional('first_comment', firstCommentOf(job, delivery)),
       ...optional('parts', partsOf(job, delivery)),
     })),
+    // The edit version while the post can be edited (a draft; a failed post's content before a retry).
+    ...optional('version', EDITABLE.has(job.status) ? job.version : undefined),
+    ...optional('approval', approvalOf(job)),
   };
 }
 
@@ -184,5 +200,18 @@ export function toEventPayload(job: JobViewRow): PayloadOf<typeof postPublished>
       ...optional('first_comment', result.first_comment),
       ...optional('parts', result.parts),
     })),
+  };
+}
+
+/** The post's `approval`, once asked for. */
+export function approvalOf(job: Partial<ApprovalColumns>): ApprovalViewType | undefined {
+  if (job.approvalStatus == null || job.approvalRequestedAt == null) return undefined;
+  return {
+    status: job.approvalStatus as ApprovalViewType['status'],
+    requested_at: job.approvalRequestedAt.toISOString(),
+    decided_at: job.approvalDecidedAt?.toISOString() ?? null,
+    decided_via: (job.approvalDecidedVia ?? null) as ApprovalViewType['decided_via'],
+    decided_by: job.approvalDecidedBy ?? null,
+    comment: job.approvalComment ?? null,
   };
 }

@@ -1,4 +1,11 @@
 import {
+  newId,
+  publisherDraftDelete,
+  publisherDraftPublish,
+  publisherDraftUpdate,
+  publisherJobRetry,
+  publisherApprovalDecide,
+  publisherApprovalRequest,
   publisherJobBulkCreate,
   publisherJobBulkValidate,
   publisherJobCancel,
@@ -25,6 +32,14 @@ import { validateBulk } from '../domain/validate-bulk.ts';
 import { validateJob } from '../domain/validate-job.ts';
 import type { NewJobRow, StoreOutcome } from '../data/accept.repository.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { DraftsRepository } from '../data/drafts.repository.ts';
+import { decideApproval, requestApproval } from '../domain/approval.ts';
+import { createDraft } from '../domain/create-draft.ts';
+import { deleteDraft } from '../domain/delete-draft.ts';
+import { requestOf } from '../domain/draft-request.ts';
+import { publishDraft } from '../domain/publish-draft.ts';
+import { retryJob } from '../domain/retry-job.ts';
+import { updateDraft } from '../domain/update-draft.ts';
 
 export const publisherRpc = [
   publisherJobCreate,
@@ -36,12 +51,19 @@ export const publisherRpc = [
   publisherJobList,
   publisherStats,
   publisherUsage,
+  publisherDraftUpdate,
+  publisherDraftPublish,
+  publisherDraftDelete,
+  publisherJobRetry,
+  publisherApprovalRequest,
+  publisherApprovalDecide,
 ] as const;
 
 export interface PublisherRpcDeps {
   db: PrismaClient;
   jobs: JobsRepository;
   limits: PlanLimitsRepository;
+  drafts: DraftsRepository;
   create: CreateJobDeps;
   /** Stores a bulk's jobs in one statement, all or none against the monthly posts limit. */
   storeWhole: (jobs: NewJobRow[]) => Promise<StoreOutcome[]>;
@@ -59,31 +81,62 @@ function orgOf(envelope: Envelope): string {
 
 /** A create body as the checks take it (one post, or one row of a bulk). */
 function jobRequest(env: Envelope, post: Omit<PayloadOf<typeof publisherJobCreate>, 'job_id'>): JobRequest {
-  return {
-    orgId: orgOf(env),
-    requestId: env.request_id,
-    accountIds: post.account_ids,
-    text: post.text,
-    thread: post.thread?.map((part) => ({
-      text: part.text,
-      mediaUrls: part.media_urls ?? [],
-      mediaIds: part.media_ids ?? [],
-    })),
-    mediaUrls: post.media_urls ?? [],
-    mediaIds: post.media_ids ?? [],
-    mediaAltText: post.media_alt_text,
-    options: post.options ?? {},
-    scheduledAt: post.scheduled_at,
-    optionsField: post.options_field ?? 'provider_options',
-    firstComment: post.first_comment?.text,
-    queue: post.queue,
-  };
+  return requestOf(orgOf(env), env.request_id, post);
 }
 
 export function publisherRpcHandlers(deps: PublisherRpcDeps): RpcHandlers<typeof publisherRpc> {
+  const draftDeps = {
+    ...deps.create,
+    verifyHeadBytes: deps.verifyHeadBytes,
+    drafts: deps.drafts,
+    jobs: deps.jobs,
+  };
+  const sendDeps = {
+    ...draftDeps,
+    limits: deps.limits,
+    wake: deps.wake,
+    transactionTimeoutMs: deps.transactionTimeoutMs,
+  };
   return {
-    'publisher.job_create.v1': (env) =>
-      createJob(deps.create, { jobId: env.payload.job_id, ...jobRequest(env, env.payload) }),
+    'publisher.job_create.v1': (env) => {
+      const { job_id: jobId, draft, ...payload } = env.payload;
+      if (draft === true)
+        return createDraft(draftDeps, {
+          orgId: orgOf(env),
+          requestId: env.request_id,
+          jobId: jobId ?? newId(),
+          idempotent: jobId !== undefined,
+          payload,
+        });
+      return createJob(deps.create, { jobId, ...jobRequest(env, payload) });
+    },
+
+    'publisher.draft_update.v1': (env) =>
+      updateDraft(draftDeps, {
+        orgId: orgOf(env),
+        requestId: env.request_id,
+        jobId: env.payload.job_id,
+        version: env.payload.version,
+        changes: env.payload.changes,
+        optionsField: env.payload.options_field,
+      }),
+
+    'publisher.draft_publish.v1': (env) =>
+      publishDraft(sendDeps, {
+        orgId: orgOf(env),
+        requestId: env.request_id,
+        jobId: env.payload.job_id,
+        version: env.payload.version,
+        scheduledAt: env.payload.scheduled_at,
+      }),
+
+    'publisher.draft_delete.v1': (env) => deleteDraft(deps, orgOf(env), env.payload.job_id),
+
+    'publisher.approval_request.v1': (env) => requestApproval(deps, orgOf(env), env.payload.job_id),
+
+    'publisher.approval_decide.v1': (env) => decideApproval(deps, orgOf(env), env.payload),
+
+    'publisher.job_retry.v1': (env) => retryJob(sendDeps, orgOf(env), env.payload.job_id, env.request_id),
 
     'publisher.job_validate.v1': (env) =>
       validateJob({ ...deps.create, verifyHeadBytes: deps.verifyHeadBytes }, jobRequest(env, env.payload)),
