@@ -1,0 +1,77 @@
+import { AnalyticsPage, AnalyticsQuery, CheckoutSession, Stats } from './analytics.schemas.ts';
+import {
+  BillingSubscription,
+  PortalSession,
+  StripeEventBody,
+  StripeSignatureHeader,
+  WebhookReceived,
+} from './billing.schemas.ts';
+import { defineOperation } from './operation.ts';
+
+/** Post analytics, usage stats and billing (Checkout, portal, subscription, Stripe webhooks). */
+export const billingOperations = {
+  listPostAnalytics: defineOperation({
+    operationId: 'listPostAnalytics',
+    method: 'get',
+    path: '/v1/analytics/posts',
+    summary: 'Cached official post analytics; stale rows are refreshed.',
+    tag: 'Analytics',
+    auth: 'api_key_or_jwt',
+    query: AnalyticsQuery,
+    responses: { 200: AnalyticsPage },
+    errors: [400],
+  }),
+  getStats: defineOperation({
+    operationId: 'getStats',
+    method: 'get',
+    path: '/v1/stats',
+    summary: 'Dashboard overview.',
+    tag: 'Dashboard',
+    auth: 'jwt',
+    responses: { 200: Stats },
+    errors: [403],
+  }),
+  createCheckout: defineOperation({
+    operationId: 'createCheckout',
+    method: 'post',
+    path: '/v1/billing/checkout',
+    summary: 'Hosted Stripe Checkout session for the paid plan (no body).',
+    tag: 'Billing',
+    auth: 'jwt',
+    responses: { 200: CheckoutSession },
+    errors: [403, 409],
+  }),
+  createBillingPortal: defineOperation({
+    operationId: 'createBillingPortal',
+    method: 'post',
+    path: '/v1/billing/portal',
+    summary: 'Stripe customer-portal session to manage the subscription (no body).',
+    tag: 'Billing',
+    auth: 'jwt',
+    responses: { 200: PortalSession },
+    errors: [403, 409],
+  }),
+  getBillingSubscription: defineOperation({
+    operationId: 'getBillingSubscription',
+    method: 'get',
+    path: '/v1/billing/subscription',
+    summary: 'Plan, status, period end and usage this month against each limit.',
+    tag: 'Billing',
+    auth: 'jwt',
+    responses: { 200: BillingSubscription },
+    errors: [403],
+  }),
+  receiveStripeWebhook: defineOperation({
+    operationId: 'receiveStripeWebhook',
+    method: 'post',
+    path: '/v1/billing/webhook',
+    summary: 'Stripe webhook endpoint: verified by its signature over the raw body, applied once per event id.',
+    tag: 'Billing',
+    auth: 'none',
+    anonymousBucket: 'stripe_webhook',
+    rawBody: { schema: StripeEventBody },
+    headers: { 'Stripe-Signature': StripeSignatureHeader },
+    responses: { 200: WebhookReceived },
+    errors: [400, 413],
+  }),
+};
