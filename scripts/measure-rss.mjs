@@ -37,7 +37,9 @@ const workloads = {
 
 function nodeFlags(code) {
   const own = path.join(root, `deploy/node-flags.${code}`);
-  return readFileSync(existsSync(own) ? own : path.join(root, 'deploy/node-flags'), 'utf8').trim().split(/\s+/);
+  return readFileSync(existsSync(own) ? own : path.join(root, 'deploy/node-flags'), 'utf8')
+    .trim()
+    .split(/\s+/);
 }
 
 async function adminQuery(sql) {
