@@ -32,6 +32,7 @@ import { oauthRoutes } from './routes/oauth.routes.ts';
 import { postsBulkRoutes } from './routes/posts-bulk.routes.ts';
 import { publishingRoutes } from './routes/publishing.routes.ts';
 import { queueRoutes } from './routes/queue.routes.ts';
+import { recurrenceRoutes } from './routes/recurrence.routes.ts';
 import { statsRoutes } from './routes/stats.routes.ts';
 import { webhookRoutes } from './routes/webhooks.routes.ts';
 
@@ -103,6 +104,7 @@ export function composeGateway(parts: GatewayParts) {
       ...oauthHandoffRoutes(handoffs, { secureCookies, successRedirect: config.OAUTH_SUCCESS_REDIRECT }),
       ...publishingRoutes(rpc, new IdempotencyStore(runtime.db)),
       ...queueRoutes(rpc),
+      ...recurrenceRoutes(rpc),
       ...postsBulkRoutes(rpc, new IdempotencyStore(runtime.db), {
         limitBytes: config.BULK_BODY_LIMIT_BYTES,
         rpcTimeoutMs: config.BULK_RPC_TIMEOUT_MS,

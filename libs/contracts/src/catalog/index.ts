@@ -5,12 +5,23 @@ import * as billing from './billing.messages.ts';
 import * as media from './media.messages.ts';
 import * as publishing from './publishing.messages.ts';
 import * as queue from './queue.messages.ts';
+import * as recurrence from './recurrence.messages.ts';
 import * as system from './system.messages.ts';
 import * as webhooks from './webhooks.messages.ts';
 
 // Every export of a `*.messages.ts` module is a definition, so adding a message to a domain is a
 // one-file change; a new domain adds its module here.
-const modules: Record<string, unknown>[] = [system, accounts, publishing, analytics, billing, webhooks, media, queue];
+const modules: Record<string, unknown>[] = [
+  system,
+  accounts,
+  publishing,
+  analytics,
+  billing,
+  webhooks,
+  media,
+  queue,
+  recurrence,
+];
 
 function isDefinition(value: unknown): value is MessageDefinition {
   return typeof value === 'object' && value !== null && 'kind' in value && 'type' in value && 'payload' in value;

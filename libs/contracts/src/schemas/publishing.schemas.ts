@@ -115,5 +115,7 @@ export const PostView = Type.Object({
   scheduled_at: NullableDate,
   created_at: Type.String({ format: 'date-time' }),
   results: Type.Array(DeliveryResultView),
+  /** Present on an occurrence of a recurring post: its recurrence (`GET /v1/recurrences/{id}`). */
+  recurrence_id: Type.Optional(Type.String()),
 });
 export type PostViewType = Static<typeof PostView>;

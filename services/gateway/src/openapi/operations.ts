@@ -39,6 +39,7 @@ import {
 } from './media.schemas.ts';
 import { DevToken, DevTokenBody } from './dev.schemas.ts';
 import { queueOperations } from './queue.schemas.ts';
+import { recurrenceOperations } from './recurrence.schemas.ts';
 import { defineOperation } from './operation.ts';
 import {
   IdempotencyKeyHeader,
@@ -218,6 +219,7 @@ export const operations = {
     errors: [400, 402, 409, 413, 415, 422],
   }),
   ...queueOperations,
+  ...recurrenceOperations,
   listPosts: defineOperation({
     operationId: 'listPosts',
     method: 'get',

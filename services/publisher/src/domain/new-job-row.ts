@@ -128,6 +128,7 @@ export function prepareJob(
           )
         : [],
     trace: activeTraceCarrier(),
+    recurrenceId: request.recurrenceId ?? null,
   };
   return {
     row,
@@ -141,6 +142,7 @@ export function prepareJob(
       scheduled_at: scheduledAt?.toISOString() ?? null,
       created_at: createdAt.toISOString(),
       results,
+      ...(request.recurrenceId === undefined ? {} : { recurrence_id: request.recurrenceId }),
     }),
   };
 }

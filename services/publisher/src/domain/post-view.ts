@@ -117,7 +117,7 @@ export function firstCommentOf(
 }
 
 /** The post as API users see it: one result per target account, in request order. */
-export function toPostView(job: JobViewRow): PostViewType {
+export function toPostView(job: JobViewRow & { recurrenceId?: string | null }): PostViewType {
   return {
     id: job.id,
     status: job.status as JobStatusType,
@@ -141,6 +141,7 @@ export function toPostView(job: JobViewRow): PostViewType {
       ...optional('first_comment', firstCommentOf(job, delivery)),
       ...optional('parts', partsOf(job, delivery)),
     })),
+    ...optional('recurrence_id', job.recurrenceId ?? undefined),
   };
 }
 

@@ -20,6 +20,7 @@ import { cancelJob } from '../domain/cancel-job.ts';
 import type { JobRequest } from '../domain/check-job.ts';
 import { createBulk } from '../domain/create-bulk.ts';
 import { createJob, type CreateJobDeps } from '../domain/create-job.ts';
+import { createRecurring } from '../domain/create-recurring.ts';
 import { toPostView } from '../domain/post-view.ts';
 import { validateBulk } from '../domain/validate-bulk.ts';
 import { validateJob } from '../domain/validate-job.ts';
@@ -82,7 +83,13 @@ function jobRequest(env: Envelope, post: Omit<PayloadOf<typeof publisherJobCreat
 export function publisherRpcHandlers(deps: PublisherRpcDeps): RpcHandlers<typeof publisherRpc> {
   return {
     'publisher.job_create.v1': (env) =>
-      createJob(deps.create, { jobId: env.payload.job_id, ...jobRequest(env, env.payload) }),
+      env.payload.recurrence === undefined
+        ? createJob(deps.create, { jobId: env.payload.job_id, ...jobRequest(env, env.payload) })
+        : createRecurring(deps.create, {
+            jobId: env.payload.job_id,
+            ...jobRequest(env, env.payload),
+            recurrence: env.payload.recurrence,
+          }),
 
     'publisher.job_validate.v1': (env) =>
       validateJob({ ...deps.create, verifyHeadBytes: deps.verifyHeadBytes }, jobRequest(env, env.payload)),
