@@ -109,6 +109,15 @@ describe('publishing: drafts', () => {
     expect(queued.body.error.details).toEqual(
       expect.arrayContaining([expect.objectContaining({ path: '/body/queue', rule: 'queue_with_draft' })]),
     );
+    const repeating = await createDraft({
+      account_ids: [x],
+      text: uniqueName('repeating draft'),
+      recurrence: { freq: 'weekly', days: ['mon'], time: '09:00', timezone: 'Europe/Berlin', count: 2 },
+    });
+    expect(repeating.status).toBe(400);
+    expect(repeating.body.error.details).toEqual([
+      expect.objectContaining({ path: '/body/recurrence', rule: 'recurrence_with_draft' }),
+    ]);
 
     const created = await createDraft({ account_ids: [x], text: uniqueName('to delete') });
     expect(created.status).toBe(201);

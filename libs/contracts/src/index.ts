@@ -38,6 +38,7 @@ export * from './catalog/webhooks.messages.ts';
 export { eventSubscriptions, subscribersOf, type SubscribedQueue } from './catalog/subscriptions.ts';
 export * from './catalog/media.messages.ts';
 export * from './catalog/queue.messages.ts';
+export * from './catalog/recurrence.messages.ts';
 export {
   MediaView,
   MediaFactsView,

@@ -75,6 +75,9 @@ export const TOOL_TABLE: readonly ToolEntry[] = [
       thread: 'For X, `thread` (2 to 25 parts) posts a thread instead of `text`.',
       first_comment: '`first_comment` is posted under the post once it is published.',
       queue: "With `queue: true` (and no `scheduled_at`) it is scheduled at the organization's next free queue time.",
+      recurrence:
+        'With `recurrence` ({freq: "weekly", days, time, timezone, until or count}) the post repeats; the answer is ' +
+        'its first occurrence, carrying `recurrence_id`.',
     },
     annotations: {
       title: 'Create a post',

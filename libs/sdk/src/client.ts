@@ -8,6 +8,7 @@ import { billingResource } from './resources/billing.ts';
 import { mediaResource } from './resources/media.ts';
 import { postsResource, publishResource } from './resources/publishing.ts';
 import { queueResource } from './resources/queue.ts';
+import { recurrencesResource } from './resources/recurrences.ts';
 import { webhooksResource } from './resources/webhooks.ts';
 import { retryPolicy, type RetryOptions } from './retry-policy.ts';
 import { createTransport, type FetchLike } from './transport.ts';
@@ -60,6 +61,7 @@ export function createClient(options: ClientOptions) {
     publish: publishResource(call),
     posts: postsResource(call),
     queue: queueResource(call),
+    recurrences: recurrencesResource(call),
     accounts: accountsResource(call),
     oauthApps: oauthAppsResource(call),
     media: mediaResource(call, callWithRawBody),

@@ -35,6 +35,7 @@ import { queueRoutes } from './routes/queue.routes.ts';
 import { draftRoutes } from './routes/drafts.routes.ts';
 import { reviewRoutes } from './routes/review.routes.ts';
 import { ReviewLinks } from './domain/review-link.ts';
+import { recurrenceRoutes } from './routes/recurrence.routes.ts';
 import { statsRoutes } from './routes/stats.routes.ts';
 import { webhookRoutes } from './routes/webhooks.routes.ts';
 
@@ -112,6 +113,7 @@ export function composeGateway(parts: GatewayParts) {
         publicBaseUrl: config.PUBLIC_BASE_URL,
         ttlSeconds: config.REVIEW_LINK_TTL_SECONDS,
       }),
+      ...recurrenceRoutes(rpc),
       ...postsBulkRoutes(rpc, new IdempotencyStore(runtime.db), {
         limitBytes: config.BULK_BODY_LIMIT_BYTES,
         rpcTimeoutMs: config.BULK_RPC_TIMEOUT_MS,

@@ -64,6 +64,13 @@ export const configSchema = Type.Object({
   MEDIA_ORPHAN_GRACE_MS: Type.Integer({ minimum: 1000, default: 60 * 60_000 }),
   /** How often one publisher process lists media storage for orphans (0: never, e.g. a second deployment on the same store). */
   MEDIA_ORPHAN_SWEEP_INTERVAL_MS: Type.Integer({ minimum: 0, default: 15 * 60_000 }),
+  /**
+   * How far ahead the occurrences of recurring posts are created (each an ordinary scheduled job,
+   * listed in the history and counted against the monthly posts when created).
+   */
+  RECURRENCE_HORIZON_HOURS: Type.Integer({ minimum: 1, maximum: 24 * 366, default: 168 }),
+  /** How often a publisher that accepts creates the recurrences' occurrences now inside the horizon (0: never). */
+  RECURRENCE_EXTEND_INTERVAL_MS: Type.Integer({ minimum: 0, default: 60_000 }),
   /** How far ahead, in seconds, `scheduled_at` must be; only tests of the scheduler lower it. */
   SCHEDULE_MIN_LEAD_SECONDS: Type.Integer({ minimum: 0, default: 60 }),
   /**

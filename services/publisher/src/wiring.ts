@@ -33,6 +33,9 @@ import { DeliveryRunner } from './domain/run-delivery.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
 import { mediaRpc, mediaRpcHandlers } from './rpc/media.handlers.ts';
 import { queueRpc, queueRpcHandlers } from './rpc/queue.handlers.ts';
+import { recurrenceRpc, recurrenceRpcHandlers } from './rpc/recurrence.handlers.ts';
+import { RecurrenceLoop } from './domain/recurrence-occurrences.ts';
+import type { CreateJobDeps } from './domain/create-job.ts';
 import { publisherRpc, publisherRpcHandlers } from './rpc/publisher.handlers.ts';
 
 /** Accounts whose token one process keeps at most (a few hundred bytes each). */
@@ -102,7 +105,7 @@ export async function wire(
     // asked for, before their pool closes.
     // stopConsuming is idempotent: the runtime's own stop finds nothing left to stop.
     stop: async () => {
-      await Promise.all([delivering?.sweeper.stop(), accepting?.orphans.stop()]);
+      await Promise.all([delivering?.sweeper.stop(), accepting?.orphans.stop(), accepting?.recurrences.stop()]);
       await runtime.broker.stopConsuming({ deadlineMs: Math.max(1000, config.SHUTDOWN_GRACE_MS - 5000) });
       await Promise.all([delivering?.runner.drain(), accepting?.handOffs?.stop()]);
       await Promise.all([accepting?.sql.end(), delivering?.sql.end()]);
@@ -219,8 +222,24 @@ async function startAccepting(
   // delivers, handed to a process that does when it only accepts.
   const handOffs = deps.wakeWaiting === undefined ? wakesByCommand(runtime, config, sql) : undefined;
   const wakeWaiting = deps.wakeWaiting ?? ((orgId: string) => void handOffs?.ask(orgId));
+  const create: CreateJobDeps = {
+    db,
+    accounts: acceptAccounts,
+    accept,
+    allowPrivateUrls: config.ALLOW_PRIVATE_URLS,
+    minLeadSeconds: config.SCHEDULE_MIN_LEAD_SECONDS,
+    wake: deps.wake,
+    media: resolveDeps,
+    mediaPublicBaseUrl: config.MEDIA_PUBLIC_BASE_URL,
+    tiktokVerifiedPrefixes: tiktokVerifiedPrefixes(config, config.MEDIA_PUBLIC_BASE_URL),
+    deliveryRunBatches: config.DELIVERY_RUN_BATCHES,
+    transactionTimeoutMs: config.RPC_TIMEOUT_MS,
+    wakeWaiting,
+    onDeferred: deps.deferred,
+  };
+  const cancelDeps = { db, jobs, limits, wake: deps.wake, transactionTimeoutMs: config.RPC_TIMEOUT_MS };
   await runtime.broker.serveRpc({
-    messages: [...publisherRpc, ...mediaRpc, ...queueRpc],
+    messages: [...publisherRpc, ...mediaRpc, ...queueRpc, ...recurrenceRpc],
     handlers: {
       ...publisherRpcHandlers({
         db,
@@ -232,23 +251,10 @@ async function startAccepting(
         verifyHeadBytes: config.MEDIA_VERIFY_HEAD_BYTES,
         // A bulk is its own statement, outside the batcher: all of its jobs or none against the quota.
         storeWhole: (bulk) => acceptRepository.store(bulk, { whole: true }),
-        create: {
-          db,
-          accounts: acceptAccounts,
-          accept,
-          allowPrivateUrls: config.ALLOW_PRIVATE_URLS,
-          minLeadSeconds: config.SCHEDULE_MIN_LEAD_SECONDS,
-          wake: deps.wake,
-          media: resolveDeps,
-          mediaPublicBaseUrl: config.MEDIA_PUBLIC_BASE_URL,
-          tiktokVerifiedPrefixes: tiktokVerifiedPrefixes(config, config.MEDIA_PUBLIC_BASE_URL),
-          deliveryRunBatches: config.DELIVERY_RUN_BATCHES,
-          transactionTimeoutMs: config.RPC_TIMEOUT_MS,
-          wakeWaiting,
-          onDeferred: deps.deferred,
-        },
+        create,
       }),
       ...queueRpcHandlers({ db, minLeadSeconds: config.SCHEDULE_MIN_LEAD_SECONDS }),
+      ...recurrenceRpcHandlers(cancelDeps),
       ...mediaRpcHandlers({
         media: deps.media,
         storage: deps.storage,
@@ -280,7 +286,13 @@ async function startAccepting(
     intervalMs: config.MEDIA_ORPHAN_SWEEP_INTERVAL_MS,
   });
   orphans.start();
-  return { sql, replica, handOffs, orphans };
+  const recurrences = new RecurrenceLoop(
+    { create, cancel: cancelDeps, horizonHours: config.RECURRENCE_HORIZON_HOURS },
+    runtime.logger,
+    config.RECURRENCE_EXTEND_INTERVAL_MS,
+  );
+  recurrences.start();
+  return { sql, replica, handOffs, orphans, recurrences };
 }
 
 /** Wakes of a process that only accepts: it cannot run the deliveries it wakes, so it sends them their commands. */

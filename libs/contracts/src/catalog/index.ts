@@ -6,6 +6,7 @@ import * as drafts from './drafts.messages.ts';
 import * as media from './media.messages.ts';
 import * as publishing from './publishing.messages.ts';
 import * as queue from './queue.messages.ts';
+import * as recurrence from './recurrence.messages.ts';
 import * as system from './system.messages.ts';
 import * as webhooks from './webhooks.messages.ts';
 
@@ -21,6 +22,7 @@ const modules: Record<string, unknown>[] = [
   webhooks,
   media,
   queue,
+  recurrence,
 ];
 
 function isDefinition(value: unknown): value is MessageDefinition {

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineMessage } from '../message-definition.ts';
+import { RecurrenceRule } from './recurrence.messages.ts';
 import { NullableDate, Provider } from '../schemas/accounts.schemas.ts';
 import {
   BULK_MAX_POSTS,
@@ -49,6 +50,8 @@ export const publisherJobCreate = defineMessage({
     scheduled_at: Type.Optional(Type.String()),
     /** Schedule at the organization's next queue time free for every target (not with `scheduled_at`). */
     queue: Type.Optional(Type.Boolean()),
+    /** A recurring post: this post again at each time of the weekly rule (recurrence.messages.ts). */
+    recurrence: Type.Optional(RecurrenceRule),
     /** Which body field the options came from, so 400 details point at it (`provider_options` / `platform_options`). */
     options_field: Type.Optional(Type.String()),
     /** Posted under the post once it is published, on every target (Instagram, Facebook, LinkedIn, X). */
@@ -85,7 +88,8 @@ export const publisherJobValidate = defineMessage({
 });
 
 // A bulk's rows take no queue times: each row names its own `scheduled_at`.
-const BulkPost = Type.Omit(publisherJobCreate.payload, ['job_id', 'queue']);
+// Nor recurrences: a recurring post is created alone.
+const BulkPost = Type.Omit(publisherJobCreate.payload, ['job_id', 'queue', 'recurrence']);
 
 /** A problem of one row of a bulk: `row` is 1-based, `path` a JSON pointer inside that row. */
 const BulkProblem = Type.Object({

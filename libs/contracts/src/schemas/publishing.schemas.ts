@@ -135,5 +135,7 @@ export const PostView = Type.Object({
   version: Type.Optional(Type.Integer({ minimum: 1 })),
   /** Present once approval was asked for the draft. */
   approval: Type.Optional(ApprovalView),
+  /** Present on an occurrence of a recurring post: its recurrence (`GET /v1/recurrences/{id}`). */
+  recurrence_id: Type.Optional(Type.String()),
 });
 export type PostViewType = Static<typeof PostView>;

@@ -192,6 +192,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/recurrences/{recurrence_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A recurring post’s rule and its next occurrence times. */
+        get: operations["getRecurrence"];
+        put?: never;
+        post?: never;
+        /** Stop a recurring post: no occurrence is created any more and those still scheduled are canceled; posts already queued or published stay. */
+        delete: operations["deleteRecurrence"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/posts/{post_id}": {
         parameters: {
             query?: never;
@@ -1376,6 +1394,27 @@ export interface operations {
                     scheduled_at?: string;
                     /** @description True: schedule at the organization's next queue time free for every target account (`PUT /v1/queue`). Not with `scheduled_at` (400 `queue_with_scheduled_at`); 409 `queue_not_configured` without a queue, `queue_full` when no time of the next two years is free. */
                     queue?: boolean;
+                    /** @description Repeat the post weekly: the answer is the first occurrence (a scheduled post with `recurrence_id`); the next ones are created ahead as scheduled posts of their own. Not with `scheduled_at` (400 `recurrence_with_scheduled_at`) or `queue` (400 `recurrence_with_queue`). See docs/api-recurring.md. */
+                    recurrence?: {
+                        /**
+                         * @description How the rule repeats; `weekly` is the only one.
+                         * @enum {string}
+                         */
+                        freq: "weekly";
+                        /** @description Days of the week, in the rule’s time zone, on which the post goes out. */
+                        days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                        /** @description Wall-clock time `HH:MM` (24 h) in the rule’s time zone (daylight saving as in docs/api-recurring.md). */
+                        time: string;
+                        /** @description IANA time zone name, e.g. `Europe/Berlin`; an unknown zone is a 400 `timezone_invalid`. */
+                        timezone: string;
+                        /**
+                         * Format: date-time
+                         * @description No occurrence after this instant; must lie in the future (400 `until_not_future`). Not with `count`.
+                         */
+                        until?: string;
+                        /** @description How many occurrences in all, the first included (1..520). Not with `until` (400 `until_with_count`). */
+                        count?: number;
+                    };
                     /** @description Posted under each target's post once it is published (Instagram, Facebook, LinkedIn; a reply on X; TikTok: 400 `first_comment_unsupported`), within each network's comment length. Its outcome is the result's `first_comment`; a failed first comment never fails the post. */
                     first_comment?: {
                         text: string;
@@ -1681,6 +1720,8 @@ export interface operations {
                                 decided_by: string | null;
                                 comment: string | null;
                             };
+                            /** @description Present on an occurrence of a recurring post: its recurrence (`GET /v1/recurrences/{recurrence_id}`). */
+                            recurrence_id?: string;
                         }[];
                         next_cursor: string | null;
                         /** @description Size of the whole filtered set. */
@@ -1767,6 +1808,27 @@ export interface operations {
                     scheduled_at?: string;
                     /** @description True: schedule at the organization's next queue time free for every target account (`PUT /v1/queue`). Not with `scheduled_at` (400 `queue_with_scheduled_at`); 409 `queue_not_configured` without a queue, `queue_full` when no time of the next two years is free. */
                     queue?: boolean;
+                    /** @description Repeat the post weekly: the answer is the first occurrence (a scheduled post with `recurrence_id`); the next ones are created ahead as scheduled posts of their own. Not with `scheduled_at` (400 `recurrence_with_scheduled_at`) or `queue` (400 `recurrence_with_queue`). See docs/api-recurring.md. */
+                    recurrence?: {
+                        /**
+                         * @description How the rule repeats; `weekly` is the only one.
+                         * @enum {string}
+                         */
+                        freq: "weekly";
+                        /** @description Days of the week, in the rule’s time zone, on which the post goes out. */
+                        days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                        /** @description Wall-clock time `HH:MM` (24 h) in the rule’s time zone (daylight saving as in docs/api-recurring.md). */
+                        time: string;
+                        /** @description IANA time zone name, e.g. `Europe/Berlin`; an unknown zone is a 400 `timezone_invalid`. */
+                        timezone: string;
+                        /**
+                         * Format: date-time
+                         * @description No occurrence after this instant; must lie in the future (400 `until_not_future`). Not with `count`.
+                         */
+                        until?: string;
+                        /** @description How many occurrences in all, the first included (1..520). Not with `until` (400 `until_with_count`). */
+                        count?: number;
+                    };
                     /** @description Posted under each target's post once it is published (Instagram, Facebook, LinkedIn; a reply on X; TikTok: 400 `first_comment_unsupported`), within each network's comment length. Its outcome is the result's `first_comment`; a failed first comment never fails the post. */
                     first_comment?: {
                         text: string;
@@ -1867,6 +1929,8 @@ export interface operations {
                             decided_by: string | null;
                             comment: string | null;
                         };
+                        /** @description Present on an occurrence of a recurring post: its recurrence (`GET /v1/recurrences/{recurrence_id}`). */
+                        recurrence_id?: string;
                     };
                 };
             };
@@ -1942,6 +2006,8 @@ export interface operations {
                             decided_by: string | null;
                             comment: string | null;
                         };
+                        /** @description Present on an occurrence of a recurring post: its recurrence (`GET /v1/recurrences/{recurrence_id}`). */
+                        recurrence_id?: string;
                     };
                 };
             };
@@ -2058,6 +2124,27 @@ export interface operations {
                     scheduled_at?: string;
                     /** @description True: schedule at the organization's next queue time free for every target account (`PUT /v1/queue`). Not with `scheduled_at` (400 `queue_with_scheduled_at`); 409 `queue_not_configured` without a queue, `queue_full` when no time of the next two years is free. */
                     queue?: boolean;
+                    /** @description Repeat the post weekly: the answer is the first occurrence (a scheduled post with `recurrence_id`); the next ones are created ahead as scheduled posts of their own. Not with `scheduled_at` (400 `recurrence_with_scheduled_at`) or `queue` (400 `recurrence_with_queue`). See docs/api-recurring.md. */
+                    recurrence?: {
+                        /**
+                         * @description How the rule repeats; `weekly` is the only one.
+                         * @enum {string}
+                         */
+                        freq: "weekly";
+                        /** @description Days of the week, in the rule’s time zone, on which the post goes out. */
+                        days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                        /** @description Wall-clock time `HH:MM` (24 h) in the rule’s time zone (daylight saving as in docs/api-recurring.md). */
+                        time: string;
+                        /** @description IANA time zone name, e.g. `Europe/Berlin`; an unknown zone is a 400 `timezone_invalid`. */
+                        timezone: string;
+                        /**
+                         * Format: date-time
+                         * @description No occurrence after this instant; must lie in the future (400 `until_not_future`). Not with `count`.
+                         */
+                        until?: string;
+                        /** @description How many occurrences in all, the first included (1..520). Not with `until` (400 `until_with_count`). */
+                        count?: number;
+                    };
                     /** @description Posted under each target's post once it is published (Instagram, Facebook, LinkedIn; a reply on X; TikTok: 400 `first_comment_unsupported`), within each network's comment length. Its outcome is the result's `first_comment`; a failed first comment never fails the post. */
                     first_comment?: {
                         text: string;
@@ -2313,6 +2400,8 @@ export interface operations {
                                 decided_by: string | null;
                                 comment: string | null;
                             };
+                            /** @description Present on an occurrence of a recurring post: its recurrence (`GET /v1/recurrences/{recurrence_id}`). */
+                            recurrence_id?: string;
                         }[];
                     };
                 };
@@ -2614,6 +2703,184 @@ export interface operations {
             };
         };
     };
+    getRecurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                recurrence_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        rule: {
+                            /**
+                             * @description How the rule repeats; `weekly` is the only one.
+                             * @enum {string}
+                             */
+                            freq: "weekly";
+                            /** @description Days of the week, in the rule’s time zone, on which the post goes out. */
+                            days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                            /** @description Wall-clock time `HH:MM` (24 h) in the rule’s time zone (daylight saving as in docs/api-recurring.md). */
+                            time: string;
+                            /** @description IANA time zone name, e.g. `Europe/Berlin`; an unknown zone is a 400 `timezone_invalid`. */
+                            timezone: string;
+                            /**
+                             * Format: date-time
+                             * @description No occurrence after this instant; must lie in the future (400 `until_not_future`). Not with `count`.
+                             */
+                            until?: string;
+                            /** @description How many occurrences in all, the first included (1..520). Not with `until` (400 `until_with_count`). */
+                            count?: number;
+                        };
+                        /**
+                         * @description `finished` once `until` or `count` leaves no time to come.
+                         * @enum {string}
+                         */
+                        status: "active" | "cancelled" | "finished";
+                        /** @description Occurrences created so far (posts in the history). */
+                        occurrences_created: number;
+                        /** @description The next 10 times at most (UTC, ascending): occurrences still scheduled, then those not created yet. Empty once cancelled or finished. */
+                        next_occurrences: string[];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 with timezone.
+                         */
+                        created_at: string;
+                        cancelled_at: string | null;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteRecurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                recurrence_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A valid API key on a dashboard-JWT-only endpoint, or one whose scope (`read_validate`) does not allow the operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (the message hides details; quote the request id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service did not answer in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getPost: {
         parameters: {
             query?: never;
@@ -2698,6 +2965,8 @@ export interface operations {
                             decided_by: string | null;
                             comment: string | null;
                         };
+                        /** @description Present on an occurrence of a recurring post: its recurrence (`GET /v1/recurrences/{recurrence_id}`). */
+                        recurrence_id?: string;
                     };
                 };
             };
@@ -2867,6 +3136,27 @@ export interface operations {
                     scheduled_at?: string;
                     /** @description True: schedule at the organization's next queue time free for every target account (`PUT /v1/queue`). Not with `scheduled_at` (400 `queue_with_scheduled_at`); 409 `queue_not_configured` without a queue, `queue_full` when no time of the next two years is free. */
                     queue?: boolean;
+                    /** @description Repeat the post weekly: the answer is the first occurrence (a scheduled post with `recurrence_id`); the next ones are created ahead as scheduled posts of their own. Not with `scheduled_at` (400 `recurrence_with_scheduled_at`) or `queue` (400 `recurrence_with_queue`). See docs/api-recurring.md. */
+                    recurrence?: {
+                        /**
+                         * @description How the rule repeats; `weekly` is the only one.
+                         * @enum {string}
+                         */
+                        freq: "weekly";
+                        /** @description Days of the week, in the rule’s time zone, on which the post goes out. */
+                        days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                        /** @description Wall-clock time `HH:MM` (24 h) in the rule’s time zone (daylight saving as in docs/api-recurring.md). */
+                        time: string;
+                        /** @description IANA time zone name, e.g. `Europe/Berlin`; an unknown zone is a 400 `timezone_invalid`. */
+                        timezone: string;
+                        /**
+                         * Format: date-time
+                         * @description No occurrence after this instant; must lie in the future (400 `until_not_future`). Not with `count`.
+                         */
+                        until?: string;
+                        /** @description How many occurrences in all, the first included (1..520). Not with `until` (400 `until_with_count`). */
+                        count?: number;
+                    };
                     /** @description Posted under each target's post once it is published (Instagram, Facebook, LinkedIn; a reply on X; TikTok: 400 `first_comment_unsupported`), within each network's comment length. Its outcome is the result's `first_comment`; a failed first comment never fails the post. */
                     first_comment?: {
                         text: string;
@@ -2967,6 +3257,8 @@ export interface operations {
                             decided_by: string | null;
                             comment: string | null;
                         };
+                        /** @description Present on an occurrence of a recurring post: its recurrence (`GET /v1/recurrences/{recurrence_id}`). */
+                        recurrence_id?: string;
                     };
                 };
             };
@@ -3128,6 +3420,8 @@ export interface operations {
                             decided_by: string | null;
                             comment: string | null;
                         };
+                        /** @description Present on an occurrence of a recurring post: its recurrence (`GET /v1/recurrences/{recurrence_id}`). */
+                        recurrence_id?: string;
                     };
                 };
             };
@@ -6355,6 +6649,8 @@ export interface operations {
                             decided_by: string | null;
                             comment: string | null;
                         };
+                        /** @description Present on an occurrence of a recurring post: its recurrence (`GET /v1/recurrences/{recurrence_id}`). */
+                        recurrence_id?: string;
                     };
                 };
             };
@@ -6529,6 +6825,8 @@ export interface operations {
                             decided_by: string | null;
                             comment: string | null;
                         };
+                        /** @description Present on an occurrence of a recurring post: its recurrence (`GET /v1/recurrences/{recurrence_id}`). */
+                        recurrence_id?: string;
                     };
                 };
             };
@@ -6714,6 +7012,8 @@ export interface operations {
                             decided_by: string | null;
                             comment: string | null;
                         };
+                        /** @description Present on an occurrence of a recurring post: its recurrence (`GET /v1/recurrences/{recurrence_id}`). */
+                        recurrence_id?: string;
                     };
                 };
             };
@@ -6879,6 +7179,8 @@ export interface operations {
                             decided_by: string | null;
                             comment: string | null;
                         };
+                        /** @description Present on an occurrence of a recurring post: its recurrence (`GET /v1/recurrences/{recurrence_id}`). */
+                        recurrence_id?: string;
                     };
                 };
             };
@@ -7038,6 +7340,8 @@ export interface operations {
                             decided_by: string | null;
                             comment: string | null;
                         };
+                        /** @description Present on an occurrence of a recurring post: its recurrence (`GET /v1/recurrences/{recurrence_id}`). */
+                        recurrence_id?: string;
                     };
                 };
             };

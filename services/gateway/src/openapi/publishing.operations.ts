@@ -17,6 +17,7 @@ import {
   PublishListQuery,
 } from './publishing.schemas.ts';
 import { queueOperations } from './queue.schemas.ts';
+import { recurrenceOperations } from './recurrence.schemas.ts';
 
 const idempotent = { 'Idempotency-Key': IdempotencyKeyHeader };
 
@@ -101,6 +102,7 @@ export const publishingOperations = {
     errors: [400, 402, 409, 413, 415, 422],
   }),
   ...queueOperations,
+  ...recurrenceOperations,
   listPosts: defineOperation({
     operationId: 'listPosts',
     method: 'get',

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { RecurrenceField } from './recurrence.schemas.ts';
 import {
   BULK_MAX_POSTS,
   FIRST_COMMENT_MAX_LENGTH,
@@ -86,6 +87,7 @@ const publishFields = {
         "True: schedule at the organization's next queue time free for every target account (`PUT /v1/queue`). Not with `scheduled_at` (400 `queue_with_scheduled_at`); 409 `queue_not_configured` without a queue, `queue_full` when no time of the next two years is free.",
     }),
   ),
+  recurrence: Type.Optional(RecurrenceField),
   first_comment: Type.Optional(
     Type.Object(
       { text: Type.String({ minLength: 1, maxLength: FIRST_COMMENT_MAX_LENGTH }) },
@@ -200,6 +202,12 @@ export const Post = Type.Object({
       },
     ),
   ),
+  recurrence_id: Type.Optional(
+    Type.String({
+      description:
+        'Present on an occurrence of a recurring post: its recurrence (`GET /v1/recurrences/{recurrence_id}`).',
+    }),
+  ),
 });
 
 export const PublishListQuery = Type.Object(
@@ -235,7 +243,7 @@ export const PostValidation = Type.Object({
 
 export const PostBulkBody = Type.Object(
   {
-    posts: Type.Array(Type.Omit(PostCreateBody, ['queue']), {
+    posts: Type.Array(Type.Omit(PostCreateBody, ['queue', 'recurrence']), {
       minItems: 1,
       maxItems: BULK_MAX_POSTS,
       description: `1 to ${BULK_MAX_POSTS} create bodies, each as \`POST /v1/posts\` takes it; row n of the answers is \`posts[n-1]\`.`,

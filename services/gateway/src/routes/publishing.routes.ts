@@ -41,6 +41,7 @@ export const jobPayload = (body: Static<typeof PostCreateBody>): PayloadOf<typeo
   ...(body.scheduled_at === undefined ? {} : { scheduled_at: body.scheduled_at }),
   ...(body.first_comment === undefined ? {} : { first_comment: body.first_comment }),
   ...(body.queue === undefined ? {} : { queue: body.queue }),
+  ...(body.recurrence === undefined ? {} : { recurrence: body.recurrence }),
   options_field: 'platform_options',
 });
 
@@ -77,6 +78,7 @@ export function publishingRoutes(rpc: RpcCaller, idempotency: IdempotencyStore):
             ...(body.scheduled_at === undefined ? {} : { scheduled_at: body.scheduled_at }),
             ...(body.first_comment === undefined ? {} : { first_comment: body.first_comment }),
             ...(body.queue === undefined ? {} : { queue: body.queue }),
+            ...(body.recurrence === undefined ? {} : { recurrence: body.recurrence }),
             options_field: 'provider_options',
           },
           { orgId: principal.orgId, requestId },

@@ -38,6 +38,8 @@ export interface NewJobRow {
    * outbox rows: jobs of many requests are stored in one statement, so each carries its own.
    */
   trace?: TraceCarrier | null;
+  /** The recurrence the job is an occurrence of (absent or null: a one-off post). */
+  recurrenceId?: string | null;
 }
 
 /**
@@ -90,7 +92,8 @@ const STORE_SQL = `
 WITH req AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
     seq int, id uuid, org_id text, status text, text text, media_urls text[], media_ids text[], media_alt_text text[], options jsonb,
-    account_ids text[], providers text[], scheduled_at timestamptz, request_id text, first_comment text, thread jsonb)
+    account_ids text[], providers text[], scheduled_at timestamptz, request_id text, first_comment text, thread jsonb,
+    recurrence_id uuid)
 ),
 need AS (SELECT org_id, count(*)::int AS k FROM req GROUP BY org_id),
 lines AS (
@@ -126,8 +129,8 @@ ok AS (
   WHERE ranked.nth <= grants.g
 ),
 jobs_in AS (
-  INSERT INTO jobs (id, org_id, status, text, media_urls, media_ids, media_alt_text, options, account_ids, providers, scheduled_at, request_id, first_comment, thread, queued_at, updated_at)
-  SELECT id, org_id, status, text, media_urls, media_ids, COALESCE(media_alt_text, '{}'), options, account_ids, providers, scheduled_at, request_id, first_comment, thread,
+  INSERT INTO jobs (id, org_id, status, text, media_urls, media_ids, media_alt_text, options, account_ids, providers, scheduled_at, request_id, first_comment, thread, recurrence_id, queued_at, updated_at)
+  SELECT id, org_id, status, text, media_urls, media_ids, COALESCE(media_alt_text, '{}'), options, account_ids, providers, scheduled_at, request_id, first_comment, thread, recurrence_id,
          CASE WHEN status = 'queued' THEN now() END, now()
   FROM ok
   RETURNING id, created_at
@@ -243,6 +246,7 @@ export class AcceptRepository {
       request_id: job.requestId,
       first_comment: job.firstComment,
       thread: job.thread,
+      recurrence_id: job.recurrenceId ?? null,
     }));
     const deliveries = jobs.flatMap((job) =>
       job.deliveries.map((delivery) => ({

@@ -36,6 +36,8 @@ export interface JobRequest {
   firstComment: string | undefined;
   /** `queue: true`: scheduled at the organization's next free queue time (create only; never with `scheduledAt`). */
   queue?: boolean | undefined;
+  /** Set on an occurrence of a recurring post (domain/recurrence-occurrences.ts): stored on its job. */
+  recurrenceId?: string | undefined;
 }
 
 /** One medium of the post as the rules see it, wherever its facts came from (library record or a URL's head). */

@@ -129,6 +129,7 @@ export function prepareJob(
           )
         : [],
     trace: activeTraceCarrier(),
+    recurrenceId: request.recurrenceId ?? null,
   };
   return {
     row,
@@ -142,6 +143,7 @@ export function prepareJob(
       scheduled_at: scheduledAt?.toISOString() ?? null,
       created_at: createdAt.toISOString(),
       results,
+      ...(request.recurrenceId === undefined ? {} : { recurrence_id: request.recurrenceId }),
     }),
   };
 }

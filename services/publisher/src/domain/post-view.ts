@@ -130,7 +130,7 @@ export function firstCommentOf(
 }
 
 /** The post as API users see it: one result per target account, in request order. */
-export function toPostView(job: JobViewRow): PostViewType {
+export function toPostView(job: JobViewRow & { recurrenceId?: string | null }): PostViewType {
   return {
     id: job.id,
     status: job.status as JobStatusType,
@@ -157,6 +157,7 @@ export function toPostView(job: JobViewRow): PostViewType {
     // The edit version while the post can be edited (a draft; a failed post's content before a retry).
     ...optional('version', EDITABLE.has(job.status) ? job.version : undefined),
     ...optional('approval', approvalOf(job)),
+    ...optional('recurrence_id', job.recurrenceId ?? undefined),
   };
 }
 

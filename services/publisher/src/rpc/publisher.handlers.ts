@@ -20,13 +20,14 @@ import {
   type RpcHandlers,
 } from '@svc/contracts';
 import { decodeKeysetCursor, encodeKeysetCursor } from '@svc/db';
-import { AppError, notFound } from '@svc/errors';
+import { AppError, notFound, validationError } from '@svc/errors';
 import type { JobsRepository } from '../data/jobs.repository.ts';
 import type { PlanLimitsRepository } from '../data/plan-limits.repository.ts';
 import { cancelJob } from '../domain/cancel-job.ts';
 import type { JobRequest } from '../domain/check-job.ts';
 import { createBulk } from '../domain/create-bulk.ts';
 import { createJob, type CreateJobDeps } from '../domain/create-job.ts';
+import { createRecurring } from '../domain/create-recurring.ts';
 import { toPostView } from '../domain/post-view.ts';
 import { validateBulk } from '../domain/validate-bulk.ts';
 import { validateJob } from '../domain/validate-job.ts';
@@ -99,7 +100,12 @@ export function publisherRpcHandlers(deps: PublisherRpcDeps): RpcHandlers<typeof
   };
   return {
     'publisher.job_create.v1': (env) => {
-      const { job_id: jobId, draft, ...payload } = env.payload;
+      const { job_id: jobId, draft, recurrence, ...payload } = env.payload;
+      // A draft has no time until it is published, so it cannot repeat on a rule.
+      if (draft === true && recurrence !== undefined)
+        throw validationError('A draft cannot repeat: publish it, then create the recurring post.', [
+          { path: '/body/recurrence', rule: 'recurrence_with_draft', message: 'cannot be combined with draft' },
+        ]);
       if (draft === true)
         return createDraft(draftDeps, {
           orgId: orgOf(env),
@@ -108,6 +114,8 @@ export function publisherRpcHandlers(deps: PublisherRpcDeps): RpcHandlers<typeof
           idempotent: jobId !== undefined,
           payload,
         });
+      if (recurrence !== undefined)
+        return createRecurring(deps.create, { jobId, ...jobRequest(env, payload), recurrence });
       return createJob(deps.create, { jobId, ...jobRequest(env, payload) });
     },
 
