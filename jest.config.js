@@ -18,6 +18,7 @@ const libs = [
   'mcp',
   'cli',
   'calendar',
+  'http-server',
 ];
 
 /** @type {import('jest').Config} */

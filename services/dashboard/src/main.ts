@@ -2,6 +2,7 @@
 // JWTs (published at /.well-known/jwks.json), and /api/* forwarded to the gateway with such a JWT.
 import './instrument.ts';
 import path from 'node:path';
+import { closeServerStep } from '@svc/http-server';
 import { exitOnConfigError } from '@svc/config';
 import { createLogger } from '@svc/logger';
 import { exitOnSignal, openServiceRuntime, startPeriodicTask, startProbeServer } from '@svc/runtime';
@@ -71,14 +72,7 @@ async function main(): Promise<void> {
     graceMs: config.SHUTDOWN_GRACE_MS,
     steps: () => [
       { name: 'readiness', run: () => Promise.resolve(void (draining = true)) },
-      {
-        name: 'http',
-        run: () =>
-          new Promise<void>((resolve) => {
-            server.close(() => resolve());
-            server.closeIdleConnections();
-          }),
-      },
+      closeServerStep(server),
       { name: 'maintenance', run: () => maintenance.stop() },
       { name: 'runtime', run: runtime.stop },
       { name: 'redis', run: async () => void (await redis.quit().catch(() => undefined)) },

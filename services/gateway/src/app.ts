@@ -1,9 +1,8 @@
 import express, { type Express, type Request, type Response } from 'express';
 import type { Logger } from '@svc/logger';
 import type { Authenticator } from './auth/authenticator.ts';
-import { errorHandler, notFoundHandler } from './http/error-handler.ts';
 import { mountRoutes } from './http/mount-routes.ts';
-import { requestId } from './http/request-id.ts';
+import { errorHandler, notFoundHandler, requestId } from '@svc/http-server';
 import type { Route } from './http/route.ts';
 import { mountMcpEndpoint, type McpEndpointOptions } from './mcp/mcp-endpoint.ts';
 import type { RateLimiter } from './rate-limit/rate-limiter.ts';

@@ -2,6 +2,7 @@
 // commands to the services that own the data.
 import './instrument.ts';
 import path from 'node:path';
+import { closeServerStep } from '@svc/http-server';
 import { exitOnConfigError } from '@svc/config';
 import { openPgDatabase } from '@svc/db';
 import { createLogger } from '@svc/logger';
@@ -51,14 +52,7 @@ async function main(): Promise<void> {
     graceMs: config.SHUTDOWN_GRACE_MS,
     steps: () => [
       { name: 'readiness', run: () => Promise.resolve(void (draining = true)) },
-      {
-        name: 'http',
-        run: () =>
-          new Promise<void>((resolve) => {
-            server.close(() => resolve());
-            server.closeIdleConnections();
-          }),
-      },
+      closeServerStep(server),
       { name: 'idempotency pruner', run: () => pruner.stop() },
       { name: 'runtime', run: runtime.stop },
       { name: 'redis', run: async () => void (await redis.quit().catch(() => undefined)) },

@@ -5,7 +5,7 @@ import { AppError } from '@svc/errors';
 import type { Logger } from '@svc/logger';
 import { dashboardErrors } from '../domain/errors.ts';
 import type { TokenMinter } from '../domain/token-minter.ts';
-import { requestIdOf } from './request-id.ts';
+import { requestIdOf } from '@svc/http-server';
 import { signedIn } from './session-guard.ts';
 
 export interface ApiProxyOptions {

@@ -8,7 +8,7 @@ import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 import { rateLimitHeaders } from '../rate-limit/rate-limiter.ts';
 import { createRequestValidator, createResponseValidator } from './request-validator.ts';
 import { assertSafeInput } from './safe-input.ts';
-import { requestIdOf } from './request-id.ts';
+import { requestIdOf } from '@svc/http-server';
 import type { Route, RouteRequest, RouteResult } from './route.ts';
 
 export interface MountDeps {

@@ -5,7 +5,7 @@ import type * as McpLibrary from '@svc/mcp';
 import type { McpTool, OpenApiDocument } from '@svc/mcp';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { authenticateAndCount } from '../http/mount-routes.ts';
-import { requestIdOf } from '../http/request-id.ts';
+import { requestIdOf } from '@svc/http-server';
 import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 
 export interface McpEndpointOptions {

@@ -20,7 +20,7 @@ function fromBodyParser(error: unknown): AppError | undefined {
 }
 
 /**
- * The one place that shapes error responses (docs/api-conventions.md, "Errors"). 5xx log their cause, never
+ * The one place that shapes the error responses of a service (docs/api-conventions.md, "Errors"). 5xx log their cause, never
  * show it.
  */
 export function errorHandler(logger: Logger) {
