@@ -5,7 +5,15 @@ import { ProviderError } from '../errors/provider-error.ts';
 import { assertContent } from '../rules/assert-content.ts';
 import { type OAuthApp, type ProviderAdapter, type PublishInput, type TokenSet } from '../types.ts';
 import { byteReaderOf, emptyMedia } from '../http/upload.ts';
-import { chunkPlan, createTikTokApi, isVerifiedUrl, postInfo, uploadFile, waitPublished } from './tiktok.publish.ts';
+import {
+  chunkPlan,
+  createTikTokApi,
+  initPhotoPost,
+  isVerifiedUrl,
+  postInfo,
+  uploadFile,
+  waitPublished,
+} from './tiktok.publish.ts';
 import { tiktokPostType, tiktokRules } from './tiktok.rules.ts';
 import { publishTikTokDraft } from './tiktok.draft.ts';
 import { creatorExtras, creatorViolations, type CreatorInfo } from './tiktok.creator.ts';
@@ -160,34 +168,10 @@ export function createTikTokAdapter(options: TikTokAdapterOptions): ProviderAdap
       }
     } else {
       kind = 'photo';
-      const unverified = input.media.find((item) => !isVerifiedUrl(item.url, options.verifiedUrlPrefixes));
-      if (unverified !== undefined) {
-        throw new ProviderError({
-          network: 'tiktok',
-          kind: 'validation',
-          networkCode: 'url_ownership_unverified',
-          networkMessage: `TikTok pulls photos only from verified URL prefixes; ${unverified.url} is not under TIKTOK_VERIFIED_URL_PREFIXES.`,
-        });
-      }
-      const title = typeof input.options?.title === 'string' ? input.options.title : '';
-      const init = await createCall(() =>
-        api.post<{ publish_id: string }>('/v2/post/publish/content/init/', token, {
-          media_type: 'PHOTO',
-          post_mode: 'DIRECT_POST',
-          post_info: {
-            title,
-            description: input.text,
-            ...postInfo(input, privacy, creator),
-            auto_add_music: input.options?.auto_add_music !== false,
-          },
-          source_info: {
-            source: 'PULL_FROM_URL',
-            photo_cover_index: 0,
-            photo_images: input.media.map((item) => item.url),
-          },
-        }),
-      );
-      publishId = init.publish_id;
+      publishId = await initPhotoPost(api, token, input, options.verifiedUrlPrefixes, {
+        mode: 'DIRECT_POST',
+        info: { ...postInfo(input, privacy, creator), auto_add_music: input.options?.auto_add_music !== false },
+      });
     }
     // From here the post may appear whatever happens to this process: the caller keeps the handle.
     await input.onHandle?.(publishId);

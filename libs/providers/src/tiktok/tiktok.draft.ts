@@ -1,8 +1,14 @@
-import { ProviderError } from '../errors/provider-error.ts';
 import { createCall } from '../http/create-call.ts';
 import { byteReaderOf, emptyMedia } from '../http/upload.ts';
 import { type PublishInput, type PublishResult } from '../types.ts';
-import { chunkPlan, createTikTokApi, isVerifiedUrl, uploadFile, waitPublished } from './tiktok.publish.ts';
+import {
+  chunkPlan,
+  createTikTokApi,
+  initPhotoPost,
+  isVerifiedUrl,
+  uploadFile,
+  waitPublished,
+} from './tiktok.publish.ts';
 import { type TikTokAdapterOptions } from './tiktok.adapter.ts';
 
 /**
@@ -40,28 +46,7 @@ export async function publishTikTokDraft(options: TikTokAdapterOptions, input: P
       publishId = init.publish_id;
     }
   } else {
-    const unverified = input.media.find((item) => !isVerifiedUrl(item.url, options.verifiedUrlPrefixes));
-    if (unverified !== undefined)
-      throw new ProviderError({
-        network: 'tiktok',
-        kind: 'validation',
-        networkCode: 'url_ownership_unverified',
-        networkMessage: `TikTok pulls photos only from verified URL prefixes; ${unverified.url} is not under TIKTOK_VERIFIED_URL_PREFIXES.`,
-      });
-    const title = typeof input.options?.title === 'string' ? input.options.title : '';
-    const init = await createCall(() =>
-      api.post<{ publish_id: string }>('/v2/post/publish/content/init/', token, {
-        media_type: 'PHOTO',
-        post_mode: 'MEDIA_UPLOAD',
-        post_info: { title, description: input.text },
-        source_info: {
-          source: 'PULL_FROM_URL',
-          photo_cover_index: 0,
-          photo_images: input.media.map((item) => item.url),
-        },
-      }),
-    );
-    publishId = init.publish_id;
+    publishId = await initPhotoPost(api, token, input, options.verifiedUrlPrefixes, { mode: 'MEDIA_UPLOAD' });
   }
   await input.onHandle?.(publishId);
   await waitPublished(options, token, publishId, false);

@@ -1,5 +1,6 @@
 import { type AdapterDeps } from '../adapter-deps.ts';
 import { ProviderError } from '../errors/provider-error.ts';
+import { createCall } from '../http/create-call.ts';
 import { pollUntil } from '../http/poll.ts';
 import { uploadStep, type ByteReader } from '../http/upload.ts';
 import { type PublishInput } from '../types.ts';
@@ -215,4 +216,41 @@ export function postInfo(
     brand_content_toggle: flag('brand_content_toggle'),
     brand_organic_toggle: flag('brand_organic_toggle'),
   };
+}
+
+/**
+ * Starts a photo post (`content/init`, `media_type: PHOTO`): TikTok pulls photos only from URL prefixes
+ * verified for the app (there is no file upload for photos), so an unverified one is refused here,
+ * before the call. `DIRECT_POST` publishes; `MEDIA_UPLOAD` sends to the creator's inbox (a draft).
+ * Answers the publish id.
+ */
+export async function initPhotoPost(
+  api: TikTokApi,
+  token: string,
+  input: PublishInput,
+  verifiedUrlPrefixes: readonly string[],
+  post: { mode: 'DIRECT_POST' | 'MEDIA_UPLOAD'; info?: Record<string, unknown> },
+): Promise<string> {
+  const unverified = input.media.find((item) => !isVerifiedUrl(item.url, verifiedUrlPrefixes));
+  if (unverified !== undefined)
+    throw new ProviderError({
+      network: 'tiktok',
+      kind: 'validation',
+      networkCode: 'url_ownership_unverified',
+      networkMessage: `TikTok pulls photos only from verified URL prefixes; ${unverified.url} is not under TIKTOK_VERIFIED_URL_PREFIXES.`,
+    });
+  const title = typeof input.options?.title === 'string' ? input.options.title : '';
+  const init = await createCall(() =>
+    api.post<{ publish_id: string }>('/v2/post/publish/content/init/', token, {
+      media_type: 'PHOTO',
+      post_mode: post.mode,
+      post_info: { title, description: input.text, ...post.info },
+      source_info: {
+        source: 'PULL_FROM_URL',
+        photo_cover_index: 0,
+        photo_images: input.media.map((item) => item.url),
+      },
+    }),
+  );
+  return init.publish_id;
 }
