@@ -1,20 +1,11 @@
 -- One service's role and database, and the migrator's access to them. Run by provision.sh with psql
--- (variables: role, database, migrator; the role's password in the environment) as an administrator
+-- (variables: role, database, migrator; the role's password in DB_ROLE_PASSWORD) as an administrator
 -- holding CREATEROLE and CREATEDB (or a superuser). Idempotent: every run converges on this state.
 \set ON_ERROR_STOP on
 SET client_min_messages = warning;
-\getenv password DB_ROLE_PASSWORD
-SELECT coalesce(:'password', '') <> '' AS has_password \gset
 
--- The service's login role: no privilege beyond its own database (docs/security.md, "Database roles").
-SELECT format('CREATE ROLE %I LOGIN', :'role')
- WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = :'role') \gexec
-ALTER ROLE :"role" WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS INHERIT;
-\if :has_password
-ALTER ROLE :"role" PASSWORD :'password';
-\else
-ALTER ROLE :"role" PASSWORD NULL;
-\endif
+-- The service's login role: no privilege beyond its own database.
+\ir provision-role.sql
 
 -- Its database, owned by it (and so its public schema: PostgreSQL 15 gives that to the owner).
 SELECT format('CREATE DATABASE %I OWNER %I', :'database', :'role')

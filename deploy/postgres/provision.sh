@@ -1,6 +1,6 @@
 #!/bin/sh
 # Makes the database roles: the migrator, and for each service a login role owning its own database
-# (provision-migrator.sql, provision-service.sql). Idempotent. Run by compose's db-roles one-shot, by
+# (provision-role.sql, provision-service.sql). Idempotent. Run by compose's db-roles one-shot, by
 # the Kubernetes migrations Job (before the migrations) and by test/deploy/database-roles.int.test.ts.
 #
 # The administrator's connection comes from libpq's variables (PGHOST, PGPORT, PGUSER, PGPASSWORD;
@@ -35,7 +35,7 @@ run() {
 }
 
 password=$(password_of migrator)
-DB_ROLE_PASSWORD="$password" run -v migrator="$migrator" -f "$dir/provision-migrator.sql"
+DB_ROLE_PASSWORD="$password" run -v role="$migrator" -f "$dir/provision-role.sql"
 for service in $services; do
   suffix=$(printf '%s' "$service" | tr '-' '_')
   password=$(password_of "$service")

@@ -56,7 +56,7 @@ describe('the migrations Job', () => {
       (entry) => entry.kind === 'ConfigMap' && entry.name === get(provision, 'configMap.name'),
     );
     expect(Object.keys(get(configMap?.body, 'data') as object).sort()).toEqual([
-      'provision-migrator.sql',
+      'provision-role.sql',
       'provision-service.sql',
       'provision.sh',
     ]);
