@@ -38,4 +38,5 @@ export { verifyStream, type Verification, type VerifiedFacts, type VerifyDeps } 
 export { ConcurrencySlots, ingestSlots, type ConcurrencyLimits, type ReleaseSlot } from './concurrency-slots.ts';
 export { importUrl, verifyUrl, type UrlFetchOptions } from './import-url.ts';
 export { decoderFromConfig, type MediaDecoder } from './decoder.ts';
+export { assertFfprobeInstalled } from './probe.ts';
 export { parseRange, type RangeResult } from './range.ts';

@@ -98,11 +98,29 @@ function runFfprobe(path: string, signal: AbortSignal): Promise<string> {
     execFile('ffprobe', args, { signal, killSignal: 'SIGKILL', maxBuffer: 4 * 1024 * 1024 }, (error, stdout) => {
       if (error === null) return resolve(stdout);
       if (signal.aborted) return reject(signal.reason);
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-        return reject(
-          new Error('ffprobe is not installed: install the Debian package ffmpeg (apt-get install -y ffmpeg).'),
-        );
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return reject(new Error(FFPROBE_MISSING));
       reject(new ProbeError('the video could not be read (ffprobe found no valid container)'));
+    });
+  });
+}
+
+const FFPROBE_MISSING = 'ffprobe is not installed: install the Debian package ffmpeg (apt-get install -y ffmpeg).';
+
+/**
+ * Refuses to start a process that measures videos without ffprobe on its PATH: otherwise every video
+ * it is given would fail one by one, each a 500, long after the deployment looked healthy.
+ */
+export function assertFfprobeInstalled(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile('ffprobe', ['-version'], { timeout: 10_000, env }, (error) => {
+      if (error === null) return resolve();
+      reject(
+        new Error(
+          (error as NodeJS.ErrnoException).code === 'ENOENT'
+            ? FFPROBE_MISSING
+            : `ffprobe -version failed: ${error.message}`,
+        ),
+      );
     });
   });
 }

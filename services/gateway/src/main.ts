@@ -6,6 +6,7 @@ import { closeServerStep } from '@svc/http-server';
 import { exitOnConfigError } from '@svc/config';
 import { openPgDatabase } from '@svc/db';
 import { createLogger } from '@svc/logger';
+import { assertFfprobeInstalled } from '@svc/media';
 import { exitOnSignal, openServiceRuntime, startProbeServer } from '@svc/runtime';
 import { composeGateway } from './compose.ts';
 import { createRedisClient } from './rate-limit/redis-client.ts';
@@ -15,6 +16,8 @@ import { IdempotencyPruner } from './idempotency/idempotency-pruner.ts';
 async function main(): Promise<void> {
   const config = exitOnConfigError('gateway', () => loadGatewayConfig());
   const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
+  // Uploads and media verification measure videos with ffprobe.
+  await assertFfprobeInstalled();
   const runtime = await openServiceRuntime({
     name: 'gateway',
     serviceDir: path.resolve(__dirname, '..'),

@@ -1,5 +1,11 @@
 import { BatchQueue, type RawSql } from '@svc/db';
-import { decoderFromConfig, ingestSlots, storageFromConfig, type MediaStorage } from '@svc/media';
+import {
+  assertFfprobeInstalled,
+  decoderFromConfig,
+  ingestSlots,
+  storageFromConfig,
+  type MediaStorage,
+} from '@svc/media';
 import { providersFromConfig, tiktokVerifiedPrefixes, type Providers } from '@svc/providers';
 import type { ServiceRuntime, WorkerWiring } from '@svc/runtime';
 import type { Config } from './config.ts';
@@ -55,6 +61,8 @@ export async function wire(
   config: Config,
   options: PublisherWireOptions = {},
 ): Promise<WorkerWiring> {
+  // Imported media (a post's media_urls) are measured here, videos by ffprobe.
+  await assertFfprobeInstalled();
   const roles = new Set(config.PUBLISHER_ROLES.split(','));
   const { db, relay } = runtime;
   const accounts = options.accounts ?? accountsClient(runtime.broker);
