@@ -249,6 +249,15 @@ describe('Facebook adapter against the sandbox', () => {
         permalink_url: `/reel/${result.platformPostId}/`,
         status: { video_status: 'ready', publishing_phase: { status: 'complete' } },
       });
+      // A first comment goes under the reel's video, as the Page.
+      const comment = await providers.facebook.comments!.create({
+        credentials: credentials(),
+        postId: result.platformPostId,
+        text: 'first!',
+      });
+      expect(await sandbox.comments('facebook')).toEqual([
+        expect.objectContaining({ id: comment.platformCommentId, post_id: result.platformPostId, account: pageId }),
+      ]);
     });
 
     it('refuses a reel that breaks the rules before any call, and Facebook refuses one whose facts were not known', async () => {
