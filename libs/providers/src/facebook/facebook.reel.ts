@@ -174,7 +174,8 @@ export function createReelPublisher(api: GraphApi, deps: AdapterDeps) {
       // No earlier video, or one that failed or was never uploaded: it holds no reel, a new one is started.
       videoId = await startAndUpload(input, pageId, token);
     }
-    if (stage !== 'publishing' || videoId !== earlier) await finish(input, pageId, token, videoId);
+    // An earlier video already finished and still processing is only waited for.
+    if (!(videoId === earlier && stage === 'publishing')) await finish(input, pageId, token, videoId);
     await waitPublished(videoId, token);
     return reelResult(videoId);
   };
