@@ -244,6 +244,8 @@ describe('Facebook adapter against the sandbox', () => {
       const token = await pageToken();
       const listed = await graph('GET', `/${pageId}/video_reels?fields=id,description`, token);
       expect(listed.data).toEqual([{ id: result.platformPostId, description: 'a reel' }]);
+      const feed = await graph('GET', `/${pageId}/published_posts?fields=id,message`, token);
+      expect(feed.data).toEqual([{ id: result.platformPostId, message: 'a reel' }]);
       const status = await graph('GET', `/${result.platformPostId}?fields=status,permalink_url`, token);
       expect(status).toMatchObject({
         permalink_url: `/reel/${result.platformPostId}/`,
