@@ -21,7 +21,7 @@ describe('GET /v1/accounts/{account_id}/capabilities', () => {
   it('describes what each network supports today, from the rule tables', async () => {
     const expected: Record<Network, { post_types: string[]; max_text_length: number; max_media: number }> = {
       instagram: { post_types: ['feed', 'reel', 'story'], max_text_length: 2200, max_media: 10 },
-      facebook: { post_types: ['feed'], max_text_length: 63206, max_media: 10 },
+      facebook: { post_types: ['feed', 'reel'], max_text_length: 63206, max_media: 10 },
       linkedin: { post_types: ['post'], max_text_length: 3000, max_media: 20 },
       tiktok: { post_types: ['video', 'photo', 'draft'], max_text_length: 2200, max_media: 35 },
       x: { post_types: ['post'], max_text_length: 280, max_media: 4 },
@@ -56,6 +56,12 @@ describe('GET /v1/accounts/{account_id}/capabilities', () => {
       duration_seconds: { min: 3, max: 900 },
     });
     expect(instagram.alt_text_media_kinds).toEqual(['image']);
+    expect((await capabilities(accounts.facebook)).body.post_type_rules.reel).toEqual({
+      media_kinds: ['video'],
+      min_media: 1,
+      max_media: 1,
+      duration_seconds: { min: 3, max: 90 },
+    });
     expect((await capabilities(accounts.tiktok)).body.post_type_rules.photo).toMatchObject({ media_kinds: ['image'] });
     expect((await capabilities(accounts.x)).body.media).toMatchObject({
       image: { max_count: 4 },

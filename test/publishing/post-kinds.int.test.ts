@@ -121,6 +121,20 @@ describe('publishing: alt text and post kinds', () => {
     });
   });
 
+  it('publishes a Facebook reel: the video id and the reel URL', async () => {
+    const reel = await published({
+      account_ids: [accounts.facebook],
+      media_urls: [system.media.url('/reel.mp4')],
+      platform_options: { facebook: { post_type: 'reel' } },
+    });
+    const [result] = reel.results;
+    expect(result!.platform_post_url).toBe(`https://www.facebook.com/reel/${result!.platform_post_id}`);
+    expect(await sandboxPost('facebook', result!.platform_post_id!)).toMatchObject({
+      options: { post_type: 'reel' },
+      media: [{ kind: 'video' }],
+    });
+  });
+
   it('refuses before enqueue what a network or its media cannot take, naming the account and the rule', async () => {
     const before = await history();
     const refusals: [Record<string, unknown>, Partial<Problem>][] = [
@@ -156,6 +170,23 @@ describe('publishing: alt text and post kinds', () => {
           platform_options: { facebook: { post_type: 'story' } },
         },
         { rule: 'post_type_unsupported', account_id: accounts.facebook },
+      ],
+      // The library measures the file (ffprobe): 91 s is past a Facebook reel's 90, and 640x360 is not 9:16.
+      [
+        {
+          account_ids: [accounts.facebook],
+          media_urls: [system.media.url('/reel-long.mp4')],
+          platform_options: { facebook: { post_type: 'reel' } },
+        },
+        { rule: 'reel_duration', account_id: accounts.facebook },
+      ],
+      [
+        {
+          account_ids: [accounts.facebook],
+          media_urls: [video()],
+          platform_options: { facebook: { post_type: 'reel' } },
+        },
+        { rule: 'reel_aspect_ratio', account_id: accounts.facebook },
       ],
       [
         {
@@ -195,5 +226,19 @@ describe('publishing: alt text and post kinds', () => {
       ]),
     );
     expect(res.body.valid).toBe(false);
+    // A media URL is read, not imported: its head gives the facts a Facebook reel is checked against.
+    const reel = await request(system.gateway)
+      .post('/v1/posts/validate')
+      .set('Authorization', auth)
+      .send({
+        account_ids: [accounts.facebook],
+        text: 'check my reel',
+        media_urls: [system.media.url('/reel-long.mp4')],
+        platform_options: { facebook: { post_type: 'reel' } },
+      });
+    expect(reel.body).toMatchObject({
+      valid: false,
+      problems: [expect.objectContaining({ account_id: accounts.facebook, rule: 'reel_duration' })],
+    });
   });
 });

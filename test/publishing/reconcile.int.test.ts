@@ -55,6 +55,32 @@ describe('publishing: reconciling uncertain outcomes with the network', () => {
     );
   });
 
+  it('facebook reel lost_response (the finish answer): one reel, published with its video id, looked up through it', async () => {
+    await system.sandbox.outcomeFault('facebook', 'lost_response');
+    const text = `reel ${Date.now()}`;
+    const res = await request(system.gateway)
+      .post('/v1/publish')
+      .set('Authorization', auth)
+      .send({
+        account_ids: [accounts.facebook],
+        text,
+        media_urls: [system.media.url('/reel.mp4')],
+        provider_options: { facebook: { post_type: 'reel' } },
+      });
+    expect([res.status, res.body.error]).toEqual([202, undefined]);
+    const post = await waitForFinal(system, auth, res.body.job_id, 30_000);
+    const reels = (await system.sandbox.posts('facebook')).filter((item) => item.text === text);
+    expect(reels).toEqual([expect.objectContaining({ options: { post_type: 'reel' } })]);
+    expect(post.results[0]).toEqual(
+      expect.objectContaining({
+        status: 'published',
+        platform_post_id: reels[0]!.id,
+        platform_post_url: `https://www.facebook.com/reel/${reels[0]!.id}`,
+        attempts: 1,
+      }),
+    );
+  });
+
   // LinkedIn without r_member_social is the same path: libs/providers/test/lookup.int.test.ts.
   it.each<[Network, string]>([['tiktok', 'cannot be verified']])(
     '%s lost_response: one post, outcome_unknown saying why the network could not be asked',

@@ -113,6 +113,9 @@ export interface MediaInput {
   kind: MediaKind;
   /** A video's length when known (library media), for per-account limits such as TikTok's creator maximum. */
   durationMs?: number;
+  /** A video's or image's displayed size in pixels when known (library media is measured), for kinds with a shape (a Facebook reel). */
+  width?: number;
+  height?: number;
   /** Present for library media; absent for a plain URL (then byte-upload networks download it, bounded). */
   source?: MediaSource;
   /** The request's `media_alt_text` for this item (rules/alt-text.ts says where each network takes it). */

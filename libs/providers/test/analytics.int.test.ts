@@ -131,9 +131,18 @@ describe('network analytics against the sandbox', () => {
       post_clicks: 1,
       post_reactions_by_type_total: { like: 2, love: 2 },
     });
+    const reel = await providers.facebook.publish.post({
+      credentials,
+      text: 'a reel',
+      media: [{ url: media.url('/reel.mp4'), kind: 'video' }],
+      options: { post_type: 'reel' },
+    });
+    await sandbox.setMetrics('facebook', reel.platformPostId, {
+      post_reactions_by_type_total: { like: 5 },
+    });
     const { readings } = await analytics.facebook.read({
       credentials,
-      platformPostIds: [text.platformPostId, video.platformPostId],
+      platformPostIds: [text.platformPostId, video.platformPostId, reel.platformPostId],
     });
     const retired = expect.stringContaining('post_engaged_users is not reported');
     expect(readings.get(text.platformPostId)).toEqual({
@@ -145,6 +154,12 @@ describe('network analytics against the sandbox', () => {
       status: 'read',
       metrics: { post_clicks: 1, post_reactions_by_type_total: 4 },
       warnings: [retired],
+    });
+    // A reel (its id is the video's) is read from the video; it has no post clicks.
+    expect(readings.get(reel.platformPostId)).toEqual({
+      status: 'read',
+      metrics: { post_reactions_by_type_total: 5 },
+      warnings: [retired, 'Facebook returned no post_clicks for this post.'],
     });
   });
 

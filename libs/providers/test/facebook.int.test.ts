@@ -207,6 +207,140 @@ describe('Facebook adapter against the sandbox', () => {
     });
   });
 
+  describe('reels', () => {
+    const reelVideo = (path = '/reel.mp4') => ({ url: media.url(path), kind: 'video' as const });
+    const reel = (text: string, extra: Partial<Parameters<Providers['facebook']['publish']['post']>[0]> = {}) =>
+      providers.facebook.publish.post({
+        credentials: credentials(),
+        text,
+        media: [reelVideo()],
+        options: { post_type: 'reel' },
+        ...extra,
+      });
+    /** The Page token, for calls made beside the adapter. */
+    const pageToken = async () => (await providers.facebook.authors!.list({ accessToken }))[0]!.accessToken!;
+    const graph = async (method: string, path: string, token: string, headers: Record<string, string> = {}) => {
+      const response = await fetch(path.startsWith('http') ? path : `${sandbox.baseUrl}/facebook/v25.0${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, ...headers },
+      });
+      return (await response.json()) as Record<string, unknown>;
+    };
+
+    it('publishes through start, upload and finish: the video id, the reel URL, listed by the Page', async () => {
+      const handles: string[] = [];
+      const result = await reel('a reel', { onHandle: async (handle) => void handles.push(handle) });
+      expect(result.platformPostId).toMatch(/^\d+$/);
+      expect(result.url).toBe(`https://www.facebook.com/reel/${result.platformPostId}`);
+      expect(handles).toEqual([`reel:${result.platformPostId}`]);
+      expect(await sandbox.posts('facebook')).toEqual([
+        expect.objectContaining({
+          id: result.platformPostId,
+          text: 'a reel',
+          options: { post_type: 'reel' },
+          media: [{ url: media.url('/reel.mp4'), kind: 'video' }],
+        }),
+      ]);
+      const token = await pageToken();
+      const listed = await graph('GET', `/${pageId}/video_reels?fields=id,description`, token);
+      expect(listed.data).toEqual([{ id: result.platformPostId, description: 'a reel' }]);
+      const feed = await graph('GET', `/${pageId}/published_posts?fields=id,message`, token);
+      expect(feed.data).toEqual([{ id: result.platformPostId, message: 'a reel' }]);
+      const status = await graph('GET', `/${result.platformPostId}?fields=status,permalink_url`, token);
+      expect(status).toMatchObject({
+        permalink_url: `/reel/${result.platformPostId}/`,
+        status: { video_status: 'ready', publishing_phase: { status: 'complete' } },
+      });
+      // A first comment goes under the reel's video, as the Page.
+      const comment = await providers.facebook.comments!.create({
+        credentials: credentials(),
+        postId: result.platformPostId,
+        text: 'first!',
+      });
+      expect(await sandbox.comments('facebook')).toEqual([
+        expect.objectContaining({ id: comment.platformCommentId, post_id: result.platformPostId, account: pageId }),
+      ]);
+    });
+
+    it('refuses a reel that breaks the rules before any call, and Facebook refuses one whose facts were not known', async () => {
+      const measured = await failure(() =>
+        reel('too wide', { media: [{ ...reelVideo('/video.mp4'), durationMs: 3500, width: 640, height: 360 }] }),
+      );
+      expect(measured).toMatchObject({ kind: 'validation', networkCode: 'reel_aspect_ratio,reel_dimensions' });
+      // Without measured facts the file reaches Facebook, which reads it and refuses it at finish.
+      const wide = await failure(() => reel('too wide', { media: [reelVideo('/video.mp4')] }));
+      expect(wide).toMatchObject({ kind: 'validation', networkCode: '100', status: 400 });
+      expect(wide.networkMessage).toContain('9:16');
+      const long = await failure(() => reel('too long', { media: [reelVideo('/reel-long.mp4')] }));
+      expect(long.networkMessage).toContain('between 3 and 90 seconds');
+      expect(await sandbox.posts('facebook')).toEqual([]);
+    });
+
+    it('defers past the 30 reels a Page may publish in 24 h, until the oldest of them leaves the window', async () => {
+      const first = Date.now();
+      for (let n = 0; n < 30; n += 1) await reel(`reel ${n}`);
+      const refused = await failure(() => reel('one too many'));
+      expect(refused).toMatchObject({ kind: 'quota_exhausted', networkCode: '4' });
+      // The slot frees 24 h after the first reel was published.
+      expect(refused.retryAfterMs).toBeGreaterThan(first + 86_400_000 - Date.now() - 1000);
+      expect(refused.retryAfterMs).toBeLessThanOrEqual(86_400_000);
+      expect(await sandbox.posts('facebook')).toHaveLength(30);
+    });
+
+    it('a lost finish answer is reconciled through the video: found, never a second reel', async () => {
+      const handles: string[] = [];
+      await sandbox.outcomeFault('facebook', 'lost_response');
+      const lost = await failure(() => reel('lost answer', { onHandle: async (handle) => void handles.push(handle) }));
+      expect(lost).toMatchObject({ kind: 'transient', uncertain: true });
+      const [handle] = handles;
+      const videoId = handle!.replace('reel:', '');
+      const lookup = () =>
+        providers.facebook.lookup.find({
+          credentials: credentials(),
+          text: 'lost answer',
+          mediaCount: 1,
+          since: new Date(Date.now() - 60_000),
+          handle,
+          excludeIds: [],
+        });
+      // Finished but still processing: asked again later, never published again.
+      expect(await lookup()).toEqual({ status: 'pending' });
+      expect(await lookup()).toEqual({
+        status: 'found',
+        result: { platformPostId: videoId, url: `https://www.facebook.com/reel/${videoId}` },
+      });
+      // An attempt given the handle back reports the same reel instead of publishing another.
+      expect((await reel('lost answer', { resume: handle })).platformPostId).toBe(videoId);
+      expect((await sandbox.posts('facebook')).map((post) => post.id)).toEqual([videoId]);
+    });
+
+    it('a video uploaded but never finished is absent, and the next attempt finishes that same video', async () => {
+      const token = await pageToken();
+      const started = await graph('POST', `/${pageId}/video_reels?upload_phase=start`, token);
+      await graph('POST', started.upload_url as string, token, { file_url: media.url('/reel.mp4') });
+      const handle = `reel:${started.video_id as string}`;
+      const lookup = () =>
+        providers.facebook.lookup.find({
+          credentials: credentials(),
+          text: 'unfinished',
+          mediaCount: 1,
+          since: new Date(Date.now() - 60_000),
+          handle,
+          excludeIds: [],
+        });
+      expect(await lookup()).toEqual({ status: 'absent' });
+      const handles: string[] = [];
+      const result = await reel('unfinished', {
+        resume: handle,
+        onHandle: async (given) => void handles.push(given),
+      });
+      expect(result.platformPostId).toBe(started.video_id);
+      expect(handles).toEqual([handle]);
+      expect((await sandbox.posts('facebook')).map((post) => post.id)).toEqual([started.video_id]);
+      expect(await lookup()).toMatchObject({ status: 'found' });
+    });
+  });
+
   it('keeps the network message and exposes a public AppError', async () => {
     expect.assertions(4);
     await sandbox.fault('facebook', 'token_expired');

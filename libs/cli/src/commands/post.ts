@@ -43,7 +43,7 @@ export function registerPost(program: Command, io: CliIo): void {
     .option('--alt <text>', 'alt text of the --media in the same position ("" for none); repeatable', collect)
     .option(
       '--post-type <network=type>',
-      'post_type for a network (instagram=reel|story, tiktok=photo|draft...); repeatable',
+      'post_type for a network (instagram=reel|story, facebook=reel, tiktok=photo|draft...); repeatable',
       collect,
     )
     .addHelpText(

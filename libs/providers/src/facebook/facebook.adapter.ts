@@ -17,6 +17,7 @@ import {
   type PublishResult,
 } from '../types.ts';
 import { classifyVideoStatus } from './facebook.classify.ts';
+import { createReelPublisher } from './facebook.reel.ts';
 import { facebookRules } from './facebook.rules.ts';
 
 export interface FacebookAdapterOptions extends AdapterDeps {
@@ -58,6 +59,7 @@ const absolute = (permalink: string) =>
 /** Facebook Pages (docs/networks.md §2): publishes with the Page token resolved from the stored token. */
 export function createFacebookAdapter(options: FacebookAdapterOptions): ProviderAdapter {
   const api = new GraphApi(options.client, options.graphVersion);
+  const publishReel = createReelPublisher(api, options);
 
   /**
    * The Page token to publish with. Accounts connected since Page tokens are stored hold it already
@@ -132,6 +134,7 @@ export function createFacebookAdapter(options: FacebookAdapterOptions): Provider
     const pageId = input.credentials.extras?.page_id;
     if (!pageId) throw missing('The Facebook account has no page_id.');
     const token = await pageToken(input.credentials, pageId);
+    if (input.options?.post_type === 'reel') return publishReel(input, pageId, token);
     const [first] = input.media;
     if (first?.kind === 'video') return publishVideo(input, pageId, token, first.url);
     if (input.media.length === 1 && first) {

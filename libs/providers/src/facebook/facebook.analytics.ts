@@ -65,6 +65,17 @@ export function videoIdOf(post: FbPostFields): string | undefined {
 export function createFacebookAnalytics(deps: AnalyticsDeps & { graphVersion: string }): PostAnalyticsCapability {
   const readOne = async (graph: GraphReadSession, token: string, id: string): Promise<PostReading> => {
     try {
+      // A reel's id is its video's (facebook.reel.ts), not `{page}_{post}`: its reactions live on the
+      // video, and a reel has no post insights (no post_clicks, which the reading then says).
+      if (!id.includes('_'))
+        return mapFacebookInsights(
+          {},
+          await graph.get<GraphInsightsBody>(
+            `/${id}/video_insights`,
+            { metric: 'total_video_reactions_by_type_total' },
+            token,
+          ),
+        );
       const post = await graph.get<FbPostFields>(`/${id}`, { fields: 'id,attachments{media_type,target}' }, token);
       const videoId = videoIdOf(post);
       if (videoId === undefined)

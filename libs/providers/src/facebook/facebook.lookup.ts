@@ -4,6 +4,7 @@ import { LOOKUP_SKEW_MS, scanNewestFirst } from '../lookup/scan.ts';
 import { ProviderError } from '../errors/provider-error.ts';
 import { type Credentials, type LookupCapability } from '../types.ts';
 import { classifyVideoStatus } from './facebook.classify.ts';
+import { readReelStatus, reelIdOf, reelResult, reelStage } from './facebook.reel.ts';
 
 interface PublishedPost {
   id: string;
@@ -13,7 +14,7 @@ interface PublishedPost {
 }
 
 /**
- * A video attempt is asked about through its video id (`GET /{video-id}?fields=status`: ready means
+ * A reel attempt is asked about through its video (`reel:<id>` handle, facebook.reel.ts). A video attempt is asked about through its video id (`GET /{video-id}?fields=status`: ready means
  * published, still processing means ask again later); any other attempt is looked for in the Page's
  * `GET /{page-id}/published_posts` (Page token, newest first, `since` in unix seconds).
  */
@@ -32,6 +33,14 @@ export function facebookLookup(
           networkMessage: 'The Facebook account has no page_id.',
         });
       const token = await pageToken(input.credentials, pageId);
+      const reelId = reelIdOf(input.handle);
+      if (reelId !== undefined) {
+        const stage = reelStage(await readReelStatus(api, reelId, token));
+        if (stage === 'published') return { status: 'found', result: reelResult(reelId) };
+        // Finished and still processing: ask again. Never finished (or refused): no reel exists, and
+        // the next attempt, given the handle back, finishes that same video.
+        return stage === 'publishing' ? { status: 'pending' } : { status: 'absent' };
+      }
       if (input.handle) {
         const video = await api.get<{ status?: { video_status?: string }; permalink_url?: string }>(
           `/${input.handle}`,

@@ -18,8 +18,11 @@ export const altTextRules: Readonly<Record<Network, { maxLength: number; kinds: 
   tiktok: undefined,
 };
 
-/** Post kinds whose media take no alt text even where the network has it (Instagram reels and stories). */
-const NO_ALT_TEXT_KINDS: Readonly<Partial<Record<Network, readonly string[]>>> = { instagram: ['reel', 'story'] };
+/** Post kinds whose media take no alt text even where the network has it (Instagram reels and stories, Facebook reels). */
+const NO_ALT_TEXT_KINDS: Readonly<Partial<Record<Network, readonly string[]>>> = {
+  instagram: ['reel', 'story'],
+  facebook: ['reel'],
+};
 
 /**
  * The alt text of one post's media for one network: a non-empty description where the network (or

@@ -8,7 +8,13 @@ describe('contentCapabilities', () => {
       maxTextLength: 2200,
       maxMedia: 10,
     });
-    expect(contentCapabilities('facebook', undefined).postTypes).toEqual(['feed']);
+    expect(contentCapabilities('facebook', undefined).postTypes).toEqual(['feed', 'reel']);
+    expect(contentCapabilities('facebook', undefined).postKinds.reel).toEqual({
+      mediaKinds: ['video'],
+      minMedia: 1,
+      maxMedia: 1,
+      videoSeconds: [3, 90],
+    });
     expect(contentCapabilities('linkedin', undefined).postTypes).toEqual(['post']);
     expect(contentCapabilities('tiktok', undefined).postTypes).toEqual(['video', 'photo', 'draft']);
     expect(contentCapabilities('tiktok', undefined).altText).toBeUndefined();

@@ -69,6 +69,31 @@ describe('post kinds', () => {
       'reel_duration',
     ]);
   });
+  it('Facebook reel: one video, no photos, 3 to 90 s, 9:16 within 2%, at least 540x960', () => {
+    const reel = (seconds: number, width: number, height: number, altText?: string) => ({
+      ...vid(seconds, altText),
+      width,
+      height,
+    });
+    const facebook = (media: Parameters<typeof checkContent>[1]['media']) =>
+      rules('facebook', { text: 'x', media, options: { post_type: 'reel' } });
+    expect(facebook([reel(30, 1080, 1920)])).toEqual([]);
+    expect(facebook([reel(3, 540, 960)])).toEqual([]);
+    // Encoders round sides to multiples of 16: 1080x1916 is 9:16 within the tolerance.
+    expect(facebook([reel(90, 1080, 1916)])).toEqual([]);
+    expect(facebook([reel(91, 1080, 1920)])).toEqual(['reel_duration']);
+    expect(facebook([reel(2.5, 1080, 1920)])).toEqual(['reel_duration']);
+    expect(facebook([reel(10, 1920, 1080)])).toEqual(['reel_aspect_ratio']);
+    expect(facebook([reel(10, 1080, 1350)])).toEqual(['reel_aspect_ratio']);
+    expect(facebook([reel(10, 360, 640)])).toEqual(['reel_dimensions']);
+    expect(facebook([reel(10, 640, 360)])).toEqual(['reel_aspect_ratio', 'reel_dimensions']);
+    expect(facebook(img())).toEqual(['media_kind_mismatch']);
+    expect(facebook([])).toEqual(['media_kind_mismatch']);
+    expect(facebook([reel(10, 1080, 1920), ...img()])).toEqual(['media_kind_mismatch', 'media_mix']);
+    expect(facebook([reel(10, 1080, 1920, 'a clip')])).toEqual(['alt_text_unsupported']);
+    // Facts not measured (a plain URL at validate): the network judges the file.
+    expect(facebook([vid()])).toEqual([]);
+  });
   it('Instagram story: one image or one video of at most 60 s', () => {
     expect(rules('instagram', { text: 'x', media: img(), options: { post_type: 'story' } })).toEqual([]);
     expect(rules('instagram', { text: 'x', media: [vid(60)], options: { post_type: 'story' } })).toEqual([]);

@@ -1,5 +1,5 @@
 import { INSTAGRAM_KIND_LIMITS, INSTAGRAM_LIMITS } from '../instagram/instagram.rules.ts';
-import { FACEBOOK_LIMITS } from '../facebook/facebook.rules.ts';
+import { FACEBOOK_KIND_LIMITS, FACEBOOK_LIMITS } from '../facebook/facebook.rules.ts';
 import { LINKEDIN_LIMITS } from '../linkedin/linkedin.rules.ts';
 import { TIKTOK_LIMITS } from '../tiktok/tiktok.rules.ts';
 import { type MediaKind, type Network } from '../types.ts';
@@ -34,7 +34,15 @@ export const postKinds: Readonly<Record<Network, Readonly<Record<string, PostKin
       videoSeconds: [0, INSTAGRAM_KIND_LIMITS.story.maxSeconds],
     },
   },
-  facebook: { feed: { mediaKinds: ['image', 'video'], minMedia: 0, maxMedia: FACEBOOK_LIMITS.maxImages } },
+  facebook: {
+    feed: { mediaKinds: ['image', 'video'], minMedia: 0, maxMedia: FACEBOOK_LIMITS.maxImages },
+    reel: {
+      mediaKinds: ['video'],
+      minMedia: 1,
+      maxMedia: 1,
+      videoSeconds: [FACEBOOK_KIND_LIMITS.reel.minSeconds, FACEBOOK_KIND_LIMITS.reel.maxSeconds],
+    },
+  },
   x: { post: { mediaKinds: ['image', 'video'], minMedia: 0, maxMedia: X_LIMITS.maxImages } },
   linkedin: { post: { mediaKinds: ['image', 'video'], minMedia: 0, maxMedia: LINKEDIN_LIMITS.maxImages } },
   tiktok: {

@@ -40,3 +40,35 @@ export function durationViolation(
   const range = min > 0 ? `${min} s to ${bounds.maxSeconds} s` : `at most ${bounds.maxSeconds} s`;
   return [violation(rule, `${what} must last ${range} (this video lasts ${seconds.toFixed(1)} s).`)];
 }
+
+/**
+ * A video's shape against a kind's: its aspect ratio within `tolerance` of `ratio` (width / height),
+ * and each side at least the minimum (rules `<kind>_aspect_ratio`, `<kind>_dimensions`). Checked when the size is known (library media is measured).
+ */
+export function shapeViolations(
+  kind: string,
+  what: string,
+  item: { width?: number | undefined; height?: number | undefined },
+  shape: { ratio: readonly [number, number]; tolerance: number; minWidth: number; minHeight: number },
+): ContentViolation[] {
+  const { width, height } = item;
+  if (width === undefined || height === undefined || width <= 0 || height <= 0) return [];
+  const found: ContentViolation[] = [];
+  const [across, down] = shape.ratio;
+  const wanted = across / down;
+  if (Math.abs(width / height - wanted) > wanted * shape.tolerance)
+    found.push(
+      violation(
+        `${kind}_aspect_ratio`,
+        `${what} must be ${across}:${down} (vertical; within ${shape.tolerance * 100}%): this video is ${width}x${height}.`,
+      ),
+    );
+  if (width < shape.minWidth || height < shape.minHeight)
+    found.push(
+      violation(
+        `${kind}_dimensions`,
+        `${what} must be at least ${shape.minWidth}x${shape.minHeight} pixels: this video is ${width}x${height}.`,
+      ),
+    );
+  return found;
+}

@@ -6,12 +6,17 @@ import path from 'node:path';
 /**
  * Tiny real files (shipped in fixtures/): networks sniff magic bytes, and the media library decodes
  * and measures what it imports. A 400x400 JPEG, a 64x64 PNG and a 3.5 s 640x360 H.264 MP4, which
- * every network's limits accept.
+ * every network's limits accept; and two vertical 540x960 (9:16) 24 fps H.264 MP4s for Facebook
+ * reels: `reel.mp4` of 4 s, and `reel-long.mp4` of 91 s (one over a reel's 90), made with
+ * `ffmpeg -f lavfi -i testsrc=duration=4:size=540x960:rate=24 -c:v libx264 -crf 51 -pix_fmt yuv420p`
+ * (`color=c=navy:duration=91:...` for the long one, which keeps it small).
  */
 const fixture = (name: string) => readFileSync(path.join(__dirname, 'fixtures', name));
 export const JPEG = fixture('image.jpg');
 export const PNG = fixture('image.png');
 export const MP4 = fixture('video.mp4');
+export const REEL_MP4 = fixture('reel.mp4');
+export const LONG_REEL_MP4 = fixture('reel-long.mp4');
 
 export interface MediaServer {
   url: (path: string) => string;
@@ -19,7 +24,7 @@ export interface MediaServer {
 }
 
 /**
- * Serves `/image.jpg`, `/image.png`, `/video.mp4`, `/octet.png` (as application/octet-stream), and
+ * Serves `/image.jpg`, `/image.png`, `/video.mp4`, `/reel.mp4`, `/reel-long.mp4`, `/octet.png` (as application/octet-stream), and
  * `/once/<name>.jpg`: the JPEG to the first request for that path only (a file deleted, or a signed
  * URL expired, after one fetch); anything else is 404 (the broken URL).
  */
@@ -28,6 +33,8 @@ export async function startMediaServer(): Promise<MediaServer> {
     '/image.jpg': [JPEG, 'image/jpeg'],
     '/image.png': [PNG, 'image/png'],
     '/video.mp4': [MP4, 'video/mp4'],
+    '/reel.mp4': [REEL_MP4, 'video/mp4'],
+    '/reel-long.mp4': [LONG_REEL_MP4, 'video/mp4'],
     // A host that labels everything as generic bytes.
     '/octet.png': [PNG, 'application/octet-stream'],
   };

@@ -1385,7 +1385,7 @@ export interface operations {
                         media_ids?: string[];
                     }[];
                     media_urls?: string[];
-                    /** @description Alt text for each medium, aligned with the media list (`media_ids` first, then `media_urls`): the same length or a 400 (`alt_text_count`); `""` leaves an item without one. Held to each network's limit (X 1,000, LinkedIn 4,086, Instagram and Facebook 1,000 characters) on images; TikTok has none (400 `alt_text_unsupported`), nor do Instagram reels and stories. Not with `thread`. */
+                    /** @description Alt text for each medium, aligned with the media list (`media_ids` first, then `media_urls`): the same length or a 400 (`alt_text_count`); `""` leaves an item without one. Held to each network's limit (X 1,000, LinkedIn 4,086, Instagram and Facebook 1,000 characters) on images; TikTok has none (400 `alt_text_unsupported`), nor do Instagram reels and stories or Facebook reels. Not with `thread`. */
                     media_alt_text?: string[];
                     /**
                      * Format: date-time
@@ -1799,7 +1799,7 @@ export interface operations {
                         media_ids?: string[];
                     }[];
                     media_urls?: string[];
-                    /** @description Alt text for each medium, aligned with the media list (`media_ids` first, then `media_urls`): the same length or a 400 (`alt_text_count`); `""` leaves an item without one. Held to each network's limit (X 1,000, LinkedIn 4,086, Instagram and Facebook 1,000 characters) on images; TikTok has none (400 `alt_text_unsupported`), nor do Instagram reels and stories. Not with `thread`. */
+                    /** @description Alt text for each medium, aligned with the media list (`media_ids` first, then `media_urls`): the same length or a 400 (`alt_text_count`); `""` leaves an item without one. Held to each network's limit (X 1,000, LinkedIn 4,086, Instagram and Facebook 1,000 characters) on images; TikTok has none (400 `alt_text_unsupported`), nor do Instagram reels and stories or Facebook reels. Not with `thread`. */
                     media_alt_text?: string[];
                     /**
                      * Format: date-time
@@ -2115,7 +2115,7 @@ export interface operations {
                         media_ids?: string[];
                     }[];
                     media_urls?: string[];
-                    /** @description Alt text for each medium, aligned with the media list (`media_ids` first, then `media_urls`): the same length or a 400 (`alt_text_count`); `""` leaves an item without one. Held to each network's limit (X 1,000, LinkedIn 4,086, Instagram and Facebook 1,000 characters) on images; TikTok has none (400 `alt_text_unsupported`), nor do Instagram reels and stories. Not with `thread`. */
+                    /** @description Alt text for each medium, aligned with the media list (`media_ids` first, then `media_urls`): the same length or a 400 (`alt_text_count`); `""` leaves an item without one. Held to each network's limit (X 1,000, LinkedIn 4,086, Instagram and Facebook 1,000 characters) on images; TikTok has none (400 `alt_text_unsupported`), nor do Instagram reels and stories or Facebook reels. Not with `thread`. */
                     media_alt_text?: string[];
                     /**
                      * Format: date-time
@@ -2265,7 +2265,7 @@ export interface operations {
                             media_ids?: string[];
                         }[];
                         media_urls?: string[];
-                        /** @description Alt text for each medium, aligned with the media list (`media_ids` first, then `media_urls`): the same length or a 400 (`alt_text_count`); `""` leaves an item without one. Held to each network's limit (X 1,000, LinkedIn 4,086, Instagram and Facebook 1,000 characters) on images; TikTok has none (400 `alt_text_unsupported`), nor do Instagram reels and stories. Not with `thread`. */
+                        /** @description Alt text for each medium, aligned with the media list (`media_ids` first, then `media_urls`): the same length or a 400 (`alt_text_count`); `""` leaves an item without one. Held to each network's limit (X 1,000, LinkedIn 4,086, Instagram and Facebook 1,000 characters) on images; TikTok has none (400 `alt_text_unsupported`), nor do Instagram reels and stories or Facebook reels. Not with `thread`. */
                         media_alt_text?: string[];
                         /**
                          * Format: date-time
@@ -3127,7 +3127,7 @@ export interface operations {
                         media_ids?: string[];
                     }[];
                     media_urls?: string[];
-                    /** @description Alt text for each medium, aligned with the media list (`media_ids` first, then `media_urls`): the same length or a 400 (`alt_text_count`); `""` leaves an item without one. Held to each network's limit (X 1,000, LinkedIn 4,086, Instagram and Facebook 1,000 characters) on images; TikTok has none (400 `alt_text_unsupported`), nor do Instagram reels and stories. Not with `thread`. */
+                    /** @description Alt text for each medium, aligned with the media list (`media_ids` first, then `media_urls`): the same length or a 400 (`alt_text_count`); `""` leaves an item without one. Held to each network's limit (X 1,000, LinkedIn 4,086, Instagram and Facebook 1,000 characters) on images; TikTok has none (400 `alt_text_unsupported`), nor do Instagram reels and stories or Facebook reels. Not with `thread`. */
                     media_alt_text?: string[];
                     /**
                      * Format: date-time
@@ -4478,7 +4478,7 @@ export interface operations {
                          * @enum {string}
                          */
                         provider: "instagram" | "facebook" | "x" | "linkedin" | "tiktok";
-                        /** @description Values `platform_options.<network>.post_type` takes, the default first: Instagram `feed`, `reel`, `story`; Facebook `feed`; LinkedIn and X `post`; TikTok `video`, `photo`, `draft` (TikTok without `post_type`: `video` for a video, `photo` for photos). */
+                        /** @description Values `platform_options.<network>.post_type` takes, the default first: Instagram `feed`, `reel`, `story`; Facebook `feed`, `reel`; LinkedIn and X `post`; TikTok `video`, `photo`, `draft` (TikTok without `post_type`: `video` for a video, `photo` for photos). */
                         post_types: string[];
                         /** @description Per post type: the media it holds (checked before a post is accepted). */
                         post_type_rules: {
@@ -4487,7 +4487,7 @@ export interface operations {
                                 media_kinds: string[];
                                 min_media: number;
                                 max_media: number;
-                                /** @description A video's length for this post type (e.g. Instagram reels 3 to 900 s). */
+                                /** @description A video's length for this post type (e.g. Instagram reels 3 to 900 s, Facebook reels 3 to 90 s). */
                                 duration_seconds?: {
                                     min: number;
                                     max: number;

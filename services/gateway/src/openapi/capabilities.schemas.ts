@@ -22,7 +22,7 @@ export const AccountCapabilities = Type.Object({
   provider: Provider,
   post_types: Type.Array(Type.String(), {
     description:
-      'Values `platform_options.<network>.post_type` takes, the default first: Instagram `feed`, `reel`, `story`; Facebook `feed`; LinkedIn and X `post`; TikTok `video`, `photo`, `draft` (TikTok without `post_type`: `video` for a video, `photo` for photos).',
+      'Values `platform_options.<network>.post_type` takes, the default first: Instagram `feed`, `reel`, `story`; Facebook `feed`, `reel`; LinkedIn and X `post`; TikTok `video`, `photo`, `draft` (TikTok without `post_type`: `video` for a video, `photo` for photos).',
   }),
   post_type_rules: Type.Record(
     Type.String(),
@@ -30,7 +30,9 @@ export const AccountCapabilities = Type.Object({
       media_kinds: Type.Array(Type.String(), { description: 'Media kinds this post type holds (`image`, `video`).' }),
       min_media: Type.Integer(),
       max_media: Type.Integer(),
-      duration_seconds: Range("A video's length for this post type (e.g. Instagram reels 3 to 900 s)."),
+      duration_seconds: Range(
+        "A video's length for this post type (e.g. Instagram reels 3 to 900 s, Facebook reels 3 to 90 s).",
+      ),
     }),
     { description: 'Per post type: the media it holds (checked before a post is accepted).' },
   ),

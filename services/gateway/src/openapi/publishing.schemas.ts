@@ -75,7 +75,7 @@ const publishFields = {
     Type.Array(Type.String({ maxLength: MEDIA_ALT_TEXT_MAX_LENGTH }), {
       maxItems: 35,
       description:
-        'Alt text for each medium, aligned with the media list (`media_ids` first, then `media_urls`): the same length or a 400 (`alt_text_count`); `""` leaves an item without one. Held to each network\'s limit (X 1,000, LinkedIn 4,086, Instagram and Facebook 1,000 characters) on images; TikTok has none (400 `alt_text_unsupported`), nor do Instagram reels and stories. Not with `thread`.',
+        'Alt text for each medium, aligned with the media list (`media_ids` first, then `media_urls`): the same length or a 400 (`alt_text_count`); `""` leaves an item without one. Held to each network\'s limit (X 1,000, LinkedIn 4,086, Instagram and Facebook 1,000 characters) on images; TikTok has none (400 `alt_text_unsupported`), nor do Instagram reels and stories or Facebook reels. Not with `thread`.',
     }),
   ),
   scheduled_at: Type.Optional(

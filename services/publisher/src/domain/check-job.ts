@@ -46,6 +46,9 @@ export interface JobMedium {
   url: string;
   kind: 'image' | 'video';
   durationMs: number | null;
+  /** Displayed size in pixels, when measured (a Facebook reel's shape is checked from it). */
+  width: number | null;
+  height: number | null;
   /** Library id, when it has one; named in its problems. */
   mediaId: string | null;
   /** Per-network verdicts measured from the file (libs/media compatibility). */
@@ -208,6 +211,7 @@ function accountProblems(
       url: item.url,
       kind: item.kind,
       ...(item.durationMs === null ? {} : { durationMs: item.durationMs }),
+      ...(item.width === null || item.height === null ? {} : { width: item.width, height: item.height }),
       ...(describe && altText[position] ? { altText: altText[position] } : {}),
     }));
   const content = (text: string, items: MediaInput[], incomplete: boolean): ContentViolation[] =>

@@ -9,6 +9,8 @@ const mediumOf = (row: MediaRow, publicBase: string): JobMedium => ({
   url: publicUrlOf(publicBase, row.id),
   kind: row.kind as 'image' | 'video',
   durationMs: row.durationMs,
+  width: row.width,
+  height: row.height,
   mediaId: row.id,
   compatibility: row.compatibility as JobMedium['compatibility'],
 });
@@ -82,6 +84,8 @@ export function probingMedia(deps: ResolveMediaDeps & { verifyHeadBytes: number 
           url: publicUrlOf(publicBase, 'pending'),
           kind: outcome.verification.facts.kind,
           durationMs: outcome.verification.facts.durationMs,
+          width: outcome.verification.facts.width,
+          height: outcome.verification.facts.height,
           mediaId: null,
           compatibility: outcome.verification.compatibility,
         });

@@ -6,7 +6,7 @@ import { numericId } from '../state/ids.ts';
 import { type NetworkName } from '../state/types.ts';
 import { callerOf, graphParams, idOf, igUserIdOf, requireGraphToken } from './graph-auth.ts';
 import { graphError, invalidParameter, renderGraphFault } from './graph-errors.ts';
-import { STORES, type FbPost, type IgMedia } from './graph-records.ts';
+import { STORES, type FbPost, type FbReel, type IgMedia } from './graph-records.ts';
 
 type GraphNetwork = Extract<NetworkName, 'instagram' | 'facebook'>;
 
@@ -18,7 +18,8 @@ const graphTime = (iso: string) => new Date(iso).toISOString().replace(/\.\d{3}Z
 
 /**
  * Comments under a published post: `POST /{ig-media-id}/comments?message=` (Instagram Graph API,
- * "Comment Moderation") and `POST /{page-post-id}/comments` with `message` (Pages API, "Comments"),
+ * "Comment Moderation") and `POST /{page-post-id}/comments` with `message` (Pages API, "Comments";
+ * a reel is commented on through its video id),
  * each answering `{id}`; `GET /{object}/comments` lists them oldest first (Instagram: `id`, `text`,
  * `timestamp`, `from` when asked; Facebook: `id`, `message`, `created_time`, `from`), with Graph's cursor
  * paging (`limit`, `after`). The publisher's first comments are made and looked up here.
@@ -28,8 +29,12 @@ export function registerGraphComments(router: Router, ctx: SandboxContext): void
   const auth = requireGraphToken(ctx);
   const igMedia = state.store<IgMedia>(STORES.igMedia);
   const posts = state.store<FbPost>(STORES.fbPosts);
+  const reels = state.store<FbReel>(STORES.fbReels);
+  /** The Page a Facebook post or published reel (a video object, commented on by its id) belongs to. */
+  const pageOfObject = (id: string) =>
+    posts.get(id)?.pageId ?? (reels.get(id)?.phase === 'finished' ? reels.get(id)?.pageId : undefined);
   const networkOf = (id: string): GraphNetwork | undefined =>
-    igMedia.has(id) ? 'instagram' : posts.has(id) ? 'facebook' : undefined;
+    igMedia.has(id) ? 'instagram' : pageOfObject(id) !== undefined ? 'facebook' : undefined;
   const gates = {
     instagram: ctx.gate(['instagram'], renderGraphFault),
     facebook: ctx.gate(['facebook'], renderGraphFault),
@@ -69,7 +74,7 @@ export function registerGraphComments(router: Router, ctx: SandboxContext): void
       const caller = callerOf(res);
       // The post's own account comments: a Page through its Page token, Instagram through its owner's
       // token (BYOK tokens are taken on trust, as for publishing).
-      const account = network === 'instagram' ? igMedia.get(id)!.igUserId : posts.get(id)!.pageId;
+      const account = network === 'instagram' ? igMedia.get(id)!.igUserId : pageOfObject(id)!;
       const mayComment =
         !caller.issued || (network === 'facebook' ? caller.pageId === account : igUserIdOf(caller.subject) === account);
       if (!mayComment)

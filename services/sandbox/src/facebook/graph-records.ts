@@ -63,12 +63,28 @@ export interface FbVideo {
   polls: number;
 }
 
+/** A reel's video (`video_reels`): started, uploaded (pulled from `file_url`), then finished (published). */
+export interface FbReel {
+  id: string;
+  pageId: string;
+  phase: 'started' | 'uploaded' | 'finished';
+  fileUrl: string | undefined;
+  /** Measured from the uploaded file (undefined: not an MP4/MOV Facebook could read). */
+  facts: { format: string; durationMs: number; width: number; height: number } | undefined;
+  description: string;
+  /** When `finish` published it (ms): the 24 h publishing window counts from here. */
+  publishedAt: number | undefined;
+  /** Status reads since it was finished: processing ends after `processingPolls` of them. */
+  polls: number;
+}
+
 export const STORES = {
   igContainers: 'graph.igContainers',
   igMedia: 'graph.igMedia',
   fbPosts: 'graph.fbPosts',
   fbPhotos: 'graph.fbPhotos',
   fbVideos: 'graph.fbVideos',
+  fbReels: 'graph.fbReels',
   fbLastMessage: 'graph.fbLastMessage',
 } as const;
 

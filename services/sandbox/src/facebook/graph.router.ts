@@ -8,13 +8,15 @@ import { registerInstagram } from './instagram.routes.ts';
 import { registerObjects } from './objects.routes.ts';
 import { registerGraphOAuth } from './oauth.routes.ts';
 import { registerPages } from './pages.routes.ts';
+import { registerReelUpload, registerReels } from './reels.routes.ts';
 import { registerTimelines } from './timeline.routes.ts';
 
 const VERSION = /^v\d+\.\d+$/;
 
 /**
  * `/facebook`: graph.facebook.com (Pages and Instagram with Facebook Login) plus the
- * www.facebook.com login dialog, under any `/vNN.0` version segment.
+ * www.facebook.com login dialog, under any `/vNN.0` version segment, and the reel upload host
+ * (`/facebook/video-upload/...`).
  */
 export function graphRouter(ctx: SandboxContext): Router {
   const outer = Router();
@@ -23,11 +25,14 @@ export function graphRouter(ctx: SandboxContext): Router {
   registerGraphOAuth(versioned, ctx);
   registerInstagram(versioned, ctx);
   registerPages(versioned, ctx);
+  registerReels(versioned, ctx);
   registerTimelines(versioned, ctx);
   registerInsights(versioned, ctx);
   registerGraphComments(versioned, ctx);
   registerObjects(versioned, ctx);
 
+  // rupload.facebook.com's path, outside the versioned Graph paths.
+  registerReelUpload(outer, ctx);
   outer.use(
     '/:version',
     (req: Request, res: Response, next: NextFunction) => {

@@ -2,7 +2,7 @@ import { type NextFunction, type Request, type Response, type Router } from 'exp
 import { type SandboxContext } from '../context.ts';
 import { graphParams, idOf, requireGraphToken } from './graph-auth.ts';
 import { graphError, renderGraphFault, unsupportedGet } from './graph-errors.ts';
-import { STORES, type FbPhoto, type FbPost, type FbVideo, type IgMedia } from './graph-records.ts';
+import { STORES, type FbPhoto, type FbPost, type FbReel, type FbVideo, type IgMedia } from './graph-records.ts';
 import { fbPostInsights, fbVideoInsights, igInsights, type InsightsAnswer } from './insights.ts';
 
 /**
@@ -15,6 +15,7 @@ export function registerInsights(router: Router, ctx: SandboxContext): void {
   const posts = state.store<FbPost>(STORES.fbPosts);
   const photos = state.store<FbPhoto>(STORES.fbPhotos);
   const videos = state.store<FbVideo>(STORES.fbVideos);
+  const reels = state.store<FbReel>(STORES.fbReels);
   const auth = requireGraphToken(ctx);
   const igGate = ctx.gate(['instagram'], renderGraphFault);
   const fbGate = ctx.gate(['facebook'], renderGraphFault);
@@ -69,9 +70,12 @@ export function registerInsights(router: Router, ctx: SandboxContext): void {
 
   router.get('/:id/video_insights', fbGate, auth, (req, res) => {
     const video = videos.get(idOf(req));
-    if (!video) return unsupportedGet(res, idOf(req));
+    // A published reel's insights are its video's, set under the reel's (video) id.
+    const reel = reels.get(idOf(req));
+    const postId = video?.postId ?? (reel?.phase === 'finished' ? reel.id : undefined);
+    if (postId === undefined) return unsupportedGet(res, idOf(req));
     const metrics = metricsOf(req, res);
     if (!metrics) return;
-    send(res, fbVideoInsights(video.id, metrics, state.metricsOf('facebook', video.postId) ?? {}));
+    send(res, fbVideoInsights(idOf(req), metrics, state.metricsOf('facebook', postId) ?? {}));
   });
 }

@@ -3,8 +3,17 @@ import { type SandboxContext } from '../context.ts';
 import { type NetworkName } from '../state/types.ts';
 import { callerOf, graphParams, idOf, pagesManagedBy, requireGraphToken } from './graph-auth.ts';
 import { graphError, renderGraphFault, unsupportedGet } from './graph-errors.ts';
-import { STORES, type FbPhoto, type FbPost, type FbVideo, type IgContainer, type IgMedia } from './graph-records.ts';
+import {
+  STORES,
+  type FbPhoto,
+  type FbPost,
+  type FbReel,
+  type FbVideo,
+  type IgContainer,
+  type IgMedia,
+} from './graph-records.ts';
 import { advanceContainer } from './ig-container-processing.ts';
+import { reelView } from './reels.routes.ts';
 
 const isIgUserId = (id: string) => id.startsWith('1784');
 
@@ -16,13 +25,14 @@ export function registerObjects(router: Router, ctx: SandboxContext): void {
   const posts = state.store<FbPost>(STORES.fbPosts);
   const photos = state.store<FbPhoto>(STORES.fbPhotos);
   const videos = state.store<FbVideo>(STORES.fbVideos);
+  const reels = state.store<FbReel>(STORES.fbReels);
   const auth = requireGraphToken(ctx);
   const gates = new Map<string, ReturnType<SandboxContext['gate']>>();
 
   /** The network an object belongs to decides which armed fault a read consumes. */
   const networksOf = (id: string): NetworkName[] => {
     if (containers.has(id) || igMedia.has(id) || isIgUserId(id)) return ['instagram'];
-    if (posts.has(id) || photos.has(id) || videos.has(id)) return ['facebook'];
+    if (posts.has(id) || photos.has(id) || videos.has(id) || reels.has(id)) return ['facebook'];
     return ['facebook', 'instagram'];
   };
   const gate = (req: Request, res: Response, next: NextFunction) => {
@@ -78,6 +88,8 @@ export function registerObjects(router: Router, ctx: SandboxContext): void {
         link: `https://www.facebook.com/photo.php?fbid=${id}`,
         ...(photo.postId ? { page_story_id: photo.postId } : {}),
       });
+    const reel = reels.get(id);
+    if (reel) return void res.json(reelView(reel, ctx.processingPolls));
     const video = videos.get(id);
     if (video) {
       const result = video.download.result;

@@ -2,7 +2,8 @@ import { type Request, type Response, type Router } from 'express';
 import { type SandboxContext } from '../context.ts';
 import { callerOf, graphParams, idOf, requireGraphToken } from './graph-auth.ts';
 import { graphError, invalidParameter, renderGraphFault } from './graph-errors.ts';
-import { STORES, type IgMedia } from './graph-records.ts';
+import { STORES, type FbReel, type IgMedia } from './graph-records.ts';
+import { reelPermalink } from './reels.routes.ts';
 
 const graphTime = (iso: string) => new Date(iso).toISOString().replace(/\.\d{3}Z$/, '+0000');
 
@@ -47,14 +48,16 @@ function page<T>(req: Request, res: Response, items: { at: number; value: T }[])
 }
 
 /**
- * What a Page and an Instagram account published, newest first: `GET /{page-id}/published_posts`
- * (needs that Page's token, Graph error #210 otherwise) and `GET /{ig-user-id}/media`. The
+ * What a Page and an Instagram account published, newest first: `GET /{page-id}/published_posts` and
+ * `GET /{page-id}/video_reels` (each needs that Page's token, Graph error #210 otherwise) and
+ * `GET /{ig-user-id}/media`. The
  * publisher's reconciliation reads them to learn whether a post whose answer was lost exists.
  */
 export function registerTimelines(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
   const auth = requireGraphToken(ctx);
   const igMedia = state.store<IgMedia>(STORES.igMedia);
+  const reels = state.store<FbReel>(STORES.fbReels);
   const fields = (req: Request) => (graphParams(req).fields ?? 'id').split(',');
   const pick = (req: Request, value: Record<string, unknown>) =>
     Object.fromEntries(Object.entries(value).filter(([key]) => key === 'id' || fields(req).includes(key)));
@@ -77,6 +80,30 @@ export function registerTimelines(router: Router, ctx: SandboxContext): void {
           message: post.text,
           created_time: graphTime(post.created_at),
           permalink_url: post.url,
+        }),
+      }));
+    const body = page(req, res, items);
+    if (body) res.json(body);
+  });
+
+  // A Page's published reels, newest first (the adapter reads their times after a publishing-limit refusal).
+  router.get('/:id/video_reels', ctx.gate(['facebook'], renderGraphFault), auth, (req, res) => {
+    const pageId = idOf(req);
+    const caller = callerOf(res);
+    if (caller.issued && caller.pageId !== pageId)
+      return graphError(res, 400, {
+        message: '(#210) A page access token is required to request this resource.',
+        code: 210,
+      });
+    const items = [...reels.values()]
+      .filter((reel) => reel.pageId === pageId && reel.publishedAt !== undefined)
+      .map((reel) => ({
+        at: reel.publishedAt!,
+        value: pick(req, {
+          id: reel.id,
+          description: reel.description,
+          created_time: graphTime(new Date(reel.publishedAt!).toISOString()),
+          permalink_url: reelPermalink(reel.id),
         }),
       }));
     const body = page(req, res, items);

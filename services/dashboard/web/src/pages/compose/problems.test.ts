@@ -11,6 +11,7 @@ describe('problems shown next to the field they name', () => {
   it("places a target's problem (its path names the account) by its rule", () => {
     expect(fieldOf({ path: '/body/account_ids/0', rule: 'text_length' })).toBe('text');
     expect(fieldOf({ path: '/body/account_ids/0', rule: 'media_required' })).toBe('media');
+    expect(fieldOf({ path: '/body/account_ids/0', rule: 'reel_aspect_ratio' })).toBe('media');
     expect(fieldOf({ path: '/body/account_ids/1', rule: 'privacy_level_required' })).toBe('options');
     expect(fieldOf({ path: '/body/account_ids/1', rule: 'account_unusable' })).toBe('accounts');
     expect(fieldOf({ rule: 'something_new' })).toBe('accounts');

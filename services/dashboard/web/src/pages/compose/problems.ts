@@ -12,7 +12,8 @@ const BY_PATH: [RegExp, ComposeField][] = [
 
 const BY_RULE: [RegExp, ComposeField][] = [
   [/^(text_length|empty|hashtags|mentions|thread)/, 'text'],
-  [/^(media|video|image|gif|url_ownership)/, 'media'],
+  // A kind's own media rules (`reel_duration`, `reel_aspect_ratio`, `story_duration`) are about the media too.
+  [/^(media|video|image|gif|url_ownership|reel_|story_)/, 'media'],
   [/^(privacy_level|comment_disabled|stitch_disabled|duet_disabled|post_type|option)/, 'options'],
   [/^scheduled/, 'schedule'],
 ];
