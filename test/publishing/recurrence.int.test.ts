@@ -1,3 +1,4 @@
+import { postFailed, type Envelope } from '@svc/contracts';
 import { uniqueName, waitFor } from '@svc/testing';
 import request from 'supertest';
 import { startSystem, type SystemHarness } from '../support/system-harness.ts';
@@ -23,6 +24,7 @@ const MONTHLY_POSTS = 3;
  */
 describe('publishing: recurring posts', () => {
   let system: SystemHarness;
+  const failedEvents: Envelope<{ job_id: string; status: string; results: { error_code: string | null }[] }>[] = [];
 
   beforeAll(async () => {
     system = await startSystem({
@@ -32,6 +34,11 @@ describe('publishing: recurring posts', () => {
         RECURRENCE_EXTEND_INTERVAL_MS: '200',
         PLAN_FREE_POSTS_PER_MONTH: String(MONTHLY_POSTS),
       },
+    });
+    await system.workers.publisher!.runtime.broker.consume({
+      queue: 'test.recurrence-post-failed',
+      messages: [postFailed],
+      handlers: { 'post.failed.v1': async (env) => void failedEvents.push(env as (typeof failedEvents)[number]) },
     });
   }, 180_000);
 
@@ -114,7 +121,7 @@ describe('publishing: recurring posts', () => {
     expect(again.map((row) => row.id)).toEqual(first.map((row) => row.id));
   });
 
-  it('records an occurrence refused by the plan as a failed post with plan_limit_reached', async () => {
+  it('records an occurrence refused by the plan as a failed post with plan_limit_reached, announced as post.failed', async () => {
     const { auth, x } = await newOrg();
     const res = await create(auth, recurring(x));
     expect(res.status).toBe(202);
@@ -127,6 +134,11 @@ describe('publishing: recurring posts', () => {
     expect(post.status).toBe(200);
     expect(post.body).toMatchObject({ status: 'failed', recurrence_id: res.body.recurrence_id });
     expect(post.body.results[0]).toMatchObject({ status: 'failed', error_code: 'plan_limit_reached' });
+    const event = await waitFor(() => failedEvents.find((env) => env.payload.job_id === failed[0]!.id), {
+      what: 'post.failed of the refused occurrence',
+    });
+    expect(event.org_id).toEqual(expect.any(String));
+    expect(event.payload).toMatchObject({ status: 'failed', results: [{ error_code: 'plan_limit_reached' }] });
   });
 
   it('DELETE stops future occurrences and cancels the created ones still scheduled; another org gets 404', async () => {

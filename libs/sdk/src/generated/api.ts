@@ -2167,6 +2167,8 @@ export interface operations {
                         };
                     };
                     media_ids?: string[];
+                    /** @description Keep the post as a draft (201, `status: draft`): checked like any post, but nothing is sent and nothing counts against the monthly posts until `POST /v1/posts/{post_id}/publish`. */
+                    draft?: boolean;
                 };
             };
         };

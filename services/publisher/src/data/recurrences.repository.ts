@@ -81,10 +81,12 @@ export function scheduledOccurrences(
 /**
  * An occurrence that could not be scheduled (the plan's monthly posts used up, an account gone),
  * stored as a failed post with the reason on every target, so it shows in the history. The
- * occurrence's derived id makes a second recording a no-op.
+ * occurrence's derived id makes a second recording a no-op. `announce` runs in the same
+ * transaction, only when this call stored it (so its event is sent once).
  */
 export async function insertFailedOccurrence(
   db: PrismaClient,
+  announce: (tx: Prisma.TransactionClient, jobId: string) => Promise<void>,
   job: {
     id: string;
     orgId: string;
@@ -130,5 +132,6 @@ export async function insertFailedOccurrence(
         finishedAt: now,
       })),
     });
+    await announce(tx, job.id);
   });
 }
