@@ -106,6 +106,11 @@ describe('publishing: recurring posts', () => {
     const res = await create(auth, recurring(x, { count: 3 }));
     expect(res.status).toBe(202);
     const first = await settled(res.body.recurrence_id, 3);
+    // The pass that created the third has also moved its cursor (else it would move it past the rewind).
+    await waitFor(async () => (await getRecurrence(auth, res.body.recurrence_id)).body.occurrences_created === 3, {
+      what: 'the cursor at 3',
+      timeoutMs: 20_000,
+    });
     // A process that stopped after creating occurrences but before moving the cursor: the next pass
     // goes over the same times again.
     await system.workers.publisher!.runtime.db.$executeRawUnsafe(
@@ -139,6 +144,53 @@ describe('publishing: recurring posts', () => {
     });
     expect(event.org_id).toEqual(expect.any(String));
     expect(event.payload).toMatchObject({ status: 'failed', results: [{ error_code: 'plan_limit_reached' }] });
+  });
+
+  it('shows the media on every occurrence: the URLs imported once, each occurrence listing the same library media', async () => {
+    const { auth, x } = await newOrg();
+    const url = system.media.url('/image.jpg');
+    const res = await create(auth, { ...recurring(x, { count: 2 }), media_urls: [url] });
+    expect(res.status).toBe(202);
+    const [first, second] = await settled(res.body.recurrence_id, 2);
+    const get = async (id: string) =>
+      (await request(system.gateway).get(`/v1/posts/${id}`).set('Authorization', auth)).body as {
+        media_urls: string[];
+        media_ids?: string[];
+      };
+    const one = await get(first!.id);
+    expect(one.media_urls).toEqual([url]);
+    expect(one.media_ids).toEqual([expect.stringMatching(/^med_/)]);
+    const two = await get(second!.id);
+    expect(two.media_ids).toEqual(one.media_ids);
+    const history = await request(system.gateway).get('/v1/posts').set('Authorization', auth);
+    const listed = (history.body.items as { id: string; media_ids?: string[] }[]).filter((item) =>
+      [first!.id, second!.id].includes(item.id),
+    );
+    expect(listed.map((item) => item.media_ids)).toEqual([one.media_ids, one.media_ids]);
+  });
+
+  it('keeps a media item a recurrence will still post: DELETE /v1/media is a 409 naming it until the recurrence is deleted', async () => {
+    const { auth, x } = await newOrg();
+    // Mondays only: the first occurrence, the next one a week away (past the horizon, not created).
+    const res = await create(auth, {
+      ...recurring(x, { days: ['mon'] }),
+      media_urls: [system.media.url('/image.jpg')],
+    });
+    expect(res.status).toBe(202);
+    const mediaId = (await request(system.gateway).get(`/v1/posts/${res.body.id}`).set('Authorization', auth)).body
+      .media_ids[0] as string;
+    // No scheduled post holds it any more: only the recurrence's occurrences to come.
+    const canceled = await request(system.gateway).post(`/v1/posts/${res.body.id}/cancel`).set('Authorization', auth);
+    expect(canceled.status).toBe(200);
+    const refused = await request(system.gateway).delete(`/v1/media/${mediaId}`).set('Authorization', auth);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('conflict');
+    expect(refused.body.error.message).toContain(res.body.recurrence_id);
+    expect(
+      (await request(system.gateway).delete(`/v1/recurrences/${res.body.recurrence_id}`).set('Authorization', auth))
+        .status,
+    ).toBe(204);
+    expect((await request(system.gateway).delete(`/v1/media/${mediaId}`).set('Authorization', auth)).status).toBe(204);
   });
 
   it('DELETE stops future occurrences and cancels the created ones still scheduled; another org gets 404', async () => {

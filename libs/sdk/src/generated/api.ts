@@ -1663,6 +1663,8 @@ export interface operations {
                             account_ids: string[];
                             providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
                             media_urls: string[];
+                            /** @description The library media the post publishes: `media_ids` as given, then the media imported from `media_urls` (`GET /v1/media/{media_id}`). Every occurrence of a recurring post lists those of the first. Absent when the post has none. */
+                            media_ids?: string[];
                             scheduled_at: string | null;
                             /**
                              * Format: date-time
@@ -1872,6 +1874,8 @@ export interface operations {
                         account_ids: string[];
                         providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
                         media_urls: string[];
+                        /** @description The library media the post publishes: `media_ids` as given, then the media imported from `media_urls` (`GET /v1/media/{media_id}`). Every occurrence of a recurring post lists those of the first. Absent when the post has none. */
+                        media_ids?: string[];
                         scheduled_at: string | null;
                         /**
                          * Format: date-time
@@ -1949,6 +1953,8 @@ export interface operations {
                         account_ids: string[];
                         providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
                         media_urls: string[];
+                        /** @description The library media the post publishes: `media_ids` as given, then the media imported from `media_urls` (`GET /v1/media/{media_id}`). Every occurrence of a recurring post lists those of the first. Absent when the post has none. */
+                        media_ids?: string[];
                         scheduled_at: string | null;
                         /**
                          * Format: date-time
@@ -2345,6 +2351,8 @@ export interface operations {
                             account_ids: string[];
                             providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
                             media_urls: string[];
+                            /** @description The library media the post publishes: `media_ids` as given, then the media imported from `media_urls` (`GET /v1/media/{media_id}`). Every occurrence of a recurring post lists those of the first. Absent when the post has none. */
+                            media_ids?: string[];
                             scheduled_at: string | null;
                             /**
                              * Format: date-time
@@ -2910,6 +2918,8 @@ export interface operations {
                         account_ids: string[];
                         providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
                         media_urls: string[];
+                        /** @description The library media the post publishes: `media_ids` as given, then the media imported from `media_urls` (`GET /v1/media/{media_id}`). Every occurrence of a recurring post lists those of the first. Absent when the post has none. */
+                        media_ids?: string[];
                         scheduled_at: string | null;
                         /**
                          * Format: date-time
@@ -3202,6 +3212,8 @@ export interface operations {
                         account_ids: string[];
                         providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
                         media_urls: string[];
+                        /** @description The library media the post publishes: `media_ids` as given, then the media imported from `media_urls` (`GET /v1/media/{media_id}`). Every occurrence of a recurring post lists those of the first. Absent when the post has none. */
+                        media_ids?: string[];
                         scheduled_at: string | null;
                         /**
                          * Format: date-time
@@ -3365,6 +3377,8 @@ export interface operations {
                         account_ids: string[];
                         providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
                         media_urls: string[];
+                        /** @description The library media the post publishes: `media_ids` as given, then the media imported from `media_urls` (`GET /v1/media/{media_id}`). Every occurrence of a recurring post lists those of the first. Absent when the post has none. */
+                        media_ids?: string[];
                         scheduled_at: string | null;
                         /**
                          * Format: date-time
@@ -6594,6 +6608,8 @@ export interface operations {
                         account_ids: string[];
                         providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
                         media_urls: string[];
+                        /** @description The library media the post publishes: `media_ids` as given, then the media imported from `media_urls` (`GET /v1/media/{media_id}`). Every occurrence of a recurring post lists those of the first. Absent when the post has none. */
+                        media_ids?: string[];
                         scheduled_at: string | null;
                         /**
                          * Format: date-time
@@ -6770,6 +6786,8 @@ export interface operations {
                         account_ids: string[];
                         providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
                         media_urls: string[];
+                        /** @description The library media the post publishes: `media_ids` as given, then the media imported from `media_urls` (`GET /v1/media/{media_id}`). Every occurrence of a recurring post lists those of the first. Absent when the post has none. */
+                        media_ids?: string[];
                         scheduled_at: string | null;
                         /**
                          * Format: date-time
@@ -6957,6 +6975,8 @@ export interface operations {
                         account_ids: string[];
                         providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
                         media_urls: string[];
+                        /** @description The library media the post publishes: `media_ids` as given, then the media imported from `media_urls` (`GET /v1/media/{media_id}`). Every occurrence of a recurring post lists those of the first. Absent when the post has none. */
+                        media_ids?: string[];
                         scheduled_at: string | null;
                         /**
                          * Format: date-time
@@ -7124,6 +7144,8 @@ export interface operations {
                         account_ids: string[];
                         providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
                         media_urls: string[];
+                        /** @description The library media the post publishes: `media_ids` as given, then the media imported from `media_urls` (`GET /v1/media/{media_id}`). Every occurrence of a recurring post lists those of the first. Absent when the post has none. */
+                        media_ids?: string[];
                         scheduled_at: string | null;
                         /**
                          * Format: date-time
@@ -7285,6 +7307,8 @@ export interface operations {
                         account_ids: string[];
                         providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
                         media_urls: string[];
+                        /** @description The library media the post publishes: `media_ids` as given, then the media imported from `media_urls` (`GET /v1/media/{media_id}`). Every occurrence of a recurring post lists those of the first. Absent when the post has none. */
+                        media_ids?: string[];
                         scheduled_at: string | null;
                         /**
                          * Format: date-time

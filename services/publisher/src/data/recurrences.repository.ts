@@ -61,6 +61,28 @@ export async function cancelRecurrenceRow(db: PrismaClient, orgId: string, id: s
   return (await db.recurrence.count({ where: { id, orgId } })) > 0;
 }
 
+/**
+ * The organization's recurrences not cancelled whose body posts the media (`media_ids`, or a thread
+ * part's), for the media's delete: their later occurrences are created from that body.
+ */
+export async function uncancelledRecurrencesUsingMedia(
+  db: PrismaClient,
+  orgId: string,
+  mediaId: string,
+): Promise<RecurrenceRow[]> {
+  const ids = await db.$queryRawUnsafe<{ id: string }[]>(
+    `SELECT id::text AS id FROM recurrences
+      WHERE org_id = $1 AND cancelled_at IS NULL AND occurrences_created > 0
+        AND (body->'media_ids' ? $2
+             OR (jsonb_typeof(body->'thread') = 'array'
+                 AND EXISTS (SELECT 1 FROM jsonb_array_elements(body->'thread') AS part WHERE part->'media_ids' ? $2)))`,
+    orgId,
+    mediaId,
+  );
+  if (ids.length === 0) return [];
+  return db.recurrence.findMany({ where: { id: { in: ids.map((row) => row.id) } }, orderBy: { createdAt: 'asc' } });
+}
+
 export async function isCancelled(db: PrismaClient, id: string): Promise<boolean> {
   return (await db.recurrence.count({ where: { id, cancelledAt: { not: null } } })) > 0;
 }

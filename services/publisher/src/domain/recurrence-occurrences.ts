@@ -87,13 +87,22 @@ async function createOccurrence(
         provider: body.providers[accountId] ?? 'unknown',
       })),
       errorCode: error.code,
-      errorMessage: error.message,
+      errorMessage: refusalOf(error),
     });
     return;
   }
   // Cancelled while this occurrence was being created: the cancel may not have seen it.
   if (await isCancelled(deps.create.db, row.id))
     await cancelJob(deps.cancel, row.orgId, jobId, null).catch(() => undefined);
+}
+
+/**
+ * The refusal as the failed occurrence's message: with each problem a validation names (say the
+ * media it posts, gone from the library), so the history says what to fix, not only that it failed.
+ */
+function refusalOf(error: AppError): string {
+  const problems = (error.details ?? []).map((detail) => `${detail.path ?? '/body'}: ${detail.message}`);
+  return problems.length === 0 ? error.message : `${error.message} ${problems.join('; ')}`;
 }
 
 /** A refused occurrence is a failed post like any other: post.failed, through the outbox, with its refusal. */
