@@ -193,6 +193,34 @@ describe('publishing: recurring posts', () => {
     expect((await request(system.gateway).delete(`/v1/media/${mediaId}`).set('Authorization', auth)).status).toBe(204);
   });
 
+  it('records an occurrence whose media left the library anyway as failed, naming the missing media', async () => {
+    const { auth, x } = await newOrg();
+    const res = await create(auth, { ...recurring(x, { count: 2 }), media_urls: [system.media.url('/image.jpg')] });
+    expect(res.status).toBe(202);
+    const [, second] = await settled(res.body.recurrence_id, 2);
+    await waitFor(async () => (await getRecurrence(auth, res.body.recurrence_id)).body.occurrences_created === 2, {
+      what: 'the cursor at 2',
+      timeoutMs: 20_000,
+    });
+    const mediaId = (await request(system.gateway).get(`/v1/posts/${res.body.id}`).set('Authorization', auth)).body
+      .media_ids[0] as string;
+    // The record gone behind the API's back (the delete refuses it), and the second occurrence still
+    // to be created: the loop meets the recurrence as before its second pass.
+    const db = system.workers.publisher!.runtime.db;
+    await db.$executeRawUnsafe('DELETE FROM media WHERE id = $1', mediaId);
+    await db.$executeRawUnsafe('DELETE FROM jobs WHERE id = $1::uuid', second!.id);
+    await db.$executeRawUnsafe(
+      'UPDATE recurrences SET last_occurrence_at = $2, occurrences_created = 1 WHERE id = $1::uuid',
+      res.body.recurrence_id,
+      (await occurrences(res.body.recurrence_id))[0]!.scheduled_at,
+    );
+    const [, again] = await settled(res.body.recurrence_id, 2);
+    expect(again).toMatchObject({ id: second!.id, status: 'failed' });
+    const post = await request(system.gateway).get(`/v1/posts/${second!.id}`).set('Authorization', auth);
+    expect(post.body.results[0]).toMatchObject({ status: 'failed', error_code: 'validation_error' });
+    expect(post.body.results[0].error_message).toContain(`media ${mediaId} does not exist`);
+  });
+
   it('DELETE stops future occurrences and cancels the created ones still scheduled; another org gets 404', async () => {
     const { auth, x } = await newOrg();
     const other = await newOrg();
