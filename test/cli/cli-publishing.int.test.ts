@@ -227,6 +227,59 @@ describe('svc queue', () => {
   });
 });
 
+describe('svc post --repeat and svc recurrences', () => {
+  it('creates a recurring post, prints its recurrence, shows and stops it', async () => {
+    const human = await svc(
+      ['post', `weekly ${uniqueName('r')}`, '--to', 'linkedin', '--repeat', 'mon,thu@09:00', '--count', '2'],
+      env,
+    );
+    expect(human.code).toBe(0);
+    // No --timezone: the machine's, said on stderr and in the rule.
+    const zone = /Repeating in (\S+), this machine's time zone/.exec(human.stderr)?.[1];
+    expect(zone).toEqual(expect.any(String));
+    expect(human.stdout).toMatch(
+      new RegExp(`\\nRecurrence \\S+: every mon, thu at 09:00 ${zone!.replace('/', '\\/')}, 2 times\\n?$`),
+    );
+
+    const post = await svcJson<PostJson & { recurrence_id: string }>(
+      ['post', `weekly ${uniqueName('r')}`, '--to', 'linkedin', '--repeat', 'tue@18:30', '--timezone', 'Europe/Berlin'],
+      env,
+    );
+    expect(post).toMatchObject({ status: 'scheduled', recurrence_id: expect.any(String) });
+    const shown = await svcJson<{ status: string; rule: Record<string, unknown>; next_occurrences: string[] }>(
+      ['recurrences', 'get', post.recurrence_id],
+      env,
+    );
+    expect(shown).toMatchObject({
+      status: 'active',
+      rule: { days: ['tue'], time: '18:30', timezone: 'Europe/Berlin' },
+    });
+    const table = await svc(['recurrences', 'get', post.recurrence_id], env);
+    expect(table.stdout).toContain(`Recurrence ${post.recurrence_id}: active, every tue at 18:30 Europe/Berlin`);
+    expect(table.stdout).toContain(shown.next_occurrences[0]!);
+    expect((await svc(['recurrences', 'delete', post.recurrence_id], env)).code).toBe(0);
+    expect((await svcJson<{ status: string }>(['recurrences', 'get', post.recurrence_id], env)).status).toBe(
+      'cancelled',
+    );
+  }, 90_000);
+
+  it('checks the rule with --validate, and refuses a bad --repeat or its options alone as usage errors', async () => {
+    const refused = await svc(
+      ['post', 'never', '--to', 'linkedin', '--repeat', 'mon@09:00', '--timezone', 'Mars/Base', '--validate'],
+      env,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain('timezone_invalid');
+    for (const args of [
+      ['--repeat', 'mon@9'],
+      ['--repeat', 'mon@09:00', '--at', '2031-01-01T09:00Z'],
+      ['--repeat', 'mon@09:00', '--until', '2031-01-01T09:00Z', '--count', '2'],
+      ['--count', '2'],
+    ])
+      expect((await svc(['post', 'bad', '--to', 'linkedin', ...args], env)).code).toBe(2);
+  }, 60_000);
+});
+
 describe('svc media', () => {
   it('uploads with a progress bar per file (forced off the terminal) and lists the library', async () => {
     const result = await svc(['media', 'upload', SAMPLE_IMAGE, SAMPLE_IMAGE, '--json'], {

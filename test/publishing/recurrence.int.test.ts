@@ -1,3 +1,4 @@
+import { postFailed, type Envelope } from '@svc/contracts';
 import { uniqueName, waitFor } from '@svc/testing';
 import request from 'supertest';
 import { startSystem, type SystemHarness } from '../support/system-harness.ts';
@@ -23,6 +24,7 @@ const MONTHLY_POSTS = 3;
  */
 describe('publishing: recurring posts', () => {
   let system: SystemHarness;
+  const failedEvents: Envelope<{ job_id: string; status: string; results: { error_code: string | null }[] }>[] = [];
 
   beforeAll(async () => {
     system = await startSystem({
@@ -32,6 +34,11 @@ describe('publishing: recurring posts', () => {
         RECURRENCE_EXTEND_INTERVAL_MS: '200',
         PLAN_FREE_POSTS_PER_MONTH: String(MONTHLY_POSTS),
       },
+    });
+    await system.workers.publisher!.runtime.broker.consume({
+      queue: 'test.recurrence-post-failed',
+      messages: [postFailed],
+      handlers: { 'post.failed.v1': async (env) => void failedEvents.push(env as (typeof failedEvents)[number]) },
     });
   }, 180_000);
 
@@ -99,6 +106,11 @@ describe('publishing: recurring posts', () => {
     const res = await create(auth, recurring(x, { count: 3 }));
     expect(res.status).toBe(202);
     const first = await settled(res.body.recurrence_id, 3);
+    // The pass that created the third has also moved its cursor (else it would move it past the rewind).
+    await waitFor(async () => (await getRecurrence(auth, res.body.recurrence_id)).body.occurrences_created === 3, {
+      what: 'the cursor at 3',
+      timeoutMs: 20_000,
+    });
     // A process that stopped after creating occurrences but before moving the cursor: the next pass
     // goes over the same times again.
     await system.workers.publisher!.runtime.db.$executeRawUnsafe(
@@ -114,7 +126,7 @@ describe('publishing: recurring posts', () => {
     expect(again.map((row) => row.id)).toEqual(first.map((row) => row.id));
   });
 
-  it('records an occurrence refused by the plan as a failed post with plan_limit_reached', async () => {
+  it('records an occurrence refused by the plan as a failed post with plan_limit_reached, announced as post.failed', async () => {
     const { auth, x } = await newOrg();
     const res = await create(auth, recurring(x));
     expect(res.status).toBe(202);
@@ -127,6 +139,86 @@ describe('publishing: recurring posts', () => {
     expect(post.status).toBe(200);
     expect(post.body).toMatchObject({ status: 'failed', recurrence_id: res.body.recurrence_id });
     expect(post.body.results[0]).toMatchObject({ status: 'failed', error_code: 'plan_limit_reached' });
+    const event = await waitFor(() => failedEvents.find((env) => env.payload.job_id === failed[0]!.id), {
+      what: 'post.failed of the refused occurrence',
+    });
+    expect(event.org_id).toEqual(expect.any(String));
+    expect(event.payload).toMatchObject({ status: 'failed', results: [{ error_code: 'plan_limit_reached' }] });
+  });
+
+  it('shows the media on every occurrence: the URLs imported once, each occurrence listing the same library media', async () => {
+    const { auth, x } = await newOrg();
+    const url = system.media.url('/image.jpg');
+    const res = await create(auth, { ...recurring(x, { count: 2 }), media_urls: [url] });
+    expect(res.status).toBe(202);
+    const [first, second] = await settled(res.body.recurrence_id, 2);
+    const get = async (id: string) =>
+      (await request(system.gateway).get(`/v1/posts/${id}`).set('Authorization', auth)).body as {
+        media_urls: string[];
+        media_ids?: string[];
+      };
+    const one = await get(first!.id);
+    expect(one.media_urls).toEqual([url]);
+    expect(one.media_ids).toEqual([expect.stringMatching(/^med_/)]);
+    const two = await get(second!.id);
+    expect(two.media_ids).toEqual(one.media_ids);
+    const history = await request(system.gateway).get('/v1/posts').set('Authorization', auth);
+    const listed = (history.body.items as { id: string; media_ids?: string[] }[]).filter((item) =>
+      [first!.id, second!.id].includes(item.id),
+    );
+    expect(listed.map((item) => item.media_ids)).toEqual([one.media_ids, one.media_ids]);
+  });
+
+  it('keeps a media item a recurrence will still post: DELETE /v1/media is a 409 naming it until the recurrence is deleted', async () => {
+    const { auth, x } = await newOrg();
+    // Mondays only: the first occurrence, the next one a week away (past the horizon, not created).
+    const res = await create(auth, {
+      ...recurring(x, { days: ['mon'] }),
+      media_urls: [system.media.url('/image.jpg')],
+    });
+    expect(res.status).toBe(202);
+    const mediaId = (await request(system.gateway).get(`/v1/posts/${res.body.id}`).set('Authorization', auth)).body
+      .media_ids[0] as string;
+    // No scheduled post holds it any more: only the recurrence's occurrences to come.
+    const canceled = await request(system.gateway).post(`/v1/posts/${res.body.id}/cancel`).set('Authorization', auth);
+    expect(canceled.status).toBe(200);
+    const refused = await request(system.gateway).delete(`/v1/media/${mediaId}`).set('Authorization', auth);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('conflict');
+    expect(refused.body.error.message).toContain(res.body.recurrence_id);
+    expect(
+      (await request(system.gateway).delete(`/v1/recurrences/${res.body.recurrence_id}`).set('Authorization', auth))
+        .status,
+    ).toBe(204);
+    expect((await request(system.gateway).delete(`/v1/media/${mediaId}`).set('Authorization', auth)).status).toBe(204);
+  });
+
+  it('records an occurrence whose media left the library anyway as failed, naming the missing media', async () => {
+    const { auth, x } = await newOrg();
+    const res = await create(auth, { ...recurring(x, { count: 2 }), media_urls: [system.media.url('/image.jpg')] });
+    expect(res.status).toBe(202);
+    const [, second] = await settled(res.body.recurrence_id, 2);
+    await waitFor(async () => (await getRecurrence(auth, res.body.recurrence_id)).body.occurrences_created === 2, {
+      what: 'the cursor at 2',
+      timeoutMs: 20_000,
+    });
+    const mediaId = (await request(system.gateway).get(`/v1/posts/${res.body.id}`).set('Authorization', auth)).body
+      .media_ids[0] as string;
+    // The record gone behind the API's back (the delete refuses it), and the second occurrence still
+    // to be created: the loop meets the recurrence as before its second pass.
+    const db = system.workers.publisher!.runtime.db;
+    await db.$executeRawUnsafe('DELETE FROM media WHERE id = $1', mediaId);
+    await db.$executeRawUnsafe('DELETE FROM jobs WHERE id = $1::uuid', second!.id);
+    await db.$executeRawUnsafe(
+      'UPDATE recurrences SET last_occurrence_at = $2, occurrences_created = 1 WHERE id = $1::uuid',
+      res.body.recurrence_id,
+      (await occurrences(res.body.recurrence_id))[0]!.scheduled_at,
+    );
+    const [, again] = await settled(res.body.recurrence_id, 2);
+    expect(again).toMatchObject({ id: second!.id, status: 'failed' });
+    const post = await request(system.gateway).get(`/v1/posts/${second!.id}`).set('Authorization', auth);
+    expect(post.body.results[0]).toMatchObject({ status: 'failed', error_code: 'validation_error' });
+    expect(post.body.results[0].error_message).toContain(`media ${mediaId} does not exist`);
   });
 
   it('DELETE stops future occurrences and cancels the created ones still scheduled; another org gets 404', async () => {

@@ -15,7 +15,11 @@ describe('publishing: retry failed targets', () => {
   let linkedin: string;
 
   beforeAll(async () => {
-    system = await startSystem({ services: ['accounts', 'publisher'] });
+    // Two quick lookups of an uncertain attempt, then outcome_unknown.
+    system = await startSystem({
+      services: ['accounts', 'publisher'],
+      env: { DELIVERY_RECONCILE_DELAYS_MS: '200,200' },
+    });
     auth = `Bearer ${await system.token(uniqueName('org_retry'))}`;
     x = await connectAccount(system, auth, 'x');
     linkedin = await connectAccount(system, auth, 'linkedin');
@@ -124,6 +128,53 @@ describe('publishing: retry failed targets', () => {
     expect(await onNetwork('linkedin', fixed)).toBe(1);
     expect(await onNetwork('linkedin', text)).toBe(0);
     expect(await onNetwork('x', text)).toBe(1);
+  });
+
+  /**
+   * A post to X whose create call left it uncertain (`fault` on the create), and whose lookups then
+   * failed (server errors on X's timeline read, one per DELIVERY_RECONCILE_DELAYS_MS value): it ends
+   * `outcome_unknown`, whether or not the post exists.
+   */
+  const unknownOutcome = async (fault: 'lost_response' | 'timeout') => {
+    const text = uniqueName('uncertain');
+    if (fault === 'lost_response') await system.sandbox.outcomeFault('x', 'lost_response');
+    else await system.sandbox.fault('x', 'timeout');
+    await system.sandbox.scopedFault('x', 'server_error', { on: 'lookup', count: 2 });
+    const res = await request(system.gateway)
+      .post('/v1/posts')
+      .set('Authorization', auth)
+      .send({ account_ids: [x], text });
+    expect(res.status).toBe(202);
+    const post = await waitForFinal(system, auth, res.body.id as string, 30_000);
+    expect(post.results[0]).toEqual(expect.objectContaining({ status: 'failed', error_code: 'outcome_unknown' }));
+    // Every fault met: the retry's lookup reads the timeline as it is.
+    expect(await system.sandbox.pendingFaults()).toEqual([]);
+    return { id: post.id, text };
+  };
+
+  it('reconciles an outcome_unknown target before anything else: a post the network has becomes published, never sent twice', async () => {
+    const { id, text } = await unknownOutcome('lost_response');
+    const made = (await system.sandbox.posts('x')).filter((post) => post.text === text);
+    expect(made).toHaveLength(1);
+    expect((await request(system.gateway).post(`/v1/posts/${id}/retry`).set('Authorization', auth)).status).toBe(202);
+    const post = await waitForFinal(system, auth, id, 30_000);
+    expect(post.status).toBe('published');
+    expect(post.results[0]).toEqual(
+      expect.objectContaining({ status: 'published', platform_post_id: made[0]!.id, error_code: null }),
+    );
+    expect(await onNetwork('x', text)).toBe(1);
+  });
+
+  it('re-sends an outcome_unknown target the network verifiably does not have, once', async () => {
+    const { id, text } = await unknownOutcome('timeout');
+    expect(await onNetwork('x', text)).toBe(0);
+    expect((await request(system.gateway).post(`/v1/posts/${id}/retry`).set('Authorization', auth)).status).toBe(202);
+    const post = await waitForFinal(system, auth, id, 30_000);
+    expect(post.status).toBe('published');
+    expect(await onNetwork('x', text)).toBe(1);
+    expect(post.results[0]!.platform_post_id).toBe(
+      (await system.sandbox.posts('x')).find((item) => item.text === text)!.id,
+    );
   });
 
   it('answers 409 while a post has not failed, and 404 for another organization', async () => {

@@ -127,6 +127,48 @@ describe('POST /v1/posts/validate', () => {
     expect(details).toEqual((checked.body.problems as Problem[]).map((problem) => problem.rule).sort());
   });
 
+  it('lists the problems of a recurrence as create refuses them, each with its path and rule', async () => {
+    const recurring = (rule: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({
+      account_ids: [x],
+      text: 'every monday',
+      recurrence: { freq: 'weekly', days: ['mon'], time: '09:00', timezone: 'Europe/Berlin', ...rule },
+      ...extra,
+    });
+    const soon = new Date(Date.now() + 3600_000).toISOString();
+    const cases: [Record<string, unknown>, string, string][] = [
+      [recurring({ timezone: '+01:00' }), '/body/recurrence/timezone', 'timezone_invalid'],
+      [
+        recurring({ until: new Date(Date.now() + 30 * 86_400_000).toISOString(), count: 2 }),
+        '/body/recurrence/count',
+        'until_with_count',
+      ],
+      [recurring({ until: '2020-01-01T00:00:00Z' }), '/body/recurrence/until', 'until_not_future'],
+      // Ahead, but sooner than the minimum lead (60 s): no time of the rule can come before it.
+      [
+        recurring({
+          days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+          until: new Date(Date.now() + 30_000).toISOString(),
+        }),
+        '/body/recurrence/until',
+        'until_before_first',
+      ],
+      [recurring({}, { scheduled_at: soon }), '/body/recurrence', 'recurrence_with_scheduled_at'],
+      [recurring({}, { queue: true }), '/body/recurrence', 'recurrence_with_queue'],
+      [recurring({}, { draft: true }), '/body/recurrence', 'recurrence_with_draft'],
+    ];
+    for (const [body, path, rule] of cases) {
+      const checked = await validate(body);
+      expect(checked.status).toBe(200);
+      expect(checked.body.valid).toBe(false);
+      expect(checked.body.problems).toContainEqual({ account_id: null, path, rule, message: expect.any(String) });
+      const created = await request(system.gateway).post('/v1/posts').set('Authorization', auth).send(body);
+      expect(created.status).toBe(400);
+      expect(created.body.error.details).toContainEqual(expect.objectContaining({ path, rule }));
+    }
+    expect((await validate(recurring())).body).toEqual({ valid: true, problems: [] });
+    expect((await validate(recurring({ days: [] }))).status).toBe(400);
+  });
+
   describe('a read_validate API key', () => {
     let key: string;
     beforeAll(async () => {

@@ -10,6 +10,7 @@ import { registerMedia } from './commands/media.ts';
 import { registerPost } from './commands/post.ts';
 import { registerQueue } from './commands/queue.ts';
 import { registerPosts } from './commands/posts.ts';
+import { registerRecurrences } from './commands/recurrences.ts';
 import { registerWebhooks } from './commands/webhooks.ts';
 import type { CliIo } from './io.ts';
 
@@ -46,6 +47,7 @@ export function buildProgram(io: CliIo): Command {
   registerPost(program, io);
   registerQueue(program, io);
   registerPosts(program, io);
+  registerRecurrences(program, io);
   registerHistory(program, io);
   registerJob(program, io);
   registerMedia(program, io);

@@ -264,6 +264,7 @@ async function startAccepting(
       ...queueRpcHandlers({ db, minLeadSeconds: config.SCHEDULE_MIN_LEAD_SECONDS }),
       ...recurrenceRpcHandlers(cancelDeps),
       ...mediaRpcHandlers({
+        db,
         media: deps.media,
         storage: deps.storage,
         publicBaseUrl: config.MEDIA_PUBLIC_BASE_URL,

@@ -13,6 +13,7 @@ import {
 import { recordClosingOutcomes } from '../src/domain/finish-job.ts';
 import { DELIVERY_SESSION_SETTINGS, readDeliveriesToRun } from '../src/data/delivery-to-run.ts';
 import { wakeWaitingDeliveries } from '../src/data/org-waiting.ts';
+import { resetFailedTargets } from '../src/data/retry-targets.ts';
 import { insertPendingBacklog, planningSql, tableReads } from './statement-plans.ts';
 
 /**
@@ -312,6 +313,23 @@ describe('grouped delivery statements', () => {
     expect(await delivery(ids[0]!)).toMatchObject({ status: 'published', platform_post_id: 'recorded' });
     expect(await delivery(ids[1]!)).toMatchObject({ status: 'pending', platform_post_id: 'recorded' });
     expect(await counts(jobId)).toEqual({ finished: 1, published: 1 });
+  });
+
+  it('retries an outcome_unknown target as a lookup from its lost attempt’s start, not from the retry, keeping its handle', async () => {
+    const { jobId, ids } = await job(1, { status: 'failed', jobStatus: 'failed' });
+    const started = new Date(Date.now() - 3_600_000);
+    await sql.$executeRawUnsafe(
+      `UPDATE deliveries SET error_code = 'outcome_unknown', attempts = 1, attempt_started_at = $2, attempt_handle = 'h_1'
+        WHERE id = $1::uuid`,
+      ids[0],
+      started,
+    );
+    expect(await resetFailedTargets(sql, 'org_1', jobId)).toEqual(ids);
+    const [row] = await sql.$queryRawUnsafe<
+      { status: string; reconcile_since: Date | null; attempt_handle: string | null; prior_attempts: number }[]
+    >('SELECT status, reconcile_since, attempt_handle, prior_attempts FROM deliveries WHERE id = $1::uuid', ids[0]);
+    // An hour later, the post the lost attempt made is still found by a lookup from its start.
+    expect(row).toEqual({ status: 'pending', reconcile_since: started, attempt_handle: 'h_1', prior_attempts: 1 });
   });
 
   it('says, for each delivery written, whether deliveries of its organization wait for a slot and are not woken already', async () => {

@@ -7,6 +7,7 @@ import { columns } from '../output/columns.ts';
 import { collect, parsePositiveInt } from '../parse.ts';
 import { altTextsInApiOrder, isUrl, parseAt, parsePostTypes, postBody, splitList } from '../post/post-body.ts';
 import { failedTargets, renderPost, renderTargets, type PostView } from '../post/post-view.ts';
+import { describeRule, machineTimeZone, recurrenceOf } from '../post/recurrence-option.ts';
 import { watchPost } from '../post/watch-post.ts';
 import { allAccounts, resolveTargets } from './accounts-resolve.ts';
 
@@ -22,6 +23,10 @@ interface PostOptions {
   tiktokPrivacy: string;
   alt?: string[];
   postType?: string[];
+  repeat?: string;
+  timezone?: string;
+  until?: string;
+  count?: number;
 }
 
 const DEFAULT_WAIT_S = 600;
@@ -46,6 +51,10 @@ export function registerPost(program: Command, io: CliIo): void {
       'post_type for a network (instagram=reel|story, facebook=reel, tiktok=photo|draft...); repeatable',
       collect,
     )
+    .option('--repeat <days@HH:MM>', 'repeat weekly on these days at this time, e.g. mon,wed,fri@09:00')
+    .option('--timezone <zone>', "with --repeat: the IANA time zone of its time (default this machine's)")
+    .option('--until <time>', 'with --repeat: no occurrence after this time, with its zone')
+    .option('--count <n>', 'with --repeat: this many occurrences in all, the first included', parsePositiveInt)
     .addHelpText(
       'after',
       [
@@ -56,6 +65,7 @@ export function registerPost(program: Command, io: CliIo): void {
         '  svc post "Draft copy" --to x --validate',
         '  svc post "New reel" --to instagram --media ./clip.mp4 --post-type instagram=reel',
         '  svc post "Our team" --to x,linkedin --media ./team.jpg --alt "Five people at a table"',
+        '  svc post "Weekly tips" --to linkedin --repeat mon,thu@09:00 --timezone Europe/Berlin --count 8',
       ].join('\n'),
     )
     .action(action<PostOptions>(io, createPost));
@@ -70,6 +80,13 @@ async function createPost(ctx: CommandContext, args: unknown[], options: PostOpt
   if (options.queue === true && options.at !== undefined) throw new UsageError('--queue and --at exclude each other');
   if (options.draft === true && (options.wait === true || options.validate === true))
     throw new UsageError('--draft sends nothing to --wait for or --validate; validate happens when it is saved');
+  if (options.repeat !== undefined && (options.at !== undefined || options.queue === true))
+    throw new UsageError('--repeat takes its times from its rule: not with --at or --queue');
+  if (options.repeat !== undefined && (options.draft === true || options.wait === true))
+    throw new UsageError('--repeat schedules its first time: not with --draft, nor --wait');
+  const recurrence = recurrenceOf(options, machineTimeZone());
+  if (recurrence !== undefined && options.timezone === undefined)
+    ctx.out.note(`Repeating in ${recurrence.timezone}, this machine's time zone (--timezone for another).`);
   const scheduledAt = options.at === undefined ? undefined : parseAt(options.at);
   const media = options.media ?? [];
   const altTexts = altTextsInApiOrder(media, options.alt ?? []);
@@ -97,6 +114,7 @@ async function createPost(ctx: CommandContext, args: unknown[], options: PostOpt
       postTypes,
     }),
     ...(options.queue === true ? { queue: true } : {}),
+    ...(recurrence === undefined ? {} : { recurrence }),
   };
 
   if (options.validate === true) {
@@ -115,7 +133,11 @@ async function createPost(ctx: CommandContext, args: unknown[], options: PostOpt
 
   const created = (await client.posts.create(options.draft === true ? { ...body, draft: true } : body)) as PostView;
   if (options.wait !== true) {
-    ctx.out.result(created, () => renderPost(created));
+    ctx.out.result(created, () =>
+      recurrence === undefined || created.recurrence_id === undefined
+        ? renderPost(created)
+        : `${renderPost(created)}\nRecurrence ${created.recurrence_id}: ${describeRule(recurrence)}`,
+    );
     return;
   }
   ctx.out.note(`Post ${created.id} created; waiting for ${accountIds.length} target(s)...`);

@@ -4,17 +4,17 @@ import { UsageError } from '../errors.ts';
 const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
 
 /**
- * `--at` as the API's `scheduled_at`: a time with its zone (`2026-12-24T09:00+01:00`), sent as the
+ * `--at` (or `--until`: `flag`) as the API's `scheduled_at`: a time with its zone (`2026-12-24T09:00+01:00`), sent as the
  * same instant in UTC with seconds (the API wants RFC 3339 date-times). A time without a zone is
  * refused rather than guessed.
  */
-export function parseAt(value: string): string {
+export function parseAt(value: string, flag = '--at'): string {
   if (!ISO_WITH_ZONE.test(value))
     throw new UsageError(
-      `--at ${JSON.stringify(value)} is not a date and time with a zone (e.g. 2026-12-24T09:00+01:00 or 2026-12-24T08:00Z)`,
+      `${flag} ${JSON.stringify(value)} is not a date and time with a zone (e.g. 2026-12-24T09:00+01:00 or 2026-12-24T08:00Z)`,
     );
   const time = Date.parse(value);
-  if (Number.isNaN(time)) throw new UsageError(`--at ${JSON.stringify(value)} is not a real date and time`);
+  if (Number.isNaN(time)) throw new UsageError(`${flag} ${JSON.stringify(value)} is not a real date and time`);
   return new Date(time).toISOString();
 }
 

@@ -19,6 +19,8 @@ export interface PostView {
   scheduled_at: string | null;
   created_at: string;
   results: TargetResult[];
+  /** Set on an occurrence of a recurring post. */
+  recurrence_id?: string;
 }
 
 /** A job status after which nothing changes (docs/api-conventions.md, "Publishing model and statuses"). */

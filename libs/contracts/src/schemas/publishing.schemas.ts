@@ -128,6 +128,8 @@ export const PostView = Type.Object({
   account_ids: Type.Array(Type.String()),
   providers: Type.Array(Provider),
   media_urls: Type.Array(Type.String()),
+  /** The library media the post publishes (`media_ids` as given, then those imported from `media_urls`); absent when none. */
+  media_ids: Type.Optional(Type.Array(Type.String())),
   scheduled_at: NullableDate,
   created_at: Type.String({ format: 'date-time' }),
   results: Type.Array(DeliveryResultView),

@@ -21,12 +21,13 @@ export interface RunningSandbox {
   ) => Promise<void>;
   /**
    * A fault for one kind of call only (docs/api-conventions.md, "Sandbox faults"): `reply` (X posts
-   * answering another) or `comment` (Graph, LinkedIn), after `after` such calls have passed.
+   * answering another), `comment` (Graph, LinkedIn) or `lookup` (X's timeline read), after `after`
+   * such calls have passed.
    */
   scopedFault: (
     network: string,
     fault: string,
-    scope: { on: 'reply' | 'comment'; after?: number; count?: number; seconds?: number },
+    scope: { on: 'reply' | 'comment' | 'lookup'; after?: number; count?: number; seconds?: number },
   ) => Promise<void>;
   /** The comments the sandbox holds for a network, oldest first. */
   comments: (network: string) => Promise<{ id: string; post_id: string; account: string; text: string }[]>;

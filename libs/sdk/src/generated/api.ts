@@ -1663,6 +1663,8 @@ export interface operations {
                             account_ids: string[];
                             providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
                             media_urls: string[];
+                            /** @description The library media the post publishes: `media_ids` as given, then the media imported from `media_urls` (`GET /v1/media/{media_id}`). Every occurrence of a recurring post lists those of the first. Absent when the post has none. */
+                            media_ids?: string[];
                             scheduled_at: string | null;
                             /**
                              * Format: date-time
@@ -1872,6 +1874,8 @@ export interface operations {
                         account_ids: string[];
                         providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
                         media_urls: string[];
+                        /** @description The library media the post publishes: `media_ids` as given, then the media imported from `media_urls` (`GET /v1/media/{media_id}`). Every occurrence of a recurring post lists those of the first. Absent when the post has none. */
+                        media_ids?: string[];
                         scheduled_at: string | null;
                         /**
                          * Format: date-time
@@ -1949,6 +1953,8 @@ export interface operations {
                         account_ids: string[];
                         providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
                         media_urls: string[];
+                        /** @description The library media the post publishes: `media_ids` as given, then the media imported from `media_urls` (`GET /v1/media/{media_id}`). Every occurrence of a recurring post lists those of the first. Absent when the post has none. */
+                        media_ids?: string[];
                         scheduled_at: string | null;
                         /**
                          * Format: date-time
@@ -2167,6 +2173,8 @@ export interface operations {
                         };
                     };
                     media_ids?: string[];
+                    /** @description Keep the post as a draft (201, `status: draft`): checked like any post, but nothing is sent and nothing counts against the monthly posts until `POST /v1/posts/{post_id}/publish`. */
+                    draft?: boolean;
                 };
             };
         };
@@ -2343,6 +2351,8 @@ export interface operations {
                             account_ids: string[];
                             providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
                             media_urls: string[];
+                            /** @description The library media the post publishes: `media_ids` as given, then the media imported from `media_urls` (`GET /v1/media/{media_id}`). Every occurrence of a recurring post lists those of the first. Absent when the post has none. */
+                            media_ids?: string[];
                             scheduled_at: string | null;
                             /**
                              * Format: date-time
@@ -2908,6 +2918,8 @@ export interface operations {
                         account_ids: string[];
                         providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
                         media_urls: string[];
+                        /** @description The library media the post publishes: `media_ids` as given, then the media imported from `media_urls` (`GET /v1/media/{media_id}`). Every occurrence of a recurring post lists those of the first. Absent when the post has none. */
+                        media_ids?: string[];
                         scheduled_at: string | null;
                         /**
                          * Format: date-time
@@ -3200,6 +3212,8 @@ export interface operations {
                         account_ids: string[];
                         providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
                         media_urls: string[];
+                        /** @description The library media the post publishes: `media_ids` as given, then the media imported from `media_urls` (`GET /v1/media/{media_id}`). Every occurrence of a recurring post lists those of the first. Absent when the post has none. */
+                        media_ids?: string[];
                         scheduled_at: string | null;
                         /**
                          * Format: date-time
@@ -3363,6 +3377,8 @@ export interface operations {
                         account_ids: string[];
                         providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
                         media_urls: string[];
+                        /** @description The library media the post publishes: `media_ids` as given, then the media imported from `media_urls` (`GET /v1/media/{media_id}`). Every occurrence of a recurring post lists those of the first. Absent when the post has none. */
+                        media_ids?: string[];
                         scheduled_at: string | null;
                         /**
                          * Format: date-time
@@ -6592,6 +6608,8 @@ export interface operations {
                         account_ids: string[];
                         providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
                         media_urls: string[];
+                        /** @description The library media the post publishes: `media_ids` as given, then the media imported from `media_urls` (`GET /v1/media/{media_id}`). Every occurrence of a recurring post lists those of the first. Absent when the post has none. */
+                        media_ids?: string[];
                         scheduled_at: string | null;
                         /**
                          * Format: date-time
@@ -6768,6 +6786,8 @@ export interface operations {
                         account_ids: string[];
                         providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
                         media_urls: string[];
+                        /** @description The library media the post publishes: `media_ids` as given, then the media imported from `media_urls` (`GET /v1/media/{media_id}`). Every occurrence of a recurring post lists those of the first. Absent when the post has none. */
+                        media_ids?: string[];
                         scheduled_at: string | null;
                         /**
                          * Format: date-time
@@ -6955,6 +6975,8 @@ export interface operations {
                         account_ids: string[];
                         providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
                         media_urls: string[];
+                        /** @description The library media the post publishes: `media_ids` as given, then the media imported from `media_urls` (`GET /v1/media/{media_id}`). Every occurrence of a recurring post lists those of the first. Absent when the post has none. */
+                        media_ids?: string[];
                         scheduled_at: string | null;
                         /**
                          * Format: date-time
@@ -7122,6 +7144,8 @@ export interface operations {
                         account_ids: string[];
                         providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
                         media_urls: string[];
+                        /** @description The library media the post publishes: `media_ids` as given, then the media imported from `media_urls` (`GET /v1/media/{media_id}`). Every occurrence of a recurring post lists those of the first. Absent when the post has none. */
+                        media_ids?: string[];
                         scheduled_at: string | null;
                         /**
                          * Format: date-time
@@ -7283,6 +7307,8 @@ export interface operations {
                         account_ids: string[];
                         providers: ("instagram" | "facebook" | "x" | "linkedin" | "tiktok")[];
                         media_urls: string[];
+                        /** @description The library media the post publishes: `media_ids` as given, then the media imported from `media_urls` (`GET /v1/media/{media_id}`). Every occurrence of a recurring post lists those of the first. Absent when the post has none. */
+                        media_ids?: string[];
                         scheduled_at: string | null;
                         /**
                          * Format: date-time

@@ -7,7 +7,6 @@ import {
   PostBulkBody,
   PostBulkCreated,
   PostBulkValidation,
-  PostCreateBody,
   PostIdParams,
   PostList,
   PostValidation,
@@ -80,7 +79,8 @@ export const publishingOperations = {
     tag: 'Posts',
     auth: 'api_key_or_jwt',
     readOnly: true,
-    body: PostCreateBody,
+    // The create body as sent: a draft is checked like a post, and a recurring draft is refused.
+    body: PostCreateOrDraftBody,
     responses: { 200: PostValidation },
     errors: [400, 429],
   }),

@@ -174,6 +174,12 @@ export const Post = Type.Object({
   account_ids: Type.Array(Id),
   providers: Type.Array(Provider),
   media_urls: Type.Array(Type.String()),
+  media_ids: Type.Optional(
+    Type.Array(Id, {
+      description:
+        'The library media the post publishes: `media_ids` as given, then the media imported from `media_urls` (`GET /v1/media/{media_id}`). Every occurrence of a recurring post lists those of the first. Absent when the post has none.',
+    }),
+  ),
   scheduled_at: NullableTimestamp,
   created_at: Timestamp,
   results: Type.Array(DeliveryResult),

@@ -123,7 +123,12 @@ export function publishingRoutes(rpc: RpcCaller, idempotency: IdempotencyStore):
     // No Idempotency-Key: nothing is created, so a retry is simply asked again.
     defineRoute(operations.validatePost, async ({ body, principal, requestId }) => ({
       status: 200,
-      body: await rpc(publisherJobValidate, jobPayload(body), { orgId: principal.orgId, requestId }),
+      body: await rpc(
+        publisherJobValidate,
+        // draft too: a recurring draft is refused (recurrence_with_draft) as create refuses it.
+        { ...jobPayload(body), ...(body.draft === true ? { draft: true } : {}) },
+        { orgId: principal.orgId, requestId },
+      ),
     })),
 
     defineRoute(operations.listPosts, async ({ query, principal, requestId }) => ({

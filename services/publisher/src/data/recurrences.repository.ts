@@ -61,6 +61,28 @@ export async function cancelRecurrenceRow(db: PrismaClient, orgId: string, id: s
   return (await db.recurrence.count({ where: { id, orgId } })) > 0;
 }
 
+/**
+ * The organization's recurrences not cancelled whose body posts the media (`media_ids`, or a thread
+ * part's), for the media's delete: their later occurrences are created from that body.
+ */
+export async function uncancelledRecurrencesUsingMedia(
+  db: PrismaClient,
+  orgId: string,
+  mediaId: string,
+): Promise<RecurrenceRow[]> {
+  const ids = await db.$queryRawUnsafe<{ id: string }[]>(
+    `SELECT id::text AS id FROM recurrences
+      WHERE org_id = $1 AND cancelled_at IS NULL AND occurrences_created > 0
+        AND (body->'media_ids' ? $2
+             OR (jsonb_typeof(body->'thread') = 'array'
+                 AND EXISTS (SELECT 1 FROM jsonb_array_elements(body->'thread') AS part WHERE part->'media_ids' ? $2)))`,
+    orgId,
+    mediaId,
+  );
+  if (ids.length === 0) return [];
+  return db.recurrence.findMany({ where: { id: { in: ids.map((row) => row.id) } }, orderBy: { createdAt: 'asc' } });
+}
+
 export async function isCancelled(db: PrismaClient, id: string): Promise<boolean> {
   return (await db.recurrence.count({ where: { id, cancelledAt: { not: null } } })) > 0;
 }
@@ -81,10 +103,12 @@ export function scheduledOccurrences(
 /**
  * An occurrence that could not be scheduled (the plan's monthly posts used up, an account gone),
  * stored as a failed post with the reason on every target, so it shows in the history. The
- * occurrence's derived id makes a second recording a no-op.
+ * occurrence's derived id makes a second recording a no-op. `announce` runs in the same
+ * transaction, only when this call stored it (so its event is sent once).
  */
 export async function insertFailedOccurrence(
   db: PrismaClient,
+  announce: (tx: Prisma.TransactionClient, jobId: string) => Promise<void>,
   job: {
     id: string;
     orgId: string;
@@ -130,5 +154,6 @@ export async function insertFailedOccurrence(
         finishedAt: now,
       })),
     });
+    await announce(tx, job.id);
   });
 }

@@ -10,8 +10,9 @@ import type { RawSql } from '@svc/db';
  * and is never posted again. Each reset target keeps the attempts it spent in `prior_attempts` and
  * starts a fresh budget at 0. One that failed `outcome_unknown` (its post may exist) is reset with
  * `reconcile_since` set: its claim looks the previous attempt up at the network before any new post
- * (the runner's reconciliation), keeping that attempt's start time and handle. The finished count
- * goes down by the targets reset, so the job closes again when they finish.
+ * (the runner's reconciliation) from that attempt's start, with its handle: looking from the
+ * retry's time would miss a post made longer than the lookup's skew before it, and post it again.
+ * The finished count goes down by the targets reset, so the job closes again when they finish.
  */
 const RETRY_SQL = `
 WITH job AS (
@@ -24,7 +25,7 @@ reset AS (
          attempts = 0,
          quota_deferrals = 0,
          reconcile_tries = 0,
-         reconcile_since = CASE WHEN d.error_code = 'outcome_unknown' THEN now() END,
+         reconcile_since = CASE WHEN d.error_code = 'outcome_unknown' THEN COALESCE(d.attempt_started_at, d.created_at) END,
          attempt_started_at = CASE WHEN d.error_code = 'outcome_unknown' THEN d.attempt_started_at END,
          attempt_handle = CASE WHEN d.error_code = 'outcome_unknown' THEN d.attempt_handle END,
          error_code = NULL, error_message = NULL, next_attempt_at = NULL, lease_until = NULL,

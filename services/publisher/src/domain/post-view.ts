@@ -48,7 +48,7 @@ export type JobViewRow = Pick<
   | 'createdAt'
   | 'firstComment'
   | 'thread'
-> & { deliveries: DeliveryViewRow[]; version?: number } & Partial<ApprovalColumns>;
+> & { deliveries: DeliveryViewRow[]; version?: number; mediaIds?: string[] } & Partial<ApprovalColumns>;
 
 type ApprovalColumns = Pick<
   JobWithDeliveries,
@@ -138,6 +138,8 @@ export function toPostView(job: JobViewRow & { recurrenceId?: string | null }): 
     account_ids: job.accountIds,
     providers: job.providers as Network[],
     media_urls: job.mediaUrls,
+    // What it posts from the library: media_ids as given, then the media imported from media_urls.
+    ...optional('media_ids', job.mediaIds !== undefined && job.mediaIds.length > 0 ? job.mediaIds : undefined),
     scheduled_at: job.scheduledAt?.toISOString() ?? null,
     created_at: job.createdAt.toISOString(),
     results: [...job.deliveries].sort(byPosition).map((delivery) => ({

@@ -1,7 +1,9 @@
-import { newId, type RecurrenceRuleType } from '@svc/contracts';
+import { createEnvelope, newId, postFailed, type RecurrenceRuleType } from '@svc/contracts';
+import { enqueueOutbox, type RawSql } from '@svc/db';
 import { AppError } from '@svc/errors';
 import type { Logger } from '@svc/logger';
 import { databaseNow } from '../data/database-clock.ts';
+import { readFinishedJobs } from '../data/finished-job.ts';
 import {
   activeRecurrences,
   advanceRecurrence,
@@ -10,6 +12,7 @@ import {
   type RecurrenceRow,
 } from '../data/recurrences.repository.ts';
 import { cancelJob, type CancelJobDeps } from './cancel-job.ts';
+import { toEventPayload } from './post-view.ts';
 import { createJob, type CreateJobDeps } from './create-job.ts';
 import { occurrenceId, occurrencesAfter } from './recurrence-rule.ts';
 import { occurrenceRequest, type RecurrenceTemplate } from './recurrence-template.ts';
@@ -29,9 +32,9 @@ const PER_PASS = 50;
  * ordinary scheduled job with `recurrence_id`. Each occurrence's job id is derived from (recurrence,
  * time), so processes running this at once, or one restarted halfway, store it once (the jobs key;
  * a create that loses the race answers the stored job). An occurrence refused when created (the
- * plan's monthly posts used up, an account gone) is stored as a failed post naming the reason. A
- * time that passed while no publisher ran is skipped, not posted late. Returns the occurrences
- * created or recorded.
+ * plan's monthly posts used up, an account gone) is stored as a failed post naming the reason,
+ * announced as post.failed. A time that passed while no publisher ran is skipped, not posted
+ * late. Returns the occurrences created or recorded.
  */
 export async function extendRecurrences(deps: ExtendRecurrencesDeps): Promise<number> {
   let made = 0;
@@ -72,7 +75,7 @@ async function createOccurrence(
     await createJob(deps.create, { ...occurrenceRequest(row.orgId, row.id, body, at), jobId });
   } catch (error) {
     if (!(error instanceof AppError) || error.retryable || error.status >= 500) throw error;
-    await insertFailedOccurrence(deps.create.db, {
+    await insertFailedOccurrence(deps.create.db, announceFailed, {
       id: jobId,
       orgId: row.orgId,
       recurrenceId: row.id,
@@ -84,13 +87,31 @@ async function createOccurrence(
         provider: body.providers[accountId] ?? 'unknown',
       })),
       errorCode: error.code,
-      errorMessage: error.message,
+      errorMessage: refusalOf(error),
     });
     return;
   }
   // Cancelled while this occurrence was being created: the cancel may not have seen it.
   if (await isCancelled(deps.create.db, row.id))
     await cancelJob(deps.cancel, row.orgId, jobId, null).catch(() => undefined);
+}
+
+/**
+ * The refusal as the failed occurrence's message: with each problem a validation names (say the
+ * media it posts, gone from the library), so the history says what to fix, not only that it failed.
+ */
+function refusalOf(error: AppError): string {
+  const problems = (error.details ?? []).map((detail) => `${detail.path ?? '/body'}: ${detail.message}`);
+  return problems.length === 0 ? error.message : `${error.message} ${problems.join('; ')}`;
+}
+
+/** A refused occurrence is a failed post like any other: post.failed, through the outbox, with its refusal. */
+async function announceFailed(tx: RawSql, jobId: string): Promise<void> {
+  const [job] = await readFinishedJobs(tx, [jobId]);
+  if (job === undefined) return;
+  await enqueueOutbox(tx, [
+    createEnvelope(postFailed, toEventPayload(job), { orgId: job.orgId, requestId: job.requestId }),
+  ]);
 }
 
 /** Runs extendRecurrences every `intervalMs` (0: never) in the accepting process. */

@@ -1,4 +1,4 @@
-import { occurrenceId, occurrencesAfter, recurrenceProblems } from './recurrence-rule.ts';
+import { checkRecurrence, occurrenceId, occurrencesAfter } from './recurrence-rule.ts';
 
 const rule = { freq: 'weekly' as const, days: ['mon', 'thu'], time: '09:30', timezone: 'Europe/Berlin' };
 
@@ -33,11 +33,13 @@ describe('recurrence rule', () => {
 
   it('names every problem of the rule and of what comes with it', () => {
     const now = new Date('2026-03-23T00:00:00Z');
-    const problems = recurrenceProblems(
+    const { problems, first } = checkRecurrence(
       { ...rule, days: ['mon', 'moon'], timezone: 'Nowhere/City', until: '2026-03-01T00:00:00Z', count: 2 },
-      { scheduledAt: '2026-04-01T00:00:00Z', queue: true },
+      { scheduledAt: '2026-04-01T00:00:00Z', queue: true, draft: true },
+      now,
       now,
     );
+    expect(first).toBeUndefined();
     expect(problems.map((problem) => problem.rule)).toEqual([
       'timezone_invalid',
       'day_invalid',
@@ -45,6 +47,16 @@ describe('recurrence rule', () => {
       'until_not_future',
       'recurrence_with_scheduled_at',
       'recurrence_with_queue',
+      'recurrence_with_draft',
     ]);
+  });
+
+  it('answers the first time, or until_before_first when no time of the rule comes before until', () => {
+    const now = new Date('2026-03-23T00:00:00Z');
+    const early = checkRecurrence({ ...rule, until: '2026-03-23T00:30:00Z' }, {}, now, now);
+    expect(early.problems.map((problem) => problem.rule)).toEqual(['until_before_first']);
+    const fine = checkRecurrence(rule, {}, now, now);
+    expect(fine.problems).toEqual([]);
+    expect(fine.first).toEqual(occurrencesAfter(rule, now, { end: null, limit: 1, alreadyCreated: 0 })[0]);
   });
 });

@@ -8,16 +8,27 @@ type Problem = ErrorDetail & { path: string; rule: string };
 
 const PREFIX = '/body/recurrence';
 
+/** What a recurrence is created with, besides its rule: a time of its own or a draft refuse it. */
+export interface RecurrenceCompanions {
+  scheduledAt?: string | undefined;
+  queue?: boolean | undefined;
+  draft?: boolean | undefined;
+}
+
 /**
  * Every problem of a recurrence and of what it comes with: its days, time and zone (the calendar's
- * rules), `until` and `count` together, `until` not ahead, and a create that also asks for a time of
- * its own (`scheduled_at`, `queue`).
+ * rules), `until` and `count` together, `until` not ahead, a create that also asks for a time of its
+ * own (`scheduled_at`, `queue`) or is a draft (it has no time until published), and no time of the
+ * rule from `from` (now plus the minimum lead) before `until`. Create refuses with these and
+ * validate lists them, so the two cannot drift. `first` is the rule's first time when there is no
+ * problem.
  */
-export function recurrenceProblems(
+export function checkRecurrence(
   rule: RecurrenceRuleType,
-  request: { scheduledAt?: string | undefined; queue?: boolean | undefined },
+  request: RecurrenceCompanions,
   now: Date,
-): Problem[] {
+  from: Date,
+): { problems: Problem[]; first: Date | undefined } {
   const problems: Problem[] = [];
   const push = (problem: { path: string; rule: string; message: string } | null) =>
     problem !== null && problems.push({ ...problem });
@@ -40,7 +51,14 @@ export function recurrenceProblems(
       rule: 'recurrence_with_queue',
       message: 'cannot be combined with queue: a recurring post takes its times from its rule',
     });
-  return problems;
+  // A draft has no time until it is published, so it cannot repeat on a rule.
+  if (request.draft === true)
+    push({ path: `${PREFIX}`, rule: 'recurrence_with_draft', message: 'cannot be combined with draft' });
+  if (problems.length > 0) return { problems, first: undefined };
+  const [first] = occurrencesAfter(normalizedRule(rule), from, { end: null, limit: 1, alreadyCreated: 0 });
+  if (first === undefined)
+    push({ path: `${PREFIX}/until`, rule: 'until_before_first', message: 'no time of the rule falls before it' });
+  return { problems, first };
 }
 
 /** The rule as stored: its zone in canonical spelling, each day once. */

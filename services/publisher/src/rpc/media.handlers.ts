@@ -15,6 +15,7 @@ import type { MediaRepository } from '../data/media.repository.ts';
 import { deleteMedia } from '../domain/delete-media.ts';
 import { toMediaView } from '../domain/media-view.ts';
 import { recordMedia, reserveQuota } from '../domain/record-media.ts';
+import type { PrismaClient } from '../generated/prisma/client.ts';
 
 export const mediaRpc = [
   publisherMediaReserve,
@@ -27,6 +28,8 @@ export const mediaRpc = [
 ] as const;
 
 export interface MediaRpcDeps {
+  /** Read by the delete: a recurrence still to post a media item keeps it (domain/delete-media.ts). */
+  db: PrismaClient;
   media: MediaRepository;
   storage: MediaStorage;
   publicBaseUrl: string;

@@ -20,7 +20,7 @@ import {
   type RpcHandlers,
 } from '@svc/contracts';
 import { decodeKeysetCursor, encodeKeysetCursor } from '@svc/db';
-import { AppError, notFound, validationError } from '@svc/errors';
+import { AppError, notFound } from '@svc/errors';
 import type { JobsRepository } from '../data/jobs.repository.ts';
 import type { PlanLimitsRepository } from '../data/plan-limits.repository.ts';
 import { cancelJob } from '../domain/cancel-job.ts';
@@ -101,11 +101,9 @@ export function publisherRpcHandlers(deps: PublisherRpcDeps): RpcHandlers<typeof
   return {
     'publisher.job_create.v1': (env) => {
       const { job_id: jobId, draft, recurrence, ...payload } = env.payload;
-      // A draft has no time until it is published, so it cannot repeat on a rule.
-      if (draft === true && recurrence !== undefined)
-        throw validationError('A draft cannot repeat: publish it, then create the recurring post.', [
-          { path: '/body/recurrence', rule: 'recurrence_with_draft', message: 'cannot be combined with draft' },
-        ]);
+      // Before the draft: a recurrence refuses one (recurrence_with_draft) among its other checks.
+      if (recurrence !== undefined)
+        return createRecurring(deps.create, { jobId, ...jobRequest(env, payload), recurrence, draft });
       if (draft === true)
         return createDraft(draftDeps, {
           orgId: orgOf(env),
@@ -114,8 +112,6 @@ export function publisherRpcHandlers(deps: PublisherRpcDeps): RpcHandlers<typeof
           idempotent: jobId !== undefined,
           payload,
         });
-      if (recurrence !== undefined)
-        return createRecurring(deps.create, { jobId, ...jobRequest(env, payload), recurrence });
       return createJob(deps.create, { jobId, ...jobRequest(env, payload) });
     },
 
@@ -146,8 +142,14 @@ export function publisherRpcHandlers(deps: PublisherRpcDeps): RpcHandlers<typeof
 
     'publisher.job_retry.v1': (env) => retryJob(sendDeps, orgOf(env), env.payload.job_id, env.request_id),
 
-    'publisher.job_validate.v1': (env) =>
-      validateJob({ ...deps.create, verifyHeadBytes: deps.verifyHeadBytes }, jobRequest(env, env.payload)),
+    'publisher.job_validate.v1': (env) => {
+      const { draft, recurrence, ...payload } = env.payload;
+      return validateJob(
+        { ...deps.create, verifyHeadBytes: deps.verifyHeadBytes },
+        jobRequest(env, payload),
+        recurrence === undefined ? undefined : { rule: recurrence, draft },
+      );
+    },
 
     'publisher.job_bulk_create.v1': (env) =>
       createBulk(

@@ -7,10 +7,11 @@ import { type FaultRenderer } from './fault-gate.ts';
 /**
  * Kinds of call a fault can be armed for alone (docs/api-conventions.md, "Sandbox faults"): `reply`,
  * an X post answering another (a thread's later part, a first comment on X); `comment`, a comment
- * under a post (Graph, LinkedIn). Unscoped faults take the network's next call whatever it is, which
- * cannot single out the third part of a thread or the comment made right after its post.
+ * under a post (Graph, LinkedIn); `lookup`, X's timeline read, which is how an uncertain post is
+ * looked up. Unscoped faults take the network's next call whatever it is, which cannot single out the
+ * third part of a thread, the comment made right after its post, or the lookups after a lost answer.
  */
-export const FAULT_SCOPES = ['reply', 'comment'] as const;
+export const FAULT_SCOPES = ['reply', 'comment', 'lookup'] as const;
 export type FaultScope = (typeof FAULT_SCOPES)[number];
 
 /** `pass` lets one call of the scope through: `after` of them come before the fault itself. */

@@ -1,5 +1,6 @@
 import { type Router } from 'express';
 import { type SandboxContext } from '../context.ts';
+import { scopedFaultGate } from '../http/scoped-faults.ts';
 import { requireXToken } from './x-auth.ts';
 import { invalidRequest, xFaultRenderer } from './x-errors.ts';
 import { firstSince, mediaKey, referencedTweets, X_STORES, type XMedia, type XTweet } from './x-records.ts';
@@ -14,6 +15,14 @@ import { firstSince, mediaKey, referencedTweets, X_STORES, type XMedia, type XTw
 export function registerXTimeline(router: Router, ctx: SandboxContext): void {
   const { state } = ctx;
   const gate = ctx.gate(['x'], xFaultRenderer());
+  // Faults armed `on: lookup` take only these reads: a post's create call and its lookups apart.
+  const lookupFaults = scopedFaultGate({
+    state,
+    network: 'x',
+    scopeOf: () => 'lookup',
+    render: xFaultRenderer(),
+    hangMs: ctx.timeoutFaultMs,
+  });
   const auth = requireXToken(ctx);
   const timelines = state.store<XTweet[]>(X_STORES.timelines);
   const media = state.store<XMedia>(X_STORES.media);
@@ -25,7 +34,7 @@ export function registerXTimeline(router: Router, ctx: SandboxContext): void {
     return keys.length === 0 ? {} : { attachments: { media_keys: keys } };
   };
 
-  router.get('/2/users/:id/tweets', gate, auth, (req, res) => {
+  router.get('/2/users/:id/tweets', lookupFaults, gate, auth, (req, res) => {
     const max = req.query.max_results === undefined ? 10 : Number(req.query.max_results);
     if (!Number.isInteger(max) || max < 5 || max > 100)
       return invalidRequest(res, 'max_results', 'The `max_results` query parameter value must be between 5 and 100.');
