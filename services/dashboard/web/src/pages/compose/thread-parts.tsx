@@ -25,7 +25,7 @@ export function ThreadParts({
             onChange={(e) => onChange(setPart(parts, index, e.currentTarget.value))}
             error={problems.get(index)?.join(' ') || undefined}
           />
-          <Button variant="subtle" color="red.8" onClick={() => onChange(removePart(parts, index))}>
+          <Button variant="subtle" color="red.9" onClick={() => onChange(removePart(parts, index))}>
             Remove part {index + 2}
           </Button>
         </Group>

@@ -65,10 +65,10 @@ export function DraftApproval({ post, onChanged }: { post: Post; onChanged: (pos
             onChange={(e) => setComment(e.currentTarget.value)}
           />
           <Group>
-            <Button color="green.9" loading={review.isPending} onClick={() => review.mutate('approve')}>
+            <Button loading={review.isPending} onClick={() => review.mutate('approve')}>
               Approve
             </Button>
-            <Button color="red.9" loading={review.isPending} onClick={() => review.mutate('request_changes')}>
+            <Button variant="default" loading={review.isPending} onClick={() => review.mutate('request_changes')}>
               Request changes
             </Button>
             <Button variant="default" loading={link.isPending} onClick={() => link.mutate()}>
