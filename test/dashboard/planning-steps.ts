@@ -9,7 +9,8 @@ import { accessibilityViolations } from '../support/browser.ts';
 type CheckPage = (name: string) => Promise<void>;
 
 /**
- * A draft through its whole life: saved from Compose, edited (with its version), sent for approval,
+ * A draft through its whole life: saved from Compose, edited (with its version; an edit made from a
+ * version changed meanwhile is refused and explained), sent for approval,
  * a review link made, approved with a comment by the signed-in user, then published.
  */
 export async function draftThroughApproval(page: Page, checkPage: CheckPage): Promise<void> {
@@ -24,6 +25,29 @@ export async function draftThroughApproval(page: Page, checkPage: CheckPage): Pr
   await drawer.getByLabel('Draft text').fill('A draft to review, edited');
   await drawer.getByRole('button', { name: 'Save changes' }).click();
   await drawer.getByText('version 2').waitFor();
+
+  // Another edit lands while the drawer shows version 2 (another tab, a colleague): the next save
+  // from the drawer is refused, explained, and the draft shown as it is now.
+  const postId = new URL(page.url()).searchParams.get('post')!;
+  const otherEdit = await page.evaluate(async (id) => {
+    const me = (await (await fetch('/auth/me')).json()) as { csrf_token: string };
+    const res = await fetch(`/api/v1/posts/${id}`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': me.csrf_token },
+      body: JSON.stringify({ text: 'Changed in another tab' }),
+    });
+    return res.status;
+  }, postId);
+  expect(otherEdit).toBe(200);
+  await drawer.getByLabel('Draft text').fill('An edit made from version 2');
+  await drawer.getByRole('button', { name: 'Save changes' }).click();
+  await drawer
+    .getByTestId('draft-refused')
+    .filter({ hasText: 'Someone changed this draft after you opened it' })
+    .waitFor();
+  await drawer.getByText('version 3').waitFor();
+  expect(await drawer.getByLabel('Draft text').inputValue()).toBe('Changed in another tab');
+
   await drawer.getByRole('button', { name: 'Request approval' }).click();
   await drawer.getByTestId('approval-status').filter({ hasText: 'Waiting for approval' }).waitFor();
   await drawer.getByRole('button', { name: 'Copy review link' }).click();

@@ -110,7 +110,11 @@ function DraftEditor({
         autosize
         minRows={4}
         value={text}
-        onChange={(e) => setEdit({ version: post.version, text: e.currentTarget.value })}
+        onChange={(e) => {
+          setEdit({ version: post.version, text: e.currentTarget.value });
+          // A refusal explained the last save; typing starts the next one.
+          if (save.isError) save.reset();
+        }}
         error={problems(save.error)}
       />
       <Group>
