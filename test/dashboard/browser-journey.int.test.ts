@@ -20,7 +20,7 @@ import {
   signUpThroughDashboard,
   type DashboardApi,
 } from './long-history.ts';
-import { draftThroughApproval, queueAPost } from './planning-steps.ts';
+import { draftThroughApproval, queueAPost, repeatWeekly } from './planning-steps.ts';
 
 // The dashboard's pages in a real browser (Debian's chromium) in front of the whole system: the
 // journey a new user takes, with every page checked by axe and every response checked for a JWT.
@@ -250,6 +250,7 @@ describe('the dashboard in a browser', () => {
 
     await step(page, 'draft-approval-publish', () => draftThroughApproval(page, (name) => checkPage(page, name)));
     await step(page, 'queue', () => queueAPost(page, (name) => checkPage(page, name), violations));
+    await step(page, 'repeat-weekly', () => repeatWeekly(page, violations));
 
     await step(page, 'api-key', async () => {
       await page.getByRole('link', { name: 'API keys' }).click();

@@ -88,3 +88,26 @@ export async function queueAPost(page: Page, checkPage: CheckPage, violations: R
   await page.getByRole('button', { name: 'Add to queue' }).click();
   await page.getByText(`Post scheduled for ${next}`).waitFor();
 }
+
+/** A post repeated weekly from Compose; its first occurrence in History shows the rule, which is stopped there. */
+export async function repeatWeekly(page: Page, violations: Record<string, string[]>) {
+  await page.getByRole('link', { name: 'Compose' }).click();
+  await page.getByRole('checkbox', { name: /^X · / }).check();
+  await page.getByLabel('Text', { exact: true }).fill('Every Monday and Thursday');
+  await page.getByRole('radio', { name: 'Repeat weekly' }).check();
+  await page.getByRole('checkbox', { name: 'Thursday' }).check();
+  await page.getByRole('checkbox', { name: 'Monday' }).check();
+  await page.getByRole('button', { name: 'Start repeating' }).click();
+  await page.getByText('Recurring post created').waitFor();
+  await page.getByRole('link', { name: 'Follow it in History' }).click();
+  const drawer = page.getByRole('dialog', { name: 'Post details' });
+  const rule = drawer.getByTestId('recurrence');
+  await rule.getByText(/^Repeating: Monday, Thursday at 09:00/).waitFor();
+  violations['recurrence'] = await accessibilityViolations(page);
+  await rule.getByRole('button', { name: 'Stop repeating' }).click();
+  await rule.getByText(/^Stopped: no more posts will be created/).waitFor();
+  // The occurrence still scheduled is canceled with its rule.
+  await drawer.getByTestId('detail-status').filter({ hasText: 'canceled' }).waitFor({ timeout: 10_000 });
+  await drawer.getByRole('button', { name: 'Close' }).click();
+  await drawer.waitFor({ state: 'hidden' });
+}
