@@ -20,6 +20,7 @@ import {
   signUpThroughDashboard,
   type DashboardApi,
 } from './long-history.ts';
+import { draftThroughApproval, queueAPost, repeatWeekly } from './planning-steps.ts';
 
 // The dashboard's pages in a real browser (Debian's chromium) in front of the whole system: the
 // journey a new user takes, with every page checked by axe and every response checked for a JWT.
@@ -193,7 +194,7 @@ describe('the dashboard in a browser', () => {
     await step(page, 'compose-and-publish', async () => {
       await page.getByRole('link', { name: 'Compose' }).click();
       await page.getByRole('checkbox', { name: /^X · / }).check();
-      await page.getByLabel('Text').fill(text);
+      await page.getByLabel('Text', { exact: true }).fill(text);
       await page
         .getByTestId('counters')
         .getByText(/^X: \d+/)
@@ -223,7 +224,7 @@ describe('the dashboard in a browser', () => {
     await step(page, 'schedule-and-cancel', async () => {
       await page.getByRole('link', { name: 'Compose' }).click();
       await page.getByRole('checkbox', { name: /^X · / }).check();
-      await page.getByLabel('Text').fill('Tomorrow, then canceled');
+      await page.getByLabel('Text', { exact: true }).fill('Tomorrow, then canceled');
       await page.getByRole('radio', { name: 'Schedule' }).check();
       const tomorrow = new Date(Date.now() + 86_400_000);
       const wall = await page.evaluate((iso) => {
@@ -246,6 +247,10 @@ describe('the dashboard in a browser', () => {
         timeoutMs: 10_000,
       });
     });
+
+    await step(page, 'draft-approval-publish', () => draftThroughApproval(page, (name) => checkPage(page, name)));
+    await step(page, 'queue', () => queueAPost(page, (name) => checkPage(page, name), violations));
+    await step(page, 'repeat-weekly', () => repeatWeekly(page, violations));
 
     await step(page, 'api-key', async () => {
       await page.getByRole('link', { name: 'API keys' }).click();

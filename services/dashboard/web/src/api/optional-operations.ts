@@ -27,7 +27,7 @@ export const hasOperation = (id: string) => operationIds.has(id);
 type LooseCall = (operationId: string, input: object) => Promise<unknown>;
 const looseCall = api.call as unknown as LooseCall;
 
-export async function capabilitiesOf(accountId: string): Promise<{ max_text_length?: number } | null> {
+export async function capabilitiesOf(accountId: string): Promise<Capabilities | null> {
   if (!hasOperation('getAccountCapabilities')) return null;
   return (await looseCall('getAccountCapabilities', { path: { account_id: accountId } })) as Capabilities;
 }

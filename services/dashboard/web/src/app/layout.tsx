@@ -6,6 +6,8 @@ import { auth, useSession, useSessionChanged } from '../api/session.ts';
 
 const PAGES = [
   ['/compose', 'Compose'],
+  ['/drafts', 'Drafts'],
+  ['/queue', 'Queue'],
   ['/calendar', 'Calendar'],
   ['/history', 'History'],
   ['/accounts', 'Accounts'],

@@ -1,94 +1,144 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Checkbox,
-  Group,
-  Radio,
-  Select,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { Alert, Anchor, Button, Checkbox, Group, Stack, Text, Textarea } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { SvcApiError, type RequestBody, type ResponseData } from '@svc/sdk';
+import { SvcApiError, type ResponseData } from '@svc/sdk';
 import { api } from '../../api/client.ts';
-import { userTimeZone } from '../../components/dates.ts';
+import { formatDateTime, userTimeZone } from '../../components/dates.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { PageTitle } from '../../components/page-title.tsx';
 import { networkLabel } from '../accounts/networks.ts';
+import { composeBody, type When } from './compose-body.ts';
 import { Counters } from './counters.tsx';
 import { MediaPicker, type Media } from './media-picker.tsx';
+import { NetworkOptions } from './network-options.tsx';
+import { postTypeChoices } from './post-types.ts';
 import { groupProblems } from './problems.ts';
-import { scheduleProblem, wallTimeToUtc } from './schedule-time.ts';
+import { emptyRecurrence, recurrenceProblems } from './recurrence.ts';
+import { scheduleProblem } from './schedule-time.ts';
 import { counterFor, limitsByNetwork } from './text-counter.ts';
-import { useTextLimits, useValidation } from './use-compose-checks.ts';
+import { partOf, problemsOfAddedParts } from './thread.ts';
+import { ThreadParts } from './thread-parts.tsx';
+import { useCapabilities, useValidation } from './use-compose-checks.ts';
+import { WhenFields } from './when-fields.tsx';
 
-const TIKTOK_PRIVACY = ['SELF_ONLY', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'PUBLIC_TO_EVERYONE'];
+type Created = ResponseData<'createPost'>;
+
+/** What the page says once the API took the post (or the draft). */
+function createdTitle(post: Created): string {
+  if (post.status === 'draft') return 'Draft saved';
+  if (post.recurrence_id !== undefined)
+    return `Recurring post created: the first goes out ${formatDateTime(post.scheduled_at)}`;
+  if (post.status === 'scheduled') return `Post scheduled for ${formatDateTime(post.scheduled_at)}`;
+  return 'Post sent for publishing';
+}
 
 /** Compose: text with live counters, accounts, media, when, per-network options; the API validates. */
 export default function ComposePage() {
   const timeZone = userTimeZone();
+  const queryClient = useQueryClient();
   const accounts = useQuery({ queryKey: ['accounts'], queryFn: () => api.accounts.list({ limit: 100 }).page() });
   const [accountIds, setAccountIds] = useState<string[]>([]);
   const [text, setText] = useState('');
+  const [threadParts, setThreadParts] = useState<string[]>([]);
   const [media, setMedia] = useState<Media[]>([]);
-  const [when, setWhen] = useState<'now' | 'later'>('now');
+  const [altText, setAltText] = useState<Record<string, string>>({});
+  const [firstComment, setFirstComment] = useState('');
+  const [when, setWhen] = useState<When>('now');
   const [wall, setWall] = useState('');
+  const [recurrence, setRecurrence] = useState(emptyRecurrence);
   const [privacy, setPrivacy] = useState<string | null>(null);
-  const [created, setCreated] = useState<ResponseData<'createPost'> | null>(null);
+  const [postTypes, setPostTypes] = useState<Record<string, string>>({});
+  const [created, setCreated] = useState<Created | null>(null);
 
   const chosen = (accounts.data?.items ?? []).filter((a) => accountIds.includes(a.id));
   const networks = [...new Set(chosen.map((a) => a.provider))];
-  const limits = useTextLimits(accountIds);
-  const counters = [
-    ...limitsByNetwork(chosen.map((a) => ({ provider: a.provider, limit: limits.get(a.id) ?? null }))),
-  ].map(([network, limit]) => counterFor(network, text, limit));
+  const capabilities = useCapabilities(accountIds);
+  const limits = limitsByNetwork(
+    chosen.map((a) => ({ provider: a.provider, limit: capabilities.get(a.id)?.max_text_length ?? null })),
+  );
+  const counters = [...limits].map(([network, limit]) => counterFor(network, text, limit));
+  const choices = postTypeChoices(
+    chosen.map((a) => ({ provider: a.provider, postTypes: capabilities.get(a.id)?.post_types })),
+  );
+  const canThread = networks.length > 0 && networks.every((n) => n === 'x');
   const scheduleError = when === 'later' ? scheduleProblem(wall, timeZone, new Date()) : null;
-  const body = useMemo<RequestBody<'createPost'>>(
-    () => ({
-      account_ids: accountIds,
+  const ready =
+    scheduleError === null && (when !== 'repeat' || Object.keys(recurrenceProblems(recurrence)).length === 0);
+  const body = useMemo(
+    () =>
+      composeBody({
+        accountIds,
+        networks,
+        text,
+        mediaIds: media.map((m) => m.media_id),
+        altText,
+        threadParts: canThread ? threadParts : [],
+        firstComment,
+        when,
+        wall,
+        recurrence,
+        timeZone,
+        now: new Date(),
+        tiktokPrivacy: privacy,
+        // Only the types a network offers a choice of: another account may have left the network.
+        postTypes: Object.fromEntries(Object.entries(postTypes).filter(([n]) => choices.has(n))),
+      }),
+    // networks and choices are derived each render: their contents are what the memo depends on.
+    [
+      accountIds,
       text,
-      ...(media.length === 0 ? {} : { media_ids: media.map((m) => m.media_id) }),
-      ...(when === 'later' && wall !== '' && scheduleProblem(wall, timeZone, new Date()) === null
-        ? { scheduled_at: wallTimeToUtc(wall, timeZone).toISOString() }
-        : {}),
-      ...(networks.includes('tiktok') && privacy !== null
-        ? { platform_options: { tiktok: { privacy_level: privacy } } }
-        : {}),
-    }),
-    [accountIds, text, media, when, wall, timeZone, privacy, networks.join()],
+      media,
+      altText,
+      threadParts,
+      firstComment,
+      when,
+      wall,
+      recurrence,
+      timeZone,
+      privacy,
+      postTypes,
+      canThread,
+      networks.join(),
+      [...choices.keys()].join(),
+    ],
   );
   const validation = useValidation(body, accountIds.length > 0);
   const create = useMutation({
-    mutationFn: () => api.posts.create(body),
+    mutationFn: (asDraft: boolean) => api.posts.create(asDraft ? { ...body, draft: true } : body),
     onSuccess: (post) => {
       setCreated(post);
       setText('');
+      setThreadParts([]);
       setMedia([]);
+      setAltText({});
+      setFirstComment('');
       setWall('');
+      void queryClient.invalidateQueries({ queryKey: ['posts'] });
+      void queryClient.invalidateQueries({ queryKey: ['queue'] });
     },
   });
   const createProblems =
     create.error instanceof SvcApiError && create.error.code === 'validation_error' ? create.error.details : [];
-  const problems = groupProblems([...(validation.data ?? []), ...createProblems]);
+  const allProblems = [...(validation.data ?? []), ...createProblems];
+  const problems = groupProblems(allProblems.filter((p) => (partOf(p) ?? 0) === 0));
+  const partProblems = problemsOfAddedParts(allProblems);
+  const thread = canThread && threadParts.length > 0;
 
   return (
     <Stack maw={760}>
       <PageTitle>Compose</PageTitle>
       {created !== null && (
-        <Alert
-          color="green"
-          role="status"
-          title={created.status === 'scheduled' ? 'Post scheduled' : 'Post sent for publishing'}
-        >
-          <Anchor component={Link} to={`/history?post=${created.id}`}>
-            Follow it in History
-          </Anchor>
+        <Alert color="green" role="status" title={createdTitle(created)}>
+          {created.status === 'draft' ? (
+            <Anchor component={Link} to={`/drafts?post=${created.id}`}>
+              Open it in Drafts
+            </Anchor>
+          ) : (
+            <Anchor component={Link} to={`/history?post=${created.id}`}>
+              Follow it in History
+            </Anchor>
+          )}
         </Alert>
       )}
       {!(create.error instanceof SvcApiError && create.error.code === 'validation_error') && (
@@ -97,7 +147,7 @@ export default function ComposePage() {
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          if (scheduleError === null) create.mutate();
+          if (ready) create.mutate(false);
         }}
       >
         <Stack>
@@ -127,7 +177,7 @@ export default function ComposePage() {
             </Text>
           )}
           <Textarea
-            label="Text"
+            label={thread ? 'Thread part 1' : 'Text'}
             autosize
             minRows={4}
             value={text}
@@ -135,42 +185,56 @@ export default function ComposePage() {
             error={problems.text.join(' ') || undefined}
           />
           <Counters counters={counters} />
-          <MediaPicker value={media} onChange={setMedia} error={problems.media} />
-          <Radio.Group label="When" value={when} onChange={(v) => setWhen(v as 'now' | 'later')}>
-            <Group mt="xs">
-              <Radio value="now" label="Publish now" />
-              <Radio value="later" label="Schedule" />
-            </Group>
-          </Radio.Group>
-          {when === 'later' && (
-            <TextInput
-              type="datetime-local"
-              label={`Date and time (${timeZone})`}
-              value={wall}
-              onChange={(e) => setWall(e.currentTarget.value)}
-              error={scheduleError ?? (problems.schedule.join(' ') || undefined)}
+          {canThread && <ThreadParts parts={threadParts} onChange={setThreadParts} problems={partProblems} />}
+          <MediaPicker
+            value={media}
+            onChange={setMedia}
+            error={problems.media}
+            altText={altText}
+            {...(thread ? {} : { onAltText: setAltText })}
+          />
+          {!thread && (
+            <Textarea
+              label="First comment (optional)"
+              description="Posted under the post once it is published (a reply on X)."
+              autosize
+              minRows={2}
+              value={firstComment}
+              onChange={(e) => setFirstComment(e.currentTarget.value)}
+              error={problems.comment.join(' ') || undefined}
             />
           )}
-          {networks.includes('tiktok') && (
-            <Stack gap="xs">
-              <Title order={3} size="h5">
-                TikTok options
-              </Title>
-              <Select
-                label="Who can view"
-                data={TIKTOK_PRIVACY}
-                value={privacy}
-                onChange={setPrivacy}
-                error={problems.options.join(' ') || undefined}
-              />
-            </Stack>
-          )}
-          {!networks.includes('tiktok') && problems.options.length > 0 && (
-            <Text c="red.8">{problems.options.join(' ')}</Text>
-          )}
+          <WhenFields
+            when={when}
+            onWhen={setWhen}
+            wall={wall}
+            onWall={setWall}
+            recurrence={recurrence}
+            onRecurrence={setRecurrence}
+            timeZone={timeZone}
+            scheduleError={scheduleError}
+            problems={problems.schedule}
+          />
+          <NetworkOptions
+            networks={networks}
+            postTypeChoices={choices}
+            postTypes={postTypes}
+            onPostTypes={setPostTypes}
+            privacy={privacy}
+            onPrivacy={setPrivacy}
+            problems={problems.options}
+          />
           <Group>
-            <Button type="submit" loading={create.isPending} disabled={accountIds.length === 0}>
-              {when === 'later' ? 'Schedule' : 'Publish'}
+            <Button type="submit" loading={create.isPending && !create.variables} disabled={accountIds.length === 0}>
+              {{ now: 'Publish', later: 'Schedule', queue: 'Add to queue', repeat: 'Start repeating' }[when]}
+            </Button>
+            <Button
+              variant="default"
+              loading={create.isPending && create.variables}
+              disabled={accountIds.length === 0}
+              onClick={() => scheduleError === null && create.mutate(true)}
+            >
+              Save as draft
             </Button>
             {validation.data?.length === 0 && (
               <Text size="sm" c="green.9">

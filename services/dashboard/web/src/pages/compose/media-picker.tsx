@@ -1,4 +1,16 @@
-import { Button, Checkbox, FileButton, Group, Image, Modal, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
+import {
+  Button,
+  Checkbox,
+  FileButton,
+  Group,
+  Image,
+  Modal,
+  Progress,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -9,15 +21,22 @@ import { ErrorAlert } from '../../components/error-alert.tsx';
 
 export type Media = ResponseData<'listMedia'>['items'][number];
 
-/** Upload a file (with a progress bar) or pick from the library; the chosen media go with the post. */
+/**
+ * Upload a file (with a progress bar) or pick from the library; the chosen media go with the post.
+ * With `onAltText`, each chosen image has an alt text field.
+ */
 export function MediaPicker({
   value,
   onChange,
   error,
+  altText,
+  onAltText,
 }: {
   value: Media[];
   onChange: (media: Media[]) => void;
   error?: string[];
+  altText?: Record<string, string>;
+  onAltText?: (altText: Record<string, string>) => void;
 }) {
   const [progress, setProgress] = useState<number | null>(null);
   const [opened, { open, close }] = useDisclosure(false);
@@ -67,7 +86,14 @@ export function MediaPicker({
           {value.map((media) => (
             <Stack key={media.media_id} gap={2} align="center">
               {media.kind === 'image' ? (
-                <Image src={media.public_url} alt="Chosen media" w={72} h={72} fit="cover" radius="sm" />
+                <Image
+                  src={media.public_url}
+                  alt={altText?.[media.media_id] || 'Chosen media'}
+                  w={72}
+                  h={72}
+                  fit="cover"
+                  radius="sm"
+                />
               ) : (
                 <Text size="sm">Video</Text>
               )}
@@ -79,6 +105,14 @@ export function MediaPicker({
               >
                 Remove
               </Button>
+              {onAltText !== undefined && media.kind === 'image' && (
+                <TextInput
+                  size="xs"
+                  label={`Alt text for image ${value.indexOf(media) + 1}`}
+                  value={altText?.[media.media_id] ?? ''}
+                  onChange={(e) => onAltText({ ...altText, [media.media_id]: e.currentTarget.value })}
+                />
+              )}
             </Stack>
           ))}
         </Group>

@@ -17,6 +17,15 @@ describe('problems shown next to the field they name', () => {
     expect(fieldOf({ rule: 'something_new' })).toBe('accounts');
   });
 
+  it('places the queue, the weekly rule and the first comment next to their own fields', () => {
+    expect(fieldOf({ path: '/body/queue', rule: 'queue_with_draft' })).toBe('schedule');
+    expect(fieldOf({ path: '/body/recurrence/until', rule: 'until_not_future' })).toBe('schedule');
+    expect(fieldOf({ path: '/body/account_ids/0', rule: 'queue_full' })).toBe('schedule');
+    expect(fieldOf({ path: '/body/first_comment/text', rule: 'maxLength' })).toBe('comment');
+    expect(fieldOf({ path: '/body/account_ids/0', rule: 'first_comment_unsupported' })).toBe('comment');
+    expect(fieldOf({ path: '/body/media_alt_text/1', rule: 'alt_text_length' })).toBe('media');
+  });
+
   it('groups messages by field, each once', () => {
     const message = 'X posts are limited to 280 characters.';
     expect(
@@ -25,6 +34,13 @@ describe('problems shown next to the field they name', () => {
         { path: '/body/account_ids/1', rule: 'text_length', message },
         { path: '/body/account_ids/1', rule: 'media_required', message: 'Instagram needs media.' },
       ]),
-    ).toEqual({ accounts: [], text: [message], media: ['Instagram needs media.'], schedule: [], options: [] });
+    ).toEqual({
+      accounts: [],
+      text: [message],
+      media: ['Instagram needs media.'],
+      schedule: [],
+      options: [],
+      comment: [],
+    });
   });
 });

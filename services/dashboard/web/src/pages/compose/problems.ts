@@ -1,12 +1,13 @@
 import type { SvcErrorDetail } from '@svc/sdk';
 
 /** The fields of the compose form a problem can be shown next to. */
-export type ComposeField = 'accounts' | 'text' | 'media' | 'schedule' | 'options';
+export type ComposeField = 'accounts' | 'text' | 'media' | 'schedule' | 'options' | 'comment';
 
 const BY_PATH: [RegExp, ComposeField][] = [
   [/^(\/body)?\/(text|thread)/, 'text'],
   [/^(\/body)?\/(media_urls|media_ids|media_alt_text)/, 'media'],
-  [/^(\/body)?\/scheduled_at/, 'schedule'],
+  [/^(\/body)?\/(scheduled_at|queue|recurrence)/, 'schedule'],
+  [/^(\/body)?\/first_comment/, 'comment'],
   [/^(\/body)?\/platform_options/, 'options'],
 ];
 
@@ -15,7 +16,8 @@ const BY_RULE: [RegExp, ComposeField][] = [
   // A kind's own media rules (`reel_duration`, `reel_aspect_ratio`, `story_duration`) are about the media too.
   [/^(media|video|image|gif|url_ownership|reel_|story_)/, 'media'],
   [/^(privacy_level|comment_disabled|stitch_disabled|duet_disabled|post_type|option)/, 'options'],
-  [/^scheduled/, 'schedule'],
+  [/^(scheduled|queue|recurrence|until|timezone)/, 'schedule'],
+  [/^first_comment/, 'comment'],
 ];
 
 /**
@@ -32,7 +34,14 @@ export function fieldOf(problem: Pick<SvcErrorDetail, 'path' | 'rule'>): Compose
 
 /** Problems grouped by field, each message once (two accounts of a network may say the same). */
 export function groupProblems(problems: readonly SvcErrorDetail[]): Record<ComposeField, string[]> {
-  const grouped: Record<ComposeField, string[]> = { accounts: [], text: [], media: [], schedule: [], options: [] };
+  const grouped: Record<ComposeField, string[]> = {
+    accounts: [],
+    text: [],
+    media: [],
+    schedule: [],
+    options: [],
+    comment: [],
+  };
   for (const problem of problems) {
     const list = grouped[fieldOf(problem)];
     if (!list.includes(problem.message)) list.push(problem.message);

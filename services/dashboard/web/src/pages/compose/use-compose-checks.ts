@@ -1,7 +1,7 @@
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import type { RequestBody } from '@svc/sdk';
-import { capabilitiesOf, hasOperation, validatePost } from '../../api/optional-operations.ts';
+import { capabilitiesOf, hasOperation, validatePost, type Capabilities } from '../../api/optional-operations.ts';
 
 /** The API's answer on a draft body, debounced: the authoritative problems while the user types. */
 export function useValidation(body: RequestBody<'createPost'>, ready: boolean) {
@@ -14,8 +14,8 @@ export function useValidation(body: RequestBody<'createPost'>, ready: boolean) {
   });
 }
 
-/** Each chosen account's text limit from its capabilities (null while unknown). */
-export function useTextLimits(accountIds: string[]): Map<string, number | null> {
+/** Each chosen account's capabilities (null while unknown, or without the operation). */
+export function useCapabilities(accountIds: string[]): Map<string, Capabilities | null> {
   const results = useQueries({
     queries: accountIds.map((id) => ({
       queryKey: ['capabilities', id],
@@ -23,5 +23,5 @@ export function useTextLimits(accountIds: string[]): Map<string, number | null> 
       staleTime: 5 * 60_000,
     })),
   });
-  return new Map(accountIds.map((id, index) => [id, results[index]?.data?.max_text_length ?? null]));
+  return new Map(accountIds.map((id, index) => [id, results[index]?.data ?? null]));
 }

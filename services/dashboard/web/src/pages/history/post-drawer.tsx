@@ -1,13 +1,28 @@
-import { Anchor, Badge, Drawer, Stack, Table, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { Alert, Anchor, Badge, Button, Drawer, Group, Stack, Table, Text } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
+import { describeError } from '../../api/errors.ts';
 import { formatDateTime } from '../../components/dates.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { networkLabel } from '../accounts/networks.ts';
+import { RecurrencePanel } from './recurrence-panel.tsx';
+import { canRetry, explainRetryError } from './retry-errors.ts';
 import { FINAL, STATUS_COLOR } from './statuses.ts';
 
-/** One post with a row per target: its status, the network's post link, or why it failed. */
+/**
+ * One post with a row per target: its status, the network's post link, or why it failed; a failed
+ * post's failed targets can be retried, and an occurrence of a weekly rule shows the rule.
+ */
 export function PostDrawer({ postId, onClose }: { postId: string | null; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const retry = useMutation({
+    mutationFn: (id: string) => api.posts.retry(id),
+    onSuccess: (post) => queryClient.setQueryData(['post', post.id], post),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: ['post', postId] });
+      void queryClient.invalidateQueries({ queryKey: ['posts'] });
+    },
+  });
   const post = useQuery({
     queryKey: ['post', postId],
     queryFn: () => api.posts.get(postId!),
@@ -29,6 +44,19 @@ export function PostDrawer({ postId, onClose }: { postId: string | null; onClose
             · created {formatDateTime(post.data.created_at)}
             {post.data.scheduled_at && ` · scheduled for ${formatDateTime(post.data.scheduled_at)}`}
           </Text>
+          {canRetry(post.data.status) && (
+            <Group>
+              <Button onClick={() => retry.mutate(post.data.id)} loading={retry.isPending}>
+                Retry failed targets
+              </Button>
+            </Group>
+          )}
+          {retry.isError && retry.variables === post.data.id && (
+            <Alert color="red" role="alert" data-testid="retry-refused">
+              {explainRetryError(retry.error) ?? describeError(retry.error)}
+            </Alert>
+          )}
+          {post.data.recurrence_id !== undefined && <RecurrencePanel recurrenceId={post.data.recurrence_id} />}
           <Table aria-label="Targets">
             <Table.Thead>
               <Table.Tr>
