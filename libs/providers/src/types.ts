@@ -89,7 +89,8 @@ export interface Credentials {
   extras?: AccountExtras;
 }
 
-export type MediaKind = 'image' | 'video';
+/** `document`: a PDF, posted only as a LinkedIn document post. */
+export type MediaKind = 'image' | 'video' | 'document';
 
 /** Inclusive byte range. */
 export interface ByteSpan {
@@ -113,6 +114,8 @@ export interface MediaInput {
   kind: MediaKind;
   /** A video's length when known (library media), for per-account limits such as TikTok's creator maximum. */
   durationMs?: number;
+  /** A document's pages when known (library media). */
+  pageCount?: number;
   /** Present for library media; absent for a plain URL (then byte-upload networks download it, bounded). */
   source?: MediaSource;
   /** The request's `media_alt_text` for this item (rules/alt-text.ts says where each network takes it). */

@@ -7,8 +7,9 @@ import { resolveJobMedia, takeSlots, type ResolveMediaDeps } from './resolve-med
 
 const mediumOf = (row: MediaRow, publicBase: string): JobMedium => ({
   url: publicUrlOf(publicBase, row.id),
-  kind: row.kind as 'image' | 'video',
+  kind: row.kind as JobMedium['kind'],
   durationMs: row.durationMs,
+  pageCount: row.pageCount,
   mediaId: row.id,
   compatibility: row.compatibility as JobMedium['compatibility'],
 });
@@ -82,6 +83,7 @@ export function probingMedia(deps: ResolveMediaDeps & { verifyHeadBytes: number 
           url: publicUrlOf(publicBase, 'pending'),
           kind: outcome.verification.facts.kind,
           durationMs: outcome.verification.facts.durationMs,
+          pageCount: outcome.verification.facts.pageCount,
           mediaId: null,
           compatibility: outcome.verification.compatibility,
         });
