@@ -13,7 +13,7 @@ function documentCapability(
   limits: (typeof NETWORK_LIMITS)[keyof typeof NETWORK_LIMITS],
   library: MediaLimits,
   maxCount: number,
-) {
+): Partial<Capabilities['media']> {
   if (limits.documentTypes === undefined || limits.documentBytes === undefined) return {};
   return {
     document: {

@@ -1,2 +1,2 @@
--- A document's (PDF's) pages, counted from its bytes; null for images and videos.
+-- AlterTable
 ALTER TABLE "media" ADD COLUMN "page_count" INTEGER;
