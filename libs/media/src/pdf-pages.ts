@@ -50,12 +50,12 @@ function countInWorker(path: string, heapBytes: number, signal: AbortSignal): Pr
       resourceLimits: { maxOldGenerationSizeMb: Math.max(16, Math.floor(heapBytes / MB)), maxYoungGenerationSizeMb: 8 },
     });
     let settled = false;
+    // Settled only once the worker is gone, so the pool's slot and memory are held until the parse has stopped.
     const finish = (outcome: () => void) => {
       if (settled) return;
       settled = true;
       signal.removeEventListener('abort', onAbort);
-      outcome();
-      void worker.terminate();
+      void worker.terminate().finally(outcome);
     };
     const onAbort = () => finish(() => reject(signal.reason as Error));
     signal.addEventListener('abort', onAbort, { once: true });
