@@ -22,7 +22,7 @@ describe('GET /v1/accounts/{account_id}/capabilities', () => {
     const expected: Record<Network, { post_types: string[]; max_text_length: number; max_media: number }> = {
       instagram: { post_types: ['feed', 'reel', 'story'], max_text_length: 2200, max_media: 10 },
       facebook: { post_types: ['feed', 'reel'], max_text_length: 63206, max_media: 10 },
-      linkedin: { post_types: ['post'], max_text_length: 3000, max_media: 20 },
+      linkedin: { post_types: ['post', 'document'], max_text_length: 3000, max_media: 20 },
       tiktok: { post_types: ['video', 'photo', 'draft'], max_text_length: 2200, max_media: 35 },
       x: { post_types: ['post'], max_text_length: 280, max_media: 4 },
     };
@@ -44,6 +44,11 @@ describe('GET /v1/accounts/{account_id}/capabilities', () => {
       expect(res.body.media.image.mime_types).toContain('image/jpeg');
       expect(res.body.media.video.mime_types).toContain('video/mp4');
       expect(res.body.media.image.max_bytes).toBeGreaterThan(0);
+      // PDFs are LinkedIn's alone (document posts).
+      expect([network, res.body.media.document?.mime_types]).toEqual([
+        network,
+        network === 'linkedin' ? ['application/pdf'] : undefined,
+      ]);
     }
     const instagram = (await capabilities(accounts.instagram)).body;
     // PNG goes out as its JPEG rendition; the aspect ratio rule is Instagram's.

@@ -1,6 +1,6 @@
 import { uniqueName } from '@svc/testing';
 import request from 'supertest';
-import { formatOf, image, noise, video } from '../../libs/media/test/support/fixtures.ts';
+import { formatOf, image, noise, pdf, video } from '../../libs/media/test/support/fixtures.ts';
 import { startServer, type TestServer } from '../../libs/media/test/support/test-server.ts';
 import { startSystem, type SystemHarness } from '../support/system-harness.ts';
 
@@ -27,6 +27,7 @@ describe('media library (gateway + publisher)', () => {
   let server: TestServer;
   let png: Buffer;
   let mp4: Buffer;
+  let deck: Buffer;
 
   beforeAll(async () => {
     system = await startSystem({
@@ -36,9 +37,11 @@ describe('media library (gateway + publisher)', () => {
     auth = `Bearer ${await system.token()}`;
     png = await image('png', 100, 80);
     mp4 = await video(1, 320, 240);
+    deck = await pdf(5);
     server = await startServer({
       '/served-as-octet': (_req, res) => res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(png),
       '/clip.mp4': (_req, res) => res.writeHead(200, { 'content-type': 'video/mp4' }).end(mp4),
+      '/deck.pdf': (_req, res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end(deck),
       '/to-metadata': (_req, res) => res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end(),
       '/page': (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>'),
       '/huge.mp4': (_req, res) =>
@@ -148,6 +151,21 @@ describe('media library (gateway + publisher)', () => {
       expect.objectContaining({ reachable: true, content_type: 'video/mp4', width: 320, height: 240, error: null }),
     );
     expect(verified.body.compatibility.instagram).toEqual(expect.objectContaining({ ok: false, rule: 'duration' }));
+
+    // A PDF: verified with its pages (the whole file fits in the head), imported as a document.
+    const verifiedPdf = await request(system.gateway)
+      .post('/v1/media/verify')
+      .set('Authorization', auth)
+      .send({ url: `${server.base}/deck.pdf` });
+    expect(verifiedPdf.body).toEqual(
+      expect.objectContaining({ content_type: 'application/pdf', kind: 'document', page_count: 5, error: null }),
+    );
+    const importedPdf = await request(system.gateway)
+      .post('/v1/media')
+      .set('Authorization', auth)
+      .send({ url: `${server.base}/deck.pdf` });
+    expect([importedPdf.status, importedPdf.body.kind, importedPdf.body.page_count]).toEqual([201, 'document', 5]);
+    expect(importedPdf.body.compatibility.linkedin.ok).toBe(true);
 
     const metadata = await request(system.gateway)
       .post('/v1/media')

@@ -1,4 +1,5 @@
 import { uniqueName } from '@svc/testing';
+import { PDFDocument } from 'pdf-lib';
 import request from 'supertest';
 import { startSystem, type SystemHarness } from '../support/system-harness.ts';
 import { connectAccount, waitForFinal, type Network } from './publishing-support.ts';
@@ -133,6 +134,71 @@ describe('publishing: alt text and post kinds', () => {
       options: { post_type: 'reel' },
       media: [{ kind: 'video' }],
     });
+  });
+
+  /** A PDF of `pages` blank pages uploaded to the library (made here with pdf-lib). */
+  const uploadPdf = async (pages: number) => {
+    const document = await PDFDocument.create();
+    for (let page = 0; page < pages; page += 1) document.addPage([200, 200]);
+    return request(system.gateway)
+      .post('/v1/media')
+      .set('Authorization', auth)
+      .attach('file', Buffer.from(await document.save()), 'deck.pdf');
+  };
+
+  it('publishes a LinkedIn document: a PDF from the library, its pages counted, posted with its title', async () => {
+    const upload = await uploadPdf(4);
+    expect(upload.status).toBe(201);
+    expect(upload.body).toMatchObject({
+      content_type: 'application/pdf',
+      kind: 'document',
+      page_count: 4,
+      compatibility: { linkedin: { ok: true }, x: { ok: false, rule: 'format' } },
+    });
+    const final = await published({
+      account_ids: [accounts.linkedin],
+      media_ids: [upload.body.media_id],
+      platform_options: { linkedin: { post_type: 'document', title: 'Quarterly deck' } },
+    });
+    expect(await sandboxPost('linkedin', final.results[0]!.platform_post_id!)).toMatchObject({
+      media: [{ url: expect.stringMatching(/^urn:li:document:/), kind: 'document' }],
+      options: { title: 'Quarterly deck' },
+    });
+    const capabilities = await request(system.gateway)
+      .get(`/v1/accounts/${accounts.linkedin}/capabilities`)
+      .set('Authorization', auth);
+    expect(capabilities.body.post_types).toEqual(['post', 'document']);
+    expect(capabilities.body.post_type_rules.document).toMatchObject({ media_kinds: ['document'], max_pages: 300 });
+    expect(capabilities.body.media.document).toEqual({
+      mime_types: ['application/pdf'],
+      max_bytes: 100 * 1024 * 1024,
+      max_count: 1,
+      max_pages: 300,
+    });
+  });
+
+  it('refuses a PDF of 301 pages at upload, a document to X, and reports a document post without title in validate', async () => {
+    const long = await uploadPdf(301);
+    expect([long.status, long.body.error?.details?.[0]?.rule]).toEqual([400, 'max_pages']);
+    const pdf = (await uploadPdf(2)).body.media_id as string;
+    const before = await history();
+    const toX = await post({ text: 'a deck', account_ids: [accounts.x], media_ids: [pdf] });
+    expect([toX.status, toX.body.error?.code]).toEqual([400, 'validation_error']);
+    expect(toX.body.error.details as Problem[]).toEqual(
+      expect.arrayContaining([expect.objectContaining({ account_id: accounts.x, rule: 'document_unsupported' })]),
+    );
+    expect(await history()).toBe(before);
+    const checked = await request(system.gateway)
+      .post('/v1/posts/validate')
+      .set('Authorization', auth)
+      .send({
+        account_ids: [accounts.linkedin],
+        text: 'a deck',
+        media_ids: [pdf],
+        platform_options: { linkedin: { post_type: 'document' } },
+      });
+    expect(checked.status).toBe(200);
+    expect((checked.body.problems as Problem[]).map((problem) => problem.rule)).toEqual(['document_title']);
   });
 
   it('refuses before enqueue what a network or its media cannot take, naming the account and the rule', async () => {

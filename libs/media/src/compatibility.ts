@@ -3,7 +3,7 @@ import { needsJpegRendition, type MediaFacts, type SupportedType } from './facts
 export const NETWORKS = ['instagram', 'facebook', 'x', 'linkedin', 'tiktok'] as const;
 export type MediaNetwork = (typeof NETWORKS)[number];
 
-export type CompatibilityRule = 'format' | 'size' | 'dimensions' | 'aspect_ratio' | 'duration';
+export type CompatibilityRule = 'format' | 'size' | 'dimensions' | 'aspect_ratio' | 'duration' | 'pages';
 
 export interface NetworkCompatibility {
   ok: boolean;
@@ -27,6 +27,10 @@ interface Limits {
   imageMaxPixels?: number;
   videoSide?: [number, number];
   videoSeconds?: [number, number];
+  /** Document posts (LinkedIn only): the types, largest file and most pages. */
+  documentTypes?: readonly SupportedType[];
+  documentBytes?: number;
+  documentPages?: number;
 }
 
 const MB = 1024 * 1024;
@@ -70,6 +74,9 @@ export const NETWORK_LIMITS: Record<MediaNetwork, Limits> = {
     imageMaxPixels: 36_152_320,
     videoAspect: [1 / 2.4, 2.4],
     videoSeconds: [3, 1800],
+    documentTypes: ['application/pdf'],
+    documentBytes: 100 * MB,
+    documentPages: 300,
   },
   tiktok: {
     imageTypes: ['image/jpeg', 'image/webp'],
@@ -86,10 +93,21 @@ const ok: NetworkCompatibility = { ok: true, rule: null, message: null };
 const broken = (rule: CompatibilityRule, message: string): NetworkCompatibility => ({ ok: false, rule, message });
 const mb = (bytes: number) => `${Math.round((bytes / MB) * 10) / 10} MB`;
 
+function checkDocument(limits: Limits, facts: Omit<MediaFacts, 'sha256'>): NetworkCompatibility {
+  if (limits.documentTypes === undefined || !limits.documentTypes.includes(facts.contentType))
+    return broken('format', `${facts.contentType} is not accepted (documents are posted to LinkedIn only)`);
+  if (limits.documentBytes !== undefined && facts.sizeBytes > limits.documentBytes)
+    return broken('size', `${mb(facts.sizeBytes)} is over the ${mb(limits.documentBytes)} limit for documents`);
+  if (limits.documentPages !== undefined && facts.pageCount !== null && facts.pageCount > limits.documentPages)
+    return broken('pages', `${facts.pageCount} pages is over the ${limits.documentPages}-page limit for documents`);
+  return ok;
+}
+
 /** The file as the network would see it: PNG/WebP become their JPEG rendition where that fixes the format. */
 function check(limits: Limits, facts: Omit<MediaFacts, 'sha256'>, renditionBytes: number | null): NetworkCompatibility {
   const { width, height, durationMs } = facts;
   const aspect = width !== null && height !== null && height > 0 ? width / height : null;
+  if (facts.kind === 'document') return checkDocument(limits, facts);
   if (facts.kind === 'image') {
     const useRendition =
       !limits.imageTypes.includes(facts.contentType) &&

@@ -38,6 +38,10 @@ export const mediaConfigSchema = {
   MEDIA_MAX_GIF_BYTES: Type.Integer({ minimum: 1, default: 15 * 1024 * 1024 }),
   /** Largest video accepted, in bytes; a larger upload or import is refused (413 naming the limit). */
   MEDIA_MAX_VIDEO_BYTES: Type.Integer({ minimum: 1, default: 512 * 1024 * 1024 }),
+  /** Largest document (PDF) accepted, in bytes; LinkedIn's own limit (docs/networks.md §4.4). A larger one is refused (413 naming the limit). */
+  MEDIA_MAX_DOCUMENT_BYTES: Type.Integer({ minimum: 1, default: 100 * 1024 * 1024 }),
+  /** Most pages a document (PDF) may have, counted from its bytes; LinkedIn's own limit. More is refused (400 `max_pages`). */
+  MEDIA_MAX_DOCUMENT_PAGES: Type.Integer({ minimum: 1, default: 300 }),
   /** Bytes of media (originals and renditions) one organization may keep. */
   MEDIA_ORG_QUOTA_BYTES: Type.Integer({ minimum: 1, default: 10 * 1024 * 1024 * 1024 }),
   /**

@@ -1,7 +1,15 @@
 import type { Readable } from 'node:stream';
 import { AppError } from '@svc/errors';
 import { boundedFetch, FetchLimitError, type SsrfPolicy } from '@svc/http';
-import { ingest, tooLarge, type AnalyseDeps, type IngestDeps, type IngestOptions, type StoredMedia } from './ingest.ts';
+import {
+  ingest,
+  largestLimit,
+  tooLarge,
+  type AnalyseDeps,
+  type IngestDeps,
+  type IngestOptions,
+  type StoredMedia,
+} from './ingest.ts';
 import { verifyStream, type Verification, type VerifyDeps } from './verify.ts';
 
 export interface UrlFetchOptions {
@@ -14,7 +22,7 @@ export interface UrlFetchOptions {
  * are plainly not media (an HTML error page) before reading them. Generic binary types pass: some
  * hosts serve everything as `application/octet-stream`.
  */
-const ALLOWED_DECLARED = /^(image\/|video\/|application\/octet-stream|binary\/octet-stream)/i;
+const ALLOWED_DECLARED = /^(image\/|video\/|application\/pdf|application\/octet-stream|binary\/octet-stream)/i;
 
 const invalidUrl = (url: string, reason: string, rule: string) =>
   new AppError('validation_error', `The media URL ${url} cannot be used: ${reason}.`, {
@@ -42,7 +50,7 @@ function fetchFailure(url: string, error: FetchLimitError, maxBytes: number): Ap
 }
 
 async function open(url: string, options: UrlFetchOptions, deps: AnalyseDeps) {
-  const maxBytes = Math.max(deps.limits.maxImageBytes, deps.limits.maxGifBytes, deps.limits.maxVideoBytes);
+  const maxBytes = largestLimit(deps.limits);
   try {
     const response = await boundedFetch(url, { policy: options.policy, deadlineMs: options.deadlineMs, maxBytes });
     const declared = String(response.headers['content-type'] ?? '');
@@ -50,7 +58,7 @@ async function open(url: string, options: UrlFetchOptions, deps: AnalyseDeps) {
       response.body.destroy();
       throw new AppError(
         'unsupported_media_type',
-        `The media URL ${url} serves ${declared.split(';')[0]}, which is not an image or a video.`,
+        `The media URL ${url} serves ${declared.split(';')[0]}, which is not an image, a video or a PDF.`,
         {
           details: [{ path: '/body/url', message: `serves ${declared.split(';')[0]}`, rule: 'content_type', url }],
         },

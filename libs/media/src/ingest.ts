@@ -13,6 +13,7 @@ import {
   type MediaFacts,
   type SupportedType,
 } from './facts.ts';
+import { DOCUMENT_DEFAULTS, measureDocument } from './document.ts';
 import { probe, ProbeError, renderJpeg } from './probe.ts';
 import { spool, SpoolTooLarge, type Spooled } from './spool.ts';
 import type { MediaStorage } from './storage.ts';
@@ -21,6 +22,10 @@ export interface MediaLimits {
   maxImageBytes: number;
   maxGifBytes: number;
   maxVideoBytes: number;
+  /** Largest PDF (MEDIA_MAX_DOCUMENT_BYTES); unset: 100 MB. */
+  maxDocumentBytes?: number;
+  /** Most pages of a PDF (MEDIA_MAX_DOCUMENT_PAGES); unset: 300. */
+  maxDocumentPages?: number;
 }
 
 export interface AnalyseDeps {
@@ -56,8 +61,12 @@ export const newMediaId = () => `med_${randomBytes(18).toString('base64url')}`;
 const MB = 1024 * 1024;
 const mb = (bytes: number) => `${Math.round((bytes / MB) * 10) / 10} MB`;
 
+const documentBytes = (limits: MediaLimits) => limits.maxDocumentBytes ?? DOCUMENT_DEFAULTS.maxBytes;
+export const documentPages = (limits: MediaLimits) => limits.maxDocumentPages ?? DOCUMENT_DEFAULTS.maxPages;
+
 export function limitFor(type: SupportedType, limits: MediaLimits): number {
   if (type === 'image/gif') return limits.maxGifBytes;
+  if (type === 'application/pdf') return documentBytes(limits);
   return kindOf(type) === 'video' ? limits.maxVideoBytes : limits.maxImageBytes;
 }
 
@@ -67,8 +76,10 @@ export const tooLarge = (limit: number, what = 'media files') =>
     details: [{ path: '/body', message: `larger than ${limit} bytes`, rule: 'max_bytes', limit }],
   });
 
-const largestLimit = (limits: MediaLimits) => Math.max(limits.maxImageBytes, limits.maxGifBytes, limits.maxVideoBytes);
-const describe = (type: SupportedType) => (type === 'image/gif' ? 'GIFs' : `${kindOf(type)}s`);
+export const largestLimit = (limits: MediaLimits) =>
+  Math.max(limits.maxImageBytes, limits.maxGifBytes, limits.maxVideoBytes, documentBytes(limits));
+const describe = (type: SupportedType) =>
+  type === 'image/gif' ? 'GIFs' : type === 'application/pdf' ? 'documents (PDF)' : `${kindOf(type)}s`;
 
 /** file-type's sample: every supported type is told apart within its first 4100 bytes. */
 export const SNIFF_BYTES = 4100;
@@ -149,7 +160,10 @@ async function measure(
   const { contentType } = spooled;
   let dimensions;
   try {
-    dimensions = await probe(spooled.path, contentType, deps.decoder);
+    dimensions =
+      contentType === 'application/pdf'
+        ? await measureDocument(spooled.path, spooled.sizeBytes, documentPages(deps.limits), deps.decoder)
+        : await probe(spooled.path, contentType, deps.decoder);
   } catch (error) {
     if (error instanceof ProbeError)
       throw new AppError('validation_error', `The ${contentType} file is damaged: ${error.message}.`, {

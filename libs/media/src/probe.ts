@@ -10,6 +10,7 @@ export interface Dimensions {
   width: number | null;
   height: number | null;
   durationMs: number | null;
+  pageCount: number | null;
 }
 
 export class ProbeError extends Error {
@@ -25,7 +26,7 @@ const FFPROBE_PROBE_BYTES = 5_000_000;
 const FFPROBE_ANALYZE_US = 5_000_000;
 const FFPROBE_MAX_ALLOC = 64 * 1024 * 1024;
 
-const tookTooLong = (what: string, timeoutMs: number) =>
+export const tookTooLong = (what: string, timeoutMs: number) =>
   new AppError(
     'validation_error',
     `The ${what} took longer than ${Math.round(timeoutMs / 100) / 10} s to read; it is refused.`,
@@ -63,7 +64,7 @@ export async function probeImage(path: string, decoder: MediaDecoder = defaultDe
   assertPixelsWithin(meta, decoder.limits);
   // A GIF's metadata height is the page height once `pages` is set; otherwise the whole image.
   const height = meta.pageHeight ?? meta.height;
-  return { width: meta.width ?? null, height: height ?? null, durationMs: null };
+  return { width: meta.width ?? null, height: height ?? null, durationMs: null, pageCount: null };
 }
 
 interface FfprobeOutput {
@@ -152,6 +153,7 @@ export async function probeVideo(path: string, decoder: MediaDecoder = defaultDe
     width: width ?? null,
     height: height ?? null,
     durationMs: Number.isFinite(seconds) ? Math.round(seconds * 1000) : null,
+    pageCount: null,
   };
 }
 

@@ -6,7 +6,16 @@ import { AppError } from '@svc/errors';
 import { imageSize } from 'image-size';
 import { compatibilityOf, type Compatibility } from './compatibility.ts';
 import { kindOf, needsJpegRendition, type MediaFacts, type SupportedType } from './facts.ts';
-import { limitFor, refuseDeclaredLength, SNIFF_BYTES, sniffType, tooLarge, type AnalyseDeps } from './ingest.ts';
+import { measureDocument } from './document.ts';
+import {
+  documentPages,
+  limitFor,
+  refuseDeclaredLength,
+  SNIFF_BYTES,
+  sniffType,
+  tooLarge,
+  type AnalyseDeps,
+} from './ingest.ts';
 import { assertPixelsWithin, type ImageHeader } from './decode-limits.ts';
 import { defaultDecoder } from './decoder.ts';
 import { probe, ProbeError, type Dimensions } from './probe.ts';
@@ -69,33 +78,51 @@ const imageDimensions = (head: Buffer): Dimensions | null => {
   try {
     const size = imageSize(head);
     return size.width !== undefined && size.height !== undefined
-      ? { width: size.width, height: size.height, durationMs: null }
+      ? { width: size.width, height: size.height, durationMs: null, pageCount: null }
       : null;
   } catch {
     return null;
   }
 };
 
-/** ffprobe on the head spooled to a file: enough for an MP4 whose index (moov) comes first. */
-async function videoDimensions(deps: AnalyseDeps, head: Buffer, type: SupportedType): Promise<Dimensions | null> {
+/** Runs `read` on the head written to a temp file, removed on every way out. */
+async function withHeadFile<T>(deps: AnalyseDeps, head: Buffer, read: (file: string) => Promise<T>): Promise<T> {
   await mkdir(deps.tmpDir, { recursive: true });
   const file = path.join(path.resolve(deps.tmpDir), `verify-${randomBytes(12).toString('hex')}`);
   try {
     await writeFile(file, head);
-    return await probe(file, type);
-  } catch (error) {
-    if (error instanceof ProbeError) return null;
-    throw error;
+    return await read(file);
   } finally {
     await rm(file, { force: true });
   }
 }
 
+/** ffprobe on the head spooled to a file: enough for an MP4 whose index (moov) comes first. */
+const videoDimensions = (deps: AnalyseDeps, head: Buffer, type: SupportedType): Promise<Dimensions | null> =>
+  withHeadFile(deps, head, async (file) => {
+    try {
+      return await probe(file, type);
+    } catch (error) {
+      if (error instanceof ProbeError) return null;
+      throw error;
+    }
+  });
+
+/**
+ * A PDF's page count needs the whole file (its cross-reference table is at the end): counted, and
+ * held to the page limit, when the file fitted in the head; unknown otherwise.
+ */
+const documentDimensions = (deps: AnalyseDeps, head: Buffer, ended: boolean): Promise<Dimensions | null> =>
+  ended
+    ? withHeadFile(deps, head, (file) => measureDocument(file, head.length, documentPages(deps.limits), deps.decoder))
+    : Promise.resolve(null);
+
 /**
  * Checks a remote file reading only what the answer needs, storing nothing: the type from its first
  * bytes, the size from Content-Length (refused past the type's limit before more is read; counted,
  * not kept, when absent), image dimensions from the image header, a video's from its first
- * `headBytes` when its index is there. Nothing is decoded. When the dimensions are beyond the head
+ * `headBytes` when its index is there, a PDF's page count when the whole file fits in the head.
+ * Nothing is decoded. When the dimensions are beyond the head
  * they are null and the compatibility rules needing them are not applied; a PNG/WebP's JPEG
  * rendition is taken to be no larger than the file.
  */
@@ -121,7 +148,12 @@ export async function verifyStream(
       );
   if (head.length > limit) throw tooLarge(limit);
   const sizeBytes = ended ? head.length : (contentLength ?? (await countRest(iterator, head.length, limit)));
-  const dimensions = kind === 'image' ? imageDimensions(head) : await videoDimensions(deps, head, contentType);
+  const dimensions =
+    kind === 'image'
+      ? imageDimensions(head)
+      : kind === 'video'
+        ? await videoDimensions(deps, head, contentType)
+        : await documentDimensions(deps, head, ended);
   if (dimensions === null && ended)
     throw damaged(contentType, kind === 'image' ? 'its header holds no dimensions' : 'no valid container');
   // An import of this image would be refused from its header (the pixel limit): say so now.
@@ -139,7 +171,7 @@ export async function verifyStream(
     contentType,
     kind,
     sizeBytes,
-    ...(dimensions ?? { width: null, height: null, durationMs: null }),
+    ...(dimensions ?? { width: null, height: null, durationMs: null, pageCount: null }),
   };
   return { facts, compatibility: compatibilityOf(facts, needsJpegRendition(contentType) ? sizeBytes : null) };
 }

@@ -116,6 +116,7 @@ describe('media ingest limits: the sniffed type bounds what is read', () => {
       width: 4000,
       height: 3000,
       durationMs: null,
+      pageCount: null,
     });
     expect(await written.get('photo')).toBeLessThan(8 * MB);
     expect(await readdir(deps.tmpDir)).toEqual([]);

@@ -25,7 +25,12 @@ describe('media ingest (local storage, real files)', () => {
     deps = {
       storage: createLocalStorage(path.join(dir, 'store')),
       tmpDir: path.join(dir, 'tmp'),
-      limits: { maxImageBytes: 1024 * 1024, maxGifBytes: 2 * 1024 * 1024, maxVideoBytes: 8 * 1024 * 1024 },
+      limits: {
+        maxImageBytes: 1024 * 1024,
+        maxGifBytes: 2 * 1024 * 1024,
+        maxVideoBytes: 8 * 1024 * 1024,
+        maxDocumentBytes: 8 * 1024 * 1024,
+      },
     };
     png = await image('png', 100, 80);
     mp4 = await video(2, 320, 240);

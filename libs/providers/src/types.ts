@@ -89,7 +89,8 @@ export interface Credentials {
   extras?: AccountExtras;
 }
 
-export type MediaKind = 'image' | 'video';
+/** `document`: a PDF, posted only as a LinkedIn document post. */
+export type MediaKind = 'image' | 'video' | 'document';
 
 /** Inclusive byte range. */
 export interface ByteSpan {
@@ -116,6 +117,8 @@ export interface MediaInput {
   /** A video's or image's displayed size in pixels when known (library media is measured), for kinds with a shape (a Facebook reel). */
   width?: number;
   height?: number;
+  /** A document's pages when known (library media). */
+  pageCount?: number;
   /** Present for library media; absent for a plain URL (then byte-upload networks download it, bounded). */
   source?: MediaSource;
   /** The request's `media_alt_text` for this item (rules/alt-text.ts says where each network takes it). */

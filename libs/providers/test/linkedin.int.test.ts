@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import { PDFDocument } from 'pdf-lib';
 import { type Providers } from '../src/index.ts';
 import { startMediaServer, type MediaServer } from './support/media-server.ts';
 import { consent, failure, startSandbox, testProviders, type RunningSandbox } from './support/sandbox.ts';
@@ -145,6 +147,133 @@ describe('LinkedIn adapter against the sandbox', () => {
       ['image', 'image'],
       ['video'],
     ]);
+  });
+
+  /** A PDF of `pages` blank pages, as library media (streamed from memory like storage). */
+  const pdfMedia = async (pages: number) => {
+    const document = await PDFDocument.create();
+    for (let page = 0; page < pages; page += 1) document.addPage([200, 200]);
+    const bytes = Buffer.from(await document.save());
+    return {
+      url: media.url('/deck.pdf'),
+      kind: 'document' as const,
+      pageCount: pages,
+      source: { contentType: 'application/pdf', sizeBytes: bytes.length, open: async () => Readable.from([bytes]) },
+    };
+  };
+
+  /** The author's posts as LinkedIn's Posts API finder reads them back. */
+  const readBack = async (token: string, urn: string) => {
+    const response = await fetch(
+      `${sandbox.baseUrl}/linkedin/rest/posts?q=author&author=${encodeURIComponent(urn)}&count=10`,
+      {
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'LinkedIn-Version': new Date().toISOString().slice(0, 7).replace('-', ''),
+          'X-RestLi-Method': 'FINDER',
+        },
+      },
+    );
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { elements: { id: string; content?: unknown }[] }).elements;
+  };
+
+  it('publishes a PDF document (initializeUpload, PUT, status until AVAILABLE, post with its title); the lookup finds it by its document URN', async () => {
+    const token = 'byok-li-document';
+    const profile = await providers.linkedin.profile.fetch({ accessToken: token });
+    const owner = { accessToken: token, extras: profile.extras };
+    const since = new Date(Date.now() - 1000);
+    const handles: string[] = [];
+    const posted = await providers.linkedin.publish.post({
+      credentials: owner,
+      text: 'Our quarterly deck',
+      media: [await pdfMedia(3)],
+      options: { post_type: 'document', title: 'Q3 results' },
+      onHandle: async (handle) => void handles.push(handle),
+    });
+    const urn = (JSON.parse(handles[0]!.slice('media:'.length)) as string[])[0]!;
+    expect(urn).toMatch(/^urn:li:document:/);
+    const [stored] = await sandbox.posts('linkedin');
+    expect(stored).toMatchObject({ id: posted.platformPostId, media: [{ url: urn, kind: 'document' }] });
+    const [element] = await readBack(token, profile.platformAccountId);
+    expect(element).toMatchObject({ id: posted.platformPostId, content: { media: { id: urn, title: 'Q3 results' } } });
+    expect(
+      await providers.linkedin.lookup.find({
+        credentials: owner,
+        text: 'other words',
+        mediaCount: 1,
+        since,
+        excludeIds: [],
+        handle: handles[0]!,
+      }),
+    ).toEqual({ status: 'found', result: expect.objectContaining({ platformPostId: posted.platformPostId }) });
+  });
+
+  it('documents: no title or a second medium is refused before LinkedIn is called; LinkedIn fails a 301-page PDF in processing', async () => {
+    const document = await pdfMedia(2);
+    expect(
+      await failure(() =>
+        providers.linkedin.publish.post({
+          credentials: credentials(),
+          text: 'deck',
+          media: [document],
+          options: { post_type: 'document' },
+        }),
+      ),
+    ).toMatchObject({ kind: 'validation', networkCode: 'document_title' });
+    expect(
+      await failure(() =>
+        providers.linkedin.publish.post({
+          credentials: credentials(),
+          text: 'deck',
+          media: [document, { url: media.url('/image.jpg'), kind: 'image' }],
+          options: { post_type: 'document', title: 'Deck' },
+        }),
+      ),
+    ).toMatchObject({ kind: 'validation', networkCode: 'media_kind_mismatch' });
+    // The library refuses such a file at ingest (its page count is measured); here the count is
+    // understated to reach LinkedIn, whose own processing refuses it.
+    const long = await pdfMedia(301);
+    const refused = await failure(() =>
+      providers.linkedin.publish.post({
+        credentials: credentials(),
+        text: 'too long',
+        media: [{ ...long, pageCount: 300 }],
+        options: { post_type: 'document', title: 'Long deck' },
+      }),
+    );
+    expect(refused).toMatchObject({ kind: 'media_invalid', networkCode: 'PROCESSING_FAILED' });
+    expect(await sandbox.posts('linkedin')).toEqual([]);
+  });
+
+  it('multi-image: 2 to 20 images with alt text per image, read back as content.multiImage', async () => {
+    const token = 'byok-li-multi';
+    const profile = await providers.linkedin.profile.fetch({ accessToken: token });
+    const images = Array.from({ length: 20 }, (_, index) => ({
+      url: media.url(index % 2 === 0 ? '/image.jpg' : '/image.png'),
+      kind: 'image' as const,
+      altText: `slide ${index + 1}`,
+    }));
+    const posted = await providers.linkedin.publish.post({
+      credentials: { accessToken: token, extras: profile.extras },
+      text: 'twenty slides',
+      media: images,
+    });
+    const [element] = await readBack(token, profile.platformAccountId);
+    const multi = (element as { content: { multiImage: { images: { id: string; altText?: string }[] } } }).content
+      .multiImage.images;
+    expect(element!.id).toBe(posted.platformPostId);
+    expect(multi.map((image) => image.altText)).toEqual(images.map((image) => image.altText));
+    expect(multi.every((image) => image.id.startsWith('urn:li:image:'))).toBe(true);
+    expect(
+      await failure(() =>
+        providers.linkedin.publish.post({
+          credentials: credentials(),
+          text: 'too many',
+          media: [...images, images[0]!],
+        }),
+      ),
+    ).toMatchObject({ kind: 'validation', networkCode: 'media_count' });
   });
 
   it('media problems: broken URL -> media_invalid before LinkedIn is called; a non-video fails processing', async () => {

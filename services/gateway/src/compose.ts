@@ -74,6 +74,8 @@ export function composeGateway(parts: GatewayParts) {
     maxImageBytes: config.MEDIA_MAX_IMAGE_BYTES,
     maxGifBytes: config.MEDIA_MAX_GIF_BYTES,
     maxVideoBytes: config.MEDIA_MAX_VIDEO_BYTES,
+    maxDocumentBytes: config.MEDIA_MAX_DOCUMENT_BYTES,
+    maxDocumentPages: config.MEDIA_MAX_DOCUMENT_PAGES,
   };
   const openApiDocument = buildOpenApiDocument(Object.values(operations), config.PUBLIC_BASE_URL);
   const secureCookies = config.PUBLIC_BASE_URL.startsWith('https://');

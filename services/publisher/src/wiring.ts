@@ -205,6 +205,8 @@ async function startAccepting(
         maxImageBytes: config.MEDIA_MAX_IMAGE_BYTES,
         maxGifBytes: config.MEDIA_MAX_GIF_BYTES,
         maxVideoBytes: config.MEDIA_MAX_VIDEO_BYTES,
+        maxDocumentBytes: config.MEDIA_MAX_DOCUMENT_BYTES,
+        maxDocumentPages: config.MEDIA_MAX_DOCUMENT_PAGES,
       },
       decoder: decoderFromConfig(config),
     },

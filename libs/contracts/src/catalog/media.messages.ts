@@ -41,6 +41,8 @@ export const publisherMediaCreate = defineMessage({
   payload: Type.Object({
     media_id: MediaId,
     ...MediaFactsView.properties,
+    /** Optional on the wire: a gateway older than documents sends none (then null). */
+    page_count: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
     sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
     source_url: Type.Union([Type.String(), Type.Null()]),
     rendition_size_bytes: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),

@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 const nullable = <T extends ReturnType<typeof Type.Integer> | ReturnType<typeof Type.String>>(schema: T) =>
   Type.Union([schema, Type.Null()]);
 
-export const COMPATIBILITY_RULES = ['format', 'size', 'dimensions', 'aspect_ratio', 'duration'] as const;
+export const COMPATIBILITY_RULES = ['format', 'size', 'dimensions', 'aspect_ratio', 'duration', 'pages'] as const;
 
 /** One network's verdict on a file: ok, or the first rule it breaks. */
 export const NetworkCompatibilityView = Type.Object({
@@ -26,11 +26,13 @@ export const CompatibilityView = Type.Object({
 /** Measures of a file, from its bytes. */
 export const MediaFactsView = Type.Object({
   content_type: Type.String(),
-  kind: Type.Unsafe<'image' | 'video'>({ type: 'string', enum: ['image', 'video'] }),
+  kind: Type.Unsafe<'image' | 'video' | 'document'>({ type: 'string', enum: ['image', 'video', 'document'] }),
   size_bytes: Type.Integer({ minimum: 0 }),
   width: nullable(Type.Integer({ minimum: 0 })),
   height: nullable(Type.Integer({ minimum: 0 })),
   duration_ms: nullable(Type.Integer({ minimum: 0 })),
+  /** A document's (PDF's) pages, counted from its bytes; null for images and videos. */
+  page_count: nullable(Type.Integer({ minimum: 0 })),
 });
 
 /** A media record of the library (docs/api-conventions.md, "Media"), as the API shows it. */

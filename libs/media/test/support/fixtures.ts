@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 
 /** Real media made in the test: sharp for images, ffmpeg (Debian package) for video. */
@@ -64,3 +65,19 @@ export const noise = (width: number, height: number, format: 'png' | 'jpeg'): Pr
 
 /** The format sharp decodes a buffer as (`jpeg`, `png`...). */
 export const formatOf = async (bytes: Buffer): Promise<string | undefined> => (await sharp(bytes).metadata()).format;
+
+/** A PDF of `pages` blank pages, made with pdf-lib (no binary fixtures). */
+export async function pdf(pages: number): Promise<Buffer> {
+  const document = await PDFDocument.create();
+  for (let page = 0; page < pages; page += 1) document.addPage([200, 200]);
+  return Buffer.from(await document.save({ useObjectStreams: false }));
+}
+
+/** A PDF whose trailer names an encryption dictionary, as a password-protected PDF's does. */
+export async function encryptedPdf(): Promise<Buffer> {
+  const text = (await pdf(1)).toString('latin1');
+  return Buffer.from(
+    text.replace(/trailer\s*<</, (match) => `${match}\n/Encrypt 1 0 R`),
+    'latin1',
+  );
+}

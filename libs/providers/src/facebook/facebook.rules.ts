@@ -1,6 +1,6 @@
 import { checkAltText } from '../rules/alt-text.ts';
 import { durationViolation, postTypeOf, shapeViolations } from '../rules/post-types.ts';
-import { checkMediaUrls, codePoints, images, videos, violation } from '../rules/rule-helpers.ts';
+import { checkMediaUrls, refuseDocuments, codePoints, images, videos, violation } from '../rules/rule-helpers.ts';
 import { type ContentInput, type ContentRules, type ContentViolation } from '../types.ts';
 
 /** docs/networks.md §2.4: 63,206 chars; multi-photo via attached_media; one video, not mixed with photos. */
@@ -37,7 +37,7 @@ export const facebookRules: ContentRules = {
   requiresMedia: false,
   postTypes: FACEBOOK_POST_TYPES,
   maxMedia: FACEBOOK_LIMITS.maxImages,
-  maxPerKind: { image: FACEBOOK_LIMITS.maxImages, video: FACEBOOK_LIMITS.maxVideos },
+  maxPerKind: { image: FACEBOOK_LIMITS.maxImages, video: FACEBOOK_LIMITS.maxVideos, document: 0 },
   check(input) {
     const found: ContentViolation[] = [];
     const kind = postTypeOf('facebook', input.options, FACEBOOK_POST_TYPES, 'feed');
@@ -56,6 +56,6 @@ export const facebookRules: ContentRules = {
     if (videoCount > 0 && imageCount > 0)
       found.push(violation('media_mix', 'A Facebook post cannot mix photos and a video.'));
     found.push(...checkAltText('facebook', input.media, kind.postType));
-    return found.concat(checkMediaUrls(input));
+    return found.concat(refuseDocuments('facebook', input.media), checkMediaUrls(input));
   },
 };

@@ -1,6 +1,14 @@
 import { checkAltText } from '../rules/alt-text.ts';
 import { durationViolation, postTypeOf } from '../rules/post-types.ts';
-import { checkMediaUrls, codePoints, countMatches, images, videos, violation } from '../rules/rule-helpers.ts';
+import {
+  checkMediaUrls,
+  refuseDocuments,
+  codePoints,
+  countMatches,
+  images,
+  videos,
+  violation,
+} from '../rules/rule-helpers.ts';
 import { type ContentInput, type ContentRules, type ContentViolation } from '../types.ts';
 
 /** docs/networks.md §1.4: caption 2,200 chars, 30 hashtags, 20 @-tags; media required; carousel 2-10. */
@@ -40,7 +48,7 @@ export const instagramRules: ContentRules = {
   requiresMedia: true,
   postTypes: INSTAGRAM_POST_TYPES,
   maxMedia: INSTAGRAM_LIMITS.maxCarousel,
-  maxPerKind: { image: INSTAGRAM_LIMITS.maxCarousel, video: INSTAGRAM_LIMITS.maxCarousel },
+  maxPerKind: { image: INSTAGRAM_LIMITS.maxCarousel, video: INSTAGRAM_LIMITS.maxCarousel, document: 0 },
   check(input) {
     const found: ContentViolation[] = [];
     const kind = postTypeOf('instagram', input.options, INSTAGRAM_POST_TYPES, 'feed');
@@ -61,6 +69,6 @@ export const instagramRules: ContentRules = {
     if (images(input.media).length + videos(input.media).length !== input.media.length)
       found.push(violation('media_type', 'Instagram media must be images or videos.'));
     found.push(...checkAltText('instagram', input.media, kind.postType));
-    return found.concat(checkMediaUrls(input));
+    return found.concat(refuseDocuments('instagram', input.media), checkMediaUrls(input));
   },
 };

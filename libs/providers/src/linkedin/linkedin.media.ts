@@ -15,11 +15,12 @@ interface AssetStatus {
   processingFailureReason?: string;
 }
 
-const assetPath = (urn: string) =>
-  `/rest/${urn.startsWith('urn:li:video:') ? 'videos' : 'images'}/${encodeURIComponent(urn)}`;
+const collectionOf = (urn: string) =>
+  urn.startsWith('urn:li:video:') ? 'videos' : urn.startsWith('urn:li:document:') ? 'documents' : 'images';
+const assetPath = (urn: string) => `/rest/${collectionOf(urn)}/${encodeURIComponent(urn)}`;
 
 /**
- * The image and video URNs of a post, ready to attach: reused from `input.resume` while LinkedIn
+ * The image, video and document URNs of a post, ready to attach: reused from `input.resume` while LinkedIn
  * still has them, otherwise uploaded; reported through `onHandle` before processing is awaited; then
  * awaited for `handoffPolling` only. Past that the call fails retryable (`media_processing`) without
  * holding the caller's worker, and the next attempt resumes from the stored URNs.
@@ -52,7 +53,7 @@ async function uploadAll(
     urns.push(
       item.kind === 'video'
         ? await uploadVideo(deps, rest, token, owner, item)
-        : await uploadImage(deps, rest, token, owner, item),
+        : await uploadWhole(deps, rest, token, owner, item, item.kind === 'document' ? 'documents' : 'images'),
     );
   return urns;
 }
@@ -117,18 +118,24 @@ async function waitAvailable(deps: AdapterDeps, rest: LinkedInRest, token: strin
   );
 }
 
-async function uploadImage(
+/**
+ * Images and documents (a PDF) go in one PUT: `initializeUpload` answers the upload URL and the
+ * asset's URN (`value.image` or `value.document`); the Documents API then processes the file like an
+ * image (PROCESSING to AVAILABLE).
+ */
+async function uploadWhole(
   deps: AdapterDeps,
   rest: LinkedInRest,
   token: string,
   owner: string,
   item: MediaInput,
+  collection: 'images' | 'documents',
 ): Promise<string> {
   const reader = await byteReaderOf(deps, 'linkedin', item);
   if (reader.size === 0) throw emptyMedia('linkedin');
-  const init = await deps.client.request<{ value: { uploadUrl: string; image: string } }>({
+  const init = await deps.client.request<{ value: { uploadUrl: string; image?: string; document?: string } }>({
     method: 'POST',
-    url: '/rest/images',
+    url: `/rest/${collection}`,
     params: { action: 'initializeUpload' },
     data: { initializeUploadRequest: { owner } },
     headers: rest.headers(token),
@@ -148,7 +155,14 @@ async function uploadImage(
       },
     }),
   );
-  return init.data.value.image;
+  const urn = collection === 'documents' ? init.data.value.document : init.data.value.image;
+  if (urn === undefined)
+    throw new ProviderError({
+      network: 'linkedin',
+      kind: 'transient',
+      networkMessage: `LinkedIn did not return the ${collection === 'documents' ? 'document' : 'image'} URN.`,
+    });
+  return urn;
 }
 
 interface VideoInit {

@@ -15,7 +15,14 @@ describe('contentCapabilities', () => {
       maxMedia: 1,
       videoSeconds: [3, 90],
     });
-    expect(contentCapabilities('linkedin', undefined).postTypes).toEqual(['post']);
+    expect(contentCapabilities('linkedin', undefined).postTypes).toEqual(['post', 'document']);
+    expect(contentCapabilities('linkedin', undefined).postKinds.document).toEqual({
+      mediaKinds: ['document'],
+      minMedia: 1,
+      maxMedia: 1,
+      documentPages: 300,
+      documentBytes: 100 * 1024 * 1024,
+    });
     expect(contentCapabilities('tiktok', undefined).postTypes).toEqual(['video', 'photo', 'draft']);
     expect(contentCapabilities('tiktok', undefined).altText).toBeUndefined();
     expect(contentCapabilities('x', undefined).altText).toEqual({ maxLength: 1000, kinds: ['image'] });

@@ -135,3 +135,43 @@ describe('checkContent', () => {
     ]);
   });
 });
+
+describe('documents (PDF)', () => {
+  const pdf = (pageCount = 3) => ({ url: 'https://cdn.example.com/deck.pdf', kind: 'document' as const, pageCount });
+  const asDocument = (options: Record<string, unknown> = {}) => ({ post_type: 'document', title: 'Deck', ...options });
+
+  it('LinkedIn document: exactly one PDF with a title; no other media, at most 300 pages', () => {
+    expect(rules('linkedin', { text: '', media: [pdf()], options: asDocument() })).toEqual([]);
+    expect(rules('linkedin', { text: 'x', media: [pdf()], options: asDocument({ title: ' ' }) })).toEqual([
+      'document_title',
+    ]);
+    expect(rules('linkedin', { text: 'x', media: [pdf(), ...img()], options: asDocument() })).toEqual([
+      'media_kind_mismatch',
+    ]);
+    expect(rules('linkedin', { text: 'x', media: img(), options: asDocument() })).toEqual(['media_kind_mismatch']);
+    expect(rules('linkedin', { text: 'x', media: [], options: asDocument() })).toEqual(['media_kind_mismatch']);
+    expect(rules('linkedin', { text: 'x', media: [pdf(301)], options: asDocument() })).toEqual(['max_pages']);
+    expect(rules('linkedin', { text: 'x', media: [{ ...pdf(), altText: 'a deck' }], options: asDocument() })).toEqual([
+      'alt_text_media_kind',
+    ]);
+  });
+
+  it('a PDF in a LinkedIn post without post_type document is refused, naming the kind to use', () => {
+    expect(rules('linkedin', { text: 'x', media: [pdf()] })).toEqual(['media_kind_mismatch']);
+  });
+
+  it('LinkedIn multi-image: 2 to 20 images pass, 21 do not', () => {
+    expect(rules('linkedin', { text: 'x', media: img(2) })).toEqual([]);
+    expect(rules('linkedin', { text: 'x', media: img(20) })).toEqual([]);
+    expect(rules('linkedin', { text: 'x', media: img(21) })).toEqual(['media_count']);
+  });
+
+  it.each([['x'], ['facebook'], ['instagram'], ['tiktok']] as const)(
+    '%s refuses a document (document_unsupported)',
+    (network) => {
+      expect(rules(network, { text: 'x', media: [pdf()], options: { privacy_level: 'PUBLIC_TO_EVERYONE' } })).toContain(
+        'document_unsupported',
+      );
+    },
+  );
+});

@@ -12,6 +12,9 @@ export interface PostKindShape {
   maxMedia: number;
   /** A video's length bounds for this kind, in seconds, where the kind has its own. */
   videoSeconds?: readonly [number, number];
+  /** A document's most pages and bytes, for kinds that hold one (LinkedIn `document`). */
+  documentPages?: number;
+  documentBytes?: number;
 }
 
 /**
@@ -44,7 +47,16 @@ export const postKinds: Readonly<Record<Network, Readonly<Record<string, PostKin
     },
   },
   x: { post: { mediaKinds: ['image', 'video'], minMedia: 0, maxMedia: X_LIMITS.maxImages } },
-  linkedin: { post: { mediaKinds: ['image', 'video'], minMedia: 0, maxMedia: LINKEDIN_LIMITS.maxImages } },
+  linkedin: {
+    post: { mediaKinds: ['image', 'video'], minMedia: 0, maxMedia: LINKEDIN_LIMITS.maxImages },
+    document: {
+      mediaKinds: ['document'],
+      minMedia: 1,
+      maxMedia: 1,
+      documentPages: LINKEDIN_LIMITS.maxDocumentPages,
+      documentBytes: LINKEDIN_LIMITS.maxDocumentBytes,
+    },
+  },
   tiktok: {
     video: { mediaKinds: ['video'], minMedia: 1, maxMedia: 1 },
     photo: { mediaKinds: ['image'], minMedia: 1, maxMedia: TIKTOK_LIMITS.maxPhotos },

@@ -1,9 +1,24 @@
-import { type ContentInput, type ContentViolation, type MediaInput } from '../types.ts';
+import { type ContentInput, type ContentViolation, type MediaInput, type Network, networkLabels } from '../types.ts';
 
 export const violation = (rule: string, message: string): ContentViolation => ({ rule, message });
 
 export const images = (media: MediaInput[]) => media.filter((item) => item.kind === 'image');
 export const videos = (media: MediaInput[]) => media.filter((item) => item.kind === 'video');
+export const documents = (media: MediaInput[]) => media.filter((item) => item.kind === 'document');
+
+/** Documents (PDF) are a LinkedIn post kind only: every other network's rules refuse them by this rule. */
+export function refuseDocuments(network: Network, media: MediaInput[]): ContentViolation[] {
+  return media.flatMap((item, index) =>
+    item.kind === 'document'
+      ? [
+          violation(
+            'document_unsupported',
+            `${networkLabels[network]} does not take documents (media ${index + 1} is a PDF); PDFs are posted to LinkedIn with post_type document.`,
+          ),
+        ]
+      : [],
+  );
+}
 
 /** Characters as people count them (code points), for networks that count that way. */
 export const codePoints = (text: string) => [...text].length;

@@ -1,6 +1,6 @@
 import { checkAltText } from '../rules/alt-text.ts';
 import { postTypeOf } from '../rules/post-types.ts';
-import { checkMediaUrls, images, videos, violation } from '../rules/rule-helpers.ts';
+import { checkMediaUrls, refuseDocuments, images, videos, violation } from '../rules/rule-helpers.ts';
 import { type ContentInput, type ContentRules, type ContentViolation } from '../types.ts';
 import { creatorFromExtras, creatorViolations } from './tiktok.creator.ts';
 
@@ -53,7 +53,7 @@ export const tiktokRules: ContentRules = {
   requiresMedia: true,
   postTypes: TIKTOK_POST_TYPES,
   maxMedia: TIKTOK_LIMITS.maxPhotos,
-  maxPerKind: { image: TIKTOK_LIMITS.maxPhotos, video: 1 },
+  maxPerKind: { image: TIKTOK_LIMITS.maxPhotos, video: 1, document: 0 },
   check(input) {
     const found: ContentViolation[] = [];
     const kind = tiktokPostType(input.options, input.media);
@@ -93,7 +93,7 @@ export const tiktokRules: ContentRules = {
     if (draft) {
       // An inbox draft takes no post settings: the creator chooses them in the app.
       found.push(...checkAltText('tiktok', input.media));
-      return found.concat(checkMediaUrls(input));
+      return found.concat(refuseDocuments('tiktok', input.media), checkMediaUrls(input));
     }
     if (privacy === undefined)
       found.push(
@@ -111,6 +111,6 @@ export const tiktokRules: ContentRules = {
     const creator = creatorFromExtras(input.account);
     if (creator !== undefined) found.push(...creatorViolations(creator, input));
     found.push(...checkAltText('tiktok', input.media));
-    return found.concat(checkMediaUrls(input));
+    return found.concat(refuseDocuments('tiktok', input.media), checkMediaUrls(input));
   },
 };

@@ -1,6 +1,6 @@
 import { checkAltText } from '../rules/alt-text.ts';
 import { postTypeOf } from '../rules/post-types.ts';
-import { checkMediaUrls, images, videos, violation } from '../rules/rule-helpers.ts';
+import { checkMediaUrls, refuseDocuments, images, videos, violation } from '../rules/rule-helpers.ts';
 import { X_MAX_WEIGHTED_LENGTH, xTextLimit, xWeightedLength } from '../rules/x-text.ts';
 import { type ContentRules, type ContentViolation } from '../types.ts';
 
@@ -15,7 +15,7 @@ export const xRules: ContentRules = {
   requiresMedia: false,
   postTypes: X_POST_TYPES,
   maxMedia: X_LIMITS.maxImages,
-  maxPerKind: { image: X_LIMITS.maxImages, video: X_LIMITS.maxVideos },
+  maxPerKind: { image: X_LIMITS.maxImages, video: X_LIMITS.maxVideos, document: 0 },
   check(input) {
     const found: ContentViolation[] = [];
     const kind = postTypeOf('x', input.options, X_POST_TYPES, 'post');
@@ -39,6 +39,6 @@ export const xRules: ContentRules = {
     if (videoCount > 0 && imageCount > 0)
       found.push(violation('media_mix', 'An X post cannot mix images and a video.'));
     found.push(...checkAltText('x', input.media, kind.postType));
-    return found.concat(checkMediaUrls(input));
+    return found.concat(refuseDocuments('x', input.media), checkMediaUrls(input));
   },
 };

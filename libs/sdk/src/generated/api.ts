@@ -3531,38 +3531,39 @@ export interface operations {
                             public_url: string;
                             content_type: string;
                             /** @enum {string} */
-                            kind: "image" | "video";
+                            kind: "image" | "video" | "document";
                             size_bytes: number;
                             width: number | null;
                             height: number | null;
                             duration_ms: number | null;
+                            page_count: number | null;
                             sha256: string;
                             source_url: string | null;
                             jpeg_rendition_url: string | null;
                             compatibility: {
                                 instagram: {
                                     ok: boolean;
-                                    rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration") | null;
+                                    rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration" | "pages") | null;
                                     message: string | null;
                                 };
                                 facebook: {
                                     ok: boolean;
-                                    rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration") | null;
+                                    rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration" | "pages") | null;
                                     message: string | null;
                                 };
                                 x: {
                                     ok: boolean;
-                                    rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration") | null;
+                                    rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration" | "pages") | null;
                                     message: string | null;
                                 };
                                 linkedin: {
                                     ok: boolean;
-                                    rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration") | null;
+                                    rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration" | "pages") | null;
                                     message: string | null;
                                 };
                                 tiktok: {
                                     ok: boolean;
-                                    rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration") | null;
+                                    rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration" | "pages") | null;
                                     message: string | null;
                                 };
                             };
@@ -3644,6 +3645,7 @@ export interface operations {
                 "image/webp": string;
                 "video/mp4": string;
                 "video/quicktime": string;
+                "application/pdf": string;
                 "application/octet-stream": string;
             };
         };
@@ -3659,38 +3661,39 @@ export interface operations {
                         public_url: string;
                         content_type: string;
                         /** @enum {string} */
-                        kind: "image" | "video";
+                        kind: "image" | "video" | "document";
                         size_bytes: number;
                         width: number | null;
                         height: number | null;
                         duration_ms: number | null;
+                        page_count: number | null;
                         sha256: string;
                         source_url: string | null;
                         jpeg_rendition_url: string | null;
                         compatibility: {
                             instagram: {
                                 ok: boolean;
-                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration") | null;
+                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration" | "pages") | null;
                                 message: string | null;
                             };
                             facebook: {
                                 ok: boolean;
-                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration") | null;
+                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration" | "pages") | null;
                                 message: string | null;
                             };
                             x: {
                                 ok: boolean;
-                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration") | null;
+                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration" | "pages") | null;
                                 message: string | null;
                             };
                             linkedin: {
                                 ok: boolean;
-                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration") | null;
+                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration" | "pages") | null;
                                 message: string | null;
                             };
                             tiktok: {
                                 ok: boolean;
-                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration") | null;
+                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration" | "pages") | null;
                                 message: string | null;
                             };
                         };
@@ -3809,34 +3812,35 @@ export interface operations {
                         reachable: boolean;
                         content_type: string | null;
                         size_bytes: number | null;
-                        kind: ("image" | "video") | null;
+                        kind: ("image" | "video" | "document") | null;
                         width: number | null;
                         height: number | null;
                         duration_ms: number | null;
+                        page_count: number | null;
                         compatibility: {
                             instagram: {
                                 ok: boolean;
-                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration") | null;
+                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration" | "pages") | null;
                                 message: string | null;
                             };
                             facebook: {
                                 ok: boolean;
-                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration") | null;
+                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration" | "pages") | null;
                                 message: string | null;
                             };
                             x: {
                                 ok: boolean;
-                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration") | null;
+                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration" | "pages") | null;
                                 message: string | null;
                             };
                             linkedin: {
                                 ok: boolean;
-                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration") | null;
+                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration" | "pages") | null;
                                 message: string | null;
                             };
                             tiktok: {
                                 ok: boolean;
-                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration") | null;
+                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration" | "pages") | null;
                                 message: string | null;
                             };
                         } | null;
@@ -3926,38 +3930,39 @@ export interface operations {
                         public_url: string;
                         content_type: string;
                         /** @enum {string} */
-                        kind: "image" | "video";
+                        kind: "image" | "video" | "document";
                         size_bytes: number;
                         width: number | null;
                         height: number | null;
                         duration_ms: number | null;
+                        page_count: number | null;
                         sha256: string;
                         source_url: string | null;
                         jpeg_rendition_url: string | null;
                         compatibility: {
                             instagram: {
                                 ok: boolean;
-                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration") | null;
+                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration" | "pages") | null;
                                 message: string | null;
                             };
                             facebook: {
                                 ok: boolean;
-                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration") | null;
+                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration" | "pages") | null;
                                 message: string | null;
                             };
                             x: {
                                 ok: boolean;
-                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration") | null;
+                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration" | "pages") | null;
                                 message: string | null;
                             };
                             linkedin: {
                                 ok: boolean;
-                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration") | null;
+                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration" | "pages") | null;
                                 message: string | null;
                             };
                             tiktok: {
                                 ok: boolean;
-                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration") | null;
+                                rule: ("format" | "size" | "dimensions" | "aspect_ratio" | "duration" | "pages") | null;
                                 message: string | null;
                             };
                         };
@@ -4494,12 +4499,12 @@ export interface operations {
                          * @enum {string}
                          */
                         provider: "instagram" | "facebook" | "x" | "linkedin" | "tiktok";
-                        /** @description Values `platform_options.<network>.post_type` takes, the default first: Instagram `feed`, `reel`, `story`; Facebook `feed`, `reel`; LinkedIn and X `post`; TikTok `video`, `photo`, `draft` (TikTok without `post_type`: `video` for a video, `photo` for photos). */
+                        /** @description Values `platform_options.<network>.post_type` takes, the default first: Instagram `feed`, `reel`, `story`; Facebook `feed`, `reel`; LinkedIn `post`, `document`; X `post`; TikTok `video`, `photo`, `draft` (TikTok without `post_type`: `video` for a video, `photo` for photos). */
                         post_types: string[];
                         /** @description Per post type: the media it holds (checked before a post is accepted). */
                         post_type_rules: {
                             [key: string]: {
-                                /** @description Media kinds this post type holds (`image`, `video`). */
+                                /** @description Media kinds this post type holds (`image`, `video`, `document`). */
                                 media_kinds: string[];
                                 min_media: number;
                                 max_media: number;
@@ -4508,13 +4513,17 @@ export interface operations {
                                     min: number;
                                     max: number;
                                 };
+                                /** @description Pages its document holds at most (LinkedIn `document`: 300). */
+                                max_pages?: number;
+                                /** @description Bytes its document holds at most (LinkedIn `document`: 100 MB). */
+                                max_bytes?: number;
                             };
                         };
                         /** @description This account's text limit (X counts weighted characters; Premium accounts 25,000). */
                         max_text_length: number;
                         /** @description Media items one post holds at most. */
                         max_media: number;
-                        /** @description Per media kind (`image`, `video`). */
+                        /** @description Per media kind (`image`, `video`; `document` where the network takes PDFs: LinkedIn). */
                         media: {
                             [key: string]: {
                                 /** @description Types accepted for this network (PNG/WebP where a JPEG rendition is sent in their place). */
@@ -4540,6 +4549,8 @@ export interface operations {
                                     max: number;
                                 };
                                 max_pixels?: number;
+                                /** @description Pages a document (PDF) holds at most. */
+                                max_pages?: number;
                             };
                         };
                         first_comment: boolean;

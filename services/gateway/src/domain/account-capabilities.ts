@@ -8,6 +8,25 @@ type Capabilities = Static<typeof AccountCapabilities>;
 
 const range = (bounds: readonly [number, number]) => ({ min: bounds[0], max: bounds[1] });
 
+/** PDFs, where the network takes documents (LinkedIn): held to the library's own limits too. */
+function documentCapability(
+  limits: (typeof NETWORK_LIMITS)[keyof typeof NETWORK_LIMITS],
+  library: MediaLimits,
+  maxCount: number,
+): Partial<Capabilities['media']> {
+  if (limits.documentTypes === undefined || limits.documentBytes === undefined) return {};
+  return {
+    document: {
+      mime_types: [...limits.documentTypes],
+      max_bytes: Math.min(limits.documentBytes, library.maxDocumentBytes ?? limits.documentBytes),
+      max_count: maxCount,
+      ...(limits.documentPages === undefined
+        ? {}
+        : { max_pages: Math.min(limits.documentPages, library.maxDocumentPages ?? limits.documentPages) }),
+    },
+  };
+}
+
 /**
  * What one account can post, derived from the rule tables validation applies: the content rules of
  * libs/providers with the account's rule extras, and the per-network media limits of libs/media held
@@ -42,6 +61,10 @@ export function accountCapabilities(account: ReplyOf<typeof accountsRulesGet>, l
           min_media: shape.minMedia,
           max_media: shape.maxMedia,
           ...(shape.videoSeconds === undefined ? {} : { duration_seconds: range(shape.videoSeconds) }),
+          ...(shape.documentPages === undefined ? {} : { max_pages: shape.documentPages }),
+          ...(shape.documentBytes === undefined
+            ? {}
+            : { max_bytes: Math.min(shape.documentBytes, library.maxDocumentBytes ?? shape.documentBytes) }),
         },
       ]),
     ),
@@ -64,6 +87,7 @@ export function accountCapabilities(account: ReplyOf<typeof accountsRulesGet>, l
         ...(videoSeconds === undefined ? {} : { duration_seconds: range(videoSeconds) }),
         ...(limits.videoSide === undefined ? {} : { side_px: range(limits.videoSide) }),
       },
+      ...documentCapability(limits, library, content.maxPerKind.document),
     },
     first_comment: content.firstComment,
     threads: content.threads,

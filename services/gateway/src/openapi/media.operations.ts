@@ -33,6 +33,7 @@ export const mediaOperations = {
       'image/webp',
       'video/mp4',
       'video/quicktime',
+      'application/pdf',
       'application/octet-stream',
     ],
     streamRawBody: true,

@@ -15,10 +15,12 @@ export const MediaVerifyResult = Type.Object({
   reachable: Type.Boolean(),
   content_type: Type.Union([Type.String(), Type.Null()]),
   size_bytes: Type.Union([Type.Integer(), Type.Null()]),
-  kind: Type.Union([StringEnum(['image', 'video'] as const), Type.Null()]),
+  kind: Type.Union([StringEnum(['image', 'video', 'document'] as const), Type.Null()]),
   width: Type.Union([Type.Integer(), Type.Null()]),
   height: Type.Union([Type.Integer(), Type.Null()]),
   duration_ms: Type.Union([Type.Integer(), Type.Null()]),
+  /** A PDF's pages; null for images and videos, and for a PDF larger than the bytes verify reads. */
+  page_count: Type.Union([Type.Integer(), Type.Null()]),
   compatibility: Type.Union([CompatibilityView, Type.Null()]),
   error: Type.Union([
     Type.Object({ code: Type.String(), rule: Type.Union([Type.String(), Type.Null()]), message: Type.String() }),

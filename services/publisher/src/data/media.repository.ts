@@ -13,6 +13,7 @@ export interface NewMedia {
   width: number | null;
   height: number | null;
   durationMs: number | null;
+  pageCount: number | null;
   sha256: string;
   sourceUrl: string | null;
   renditionSizeBytes: number | null;

@@ -8,6 +8,7 @@ import {
   postFeatures,
   type ContentViolation,
   type MediaInput,
+  type MediaKind,
 } from '@svc/providers';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { databaseNow } from '../data/database-clock.ts';
@@ -44,11 +45,13 @@ export interface JobRequest {
 export interface JobMedium {
   /** The address networks will pull it from (under MEDIA_PUBLIC_BASE_URL: URLs are re-hosted in the library). */
   url: string;
-  kind: 'image' | 'video';
+  kind: MediaKind;
   durationMs: number | null;
   /** Displayed size in pixels, when measured (a Facebook reel's shape is checked from it). */
   width: number | null;
   height: number | null;
+  /** A document's pages when known. */
+  pageCount: number | null;
   /** Library id, when it has one; named in its problems. */
   mediaId: string | null;
   /** Per-network verdicts measured from the file (libs/media compatibility). */
@@ -212,6 +215,7 @@ function accountProblems(
       kind: item.kind,
       ...(item.durationMs === null ? {} : { durationMs: item.durationMs }),
       ...(item.width === null || item.height === null ? {} : { width: item.width, height: item.height }),
+      ...(item.pageCount === null ? {} : { pageCount: item.pageCount }),
       ...(describe && altText[position] ? { altText: altText[position] } : {}),
     }));
   const content = (text: string, items: MediaInput[], incomplete: boolean): ContentViolation[] =>

@@ -18,7 +18,8 @@ function inputOf(deps: DeliveryMediaDeps, row: MediaRow, network: Network): Medi
   const key = rendition ? `${row.id}.jpg` : row.id;
   return {
     url: publicUrlOf(deps.publicBaseUrl, key),
-    kind: row.kind as 'image' | 'video',
+    kind: row.kind as MediaInput['kind'],
+    ...(row.pageCount === null ? {} : { pageCount: row.pageCount }),
     source: {
       contentType: rendition ? 'image/jpeg' : row.contentType,
       sizeBytes: Number(rendition ? row.renditionSizeBytes : row.sizeBytes),

@@ -7,10 +7,11 @@ import { resolveJobMedia, takeSlots, type ResolveMediaDeps } from './resolve-med
 
 const mediumOf = (row: MediaRow, publicBase: string): JobMedium => ({
   url: publicUrlOf(publicBase, row.id),
-  kind: row.kind as 'image' | 'video',
+  kind: row.kind as JobMedium['kind'],
   durationMs: row.durationMs,
   width: row.width,
   height: row.height,
+  pageCount: row.pageCount,
   mediaId: row.id,
   compatibility: row.compatibility as JobMedium['compatibility'],
 });
@@ -86,6 +87,7 @@ export function probingMedia(deps: ResolveMediaDeps & { verifyHeadBytes: number 
           durationMs: outcome.verification.facts.durationMs,
           width: outcome.verification.facts.width,
           height: outcome.verification.facts.height,
+          pageCount: outcome.verification.facts.pageCount,
           mediaId: null,
           compatibility: outcome.verification.compatibility,
         });

@@ -192,6 +192,7 @@ const record = (deps: ResolveMediaDeps, orgId: string, { stored: item, reservati
       width: item.facts.width,
       height: item.facts.height,
       durationMs: item.facts.durationMs,
+      pageCount: item.facts.pageCount,
       sha256: item.facts.sha256,
       sourceUrl,
       renditionSizeBytes: item.rendition?.sizeBytes ?? null,

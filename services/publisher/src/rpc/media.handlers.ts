@@ -85,6 +85,7 @@ export function mediaRpcHandlers(deps: MediaRpcDeps): RpcHandlers<typeof mediaRp
           width: p.width,
           height: p.height,
           durationMs: p.duration_ms,
+          pageCount: p.page_count ?? null,
           sha256: p.sha256,
           sourceUrl: p.source_url,
           renditionSizeBytes: p.rendition_size_bytes,

@@ -4,7 +4,8 @@ import { sniffFormat } from '../media/sniff.ts';
 import { numericId, randomToken } from '../state/ids.ts';
 import { liCallerOf, mayActAs, requireLiToken, requireVersion, type LiCaller } from './li-auth.ts';
 import { liError, renderLinkedInFault } from './li-errors.ts';
-import { LI_STORES, PART_BYTES, type LiAsset, type LiUploadSlot } from './li-records.ts';
+import { documentProblem } from './li-documents.routes.ts';
+import { advanceStatus, LI_STORES, PART_BYTES, type LiAsset, type LiUploadSlot } from './li-records.ts';
 
 const assetId = () => `C${numericId(3)}AQ${randomToken('', 10).replace(/[-_]/g, 'x')}`;
 
@@ -101,13 +102,19 @@ export function registerLinkedInMedia(router: Router, ctx: SandboxContext): void
   });
 
   // www.linkedin.com/dms-uploads/..., folded in. Parts are raw bytes; each answers its ETag.
-  router.put('/dms-uploads/:id', raw({ type: () => true, limit: '600mb' }), gate, auth, (req, res) => {
+  router.put('/dms-uploads/:id', raw({ type: () => true, limit: '600mb' }), gate, auth, async (req, res) => {
     const slot = uploads.get(String(req.params.id));
     const asset = slot ? assets.get(slot.urn) : undefined;
     if (!slot || !asset) return liError(res, 404, 'Upload URL not found.', 'NOT_FOUND');
     const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const etag = `/ambry-video/${randomToken('', 12)}`;
     asset.parts.set(slot.part, { bytes, etag });
+    if (asset.kind === 'document') {
+      asset.size = bytes.length;
+      asset.status = 'PROCESSING';
+      asset.failureReason = await documentProblem(bytes);
+      return void res.status(201).end();
+    }
     if (asset.kind === 'image') {
       const format = sniffFormat(bytes);
       asset.size = bytes.length;
@@ -122,11 +129,7 @@ export function registerLinkedInMedia(router: Router, ctx: SandboxContext): void
   const status = (kind: 'image' | 'video') => (urnParam: string) => {
     const asset = assets.get(urnParam);
     if (!asset || asset.kind !== kind) return undefined;
-    if (asset.status === 'PROCESSING') {
-      if (asset.polls >= ctx.processingPolls) asset.status = asset.failureReason ? 'PROCESSING_FAILED' : 'AVAILABLE';
-      asset.polls += 1;
-    }
-    return asset;
+    return advanceStatus(asset, ctx.processingPolls);
   };
 
   router.get('/rest/images/:urn', gate, auth, version, (req, res) => {

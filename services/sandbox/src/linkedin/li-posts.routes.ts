@@ -78,6 +78,14 @@ export function registerLinkedInPosts(router: Router, ctx: SandboxContext): void
     if (multi && (multi.length < 2 || multi.length > 20))
       return unprocessable(res, 'ERROR :: /content/multiImage/images :: a multi-image post needs 2 to 20 images');
     const attached = mediaIds.map((id) => assets.get(id));
+    const title = body.content?.media?.title;
+    if (attached.some((asset) => asset?.kind === 'document')) {
+      // A document is the post's only media and needs its title (shown above the carousel).
+      if (body.content?.multiImage)
+        return unprocessable(res, 'ERROR :: /content/multiImage :: a document cannot be part of a multi-image post');
+      if (typeof title !== 'string' || title.trim() === '')
+        return unprocessable(res, 'ERROR :: /content/media/title :: a document post requires a title');
+    }
     for (const [index, asset] of attached.entries()) {
       if (!asset) return liError(res, 400, `Media ${mediaIds[index]} does not exist.`, 'ILLEGAL_ARGUMENT');
       if (
@@ -105,9 +113,16 @@ export function registerLinkedInPosts(router: Router, ctx: SandboxContext): void
       commentary,
       createdAt: now,
       content: body.content?.multiImage
-        ? { multiImage: { images: mediaIds.map((id) => ({ id })) } }
+        ? {
+            multiImage: {
+              images: mediaIds.map((id, index) => {
+                const altText = altTexts[index];
+                return typeof altText === 'string' ? { id, altText } : { id };
+              }),
+            },
+          }
         : mediaIds.length > 0
-          ? { media: { id: mediaIds[0]! } }
+          ? { media: { id: mediaIds[0]!, ...(typeof title === 'string' ? { title } : {}) } }
           : undefined,
     });
     state.recordPost({
@@ -120,7 +135,13 @@ export function registerLinkedInPosts(router: Router, ctx: SandboxContext): void
         kind: asset!.kind,
         ...(typeof altTexts[index] === 'string' ? { alt_text: altTexts[index] } : {}),
       })),
-      options: { visibility: body.visibility, commentary, hashtags, mentions },
+      options: {
+        visibility: body.visibility,
+        commentary,
+        hashtags,
+        mentions,
+        ...(typeof title === 'string' ? { title } : {}),
+      },
       url: `https://www.linkedin.com/feed/update/${urn}`,
       created_at: new Date(now).toISOString(),
     });

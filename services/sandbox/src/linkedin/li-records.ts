@@ -1,6 +1,6 @@
 export interface LiAsset {
   urn: string;
-  kind: 'image' | 'video';
+  kind: 'image' | 'video' | 'document';
   owner: string;
   status: 'WAITING_UPLOAD' | 'PROCESSING' | 'AVAILABLE' | 'PROCESSING_FAILED';
   size: number;
@@ -11,13 +11,28 @@ export interface LiAsset {
   failureReason: string | undefined;
 }
 
+/**
+ * An asset read while PROCESSING moves on after `processingPolls` reads: to PROCESSING_FAILED when
+ * its bytes were refused at upload, else AVAILABLE.
+ */
+export function advanceStatus(asset: LiAsset, processingPolls: number): LiAsset {
+  if (asset.status === 'PROCESSING') {
+    if (asset.polls >= processingPolls) asset.status = asset.failureReason ? 'PROCESSING_FAILED' : 'AVAILABLE';
+    asset.polls += 1;
+  }
+  return asset;
+}
+
 export interface LiPost {
   urn: string;
   author: string;
   commentary: string;
   createdAt: number;
-  /** The post's media as the Posts API returns it: one image or video, or several images. */
-  content: { media: { id: string } } | { multiImage: { images: { id: string }[] } } | undefined;
+  /** The post's media as the Posts API returns it: one image, video or document (with its title), or several images. */
+  content:
+    | { media: { id: string; title?: string } }
+    | { multiImage: { images: { id: string; altText?: string }[] } }
+    | undefined;
 }
 
 export const LI_STORES = { assets: 'linkedin.assets', uploads: 'linkedin.uploads', posts: 'linkedin.posts' } as const;

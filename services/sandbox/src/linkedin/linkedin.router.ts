@@ -1,6 +1,7 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { type SandboxContext } from '../context.ts';
 import { registerLinkedInComments } from './li-comments.routes.ts';
+import { registerLinkedInDocuments } from './li-documents.routes.ts';
 import { liError } from './li-errors.ts';
 import { registerLinkedInMedia } from './li-media.routes.ts';
 import { registerLinkedInOAuth } from './li-oauth.routes.ts';
@@ -13,6 +14,7 @@ export function linkedinRouter(ctx: SandboxContext): Router {
   const router = Router();
   registerLinkedInOAuth(router, ctx);
   registerLinkedInMedia(router, ctx);
+  registerLinkedInDocuments(router, ctx);
   registerLinkedInPosts(router, ctx);
   registerLinkedInPostReads(router, ctx);
   registerLinkedInComments(router, ctx);

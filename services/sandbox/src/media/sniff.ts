@@ -1,4 +1,4 @@
-export type MediaFormat = 'jpeg' | 'png' | 'gif' | 'webp' | 'mp4' | 'mov' | 'webm' | 'unknown';
+export type MediaFormat = 'jpeg' | 'png' | 'gif' | 'webp' | 'mp4' | 'mov' | 'webm' | 'pdf' | 'unknown';
 
 /** Identifies media by its magic bytes, as the networks do (the URL's extension proves nothing). */
 export function sniffFormat(bytes: Buffer): MediaFormat {
@@ -8,6 +8,7 @@ export function sniffFormat(bytes: Buffer): MediaFormat {
   if (bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP')
     return 'webp';
   if (bytes.subarray(0, 4).toString('hex') === '1a45dfa3') return 'webm';
+  if (bytes.subarray(0, 5).toString('latin1') === '%PDF-') return 'pdf';
   if (bytes.subarray(4, 8).toString('latin1') === 'ftyp')
     return bytes.subarray(8, 12).toString('latin1') === 'qt  ' ? 'mov' : 'mp4';
   return 'unknown';

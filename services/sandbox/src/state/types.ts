@@ -69,7 +69,7 @@ export interface AuthCode {
 
 export interface MediaRef {
   url: string;
-  kind: 'image' | 'video';
+  kind: 'image' | 'video' | 'document';
   /** The alt text the network stored for this item, where it takes one. */
   alt_text?: string;
 }

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "media" ADD COLUMN "page_count" INTEGER;
