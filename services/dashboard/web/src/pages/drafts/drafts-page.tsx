@@ -1,10 +1,11 @@
-import { Alert, Anchor, Badge, Button, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import type { ResponseData } from '@svc/sdk';
 import { api } from '../../api/client.ts';
 import { formatDateTime } from '../../components/dates.ts';
+import { CursorPager } from '../../components/cursor-pager.tsx';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { PageTitle } from '../../components/page-title.tsx';
 import { networkLabel } from '../accounts/networks.ts';
@@ -92,18 +93,12 @@ export default function DraftsPage() {
           })}
         </Table.Tbody>
       </Table>
-      <Group>
-        <Button variant="default" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-          Previous page
-        </Button>
-        <Button
-          variant="default"
-          disabled={!page.data?.next_cursor || page.isPlaceholderData}
-          onClick={() => page.data?.next_cursor && setCursors([...cursors, page.data.next_cursor])}
-        >
-          Next page
-        </Button>
-      </Group>
+      <CursorPager
+        cursors={cursors}
+        onChange={setCursors}
+        nextCursor={page.data?.next_cursor}
+        placeholder={page.isPlaceholderData}
+      />
       <DraftDrawer
         postId={params.get('post')}
         onClose={() => open(null)}

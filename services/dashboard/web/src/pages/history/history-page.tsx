@@ -6,6 +6,7 @@ import { useSearchParams } from 'react-router-dom';
 import type { QueryParams } from '@svc/sdk';
 import { api } from '../../api/client.ts';
 import { formatDateTime } from '../../components/dates.ts';
+import { CursorPager } from '../../components/cursor-pager.tsx';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { PageTitle } from '../../components/page-title.tsx';
 import { NETWORKS, networkLabel } from '../accounts/networks.ts';
@@ -127,18 +128,12 @@ export default function HistoryPage() {
           ))}
         </Table.Tbody>
       </Table>
-      <Group>
-        <Button variant="default" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-          Previous page
-        </Button>
-        <Button
-          variant="default"
-          disabled={!page.data?.next_cursor || page.isPlaceholderData}
-          onClick={() => page.data?.next_cursor && setCursors([...cursors, page.data.next_cursor])}
-        >
-          Next page
-        </Button>
-      </Group>
+      <CursorPager
+        cursors={cursors}
+        onChange={setCursors}
+        nextCursor={page.data?.next_cursor}
+        placeholder={page.isPlaceholderData}
+      />
       <PostDrawer postId={params.get('post')} onClose={() => open(null)} />
     </Stack>
   );
