@@ -46,32 +46,6 @@ prepare_workspace() {
   pnpm_cmd run build
 }
 
-# How many jest workers the suites get: three when PostgreSQL takes 250 connections or more (the
-# benchmarks' soak runs two whole systems, about 70 connections, beside two other suites' systems),
-# else two. On the local Debian cluster, as root, the limit is raised once (ALTER SYSTEM and a restart
-# of the cluster; the setting stays); elsewhere the suites run in two workers. Sets TEST_WORKERS.
-TEST_CONNECTIONS_FOR_THREE=250
-ensure_test_workers() {
-  local url="$DATABASE_URL" limit on_this_machine=no
-  case "$url" in *@127.0.0.1:5432 | *@127.0.0.1:5432/* | *@localhost:5432 | *@localhost:5432/*) on_this_machine=yes ;; esac
-  limit="$(psql "$url" -Atc 'SHOW max_connections' 2>/dev/null || echo 0)"
-  if [ "$limit" -lt "$TEST_CONNECTIONS_FOR_THREE" ] && [ "$on_this_machine" = yes ] && [ "$(id -u)" = "0" ] &&
-    command -v pg_ctlcluster >/dev/null 2>&1 && [ -d /etc/postgresql ]; then
-    local version
-    version="$(ls /etc/postgresql | sort -V | tail -1)"
-    step "PostgreSQL: max_connections $limit -> $TEST_CONNECTIONS_FOR_THREE (a restart of cluster $version/main), for three test workers"
-    psql "$url" -Atqc "ALTER SYSTEM SET max_connections = $TEST_CONNECTIONS_FOR_THREE"
-    pg_ctlcluster --skip-systemctl-redirect "$version" main restart
-    for _ in $(seq 1 60); do
-      if psql "$url" -Atqc 'SELECT 1' >/dev/null 2>&1; then break; fi
-      sleep 0.5
-    done
-    limit="$(psql "$url" -Atc 'SHOW max_connections' 2>/dev/null || echo 0)"
-  fi
-  if [ "$limit" -ge "$TEST_CONNECTIONS_FOR_THREE" ]; then TEST_WORKERS=3; else TEST_WORKERS=2; fi
-  step "tests run in $TEST_WORKERS jest workers (PostgreSQL max_connections $limit)"
-}
-
 # Fail early, naming what to start, when PostgreSQL, RabbitMQ or Redis is not reachable.
 check_services() {
   step "check PostgreSQL, RabbitMQ and Redis"
