@@ -1,8 +1,7 @@
-// The order jest hands test files to its two workers. The benchmarks' smoke (minutes, whole systems,
-// its soak two at once: about 70 of PostgreSQL's 100 connections) starts first, and the libraries'
-// and services' own suites (few connections each) run beside it on the other worker; the system
-// suites under test/ (a whole system each, the fault suite ~60 connections) come after them, so the
-// smoke's soak (its fifth of ten tests) runs beside small suites.
+// The order jest hands test files to its two workers. The benchmarks' smoke (minutes, whole systems
+// under load) starts first, and the libraries' and services' own suites (few connections each) run
+// beside it on the other worker; the system suites under test/ (a whole system each, the fault suite
+// ~60 connections) come after them.
 // Within each group, the slowest first by the last run's durations. A fresh clone (CI) has none, and
 // jest would fall back on file size: there, suites that start a browser, whole systems or service
 // processes go first, then those with a database, so no long suite starts last (as in jest,
